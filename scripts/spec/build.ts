@@ -1,0 +1,84 @@
+/**
+ * Builds everything generated from the contract into generated/: the bundled document (openapi.json), its
+ * TypeScript types (api.d.ts) and the self-contained Redoc page (docs.html). With --check it builds into a
+ * temporary folder and fails when generated/ differs, so a stale commit cannot pass `npm test`.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const check = process.argv.includes('--check');
+const redocly = join(root, 'node_modules', '.bin', 'redocly');
+const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+const FILES = ['openapi.json', 'api.d.ts', 'operations.ts', 'docs.html'] as const;
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+function run(args: string[]): void {
+  execFileSync(redocly, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+async function build(outDir: string): Promise<void> {
+  const bundled = join(outDir, 'openapi.json');
+  run(['bundle', 'openapi/openapi.yaml', '--config', 'redocly.yaml', '--ext', 'json', '--output', bundled]);
+  // Stable formatting, so the freshness check compares content, not whitespace.
+  writeFileSync(bundled, `${JSON.stringify(JSON.parse(readFileSync(bundled, 'utf8')), null, 2)}\n`);
+
+  const ast = await openapiTS(new URL(`file://${bundled}`), { alphabetize: false, exportType: false });
+  const header = '// Generated from openapi/ by `npm run spec`. Do not edit.\n\n';
+  writeFileSync(join(outDir, 'api.d.ts'), header + astToString(ast));
+
+  writeFileSync(join(outDir, 'operations.ts'), operationsModule(JSON.parse(readFileSync(bundled, 'utf8'))));
+
+  run(['build-docs', bundled, '--config', 'redocly.yaml', '--inlineBundle', '--title', 'Socialgate API', '--output', join(outDir, 'docs.html')]);
+}
+
+/** The operations of `paths` (not the outgoing `webhooks`), as a typed list the service is checked against. */
+function operationsModule(document: { paths: Record<string, Record<string, { operationId: string }>> }): string {
+  const rows = Object.entries(document.paths).flatMap(([path, item]) => METHODS
+    .filter((method) => item[method])
+    .map((method) => `  { operationId: '${item[method]!.operationId}', method: '${method.toUpperCase()}', path: '${path}' },`));
+  return [
+    '// Generated from openapi/ by `npm run spec`. Do not edit.',
+    '',
+    'export const OPERATIONS = [',
+    ...rows,
+    '] as const;',
+    '',
+    "export type OperationId = (typeof OPERATIONS)[number]['operationId'];",
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const generated = join(root, 'generated');
+  if (!check) {
+    await build(generated);
+    console.log(`generated/${FILES.join(', generated/')} rebuilt from openapi/`);
+    return;
+  }
+  const scratch = mkdtempSync(join(tmpdir(), 'socialgate-spec-'));
+  try {
+    await build(scratch);
+    const stale = FILES.filter((file) => {
+      const committed = join(generated, file);
+      return !existsSync(committed) || readFileSync(committed, 'utf8') !== readFileSync(join(scratch, file), 'utf8');
+    });
+    if (stale.length > 0) {
+      console.error(`stale: generated/${stale.join(', generated/')} — run \`npm run spec\` and commit the result`);
+      process.exit(1);
+    }
+    console.log('generated/ is fresh');
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  const stderr = (error as { stderr?: Buffer }).stderr?.toString();
+  console.error(stderr || error);
+  process.exit(1);
+});

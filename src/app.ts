@@ -1,0 +1,30 @@
+import Koa from 'koa';
+import { authenticationMiddleware } from './http/authentication.js';
+import { bodyMiddleware } from './http/body.js';
+import { dispatchMiddleware } from './http/dispatch.js';
+import { idempotencyMiddleware } from './http/idempotency.js';
+import { problemMiddleware } from './http/problem.js';
+import { rateLimitMiddleware } from './http/rate-limit.js';
+import { routeMiddleware } from './http/route.js';
+import { validationMiddleware } from './http/validate.js';
+import { handlers } from './handlers.js';
+import type { Services } from './services.js';
+
+/**
+ * The request pipeline, in the order a request meets it: request id and problem mapping, the contract's
+ * route, authentication, the rate limit, the body, the contract's validation, idempotency, the handler.
+ */
+export function createApp(services: Services): Koa {
+  const { config, db, contract, logger } = services;
+  const app = new Koa({ proxy: process.env.TRUST_PROXY === 'true' });
+  app.silent = true;
+  app.use(problemMiddleware(logger, config.jsonBodyLimit));
+  app.use(routeMiddleware(contract));
+  app.use(authenticationMiddleware(db, contract.document));
+  app.use(rateLimitMiddleware(db, config.rateLimit, config.publicRateLimit));
+  app.use(bodyMiddleware(config.jsonBodyLimit));
+  app.use(validationMiddleware(contract));
+  app.use(idempotencyMiddleware(db));
+  app.use(dispatchMiddleware(handlers, services));
+  return app;
+}

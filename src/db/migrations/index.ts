@@ -1,0 +1,13 @@
+import type { Knex } from 'knex';
+import * as foundation from './0001_foundation.js';
+
+export interface Migration {
+  name: string;
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+/** In order; a new migration is appended, never inserted. */
+export const migrations: Migration[] = [
+  { name: '0001_foundation', ...foundation },
+];

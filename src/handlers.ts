@@ -1,0 +1,68 @@
+import type { AnyHandler, Handler, OperationId } from './http/handler.js';
+import { NotImplementedError } from './lib/errors.js';
+import * as accounts from './modules/accounts/handlers.js';
+import * as auth from './modules/auth/handlers.js';
+import * as keys from './modules/keys/handlers.js';
+import * as usage from './modules/usage/handlers.js';
+
+/**
+ * Operations of the contract that are not built yet: they answer 501 `not_implemented`, and the contract lists
+ * 501 for exactly these (test/contract checks both ways). Building an operation removes it from here.
+ */
+export const NOT_IMPLEMENTED = [
+  'listAccounts', 'listAccountHealth', 'getAccount', 'deleteAccount', 'getAccountAbout', 'listAdAccounts',
+  'deleteAdAccount', 'startConnection', 'completeConnection', 'listAvailableSocialNetworkPages',
+  'connectSocialNetworkPages', 'listAvailableSocialNetworkAdAccounts', 'connectSocialNetworkAdAccounts',
+  'connectQrchat', 'getQrchatQr', 'connectChatappCloud', 'connectBotchat', 'createPost', 'listPosts', 'getPost',
+  'deletePost', 'retryPost', 'uploadMedia', 'getMedia', 'downloadMediaFile', 'listAccountHistory',
+  'deletePlatformPost', 'createQueueSlot', 'listQueueSlots', 'deleteQueueSlot', 'enqueuePost', 'listQueue',
+  'listAiModels', 'generateCopy', 'generateImage', 'generateVideo', 'generateAudio', 'getGeneration',
+  'listGenerations', 'listConversations', 'getConversation', 'sendMessage', 'sendChatappMessage', 'listComments',
+  'replyToComment', 'hideComment', 'deleteComment', 'createAutomation', 'listAutomations', 'getAutomation',
+  'updateAutomation', 'deleteAutomation', 'getAnalyticsSummary', 'getFollowerAnalytics', 'getAccountInsights',
+  'getPostInsights', 'listCampaigns', 'createCampaign', 'listAdSets', 'createAdSet', 'listAds', 'createAd',
+  'createAdCreative', 'updateAdObject', 'deleteAdObject', 'boostPost', 'createDarkPost', 'getAdInsights',
+  'searchAdLocations', 'listAudiences', 'createAudience', 'listPixels', 'sendPixelEvents', 'listCustomConversions',
+  'createCustomConversion', 'listCatalogs', 'createCatalog', 'listProducts', 'createProduct', 'deleteProducts',
+  'batchProducts', 'listProductSets', 'createProductSet', 'listShops', 'listLeadForms', 'createLeadForm',
+  'getLeadForm', 'testLeadFormWebhook', 'listLeads', 'listLeadStates', 'updateLeadState', 'createWalletProgram',
+  'listWalletPrograms', 'getWalletProgram', 'updateWalletProgram', 'connectWalletVendor',
+  'uploadWalletVendorCertificate', 'getWalletVendorStatus', 'createWalletPass', 'listWalletPasses', 'getWalletPass',
+  'deleteWalletPass', 'downloadWalletPass', 'createPassTransaction', 'listPassTransactions', 'listCalendarEvents',
+  'createCalendarEvent', 'updateCalendarEvent', 'deleteCalendarEvent', 'createHook', 'listHooks', 'getHook',
+  'updateHook', 'deleteHook', 'testHook', 'rotateHookSecret', 'listHookDeliveries', 'redeliverHookDelivery',
+  'verifyPlatformWebhook', 'receivePlatformWebhook', 'getUsage', 'createCheckoutSession', 'createPortalSession',
+] as const satisfies readonly OperationId[];
+
+type Built = Exclude<OperationId, (typeof NOT_IMPLEMENTED)[number]>;
+
+/** One handler per built operation, named by its operationId; a missing or extra one fails the typecheck. */
+const built: { [K in Built]: Handler<K> } = {
+  signUp: auth.signUp,
+  logIn: auth.logIn,
+  logOut: auth.logOut,
+  getSession: auth.getSession,
+  createApiKey: keys.createApiKey,
+  listApiKeys: keys.listApiKeys,
+  updateApiKey: keys.updateApiKey,
+  deleteApiKey: keys.deleteApiKey,
+  createProfile: accounts.createProfile,
+  listProfiles: accounts.listProfiles,
+  getProfile: accounts.getProfile,
+  updateProfile: accounts.updateProfile,
+  getHealth: usage.getHealth,
+  getLlmsTxt: usage.getLlmsTxt,
+  getOpenApiDocument: usage.getOpenApiDocument,
+  getDocs: usage.getDocs,
+};
+
+function notImplemented(operationId: OperationId): AnyHandler {
+  return async () => {
+    throw new NotImplementedError(operationId);
+  };
+}
+
+export const handlers: Record<string, AnyHandler> = {
+  ...Object.fromEntries(NOT_IMPLEMENTED.map((operationId) => [operationId, notImplemented(operationId)])),
+  ...(built as unknown as Record<string, AnyHandler>),
+};

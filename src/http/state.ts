@@ -1,0 +1,14 @@
+import type { Operation } from 'openapi-backend';
+import type { Principal } from '../modules/auth/principal.js';
+
+/** What the middlewares learn about a request, in the order they learn it. */
+export interface RequestState {
+  requestId: string;
+  operation?: Operation;
+  principal?: Principal | null;
+  /** Query and path parameters after the contract's type coercion. */
+  query?: Record<string, unknown>;
+  params?: Record<string, unknown>;
+  /** The body's bytes exactly as received, for hashing and signature checks. */
+  rawBody?: string;
+}

@@ -1,0 +1,52 @@
+import type { Context, Next } from 'koa';
+import type { ErrorObject } from 'ajv';
+import { ValidationFailedError, type FieldError } from '../lib/errors.js';
+import type { Contract } from './contract.js';
+import type { RequestState } from './state.js';
+
+const WHERE: Record<string, string> = { requestBody: 'body', query: 'query', path: 'path', header: 'header', cookie: 'cookie' };
+
+/** Ajv's `/requestBody/targets/0` becomes `body/targets/0`; required and unknown members name the member. */
+export function toFieldError(error: ErrorObject): FieldError {
+  const segments = error.instancePath.split('/').filter(Boolean);
+  const head = segments.shift();
+  const base = [head ? WHERE[head] ?? head : 'body', ...segments];
+  const params = error.params as { missingProperty?: string; additionalProperty?: string };
+  if (error.keyword === 'required' && params.missingProperty) {
+    if (base.length === 1 && base[0] === 'body' && params.missingProperty === 'requestBody') {
+      return { path: 'body', message: 'is required', code: 'required' };
+    }
+    return { path: [...base, params.missingProperty].join('/'), message: 'is required', code: 'required' };
+  }
+  if (error.keyword === 'additionalProperties' && params.additionalProperty) {
+    return { path: [...base, params.additionalProperty].join('/'), message: 'is not a member of this object', code: 'additionalProperties' };
+  }
+  return { path: base.join('/'), message: error.message ?? 'is invalid', code: error.keyword };
+}
+
+function declaredMediaTypes(operation: { requestBody?: unknown }): string[] {
+  const content = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
+  return content ? Object.keys(content) : [];
+}
+
+/** Checks parameters and body against the contract; the handler then trusts them. */
+export function validationMiddleware(contract: Contract) {
+  return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
+    const operation = ctx.state.operation!;
+    const mediaTypes = declaredMediaTypes(operation);
+    if (ctx.request.length && mediaTypes.length > 0 && !ctx.is(...mediaTypes)) {
+      throw new ValidationFailedError([{
+        path: 'header/content-type', message: `must be ${mediaTypes.join(' or ')}`, code: 'content_type',
+      }]);
+    }
+    const result = contract.backend.validator.validateRequest({
+      method: ctx.method, path: ctx.path, headers: ctx.headers as Record<string, string>, query: ctx.query as Record<string, string>,
+      body: ctx.request.body,
+    }, operation);
+    if (!result.valid) throw new ValidationFailedError((result.errors ?? []).map(toFieldError));
+    const coerced = result.coerced as { query?: Record<string, unknown>; params?: Record<string, unknown> } | undefined;
+    ctx.state.query = coerced?.query ?? {};
+    ctx.state.params = coerced?.params ?? {};
+    await next();
+  };
+}

@@ -1,0 +1,56 @@
+import type { components } from '../../../generated/api.js';
+import type { Db } from '../../db/database.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
+import { assertProfileInScope, assertUnrestricted, profileScope, type Principal } from '../auth/principal.js';
+import { ProfileRow } from './models.js';
+
+type Profile = components['schemas']['Profile'];
+
+export function presentProfile(row: ProfileRow): Profile {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function createProfile(db: Db, principal: Principal, input: components['schemas']['ProfileCreate']): Promise<ProfileRow> {
+  assertUnrestricted(principal, 'create profiles');
+  return ProfileRow.query(db).insertAndFetch({
+    id: newId('prof'), ownerId: principal.ownerId, name: input.name, description: input.description ?? null,
+  });
+}
+
+export async function listProfiles(db: Db, principal: Principal, page: PageRequest): Promise<Page<Profile>> {
+  const query = ProfileRow.query(db).where({ ownerId: principal.ownerId }).orderBy('id', 'desc').limit(page.limit + 1);
+  const scope = profileScope(principal);
+  if (scope) query.whereIn('id', scope);
+  if (page.after) query.where('id', '<', page.after);
+  return toPage(await query, page, presentProfile);
+}
+
+/** The owner's profile, or 404; 403 when the caller's key is restricted to other profiles. */
+export async function findProfile(db: Db, principal: Principal, id: string): Promise<ProfileRow> {
+  const row = await ProfileRow.query(db).findOne({ id, ownerId: principal.ownerId });
+  if (!row) throw new NotFoundError('profile');
+  assertProfileInScope(principal, row.id);
+  return row;
+}
+
+export async function updateProfile(
+  db: Db, principal: Principal, id: string, input: components['schemas']['ProfileUpdate'],
+): Promise<ProfileRow> {
+  return db.transaction(async (trx) => {
+    await findProfile(trx, principal, id);
+    const patch: Partial<ProfileRow> = { updatedAt: new Date() };
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.description !== undefined) patch.description = input.description;
+    const [row] = await ProfileRow.query(trx).patch(patch).where({ id }).returning('*');
+    if (!row) throw new NotFoundError('profile');
+    return row;
+  });
+}

@@ -1,0 +1,27 @@
+import { ProfileOutOfScopeError } from '../../lib/errors.js';
+
+/** Who is calling: a user session, or an API key that may be restricted to some profiles. */
+export type Principal =
+  | { kind: 'session'; ownerId: string; sessionId: string }
+  | { kind: 'apiKey'; ownerId: string; keyId: string; profileIds: string[] | null };
+
+/** The profiles the caller is restricted to, or `null` for every profile of the owner. */
+export function profileScope(principal: Principal): string[] | null {
+  return principal.kind === 'apiKey' ? principal.profileIds : null;
+}
+
+export function inProfileScope(principal: Principal, profileId: string): boolean {
+  const scope = profileScope(principal);
+  return scope === null || scope.includes(profileId);
+}
+
+export function assertProfileInScope(principal: Principal, profileId: string): void {
+  if (!inProfileScope(principal, profileId)) throw new ProfileOutOfScopeError();
+}
+
+/** A caller that may reach every profile of the owner (a session or an unrestricted key). */
+export function assertUnrestricted(principal: Principal, action: string): void {
+  if (profileScope(principal) !== null) {
+    throw new ProfileOutOfScopeError(`A profile-restricted API key cannot ${action}; use a session or an unrestricted key.`);
+  }
+}

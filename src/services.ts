@@ -1,0 +1,16 @@
+import type { Db } from './db/database.js';
+import type { Contract } from './http/contract.js';
+import type { Scheduler } from './jobs/scheduler.js';
+import type { Config } from './lib/config.js';
+import type { Logger } from './lib/logger.js';
+
+/** What handlers and jobs are given: one instance per process, built in main.ts (or by a test). */
+export interface Services {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  contract: Contract;
+  /** Every process enqueues jobs; only one of the worker role runs them. */
+  scheduler: Scheduler;
+  startedAt: number;
+}

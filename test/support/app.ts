@@ -1,0 +1,46 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { createApp } from '../../src/app.js';
+import { boot } from '../../src/boot.js';
+import { createDatabaseIfMissing } from '../../src/db/embedded.js';
+import { loadConfig, type Config } from '../../src/lib/config.js';
+import { createLogger } from '../../src/lib/logger.js';
+import type { Services } from '../../src/services.js';
+import { adminUrl, TEMPLATE_DATABASE, withDatabase } from '../fixtures.js';
+import { ApiClient } from './client.js';
+
+export interface TestApp {
+  url: string;
+  services: Services;
+  api: ApiClient;
+  close(): Promise<void>;
+}
+
+/** The whole service on a fresh copy of the migrated database, listening on a free port. */
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = `t_${randomBytes(6).toString('hex')}`;
+  await createDatabaseIfMissing(adminUrl(), database, TEMPLATE_DATABASE);
+  const config: Config = {
+    ...loadConfig({}),
+    databaseUrl: withDatabase(adminUrl(), database),
+    logLevel: process.env.LOG_LEVEL ?? 'silent',
+    ...overrides,
+  };
+  const logger = createLogger(config.logLevel);
+  const { services, shutdown } = await boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });
+  const server: Server = createApp(services).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    services,
+    api: new ApiClient(url, services.contract),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await shutdown();
+    },
+  };
+}
