@@ -2,6 +2,7 @@ import type { AnyHandler, Handler, OperationId } from './http/handler.js';
 import { NotImplementedError } from './lib/errors.js';
 import * as accounts from './modules/accounts/handlers.js';
 import * as auth from './modules/auth/handlers.js';
+import * as hooks from './modules/hooks/handlers.js';
 import * as keys from './modules/keys/handlers.js';
 import * as usage from './modules/usage/handlers.js';
 
@@ -29,9 +30,8 @@ export const NOT_IMPLEMENTED = [
   'listWalletPrograms', 'getWalletProgram', 'updateWalletProgram', 'connectWalletVendor',
   'uploadWalletVendorCertificate', 'getWalletVendorStatus', 'createWalletPass', 'listWalletPasses', 'getWalletPass',
   'deleteWalletPass', 'downloadWalletPass', 'createPassTransaction', 'listPassTransactions', 'listCalendarEvents',
-  'createCalendarEvent', 'updateCalendarEvent', 'deleteCalendarEvent', 'createHook', 'listHooks', 'getHook',
-  'updateHook', 'deleteHook', 'testHook', 'rotateHookSecret', 'listHookDeliveries', 'redeliverHookDelivery',
-  'verifyPlatformWebhook', 'receivePlatformWebhook', 'getUsage', 'createCheckoutSession', 'createPortalSession',
+  'createCalendarEvent', 'updateCalendarEvent', 'deleteCalendarEvent', 'verifyPlatformWebhook',
+  'receivePlatformWebhook', 'getUsage', 'createCheckoutSession', 'createPortalSession',
 ] as const satisfies readonly OperationId[];
 
 type Built = Exclude<OperationId, (typeof NOT_IMPLEMENTED)[number]>;
@@ -50,6 +50,15 @@ const built: { [K in Built]: Handler<K> } = {
   listProfiles: accounts.listProfiles,
   getProfile: accounts.getProfile,
   updateProfile: accounts.updateProfile,
+  createHook: hooks.createHook,
+  listHooks: hooks.listHooks,
+  getHook: hooks.getHook,
+  updateHook: hooks.updateHook,
+  deleteHook: hooks.deleteHook,
+  testHook: hooks.testHook,
+  rotateHookSecret: hooks.rotateHookSecret,
+  listHookDeliveries: hooks.listHookDeliveries,
+  redeliverHookDelivery: hooks.redeliverHookDelivery,
   getHealth: usage.getHealth,
   getLlmsTxt: usage.getLlmsTxt,
   getOpenApiDocument: usage.getOpenApiDocument,

@@ -3,6 +3,8 @@ import type { Contract } from './http/contract.js';
 import type { Scheduler } from './jobs/scheduler.js';
 import type { Config } from './lib/config.js';
 import type { Logger } from './lib/logger.js';
+import type { AddressGuard } from './lib/address-guard.js';
+import type { SecretBox } from './lib/secret-box.js';
 
 /** What handlers and jobs are given: one instance per process, built in main.ts (or by a test). */
 export interface Services {
@@ -12,5 +14,7 @@ export interface Services {
   contract: Contract;
   /** Every process enqueues jobs; only one of the worker role runs them. */
   scheduler: Scheduler;
+  secrets: SecretBox;
+  addressGuard: AddressGuard;
   startedAt: number;
 }

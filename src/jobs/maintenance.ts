@@ -1,11 +1,12 @@
 import type { Services } from '../services.js';
 
-/** Forgets what has expired: sessions, idempotency records and rate-limit windows. */
+/** Forgets what has expired: sessions, idempotency records, rate-limit windows, deliveries older than 30 days. */
 export async function purgeExpired({ db, logger }: Services): Promise<void> {
-  const [sessions, idempotency, rateLimits] = await Promise.all([
+  const [sessions, idempotency, rateLimits, deliveries] = await Promise.all([
     db('sessions').where('expiresAt', '<', db.raw("now() - interval '7 days'")).delete(),
     db('idempotencyKeys').where('expiresAt', '<', db.fn.now()).delete(),
     db('rateLimits').where('expire', '<', Date.now()).delete(),
+    db('deliveries').where('createdAt', '<', db.raw("now() - interval '30 days'")).whereIn('status', ['succeeded', 'failed']).delete(),
   ]);
-  logger.info({ sessions, idempotency, rateLimits }, 'purged expired records');
+  logger.info({ sessions, idempotency, rateLimits, deliveries }, 'purged expired records');
 }

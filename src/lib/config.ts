@@ -16,10 +16,36 @@ export interface Config {
   publicRateLimit: { points: number; windowSeconds: number };
   jsonBodyLimit: string;
   version: string;
+  /** Base64 of 32 bytes; unset: a key generated into the data folder. */
+  encryptionKey: string | undefined;
+  webhooks: WebhookSettings;
 }
 
-function int(name: string, fallback: number): number {
-  const raw = process.env[name];
+export interface WebhookSettings {
+  /** Private ranges an operator allows as destinations (CIDR), beside public addresses. */
+  allowedCidrs: string[];
+  /** Extra trusted CA certificates (PEM file) for destinations with a private CA. */
+  caFile: string | undefined;
+  timeoutMs: number;
+  /** Seconds to wait before each attempt after a failure: attempt n waits schedule[n-1]. */
+  retryScheduleSeconds: number[];
+  /** A hook whose deliveries all failed for this long is disabled. */
+  disableAfterFailingSeconds: number;
+  /** How long a worker holds a delivery it is sending before another may take it over. */
+  leaseSeconds: number;
+  /** Attempts in flight per worker process. */
+  concurrency: number;
+  testIntervalSeconds: number;
+}
+
+const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+function int(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
@@ -33,7 +59,7 @@ function role(raw: string | undefined): Config['role'] {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = int('PORT', 8080);
+  const port = int('PORT', 8080, env);
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -41,13 +67,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: role(env.SOCIALGATE_ROLE),
     dataDir: resolve(env.DATA_DIR || '.data'),
     databaseUrl: env.DATABASE_URL || undefined,
-    embeddedPostgresPort: int('EMBEDDED_PG_PORT', 54329),
+    embeddedPostgresPort: int('EMBEDDED_PG_PORT', 54329, env),
     mongodbUrl: env.MONGODB_URL || undefined,
     logLevel: env.LOG_LEVEL || 'info',
-    sessionTtlSeconds: int('SESSION_TTL_SECONDS', 14 * 24 * 3600),
-    rateLimit: { points: int('RATE_LIMIT_PER_MINUTE', 600), windowSeconds: 60 },
-    publicRateLimit: { points: int('PUBLIC_RATE_LIMIT_PER_MINUTE', 120), windowSeconds: 60 },
+    sessionTtlSeconds: int('SESSION_TTL_SECONDS', 14 * 24 * 3600, env),
+    rateLimit: { points: int('RATE_LIMIT_PER_MINUTE', 600, env), windowSeconds: 60 },
+    publicRateLimit: { points: int('PUBLIC_RATE_LIMIT_PER_MINUTE', 120, env), windowSeconds: 60 },
     jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',
     version: env.npm_package_version || '0.1.0',
+    encryptionKey: env.ENCRYPTION_KEY || undefined,
+    webhooks: {
+      allowedCidrs: list(env.WEBHOOK_ALLOWED_CIDRS),
+      caFile: env.WEBHOOK_CA_FILE || undefined,
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, env),
+      retryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE ? list(env.WEBHOOK_RETRY_SCHEDULE).map(Number) : DEFAULT_RETRY_SCHEDULE,
+      disableAfterFailingSeconds: int('WEBHOOK_DISABLE_AFTER_SECONDS', 5 * 24 * 3600, env),
+      leaseSeconds: int('WEBHOOK_LEASE_SECONDS', 60, env),
+      concurrency: int('WEBHOOK_CONCURRENCY', 200, env),
+      testIntervalSeconds: 30,
+    },
   };
 }

@@ -8,12 +8,14 @@ import { createDatabaseIfMissing } from '../../src/db/embedded.js';
 import { loadConfig, type Config } from '../../src/lib/config.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Services } from '../../src/services.js';
+import type { DeliveryWorker } from '../../src/modules/hooks/worker.js';
 import { adminUrl, TEMPLATE_DATABASE, withDatabase } from '../fixtures.js';
 import { ApiClient } from './client.js';
 
 export interface TestApp {
   url: string;
   services: Services;
+  deliveries: DeliveryWorker | null;
   api: ApiClient;
   close(): Promise<void>;
 }
@@ -26,16 +28,18 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     ...loadConfig({}),
     databaseUrl: withDatabase(adminUrl(), database),
     logLevel: process.env.LOG_LEVEL ?? 'silent',
+    encryptionKey: randomBytes(32).toString('base64'),
     ...overrides,
   };
   const logger = createLogger(config.logLevel);
-  const { services, shutdown } = await boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });
+  const { services, deliveries, shutdown } = await boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });
   const server: Server = createApp(services).listen(0, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
     services,
+    deliveries,
     api: new ApiClient(url, services.contract),
     close: async () => {
       server.closeAllConnections();

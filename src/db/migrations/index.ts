@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import * as foundation from './0001_foundation.js';
+import * as eventsAndHooks from './0002_events_and_hooks.js';
 
 export interface Migration {
   name: string;
@@ -10,4 +11,5 @@ export interface Migration {
 /** In order; a new migration is appended, never inserted. */
 export const migrations: Migration[] = [
   { name: '0001_foundation', ...foundation },
+  { name: '0002_events_and_hooks', ...eventsAndHooks },
 ];

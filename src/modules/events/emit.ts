@@ -1,0 +1,43 @@
+import type { Knex } from 'knex';
+import type { components } from '../../../generated/api.js';
+import { newId } from '../../lib/ids.js';
+
+export type EventName = components['schemas']['EventName'];
+
+/** Woken by every committed event; NOTIFY is transactional, so a rolled-back change wakes nobody. */
+export const EVENTS_CHANNEL = 'socialgate_events';
+
+export interface NewEvent<Data> {
+  ownerId: string;
+  /** null for owner-level events (invoices, tests), which reach only hooks that cover every profile. */
+  profileId: string | null;
+  name: EventName;
+  data: Data;
+}
+
+/**
+ * The one way to emit an event: a row in `events`, written in the caller's transaction (the outbox). It is
+ * delivered only if that transaction commits, and a crash after the commit loses nothing.
+ */
+export async function emitEvent<Data>(trx: Knex | Knex.Transaction, event: NewEvent<Data>): Promise<EventRecord> {
+  const [row] = await trx('events')
+    .insert({ id: newId('evt'), ownerId: event.ownerId, profileId: event.profileId, name: event.name, data: JSON.stringify(event.data) })
+    .returning('*');
+  await trx.raw(`NOTIFY ${EVENTS_CHANNEL}`);
+  return row as EventRecord;
+}
+
+export interface EventRecord {
+  id: string;
+  ownerId: string;
+  profileId: string | null;
+  name: EventName;
+  data: unknown;
+  createdAt: Date;
+  dispatchedAt: Date | null;
+}
+
+/** The delivery body: exactly the four members of the envelope, event content only under `data`. */
+export function envelopeOf(event: EventRecord): string {
+  return JSON.stringify({ event: event.name, ownerId: event.ownerId, profileId: event.profileId, data: event.data });
+}

@@ -1,0 +1,69 @@
+import type { WebhookSettings } from '../../lib/config.js';
+import { type GuardedHttpClient, TransportError } from '../../lib/guarded-http.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { DeliveryRow, HookRow } from './models.js';
+import { serviceSignature, standardSignatures } from './signing.js';
+
+export const USER_AGENT = 'Socialgate-Webhooks/1';
+
+export interface AttemptOutcome {
+  at: Date;
+  durationMs: number;
+  responseStatus: number | null;
+  errorClass: string | null;
+  responseSnippet: string | null;
+  /** Seconds the endpoint asked us to wait (Retry-After on 429 / 503). */
+  retryAfterSeconds: number | null;
+}
+
+/** The secrets that sign now: the current one, and the previous one during a rotation's overlap. */
+export function signingSecrets(hook: HookRow, secrets: SecretBox, now = Date.now()): string[] {
+  const current = secrets.open(hook.secretCiphertext);
+  const previousValid = hook.previousSecretCiphertext && hook.previousSecretExpiresAt && hook.previousSecretExpiresAt.getTime() > now;
+  return previousValid ? [current, secrets.open(hook.previousSecretCiphertext!)] : [current];
+}
+
+export function deliveryHeaders(delivery: DeliveryRow, secrets: string[], now = new Date()): Record<string, string> {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': USER_AGENT,
+    'X-Service-Signature': serviceSignature(secrets[0]!, delivery.body),
+    'X-Service-Event': delivery.event,
+    'X-Service-Delivery': delivery.id,
+    'webhook-id': delivery.id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': standardSignatures(secrets, delivery.id, timestamp, delivery.body),
+  };
+}
+
+function retryAfterOf(status: number, header: string | string[] | undefined): number | null {
+  if (status !== 429 && status !== 503) return null;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const seconds = /^\d+$/.test(value) ? Number(value) : Math.ceil((Date.parse(value) - Date.now()) / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
+
+/** One POST of the stored body; success is a 2xx in time. Anything else is described, never thrown. */
+export async function attemptDelivery(
+  client: GuardedHttpClient, delivery: DeliveryRow, hook: HookRow, secrets: SecretBox, settings: WebhookSettings,
+): Promise<AttemptOutcome> {
+  const at = new Date();
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const headers = deliveryHeaders(delivery, signingSecrets(hook, secrets), at);
+    const response = await client.post(hook.url, headers, delivery.body, settings.timeoutMs);
+    const ok = response.status >= 200 && response.status < 300;
+    return {
+      at, durationMs: elapsed(), responseStatus: response.status,
+      errorClass: ok ? null : response.status >= 300 && response.status < 400 ? 'redirect' : 'http_status',
+      responseSnippet: response.snippet || null,
+      retryAfterSeconds: retryAfterOf(response.status, response.headers['retry-after']),
+    };
+  } catch (error) {
+    const kind = error instanceof TransportError ? error.kind : 'network';
+    return { at, durationMs: elapsed(), responseStatus: null, errorClass: kind, responseSnippet: (error as Error).message.slice(0, 1024), retryAfterSeconds: null };
+  }
+}
