@@ -18,6 +18,7 @@ export function nextDelaySeconds(settings: WebhookSettings, attemptsMade: number
  * or failed (out of attempts, or 410 Gone — which also disables the hook). A hook failing for too long is disabled.
  */
 export async function recordOutcome(db: Knex, delivery: DeliveryRow, outcome: AttemptOutcome, settings: WebhookSettings): Promise<void> {
+  if (outcome.errorClass === null) return recordSuccess(db, delivery, outcome);
   await db.transaction(async (trx) => {
     const current = await trx('deliveries').where({ id: delivery.id }).forUpdate().first() as DeliveryRow | undefined;
     // Deleted with its hook, or finished by another worker that took over an expired lease.
@@ -27,13 +28,6 @@ export async function recordOutcome(db: Knex, delivery: DeliveryRow, outcome: At
       errorClass: outcome.errorClass, responseSnippet: outcome.responseSnippet,
     });
     const attemptCount = current.attemptCount + 1;
-    if (outcome.errorClass === null) {
-      await trx('deliveries').where({ id: delivery.id }).update({
-        status: 'succeeded', attemptCount, deliveredAt: outcome.at, nextAttemptAt: null, lockedUntil: null,
-      });
-      await trx('hooks').where({ id: delivery.hookId }).update({ lastSuccessAt: outcome.at, failingSince: null });
-      return;
-    }
     const gone = outcome.responseStatus === 410;
     const exhausted = attemptCount >= current.maxAttempts;
     await trx('deliveries').where({ id: delivery.id }).update(gone || exhausted
@@ -53,4 +47,24 @@ export async function recordOutcome(db: Knex, delivery: DeliveryRow, outcome: At
       await failOpenDeliveries(trx, delivery.hookId);
     }
   });
+}
+
+/**
+ * The common case in one statement: the delivery closed and its attempt recorded atomically, with no row
+ * lock held across round trips. The hook is touched only when its failure clock must stop or its
+ * last success is a minute old, so busy hooks are not a lock every delivery queues on.
+ */
+async function recordSuccess(db: Knex, delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
+  await db.raw(`
+    WITH closed AS (
+      UPDATE deliveries SET status = 'succeeded', attempt_count = attempt_count + 1, delivered_at = :at,
+        next_attempt_at = NULL, locked_until = NULL
+      WHERE id = :id AND status IN ('pending', 'retrying') RETURNING id
+    )
+    INSERT INTO delivery_attempts (delivery_id, at, response_status, duration_ms, error_class, response_snippet)
+    SELECT id, :at, :status, :duration, NULL, :snippet FROM closed`,
+  { id: delivery.id, at: outcome.at, status: outcome.responseStatus, duration: outcome.durationMs, snippet: outcome.responseSnippet });
+  await db('hooks').where({ id: delivery.hookId })
+    .where((q) => q.whereNotNull('failingSince').orWhereNull('lastSuccessAt').orWhere('lastSuccessAt', '<', db.raw("now() - interval '1 minute'")))
+    .update({ lastSuccessAt: outcome.at, failingSince: null });
 }
