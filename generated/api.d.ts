@@ -13343,25 +13343,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description This operation is part of the contract but is not built yet in this version (`not_implemented`). */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://socialgate.dev/problems/not_implemented",
-                 *       "title": "Not implemented",
-                 *       "status": 501,
-                 *       "detail": "This operation is in the contract but not built yet.",
-                 *       "code": "not_implemented",
-                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description The account is not connected (`account_not_connected`): it is `pending`, `needs_reconnection` or `disconnected`. Reconnect or pair it first. */
         AccountNotConnected: {
             headers: {
@@ -13394,6 +13375,25 @@ export interface components {
                  *       "status": 502,
                  *       "detail": "The platform answered with an error.",
                  *       "code": "platform_error",
+                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description This operation is part of the contract but is not built yet in this version (`not_implemented`). */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://socialgate.dev/problems/not_implemented",
+                 *       "title": "Not implemented",
+                 *       "status": 501,
+                 *       "detail": "This operation is in the contract but not built yet.",
+                 *       "code": "not_implemented",
                  *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
                  *     }
                  */
@@ -14070,7 +14070,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listAccountHealth: {
@@ -14148,7 +14147,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getAccount: {
@@ -14202,7 +14200,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteAccount: {
@@ -14229,7 +14226,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getAccountAbout: {
@@ -14282,7 +14278,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -15178,7 +15173,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ConnectCredentialsRefused"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -24242,7 +24236,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            501: components["responses"]["NotImplemented"];
         };
     };
     receivePlatformWebhook: {
@@ -24330,7 +24323,6 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listApiKeys: {

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, migrate, type Db } from './db/database.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { Contract } from './http/contract.js';
@@ -7,6 +9,8 @@ import { registerJobs } from './jobs/register.js';
 import { AddressGuard } from './lib/address-guard.js';
 import { SecretBox } from './lib/secret-box.js';
 import { DeliveryWorker } from './modules/hooks/worker.js';
+import { Platforms } from './platforms/registry.js';
+import { startSandbox, type Sandbox } from './sandbox/server.js';
 import type { Config } from './lib/config.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import type { Services } from './services.js';
@@ -15,8 +19,43 @@ export interface Booted {
   services: Services;
   /** The webhook sender, in a process of the worker role. */
   deliveries: DeliveryWorker | null;
-  /** Stops the scheduler, closes the pool and stops the embedded database, in that order. */
+  /**
+   * Stops the webhook sender and the scheduler, closes the pool and stops the embedded database, in that
+   * order, each step awaited until its connections are closed. Every step runs even if one before it failed;
+   * the first failure is thrown at the end.
+   */
   shutdown(): Promise<void>;
+}
+
+/** Runs every step in order, logging each failure, and throws the first one once all have run. */
+async function closeInOrder(logger: Logger, steps: Array<[string, () => Promise<unknown> | undefined]>): Promise<void> {
+  let first: unknown;
+  for (const [what, step] of steps) {
+    try {
+      await step();
+    } catch (error) {
+      logger.error({ err: error }, `shutdown: stopping the ${what} failed`);
+      first ??= error;
+    }
+  }
+  if (first !== undefined) throw first;
+}
+
+/**
+ * Stops the embedded server. Its stop() waits for the server process's 'exit', which never comes if the server
+ * has exited already (a Ctrl-C in a terminal reaches it too); PostgreSQL removes postmaster.pid as the last
+ * thing it does, so that file's absence also means it is done.
+ */
+async function stopEmbedded(embedded: EmbeddedDatabase, dir: string): Promise<void> {
+  let gone = false;
+  const pidFileGone = (async () => {
+    while (!gone && existsSync(join(dir, 'postmaster.pid'))) await sleep(100);
+  })();
+  try {
+    await Promise.race([embedded.stop(), pidFileGone]);
+  } finally {
+    gone = true;
+  }
 }
 
 async function openDatabase(config: Config, logger: Logger): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
@@ -36,7 +75,12 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
   let db: Db | undefined;
   let scheduler: Scheduler | undefined;
   let deliveries: DeliveryWorker | undefined;
+  let sandbox: Sandbox | undefined;
   try {
+    if (Platforms.needSandbox(config)) {
+      sandbox = await startSandbox({ port: config.sandbox.port });
+      logger.info({ url: sandbox.url }, 'platform sandbox started');
+    }
     db = connect(url);
     await migrate(db);
     const contract = await Contract.load();
@@ -49,6 +93,8 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       config, db, logger, contract, scheduler,
       secrets: SecretBox.fromConfig(config.encryptionKey, join(config.dataDir, 'secret.key')),
       addressGuard: new AddressGuard(config.webhooks.allowedCidrs),
+      platforms: new Platforms(config, sandbox?.url ?? null),
+      sandboxUrl: sandbox?.url ?? null,
       startedAt: Date.now(),
     };
     registerJobs(services);
@@ -56,24 +102,27 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
     if (config.role !== 'api') {
       await scheduler.startProcessing();
       await scheduler.every('1 hour', 'maintenance.purgeExpired');
+      await scheduler.every('1 minute', 'platformWebhooks.sweep');
       deliveries = new DeliveryWorker(services, url);
       await deliveries.start();
     }
     return {
       services,
       deliveries: deliveries ?? null,
-      shutdown: async () => {
-        await deliveries?.stop();
-        await scheduler?.stop();
-        await db?.destroy();
-        await embedded?.stop();
-      },
+      shutdown: () => closeAll(),
     };
   } catch (error) {
-    await deliveries?.stop().catch(() => {});
-    await scheduler?.stop().catch(() => {});
-    await db?.destroy().catch(() => {});
-    await embedded?.stop().catch(() => {});
+    await closeAll().catch(() => {});
     throw error;
+  }
+
+  function closeAll(): Promise<void> {
+    return closeInOrder(logger, [
+      ['webhook deliveries', () => deliveries?.stop()],
+      ['scheduler', () => scheduler?.stop()],
+      ['database pool', () => db?.destroy()],
+      ['embedded PostgreSQL', () => (embedded ? stopEmbedded(embedded, join(config.dataDir, 'postgres')) : undefined)],
+      ['platform sandbox', () => sandbox?.close()],
+    ]);
   }
 }

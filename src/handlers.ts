@@ -2,36 +2,37 @@ import type { AnyHandler, Handler, OperationId } from './http/handler.js';
 import { NotImplementedError } from './lib/errors.js';
 import * as accounts from './modules/accounts/handlers.js';
 import * as auth from './modules/auth/handlers.js';
+import * as connect from './modules/connect/handlers.js';
 import * as hooks from './modules/hooks/handlers.js';
 import * as keys from './modules/keys/handlers.js';
 import * as usage from './modules/usage/handlers.js';
+import * as webhooks from './modules/webhooks/handlers.js';
 
 /**
  * Operations of the contract that are not built yet: they answer 501 `not_implemented`, and the contract lists
  * 501 for exactly these (test/contract checks both ways). Building an operation removes it from here.
  */
 export const NOT_IMPLEMENTED = [
-  'listAccounts', 'listAccountHealth', 'getAccount', 'deleteAccount', 'getAccountAbout', 'listAdAccounts',
-  'deleteAdAccount', 'startConnection', 'completeConnection', 'listAvailableSocialNetworkPages',
+  'listAdAccounts', 'deleteAdAccount', 'startConnection', 'completeConnection', 'listAvailableSocialNetworkPages',
   'connectSocialNetworkPages', 'listAvailableSocialNetworkAdAccounts', 'connectSocialNetworkAdAccounts',
-  'connectQrchat', 'getQrchatQr', 'connectChatappCloud', 'connectBotchat', 'createPost', 'listPosts', 'getPost',
-  'deletePost', 'retryPost', 'uploadMedia', 'getMedia', 'downloadMediaFile', 'listAccountHistory',
-  'deletePlatformPost', 'createQueueSlot', 'listQueueSlots', 'deleteQueueSlot', 'enqueuePost', 'listQueue',
-  'listAiModels', 'generateCopy', 'generateImage', 'generateVideo', 'generateAudio', 'getGeneration',
-  'listGenerations', 'listConversations', 'getConversation', 'sendMessage', 'sendChatappMessage', 'listComments',
-  'replyToComment', 'hideComment', 'deleteComment', 'createAutomation', 'listAutomations', 'getAutomation',
-  'updateAutomation', 'deleteAutomation', 'getAnalyticsSummary', 'getFollowerAnalytics', 'getAccountInsights',
-  'getPostInsights', 'listCampaigns', 'createCampaign', 'listAdSets', 'createAdSet', 'listAds', 'createAd',
-  'createAdCreative', 'updateAdObject', 'deleteAdObject', 'boostPost', 'createDarkPost', 'getAdInsights',
-  'searchAdLocations', 'listAudiences', 'createAudience', 'listPixels', 'sendPixelEvents', 'listCustomConversions',
-  'createCustomConversion', 'listCatalogs', 'createCatalog', 'listProducts', 'createProduct', 'deleteProducts',
-  'batchProducts', 'listProductSets', 'createProductSet', 'listShops', 'listLeadForms', 'createLeadForm',
-  'getLeadForm', 'testLeadFormWebhook', 'listLeads', 'listLeadStates', 'updateLeadState', 'createWalletProgram',
+  'connectQrchat', 'getQrchatQr', 'connectChatappCloud', 'createPost', 'listPosts', 'getPost', 'deletePost',
+  'retryPost', 'uploadMedia', 'getMedia', 'downloadMediaFile', 'listAccountHistory', 'deletePlatformPost',
+  'createQueueSlot', 'listQueueSlots', 'deleteQueueSlot', 'enqueuePost', 'listQueue', 'listAiModels', 'generateCopy',
+  'generateImage', 'generateVideo', 'generateAudio', 'getGeneration', 'listGenerations', 'listConversations',
+  'getConversation', 'sendMessage', 'sendChatappMessage', 'listComments', 'replyToComment', 'hideComment',
+  'deleteComment', 'createAutomation', 'listAutomations', 'getAutomation', 'updateAutomation', 'deleteAutomation',
+  'getAnalyticsSummary', 'getFollowerAnalytics', 'getAccountInsights', 'getPostInsights', 'listCampaigns',
+  'createCampaign', 'listAdSets', 'createAdSet', 'listAds', 'createAd', 'createAdCreative', 'updateAdObject',
+  'deleteAdObject', 'boostPost', 'createDarkPost', 'getAdInsights', 'searchAdLocations', 'listAudiences',
+  'createAudience', 'listPixels', 'sendPixelEvents', 'listCustomConversions', 'createCustomConversion',
+  'listCatalogs', 'createCatalog', 'listProducts', 'createProduct', 'deleteProducts', 'batchProducts',
+  'listProductSets', 'createProductSet', 'listShops', 'listLeadForms', 'createLeadForm', 'getLeadForm',
+  'testLeadFormWebhook', 'listLeads', 'listLeadStates', 'updateLeadState', 'createWalletProgram',
   'listWalletPrograms', 'getWalletProgram', 'updateWalletProgram', 'connectWalletVendor',
   'uploadWalletVendorCertificate', 'getWalletVendorStatus', 'createWalletPass', 'listWalletPasses', 'getWalletPass',
   'deleteWalletPass', 'downloadWalletPass', 'createPassTransaction', 'listPassTransactions', 'listCalendarEvents',
-  'createCalendarEvent', 'updateCalendarEvent', 'deleteCalendarEvent', 'verifyPlatformWebhook',
-  'receivePlatformWebhook', 'getUsage', 'createCheckoutSession', 'createPortalSession',
+  'createCalendarEvent', 'updateCalendarEvent', 'deleteCalendarEvent', 'getUsage', 'createCheckoutSession',
+  'createPortalSession',
 ] as const satisfies readonly OperationId[];
 
 type Built = Exclude<OperationId, (typeof NOT_IMPLEMENTED)[number]>;
@@ -50,6 +51,14 @@ const built: { [K in Built]: Handler<K> } = {
   listProfiles: accounts.listProfiles,
   getProfile: accounts.getProfile,
   updateProfile: accounts.updateProfile,
+  listAccounts: accounts.listAccounts,
+  listAccountHealth: accounts.listAccountHealth,
+  getAccount: accounts.getAccount,
+  deleteAccount: accounts.deleteAccount,
+  getAccountAbout: accounts.getAccountAbout,
+  connectBotchat: connect.connectBotchat,
+  verifyPlatformWebhook: webhooks.verifyPlatformWebhook,
+  receivePlatformWebhook: webhooks.receivePlatformWebhook,
   createHook: hooks.createHook,
   listHooks: hooks.listHooks,
   getHook: hooks.getHook,

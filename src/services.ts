@@ -5,6 +5,7 @@ import type { Config } from './lib/config.js';
 import type { Logger } from './lib/logger.js';
 import type { AddressGuard } from './lib/address-guard.js';
 import type { SecretBox } from './lib/secret-box.js';
+import type { Platforms } from './platforms/registry.js';
 
 /** What handlers and jobs are given: one instance per process, built in main.ts (or by a test). */
 export interface Services {
@@ -16,5 +17,8 @@ export interface Services {
   scheduler: Scheduler;
   secrets: SecretBox;
   addressGuard: AddressGuard;
+  platforms: Platforms;
+  /** The local platform sandbox, when this process started one. */
+  sandboxUrl: string | null;
   startedAt: number;
 }

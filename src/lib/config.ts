@@ -19,6 +19,10 @@ export interface Config {
   /** Base64 of 32 bytes; unset: a key generated into the data folder. */
   encryptionKey: string | undefined;
   webhooks: WebhookSettings;
+  /** `auto`: platforms without a configured URL are served by the local sandbox; `off`: never start it. */
+  sandbox: { mode: 'auto' | 'off'; port: number };
+  /** Base URLs of the real platforms; a platform left unset uses the sandbox. */
+  platformUrls: { botchat: string | undefined };
 }
 
 export interface WebhookSettings {
@@ -86,5 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: int('WEBHOOK_CONCURRENCY', 200, env),
       testIntervalSeconds: 30,
     },
+    sandbox: { mode: env.SANDBOX === 'off' ? 'off' : 'auto', port: int('SANDBOX_PORT', 8081, env) },
+    platformUrls: { botchat: env.BOTCHAT_API_URL || undefined },
   };
 }

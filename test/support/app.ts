@@ -11,6 +11,7 @@ import type { Services } from '../../src/services.js';
 import type { DeliveryWorker } from '../../src/modules/hooks/worker.js';
 import { adminUrl, TEMPLATE_DATABASE, withDatabase } from '../fixtures.js';
 import { ApiClient } from './client.js';
+import { freePort } from './net.js';
 
 export interface TestApp {
   url: string;
@@ -24,8 +25,12 @@ export interface TestApp {
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const database = `t_${randomBytes(6).toString('hex')}`;
   await createDatabaseIfMissing(adminUrl(), database, TEMPLATE_DATABASE);
+  // The service must know its own address before it starts: platforms (the sandbox) call it back there.
+  const port = await freePort();
   const config: Config = {
     ...loadConfig({}),
+    publicUrl: `http://127.0.0.1:${port}`,
+    sandbox: { mode: 'auto', port: 0 },
     databaseUrl: withDatabase(adminUrl(), database),
     logLevel: process.env.LOG_LEVEL ?? 'silent',
     encryptionKey: randomBytes(32).toString('base64'),
@@ -33,7 +38,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   };
   const logger = createLogger(config.logLevel);
   const { services, deliveries, shutdown } = await boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });
-  const server: Server = createApp(services).listen(0, '127.0.0.1');
+  const server: Server = createApp(services).listen(port, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

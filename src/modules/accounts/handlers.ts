@@ -1,5 +1,7 @@
 import { type Handler, principalOf } from '../../http/handler.js';
 import { pageRequest } from '../../lib/pagination.js';
+import * as accounts from './accounts.js';
+import { presentAccount } from './present.js';
 import * as profiles from './profiles.js';
 
 export const createProfile: Handler<'createProfile'> = async (request, { db }) => {
@@ -20,4 +22,29 @@ export const getProfile: Handler<'getProfile'> = async (request, { db }) => ({
 export const updateProfile: Handler<'updateProfile'> = async (request, { db }) => ({
   status: 200,
   body: profiles.presentProfile(await profiles.updateProfile(db, principalOf(request), request.params.id, request.body)),
+});
+
+export const listAccounts: Handler<'listAccounts'> = async (request, { db }) => ({
+  status: 200,
+  body: await accounts.listAccounts(db, principalOf(request), pageRequest(request.query), request.query),
+});
+
+export const listAccountHealth: Handler<'listAccountHealth'> = async (request, { db }) => ({
+  status: 200,
+  body: await accounts.listAccountHealth(db, principalOf(request), pageRequest(request.query), request.query),
+});
+
+export const getAccount: Handler<'getAccount'> = async (request, { db }) => ({
+  status: 200,
+  body: presentAccount(await accounts.findAccount(db, principalOf(request), request.params.id)),
+});
+
+export const deleteAccount: Handler<'deleteAccount'> = async (request, services) => {
+  await accounts.disconnectAccount(services, principalOf(request), request.params.id);
+  return { status: 204, body: undefined };
+};
+
+export const getAccountAbout: Handler<'getAccountAbout'> = async (request, services) => ({
+  status: 200,
+  body: await accounts.aboutAccount(services, principalOf(request), request.params.id),
 });

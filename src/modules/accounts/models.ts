@@ -9,3 +9,37 @@ export class ProfileRow extends BaseModel {
   createdAt!: Date;
   updatedAt!: Date;
 }
+
+export type AccountStatus = 'connected' | 'needs_reconnection' | 'disconnected' | 'pending';
+
+export interface AccountError {
+  code: 'token_expired' | 'token_revoked' | 'permission_missing' | 'rate_limited' | 'platform_unavailable' | 'session_logged_out' | 'platform_error';
+  message: string;
+  platformCode: string | null;
+  at: string;
+}
+
+export class AccountRow extends BaseModel {
+  static override tableName = 'accounts';
+  // scopes is text[] (not JSON); last_error is jsonb and comes back parsed.
+  static override jsonAttributes = ['lastError'];
+  id!: string;
+  ownerId!: string;
+  profileId!: string;
+  platform!: string;
+  kind!: string;
+  platformAccountId!: string | null;
+  name!: string;
+  username!: string | null;
+  avatarUrl!: string | null;
+  status!: AccountStatus;
+  statusReason!: string | null;
+  scopes!: string[];
+  credentialsCiphertext!: string | null;
+  tokenExpiresAt!: Date | null;
+  connectedAt!: Date | null;
+  lastSuccessAt!: Date | null;
+  lastError!: AccountError | null;
+  createdAt!: Date;
+  updatedAt!: Date;
+}

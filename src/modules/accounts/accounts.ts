@@ -1,0 +1,206 @@
+import type { Knex } from 'knex';
+import type { components } from '../../../generated/api.js';
+import { ApiError, NotFoundError, UnprocessableError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
+import { isUniqueViolation } from '../../lib/pg-errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { PlatformError } from '../../platforms/errors.js';
+import type { AdapterAccount, Credentials, PlatformIdentity } from '../../platforms/types.js';
+import type { Services } from '../../services.js';
+import { assertProfileInScope, profileScope, type Principal } from '../auth/principal.js';
+import { emitEvent } from '../events/emit.js';
+import { type AccountError, AccountRow } from './models.js';
+import { presentAccount, presentHealth } from './present.js';
+import { findProfile } from './profiles.js';
+
+type Account = components['schemas']['Account'];
+
+/** The owner's account, or 404; 403 when it belongs to a profile outside the caller's key. */
+export async function findAccount(db: Knex, principal: Principal, id: string, forUpdate = false): Promise<AccountRow> {
+  const query = AccountRow.query(db).findOne({ id, ownerId: principal.ownerId });
+  if (forUpdate) query.forUpdate();
+  const row = await query;
+  if (!row) throw new NotFoundError('account');
+  assertProfileInScope(principal, row.profileId);
+  return row;
+}
+
+export function adapterAccount(row: AccountRow, secrets: SecretBox): AdapterAccount {
+  if (!row.credentialsCiphertext || !row.platformAccountId) {
+    throw new ApiError(409, 'account_not_connected', 'Account not connected', 'The account has no working credentials; connect it again.');
+  }
+  return { platformAccountId: row.platformAccountId, credentials: JSON.parse(secrets.open(row.credentialsCiphertext)) as Credentials };
+}
+
+export async function listAccounts(db: Knex, principal: Principal, page: PageRequest, filters: {
+  profileId?: string; platform?: string; kind?: string; status?: string;
+}): Promise<Page<Account>> {
+  const query = AccountRow.query(db).where({ ownerId: principal.ownerId }).orderBy('id', 'desc').limit(page.limit + 1);
+  const scope = profileScope(principal);
+  if (filters.profileId) {
+    assertProfileInScope(principal, filters.profileId);
+    query.where({ profileId: filters.profileId });
+  } else if (scope) {
+    query.whereIn('profileId', scope);
+  }
+  if (filters.platform) query.where({ platform: filters.platform });
+  if (filters.kind) query.where({ kind: filters.kind });
+  if (filters.status) query.where({ status: filters.status });
+  else query.whereNot({ status: 'disconnected' });
+  if (page.after) query.where('id', '<', page.after);
+  return toPage(await query, page, presentAccount);
+}
+
+/** Health from the records (no platform is called); `needsAction` filters within each page. */
+export async function listAccountHealth(db: Knex, principal: Principal, page: PageRequest, filters: {
+  profileId?: string; platform?: string; needsAction?: boolean;
+}): Promise<Page<components['schemas']['AccountHealth']>> {
+  const query = AccountRow.query(db).where({ ownerId: principal.ownerId }).whereNot({ status: 'disconnected' }).orderBy('id', 'desc').limit(page.limit + 1);
+  const scope = profileScope(principal);
+  if (filters.profileId) {
+    assertProfileInScope(principal, filters.profileId);
+    query.where({ profileId: filters.profileId });
+  } else if (scope) {
+    query.whereIn('profileId', scope);
+  }
+  if (filters.platform) query.where({ platform: filters.platform });
+  if (page.after) query.where('id', '<', page.after);
+  const result = toPage(await query, page, (row) => presentHealth(row));
+  if (filters.needsAction === undefined) return result;
+  return { ...result, data: result.data.filter((entry) => (entry.action !== 'none') === filters.needsAction) };
+}
+
+/**
+ * Creates the account, or repairs the same platform account of the same profile (new credentials, same id).
+ * The platform account in another profile of the owner is a 409. Emits `account.connected`.
+ */
+export async function saveConnectedAccount(services: Services, principal: Principal, input: {
+  profileId: string; platform: string; identity: PlatformIdentity; credentials: Credentials; id?: string;
+}): Promise<{ row: AccountRow; created: boolean }> {
+  const { db, secrets } = services;
+  try {
+    return await db.transaction(async (trx) => {
+      await findProfile(trx, principal, input.profileId);
+      const existing = await AccountRow.query(trx).forUpdate()
+        .findOne({ ownerId: principal.ownerId, platform: input.platform, platformAccountId: input.identity.platformAccountId });
+      if (existing && existing.profileId !== input.profileId && existing.status !== 'disconnected') {
+        throw new ApiError(409, 'account_already_connected', 'Account already connected',
+          `This ${input.platform} account is connected to another profile (${existing.profileId}); disconnect it there first.`);
+      }
+      const now = new Date();
+      const fields = {
+        profileId: input.profileId, kind: input.identity.kind, name: input.identity.name, username: input.identity.username,
+        avatarUrl: input.identity.avatarUrl, status: 'connected' as const, statusReason: null, scopes: input.identity.scopes,
+        credentialsCiphertext: secrets.seal(JSON.stringify(input.credentials)), tokenExpiresAt: input.identity.tokenExpiresAt,
+        connectedAt: now, lastError: null, updatedAt: now,
+      };
+      const row = existing
+        ? (await AccountRow.query(trx).patch(fields).where({ id: existing.id }).returning('*'))[0]!
+        : await AccountRow.query(trx).insertAndFetch({
+          id: input.id ?? newId('acc'), ownerId: principal.ownerId, platform: input.platform,
+          platformAccountId: input.identity.platformAccountId, ...fields,
+        });
+      await emitEvent(trx, {
+        ownerId: principal.ownerId, profileId: row.profileId, name: 'account.connected',
+        data: { accountId: row.id, accountType: 'account', platform: row.platform, platformAccountId: row.platformAccountId, name: row.name, status: 'connected', statusReason: null },
+      });
+      return { row, created: !existing };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError(409, 'account_already_connected', 'Account already connected', 'This platform account was connected at the same moment by another request.');
+    throw error;
+  }
+}
+
+/** Turns an adapter's refusal into the problem a caller sees when connecting. */
+export function connectionProblem(error: unknown, what: string): never {
+  if (error instanceof PlatformError) {
+    if (error.kind === 'auth_expired' || error.kind === 'permission_revoked' || error.kind === 'invalid_request') {
+      throw new UnprocessableError('platform_credentials_invalid', 'Credentials refused', `The platform refused the ${what}: ${error.message}`);
+    }
+    throw new ApiError(502, 'platform_error', 'The platform failed', `The platform failed: ${error.message}`);
+  }
+  throw error;
+}
+
+export function accountErrorOf(error: PlatformError): AccountError {
+  const code: AccountError['code'] = error.kind === 'auth_expired' ? 'token_revoked'
+    : error.kind === 'permission_revoked' ? 'permission_missing'
+      : error.kind === 'rate_limited' ? 'rate_limited'
+        : error.kind === 'transient' ? 'platform_unavailable' : 'platform_error';
+  return { code, message: error.message.slice(0, 1000), platformCode: error.details.platformCode === undefined ? null : String(error.details.platformCode), at: new Date().toISOString() };
+}
+
+/**
+ * Records what a platform call taught us about an account. Credentials refused mark it `needs_reconnection`
+ * and emit `account.needs_reconnection` (never `account.disconnected`: the user did not disconnect it here).
+ */
+export async function recordPlatformOutcome(db: Knex, accountId: string, error: PlatformError | null): Promise<void> {
+  if (!error) {
+    await AccountRow.query(db).patch({ lastSuccessAt: new Date() }).where({ id: accountId });
+    return;
+  }
+  await db.transaction(async (trx) => {
+    const row = await AccountRow.query(trx).findById(accountId).forUpdate();
+    if (!row) return;
+    const lastError = accountErrorOf(error);
+    if (!error.needsReconnection || row.status !== 'connected') {
+      await AccountRow.query(trx).patch({ lastError: lastError as never, updatedAt: new Date() }).where({ id: accountId });
+      return;
+    }
+    const statusReason = error.kind === 'permission_revoked' ? 'permission_missing' : 'token_revoked';
+    await AccountRow.query(trx).patch({ status: 'needs_reconnection', statusReason, lastError: lastError as never, updatedAt: new Date() }).where({ id: accountId });
+    await emitEvent(trx, {
+      ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection',
+      data: { accountId: row.id, accountType: 'account', platform: row.platform, platformAccountId: row.platformAccountId, name: row.name, status: 'needs_reconnection', statusReason, detail: lastError.message },
+    });
+  });
+}
+
+/**
+ * Disconnects from the service: revokes at the platform where it can (best effort), forgets the credentials,
+ * keeps the record, emits `account.disconnected`. A second DELETE changes nothing and emits nothing.
+ */
+export async function disconnectAccount(services: Services, principal: Principal, id: string): Promise<void> {
+  const row = await findAccount(services.db, principal, id);
+  if (row.status === 'disconnected') return;
+  const adapter = services.platforms.get(row.platform);
+  if (adapter?.revoke && row.credentialsCiphertext && row.platformAccountId) {
+    await adapter.revoke(adapterAccount(row, services.secrets)).catch((error: unknown) => {
+      services.logger.warn({ err: error, accountId: id }, 'revoking at the platform failed; disconnecting anyway');
+    });
+  }
+  await services.db.transaction(async (trx) => {
+    const locked = await AccountRow.query(trx).findById(id).forUpdate();
+    if (!locked || locked.status === 'disconnected') return;
+    await AccountRow.query(trx).patch({
+      status: 'disconnected', statusReason: 'disconnected_by_user', credentialsCiphertext: null, tokenExpiresAt: null, updatedAt: new Date(),
+    }).where({ id });
+    await emitEvent(trx, {
+      ownerId: locked.ownerId, profileId: locked.profileId, name: 'account.disconnected',
+      data: { accountId: locked.id, accountType: 'account', platform: locked.platform, platformAccountId: locked.platformAccountId, name: locked.name, status: 'disconnected', statusReason: 'disconnected_by_user' },
+    });
+  });
+}
+
+
+/** The account's live public profile; a refusal by the platform is recorded on the account as well. */
+export async function aboutAccount(services: Services, principal: Principal, id: string): Promise<components['schemas']['AccountAbout']> {
+  const row = await findAccount(services.db, principal, id);
+  const adapter = services.platforms.get(row.platform);
+  if (!adapter) throw new ApiError(422, 'account_platform_unsupported', 'Not supported', `${row.platform} accounts have no profile to read.`);
+  const account = adapterAccount(row, services.secrets);
+  try {
+    const about = await adapter.about(account);
+    await recordPlatformOutcome(services.db, row.id, null);
+    return { accountId: row.id, platform: row.platform as Account['platform'], ...about, fetchedAt: new Date().toISOString() };
+  } catch (error) {
+    if (!(error instanceof PlatformError)) throw error;
+    await recordPlatformOutcome(services.db, row.id, error);
+    if (error.needsReconnection) {
+      throw new ApiError(409, 'account_not_connected', 'Account needs reconnection', `The platform refused the account's credentials: ${error.message}`);
+    }
+    throw new ApiError(502, 'platform_error', 'The platform failed', `The platform failed: ${error.message}`);
+  }
+}

@@ -1,0 +1,66 @@
+import type { components } from '../../../generated/api.js';
+import type { AccountRow } from './models.js';
+
+type Account = components['schemas']['Account'];
+type AccountHealth = components['schemas']['AccountHealth'];
+
+export function presentAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    profileId: row.profileId,
+    platform: row.platform as Account['platform'],
+    kind: row.kind as Account['kind'],
+    platformAccountId: row.platformAccountId,
+    name: row.name,
+    username: row.username,
+    avatarUrl: row.avatarUrl,
+    status: row.status,
+    statusReason: row.statusReason as Account['statusReason'],
+    scopes: row.scopes,
+    tokenExpiresAt: row.tokenExpiresAt?.toISOString() ?? null,
+    connectedAt: row.connectedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+/** What the records say about an account's health, and what the user must do. */
+export function presentHealth(row: AccountRow, now = Date.now()): AccountHealth {
+  const expiresSoon = row.tokenExpiresAt !== null && row.tokenExpiresAt.getTime() - now < WEEK_MS;
+  const passingError = row.lastError !== null && (row.lastError.code === 'rate_limited' || row.lastError.code === 'platform_unavailable')
+    && (row.lastSuccessAt === null || Date.parse(row.lastError.at) > row.lastSuccessAt.getTime());
+  let health: AccountHealth['health'] = 'healthy';
+  let action: AccountHealth['action'] = 'none';
+  let message = 'Connected and working.';
+  if (row.status === 'needs_reconnection') {
+    health = 'unhealthy';
+    action = row.statusReason === 'permission_missing' ? 'grant_permissions' : row.platform === 'qrchat' ? 'pair' : 'reconnect';
+    message = row.lastError?.message ? `Reconnect the account: ${row.lastError.message}` : 'Reconnect the account: the platform no longer accepts its credentials.';
+  } else if (row.status === 'pending') {
+    health = 'unhealthy';
+    action = 'pair';
+    message = 'Waiting to be paired: scan the QR code.';
+  } else if (row.status === 'disconnected') {
+    health = 'unhealthy';
+    action = 'reconnect';
+    message = 'Disconnected; connect it again to use it.';
+  } else if (passingError) {
+    health = 'degraded';
+    action = 'wait';
+    message = `The platform is throttling or failing; the service retries (${row.lastError!.message}).`;
+  } else if (expiresSoon) {
+    health = 'degraded';
+    action = 'reconnect';
+    message = 'The token expires within 7 days and cannot be refreshed; reconnect the account.';
+  }
+  return {
+    accountId: row.id, profileId: row.profileId, platform: row.platform as AccountHealth['platform'], kind: row.kind as AccountHealth['kind'],
+    name: row.name, status: row.status, health, action, message,
+    tokenExpiresAt: row.tokenExpiresAt?.toISOString() ?? null,
+    lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
+    lastError: row.lastError,
+    checkedAt: (row.lastError ? new Date(Math.max(Date.parse(row.lastError.at), row.lastSuccessAt?.getTime() ?? 0)) : row.lastSuccessAt)?.toISOString() ?? null,
+  };
+}

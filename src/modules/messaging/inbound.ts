@@ -1,0 +1,35 @@
+import type { Knex } from 'knex';
+import { newId } from '../../lib/ids.js';
+import type { IncomingMessage } from '../../platforms/types.js';
+import type { AccountRow } from '../accounts/models.js';
+import { emitEvent } from '../events/emit.js';
+
+/**
+ * Stores a message a person sent to a connected account in its conversation and emits `message.received`,
+ * in one transaction. The platform's message id is unique per account, so a redelivered webhook adds nothing.
+ */
+export async function storeIncomingMessage(db: Knex, account: AccountRow, message: IncomingMessage): Promise<void> {
+  await db.transaction(async (trx) => {
+    const participant = { id: message.from, name: message.fromName };
+    const [conversation] = await trx('conversations')
+      .insert({
+        id: newId('conv'), ownerId: account.ownerId, profileId: account.profileId, accountId: account.id,
+        platformConversationId: message.platformConversationId, participant: JSON.stringify(participant), lastMessageAt: message.sentAt,
+      })
+      .onConflict(['accountId', 'platformConversationId'])
+      .merge({ lastMessageAt: message.sentAt })
+      .returning('id') as Array<{ id: string }>;
+    const [inserted] = await trx('messages')
+      .insert({
+        id: newId('msg'), conversationId: conversation!.id, accountId: account.id, direction: 'in', fromId: message.from,
+        text: message.text, platformMessageId: message.platformMessageId, sentAt: message.sentAt,
+      })
+      .onConflict(['accountId', 'platformMessageId']).ignore()
+      .returning('id') as Array<{ id: string }>;
+    if (!inserted) return;
+    await emitEvent(trx, {
+      ownerId: account.ownerId, profileId: account.profileId, name: 'message.received',
+      data: { accountId: account.id, from: message.from, text: message.text, msgId: inserted.id, platform: account.platform },
+    });
+  });
+}

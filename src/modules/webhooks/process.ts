@@ -1,0 +1,56 @@
+import { PlatformError } from '../../platforms/errors.js';
+import type { IncomingEvent, IncomingMessage } from '../../platforms/types.js';
+import type { Services } from '../../services.js';
+import { recordPlatformOutcome } from '../accounts/accounts.js';
+import { AccountRow } from '../accounts/models.js';
+import { storeIncomingMessage } from '../messaging/inbound.js';
+import { PROCESS_JOB } from './receive.js';
+
+interface StoredWebhook {
+  id: string;
+  platform: string;
+  sourceAccountId: string | null;
+  body: string;
+  processedAt: Date | null;
+}
+
+async function accountFor(services: Services, platform: string, event: { accountId: string | null; platformAccountId: string | null }) {
+  if (event.accountId) return AccountRow.query(services.db).findById(event.accountId);
+  if (!event.platformAccountId) return undefined;
+  // A platform account may be connected by several owners; each of them receives the event.
+  return AccountRow.query(services.db).where({ platform, platformAccountId: event.platformAccountId }).whereNot({ status: 'disconnected' }).first();
+}
+
+async function handle(services: Services, platform: string, event: IncomingEvent): Promise<void> {
+  if (event.kind === 'message') {
+    const rows = event.accountId
+      ? [await AccountRow.query(services.db).findById(event.accountId)]
+      : await AccountRow.query(services.db).where({ platform, platformAccountId: event.platformAccountId }).whereNot({ status: 'disconnected' });
+    for (const row of rows) if (row && row.status !== 'disconnected') await storeIncomingMessage(services.db, row, event as IncomingMessage);
+    return;
+  }
+  const row = await accountFor(services, platform, event);
+  if (row) await recordPlatformOutcome(services.db, row.id, new PlatformError('permission_revoked', 'The user removed the app\'s access on the platform.'));
+}
+
+/** Turns one stored platform webhook into our records and events; running it twice changes nothing more. */
+export async function processWebhook(services: Services, id: string): Promise<void> {
+  const stored = await services.db('platformWebhooks').where({ id }).first() as StoredWebhook | undefined;
+  if (!stored || stored.processedAt) return;
+  const receiver = services.platforms.get(stored.platform)?.webhooks;
+  try {
+    const events = receiver ? receiver.parse(stored.body, { accountId: stored.sourceAccountId }) : [];
+    for (const event of events) await handle(services, stored.platform, event);
+    await services.db('platformWebhooks').where({ id }).update({ processedAt: services.db.fn.now(), error: null });
+  } catch (error) {
+    await services.db('platformWebhooks').where({ id }).update({ error: (error as Error).message.slice(0, 2000) });
+    throw error;
+  }
+}
+
+/** Webhooks stored but never processed (the process died between storing and enqueueing) get another go. */
+export async function sweepWebhooks(services: Services): Promise<void> {
+  const stale = await services.db('platformWebhooks').whereNull('processedAt')
+    .where('receivedAt', '<', services.db.raw("now() - interval '1 minute'")).limit(500).select('id') as Array<{ id: string }>;
+  for (const { id } of stale) await services.scheduler.now(PROCESS_JOB, { id: String(id) });
+}

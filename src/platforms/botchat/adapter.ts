@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { constantTimeEqual } from '../../lib/crypto.js';
+import { PlatformError } from '../errors.js';
+import { callPlatform } from '../http.js';
+import type { About, AdapterAccount, Credentials, IncomingEvent, PlatformAdapter, PlatformIdentity, WebhookReceiver } from '../types.js';
+
+/** Telegram Bot API shapes (https://core.telegram.org/bots/api). */
+interface BotResponse<T> {
+  ok: boolean;
+  result?: T;
+  error_code?: number;
+  description?: string;
+  parameters?: { retry_after?: number };
+}
+interface BotUser { id: number; is_bot: boolean; first_name: string; username?: string }
+interface Update {
+  update_id: number;
+  message?: { message_id: number; from?: { id: number; first_name?: string; username?: string }; chat: { id: number }; date: number; text?: string; caption?: string };
+}
+
+export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+
+function classify(response: { status: number; body: BotResponse<unknown> }): PlatformError {
+  const { error_code: code = response.status, description = 'the bot API refused the request', parameters } = response.body;
+  if (code === 401 || code === 404) return new PlatformError('auth_expired', description, { platformCode: code, status: response.status });
+  if (code === 403) return new PlatformError('permission_revoked', description, { platformCode: code, status: response.status });
+  if (code === 429) {
+    const retryAt = new Date(Date.now() + (parameters?.retry_after ?? 1) * 1000);
+    return new PlatformError('rate_limited', description, { platformCode: code, retryAt, status: response.status });
+  }
+  if (code >= 500) return new PlatformError('transient', description, { platformCode: code, status: response.status });
+  return new PlatformError('invalid_request', description, { platformCode: code, status: response.status });
+}
+
+/** `botchat`: a messenger's bot API — a bot token per account, webhooks authenticated by a secret token. */
+export class BotchatAdapter implements PlatformAdapter {
+  readonly id = 'botchat' as const;
+
+  constructor(private readonly apiUrl: string, private readonly webhookUrl: string) {}
+
+  private async call<T>(token: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
+    const response = await callPlatform<BotResponse<T>>(`${this.apiUrl}/bot${token}/${method}`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params),
+    });
+    if (typeof response.body !== 'object' || !response.body.ok) throw classify(response as { status: number; body: BotResponse<unknown> });
+    return response.body.result as T;
+  }
+
+  /**
+   * Verifies the token with getMe and points the bot's webhook at us with a fresh secret token. The token starts
+   * with our account id, so an incoming update names the account whose secret it must match.
+   */
+  async connect(botToken: string, accountId: string): Promise<{ identity: PlatformIdentity; credentials: Credentials }> {
+    const me = await this.call<BotUser>(botToken, 'getMe');
+    if (!me.is_bot) throw new PlatformError('invalid_request', 'the token is not a bot token');
+    const webhookSecret = `${accountId}-${randomBytes(24).toString('base64url')}`;
+    await this.call<boolean>(botToken, 'setWebhook', { url: this.webhookUrl, secret_token: webhookSecret, allowed_updates: ['message'] });
+    return {
+      identity: {
+        platformAccountId: String(me.id), kind: 'bot', name: me.first_name, username: me.username ?? null,
+        avatarUrl: null, scopes: [], tokenExpiresAt: null,
+      },
+      credentials: { accessToken: botToken, extra: { webhookSecret } },
+    };
+  }
+
+  async about(account: AdapterAccount): Promise<About> {
+    const me = await this.call<BotUser & Record<string, unknown>>(account.credentials.accessToken, 'getMe');
+    return {
+      platformAccountId: String(me.id), name: me.first_name, username: me.username ?? null, bio: null,
+      url: me.username ? `https://t.me/${me.username}` : null, pictureUrl: null, category: 'bot',
+      followersCount: null, followingCount: null, postsCount: null, verified: null, platformData: me,
+    };
+  }
+
+  async revoke(account: AdapterAccount): Promise<void> {
+    await this.call<boolean>(account.credentials.accessToken, 'deleteWebhook');
+  }
+
+  readonly webhooks: WebhookReceiver = {
+    verify: async (request, accounts) => {
+      const header = request.headers[SECRET_HEADER];
+      const secret = Array.isArray(header) ? header[0] : header;
+      const accountId = secret?.match(/^(acc_[0-9a-z]{26})-/)?.[1];
+      if (!secret || !accountId) return null;
+      const account = await accounts.credentialsOf(accountId);
+      const expected = account?.credentials.extra?.webhookSecret;
+      return expected && constantTimeEqual(secret, expected) ? { accountId } : null;
+    },
+    dedupeKey: (request) => {
+      const header = request.headers[SECRET_HEADER];
+      const accountId = String(Array.isArray(header) ? header[0] : header).slice(0, 30);
+      return `${accountId}:${(JSON.parse(request.rawBody) as Update).update_id}`;
+    },
+    parse: (rawBody, source): IncomingEvent[] => {
+      const update = JSON.parse(rawBody) as Update;
+      const message = update.message;
+      const text = message?.text ?? message?.caption;
+      if (!message || text === undefined) return [];
+      return [{
+        kind: 'message', accountId: source.accountId, platformAccountId: null,
+        platformConversationId: String(message.chat.id),
+        from: String(message.from?.id ?? message.chat.id), fromName: message.from?.first_name ?? message.from?.username ?? null,
+        text, platformMessageId: `${message.chat.id}:${message.message_id}`, sentAt: new Date(message.date * 1000),
+      }];
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { components } from '../../generated/api.js';
+
+export type PlatformId = components['schemas']['Platform'];
+export type AccountKind = components['schemas']['AccountKind'];
+
+/** What an adapter is given of an account: its platform identity and its opened credentials. */
+export interface AdapterAccount {
+  platformAccountId: string;
+  credentials: Credentials;
+}
+
+/** Tokens and secrets of one account, sealed at rest as one JSON document. */
+export interface Credentials {
+  accessToken: string;
+  refreshToken?: string;
+  /** Other per-account secrets: a webhook secret token, a phone number id, an app secret … */
+  extra?: Record<string, string>;
+}
+
+/** Who an account is on the platform, as connecting it found out. */
+export interface PlatformIdentity {
+  platformAccountId: string;
+  kind: AccountKind;
+  name: string;
+  username: string | null;
+  avatarUrl: string | null;
+  scopes: string[];
+  tokenExpiresAt: Date | null;
+}
+
+export type About = Omit<components['schemas']['AccountAbout'], 'accountId' | 'platform' | 'fetchedAt'>;
+
+/** A message a person sent to a connected account, as read from a platform webhook. */
+export interface IncomingMessage {
+  kind: 'message';
+  /** The connected account it was sent to: ours when the source names it, else the platform's id of it. */
+  accountId: string | null;
+  platformAccountId: string | null;
+  /** The conversation on the platform (a chat id, a phone number, a PSID). */
+  platformConversationId: string;
+  from: string;
+  fromName: string | null;
+  text: string;
+  platformMessageId: string;
+  sentAt: Date;
+}
+
+/** The platform says the app lost its permission for an account (deauthorised, revoked). */
+export interface PermissionRevoked {
+  kind: 'permission_revoked';
+  accountId: string | null;
+  platformAccountId: string | null;
+}
+
+export type IncomingEvent = IncomingMessage | PermissionRevoked;
+
+export interface IncomingRequest {
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, string | string[] | undefined>;
+  rawBody: string;
+}
+
+/** What a receiver may look up to check a signature: an account's credentials by our account id. */
+export interface WebhookAccounts {
+  credentialsOf(accountId: string): Promise<AdapterAccount | null>;
+}
+
+/** Who signed a verified webhook: an account of ours where the platform signs per account, else the app. */
+export interface WebhookSource {
+  accountId: string | null;
+}
+
+/** Receiving a platform's webhooks: its handshake, its signature, its payload. */
+export interface WebhookReceiver {
+  /** The GET handshake: the challenge to answer, or null to refuse. */
+  handshake?(query: IncomingRequest['query']): string | null;
+  /** The source when the request is signed by the platform, else null. Constant-time comparisons only. */
+  verify(request: IncomingRequest, accounts: WebhookAccounts): Promise<WebhookSource | null>;
+  /** A stable key for dropping a delivery the platform sends twice. */
+  dedupeKey(request: IncomingRequest): string;
+  parse(rawBody: string, source: WebhookSource): IncomingEvent[];
+}
+
+export interface PlatformAdapter {
+  id: PlatformId;
+  /** Live public profile of the account. */
+  about(account: AdapterAccount): Promise<About>;
+  /** Revoke the app's access at the platform, where the platform allows it (best effort by the caller). */
+  revoke?(account: AdapterAccount): Promise<void>;
+  webhooks?: WebhookReceiver;
+}

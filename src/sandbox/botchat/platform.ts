@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+
+/**
+ * The bot API of a messenger (Telegram's Bot API): `POST /bot<token>/<method>`, answers `{ok, result}` or
+ * `{ok: false, error_code, description}`, webhooks sent with `X-Telegram-Bot-Api-Secret-Token`.
+ */
+interface Bot {
+  id: number;
+  token: string;
+  firstName: string;
+  username: string;
+  revoked: boolean;
+  webhook: { url: string; secret: string | undefined } | null;
+}
+
+/** A bot every new sandbox has, so a first connection needs no set-up. */
+export const DEMO_BOT_TOKEN = '1000000001:SANDBOX-demo-bot-token-aaaaaaaaaaaaaaa';
+
+export function mountBotchat(router: Router): void {
+  const bots = new Map<string, Bot>();
+  let nextUpdateId = 1;
+  let nextMessageId = 1;
+  const addBot = (token: string, firstName: string, username: string): Bot => {
+    const bot: Bot = { id: Number(token.split(':')[0]), token, firstName, username, revoked: false, webhook: null };
+    bots.set(token, bot);
+    return bot;
+  };
+  addBot(DEMO_BOT_TOKEN, 'Sandbox Demo Bot', 'sandbox_demo_bot');
+
+  const fail = (ctx: RouterContext, code: number, description: string, extra: Record<string, unknown> = {}) => {
+    ctx.status = code;
+    ctx.body = { ok: false, error_code: code, description, ...extra };
+  };
+
+  router.all('/botchat/:bot/:method', (ctx) => {
+    const token = ctx.params.bot!.startsWith('bot') ? ctx.params.bot!.slice(3) : '';
+    const bot = bots.get(token);
+    if (!bot || bot.revoked) return fail(ctx, 401, 'Unauthorized');
+    const params = { ...(ctx.query as Record<string, unknown>), ...((ctx.request.body as Record<string, unknown>) ?? {}) };
+    switch (ctx.params.method) {
+      case 'getMe':
+        ctx.body = { ok: true, result: { id: bot.id, is_bot: true, first_name: bot.firstName, username: bot.username, can_join_groups: true } };
+        return;
+      case 'setWebhook': {
+        const url = String(params.url ?? '');
+        const secret = params.secret_token === undefined ? undefined : String(params.secret_token);
+        if (!/^https?:\/\//.test(url)) return fail(ctx, 400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
+        if (secret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(secret)) return fail(ctx, 400, 'Bad Request: secret token contains unallowed characters');
+        bot.webhook = { url, secret };
+        ctx.body = { ok: true, result: true, description: 'Webhook was set' };
+        return;
+      }
+      case 'deleteWebhook':
+        bot.webhook = null;
+        ctx.body = { ok: true, result: true, description: 'Webhook was deleted' };
+        return;
+      case 'getWebhookInfo':
+        ctx.body = { ok: true, result: { url: bot.webhook?.url ?? '', has_custom_certificate: false, pending_update_count: 0 } };
+        return;
+      case 'sendMessage': {
+        const text = String(params.text ?? '');
+        if (!params.chat_id) return fail(ctx, 400, 'Bad Request: chat_id is empty');
+        if (text.length < 1 || text.length > 4096) return fail(ctx, 400, 'Bad Request: message text is empty or too long');
+        ctx.body = { ok: true, result: { message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: { id: Number(params.chat_id), type: 'private' }, text } };
+        return;
+      }
+      default:
+        return fail(ctx, 404, 'Not Found');
+    }
+  });
+
+  // The people on the platform.
+  router.post('/_sandbox/botchat/bots', (ctx) => {
+    const body = (ctx.request.body ?? {}) as { firstName?: string; username?: string };
+    const id = 2_000_000_000 + bots.size;
+    const bot = addBot(`${id}:${randomBytes(24).toString('base64url')}`, body.firstName ?? 'Sandbox Bot', body.username ?? `sandbox_${id}_bot`);
+    ctx.status = 201;
+    ctx.body = { token: bot.token, id: bot.id, username: bot.username };
+  });
+
+  /** A person writes to the bot: the sandbox sends the update to the bot's webhook, as the platform does. */
+  router.post('/_sandbox/botchat/messages', async (ctx) => {
+    const body = (ctx.request.body ?? {}) as { token?: string; text?: string; from?: { id?: number; firstName?: string; username?: string } };
+    const bot = body.token ? bots.get(body.token) : undefined;
+    if (!bot) return fail(ctx, 404, 'no such bot');
+    if (!bot.webhook) return fail(ctx, 409, 'the bot has no webhook');
+    const from = { id: body.from?.id ?? 555000111, is_bot: false, first_name: body.from?.firstName ?? 'Sam', username: body.from?.username ?? 'sam_sandbox' };
+    const update = {
+      update_id: nextUpdateId++,
+      message: { message_id: nextMessageId++, from, chat: { id: from.id, type: 'private', first_name: from.first_name }, date: Math.floor(Date.now() / 1000), text: body.text ?? 'Hello!' },
+    };
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (bot.webhook.secret) headers['X-Telegram-Bot-Api-Secret-Token'] = bot.webhook.secret;
+    const response = await fetch(bot.webhook.url, { method: 'POST', headers, body: JSON.stringify(update) });
+    ctx.body = { update, webhookStatus: response.status };
+  });
+
+  /** The bot's owner revokes its token at the platform: every later call with it is 401. */
+  router.post('/_sandbox/botchat/revoke', (ctx) => {
+    const bot = bots.get(String((ctx.request.body as { token?: string } | undefined)?.token ?? ''));
+    if (!bot) return fail(ctx, 404, 'no such bot');
+    bot.revoked = true;
+    ctx.body = { revoked: true };
+  });
+}
