@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 type Message =
   | { type: 'ready'; url?: string }
   | { type: 'count'; count: number }
-  | { type: 'log'; seqs: number[]; at: number[]; distinctDeliveries: number }
+  | { type: 'log'; seqs: number[]; at: number[]; distinctDeliveries: number; connections: number }
   | { type: 'emitted'; startedAt: number; seqs: number[]; committedAt: number[] };
 
 const wall = () => performance.timeOrigin + performance.now();
@@ -45,6 +45,9 @@ async function runReceiver(): Promise<void> {
       res.writeHead(204).end();
     });
   });
+  // TLS handshakes: the sender should reuse its connections, not open one per request.
+  let connections = 0;
+  server.on('secureConnection', () => { connections += 1; });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
@@ -53,7 +56,7 @@ async function runReceiver(): Promise<void> {
     if (seqs.length !== reported) process.send!({ type: 'count', count: (reported = seqs.length) } satisfies Message);
   }, 20);
   process.on('message', (message: { type: string }) => {
-    if (message.type === 'dump') process.send!({ type: 'log', seqs, at, distinctDeliveries: ids.size } satisfies Message);
+    if (message.type === 'dump') process.send!({ type: 'log', seqs, at, distinctDeliveries: ids.size, connections } satisfies Message);
   });
   process.on('disconnect', () => {
     clearInterval(ticker);
@@ -162,7 +165,8 @@ async function runBench(): Promise<void> {
     const { url } = await nextMessage(receiver, 'ready');
 
     pg = await startEmbeddedPostgres({ dir: pgDir, port: 20000 + Math.floor(Math.random() * 20000), database: 'bench', persistent: false });
-    const base = loadConfig({});
+    // The platform sandbox (not part of delivery) on a free port rather than its fixed one.
+    const base = loadConfig({ SANDBOX_PORT: '0' });
     const booted = await boot({
       ...base, databaseUrl: pg.url, logLevel: 'warn', dataDir: dir, encryptionKey: randomBytes(32).toString('base64'),
       webhooks: { ...base.webhooks, allowedCidrs: ['127.0.0.0/8'], caFile: join(dir, 'ca.pem') },
@@ -217,7 +221,10 @@ async function runBench(): Promise<void> {
     console.log(`machine: ${cpus().length} cores, node ${process.version}; ${HOOKS} hooks on one owner; receiver and event writers in their own processes`);
     console.log(`burst:  ${BURST_EVENTS} events (committed in ${emitSeconds.toFixed(2)} s) -> ${burstReceipts} deliveries in ${burstSeconds.toFixed(2)} s = ${rate.toFixed(0)} deliveries/s (emit + fan-out + send)`);
     console.log(`steady: ${eventsPerSecond * HOOKS} deliveries/s asked, ${offeredPerSecond.toFixed(0)} offered for ${STEADY_SECONDS} s -> commit-to-receipt p50 ${pct(steady, 50)} ms, p99 ${pct(steady, 99)} ms, max ${pct(steady, 100)} ms (n=${steady.length})`);
-    console.log(`delivery rows: ${rows} for ${pairs} (event, hook) pairs (duplicates: ${rows - pairs}); receipts: ${log.at.length}, distinct delivery ids: ${log.distinctDeliveries}`);
+    console.log(`delivery rows: ${rows} for ${pairs} (event, hook) pairs (duplicates: ${rows - pairs}); receipts: ${log.at.length}, distinct delivery ids: ${log.distinctDeliveries}; TLS connections: ${burstLog.connections} in the burst, ${log.connections} in all`);
+  } catch (error) {
+    console.error('bench failed:', error);
+    process.exitCode = 1;
   } finally {
     for (const child of children) child.connected ? child.disconnect() : child.kill();
     await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
@@ -226,7 +233,7 @@ async function runBench(): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
     rmSync(pgDir, { recursive: true, force: true });
   }
-  process.exit(0);
+  process.exit(process.exitCode ?? 0);
 }
 
 function nextMessageAfter<T extends Message['type']>(child: ChildProcess, command: Record<string, unknown>, type: T): Promise<Extract<Message, { type: T }>> {
