@@ -22,9 +22,9 @@ export interface Booted {
   /**
    * Stops the webhook sender and the scheduler, closes the pool and stops the embedded database, in that
    * order, each step awaited until its connections are closed. Every step runs even if one before it failed;
-   * the first failure is thrown at the end.
+   * the first failure is thrown at the end. `closeFirst` (closing the HTTP server) runs before all of them.
    */
-  shutdown(): Promise<void>;
+  shutdown(closeFirst?: () => Promise<void>): Promise<void>;
 }
 
 /** Runs every step in order, logging each failure, and throws the first one once all have run. */
@@ -109,15 +109,17 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
     return {
       services,
       deliveries: deliveries ?? null,
-      shutdown: () => closeAll(),
+      shutdown: (closeFirst) => closeAll(closeFirst),
     };
   } catch (error) {
     await closeAll().catch(() => {});
     throw error;
   }
 
-  function closeAll(): Promise<void> {
+  function closeAll(closeFirst?: () => Promise<void>): Promise<void> {
+    scheduler?.stopComing();
     return closeInOrder(logger, [
+      ['HTTP server', () => closeFirst?.()],
       ['webhook deliveries', () => deliveries?.stop()],
       ['scheduler', () => scheduler?.stop()],
       ['database pool', () => db?.destroy()],

@@ -1,6 +1,7 @@
-import { Agenda, type Job } from 'agenda';
+import { Agenda, type AgendaBackend, type Job } from 'agenda';
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { MongoBackend } from '@agendajs/mongo-backend';
+import pg from 'pg';
 import type { Logger } from '../lib/logger.js';
 
 export interface SchedulerOptions {
@@ -15,29 +16,94 @@ export interface SchedulerOptions {
 
 export type JobHandler<Data> = (data: Data, job: Job<Data>) => Promise<void>;
 
+/** How long stop() waits for the scheduler's PostgreSQL connections to close before it gives up on them. */
+const CLOSE_TIMEOUT_MS = 5000;
+
+/**
+ * A pg pool that can be closed for good: pg-pool's end() resolves once it has *asked* its clients to end, not
+ * once their sockets are closed, so a database stopped right after would still terminate them (57P01) and
+ * the pool would re-emit that as an unhandled 'error'. This one logs errors and waits for every socket.
+ */
+class ClosablePool {
+  readonly pool: pg.Pool;
+  private readonly open = new Set<pg.PoolClient>();
+  private closing = false;
+
+  /** `stopping`: whether the process is shutting down, when a lost connection is expected rather than news. */
+  constructor(connectionString: string, logger: Logger, stopping: () => boolean) {
+    this.pool = new pg.Pool({ connectionString, application_name: 'socialgate-scheduler' });
+    this.pool.on('connect', (client) => this.open.add(client));
+    this.pool.on('remove', (client) => this.open.delete(client));
+    // An idle client whose server went away (a restart, or the embedded server stopping at shutdown).
+    this.pool.on('error', (error) => {
+      if (this.closing || stopping()) logger.debug({ err: error }, 'scheduler connection closed by the server during shutdown');
+      else logger.warn({ err: error }, 'scheduler connection lost');
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    const closed = new Promise<void>((resolve) => {
+      const check = () => {
+        if (this.open.size === 0) resolve();
+      };
+      this.pool.on('remove', check);
+      check();
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), CLOSE_TIMEOUT_MS);
+    });
+    try {
+      const outcome = await Promise.race([this.pool.end().then(() => closed), timeout]);
+      if (outcome === 'timeout') throw new Error(`the scheduler's connections did not close within ${CLOSE_TIMEOUT_MS} ms`);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
 /**
  * Agenda on the service's own PostgreSQL by default (MONGODB_URL selects its MongoDB backend). Every process
  * can enqueue; only a process of the worker role calls start() and runs jobs.
  */
 export class Scheduler {
   readonly agenda: Agenda;
+  private readonly backend: AgendaBackend;
+  /** The PostgreSQL backend's connections: ours, not the backend's, so that stop() can close them for good. */
+  private readonly pool: ClosablePool | undefined;
   private processing = false;
+  private started = false;
+  private stopping = false;
+  private stopped: Promise<void> | undefined;
 
   constructor(private readonly options: SchedulerOptions) {
-    const backend = options.mongodbUrl
-      ? new MongoBackend({ address: options.mongodbUrl, collection: 'agendaJobs' })
-      : new PostgresBackend({ connectionString: options.databaseUrl, tableName: 'agenda_jobs' });
+    const { logger } = options;
+    if (options.mongodbUrl) {
+      this.backend = new MongoBackend({ address: options.mongodbUrl, collection: 'agendaJobs' });
+    } else {
+      this.pool = new ClosablePool(options.databaseUrl, logger, () => this.stopping);
+      this.backend = new PostgresBackend({ pool: this.pool.pool, tableName: 'agenda_jobs' });
+    }
     this.agenda = new Agenda({
-      backend,
+      backend: this.backend,
       name: `socialgate-${process.pid}`,
       processEvery: options.processEvery ?? 5000,
       defaultLockLifetime: options.lockLifetimeMs ?? 10 * 60 * 1000,
       defaultConcurrency: 20,
       maxConcurrency: 100,
     });
-    this.agenda.on('error', (error) => options.logger.error({ err: error }, 'scheduler error'));
+    this.agenda.on('error', (error) => logger.error({ err: error }, 'scheduler error'));
     this.agenda.on('fail', (error: unknown, job: { attrs: { name: string } }) => {
-      options.logger.warn({ err: error, job: job.attrs.name }, 'job failed');
+      logger.warn({ err: error, job: job.attrs.name }, 'job failed');
+    });
+    // The notification channel (LISTEN on its own connection) emits 'error' when that connection drops, and
+    // reconnects by itself; without a listener the 'error' would be thrown.
+    const channel = this.backend.notificationChannel as unknown as { on?: (event: 'error', listener: (error: unknown) => void) => void } | undefined;
+    channel?.on?.('error', (error) => {
+      if (this.stopping) logger.debug({ err: error }, 'scheduler notification channel closed during shutdown');
+      else logger.warn({ err: error }, 'scheduler notification channel lost; reconnecting');
     });
   }
 
@@ -62,6 +128,7 @@ export class Scheduler {
   }
 
   async startProcessing(): Promise<void> {
+    this.started = true;
     await this.agenda.start();
     this.processing = true;
   }
@@ -70,8 +137,31 @@ export class Scheduler {
     return this.processing;
   }
 
-  async stop(): Promise<void> {
-    this.processing = false;
-    await this.agenda.stop(true);
+  /**
+   * Stops processing (jobs it holds are unlocked for another worker), closes the notification channel and
+   * then every connection, waiting until their sockets are closed. Agenda's own stop() closes nothing in a
+   * process that never started processing (the API role), so the backend is closed here in any case.
+   */
+  /**
+   * Says the process is shutting down, before stop() is reached: a connection lost from then on (the embedded
+   * server may be stopping too: a Ctrl-C in a terminal reaches it as well) is logged at debug level only.
+   */
+  stopComing(): void {
+    this.stopping = true;
+  }
+
+  stop(): Promise<void> {
+    this.stopping = true;
+    this.stopped ??= (async () => {
+      this.processing = false;
+      try {
+        // Closes the channel, and the backend unless it was handed its connections (our pool).
+        await this.agenda.stop(true);
+      } finally {
+        if (this.pool) await this.pool.close();
+        else if (!this.started) await this.backend.disconnect();
+      }
+    })();
+    return this.stopped;
   }
 }
