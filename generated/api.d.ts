@@ -24236,6 +24236,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            501: components["responses"]["NotImplemented"];
         };
     };
     receivePlatformWebhook: {
@@ -24323,6 +24324,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            501: components["responses"]["NotImplemented"];
         };
     };
     listApiKeys: {

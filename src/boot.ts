@@ -103,6 +103,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       await scheduler.startProcessing();
       await scheduler.every('1 hour', 'maintenance.purgeExpired');
       await scheduler.every('1 minute', 'platformWebhooks.sweep');
+      await scheduler.every('1 minute', 'accounts.refreshTokens');
       deliveries = new DeliveryWorker(services, url);
       await deliveries.start();
     }

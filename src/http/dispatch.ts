@@ -27,6 +27,11 @@ export function dispatchMiddleware(handlers: Record<string, AnyHandler>, service
     } else if (reply.body !== undefined && reply.status !== 204) {
       if (reply.contentType) ctx.type = reply.contentType;
       ctx.body = reply.body;
+    } else {
+      // Explicitly empty: Koa would otherwise write the status text ("Found") as the body of a redirect, and
+      // it turns a null body into 204, so the status is set again after it.
+      ctx.body = null;
+      ctx.status = reply.status;
     }
   };
 }

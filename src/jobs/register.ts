@@ -2,10 +2,14 @@ import type { Services } from '../services.js';
 import { purgeExpired } from './maintenance.js';
 import { processWebhook, sweepWebhooks } from '../modules/webhooks/process.js';
 import { PROCESS_JOB } from '../modules/webhooks/receive.js';
+import { REFRESH_JOB, refreshExpiringTokens } from '../modules/accounts/refresh.js';
 
 /** Every job the worker runs, defined in every process so any process can enqueue them. */
 export function registerJobs(services: Services): void {
   services.scheduler.define('maintenance.purgeExpired', () => purgeExpired(services));
   services.scheduler.define<{ id: string }>(PROCESS_JOB, (data) => processWebhook(services, data.id));
   services.scheduler.define('platformWebhooks.sweep', () => sweepWebhooks(services));
+  services.scheduler.define(REFRESH_JOB, async () => {
+    await refreshExpiringTokens(services);
+  });
 }

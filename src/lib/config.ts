@@ -23,6 +23,8 @@ export interface Config {
   sandbox: { mode: 'auto' | 'off'; port: number };
   /** Base URLs of the real platforms; a platform left unset uses the sandbox. */
   platformUrls: { botchat: string | undefined };
+  /** App credentials of the OAuth platforms; a platform without them uses the sandbox. */
+  oauthApps: { searchSuite: { clientId: string; clientSecret: string } | undefined };
 }
 
 export interface WebhookSettings {
@@ -92,5 +94,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sandbox: { mode: env.SANDBOX === 'off' ? 'off' : 'auto', port: int('SANDBOX_PORT', 8081, env) },
     platformUrls: { botchat: env.BOTCHAT_API_URL || undefined },
+    oauthApps: {
+      searchSuite: env.SEARCH_SUITE_CLIENT_ID && env.SEARCH_SUITE_CLIENT_SECRET
+        ? { clientId: env.SEARCH_SUITE_CLIENT_ID, clientSecret: env.SEARCH_SUITE_CLIENT_SECRET } : undefined,
+    },
   };
 }

@@ -1,5 +1,7 @@
 import type { Config } from '../lib/config.js';
 import { BotchatAdapter } from './botchat/adapter.js';
+import { CalendarAdapter, SearchSuiteAdapter, type SearchSuiteEndpoints } from './search-suite/adapter.js';
+import { SANDBOX_CLIENT } from '../sandbox/search-suite/platform.js';
 import type { PlatformAdapter, PlatformId } from './types.js';
 
 /** Every adapter, built once per process with its base URL: the real platform's, or the sandbox's. */
@@ -14,15 +16,40 @@ export class Platforms {
       return `${sandboxUrl}/${sandboxPath}`;
     };
     this.botchat = new BotchatAdapter(urlOf(config.platformUrls.botchat, 'botchat'), `${config.publicUrl}/webhooks/botchat`);
-    this.byId = new Map<PlatformId, PlatformAdapter>([[this.botchat.id, this.botchat]]);
+    const searchSuite = searchSuiteEndpoints(config, sandboxUrl);
+    this.byId = new Map<PlatformId, PlatformAdapter>([
+      [this.botchat.id, this.botchat],
+      ['search_suite', new SearchSuiteAdapter(searchSuite)],
+      ['calendar', new CalendarAdapter(searchSuite)],
+    ]);
   }
 
   /** Whether any platform needs the sandbox (its URL is not configured). */
   static needSandbox(config: Config): boolean {
-    return config.sandbox.mode === 'auto' && Object.values(config.platformUrls).some((url) => !url);
+    return config.sandbox.mode === 'auto'
+      && (Object.values(config.platformUrls).some((url) => !url) || Object.values(config.oauthApps).some((app) => !app));
   }
 
   get(id: string): PlatformAdapter | undefined {
     return this.byId.get(id as PlatformId);
   }
+}
+
+/** The real hosts with the configured app, or the sandbox's prefixes with its demo client. */
+function searchSuiteEndpoints(config: Config, sandboxUrl: string | null): SearchSuiteEndpoints {
+  const app = config.oauthApps.searchSuite;
+  if (app) {
+    return {
+      ...app,
+      authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth', tokenUrl: 'https://oauth2.googleapis.com/token',
+      revokeUrl: 'https://oauth2.googleapis.com/revoke', accountsApiUrl: 'https://mybusinessaccountmanagement.googleapis.com',
+      businessInfoApiUrl: 'https://mybusinessbusinessinformation.googleapis.com', calendarApiUrl: 'https://www.googleapis.com/calendar/v3',
+    };
+  }
+  const base = `${sandboxUrl ?? 'http://sandbox.invalid'}/search_suite`;
+  return {
+    clientId: SANDBOX_CLIENT.id, clientSecret: SANDBOX_CLIENT.secret,
+    authorizeUrl: `${base}/o/oauth2/v2/auth`, tokenUrl: `${base}/token`, revokeUrl: `${base}/revoke`,
+    accountsApiUrl: `${base}/accounts`, businessInfoApiUrl: `${base}/businessinfo`, calendarApiUrl: `${base}/calendar/v3`,
+  };
 }

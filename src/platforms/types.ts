@@ -85,6 +85,8 @@ export interface PlatformAdapter {
   id: PlatformId;
   /** Live public profile of the account. */
   about(account: AdapterAccount): Promise<About>;
+  /** New tokens before the current ones expire; absent where the platform has no refresh. */
+  refresh?(credentials: Credentials): Promise<{ credentials: Credentials; tokenExpiresAt: Date | null }>;
   /** Revoke the app's access at the platform, where the platform allows it (best effort by the caller). */
   revoke?(account: AdapterAccount): Promise<void>;
   webhooks?: WebhookReceiver;

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as foundation from './0001_foundation.js';
 import * as eventsAndHooks from './0002_events_and_hooks.js';
 import * as accountsAndMessages from './0003_accounts_and_messages.js';
+import * as oauthConnections from './0005_oauth_connections.js';
 
 export interface Migration {
   name: string;
@@ -14,4 +15,5 @@ export const migrations: Migration[] = [
   { name: '0001_foundation', ...foundation },
   { name: '0002_events_and_hooks', ...eventsAndHooks },
   { name: '0003_accounts_and_messages', ...accountsAndMessages },
+  { name: '0005_oauth_connections', ...oauthConnections },
 ];

@@ -77,8 +77,10 @@ export async function listAccountHealth(db: Knex, principal: Principal, page: Pa
  */
 export async function saveConnectedAccount(services: Services, principal: Principal, input: {
   profileId: string; platform: string; identity: PlatformIdentity; credentials: Credentials; id?: string;
-}): Promise<{ row: AccountRow; created: boolean }> {
-  const { db, secrets } = services;
+}, outer?: Knex.Transaction): Promise<{ row: AccountRow; created: boolean }> {
+  const { secrets } = services;
+  // Inside a caller's transaction this is a savepoint: several accounts of one grant are saved all or none.
+  const db = outer ?? services.db;
   try {
     return await db.transaction(async (trx) => {
       await findProfile(trx, principal, input.profileId);

@@ -1,0 +1,43 @@
+import { PlatformError } from '../../platforms/errors.js';
+import type { Services } from '../../services.js';
+import { adapterAccount, recordPlatformOutcome } from './accounts.js';
+import { AccountRow } from './models.js';
+
+export const REFRESH_JOB = 'accounts.refreshTokens';
+
+/** Tokens are refreshed this long before they expire, so a post due at the edge still finds a valid token. */
+const REFRESH_AHEAD_MS = 15 * 60 * 1000;
+
+/**
+ * Refreshes the tokens of connected accounts that expire soon. A refusal (the user revoked access, the
+ * refresh token expired) marks the account as needing reconnection and emits `account.needs_reconnection`;
+ * a passing failure is recorded and retried on the next run. Each account is locked while it refreshes, so
+ * two workers never spend one rotating refresh token twice.
+ */
+export async function refreshExpiringTokens(services: Services): Promise<number> {
+  const { db, secrets, platforms } = services;
+  const due = await AccountRow.query(db).where({ status: 'connected' }).whereNotNull('tokenExpiresAt')
+    .where('tokenExpiresAt', '<', new Date(Date.now() + REFRESH_AHEAD_MS)).orderBy('tokenExpiresAt').limit(200).select('id', 'platform');
+  let refreshed = 0;
+  for (const { id, platform } of due) {
+    const adapter = platforms.get(platform);
+    if (!adapter?.refresh) continue;
+    let failure: PlatformError | null = null;
+    await db.transaction(async (trx) => {
+      const row = await AccountRow.query(trx).findById(id).forUpdate().skipLocked();
+      if (!row || row.status !== 'connected' || !row.tokenExpiresAt || row.tokenExpiresAt.getTime() > Date.now() + REFRESH_AHEAD_MS) return;
+      try {
+        const { credentials, tokenExpiresAt } = await adapter.refresh!(adapterAccount(row, secrets).credentials);
+        await AccountRow.query(trx).patch({
+          credentialsCiphertext: secrets.seal(JSON.stringify(credentials)), tokenExpiresAt, lastSuccessAt: new Date(), updatedAt: new Date(),
+        }).where({ id });
+        refreshed += 1;
+      } catch (error) {
+        if (!(error instanceof PlatformError)) throw error;
+        failure = error;
+      }
+    });
+    if (failure) await recordPlatformOutcome(db, id, failure);
+  }
+  return refreshed;
+}

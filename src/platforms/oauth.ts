@@ -1,0 +1,45 @@
+import type { Credentials, PlatformAdapter, PlatformIdentity } from './types.js';
+
+/** What the token endpoint granted, kept only until the accounts it covers are saved. */
+export interface OAuthGrant {
+  accessToken: string;
+  refreshToken: string | null;
+  expiresAt: Date | null;
+  scopes: string[];
+  /** Platform extras (a user id, advertiser ids) the adapter needs to list the accounts. */
+  extra: Record<string, string>;
+}
+
+/** One account a grant covers, ready to be saved. */
+export interface GrantedAccount {
+  /** Accounts of another platform that come with this grant (a calendar with a business profile). */
+  platform?: string;
+  identity: PlatformIdentity;
+  credentials: Credentials;
+}
+
+export interface AuthorizationRequest {
+  state: string;
+  redirectUri: string;
+  /** S256 challenge of the PKCE verifier, where the platform supports PKCE. */
+  codeChallenge: string | null;
+  include: string[];
+}
+
+/** A platform connected by the OAuth authorization-code flow. */
+export interface OAuthAdapter extends PlatformAdapter {
+  readonly oauth: {
+    /** Whether the flow uses PKCE (the verifier is kept with the state). */
+    readonly pkce: boolean;
+    /** False when this instance has no app credentials and no sandbox for the platform. */
+    readonly configured: boolean;
+    authorizationUrl(request: AuthorizationRequest): string;
+    exchange(code: string, redirectUri: string, codeVerifier: string | null): Promise<OAuthGrant>;
+    /** The accounts the grant covers (pages, locations, the user's own profile). */
+    accounts(grant: OAuthGrant, include: string[]): Promise<GrantedAccount[]>;
+  };
+}
+
+export function isOAuthAdapter(adapter: PlatformAdapter | undefined): adapter is OAuthAdapter {
+  return adapter !== undefined && 'oauth' in adapter;
+}
