@@ -3,6 +3,7 @@ import { NotImplementedError } from './lib/errors.js';
 import * as accounts from './modules/accounts/handlers.js';
 import * as auth from './modules/auth/handlers.js';
 import * as connect from './modules/connect/handlers.js';
+import * as chatappCloud from './modules/connect/chatapp-cloud.js';
 import * as hooks from './modules/hooks/handlers.js';
 import * as keys from './modules/keys/handlers.js';
 import * as usage from './modules/usage/handlers.js';
@@ -13,25 +14,25 @@ import * as webhooks from './modules/webhooks/handlers.js';
  * 501 for exactly these (test/contract checks both ways). Building an operation removes it from here.
  */
 export const NOT_IMPLEMENTED = [
-  'listAdAccounts', 'deleteAdAccount', 'listAvailableSocialNetworkPages', 'connectSocialNetworkPages',
-  'listAvailableSocialNetworkAdAccounts', 'connectSocialNetworkAdAccounts', 'connectQrchat', 'getQrchatQr',
-  'connectChatappCloud', 'createPost', 'listPosts', 'getPost', 'deletePost', 'retryPost', 'uploadMedia', 'getMedia',
-  'downloadMediaFile', 'listAccountHistory', 'deletePlatformPost', 'createQueueSlot', 'listQueueSlots',
-  'deleteQueueSlot', 'enqueuePost', 'listQueue', 'listAiModels', 'generateCopy', 'generateImage', 'generateVideo',
-  'generateAudio', 'getGeneration', 'listGenerations', 'listConversations', 'getConversation', 'sendMessage',
-  'sendChatappMessage', 'listComments', 'replyToComment', 'hideComment', 'deleteComment', 'createAutomation',
-  'listAutomations', 'getAutomation', 'updateAutomation', 'deleteAutomation', 'getAnalyticsSummary',
-  'getFollowerAnalytics', 'getAccountInsights', 'getPostInsights', 'listCampaigns', 'createCampaign', 'listAdSets',
-  'createAdSet', 'listAds', 'createAd', 'createAdCreative', 'updateAdObject', 'deleteAdObject', 'boostPost',
-  'createDarkPost', 'getAdInsights', 'searchAdLocations', 'listAudiences', 'createAudience', 'listPixels',
-  'sendPixelEvents', 'listCustomConversions', 'createCustomConversion', 'listCatalogs', 'createCatalog',
-  'listProducts', 'createProduct', 'deleteProducts', 'batchProducts', 'listProductSets', 'createProductSet',
-  'listShops', 'listLeadForms', 'createLeadForm', 'getLeadForm', 'testLeadFormWebhook', 'listLeads',
-  'listLeadStates', 'updateLeadState', 'createWalletProgram', 'listWalletPrograms', 'getWalletProgram',
-  'updateWalletProgram', 'connectWalletVendor', 'uploadWalletVendorCertificate', 'getWalletVendorStatus',
-  'createWalletPass', 'listWalletPasses', 'getWalletPass', 'deleteWalletPass', 'downloadWalletPass',
-  'createPassTransaction', 'listPassTransactions', 'listCalendarEvents', 'createCalendarEvent',
-  'updateCalendarEvent', 'deleteCalendarEvent', 'getUsage', 'createCheckoutSession', 'createPortalSession',
+  'listAvailableSocialNetworkPages', 'connectSocialNetworkPages', 'listAvailableSocialNetworkAdAccounts',
+  'connectSocialNetworkAdAccounts', 'connectQrchat', 'getQrchatQr', 'createPost', 'listPosts',
+  'getPost', 'deletePost', 'retryPost', 'uploadMedia', 'getMedia', 'downloadMediaFile', 'listAccountHistory',
+  'deletePlatformPost', 'createQueueSlot', 'listQueueSlots', 'deleteQueueSlot', 'enqueuePost', 'listQueue',
+  'listAiModels', 'generateCopy', 'generateImage', 'generateVideo', 'generateAudio', 'getGeneration',
+  'listGenerations', 'listConversations', 'getConversation', 'sendMessage', 'sendChatappMessage', 'listComments',
+  'replyToComment', 'hideComment', 'deleteComment', 'createAutomation', 'listAutomations', 'getAutomation',
+  'updateAutomation', 'deleteAutomation', 'getAnalyticsSummary', 'getFollowerAnalytics', 'getAccountInsights',
+  'getPostInsights', 'listCampaigns', 'createCampaign', 'listAdSets', 'createAdSet', 'listAds', 'createAd',
+  'createAdCreative', 'updateAdObject', 'deleteAdObject', 'boostPost', 'createDarkPost', 'getAdInsights',
+  'searchAdLocations', 'listAudiences', 'createAudience', 'listPixels', 'sendPixelEvents', 'listCustomConversions',
+  'createCustomConversion', 'listCatalogs', 'createCatalog', 'listProducts', 'createProduct', 'deleteProducts',
+  'batchProducts', 'listProductSets', 'createProductSet', 'listShops', 'listLeadForms', 'createLeadForm',
+  'getLeadForm', 'testLeadFormWebhook', 'listLeads', 'listLeadStates', 'updateLeadState', 'createWalletProgram',
+  'listWalletPrograms', 'getWalletProgram', 'updateWalletProgram', 'connectWalletVendor',
+  'uploadWalletVendorCertificate', 'getWalletVendorStatus', 'createWalletPass', 'listWalletPasses', 'getWalletPass',
+  'deleteWalletPass', 'downloadWalletPass', 'createPassTransaction', 'listPassTransactions', 'listCalendarEvents',
+  'createCalendarEvent', 'updateCalendarEvent', 'deleteCalendarEvent', 'getUsage', 'createCheckoutSession',
+  'createPortalSession',
 ] as const satisfies readonly OperationId[];
 
 /**
@@ -66,7 +67,10 @@ const built: { [K in Built]: Handler<K> } = {
   getAccount: accounts.getAccount,
   deleteAccount: accounts.deleteAccount,
   getAccountAbout: accounts.getAccountAbout,
+  listAdAccounts: accounts.listAdAccounts,
+  deleteAdAccount: accounts.deleteAdAccount,
   connectBotchat: connect.connectBotchat,
+  connectChatappCloud: chatappCloud.connectChatappCloud,
   startConnection: connect.startConnection,
   completeConnection: connect.completeConnection,
   verifyPlatformWebhook: webhooks.verifyPlatformWebhook,

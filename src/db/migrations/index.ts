@@ -3,6 +3,7 @@ import * as foundation from './0001_foundation.js';
 import * as eventsAndHooks from './0002_events_and_hooks.js';
 import * as accountsAndMessages from './0003_accounts_and_messages.js';
 import * as oauthConnections from './0005_oauth_connections.js';
+import * as adAccounts from './0006_ad_accounts.js';
 
 export interface Migration {
   name: string;
@@ -16,4 +17,5 @@ export const migrations: Migration[] = [
   { name: '0002_events_and_hooks', ...eventsAndHooks },
   { name: '0003_accounts_and_messages', ...accountsAndMessages },
   { name: '0005_oauth_connections', ...oauthConnections },
+  { name: '0006_ad_accounts', ...adAccounts },
 ];

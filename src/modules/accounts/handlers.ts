@@ -1,5 +1,6 @@
 import { type Handler, principalOf } from '../../http/handler.js';
 import { pageRequest } from '../../lib/pagination.js';
+import * as adAccounts from './ad-accounts.js';
 import * as accounts from './accounts.js';
 import { presentAccount } from './present.js';
 import * as profiles from './profiles.js';
@@ -48,3 +49,13 @@ export const getAccountAbout: Handler<'getAccountAbout'> = async (request, servi
   status: 200,
   body: await accounts.aboutAccount(services, principalOf(request), request.params.id),
 });
+
+export const listAdAccounts: Handler<'listAdAccounts'> = async (request, { db }) => ({
+  status: 200,
+  body: await adAccounts.listAdAccounts(db, principalOf(request), pageRequest(request.query), request.query),
+});
+
+export const deleteAdAccount: Handler<'deleteAdAccount'> = async (request, services) => {
+  await adAccounts.disconnectAdAccount(services, principalOf(request), request.params.id);
+  return { status: 204, body: undefined };
+};

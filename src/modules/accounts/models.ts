@@ -43,3 +43,23 @@ export class AccountRow extends BaseModel {
   createdAt!: Date;
   updatedAt!: Date;
 }
+
+export class AdAccountRow extends BaseModel {
+  static override tableName = 'ad_accounts';
+  id!: string;
+  ownerId!: string;
+  profileId!: string;
+  platform!: 'social_network' | 'short_video_ads';
+  platformAdAccountId!: string;
+  name!: string;
+  currency!: string;
+  timezone!: string;
+  status!: AccountStatus;
+  statusReason!: string | null;
+  platformStatus!: string;
+  credentialsCiphertext!: string | null;
+  tokenExpiresAt!: Date | null;
+  connectedAt!: Date;
+  createdAt!: Date;
+  updatedAt!: Date;
+}
