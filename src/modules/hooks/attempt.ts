@@ -16,8 +16,11 @@ export interface AttemptOutcome {
   retryAfterSeconds: number | null;
 }
 
+/** What sending needs of a hook, read with the claim. */
+export type SendingHook = Pick<HookRow, 'id' | 'url' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt'>;
+
 /** The secrets that sign now: the current one, and the previous one during a rotation's overlap. */
-export function signingSecrets(hook: HookRow, secrets: SecretBox, now = Date.now()): string[] {
+export function signingSecrets(hook: SendingHook, secrets: SecretBox, now = Date.now()): string[] {
   const current = secrets.open(hook.secretCiphertext);
   const previousValid = hook.previousSecretCiphertext && hook.previousSecretExpiresAt && hook.previousSecretExpiresAt.getTime() > now;
   return previousValid ? [current, secrets.open(hook.previousSecretCiphertext!)] : [current];
@@ -47,7 +50,7 @@ function retryAfterOf(status: number, header: string | string[] | undefined): nu
 
 /** One POST of the stored body; success is a 2xx in time. Anything else is described, never thrown. */
 export async function attemptDelivery(
-  client: GuardedHttpClient, delivery: DeliveryRow, hook: HookRow, secrets: SecretBox, settings: WebhookSettings,
+  client: GuardedHttpClient, delivery: DeliveryRow, hook: SendingHook, secrets: SecretBox, settings: WebhookSettings,
 ): Promise<AttemptOutcome> {
   const at = new Date();
   const started = performance.now();

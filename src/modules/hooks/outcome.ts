@@ -18,7 +18,7 @@ export function nextDelaySeconds(settings: WebhookSettings, attemptsMade: number
  * or failed (out of attempts, or 410 Gone — which also disables the hook). A hook failing for too long is disabled.
  */
 export async function recordOutcome(db: Knex, delivery: DeliveryRow, outcome: AttemptOutcome, settings: WebhookSettings): Promise<void> {
-  if (outcome.errorClass === null) return recordSuccess(db, delivery, outcome);
+  if (outcome.errorClass === null) return recordSuccesses(db, [{ delivery, outcome }]);
   await db.transaction(async (trx) => {
     const current = await trx('deliveries').where({ id: delivery.id }).forUpdate().first() as DeliveryRow | undefined;
     // Deleted with its hook, or finished by another worker that took over an expired lease.
@@ -49,22 +49,87 @@ export async function recordOutcome(db: Knex, delivery: DeliveryRow, outcome: At
   });
 }
 
+export interface Success {
+  delivery: Pick<DeliveryRow, 'id' | 'hookId'>;
+  outcome: AttemptOutcome;
+}
+
 /**
- * The common case in one statement: the delivery closed and its attempt recorded atomically, with no row
- * lock held across round trips. The hook is touched only when its failure clock must stop or its
+ * The common case, for any number of deliveries in one statement: each delivery closed and its attempt recorded
+ * atomically, with no row lock held across round trips. A delivery already finished (another worker took over
+ * an expired lease) or deleted is left alone. Then the hooks, touched only when a failure clock must stop or the
  * last success is a minute old, so busy hooks are not a lock every delivery queues on.
  */
-async function recordSuccess(db: Knex, delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
-  await db.raw(`
-    WITH closed AS (
-      UPDATE deliveries SET status = 'succeeded', attempt_count = attempt_count + 1, delivered_at = :at,
+export async function recordSuccesses(db: Knex, successes: Success[]): Promise<void> {
+  if (successes.length === 0) return;
+  const { rows } = await db.raw(`
+    WITH outcome AS (
+      SELECT * FROM unnest(?::text[], ?::timestamptz[], ?::int[], ?::int[], ?::text[]) AS o(id, at, status, duration_ms, snippet)
+    ), closed AS (
+      UPDATE deliveries d SET status = 'succeeded', attempt_count = d.attempt_count + 1, delivered_at = o.at,
         next_attempt_at = NULL, locked_until = NULL
-      WHERE id = :id AND status IN ('pending', 'retrying') RETURNING id
+      FROM outcome o WHERE d.id = o.id AND d.status IN ('pending', 'retrying')
+      RETURNING d.id, d.hook_id
+    ), attempts AS (
+      INSERT INTO delivery_attempts (delivery_id, at, response_status, duration_ms, error_class, response_snippet)
+      SELECT o.id, o.at, o.status, o.duration_ms, NULL, o.snippet FROM closed JOIN outcome o ON o.id = closed.id ORDER BY o.at
     )
-    INSERT INTO delivery_attempts (delivery_id, at, response_status, duration_ms, error_class, response_snippet)
-    SELECT id, :at, :status, :duration, NULL, :snippet FROM closed`,
-  { id: delivery.id, at: outcome.at, status: outcome.responseStatus, duration: outcome.durationMs, snippet: outcome.responseSnippet });
-  await db('hooks').where({ id: delivery.hookId })
-    .where((q) => q.whereNotNull('failingSince').orWhereNull('lastSuccessAt').orWhere('lastSuccessAt', '<', db.raw("now() - interval '1 minute'")))
-    .update({ lastSuccessAt: outcome.at, failingSince: null });
+    SELECT closed.hook_id AS "hookId", max(o.at) AS at FROM closed JOIN outcome o ON o.id = closed.id GROUP BY closed.hook_id`,
+  [
+    successes.map((s) => s.delivery.id), successes.map((s) => s.outcome.at), successes.map((s) => s.outcome.responseStatus),
+    successes.map((s) => s.outcome.durationMs), successes.map((s) => s.outcome.responseSnippet),
+  ] as never) as { rows: Array<{ hookId: string; at: Date }> };
+  if (rows.length === 0) return;
+  // Locked in id order (the sub-select), so two workers touching the same hooks never wait on each other in a cycle.
+  // A failure recorded after this success keeps its clock.
+  await db.raw(`
+    UPDATE hooks h SET last_success_at = greatest(h.last_success_at, v.at),
+      failing_since = CASE WHEN h.failing_since <= v.at THEN NULL ELSE h.failing_since END
+    FROM unnest(?::text[], ?::timestamptz[]) AS v(id, at)
+    WHERE h.id = v.id AND h.id IN (
+      SELECT id FROM hooks WHERE id = ANY(?::text[])
+        AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < now() - interval '1 minute')
+      ORDER BY id FOR UPDATE
+    ) AND (h.failing_since <= v.at OR h.last_success_at IS NULL OR h.last_success_at < now() - interval '1 minute')`,
+  [rows.map((r) => r.hookId), rows.map((r) => r.at), rows.map((r) => r.hookId)] as never);
+}
+
+/**
+ * Records successes in batches: the first waits for nobody; those that finish while a batch is being written
+ * go together in the next one. Each caller's promise settles when its own success is committed.
+ */
+export class SuccessRecorder {
+  private queue: Array<Success & { settle: (error?: unknown) => void }> = [];
+  private flushing = false;
+  private dropped = false;
+
+  constructor(private readonly db: Knex, private readonly maxBatch = 500) {}
+
+  record(success: Success): Promise<void> {
+    if (this.dropped) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ...success, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  /** Forgets what is not written yet, as a killed process would (their leases run out). */
+  drop(): void {
+    this.dropped = true;
+    for (const item of this.queue.splice(0)) item.settle();
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.queue.length > 0 && !this.dropped) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      try {
+        await recordSuccesses(this.db, batch);
+        for (const item of batch) item.settle();
+      } catch (error) {
+        for (const item of batch) item.settle(error ?? new Error('recording successes failed'));
+      }
+    }
+    this.flushing = false;
+  }
 }

@@ -2,12 +2,16 @@ import pg from 'pg';
 import { GuardedHttpClient } from '../../lib/guarded-http.js';
 import type { Services } from '../../services.js';
 import { EVENTS_CHANNEL } from '../events/emit.js';
-import { attemptDelivery } from './attempt.js';
+import { attemptDelivery, type SendingHook } from './attempt.js';
 import { DELIVERIES_CHANNEL, dispatchPending } from './dispatcher.js';
-import { type DeliveryRow, HookRow } from './models.js';
-import { recordOutcome } from './outcome.js';
+import type { DeliveryRow } from './models.js';
+import { recordOutcome, SuccessRecorder } from './outcome.js';
 
 const IDLE_POLL_MS = 1000;
+/** Undispatched events are looked for at least this often, NOTIFY or not (a listener that lost its connection). */
+const DISPATCH_SWEEP_MS = 1000;
+
+type Claimed = DeliveryRow & { hook: SendingHook };
 
 /**
  * Sends deliveries: fans out new events, claims due deliveries under a lease (FOR UPDATE SKIP LOCKED, so any
@@ -18,23 +22,34 @@ const IDLE_POLL_MS = 1000;
  */
 export class DeliveryWorker {
   private readonly client: GuardedHttpClient;
+  private readonly successes: SuccessRecorder;
   private listener: pg.Client | undefined;
   private running = false;
   private abandoned = false;
   private inFlight = new Set<Promise<void>>();
+  /** A NOTIFY came since the loop last looked: it looks again before sleeping. */
+  private signalled = true;
+  /** Events were committed since the last fan-out. */
+  private eventsDue = true;
+  private lastDispatchAt = 0;
   private wake: (() => void) | undefined;
+  private slotFreed: (() => void) | undefined;
   private loopDone: Promise<void> | undefined;
 
   constructor(private readonly services: Services, private readonly databaseUrl: string) {
     this.client = new GuardedHttpClient(services.addressGuard, {
       caFile: services.config.webhooks.caFile, connections: Math.max(10, services.config.webhooks.concurrency),
     });
+    this.successes = new SuccessRecorder(services.db);
   }
 
   async start(): Promise<void> {
     this.listener = new pg.Client({ connectionString: this.databaseUrl });
     await this.listener.connect();
-    this.listener.on('notification', () => this.wake?.());
+    this.listener.on('notification', (message) => {
+      if (message.channel === EVENTS_CHANNEL) this.eventsDue = true;
+      this.signal();
+    });
     this.listener.on('error', (error) => this.services.logger.warn({ err: error }, 'delivery listener lost'));
     await this.listener.query(`LISTEN ${EVENTS_CHANNEL}`);
     await this.listener.query(`LISTEN ${DELIVERIES_CHANNEL}`);
@@ -42,10 +57,10 @@ export class DeliveryWorker {
     this.loopDone = this.loop();
   }
 
-  /** Stops claiming, waits for attempts in flight (bounded by the HTTP timeout), then closes. */
+  /** Stops claiming, waits for attempts in flight (bounded by the HTTP timeout) and their records, then closes. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
+    this.signal();
     await this.loopDone;
     await Promise.allSettled([...this.inFlight]);
     await this.listener?.end().catch(() => {});
@@ -56,64 +71,96 @@ export class DeliveryWorker {
   async abandon(): Promise<void> {
     this.running = false;
     this.abandoned = true;
-    this.wake?.();
+    this.successes.drop();
+    this.signal();
     await this.listener?.end().catch(() => {});
     await this.client.close().catch(() => {});
   }
 
+  private signal(): void {
+    this.signalled = true;
+    this.wake?.();
+  }
+
   private async loop(): Promise<void> {
+    const { concurrency } = this.services.config.webhooks;
     while (this.running) {
       try {
-        while (this.running && (await dispatchPending(this.services)) > 0);
-        const claimed = this.running ? await this.claim(this.services.config.webhooks.concurrency - this.inFlight.size) : 0;
-        if (claimed === 0) await this.idle();
+        this.signalled = false;
+        // Fan-out only when events were committed (NOTIFY), or now and then in case a NOTIFY was missed.
+        if (this.eventsDue || Date.now() - this.lastDispatchAt >= DISPATCH_SWEEP_MS) {
+          this.eventsDue = false;
+          this.lastDispatchAt = Date.now();
+          while (this.running && (await dispatchPending(this.services)) > 0);
+        }
+        if (!this.running) break;
+        const room = concurrency - this.inFlight.size;
+        if (room <= 0) {
+          await this.sleep(IDLE_POLL_MS, true);
+          continue;
+        }
+        // Fewer than asked for: nothing more is due now; sleep until a NOTIFY, or the poll for retries.
+        if ((await this.claim(room)) < room) await this.sleep(IDLE_POLL_MS, false);
       } catch (error) {
         this.services.logger.error({ err: error }, 'delivery loop failed; retrying');
-        await this.idle();
+        await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
       }
     }
   }
 
-  private idle(): Promise<void> {
+  /** Until a NOTIFY, `ms`, or (when waiting for room) an attempt finishing. Returns at once if signalled already. */
+  private sleep(ms: number, untilSlotFreed: boolean): Promise<void> {
+    if (this.signalled || !this.running) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, IDLE_POLL_MS);
-      function done() {
+      const done = () => {
         clearTimeout(timer);
+        this.wake = undefined;
+        this.slotFreed = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.wake = done;
+      if (untilSlotFreed) this.slotFreed = done;
     });
   }
 
+  /**
+   * Leases up to `room` due deliveries and reads their hooks, in one statement, and starts sending them.
+   * Returns how many it claimed.
+   */
   private async claim(room: number): Promise<number> {
-    if (room <= 0) {
-      await Promise.race(this.inFlight);
-      return 1;
-    }
     const { db, config, secrets } = this.services;
-    const lease = config.webhooks.leaseSeconds;
-    const due = db('deliveries').select('id')
-      .whereIn('status', ['pending', 'retrying'])
-      .where('nextAttemptAt', '<=', db.fn.now())
-      .where((q) => q.whereNull('lockedUntil').orWhere('lockedUntil', '<', db.fn.now()))
-      .orderBy('nextAttemptAt').limit(room).forUpdate().skipLocked();
-    const deliveries = await db('deliveries').whereIn('id', due)
-      .update({ lockedUntil: db.raw('now() + make_interval(secs => ?)', [lease]) })
-      .returning('*') as DeliveryRow[];
-    if (deliveries.length === 0) return 0;
-    const hooks = new Map((await HookRow.query(db).whereIn('id', [...new Set(deliveries.map((d) => d.hookId))])).map((h) => [h.id, h]));
-    for (const delivery of deliveries) {
-      const hook = hooks.get(delivery.hookId);
-      if (!hook) continue;
+    const { rows } = await db.raw(`
+      WITH due AS (
+        SELECT id FROM deliveries
+        WHERE status IN ('pending', 'retrying') AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+        ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED
+      )
+      UPDATE deliveries d SET locked_until = now() + make_interval(secs => ?)
+      FROM due, hooks h WHERE d.id = due.id AND h.id = d.hook_id
+      RETURNING d.id, d.hook_id AS "hookId", d.event_id AS "eventId", d.owner_id AS "ownerId", d.event, d.body, d.status,
+        d.attempt_count AS "attemptCount", d.max_attempts AS "maxAttempts", d.next_attempt_at AS "nextAttemptAt",
+        d.locked_until AS "lockedUntil", d.created_at AS "createdAt", d.delivered_at AS "deliveredAt",
+        json_build_object('id', h.id, 'url', h.url, 'secretCiphertext', h.secret_ciphertext,
+          'previousSecretCiphertext', h.previous_secret_ciphertext, 'previousSecretExpiresAt', h.previous_secret_expires_at) AS hook`,
+    [room, config.webhooks.leaseSeconds]) as { rows: Claimed[] };
+    for (const delivery of rows) {
+      const hook = delivery.hook;
+      if (hook.previousSecretExpiresAt) hook.previousSecretExpiresAt = new Date(hook.previousSecretExpiresAt);
       const task = attemptDelivery(this.client, delivery, hook, secrets, config.webhooks)
-        .then((outcome) => (this.abandoned ? undefined : recordOutcome(db, delivery, outcome, config.webhooks)))
+        .then((outcome) => {
+          if (this.abandoned) return undefined;
+          return outcome.errorClass === null
+            ? this.successes.record({ delivery, outcome })
+            : recordOutcome(db, delivery, outcome, config.webhooks);
+        })
         .catch((error: unknown) => this.services.logger.error({ err: error, deliveryId: delivery.id }, 'recording a delivery failed'))
         .finally(() => {
           this.inFlight.delete(task);
-          this.wake?.();
+          this.slotFreed?.();
         });
       this.inFlight.add(task);
     }
-    return deliveries.length;
+    return rows.length;
   }
 }
