@@ -6,6 +6,7 @@ import * as connect from './modules/connect/handlers.js';
 import * as chatappCloud from './modules/connect/chatapp-cloud.js';
 import * as hooks from './modules/hooks/handlers.js';
 import * as keys from './modules/keys/handlers.js';
+import * as messaging from './modules/messaging/handlers.js';
 import * as usage from './modules/usage/handlers.js';
 import * as webhooks from './modules/webhooks/handlers.js';
 
@@ -15,19 +16,19 @@ import * as webhooks from './modules/webhooks/handlers.js';
  */
 export const NOT_IMPLEMENTED = [
   'listAvailableSocialNetworkPages', 'connectSocialNetworkPages', 'listAvailableSocialNetworkAdAccounts',
-  'connectSocialNetworkAdAccounts', 'connectQrchat', 'getQrchatQr', 'createPost', 'listPosts',
-  'getPost', 'deletePost', 'retryPost', 'uploadMedia', 'getMedia', 'downloadMediaFile', 'listAccountHistory',
+  'connectSocialNetworkAdAccounts', 'connectQrchat', 'getQrchatQr', 'createPost', 'listPosts', 'getPost',
+  'deletePost', 'retryPost', 'uploadMedia', 'getMedia', 'downloadMediaFile', 'listAccountHistory',
   'deletePlatformPost', 'createQueueSlot', 'listQueueSlots', 'deleteQueueSlot', 'enqueuePost', 'listQueue',
   'listAiModels', 'generateCopy', 'generateImage', 'generateVideo', 'generateAudio', 'getGeneration',
-  'listGenerations', 'listConversations', 'getConversation', 'sendMessage', 'sendChatappMessage', 'listComments',
-  'replyToComment', 'hideComment', 'deleteComment', 'createAutomation', 'listAutomations', 'getAutomation',
-  'updateAutomation', 'deleteAutomation', 'getAnalyticsSummary', 'getFollowerAnalytics', 'getAccountInsights',
-  'getPostInsights', 'listCampaigns', 'createCampaign', 'listAdSets', 'createAdSet', 'listAds', 'createAd',
-  'createAdCreative', 'updateAdObject', 'deleteAdObject', 'boostPost', 'createDarkPost', 'getAdInsights',
-  'searchAdLocations', 'listAudiences', 'createAudience', 'listPixels', 'sendPixelEvents', 'listCustomConversions',
-  'createCustomConversion', 'listCatalogs', 'createCatalog', 'listProducts', 'createProduct', 'deleteProducts',
-  'batchProducts', 'listProductSets', 'createProductSet', 'listShops', 'listLeadForms', 'createLeadForm',
-  'getLeadForm', 'testLeadFormWebhook', 'listLeads', 'listLeadStates', 'updateLeadState', 'createWalletProgram',
+  'listGenerations', 'sendMessage', 'sendChatappMessage', 'listComments', 'replyToComment', 'hideComment',
+  'deleteComment', 'createAutomation', 'listAutomations', 'getAutomation', 'updateAutomation', 'deleteAutomation',
+  'getAnalyticsSummary', 'getFollowerAnalytics', 'getAccountInsights', 'getPostInsights', 'listCampaigns',
+  'createCampaign', 'listAdSets', 'createAdSet', 'listAds', 'createAd', 'createAdCreative', 'updateAdObject',
+  'deleteAdObject', 'boostPost', 'createDarkPost', 'getAdInsights', 'searchAdLocations', 'listAudiences',
+  'createAudience', 'listPixels', 'sendPixelEvents', 'listCustomConversions', 'createCustomConversion',
+  'listCatalogs', 'createCatalog', 'listProducts', 'createProduct', 'deleteProducts', 'batchProducts',
+  'listProductSets', 'createProductSet', 'listShops', 'listLeadForms', 'createLeadForm', 'getLeadForm',
+  'testLeadFormWebhook', 'listLeads', 'listLeadStates', 'updateLeadState', 'createWalletProgram',
   'listWalletPrograms', 'getWalletProgram', 'updateWalletProgram', 'connectWalletVendor',
   'uploadWalletVendorCertificate', 'getWalletVendorStatus', 'createWalletPass', 'listWalletPasses', 'getWalletPass',
   'deleteWalletPass', 'downloadWalletPass', 'createPassTransaction', 'listPassTransactions', 'listCalendarEvents',
@@ -40,10 +41,10 @@ export const NOT_IMPLEMENTED = [
  * keeps their 501 response. The value says what is missing.
  */
 export const PARTLY_IMPLEMENTED: Partial<Record<OperationId, string>> = {
-  startConnection: 'OAuth platforms other than search_suite',
-  completeConnection: 'OAuth platforms other than search_suite',
-  verifyPlatformWebhook: 'every platform but those with a webhook receiver (botchat so far)',
-  receivePlatformWebhook: 'every platform but those with a webhook receiver (botchat so far)',
+  startConnection: 'OAuth platforms other than search_suite, short_video and short_video_ads',
+  completeConnection: 'OAuth platforms other than search_suite, short_video and short_video_ads',
+  verifyPlatformWebhook: 'every platform but those with a webhook receiver (botchat and short_video so far)',
+  receivePlatformWebhook: 'every platform but those with a webhook receiver (botchat and short_video so far)',
 };
 
 type Built = Exclude<OperationId, (typeof NOT_IMPLEMENTED)[number]>;
@@ -75,6 +76,8 @@ const built: { [K in Built]: Handler<K> } = {
   completeConnection: connect.completeConnection,
   verifyPlatformWebhook: webhooks.verifyPlatformWebhook,
   receivePlatformWebhook: webhooks.receivePlatformWebhook,
+  listConversations: messaging.listConversations,
+  getConversation: messaging.getConversation,
   createHook: hooks.createHook,
   listHooks: hooks.listHooks,
   getHook: hooks.getHook,

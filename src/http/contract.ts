@@ -44,9 +44,69 @@ function dereferenced(document: Document): Document {
   return copy(document, []) as Document;
 }
 
+/** Methods openapi-backend routes, in the order it lists an operation's methods. */
+type Method = Operation['method'];
+
+/** `/profiles/{id}` as openapi-backend matches it: each template any one segment, the literal parts escaped. */
+function templatePattern(path: string): RegExp {
+  const escape = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${path.replace(/\{[^}]+\}/g, '\0').split('\0').map(escape).join('[^/]+')}$`);
+}
+
+/**
+ * Every operation's route, built once. openapi-backend's matchOperation rebuilds the operation list and
+ * compiles a regular expression per operation on every call; this table answers the same question with the
+ * same rules: the operation whose path is exactly the request's path and whose method is the request's
+ * first, then, among the paths whose template matches, the most specific one (most literal characters; the
+ * document's order among equals) that has the method. So `/accounts/health` wins over `/accounts/{id}`.
+ */
+class RouteTable {
+  /** path → method → operation, for exact matches (templated paths included, as the router does). */
+  private readonly exact = new Map<string, Map<string, Operation>>();
+  /** method → routes, most specific first. */
+  private readonly templated = new Map<string, Array<{ pattern: RegExp; operation: Operation }>>();
+  readonly methods: Method[];
+
+  constructor(private readonly router: OpenAPIBackend['router'], readonly operations: Operation[]) {
+    const specificity = (op: Operation) => op.path.replace(/\{.*?\}/g, '').length;
+    // A stable sort, as lodash's orderBy is: equals keep the document's order.
+    const bySpecificity = [...operations].sort((a, b) => specificity(b) - specificity(a));
+    for (const operation of operations) {
+      const byMethod = this.exact.get(operation.path) ?? new Map<string, Operation>();
+      // The router's find() takes the first: keep the first of duplicates.
+      if (!byMethod.has(operation.method)) byMethod.set(operation.method, operation);
+      this.exact.set(operation.path, byMethod);
+    }
+    for (const operation of bySpecificity) {
+      const routes = this.templated.get(operation.method) ?? [];
+      routes.push({ pattern: templatePattern(operation.path), operation });
+      this.templated.set(operation.method, routes);
+    }
+    this.methods = [...new Set(operations.map((op) => op.method))];
+  }
+
+  /** The request path as the router compares it (leading slash, no query string, no trailing slashes), or undefined outside its root. */
+  normalise(path: string): string | undefined {
+    const request = this.router.normalizeRequest({ method: 'get', path, headers: {} });
+    const underRoot = (this.router as unknown as { isUnderApiRoot(path: string): boolean }).isUnderApiRoot(request.path);
+    return underRoot ? this.router.normalizePath(request.path) : undefined;
+  }
+
+  match(method: string, normalisedPath: string): Operation | undefined {
+    const wanted = method.trim().toLowerCase();
+    const exact = this.exact.get(normalisedPath)?.get(wanted);
+    if (exact) return exact;
+    return this.templated.get(wanted)?.find((route) => route.pattern.test(normalisedPath))?.operation;
+  }
+}
+
 /** The routed, validating view of the bundled contract. */
 export class Contract {
-  private constructor(readonly backend: OpenAPIBackend, readonly document: Document) {}
+  private readonly routes: RouteTable;
+
+  private constructor(readonly backend: OpenAPIBackend, readonly document: Document) {
+    this.routes = new RouteTable(backend.router, backend.router.getOperations());
+  }
 
   static async load(document: Document = readBundledContract()): Promise<Contract> {
     const backend = new OpenApi31Backend({
@@ -68,18 +128,22 @@ export class Contract {
     return new Contract(backend, document);
   }
 
+  /** Every operation as the router describes it (path and method, path-level parameters merged, security resolved). */
   get operations(): Operation[] {
-    return this.backend.router.getOperations();
+    return this.routes.operations;
   }
 
+  /** The operation a request is for: the same object every time, the one the validator is handed. */
   match(method: string, path: string): Operation | undefined {
-    return this.backend.router.matchOperation({ method, path, headers: {} });
+    const normalised = this.routes.normalise(path);
+    return normalised === undefined ? undefined : this.routes.match(method, normalised);
   }
 
-  /** The methods a path accepts, to tell 405 from 404. */
+  /** The methods a path accepts (upper case, in the document's order), to tell 405 from 404. */
   methodsFor(path: string): string[] {
-    return this.operations
-      .filter((op) => this.backend.router.matchOperation({ method: op.method, path, headers: {} })?.operationId === op.operationId)
-      .map((op) => op.method.toUpperCase());
+    const normalised = this.routes.normalise(path);
+    if (normalised === undefined) return [];
+    const chosen = new Map(this.routes.methods.map((method) => [method, this.routes.match(method, normalised)]));
+    return this.operations.filter((op) => chosen.get(op.method) === op).map((op) => op.method.toUpperCase());
   }
 }

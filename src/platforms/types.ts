@@ -26,6 +26,8 @@ export interface PlatformIdentity {
   avatarUrl: string | null;
   scopes: string[];
   tokenExpiresAt: Date | null;
+  /** The person whose grant the token comes from (Meta's app-scoped user id): their deauthorization reaches it. */
+  platformUserId?: string | null;
 }
 
 export type About = Omit<components['schemas']['AccountAbout'], 'accountId' | 'platform' | 'fetchedAt'>;
@@ -40,6 +42,9 @@ export interface IncomingMessage {
   platformConversationId: string;
   from: string;
   fromName: string | null;
+  fromUsername?: string | null;
+  /** The sender's phone number, on chat apps that identify people by it. */
+  fromPhone?: string | null;
   text: string;
   platformMessageId: string;
   sentAt: Date;
@@ -50,6 +55,13 @@ export interface PermissionRevoked {
   kind: 'permission_revoked';
   accountId: string | null;
   platformAccountId: string | null;
+  /**
+   * The person who removed the app or a permission, where the platform names only them: every account (and ad
+   * account) connected through their grant is affected, or only those of `platformAccountId` when it is set.
+   */
+  platformUserId?: string | null;
+  /** `token_revoked` when the whole grant is gone (the app was removed); else a permission was taken back. */
+  reason?: 'token_revoked' | 'permission_missing';
 }
 
 export type IncomingEvent = IncomingMessage | PermissionRevoked;
@@ -63,6 +75,8 @@ export interface IncomingRequest {
 /** What a receiver may look up to check a signature: an account's credentials by our account id. */
 export interface WebhookAccounts {
   credentialsOf(accountId: string): Promise<AdapterAccount | null>;
+  /** The connected accounts with this id at the platform, where a webhook names its account only in the body. */
+  withPlatformAccountId?(platform: PlatformId, platformAccountId: string): Promise<AdapterAccount[]>;
 }
 
 /** Who signed a verified webhook: an account of ours where the platform signs per account, else the app. */
@@ -87,6 +101,8 @@ export interface PlatformAdapter {
   about(account: AdapterAccount): Promise<About>;
   /** New tokens before the current ones expire; absent where the platform has no refresh. */
   refresh?(credentials: Credentials): Promise<{ credentials: Credentials; tokenExpiresAt: Date | null }>;
+  /** How long before expiry to refresh, where the platform wants more than the default (a refresh needs a token still valid). */
+  refreshAheadMs?: number;
   /** Revoke the app's access at the platform, where the platform allows it (best effort by the caller). */
   revoke?(account: AdapterAccount): Promise<void>;
   webhooks?: WebhookReceiver;

@@ -4,6 +4,8 @@ import * as eventsAndHooks from './0002_events_and_hooks.js';
 import * as accountsAndMessages from './0003_accounts_and_messages.js';
 import * as oauthConnections from './0005_oauth_connections.js';
 import * as adAccounts from './0006_ad_accounts.js';
+import * as conversationState from './0007_conversation_state.js';
+import * as platformUserIds from './0008_platform_user_ids.js';
 
 export interface Migration {
   name: string;
@@ -18,4 +20,6 @@ export const migrations: Migration[] = [
   { name: '0003_accounts_and_messages', ...accountsAndMessages },
   { name: '0005_oauth_connections', ...oauthConnections },
   { name: '0006_ad_accounts', ...adAccounts },
+  { name: '0007_conversation_state', ...conversationState },
+  { name: '0008_platform_user_ids', ...platformUserIds },
 ];

@@ -10,14 +10,14 @@ import { emitEvent } from '../events/emit.js';
  */
 export async function storeIncomingMessage(db: Knex, account: AccountRow, message: IncomingMessage): Promise<void> {
   await db.transaction(async (trx) => {
-    const participant = { id: message.from, name: message.fromName };
+    const participant = { id: message.from, name: message.fromName, username: message.fromUsername ?? null, phone: message.fromPhone ?? null };
     const [conversation] = await trx('conversations')
       .insert({
         id: newId('conv'), ownerId: account.ownerId, profileId: account.profileId, accountId: account.id,
         platformConversationId: message.platformConversationId, participant: JSON.stringify(participant), lastMessageAt: message.sentAt,
       })
       .onConflict(['accountId', 'platformConversationId'])
-      .merge({ lastMessageAt: message.sentAt })
+      .merge({ lastMessageAt: trx.raw('greatest(conversations.last_message_at, excluded.last_message_at)'), participant: JSON.stringify(participant), updatedAt: trx.fn.now() })
       .returning('id') as Array<{ id: string }>;
     const [inserted] = await trx('messages')
       .insert({
@@ -27,6 +27,7 @@ export async function storeIncomingMessage(db: Knex, account: AccountRow, messag
       .onConflict(['accountId', 'platformMessageId']).ignore()
       .returning('id') as Array<{ id: string }>;
     if (!inserted) return;
+    await trx('conversations').where({ id: conversation!.id }).increment('unreadCount', 1);
     await emitEvent(trx, {
       ownerId: account.ownerId, profileId: account.profileId, name: 'message.received',
       data: { accountId: account.id, from: message.from, text: message.text, msgId: inserted.id, platform: account.platform },

@@ -100,7 +100,7 @@ export class BotchatAdapter implements PlatformAdapter {
       return [{
         kind: 'message', accountId: source.accountId, platformAccountId: null,
         platformConversationId: String(message.chat.id),
-        from: String(message.from?.id ?? message.chat.id), fromName: message.from?.first_name ?? message.from?.username ?? null,
+        from: String(message.from?.id ?? message.chat.id), fromName: message.from?.first_name ?? null, fromUsername: message.from?.username ?? null,
         text, platformMessageId: `${message.chat.id}:${message.message_id}`, sentAt: new Date(message.date * 1000),
       }];
     },

@@ -112,9 +112,4 @@ describe('search_suite — connecting business profiles by OAuth', () => {
     assertSigned(request!, hook.body.secret);
     expect(JSON.parse(request!.rawBody).event).to.equal('account.needs_reconnection');
   });
-
-  it('answers 501 for OAuth platforms not built yet', async () => {
-    const response = await app.api.get(`/connect/social_threads?profileId=${owner.profileId}`, { token: owner.key });
-    expect(response.status).to.equal(501);
-  });
 });
