@@ -16,7 +16,8 @@ export interface AttemptOutcome {
   retryAfterSeconds: number | null;
 }
 
-/** What sending needs of a hook, read with the claim. */
+/** What sending needs of a delivery and of its hook, read with the claim. */
+export type SendingDelivery = Pick<DeliveryRow, 'id' | 'hookId' | 'event' | 'body'>;
 export type SendingHook = Pick<HookRow, 'id' | 'url' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt'>;
 
 /** The secrets that sign now: the current one, and the previous one during a rotation's overlap. */
@@ -26,7 +27,7 @@ export function signingSecrets(hook: SendingHook, secrets: SecretBox, now = Date
   return previousValid ? [current, secrets.open(hook.previousSecretCiphertext!)] : [current];
 }
 
-export function deliveryHeaders(delivery: DeliveryRow, secrets: string[], now = new Date()): Record<string, string> {
+export function deliveryHeaders(delivery: SendingDelivery, secrets: string[], now = new Date()): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
     'Content-Type': 'application/json',
@@ -50,7 +51,7 @@ function retryAfterOf(status: number, header: string | string[] | undefined): nu
 
 /** One POST of the stored body; success is a 2xx in time. Anything else is described, never thrown. */
 export async function attemptDelivery(
-  client: GuardedHttpClient, delivery: DeliveryRow, hook: SendingHook, secrets: SecretBox, settings: WebhookSettings,
+  client: GuardedHttpClient, delivery: SendingDelivery, hook: SendingHook, secrets: SecretBox, settings: WebhookSettings,
 ): Promise<AttemptOutcome> {
   const at = new Date();
   const started = performance.now();

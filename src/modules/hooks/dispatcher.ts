@@ -3,6 +3,7 @@ import type { WebhookSettings } from '../../lib/config.js';
 import { newId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { envelopeOf, type EventRecord } from '../events/emit.js';
+import type { SendingDelivery } from './attempt.js';
 import { type DeliveryRow, HookRow } from './models.js';
 
 /** Woken when deliveries become due; NOTIFY is sent on commit only. */
@@ -32,15 +33,32 @@ function deliveryRows(trx: Knex, event: EventRecord, hooks: HookRow[], settings:
   }));
 }
 
+export interface Dispatched {
+  /** Events fanned out. */
+  events: number;
+  /** Deliveries created already leased to the caller, to send at once after the commit. */
+  claimed: Array<{ delivery: SendingDelivery; hook: HookRow }>;
+}
+
 /**
  * Fans out events not dispatched yet to the active hooks whose `events` name them and whose profiles cover
  * them (a hook for every profile also receives owner-level events). Locked with SKIP LOCKED, so any number of
- * workers can run it at once. Returns how many events it handled.
+ * workers can run it at once. Up to `claim` of the new deliveries are created under the caller's lease (as a
+ * claim would leave them), saving a claim and a wake-up per delivery; the rest wait for any worker.
  */
-export async function dispatchPending({ db, config }: Services, batchSize = 500): Promise<number> {
+export async function dispatchPending(
+  { db, config }: Services, options: { batchSize?: number; claim?: number } = {},
+): Promise<Dispatched> {
+  const batchSize = options.batchSize ?? 500;
   return db.transaction(async (trx) => {
-    const events = await trx('events').whereNull('dispatchedAt').orderBy('id').limit(batchSize).forUpdate().skipLocked() as EventRecord[];
-    if (events.length === 0) return 0;
+    // Picked and marked dispatched in one statement; the transaction makes the mark and the deliveries one.
+    const { rows: marked } = await trx.raw(`
+      UPDATE events SET dispatched_at = now()
+      WHERE id IN (SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)
+      RETURNING id, owner_id AS "ownerId", profile_id AS "profileId", name, data, created_at AS "createdAt", dispatched_at AS "dispatchedAt"`,
+    [batchSize]) as { rows: EventRecord[] };
+    if (marked.length === 0) return { events: 0, claimed: [] };
+    const events = marked.sort((a, b) => (a.id < b.id ? -1 : 1));
     const owners = [...new Set(events.map((event) => event.ownerId))];
     const hooks = await HookRow.query(trx).whereIn('ownerId', owners).where({ active: true });
     const rows = events.flatMap((event) => {
@@ -48,12 +66,22 @@ export async function dispatchPending({ db, config }: Services, batchSize = 500)
         && (hook.profileIds === null || (event.profileId !== null && hook.profileIds.includes(event.profileId))));
       return deliveryRows(trx, event, matching, config.webhooks);
     });
-    // One INSERT per thousand deliveries rather than one per event: fan-out keeps up with bursts.
-    for (let start = 0; start < rows.length; start += 1000) {
-      await trx('deliveries').insert(rows.slice(start, start + 1000)).onConflict(['eventId', 'hookId']).ignore();
+    const leased = rows.slice(0, Math.max(0, options.claim ?? 0));
+    const open = rows.slice(leased.length);
+    const lockedUntil = trx.raw('now() + make_interval(secs => ?)', [config.webhooks.leaseSeconds]);
+    const claimed: SendingDelivery[] = [];
+    // One INSERT per thousand deliveries rather than one per event: fan-out keeps up with bursts. A re-run after a
+    // crash inserts nothing twice (the UNIQUE constraint), and returns only what it did insert.
+    for (let start = 0; start < leased.length; start += 1000) {
+      claimed.push(...await trx('deliveries').insert(leased.slice(start, start + 1000).map((row) => ({ ...row, lockedUntil })))
+        .onConflict(['eventId', 'hookId']).ignore().returning(['id', 'hookId', 'event', 'body']) as SendingDelivery[]);
     }
-    if (rows.length > 0) await trx.raw(`NOTIFY ${DELIVERIES_CHANNEL}`);
-    await trx('events').whereIn('id', events.map((event) => event.id)).update({ dispatchedAt: trx.fn.now() });
-    return events.length;
+    for (let start = 0; start < open.length; start += 1000) {
+      await trx('deliveries').insert(open.slice(start, start + 1000)).onConflict(['eventId', 'hookId']).ignore();
+    }
+    // Other workers need waking only for deliveries nobody holds.
+    if (open.length > 0) await trx.raw(`NOTIFY ${DELIVERIES_CHANNEL}`);
+    const byId = new Map(hooks.map((hook) => [hook.id, hook]));
+    return { events: events.length, claimed: claimed.map((delivery) => ({ delivery, hook: byId.get(delivery.hookId)! })) };
   });
 }

@@ -17,7 +17,7 @@ export function nextDelaySeconds(settings: WebhookSettings, attemptsMade: number
  * Records an attempt and moves the delivery on, in one transaction: succeeded; retrying at the next step;
  * or failed (out of attempts, or 410 Gone — which also disables the hook). A hook failing for too long is disabled.
  */
-export async function recordOutcome(db: Knex, delivery: DeliveryRow, outcome: AttemptOutcome, settings: WebhookSettings): Promise<void> {
+export async function recordOutcome(db: Knex, delivery: Pick<DeliveryRow, 'id' | 'hookId'>, outcome: AttemptOutcome, settings: WebhookSettings): Promise<void> {
   if (outcome.errorClass === null) return recordSuccesses(db, [{ delivery, outcome }]);
   await db.transaction(async (trx) => {
     const current = await trx('deliveries').where({ id: delivery.id }).forUpdate().first() as DeliveryRow | undefined;

@@ -2,16 +2,15 @@ import pg from 'pg';
 import { GuardedHttpClient } from '../../lib/guarded-http.js';
 import type { Services } from '../../services.js';
 import { EVENTS_CHANNEL } from '../events/emit.js';
-import { attemptDelivery, type SendingHook } from './attempt.js';
+import { attemptDelivery, type SendingDelivery, type SendingHook } from './attempt.js';
 import { DELIVERIES_CHANNEL, dispatchPending } from './dispatcher.js';
-import type { DeliveryRow } from './models.js';
 import { recordOutcome, SuccessRecorder } from './outcome.js';
 
 const IDLE_POLL_MS = 1000;
 /** Undispatched events are looked for at least this often, NOTIFY or not (a listener that lost its connection). */
 const DISPATCH_SWEEP_MS = 1000;
 
-type Claimed = DeliveryRow & { hook: SendingHook };
+type Claimed = { delivery: SendingDelivery; hook: SendingHook };
 
 /**
  * Sends deliveries: fans out new events, claims due deliveries under a lease (FOR UPDATE SKIP LOCKED, so any
@@ -91,7 +90,13 @@ export class DeliveryWorker {
         if (this.eventsDue || Date.now() - this.lastDispatchAt >= DISPATCH_SWEEP_MS) {
           this.eventsDue = false;
           this.lastDispatchAt = Date.now();
-          while (this.running && (await dispatchPending(this.services)) > 0);
+          // A full batch may leave more behind; a short one means none were left when it looked.
+          for (let full = true; full && this.running;) {
+            const batchSize = 500;
+            const { events, claimed } = await dispatchPending(this.services, { batchSize, claim: concurrency - this.inFlight.size });
+            this.send(claimed);
+            full = events === batchSize;
+          }
         }
         if (!this.running) break;
         const room = concurrency - this.inFlight.size;
@@ -129,7 +134,7 @@ export class DeliveryWorker {
    * Returns how many it claimed.
    */
   private async claim(room: number): Promise<number> {
-    const { db, config, secrets } = this.services;
+    const { db, config } = this.services;
     const { rows } = await db.raw(`
       WITH due AS (
         SELECT id FROM deliveries
@@ -138,15 +143,20 @@ export class DeliveryWorker {
       )
       UPDATE deliveries d SET locked_until = now() + make_interval(secs => ?)
       FROM due, hooks h WHERE d.id = due.id AND h.id = d.hook_id
-      RETURNING d.id, d.hook_id AS "hookId", d.event_id AS "eventId", d.owner_id AS "ownerId", d.event, d.body, d.status,
-        d.attempt_count AS "attemptCount", d.max_attempts AS "maxAttempts", d.next_attempt_at AS "nextAttemptAt",
-        d.locked_until AS "lockedUntil", d.created_at AS "createdAt", d.delivered_at AS "deliveredAt",
-        json_build_object('id', h.id, 'url', h.url, 'secretCiphertext', h.secret_ciphertext,
+      RETURNING d.id, d.hook_id AS "hookId", d.event, d.body, json_build_object('id', h.id, 'url', h.url, 'secretCiphertext', h.secret_ciphertext,
           'previousSecretCiphertext', h.previous_secret_ciphertext, 'previousSecretExpiresAt', h.previous_secret_expires_at) AS hook`,
-    [room, config.webhooks.leaseSeconds]) as { rows: Claimed[] };
-    for (const delivery of rows) {
-      const hook = delivery.hook;
+    [room, config.webhooks.leaseSeconds]) as { rows: Array<SendingDelivery & { hook: SendingHook }> };
+    this.send(rows.map(({ hook, ...delivery }) => {
       if (hook.previousSecretExpiresAt) hook.previousSecretExpiresAt = new Date(hook.previousSecretExpiresAt);
+      return { delivery, hook };
+    }));
+    return rows.length;
+  }
+
+  /** Sends leased deliveries, each recorded when it ends; up to `concurrency` are in flight. */
+  private send(deliveries: Claimed[]): void {
+    const { db, config, secrets } = this.services;
+    for (const { delivery, hook } of deliveries) {
       const task = attemptDelivery(this.client, delivery, hook, secrets, config.webhooks)
         .then((outcome) => {
           if (this.abandoned) return undefined;
@@ -161,6 +171,5 @@ export class DeliveryWorker {
         });
       this.inFlight.add(task);
     }
-    return rows.length;
   }
 }
