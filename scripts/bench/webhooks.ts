@@ -13,15 +13,22 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 type Message =
   | { type: 'ready'; url?: string }
   | { type: 'count'; count: number }
   | { type: 'log'; seqs: number[]; at: number[]; distinctDeliveries: number; connections: number }
-  | { type: 'emitted'; startedAt: number; seqs: number[]; committedAt: number[] };
+  | { type: 'emitted'; startedAt: number; seqs: number[]; committedAt: number[] }
+  | { type: 'cpu'; seconds: number };
 
 const wall = () => performance.timeOrigin + performance.now();
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1e6;
+};
 
 if (process.env.BENCH_ROLE === 'receiver') await runReceiver();
 else if (process.env.BENCH_ROLE === 'writer') await runWriter();
@@ -30,7 +37,6 @@ else await runBench();
 /** The endpoint: records `seq` and the receipt time, answers 204. Counts go up every 20 ms; the log at the end. */
 async function runReceiver(): Promise<void> {
   const { createServer } = await import('node:https');
-  const { readFileSync } = await import('node:fs');
   const dir = process.env.BENCH_DIR!;
   const seqs: number[] = [];
   const at: number[] = [];
@@ -57,6 +63,7 @@ async function runReceiver(): Promise<void> {
   }, 20);
   process.on('message', (message: { type: string }) => {
     if (message.type === 'dump') process.send!({ type: 'log', seqs, at, distinctDeliveries: ids.size, connections } satisfies Message);
+    if (message.type === 'cpu') process.send!({ type: 'cpu', seconds: cpuSeconds() } satisfies Message);
   });
   process.on('disconnect', () => {
     clearInterval(ticker);
@@ -80,6 +87,10 @@ async function runWriter(): Promise<void> {
     done.seqs.push(seq);
   }
   process.on('message', async (message: { type: string; from: number; count: number; parallel?: number; perSecond?: number }) => {
+    if (message.type === 'cpu') {
+      process.send!({ type: 'cpu', seconds: cpuSeconds() } satisfies Message);
+      return;
+    }
     const done = { seqs: [] as number[], committedAt: [] as number[] };
     const startedAt = wall();
     if (message.type === 'burst') {
@@ -129,8 +140,7 @@ function nextMessage<T extends Message['type']>(child: ChildProcess, type: T): P
 
 async function runBench(): Promise<void> {
   const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
-  const { tmpdir, cpus } = await import('node:os');
-  const { join } = await import('node:path');
+  const { tmpdir, cpus, loadavg } = await import('node:os');
   const { randomBytes } = await import('node:crypto');
   const { generate } = await import('selfsigned');
   const { boot } = await import('../../src/boot.js');
@@ -198,8 +208,17 @@ async function runBench(): Promise<void> {
     const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!.toFixed(0);
 
     // 1. Burst: every event committed as fast as 20 parallel writers manage; the worker drains the backlog.
+    // CPU seconds each party spends on the burst (the database by its processes' counters): what a delivery
+    // costs, whatever else the machine is doing while the bench runs.
+    const cpuOf = async () => ({
+      sender: cpuSeconds(), postgres: postgresCpuSeconds(pgDir),
+      receiver: (await nextMessageAfter(receiver, { type: 'cpu' }, 'cpu')).seconds,
+      writers: (await nextMessageAfter(writer, { type: 'cpu' }, 'cpu')).seconds,
+    });
+    const cpuBefore = await cpuOf();
     const burst = await run({ type: 'burst', from: 0, count: BURST_EVENTS, parallel: 20 });
     await waitForDeliveries(BURST_EVENTS * HOOKS);
+    const cpuAfter = await cpuOf();
     const burstLog = await nextMessageAfter(receiver, { type: 'dump' }, 'log');
     const burstReceipts = burstLog.at.length;
     const burstSeconds = (burstLog.at.reduce((a, b) => Math.max(a, b), 0) - burst.startedAt) / 1000;
@@ -216,11 +235,20 @@ async function runBench(): Promise<void> {
     const steady = log.seqs.flatMap((seq, i) => (seq >= steadyFrom ? [log.at[i]! - committedAt.get(seq)!] : [])).sort((a, b) => a - b);
     const offeredPerSecond = (steadyEvents * HOOKS) / ((steadyRun.endedAt - steadyRun.startedAt) / 1000);
 
+    // Where the steady time goes, by the database's clock: event insert -> fan-out transaction -> attempt start.
+    const stages = (await services.db.raw(`
+      SELECT extract(epoch FROM d.created_at - e.created_at) * 1000 AS fan_out, extract(epoch FROM d.delivered_at - d.created_at) * 1000 AS to_attempt
+      FROM deliveries d JOIN events e ON e.id = d.event_id WHERE (e.data->>'seq')::int >= ?`, [steadyFrom])).rows as Array<{ fan_out: string; to_attempt: string }>;
+    const fanOut = stages.map((r) => Number(r.fan_out)).sort((a, b) => a - b);
+    const toAttempt = stages.map((r) => Number(r.to_attempt)).sort((a, b) => a - b);
     const rows = Number((await services.db('deliveries').count('id as n').first())!.n);
     const pairs = (BURST_EVENTS + steadyEvents) * HOOKS;
     console.log(`machine: ${cpus().length} cores, node ${process.version}; ${HOOKS} hooks on one owner; receiver and event writers in their own processes`);
     console.log(`burst:  ${BURST_EVENTS} events (committed in ${emitSeconds.toFixed(2)} s) -> ${burstReceipts} deliveries in ${burstSeconds.toFixed(2)} s = ${rate.toFixed(0)} deliveries/s (emit + fan-out + send)`);
+    const perDelivery = (key: keyof typeof cpuAfter) => `${key} ${(((cpuAfter[key] - cpuBefore[key]) * 1000) / burstReceipts).toFixed(2)}`;
+    console.log(`        CPU ms per delivery in the burst: ${(['sender', 'postgres', 'receiver', 'writers'] as const).map(perDelivery).join(', ')}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`steady: ${eventsPerSecond * HOOKS} deliveries/s asked, ${offeredPerSecond.toFixed(0)} offered for ${STEADY_SECONDS} s -> commit-to-receipt p50 ${pct(steady, 50)} ms, p99 ${pct(steady, 99)} ms, max ${pct(steady, 100)} ms (n=${steady.length})`);
+    console.log(`        event insert -> fan-out p50 ${pct(fanOut, 50)} ms, p99 ${pct(fanOut, 99)} ms; fan-out -> attempt p50 ${pct(toAttempt, 50)} ms, p99 ${pct(toAttempt, 99)} ms`);
     console.log(`delivery rows: ${rows} for ${pairs} (event, hook) pairs (duplicates: ${rows - pairs}); receipts: ${log.at.length}, distinct delivery ids: ${log.distinctDeliveries}; TLS connections: ${burstLog.connections} in the burst, ${log.connections} in all`);
   } catch (error) {
     console.error('bench failed:', error);
@@ -234,6 +262,22 @@ async function runBench(): Promise<void> {
     rmSync(pgDir, { recursive: true, force: true });
   }
   process.exit(process.exitCode ?? 0);
+}
+
+/** User + system CPU seconds of the PostgreSQL server's processes (the postmaster and its children) now. */
+function postgresCpuSeconds(dataDir: string): number {
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      // After the command: state ppid ... utime (11th) stime (12th), in clock ticks.
+      if (Number(pid) === postmaster || Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return ticks / 100;
 }
 
 function nextMessageAfter<T extends Message['type']>(child: ChildProcess, command: Record<string, unknown>, type: T): Promise<Extract<Message, { type: T }>> {
