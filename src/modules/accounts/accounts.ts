@@ -55,7 +55,7 @@ export async function listAccounts(db: Knex, principal: Principal, page: PageReq
 /** Health from the records (no platform is called); `needsAction` filters within each page. */
 export async function listAccountHealth(db: Knex, principal: Principal, page: PageRequest, filters: {
   profileId?: string; platform?: string; needsAction?: boolean;
-}): Promise<Page<components['schemas']['AccountHealth']>> {
+}, refreshable: (platform: string) => boolean = () => false): Promise<Page<components['schemas']['AccountHealth']>> {
   const query = AccountRow.query(db).where({ ownerId: principal.ownerId }).whereNot({ status: 'disconnected' }).orderBy('id', 'desc').limit(page.limit + 1);
   const scope = profileScope(principal);
   if (filters.profileId) {
@@ -66,7 +66,7 @@ export async function listAccountHealth(db: Knex, principal: Principal, page: Pa
   }
   if (filters.platform) query.where({ platform: filters.platform });
   if (page.after) query.where('id', '<', page.after);
-  const result = toPage(await query, page, (row) => presentHealth(row));
+  const result = toPage(await query, page, (row) => presentHealth(row, Date.now(), refreshable(row.platform)));
   if (filters.needsAction === undefined) return result;
   return { ...result, data: result.data.filter((entry) => (entry.action !== 'none') === filters.needsAction) };
 }

@@ -27,8 +27,9 @@ export function presentAccount(row: AccountRow): Account {
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 /** What the records say about an account's health, and what the user must do. */
-export function presentHealth(row: AccountRow, now = Date.now()): AccountHealth {
-  const expiresSoon = row.tokenExpiresAt !== null && row.tokenExpiresAt.getTime() - now < WEEK_MS;
+/** `refreshable`: the service refreshes this account's token itself, so its nearing expiry asks nothing of the user. */
+export function presentHealth(row: AccountRow, now = Date.now(), refreshable = false): AccountHealth {
+  const expiresSoon = !refreshable && row.tokenExpiresAt !== null && row.tokenExpiresAt.getTime() - now < WEEK_MS;
   const passingError = row.lastError !== null && (row.lastError.code === 'rate_limited' || row.lastError.code === 'platform_unavailable')
     && (row.lastSuccessAt === null || Date.parse(row.lastError.at) > row.lastSuccessAt.getTime());
   let health: AccountHealth['health'] = 'healthy';
