@@ -1,3 +1,4 @@
+import type { components } from '../../generated/api.js';
 import type { Credentials, PlatformAdapter, PlatformIdentity } from './types.js';
 
 /** What the token endpoint granted, kept only until the accounts it covers are saved. */
@@ -18,6 +19,17 @@ export interface GrantedAccount {
   credentials: Credentials;
 }
 
+/** One ad account a grant covers (an advertiser), ready to be saved. */
+export interface GrantedAdAccount {
+  platformAdAccountId: string;
+  name: string;
+  currency: string;
+  timezone: string;
+  platformStatus: components['schemas']['AdAccountPlatformStatus'];
+  tokenExpiresAt: Date | null;
+  credentials: Credentials;
+}
+
 export interface AuthorizationRequest {
   state: string;
   redirectUri: string;
@@ -31,12 +43,16 @@ export interface OAuthAdapter extends PlatformAdapter {
   readonly oauth: {
     /** Whether the flow uses PKCE (the verifier is kept with the state). */
     readonly pkce: boolean;
+    /** How the S256 challenge is encoded: base64url (RFC 7636, the default), or hex where the platform wants it. */
+    readonly challengeEncoding?: 'base64url' | 'hex';
     /** False when this instance has no app credentials and no sandbox for the platform. */
     readonly configured: boolean;
     authorizationUrl(request: AuthorizationRequest): string;
     exchange(code: string, redirectUri: string, codeVerifier: string | null): Promise<OAuthGrant>;
     /** The accounts the grant covers (pages, locations, the user's own profile). */
     accounts(grant: OAuthGrant, include: string[]): Promise<GrantedAccount[]>;
+    /** The ad accounts the grant covers (advertisers), where the platform grants those: saved with the accounts. */
+    adAccounts?(grant: OAuthGrant): Promise<GrantedAdAccount[]>;
   };
 }
 

@@ -6,6 +6,8 @@ import { isOAuthAdapter, type OAuthAdapter } from '../../platforms/oauth.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { saveConnectedAccount } from '../accounts/accounts.js';
+import { saveConnectedAdAccount } from '../accounts/ad-accounts.js';
+import type { AdAccountRow } from '../accounts/models.js';
 import { findProfile } from '../accounts/profiles.js';
 
 const STATE_TTL_MS = 30 * 60 * 1000;
@@ -26,6 +28,8 @@ export interface Outcome {
   platform: string;
   profileId: string;
   accountIds?: string[];
+  /** Ad accounts the grant covered (`short_video_ads`). */
+  adAccountIds?: string[];
   error?: string;
   errorDescription?: string;
 }
@@ -67,7 +71,7 @@ export async function startConnection(services: Services, principal: Principal, 
   });
   const authorizationUrl = adapter.oauth.authorizationUrl({
     state, redirectUri: callbackUrl(services, platform), include,
-    codeChallenge: verifier ? createHash('sha256').update(verifier).digest('base64url') : null,
+    codeChallenge: verifier ? createHash('sha256').update(verifier).digest(adapter.oauth.challengeEncoding ?? 'base64url') : null,
   });
   return { platform, profileId: input.profileId, authorizationUrl, state, redirectUrl: input.redirectUrl ?? null, expiresAt: expiresAt.toISOString() };
 }
@@ -107,17 +111,27 @@ export async function completeConnection(services: Services, platform: string, q
     const grant = await adapter.oauth.exchange(code, callbackUrl(services, platform), verifier)
       .catch((error: unknown) => { throw Object.assign(error as Error, { stage: 'exchange' }); });
     const granted = await adapter.oauth.accounts(grant, stored.include);
-    if (granted.length === 0) return finish({ ...base, status: 'failed', error: 'no_accounts_found', errorDescription: 'The grant covers no account to connect.' });
-    const rows = await services.db.transaction(async (trx) => {
+    const grantedAds = await adapter.oauth.adAccounts?.(grant) ?? [];
+    if (granted.length === 0 && grantedAds.length === 0) return finish({ ...base, status: 'failed', error: 'no_accounts_found', errorDescription: 'The grant covers no account to connect.' });
+    const { rows, adRows } = await services.db.transaction(async (trx) => {
       const saved = [];
       for (const account of granted) {
         saved.push((await saveConnectedAccount(services, principal, {
           profileId: stored.profileId, platform: account.platform ?? platform, identity: account.identity, credentials: account.credentials,
         }, trx)).row);
       }
-      return saved;
+      const savedAds = [];
+      for (const adAccount of grantedAds) {
+        savedAds.push(await saveConnectedAdAccount(services, principal, stored.profileId, platform as AdAccountRow['platform'], adAccount, trx));
+      }
+      return { rows: saved, adRows: savedAds };
     });
-    return finish({ ...base, status: 'connected', accountIds: rows.map((row) => row.id) });
+    return finish({
+      ...base, status: 'connected',
+      // A grant of ad accounts only has no accounts to list.
+      ...(rows.length > 0 || adRows.length === 0 ? { accountIds: rows.map((row) => row.id) } : {}),
+      ...(adRows.length > 0 ? { adAccountIds: adRows.map((row) => row.id) } : {}),
+    });
   } catch (error) {
     if (error instanceof ApiError && error.code === 'account_already_connected') {
       return finish({ ...base, status: 'failed', error: 'account_already_connected', errorDescription: error.detail });
@@ -139,6 +153,7 @@ export function outcomeLocation(redirectUrl: string, outcome: Outcome): string {
   url.searchParams.set('platform', outcome.platform);
   url.searchParams.set('profileId', outcome.profileId);
   if (outcome.accountIds) url.searchParams.set('accountIds', outcome.accountIds.join(','));
+  if (outcome.adAccountIds) url.searchParams.set('adAccountIds', outcome.adAccountIds.join(','));
   if (outcome.error) url.searchParams.set('error', outcome.error);
   if (outcome.errorDescription) url.searchParams.set('errorDescription', outcome.errorDescription);
   return url.toString();
@@ -149,7 +164,7 @@ const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;',
 export function outcomePage(outcome: Outcome): string {
   const title = outcome.status === 'connected' ? 'Connected' : outcome.status === 'pending_selection' ? 'Almost there' : 'Not connected';
   const text = outcome.status === 'connected'
-    ? `Your ${outcome.platform} account${(outcome.accountIds?.length ?? 0) > 1 ? 's are' : ' is'} connected.`
+    ? `Your ${outcome.platform} account${(outcome.accountIds?.length ?? 0) + (outcome.adAccountIds?.length ?? 0) > 1 ? 's are' : ' is'} connected.`
     : outcome.errorDescription ?? 'The connection did not complete.';
   return `<!doctype html><html lang="en"><meta charset="utf-8"><title>${title}</title><p>${escape(text)} You can close this window.</p></html>`;
 }

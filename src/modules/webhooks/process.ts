@@ -14,11 +14,11 @@ interface StoredWebhook {
   processedAt: Date | null;
 }
 
-async function accountFor(services: Services, platform: string, event: { accountId: string | null; platformAccountId: string | null }) {
-  if (event.accountId) return AccountRow.query(services.db).findById(event.accountId);
-  if (!event.platformAccountId) return undefined;
+async function accountsFor(services: Services, platform: string, event: { accountId: string | null; platformAccountId: string | null }) {
+  if (event.accountId) return [await AccountRow.query(services.db).findById(event.accountId)];
+  if (!event.platformAccountId) return [];
   // A platform account may be connected by several owners; each of them receives the event.
-  return AccountRow.query(services.db).where({ platform, platformAccountId: event.platformAccountId }).whereNot({ status: 'disconnected' }).first();
+  return AccountRow.query(services.db).where({ platform, platformAccountId: event.platformAccountId }).whereNot({ status: 'disconnected' });
 }
 
 async function handle(services: Services, platform: string, event: IncomingEvent): Promise<void> {
@@ -29,8 +29,11 @@ async function handle(services: Services, platform: string, event: IncomingEvent
     for (const row of rows) if (row && row.status !== 'disconnected') await storeIncomingMessage(services.db, row, event as IncomingMessage);
     return;
   }
-  const row = await accountFor(services, platform, event);
-  if (row) await recordPlatformOutcome(services.db, row.id, new PlatformError('permission_revoked', 'The user removed the app\'s access on the platform.'));
+  // The app removed revokes the whole grant (token_revoked); a permission taken back leaves the rest (permission_missing).
+  const error = event.reason === 'token_revoked'
+    ? new PlatformError('auth_expired', 'The user removed the app on the platform; its tokens are revoked.')
+    : new PlatformError('permission_revoked', 'The user removed the app\'s access on the platform.');
+  for (const row of await accountsFor(services, platform, event)) if (row) await recordPlatformOutcome(services.db, row.id, error);
 }
 
 /** Turns one stored platform webhook into our records and events; running it twice changes nothing more. */
