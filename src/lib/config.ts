@@ -24,7 +24,11 @@ export interface Config {
   /** Base URLs of the real platforms; a platform left unset uses the sandbox. */
   platformUrls: { botchat: string | undefined };
   /** App credentials of the OAuth platforms; a platform without them uses the sandbox. */
-  oauthApps: { searchSuite: { clientId: string; clientSecret: string } | undefined };
+  oauthApps: {
+    searchSuite: { clientId: string; clientSecret: string } | undefined;
+    /** Login Kit app; hosts default to the real ones (SHORT_VIDEO_AUTHORIZE_URL, SHORT_VIDEO_API_URL). */
+    shortVideo: { clientKey: string; clientSecret: string; authorizeUrl: string; apiUrl: string } | undefined;
+  };
 }
 
 export interface WebhookSettings {
@@ -97,6 +101,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthApps: {
       searchSuite: env.SEARCH_SUITE_CLIENT_ID && env.SEARCH_SUITE_CLIENT_SECRET
         ? { clientId: env.SEARCH_SUITE_CLIENT_ID, clientSecret: env.SEARCH_SUITE_CLIENT_SECRET } : undefined,
+      shortVideo: env.SHORT_VIDEO_CLIENT_KEY && env.SHORT_VIDEO_CLIENT_SECRET ? {
+        clientKey: env.SHORT_VIDEO_CLIENT_KEY, clientSecret: env.SHORT_VIDEO_CLIENT_SECRET,
+        authorizeUrl: env.SHORT_VIDEO_AUTHORIZE_URL || 'https://www.tiktok.com/v2/auth/authorize/',
+        apiUrl: (env.SHORT_VIDEO_API_URL || 'https://open.tiktokapis.com').replace(/\/$/, ''),
+      } : undefined,
     },
   };
 }

@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { mountBotchat } from './botchat/platform.js';
 import { mountSearchSuite } from './search-suite/platform.js';
+import { mountShortVideo } from './short-video/platform.js';
 
 export interface Sandbox {
   /** Base URL; each platform lives under its own prefix (`/botchat`), the people's controls under `/_sandbox`. */
@@ -24,6 +25,7 @@ export async function startSandbox(options: { port: number; host?: string }): Pr
   app.use(koaBody({ jsonLimit: '10mb', formLimit: '10mb', multipart: true }));
   mountBotchat(router);
   mountSearchSuite(router);
+  mountShortVideo(router);
   app.use(router.routes());
   app.use(router.allowedMethods());
   const server: Server = app.listen(options.port, options.host ?? '127.0.0.1');

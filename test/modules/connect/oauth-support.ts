@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 
-/** Plays the user's browser on the sandbox's consent page: reads the form, approves or declines it. */
-export async function consent(authorizationUrl: string, decision: 'approve' | 'deny'): Promise<URL> {
+/**
+ * Plays the user's browser on the sandbox's consent page: reads the form, approves or declines it. `fields`
+ * replace the form's own (another signed-in user, other ticked assets).
+ */
+export async function consent(authorizationUrl: string, decision: 'approve' | 'deny', fields: Record<string, string> = {}): Promise<URL> {
   const page = await fetch(authorizationUrl);
   expect(page.status).to.equal(200);
   const html = await page.text();
@@ -11,6 +14,7 @@ export async function consent(authorizationUrl: string, decision: 'approve' | 'd
   for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
     form.set(name!, value!.replace(/&quot;/g, '"'));
   }
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
   form.set('decision', decision);
   const answer = await fetch(new URL(action!, authorizationUrl), { method: 'POST', body: form, redirect: 'manual' });
   expect(answer.status).to.equal(302);

@@ -1,0 +1,172 @@
+import { PlatformError } from '../errors.js';
+import { callPlatform } from '../http.js';
+import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
+import type { About, AdapterAccount, Credentials } from '../types.js';
+import { ShortVideoWebhooks } from './webhooks.js';
+
+/** Where Login Kit and the open API live (the real hosts, or the sandbox's prefixes), with the app's client. */
+export interface ShortVideoEndpoints {
+  clientKey: string;
+  clientSecret: string;
+  /** The consent page, `https://www.tiktok.com/v2/auth/authorize/`. */
+  authorizeUrl: string;
+  /** The open API host, `https://open.tiktokapis.com`: token, revoke and user info live under `/v2/`. */
+  apiUrl: string;
+}
+
+export const SCOPES = ['user.info.basic', 'video.publish', 'video.upload'];
+/** Without these the account is of no use to the service: it could not even be named, or not publish. */
+const REQUIRED_SCOPES = ['user.info.basic', 'video.publish'];
+
+/** User fields by the scope that unlocks them: a field asked for without its scope is refused, so only granted ones are asked. */
+const FIELDS_BY_SCOPE: Record<string, string[]> = {
+  'user.info.basic': ['open_id', 'union_id', 'avatar_url', 'display_name'],
+  'user.info.profile': ['username', 'bio_description', 'profile_deep_link', 'is_verified'],
+  'user.info.stats': ['follower_count', 'following_count', 'video_count'],
+};
+
+interface TikTokUser {
+  open_id: string; union_id?: string; avatar_url?: string; display_name?: string; username?: string; bio_description?: string;
+  profile_deep_link?: string; is_verified?: boolean; follower_count?: number; following_count?: number; video_count?: number;
+}
+/** Every open API answer: `error.code` is `ok` on success. */
+interface ApiBody<T> { data?: T; error?: { code?: string; message?: string; log_id?: string } }
+/** The OAuth endpoints answer the token itself, or `{error, error_description, log_id}`. */
+interface TokenBody {
+  access_token?: string; expires_in?: number; refresh_token?: string; refresh_expires_in?: number; open_id?: string; scope?: string;
+  error?: string; error_description?: string; log_id?: string;
+}
+
+function retryAt(headers?: Headers): Date {
+  return new Date(Date.now() + Number(headers?.get('retry-after') ?? 60) * 1000);
+}
+
+/** The open API's rules: 401 `access_token_invalid` / `scope_not_authorized`, 429 `rate_limit_exceeded`, 5xx. */
+export function classifyApi(status: number, body: ApiBody<unknown>, headers?: Headers): PlatformError {
+  const code = body.error?.code ?? String(status);
+  const message = body.error?.message || `HTTP ${status} (${code})`;
+  const details = { platformCode: code, status };
+  if (code === 'scope_not_authorized' || code === 'scope_permission_missed') return new PlatformError('permission_revoked', message, details);
+  if (status === 401 || code === 'access_token_invalid') return new PlatformError('auth_expired', message, details);
+  if (status === 429 || code === 'rate_limit_exceeded') return new PlatformError('rate_limited', message, { ...details, retryAt: retryAt(headers) });
+  if (status >= 500 || code === 'internal_error') return new PlatformError('transient', message, details);
+  return new PlatformError('invalid_request', message, details);
+}
+
+/** The OAuth endpoints' rules: `invalid_grant` means the refresh token (or code) is spent, expired or revoked. */
+export function classifyOAuth(status: number, body: TokenBody, headers?: Headers): PlatformError {
+  const code = body.error ?? String(status);
+  const message = body.error_description || `HTTP ${status} (${code})`;
+  if (code === 'invalid_grant') return new PlatformError('auth_expired', message, { platformCode: code, status });
+  if (status === 429 || code === 'rate_limit_exceeded') return new PlatformError('rate_limited', message, { platformCode: code, status, retryAt: retryAt(headers) });
+  if (status >= 500) return new PlatformError('transient', message, { platformCode: code, status });
+  return new PlatformError('invalid_request', message, { platformCode: code, status });
+}
+
+/** `short_video`: a creator's own profile over Login Kit v2 (PKCE, 2 h access tokens, rotating refresh tokens). */
+export class ShortVideoAdapter implements OAuthAdapter {
+  readonly id = 'short_video' as const;
+  readonly webhooks: ShortVideoWebhooks;
+
+  constructor(private readonly endpoints: ShortVideoEndpoints) {
+    this.webhooks = new ShortVideoWebhooks(endpoints.clientKey, endpoints.clientSecret);
+  }
+
+  readonly oauth = {
+    pkce: true,
+    // Login Kit takes the S256 challenge hex-encoded, not base64url as RFC 7636 has it.
+    challengeEncoding: 'hex' as const,
+    configured: true,
+    authorizationUrl: ({ state, redirectUri, codeChallenge }: { state: string; redirectUri: string; codeChallenge: string | null }) => {
+      const params = new URLSearchParams({
+        client_key: this.endpoints.clientKey, scope: SCOPES.join(','), response_type: 'code', redirect_uri: redirectUri, state,
+      });
+      if (codeChallenge) {
+        params.set('code_challenge', codeChallenge);
+        params.set('code_challenge_method', 'S256');
+      }
+      return `${this.endpoints.authorizeUrl}?${params}`;
+    },
+    exchange: (code: string, redirectUri: string, codeVerifier: string | null) => this.token({
+      grant_type: 'authorization_code', code, redirect_uri: redirectUri, ...(codeVerifier ? { code_verifier: codeVerifier } : {}),
+    }),
+    accounts: async (grant: OAuthGrant): Promise<GrantedAccount[]> => {
+      const missing = REQUIRED_SCOPES.filter((scope) => !grant.scopes.includes(scope));
+      if (missing.length > 0) throw new PlatformError('permission_revoked', `the ${missing.join(', ')} permission was not granted`);
+      const user = await this.user(grant.accessToken, grant.scopes);
+      return [{
+        identity: {
+          platformAccountId: user.open_id, kind: 'user', name: user.display_name || user.username || user.open_id,
+          username: user.username ?? null, avatarUrl: user.avatar_url ?? null, scopes: grant.scopes, tokenExpiresAt: grant.expiresAt,
+        },
+        credentials: credentialsOf(grant, null),
+      }];
+    },
+  };
+
+  /** Refresh tokens rotate: the answer's refresh token replaces the one spent, which stops working. */
+  readonly refresh = async (credentials: Credentials) => {
+    if (!credentials.refreshToken) throw new PlatformError('auth_expired', 'no refresh token was granted; connect again');
+    const grant = await this.token({ grant_type: 'refresh_token', refresh_token: credentials.refreshToken });
+    return { credentials: credentialsOf(grant, credentials), tokenExpiresAt: grant.expiresAt };
+  };
+
+  async about(account: AdapterAccount): Promise<About> {
+    const scopes = (account.credentials.extra?.scope ?? 'user.info.basic').split(',');
+    const user = await this.user(account.credentials.accessToken, scopes);
+    return {
+      platformAccountId: user.open_id, name: user.display_name || user.username || user.open_id, username: user.username ?? null,
+      bio: user.bio_description || null, url: user.profile_deep_link ?? null, pictureUrl: user.avatar_url ?? null, category: null,
+      followersCount: user.follower_count ?? null, followingCount: user.following_count ?? null, postsCount: user.video_count ?? null,
+      verified: user.is_verified ?? null, platformData: user as unknown as Record<string, unknown>,
+    };
+  }
+
+  async revoke(account: AdapterAccount): Promise<void> {
+    const response = await callPlatform<TokenBody>(`${this.endpoints.apiUrl}/v2/oauth/revoke/`, {
+      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_key: this.endpoints.clientKey, client_secret: this.endpoints.clientSecret, token: account.credentials.accessToken }).toString(),
+    });
+    const body = typeof response.body === 'object' ? response.body : {};
+    if (response.status >= 300 || body.error) throw classifyOAuth(response.status, body, response.headers);
+  }
+
+  /** The token endpoint (form-encoded), for the code exchange and for refreshes. */
+  private async token(params: Record<string, string>): Promise<OAuthGrant> {
+    const response = await callPlatform<TokenBody>(`${this.endpoints.apiUrl}/v2/oauth/token/`, {
+      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_key: this.endpoints.clientKey, client_secret: this.endpoints.clientSecret, ...params }).toString(),
+    });
+    const body = typeof response.body === 'object' ? response.body : {};
+    // Errors may come with HTTP 200: the body decides.
+    if (response.status >= 300 || body.error || !body.access_token) throw classifyOAuth(response.status, body, response.headers);
+    const inSeconds = (seconds: number | undefined) => (seconds ? new Date(Date.now() + seconds * 1000) : null);
+    return {
+      accessToken: body.access_token, refreshToken: body.refresh_token ?? null, expiresAt: inSeconds(body.expires_in),
+      scopes: (body.scope ?? '').split(/[,\s]+/).filter(Boolean),
+      extra: { openId: body.open_id ?? '', refreshExpiresAt: inSeconds(body.refresh_expires_in)?.toISOString() ?? '' },
+    };
+  }
+
+  private async user(accessToken: string, scopes: string[]): Promise<TikTokUser> {
+    const fields = scopes.flatMap((scope) => FIELDS_BY_SCOPE[scope] ?? []);
+    const response = await callPlatform<ApiBody<{ user?: TikTokUser }>>(`${this.endpoints.apiUrl}/v2/user/info/?fields=${fields.join(',')}`, {
+      headers: { Authorization: `Bearer ${accessToken}` },
+    });
+    const body = typeof response.body === 'object' ? response.body : {};
+    if (response.status >= 300 || (body.error?.code && body.error.code !== 'ok')) throw classifyApi(response.status, body, response.headers);
+    if (!body.data?.user?.open_id) throw new PlatformError('transient', 'the user info answer names no user');
+    return body.data.user;
+  }
+}
+
+/**
+ * The tokens to keep: the newest refresh token always (a refresh answer without one keeps the previous), and
+ * the granted scopes, which decide the user fields that may be asked for.
+ */
+function credentialsOf(grant: OAuthGrant, previous: Credentials | null): Credentials {
+  const refreshToken = grant.refreshToken ?? previous?.refreshToken;
+  const scope = grant.scopes.length > 0 ? grant.scopes.join(',') : previous?.extra?.scope ?? '';
+  const refreshExpiresAt = grant.extra.refreshExpiresAt || previous?.extra?.refreshExpiresAt || '';
+  return { accessToken: grant.accessToken, ...(refreshToken ? { refreshToken } : {}), extra: { scope, refreshExpiresAt } };
+}

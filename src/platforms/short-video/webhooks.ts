@@ -1,0 +1,62 @@
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
+import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } from '../types.js';
+
+const SIGNATURE_HEADER = 'tiktok-signature';
+/** A signature older (or newer) than this is refused, so a captured request cannot be replayed later. */
+export const TOLERANCE_SECONDS = 300;
+
+/** The webhook body: `content` is itself a JSON string, its members depend on `event`. */
+interface Notification { client_key?: string; event?: string; create_time?: number; user_openid?: string; content?: string }
+
+function read(rawBody: string): Notification {
+  try {
+    const parsed = JSON.parse(rawBody) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? parsed as Notification : {};
+  } catch {
+    return {};
+  }
+}
+
+/** `TikTok-Signature: t=<unix>,s=<hex>` → its parts, or null when it is not of that shape. */
+function parseSignature(header: string | string[] | undefined): { t: string; s: string } | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const parts = new Map(value.split(',').map((part) => {
+    const at = part.indexOf('=');
+    return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
+  }));
+  const t = parts.get('t');
+  const s = parts.get('s');
+  return t && /^\d{1,12}$/.test(t) && s && /^[0-9a-f]{64}$/.test(s) ? { t, s } : null;
+}
+
+/**
+ * Login Kit webhooks: no handshake (the callback URL is set in the developer portal), every POST signed with the
+ * app's client secret over `t + "." + rawBody`. The body names the user only by open_id, so the source is the app.
+ */
+export class ShortVideoWebhooks implements WebhookReceiver {
+  constructor(private readonly clientKey: string, private readonly clientSecret: string) {}
+
+  async verify(request: IncomingRequest): Promise<WebhookSource | null> {
+    const signature = parseSignature(request.headers[SIGNATURE_HEADER]);
+    if (!signature) return null;
+    if (Math.abs(Date.now() / 1000 - Number(signature.t)) > TOLERANCE_SECONDS) return null;
+    const expected = createHmac('sha256', this.clientSecret).update(`${signature.t}.${request.rawBody}`).digest('hex');
+    if (!constantTimeEqual(expected, signature.s)) return null;
+    // Signed with our secret yet for another client key would be a misrouted delivery: not ours to act on.
+    return read(request.rawBody).client_key === this.clientKey ? { accountId: null } : null;
+  }
+
+  /** Redeliveries (at least once, for 72 hours) carry the same body; the signature header differs each time. */
+  dedupeKey(request: IncomingRequest): string {
+    return `body:${sha256Hex(request.rawBody)}`;
+  }
+
+  /** The user removed the app: every token of the grant is revoked. Other events (publish results) are kept only. */
+  parse(rawBody: string): IncomingEvent[] {
+    const notification = read(rawBody);
+    if (notification.event !== 'authorization.removed' || !notification.user_openid) return [];
+    return [{ kind: 'permission_revoked', accountId: null, platformAccountId: notification.user_openid, reason: 'token_revoked' }];
+  }
+}

@@ -1,0 +1,65 @@
+import { createHmac } from 'node:crypto';
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import type { ShortVideoState } from './state.js';
+
+/**
+ * The people around Login Kit: a creator who signs up, a creator who removes the app in their settings (the
+ * platform then POSTs the signed `authorization.removed` webhook to the app's callback URL), and the developer
+ * portal's settings (token lifetimes, the callback URL, a rate limit to hit).
+ */
+export function mountShortVideoPeople(router: Router, state: ShortVideoState): void {
+  const fail = (ctx: RouterContext, status: number, message: string) => {
+    ctx.status = status;
+    ctx.body = { error: message };
+  };
+
+  /** Signs and sends one webhook, as the platform does: `TikTok-Signature: t=<unix>,s=<hex HMAC(t.rawBody)>`. */
+  const deliver = async (url: string, event: string, openId: string, content: Record<string, unknown>) => {
+    const payload = { client_key: state.app.clientKey, event, create_time: Math.floor(Date.now() / 1000), user_openid: openId, content: JSON.stringify(content) };
+    const raw = JSON.stringify(payload);
+    const t = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac('sha256', state.app.clientSecret).update(`${t}.${raw}`).digest('hex');
+    const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'TikTok-Signature': `t=${t},s=${signature}` }, body: raw });
+    await response.arrayBuffer();
+    return { payload, webhookStatus: response.status };
+  };
+
+  router.post('/_sandbox/short_video/users', (ctx) => {
+    const user = state.addUser((ctx.request.body ?? {}) as Record<string, never>);
+    ctx.status = 201;
+    ctx.body = { openId: user.openId, unionId: user.unionId, username: user.username, displayName: user.displayName };
+  });
+
+  /**
+   * The creator removes the app (TikTok settings → Security → Manage app permissions): every token of theirs
+   * stops working and the webhook goes to `webhookUrl` (standing for the callback URL set in the portal).
+   */
+  router.post('/_sandbox/short_video/remove-app', async (ctx) => {
+    const body = (ctx.request.body ?? {}) as { openId?: string; webhookUrl?: string; reason?: number };
+    const user = state.users.get(String(body.openId ?? ''));
+    if (!user) return fail(ctx, 404, 'no such user');
+    const revoked = state.removeApp(user.openId);
+    const url = body.webhookUrl ?? state.settings.webhookUrl;
+    // Reason 1: the user disconnected the app from within TikTok.
+    ctx.body = { revoked, ...(url ? await deliver(url, 'authorization.removed', user.openId, { reason: body.reason ?? 1 }) : { webhookStatus: null }) };
+  });
+
+  /** Any other event (a publish result), signed the same way. */
+  router.post('/_sandbox/short_video/events', async (ctx) => {
+    const body = (ctx.request.body ?? {}) as { openId?: string; webhookUrl?: string; event?: string; content?: Record<string, unknown> };
+    const url = body.webhookUrl ?? state.settings.webhookUrl;
+    if (!url || !body.event || !body.openId) return fail(ctx, 400, 'openId, event and a webhookUrl are needed');
+    ctx.body = await deliver(url, body.event, body.openId, body.content ?? {});
+  });
+
+  /** Shorter token lifetimes (to see refreshes and expiries happen), the callback URL, a rate limit. */
+  router.post('/_sandbox/short_video/settings', (ctx) => {
+    const body = (ctx.request.body ?? {}) as Partial<ShortVideoState['settings']>;
+    if (body.accessTokenTtlSeconds !== undefined) state.settings.accessTokenTtlSeconds = body.accessTokenTtlSeconds;
+    if (body.refreshTokenTtlSeconds !== undefined) state.settings.refreshTokenTtlSeconds = body.refreshTokenTtlSeconds;
+    if (body.webhookUrl !== undefined) state.settings.webhookUrl = body.webhookUrl;
+    if (body.rateLimited !== undefined) state.settings.rateLimited = body.rateLimited;
+    ctx.body = state.settings;
+  });
+}
