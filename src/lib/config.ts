@@ -28,6 +28,8 @@ export interface Config {
     searchSuite: { clientId: string; clientSecret: string } | undefined;
     /** Login Kit app; hosts default to the real ones (SHORT_VIDEO_AUTHORIZE_URL, SHORT_VIDEO_API_URL). */
     shortVideo: { clientKey: string; clientSecret: string; authorizeUrl: string; apiUrl: string } | undefined;
+    /** Business API developer app; hosts default to the real ones (SHORT_VIDEO_ADS_AUTH_URL, SHORT_VIDEO_ADS_API_URL). */
+    shortVideoAds: { appId: string; secret: string; authUrl: string; apiUrl: string } | undefined;
   };
 }
 
@@ -105,6 +107,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         clientKey: env.SHORT_VIDEO_CLIENT_KEY, clientSecret: env.SHORT_VIDEO_CLIENT_SECRET,
         authorizeUrl: env.SHORT_VIDEO_AUTHORIZE_URL || 'https://www.tiktok.com/v2/auth/authorize/',
         apiUrl: (env.SHORT_VIDEO_API_URL || 'https://open.tiktokapis.com').replace(/\/$/, ''),
+      } : undefined,
+      shortVideoAds: env.SHORT_VIDEO_ADS_APP_ID && env.SHORT_VIDEO_ADS_APP_SECRET ? {
+        appId: env.SHORT_VIDEO_ADS_APP_ID, secret: env.SHORT_VIDEO_ADS_APP_SECRET,
+        authUrl: env.SHORT_VIDEO_ADS_AUTH_URL || 'https://business-api.tiktok.com/portal/auth',
+        // The API version is part of this URL (v1.3 today): a new version is a configuration change.
+        apiUrl: (env.SHORT_VIDEO_ADS_API_URL || 'https://business-api.tiktok.com/open_api/v1.3').replace(/\/$/, ''),
       } : undefined,
     },
   };

@@ -2,8 +2,9 @@ import type { Config } from '../lib/config.js';
 import { BotchatAdapter } from './botchat/adapter.js';
 import { CalendarAdapter, SearchSuiteAdapter, type SearchSuiteEndpoints } from './search-suite/adapter.js';
 import { SANDBOX_CLIENT } from '../sandbox/search-suite/platform.js';
+import { ShortVideoAdsAdapter } from './short-video-ads/adapter.js';
 import { ShortVideoAdapter } from './short-video/adapter.js';
-import { shortVideoEndpoints } from './short-video/endpoints.js';
+import { shortVideoAdsEndpoints, shortVideoEndpoints } from './short-video/endpoints.js';
 import type { PlatformAdapter, PlatformId } from './types.js';
 
 /** Every adapter, built once per process with its base URL: the real platform's, or the sandbox's. */
@@ -24,6 +25,7 @@ export class Platforms {
       ['search_suite', new SearchSuiteAdapter(searchSuite)],
       ['calendar', new CalendarAdapter(searchSuite)],
       ['short_video', new ShortVideoAdapter(shortVideoEndpoints(config, sandboxUrl))],
+      ['short_video_ads', new ShortVideoAdsAdapter(shortVideoAdsEndpoints(config, sandboxUrl))],
     ]);
   }
 

@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { mountBotchat } from './botchat/platform.js';
 import { mountSearchSuite } from './search-suite/platform.js';
+import { mountShortVideoAds } from './short-video-ads/platform.js';
 import { mountShortVideo } from './short-video/platform.js';
 
 export interface Sandbox {
@@ -26,6 +27,7 @@ export async function startSandbox(options: { port: number; host?: string }): Pr
   mountBotchat(router);
   mountSearchSuite(router);
   mountShortVideo(router);
+  mountShortVideoAds(router);
   app.use(router.routes());
   app.use(router.allowedMethods());
   const server: Server = app.listen(options.port, options.host ?? '127.0.0.1');

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import { DEMO_ADVERTISERS, SANDBOX_ADS_APP } from './demo.js';
+
+/**
+ * The Business API v1.3 as our adapter uses it: the advertiser's consent page (`portal/auth` → `auth_code`), the
+ * JSON token endpoint and advertiser info (`Access-Token` header), every answer HTTP 200 with the envelope
+ * `{code, message, request_id, data}` where a non-zero code is the failure.
+ */
+type Advertiser = (typeof DEMO_ADVERTISERS)[number];
+interface Token { advertiserIds: string[]; revoked: boolean }
+
+const requestId = () => `2026${randomBytes(10).toString('hex').toUpperCase()}`;
+
+export function mountShortVideoAds(router: Router): void {
+  const advertisers = new Map<string, Advertiser>(DEMO_ADVERTISERS.map((a) => [a.advertiser_id, { ...a }]));
+  const codes = new Map<string, { advertiserIds: string[]; redirectUri: string; used: boolean; expiresAt: number }>();
+  const tokens = new Map<string, Token>();
+  let nextId = 7000000000000001000n;
+
+  const answer = (ctx: RouterContext, code: number, message: string, data: unknown = {}) => {
+    ctx.status = 200;
+    ctx.body = { code, message, request_id: requestId(), data };
+  };
+  const authorised = (ctx: RouterContext): Token | null => {
+    const token = tokens.get(ctx.get('Access-Token'));
+    if (!token || token.revoked) {
+      answer(ctx, 40105, 'The access token is invalid or has been revoked.');
+      return null;
+    }
+    return token;
+  };
+
+  /** The signed-in advertiser's consent page; the hidden `advertiser_ids` are those they tick (all by default). */
+  router.get('/short_video_ads/portal/auth', (ctx) => {
+    const q = ctx.query as Record<string, string>;
+    if (q.app_id !== SANDBOX_ADS_APP.appId || !q.redirect_uri) {
+      ctx.status = 400;
+      ctx.body = 'Invalid app_id or redirect_uri';
+      return;
+    }
+    const fields = { ...q, advertiser_ids: [...advertisers.keys()].join(',') };
+    const hidden = Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${String(v).replace(/"/g, '&quot;')}">`).join('');
+    ctx.type = 'html';
+    ctx.body = `<!doctype html><title>Authorize - Sandbox Business</title><h1>Sandbox app requests access to your ad accounts</h1>
+<form method="post" action="/short_video_ads/portal/consent">${hidden}<button name="decision" value="approve">Confirm</button><button name="decision" value="deny">Cancel</button></form>`;
+  });
+
+  router.post('/short_video_ads/portal/consent', (ctx) => {
+    const form = ctx.request.body as Record<string, string>;
+    const target = new URL(form.redirect_uri!);
+    if (form.decision !== 'approve') {
+      target.searchParams.set('error', 'access_denied');
+    } else {
+      const code = randomBytes(20).toString('hex');
+      const advertiserIds = (form.advertiser_ids ?? '').split(',').filter((id) => advertisers.has(id));
+      codes.set(code, { advertiserIds, redirectUri: form.redirect_uri!, used: false, expiresAt: Date.now() + 10 * 60 * 1000 });
+      target.searchParams.set('auth_code', code);
+    }
+    if (form.state) target.searchParams.set('state', form.state);
+    ctx.redirect(target.toString());
+  });
+
+  router.post('/short_video_ads/open_api/v1.3/oauth2/access_token/', (ctx) => {
+    const body = (ctx.request.body ?? {}) as { app_id?: string; secret?: string; auth_code?: string };
+    if (body.app_id !== SANDBOX_ADS_APP.appId || body.secret !== SANDBOX_ADS_APP.secret) return answer(ctx, 40101, 'The app_id or secret is invalid.');
+    const code = codes.get(body.auth_code ?? '');
+    if (!code || code.used || code.expiresAt < Date.now()) return answer(ctx, 40110, 'The auth_code is invalid or has expired.');
+    code.used = true;
+    const accessToken = randomBytes(20).toString('hex');
+    tokens.set(accessToken, { advertiserIds: code.advertiserIds, revoked: false });
+    answer(ctx, 0, 'OK', { access_token: accessToken, advertiser_ids: code.advertiserIds, scope: [1, 2, 3, 4] });
+  });
+
+  router.get('/short_video_ads/open_api/v1.3/advertiser/info/', (ctx) => {
+    const token = authorised(ctx);
+    if (!token) return;
+    let ids: unknown;
+    try {
+      ids = JSON.parse(String(ctx.query.advertiser_ids ?? ''));
+    } catch {
+      ids = null;
+    }
+    if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100) return answer(ctx, 40002, 'advertiser_ids: Field must be a JSON array of 1 to 100 ids.');
+    if (ids.some((id) => !token.advertiserIds.includes(String(id)))) return answer(ctx, 40001, 'No permission to operate the advertiser.');
+    let fields: string[] | null = null;
+    if (ctx.query.fields) fields = JSON.parse(String(ctx.query.fields)) as string[];
+    const list = ids.map((id) => advertisers.get(String(id))!).map((a) => (fields ? Object.fromEntries(fields.map((f) => [f, a[f as keyof Advertiser] ?? null])) : a));
+    answer(ctx, 0, 'OK', { list });
+  });
+
+  // The people on the platform.
+  /** Another advertiser the signed-in person owns (to see a status or a currency mapped). */
+  router.post('/_sandbox/short_video_ads/advertisers', (ctx) => {
+    const body = (ctx.request.body ?? {}) as Partial<Advertiser>;
+    nextId += 1n;
+    const advertiser: Advertiser = { ...DEMO_ADVERTISERS[0]!, ...body, advertiser_id: String(nextId) };
+    advertisers.set(advertiser.advertiser_id, advertiser);
+    ctx.status = 201;
+    ctx.body = advertiser;
+  });
+  /** The advertiser revokes the app's authorization in Business Center: every token stops working (40105). */
+  router.post('/_sandbox/short_video_ads/revoke-access', (ctx) => {
+    for (const token of tokens.values()) token.revoked = true;
+    ctx.body = { revoked: true };
+  });
+}
