@@ -22,7 +22,9 @@ export interface Config {
   /** `auto`: platforms without a configured URL are served by the local sandbox; `off`: never start it. */
   sandbox: { mode: 'auto' | 'off'; port: number };
   /** Base URLs of the real platforms; a platform left unset uses the sandbox. */
-  platformUrls: { botchat: string | undefined };
+  platformUrls: { botchat: string | undefined; chatappCloud: string | undefined };
+  /** The instance's own chat app cloud API app; unset while the sandbox serves it, the sandbox's app is used. */
+  chatappCloud: { appSecret: string | undefined; verifyToken: string | undefined };
   /** App credentials of the OAuth platforms; a platform without them uses the sandbox. */
   oauthApps: {
     searchSuite: { clientId: string; clientSecret: string } | undefined;
@@ -99,7 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       testIntervalSeconds: 30,
     },
     sandbox: { mode: env.SANDBOX === 'off' ? 'off' : 'auto', port: int('SANDBOX_PORT', 8081, env) },
-    platformUrls: { botchat: env.BOTCHAT_API_URL || undefined },
+    platformUrls: { botchat: env.BOTCHAT_API_URL || undefined, chatappCloud: env.CHATAPP_CLOUD_API_URL || undefined },
+    chatappCloud: { appSecret: env.CHATAPP_CLOUD_APP_SECRET || undefined, verifyToken: env.CHATAPP_CLOUD_VERIFY_TOKEN || undefined },
     oauthApps: {
       searchSuite: env.SEARCH_SUITE_CLIENT_ID && env.SEARCH_SUITE_CLIENT_SECRET
         ? { clientId: env.SEARCH_SUITE_CLIENT_ID, clientSecret: env.SEARCH_SUITE_CLIENT_SECRET } : undefined,

@@ -1,5 +1,7 @@
 import type { Config } from '../lib/config.js';
 import { BotchatAdapter } from './botchat/adapter.js';
+import { ChatappCloudAdapter } from './chatapp-cloud/adapter.js';
+import { SANDBOX_APP_SECRET, SANDBOX_VERIFY_TOKEN } from '../sandbox/chatapp-cloud/demo.js';
 import { CalendarAdapter, SearchSuiteAdapter, type SearchSuiteEndpoints } from './search-suite/adapter.js';
 import { SANDBOX_CLIENT } from '../sandbox/search-suite/platform.js';
 import { ShortVideoAdsAdapter } from './short-video-ads/adapter.js';
@@ -10,6 +12,7 @@ import type { PlatformAdapter, PlatformId } from './types.js';
 /** Every adapter, built once per process with its base URL: the real platform's, or the sandbox's. */
 export class Platforms {
   readonly botchat: BotchatAdapter;
+  readonly chatappCloud: ChatappCloudAdapter;
   private readonly byId: Map<PlatformId, PlatformAdapter>;
 
   constructor(config: Config, sandboxUrl: string | null) {
@@ -19,9 +22,17 @@ export class Platforms {
       return `${sandboxUrl}/${sandboxPath}`;
     };
     this.botchat = new BotchatAdapter(urlOf(config.platformUrls.botchat, 'botchat'), `${config.publicUrl}/webhooks/botchat`);
+    // The sandbox's app stands in only while the sandbox serves the platform: a real Graph URL needs real values.
+    const cloudSandbox = !config.platformUrls.chatappCloud;
+    this.chatappCloud = new ChatappCloudAdapter({
+      apiUrl: urlOf(config.platformUrls.chatappCloud, 'chatapp-cloud/v25.0'), webhookUrl: `${config.publicUrl}/webhooks/chatapp-cloud`,
+      appSecret: config.chatappCloud.appSecret ?? (cloudSandbox ? SANDBOX_APP_SECRET : undefined),
+      verifyToken: config.chatappCloud.verifyToken ?? (cloudSandbox ? SANDBOX_VERIFY_TOKEN : undefined),
+    });
     const searchSuite = searchSuiteEndpoints(config, sandboxUrl);
     this.byId = new Map<PlatformId, PlatformAdapter>([
       [this.botchat.id, this.botchat],
+      [this.chatappCloud.id, this.chatappCloud],
       ['search_suite', new SearchSuiteAdapter(searchSuite)],
       ['calendar', new CalendarAdapter(searchSuite)],
       ['short_video', new ShortVideoAdapter(shortVideoEndpoints(config, sandboxUrl))],

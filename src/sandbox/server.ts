@@ -5,6 +5,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { mountBotchat } from './botchat/platform.js';
+import { mountChatappCloud } from './chatapp-cloud/platform.js';
 import { mountSearchSuite } from './search-suite/platform.js';
 import { mountShortVideoAds } from './short-video-ads/platform.js';
 import { mountShortVideo } from './short-video/platform.js';
@@ -25,6 +26,7 @@ export async function startSandbox(options: { port: number; host?: string }): Pr
   const router = new Router();
   app.use(koaBody({ jsonLimit: '10mb', formLimit: '10mb', multipart: true }));
   mountBotchat(router);
+  mountChatappCloud(router);
   mountSearchSuite(router);
   mountShortVideo(router);
   mountShortVideoAds(router);

@@ -18,6 +18,10 @@ function accountsLookup(services: Services): WebhookAccounts {
       const row = await AccountRow.query(services.db).findById(accountId);
       return row?.credentialsCiphertext ? adapterAccount(row, services.secrets) : null;
     },
+    withPlatformAccountId: async (platform, platformAccountId) => {
+      const rows = await AccountRow.query(services.db).where({ platform, platformAccountId }).whereNotNull('credentialsCiphertext');
+      return rows.map((row) => adapterAccount(row, services.secrets));
+    },
   };
 }
 

@@ -1,0 +1,45 @@
+import { type Handler, principalOf } from '../../http/handler.js';
+import { ApiError, UnprocessableError } from '../../lib/errors.js';
+import { PlatformError } from '../../platforms/errors.js';
+import type { Credentials } from '../../platforms/types.js';
+import { connectionProblem, saveConnectedAccount } from '../accounts/accounts.js';
+import { presentAccount } from '../accounts/present.js';
+import { findProfile } from '../accounts/profiles.js';
+
+/**
+ * Subscribing failed: credentials refused are the caller's to fix (422); anything else is the platform's side
+ * or ours (the callback URL did not pass Meta's check), so 502.
+ */
+function subscriptionProblem(error: unknown): never {
+  if (error instanceof PlatformError && error.kind === 'invalid_request') {
+    throw new ApiError(502, 'platform_error', 'The platform failed', `Subscribing to the business account's webhooks failed: ${error.message}`);
+  }
+  return connectionProblem(error, 'token');
+}
+
+/**
+ * Checks the token and the number with the platform, registers the number when asked to, subscribes the app to
+ * the business account's webhooks, and only then saves the account (a repair keeps its id).
+ */
+export const connectChatappCloud: Handler<'connectChatappCloud'> = async (request, services) => {
+  const principal = principalOf(request);
+  const input = request.body;
+  await findProfile(services.db, principal, input.profileId);
+  const adapter = services.platforms.chatappCloud;
+  if (!input.appSecret && !adapter.hasApp) {
+    throw new UnprocessableError('platform_not_configured', 'No app configured',
+      'This instance has no chat app cloud API app of its own (CHATAPP_CLOUD_APP_SECRET): give the appSecret of the app the token was issued for.');
+  }
+  const checked = await adapter.verifyNumber(input).catch((error: unknown) => connectionProblem(error, 'token or phone number'));
+  if (!checked.registered && input.pin) {
+    await adapter.register(input.accessToken, input.phoneNumberId, input.pin).catch((error: unknown) => connectionProblem(error, 'PIN'));
+  }
+  await adapter.subscribe(input.accessToken, input.wabaId).catch(subscriptionProblem);
+  const credentials: Credentials = {
+    accessToken: input.accessToken, extra: { wabaId: input.wabaId, ...(input.appSecret ? { appSecret: input.appSecret } : {}) },
+  };
+  const { row, created } = await saveConnectedAccount(services, principal, {
+    profileId: input.profileId, platform: 'chatapp-cloud', identity: checked.identity, credentials,
+  });
+  return created ? { status: 201, body: presentAccount(row) } : { status: 200, body: presentAccount(row) };
+};

@@ -1,0 +1,123 @@
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
+import type { IncomingEvent, IncomingMessage, IncomingRequest, WebhookAccounts, WebhookReceiver, WebhookSource } from '../types.js';
+
+/** The cloud API's webhook body (only what we read of it). */
+interface Notification {
+  object?: string;
+  entry?: Array<{ id?: string; changes?: Array<{ field?: string; value?: ChangeValue }> }>;
+}
+interface ChangeValue {
+  metadata?: { phone_number_id?: string; display_phone_number?: string };
+  contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>;
+  messages?: CloudMessage[];
+  statuses?: Array<{ id?: string; status?: string }>;
+}
+interface CloudMessage {
+  from: string;
+  id: string;
+  timestamp?: string;
+  type?: string;
+  text?: { body?: string };
+  button?: { text?: string };
+  interactive?: { button_reply?: { title?: string }; list_reply?: { title?: string } };
+  [media: string]: unknown;
+}
+
+const SIGNATURE_HEADER = 'x-hub-signature-256';
+const MEDIA_TYPES = ['image', 'video', 'document', 'audio', 'sticker'];
+
+function read(rawBody: string): Notification {
+  try {
+    const parsed = JSON.parse(rawBody) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? parsed as Notification : {};
+  } catch {
+    return {};
+  }
+}
+
+function changesOf(notification: Notification): ChangeValue[] {
+  return (notification.entry ?? []).flatMap((entry) => entry.changes ?? []).filter((c) => c.field === 'messages' && c.value).map((c) => c.value!);
+}
+
+/** The text a person sent: a text's body, a button's or list reply's title, a media caption (empty when none). */
+function textOf(message: CloudMessage): string | null {
+  if (message.type === 'text') return message.text?.body ?? '';
+  if (message.type === 'button') return message.button?.text ?? '';
+  if (message.type === 'interactive') return message.interactive?.button_reply?.title ?? message.interactive?.list_reply?.title ?? '';
+  if (message.type && MEDIA_TYPES.includes(message.type)) {
+    const caption = (message[message.type] as { caption?: unknown } | undefined)?.caption;
+    return typeof caption === 'string' ? caption : '';
+  }
+  return null; // reactions, system notices, unsupported types: not messages to pass on.
+}
+
+/**
+ * Meta-style webhooks: the GET handshake with the instance's verify token, every POST signed
+ * `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(app secret, raw body)>`. The signing app is the instance's, or
+ * the own app of an account connected with its `appSecret`; the body names the number (`phone_number_id`).
+ */
+export class ChatappCloudWebhooks implements WebhookReceiver {
+  constructor(private readonly appSecret: string | undefined, private readonly verifyToken: string | undefined) {}
+
+  handshake(query: IncomingRequest['query']): string | null {
+    const one = (name: string) => {
+      const value = query[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const token = one('hub.verify_token');
+    const challenge = one('hub.challenge');
+    if (one('hub.mode') !== 'subscribe' || !this.verifyToken || token === undefined || challenge === undefined) return null;
+    return constantTimeEqual(token, this.verifyToken) ? challenge : null;
+  }
+
+  /**
+   * The instance's app first; else the own app of an account on the one number the body is about. Such a body
+   * must name a single number, so an app can never speak for a number connected through another app.
+   */
+  async verify(request: IncomingRequest, accounts: WebhookAccounts): Promise<WebhookSource | null> {
+    const header = request.headers[SIGNATURE_HEADER];
+    const signature = (Array.isArray(header) ? header[0] : header)?.match(/^sha256=([0-9a-f]{64})$/)?.[1];
+    if (!signature) return null;
+    const signedWith = (secret: string) => constantTimeEqual(createHmac('sha256', secret).update(request.rawBody).digest('hex'), signature);
+    if (this.appSecret && signedWith(this.appSecret)) return { accountId: null };
+    const numbers = new Set(changesOf(read(request.rawBody)).map((value) => value.metadata?.phone_number_id));
+    const [number] = numbers;
+    if (numbers.size !== 1 || !number || !accounts.withPlatformAccountId) return null;
+    for (const account of await accounts.withPlatformAccountId('chatapp-cloud', number)) {
+      const secret = account.credentials.extra?.appSecret;
+      if (secret && signedWith(secret)) return { accountId: null };
+    }
+    return null;
+  }
+
+  /** The message ids (and status ids) it carries: Meta redelivers, and may batch them differently. */
+  dedupeKey(request: IncomingRequest): string {
+    const ids = changesOf(read(request.rawBody)).flatMap((value) => [
+      ...(value.messages ?? []).map((m) => m.id),
+      ...(value.statuses ?? []).map((s) => `${s.id}:${s.status}`),
+    ]).filter(Boolean).sort();
+    if (ids.length === 0) return `body:${sha256Hex(request.rawBody)}`;
+    const key = ids.join(',');
+    return key.length <= 200 ? key : `ids:${sha256Hex(key)}`;
+  }
+
+  parse(rawBody: string): IncomingEvent[] {
+    const events: IncomingMessage[] = [];
+    for (const value of changesOf(read(rawBody))) {
+      const phoneNumberId = value.metadata?.phone_number_id;
+      if (!phoneNumberId) continue;
+      for (const message of value.messages ?? []) {
+        const text = textOf(message);
+        if (text === null || !message.from || !message.id) continue;
+        const contact = value.contacts?.find((c) => c.wa_id === message.from);
+        events.push({
+          kind: 'message', accountId: null, platformAccountId: phoneNumberId, platformConversationId: message.from,
+          from: message.from, fromName: contact?.profile?.name ?? null, text, platformMessageId: message.id,
+          sentAt: message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date(),
+        });
+      }
+    }
+    return events;
+  }
+}
