@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { generate } from 'selfsigned';
 
 export interface Received {
+  /** The request's path (and query). */
+  path: string;
   headers: Record<string, string | string[] | undefined>;
   /** The body exactly as it arrived, for signature checks. */
   rawBody: string;
@@ -42,7 +44,7 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const request: Received = { headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const request: Received = { path: req.url ?? '', headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
         receiver!.received.push(request);
         for (const wake of receiver!.waiters.splice(0)) wake();
         const reply = receiver!.reply(request);
