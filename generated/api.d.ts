@@ -14929,7 +14929,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14974,7 +14973,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["AccountPlatformUnsupported"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     connectChatappCloud: {

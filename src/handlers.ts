@@ -4,6 +4,7 @@ import * as accounts from './modules/accounts/handlers.js';
 import * as auth from './modules/auth/handlers.js';
 import * as connect from './modules/connect/handlers.js';
 import * as chatappCloud from './modules/connect/chatapp-cloud.js';
+import * as qrchat from './modules/connect/qrchat.js';
 import * as hooks from './modules/hooks/handlers.js';
 import * as keys from './modules/keys/handlers.js';
 import * as messaging from './modules/messaging/handlers.js';
@@ -16,7 +17,7 @@ import * as webhooks from './modules/webhooks/handlers.js';
  */
 export const NOT_IMPLEMENTED = [
   'listAvailableSocialNetworkPages', 'connectSocialNetworkPages', 'listAvailableSocialNetworkAdAccounts',
-  'connectSocialNetworkAdAccounts', 'connectQrchat', 'getQrchatQr', 'createPost', 'listPosts', 'getPost',
+  'connectSocialNetworkAdAccounts', 'createPost', 'listPosts', 'getPost',
   'deletePost', 'retryPost', 'uploadMedia', 'getMedia', 'downloadMediaFile', 'listAccountHistory',
   'deletePlatformPost', 'createQueueSlot', 'listQueueSlots', 'deleteQueueSlot', 'enqueuePost', 'listQueue',
   'listAiModels', 'generateCopy', 'generateImage', 'generateVideo', 'generateAudio', 'getGeneration',
@@ -72,6 +73,8 @@ const built: { [K in Built]: Handler<K> } = {
   deleteAdAccount: accounts.deleteAdAccount,
   connectBotchat: connect.connectBotchat,
   connectChatappCloud: chatappCloud.connectChatappCloud,
+  connectQrchat: qrchat.connectQrchat,
+  getQrchatQr: qrchat.getQrchatQr,
   startConnection: connect.startConnection,
   completeConnection: connect.completeConnection,
   verifyPlatformWebhook: webhooks.verifyPlatformWebhook,

@@ -1,4 +1,5 @@
 import type { Services } from '../services.js';
+import { registerQrchat } from '../modules/connect/qrchat.js';
 import { purgeExpired } from './maintenance.js';
 import { processWebhook, sweepWebhooks } from '../modules/webhooks/process.js';
 import { PROCESS_JOB } from '../modules/webhooks/receive.js';
@@ -9,6 +10,8 @@ export function registerJobs(services: Services): void {
   services.scheduler.define('maintenance.purgeExpired', () => purgeExpired(services));
   services.scheduler.define<{ id: string }>(PROCESS_JOB, (data) => processWebhook(services, data.id));
   services.scheduler.define('platformWebhooks.sweep', () => sweepWebhooks(services));
+  // qrchat sessions are held by processes that run jobs; its manager also defines the job that opens them.
+  registerQrchat(services);
   services.scheduler.define(REFRESH_JOB, async () => {
     await refreshExpiringTokens(services);
   });

@@ -25,6 +25,8 @@ export interface Config {
   platformUrls: { botchat: string | undefined; chatappCloud: string | undefined };
   /** The instance's own chat app cloud API app; unset while the sandbox serves it, the sandbox's app is used. */
   chatappCloud: { appSecret: string | undefined; verifyToken: string | undefined };
+  /** The driver of qrchat sessions (QRCHAT_DRIVER): only `sandbox` ships (src/platforms/qrchat/drivers.ts). */
+  qrchat: { driver: string };
   /** App credentials of the OAuth platforms; a platform without them uses the sandbox. */
   oauthApps: {
     searchSuite: { clientId: string; clientSecret: string } | undefined;
@@ -103,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandbox: { mode: env.SANDBOX === 'off' ? 'off' : 'auto', port: int('SANDBOX_PORT', 8081, env) },
     platformUrls: { botchat: env.BOTCHAT_API_URL || undefined, chatappCloud: env.CHATAPP_CLOUD_API_URL || undefined },
     chatappCloud: { appSecret: env.CHATAPP_CLOUD_APP_SECRET || undefined, verifyToken: env.CHATAPP_CLOUD_VERIFY_TOKEN || undefined },
+    qrchat: { driver: env.QRCHAT_DRIVER || 'sandbox' },
     oauthApps: {
       searchSuite: env.SEARCH_SUITE_CLIENT_ID && env.SEARCH_SUITE_CLIENT_SECRET
         ? { clientId: env.SEARCH_SUITE_CLIENT_ID, clientSecret: env.SEARCH_SUITE_CLIENT_SECRET } : undefined,

@@ -1,6 +1,8 @@
 import type { Config } from '../lib/config.js';
 import { BotchatAdapter } from './botchat/adapter.js';
 import { ChatappCloudAdapter } from './chatapp-cloud/adapter.js';
+import { QrchatAdapter } from './qrchat/adapter.js';
+import { createQrchatDriver } from './qrchat/drivers.js';
 import { SANDBOX_APP_SECRET, SANDBOX_VERIFY_TOKEN } from '../sandbox/chatapp-cloud/demo.js';
 import { CalendarAdapter, SearchSuiteAdapter, type SearchSuiteEndpoints } from './search-suite/adapter.js';
 import { SANDBOX_CLIENT } from '../sandbox/search-suite/platform.js';
@@ -13,6 +15,7 @@ import type { PlatformAdapter, PlatformId } from './types.js';
 export class Platforms {
   readonly botchat: BotchatAdapter;
   readonly chatappCloud: ChatappCloudAdapter;
+  readonly qrchat: QrchatAdapter;
   private readonly byId: Map<PlatformId, PlatformAdapter>;
 
   constructor(config: Config, sandboxUrl: string | null) {
@@ -29,10 +32,12 @@ export class Platforms {
       appSecret: config.chatappCloud.appSecret ?? (cloudSandbox ? SANDBOX_APP_SECRET : undefined),
       verifyToken: config.chatappCloud.verifyToken ?? (cloudSandbox ? SANDBOX_VERIFY_TOKEN : undefined),
     });
+    this.qrchat = new QrchatAdapter(createQrchatDriver(config.qrchat.driver, sandboxUrl));
     const searchSuite = searchSuiteEndpoints(config, sandboxUrl);
     this.byId = new Map<PlatformId, PlatformAdapter>([
       [this.botchat.id, this.botchat],
       [this.chatappCloud.id, this.chatappCloud],
+      [this.qrchat.id, this.qrchat],
       ['search_suite', new SearchSuiteAdapter(searchSuite)],
       ['calendar', new CalendarAdapter(searchSuite)],
       ['short_video', new ShortVideoAdapter(shortVideoEndpoints(config, sandboxUrl))],
@@ -43,7 +48,7 @@ export class Platforms {
   /** Whether any platform needs the sandbox (its URL is not configured). */
   static needSandbox(config: Config): boolean {
     return config.sandbox.mode === 'auto'
-      && (Object.values(config.platformUrls).some((url) => !url) || Object.values(config.oauthApps).some((app) => !app));
+      && (Object.values(config.platformUrls).some((url) => !url) || config.qrchat.driver === 'sandbox' || Object.values(config.oauthApps).some((app) => !app));
   }
 
   get(id: string): PlatformAdapter | undefined {

@@ -5,6 +5,8 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { mountBotchat } from './botchat/platform.js';
+import { attachQrNetwork, detachQrNetwork } from './qrchat/network.js';
+import { mountQrchat } from './qrchat/platform.js';
 import { mountChatappCloud } from './chatapp-cloud/platform.js';
 import { mountSearchSuite } from './search-suite/platform.js';
 import { mountShortVideoAds } from './short-video-ads/platform.js';
@@ -26,6 +28,7 @@ export async function startSandbox(options: { port: number; host?: string }): Pr
   const router = new Router();
   app.use(koaBody({ jsonLimit: '10mb', formLimit: '10mb', multipart: true }));
   mountBotchat(router);
+  const qrchat = mountQrchat(router);
   mountChatappCloud(router);
   mountSearchSuite(router);
   mountShortVideo(router);
@@ -35,9 +38,13 @@ export async function startSandbox(options: { port: number; host?: string }): Pr
   const server: Server = app.listen(options.port, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
+  const url = `http://${options.host ?? '127.0.0.1'}:${address.port}`;
+  // The qrchat sandbox driver of this process reaches the fake chat app servers by the sandbox's URL.
+  attachQrNetwork(url, qrchat);
   return {
-    url: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
+    url,
     close: async () => {
+      detachQrNetwork(url);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import * as foundation from './0001_foundation.js';
 import * as eventsAndHooks from './0002_events_and_hooks.js';
 import * as accountsAndMessages from './0003_accounts_and_messages.js';
+import * as qrchatSessions from './0004_qrchat_sessions.js';
 import * as oauthConnections from './0005_oauth_connections.js';
 import * as adAccounts from './0006_ad_accounts.js';
 import * as conversationState from './0007_conversation_state.js';
@@ -22,4 +23,6 @@ export const migrations: Migration[] = [
   { name: '0006_ad_accounts', ...adAccounts },
   { name: '0007_conversation_state', ...conversationState },
   { name: '0008_platform_user_ids', ...platformUserIds },
+  // Numbered 0004 (reserved for it) but appended: databases that ran the later ones get it too, in this order.
+  { name: '0004_qrchat_sessions', ...qrchatSessions },
 ];

@@ -1,0 +1,65 @@
+import type { Knex } from 'knex';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { Credentials } from '../../platforms/types.js';
+import type { PairedDevice } from '../../platforms/qrchat/driver.js';
+import { emitEvent } from '../events/emit.js';
+import { type AccountError, AccountRow } from '../accounts/models.js';
+
+const eventData = (row: AccountRow) => ({ accountId: row.id, accountType: 'account', platform: row.platform, platformAccountId: row.platformAccountId, name: row.name });
+
+/**
+ * Pairing completed: the account is `connected` as the paired number and `account.connected` is emitted. The
+ * number may be connected already as another account of the owner: then this pairing is refused ('taken').
+ */
+export async function markPaired(db: Knex, secrets: SecretBox, accountId: string, device: PairedDevice): Promise<'connected' | 'taken' | 'gone'> {
+  return db.transaction(async (trx) => {
+    const row = await AccountRow.query(trx).findById(accountId).forUpdate();
+    if (!row || row.status === 'disconnected') return 'gone';
+    // A paired session that reconnected (a restart, a new worker): nothing changed, nothing to announce.
+    if (row.status === 'connected' && row.platformAccountId === device.phoneNumber) return 'connected';
+    const other = await AccountRow.query(trx).findOne({ ownerId: row.ownerId, platform: 'qrchat', platformAccountId: device.phoneNumber }).whereNot({ id: row.id });
+    if (other) {
+      const lastError: AccountError = {
+        code: 'platform_error', platformCode: null, at: new Date().toISOString(),
+        message: `+${device.phoneNumber} is connected already as ${other.id}; pair that account again (accountId) instead.`,
+      };
+      await AccountRow.query(trx).patch({ statusReason: 'pairing_expired', lastError: lastError as never, updatedAt: new Date() }).where({ id: row.id });
+      return 'taken';
+    }
+    const credentials: Credentials = { accessToken: device.deviceId, extra: { accountId, name: device.name } };
+    const now = new Date();
+    const [updated] = await AccountRow.query(trx).patch({
+      status: 'connected', statusReason: null, platformAccountId: device.phoneNumber, name: device.name.slice(0, 255) || `+${device.phoneNumber}`,
+      credentialsCiphertext: secrets.seal(JSON.stringify(credentials)), connectedAt: now, lastSuccessAt: now, lastError: null, updatedAt: now,
+    }).where({ id: accountId }).returning('*');
+    await emitEvent(trx, {
+      ownerId: updated!.ownerId, profileId: updated!.profileId, name: 'account.connected',
+      data: { ...eventData(updated!), status: 'connected', statusReason: null },
+    });
+    return 'connected';
+  });
+}
+
+/**
+ * The phone logged the session out (or it broke beyond repair): the device is gone, so are its credentials; a
+ * connected account needs pairing again and `account.needs_reconnection` says so (never `account.disconnected`).
+ */
+export async function markLoggedOut(db: Knex, accountId: string, detail: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row = await AccountRow.query(trx).findById(accountId).forUpdate();
+    if (!row || row.status !== 'connected') return;
+    const lastError: AccountError = { code: 'session_logged_out', message: detail, platformCode: '401', at: new Date().toISOString() };
+    await AccountRow.query(trx).patch({
+      status: 'needs_reconnection', statusReason: 'session_logged_out', credentialsCiphertext: null, lastError: lastError as never, updatedAt: new Date(),
+    }).where({ id: accountId });
+    await emitEvent(trx, {
+      ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection',
+      data: { ...eventData(row), status: 'needs_reconnection', statusReason: 'session_logged_out', detail },
+    });
+  });
+}
+
+/** The pairing window ended unscanned: the account stays `pending`, now with `pairing_expired`. */
+export async function markWindowExpired(db: Knex, accountId: string): Promise<void> {
+  await AccountRow.query(db).patch({ statusReason: 'pairing_expired', updatedAt: new Date() }).where({ id: accountId, status: 'pending' });
+}

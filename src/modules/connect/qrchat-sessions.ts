@@ -1,0 +1,285 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { LiveSessions, QrchatAdapter } from '../../platforms/qrchat/adapter.js';
+import type { CloseReason, DriverEvents, DriverSocket } from '../../platforms/qrchat/driver.js';
+import type { Services } from '../../services.js';
+import { AccountRow } from '../accounts/models.js';
+import { storeIncomingMessage } from '../messaging/inbound.js';
+import { markLoggedOut, markPaired, markWindowExpired } from './qrchat-accounts.js';
+import { SealedAuthStore, type SessionRow, sessions, writeSession } from './qrchat-store.js';
+
+export const OPEN_JOB = 'qrchat.open';
+/** A holder renews its leases well inside their length; a dead holder's sessions are taken over after it. */
+const LEASE_MS = 60_000;
+const RENEW_MS = 15_000;
+const SWEEP_MS = 30_000;
+const TICK_MS = 1_000;
+const RECONNECT_MAX_MS = 30_000;
+
+interface Live {
+  accountId: string;
+  generation: number;
+  socket: DriverSocket | null;
+  /** Events of one session are handled one after the other, in the order the socket reported them. */
+  queue: Promise<void>;
+  /** Waiting for a scan or a code (a pairing window is open), as opposed to a paired session. */
+  pairing: boolean;
+  /** Pairing by code on this number (E.164) instead of by QR. */
+  codeNumber: string | null;
+  codeRequested: boolean;
+  /** We are ending it ourselves: the close that follows is ours, not the phone's. */
+  ending: boolean;
+  failures: number;
+  timer?: NodeJS.Timeout;
+}
+
+const lease = () => new Date(Date.now() + LEASE_MS);
+
+/**
+ * The linked-device sessions of the qrchat accounts, held by worker processes (one holder per session, by a
+ * lease in `qrchat_sessions`). It opens a session when a pairing window starts (job `qrchat.open`), resumes
+ * paired sessions nobody holds, turns the socket's events into the account's state and `message.received`,
+ * and lets go of everything once this process stops running jobs (its shutdown).
+ */
+export class QrchatSessions implements LiveSessions {
+  readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private readonly live = new Map<string, Live>();
+  private ticker: NodeJS.Timeout | undefined;
+  private active = false;
+  private stopped = false;
+  private busy = false;
+  private lastRenew = 0;
+  private lastSweep = 0;
+
+  constructor(private readonly services: Services, private readonly adapter: QrchatAdapter) {}
+
+  start(): void {
+    this.adapter.live = this;
+    this.ticker = setInterval(() => void this.tick(), TICK_MS);
+    this.ticker.unref();
+  }
+
+  /** Sessions live while this process runs jobs: from the scheduler's start until its stop at shutdown. */
+  private async tick(): Promise<void> {
+    if (this.busy || this.stopped) return;
+    if (!this.services.scheduler.isProcessing()) {
+      if (this.active) this.stop();
+      return;
+    }
+    this.active = true;
+    this.busy = true;
+    try {
+      const now = Date.now();
+      if (now - this.lastRenew >= RENEW_MS) {
+        this.lastRenew = now;
+        await this.renew();
+      }
+      if (now - this.lastSweep >= SWEEP_MS) {
+        this.lastSweep = now;
+        await this.sweep();
+      }
+    } catch (error) {
+      this.services.logger.warn({ err: error }, 'qrchat: renewing or resuming sessions failed');
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Job `qrchat.open`: a new pairing window. Takes the session over from any holder (its generation is old). */
+  async open(accountId: string): Promise<void> {
+    if (this.stopped) return;
+    const [row] = await sessions(this.services.db).where({ accountId }).update({ heldBy: this.holder, leaseExpiresAt: lease(), updatedAt: new Date() }).returning('*');
+    if (row) this.take(row);
+  }
+
+  private take(row: SessionRow): void {
+    this.drop(row.accountId);
+    const pairing = row.pairingExpiresAt !== null;
+    const live: Live = {
+      accountId: row.accountId, generation: row.generation, socket: null, queue: Promise.resolve(), pairing,
+      codeNumber: pairing ? row.phoneNumber : null, codeRequested: false, ending: false, failures: 0,
+    };
+    this.live.set(row.accountId, live);
+    if (pairing) {
+      live.timer = setTimeout(() => this.enqueue(live, () => this.expire(live)), Math.max(0, row.pairingExpiresAt!.getTime() - Date.now()));
+      live.timer.unref();
+    }
+    this.connect(live);
+  }
+
+  private current(live: Live): boolean {
+    return !this.stopped && this.live.get(live.accountId) === live;
+  }
+
+  private enqueue(live: Live, work: () => Promise<void>): void {
+    live.queue = live.queue.then(async () => {
+      if (this.current(live)) await work();
+    }).catch((error: unknown) => {
+      this.services.logger.warn({ err: error, accountId: live.accountId }, 'qrchat: handling a session event failed');
+    });
+  }
+
+  private write(live: Live, fields: Partial<SessionRow>): Promise<boolean> {
+    return writeSession(this.services.db, { accountId: live.accountId, generation: live.generation, holder: this.holder }, fields);
+  }
+
+  private connect(live: Live): void {
+    this.enqueue(live, async () => {
+      if (live.pairing) await this.write(live, { state: 'connecting' });
+      const auth = new SealedAuthStore(this.services.db, this.services.secrets, { accountId: live.accountId, generation: live.generation, holder: this.holder });
+      try {
+        live.socket = await this.adapter.driver.connect(auth, this.events(live));
+      } catch (error) {
+        this.services.logger.warn({ err: error, accountId: live.accountId }, 'qrchat: opening the session failed; trying again');
+        this.reconnectLater(live);
+      }
+    });
+  }
+
+  private reconnectLater(live: Live): void {
+    live.failures++;
+    const timer = setTimeout(() => {
+      if (this.current(live)) this.connect(live);
+    }, Math.min(RECONNECT_MAX_MS, 500 * 2 ** live.failures));
+    timer.unref();
+  }
+
+  private events(live: Live): DriverEvents {
+    return {
+      qr: (text, expiresAt) => this.enqueue(live, async () => {
+        if (!live.codeNumber) {
+          await this.write(live, { state: 'qr_pending', qr: text, qrExpiresAt: expiresAt });
+        } else if (!live.codeRequested && live.socket) {
+          // Code pairing is asked for once the socket is up (the libraries' own advice: on the first QR).
+          live.codeRequested = true;
+          const code = await live.socket.requestPairingCode(live.codeNumber);
+          await this.write(live, { state: 'code_pending', pairingCode: code, qr: null, qrExpiresAt: null });
+        }
+      }),
+      pairing: () => this.enqueue(live, async () => {
+        await this.write(live, { state: 'pairing', qr: null, qrExpiresAt: null, pairingCode: null });
+      }),
+      open: (device) => this.enqueue(live, async () => {
+        live.failures = 0;
+        const outcome = await markPaired(this.services.db, this.services.secrets, live.accountId, device);
+        // The number is another account's, or this one was disconnected meanwhile: unlink the new device.
+        if (outcome !== 'connected') return this.end(live, 'disconnected', true);
+        clearTimeout(live.timer);
+        live.pairing = false;
+        await this.write(live, { state: 'open', qr: null, qrExpiresAt: null, pairingCode: null, pairingExpiresAt: null, phoneNumber: `+${device.phoneNumber}` });
+      }),
+      message: (message) => this.enqueue(live, async () => {
+        const account = await AccountRow.query(this.services.db).findById(live.accountId);
+        if (account?.status !== 'connected') return;
+        await storeIncomingMessage(this.services.db, account, {
+          kind: 'message', accountId: account.id, platformAccountId: account.platformAccountId, platformConversationId: message.from,
+          from: message.from, fromName: message.fromName, text: message.text, platformMessageId: message.id, sentAt: message.sentAt,
+        });
+      }),
+      closed: (reason) => this.enqueue(live, () => this.closed(live, reason)),
+    };
+  }
+
+  private async closed(live: Live, reason: CloseReason): Promise<void> {
+    live.socket = null;
+    if (live.ending || reason === 'ended') return;
+    if (reason === 'restart_required' || (reason === 'qr_timeout' && live.pairing)) return this.connect(live);
+    if (reason === 'connection_lost') return this.reconnectLater(live);
+    if (reason === 'replaced') {
+      // Another holder of ours took the session over: it is theirs now. Anyone else: the phone's choice.
+      const row = await sessions(this.services.db).where({ accountId: live.accountId }).first('heldBy', 'generation');
+      if (row && (row.heldBy !== this.holder || row.generation !== live.generation)) return this.drop(live.accountId);
+    }
+    const detail = reason === 'replaced' ? 'The session was opened by another client with the same device, which replaced it.'
+      : reason === 'bad_session' ? 'The session\'s keys are no longer accepted by the chat app.'
+        : 'The phone logged this linked device out.';
+    if (!live.pairing) await markLoggedOut(this.services.db, live.accountId, detail);
+    await this.end(live, 'logged_out');
+  }
+
+  /** The pairing window ended unscanned: the socket closes, the account says `pairing_expired`. */
+  private async expire(live: Live): Promise<void> {
+    if (!live.pairing) return;
+    await markWindowExpired(this.services.db, live.accountId);
+    await this.end(live, 'disconnected');
+  }
+
+  /** Closes the socket, forgets the keys (a new pairing is a new device) and lets go of the session. */
+  private async end(live: Live, state: 'disconnected' | 'logged_out', logout = false): Promise<void> {
+    live.ending = true;
+    clearTimeout(live.timer);
+    if (logout) await live.socket?.logout().catch(() => {});
+    live.socket?.end();
+    await this.write(live, {
+      state, qr: null, qrExpiresAt: null, pairingCode: null, pairingExpiresAt: null, authCiphertext: null, heldBy: null, leaseExpiresAt: null,
+    });
+    if (this.live.get(live.accountId) === live) this.live.delete(live.accountId);
+  }
+
+  /** Forgets a session here without a word to the database (its new holder, or a new window, owns it). */
+  private drop(accountId: string): void {
+    const live = this.live.get(accountId);
+    if (!live) return;
+    live.ending = true;
+    clearTimeout(live.timer);
+    live.socket?.end();
+    this.live.delete(accountId);
+  }
+
+  /** Renews the leases of the sessions held here; lets go of those taken over, logs out those disconnected. */
+  private async renew(): Promise<void> {
+    if (this.live.size === 0) return;
+    const rows = await this.services.db('qrchatSessions as s').join('accounts as a', 'a.id', 's.accountId')
+      .whereIn('s.accountId', [...this.live.keys()]).select('s.accountId', 's.generation', 's.heldBy', 'a.status') as
+      Array<{ accountId: string; generation: number; heldBy: string | null; status: string }>;
+    for (const live of [...this.live.values()]) {
+      const row = rows.find((r) => r.accountId === live.accountId);
+      if (!row || row.heldBy !== this.holder || row.generation !== live.generation) this.drop(live.accountId);
+      else if (row.status === 'disconnected') this.enqueue(live, () => this.end(live, 'logged_out', true));
+    }
+    await sessions(this.services.db).whereIn('accountId', [...this.live.keys()]).where({ heldBy: this.holder }).update({ leaseExpiresAt: lease() });
+  }
+
+  /** Resumes sessions nobody holds (this process just started, or their holder died); ends windows gone by. */
+  async sweep(): Promise<void> {
+    const db = this.services.db;
+    const now = new Date();
+    const orphans = await db('qrchatSessions as s').join('accounts as a', 'a.id', 's.accountId')
+      .where((q) => q.whereNull('s.heldBy').orWhere('s.leaseExpiresAt', '<', now))
+      .where((q) => q.where((p) => p.where('a.status', 'connected').whereNotNull('s.authCiphertext')).orWhere((p) => p.where('a.status', 'pending').whereNotNull('s.pairingExpiresAt')))
+      .limit(100).select('s.accountId', 's.pairingExpiresAt') as Array<{ accountId: string; pairingExpiresAt: Date | null }>;
+    for (const orphan of orphans) {
+      const claim = sessions(db).where({ accountId: orphan.accountId }).where((q) => q.whereNull('heldBy').orWhere('leaseExpiresAt', '<', now));
+      if (orphan.pairingExpiresAt && orphan.pairingExpiresAt <= now) {
+        const ended = await claim.update({ state: 'disconnected', qr: null, pairingCode: null, pairingExpiresAt: null, authCiphertext: null, heldBy: null, updatedAt: now });
+        if (ended) await markWindowExpired(db, orphan.accountId);
+        continue;
+      }
+      const [row] = await claim.update({ heldBy: this.holder, leaseExpiresAt: lease(), updatedAt: now }).returning('*');
+      if (row && !this.stopped) this.take(row);
+    }
+  }
+
+  // LiveSessions, for the adapter's about and revoke.
+
+  async profile(accountId: string) {
+    const live = this.live.get(accountId);
+    return live?.socket && !live.pairing ? live.socket.profile() : null;
+  }
+
+  async logout(accountId: string): Promise<boolean> {
+    const live = this.live.get(accountId);
+    if (!live) return false;
+    this.enqueue(live, () => this.end(live, 'logged_out', true));
+    await live.queue;
+    return true;
+  }
+
+  /** This process stops: every socket ends; the leases run out and another worker resumes the sessions. */
+  stop(): void {
+    this.stopped = true;
+    clearInterval(this.ticker);
+    for (const accountId of [...this.live.keys()]) this.drop(accountId);
+    if (this.adapter.live === this) this.adapter.live = null;
+  }
+}

@@ -1,0 +1,208 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { DriverEvents, DriverSocket } from '../../platforms/qrchat/driver.js';
+
+/**
+ * An in-process fake of the chat app's servers and of the phones that link devices to them, for the sandbox
+ * driver. It follows the protocol's shape: a socket without credentials gets a series of QR refs (the first
+ * lasts 60 s, the next ones 20 s) and is closed with 408 when they run out; a scan pairs, saves the credentials
+ * and forces a restart (515); a socket with credentials opens, or is closed with 401 once the phone logged
+ * the device out; the same credentials connecting twice close the older socket (440).
+ */
+export interface QrTimings { firstQrMs: number; nextQrMs: number; refsPerConnection: number; handshakeMs: number }
+export const DEFAULT_TIMINGS: QrTimings = { firstQrMs: 60_000, nextQrMs: 20_000, refsPerConnection: 6, handshakeMs: 10 };
+
+/** What the fake servers remember of a linked device, saved by the driver through its AuthStore. */
+export interface FakeCreds { deviceId: string; phoneNumber: string; noiseKey: string; identityKey: string }
+
+interface Device { id: string; phoneNumber: string; name: string; linked: boolean }
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTVWXYZ123456789';
+const b64 = (bytes: number) => randomBytes(bytes).toString('base64');
+const digits = (phone: string) => phone.replace(/\D/g, '');
+
+export class FakeConnection implements DriverSocket {
+  qr: { text: string; expiresAt: Date } | null = null;
+  code: { code: string; phoneNumber: string } | null = null;
+  device: Device | null = null;
+  private state: 'linking' | 'open' | 'closed' = 'linking';
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly network: FakeQrNetwork, private readonly events: DriverEvents, private readonly saveCreds: (creds: FakeCreds) => Promise<void>) {}
+
+  get isOpen(): boolean {
+    return this.state === 'open';
+  }
+
+  /** Starts the QR series: ref `index` now, the next one when it expires, 408 after the last. */
+  startSeries(index = 0): void {
+    const { firstQrMs, nextQrMs, refsPerConnection } = this.network.timings;
+    const lifetime = index === 0 ? firstQrMs : nextQrMs;
+    this.qr = { text: `2@${b64(36)},${b64(32)},${b64(32)},${b64(16)}`, expiresAt: new Date(Date.now() + lifetime) };
+    this.events.qr(this.qr.text, this.qr.expiresAt);
+    this.schedule(lifetime, () => (index + 1 < refsPerConnection ? this.startSeries(index + 1) : this.close('qr_timeout')));
+  }
+
+  openAs(device: Device): void {
+    this.device = device;
+    this.state = 'open';
+    this.events.open({ deviceId: device.id, phoneNumber: device.phoneNumber, name: device.name });
+  }
+
+  /** The phone scanned the QR or entered the code: the link is made, then the servers force a restart. */
+  async pair(phoneNumber: string, name: string): Promise<Device> {
+    clearTimeout(this.timer);
+    this.qr = null;
+    this.code = null;
+    this.events.pairing();
+    const device = this.network.link(phoneNumber, name);
+    await this.saveCreds({ deviceId: device.id, phoneNumber: device.phoneNumber, noiseKey: b64(32), identityKey: b64(32) });
+    this.close('restart_required');
+    return device;
+  }
+
+  deliver(message: { id: string; from: string; fromName: string | null; text: string }): void {
+    if (this.state === 'open') this.events.message({ ...message, sentAt: new Date() });
+  }
+
+  close(reason: Parameters<DriverEvents['closed']>[0]): void {
+    if (this.state === 'closed') return;
+    clearTimeout(this.timer);
+    this.state = 'closed';
+    this.network.forget(this);
+    if (reason !== 'ended') this.events.closed(reason);
+  }
+
+  private schedule(ms: number, then: () => void): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(then, ms);
+    this.timer.unref();
+  }
+
+  // DriverSocket
+
+  async requestPairingCode(phoneNumber: string): Promise<string> {
+    if (this.state !== 'linking') throw new Error('a pairing code is only for a socket that is not paired');
+    const code = Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+    this.code = { code, phoneNumber: digits(phoneNumber) };
+    // The code stays valid as long as the QR series would have lasted; the QR refs themselves stop.
+    const { firstQrMs, nextQrMs, refsPerConnection } = this.network.timings;
+    this.qr = null;
+    this.schedule(firstQrMs + (refsPerConnection - 1) * nextQrMs, () => this.close('qr_timeout'));
+    return `${code.slice(0, 4)}-${code.slice(4)}`;
+  }
+
+  async profile() {
+    if (!this.device) throw new Error('the socket is not paired');
+    return { name: this.device.name, about: 'Hey there! I am using the sandbox chat app.', pictureUrl: null };
+  }
+
+  async logout(): Promise<void> {
+    if (this.device) this.device.linked = false;
+    this.close('logged_out');
+  }
+
+  end(): void {
+    this.close('ended');
+  }
+}
+
+export class FakeQrNetwork {
+  private readonly connections = new Set<FakeConnection>();
+  private readonly devices = new Map<string, Device>();
+  private nextDevice = 1;
+
+  /** Its own copy: a test may shorten one sandbox's timings without touching another's. */
+  readonly timings: QrTimings;
+
+  constructor(timings: Partial<QrTimings> = {}) {
+    this.timings = { ...DEFAULT_TIMINGS, ...timings };
+  }
+
+  /** A socket from a driver: with credentials it resumes (or learns it was logged out), without it links. */
+  connect(creds: FakeCreds | null, events: DriverEvents, saveCreds: (creds: FakeCreds) => Promise<void>): FakeConnection {
+    const connection = new FakeConnection(this, events, saveCreds);
+    this.connections.add(connection);
+    const handshake = setTimeout(() => {
+      if (!creds) return connection.code ? undefined : connection.startSeries();
+      const device = this.devices.get(creds.deviceId);
+      if (!device?.linked) return connection.close('logged_out');
+      for (const other of this.connections) if (other !== connection && other.device?.id === device.id) other.close('replaced');
+      connection.openAs(device);
+    }, this.timings.handshakeMs);
+    handshake.unref();
+    return connection;
+  }
+
+  link(phoneNumber: string, name: string): Device {
+    const number = digits(phoneNumber);
+    const device: Device = { id: `${number}:${this.nextDevice++}@s.whatsapp.net`, phoneNumber: number, name, linked: true };
+    this.devices.set(device.id, device);
+    return device;
+  }
+
+  forget(connection: FakeConnection): void {
+    this.connections.delete(connection);
+  }
+
+  /** A person scans a QR with the phone of `phoneNumber` (Linked devices → Link a device). */
+  async scan(qr: string, phoneNumber: string, name: string): Promise<Device | 'expired' | 'unknown'> {
+    for (const connection of this.connections) {
+      if (connection.qr?.text !== qr) continue;
+      if (connection.qr.expiresAt.getTime() <= Date.now()) return 'expired';
+      return connection.pair(phoneNumber, name);
+    }
+    return 'unknown';
+  }
+
+  /** A person types a pairing code on the phone the code was asked for. */
+  async enterCode(code: string, phoneNumber: string, name: string): Promise<Device | 'unknown'> {
+    const wanted = code.replace(/-/g, '').toUpperCase();
+    for (const connection of this.connections) {
+      if (connection.code?.code === wanted && connection.code.phoneNumber === digits(phoneNumber)) return connection.pair(phoneNumber, name);
+    }
+    return 'unknown';
+  }
+
+  /** A person writes from `from` to the number `to`: every open linked device of `to` receives it. */
+  send(to: string, from: string, fromName: string | null, text: string): number {
+    let reached = 0;
+    const id = `3EB0${randomBytes(10).toString('hex').toUpperCase()}`;
+    for (const connection of this.connections) {
+      if (connection.isOpen && connection.device?.phoneNumber === digits(to)) {
+        connection.deliver({ id, from: digits(from), fromName, text });
+        reached++;
+      }
+    }
+    return reached;
+  }
+
+  /** The phone of `phoneNumber` logs out its linked devices: their sockets close with 401. */
+  logOut(phoneNumber: string): number {
+    let count = 0;
+    for (const device of this.devices.values()) {
+      if (device.phoneNumber !== digits(phoneNumber) || !device.linked) continue;
+      device.linked = false;
+      count++;
+      for (const connection of [...this.connections]) if (connection.device?.id === device.id) connection.close('logged_out');
+    }
+    return count;
+  }
+
+  linkedDevices(phoneNumber: string): string[] {
+    return [...this.devices.values()].filter((d) => d.linked && d.phoneNumber === digits(phoneNumber)).map((d) => d.id);
+  }
+
+  /** The sandbox stops: every socket ends without a word to its driver. */
+  close(): void {
+    for (const connection of [...this.connections]) connection.end();
+  }
+}
+
+/** The network of each running sandbox, by its URL: the sandbox driver of the same process finds it here. */
+const networks = new Map<string, FakeQrNetwork>();
+export const attachQrNetwork = (url: string, network: FakeQrNetwork) => void networks.set(url, network);
+export const detachQrNetwork = (url: string) => {
+  networks.get(url)?.close();
+  networks.delete(url);
+};
+export const qrNetworkAt = (url: string) => networks.get(url);
