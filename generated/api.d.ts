@@ -495,7 +495,8 @@ export interface paths {
          *     Connect the chosen ones with `POST /profiles/{id}/connect/social_network/adaccounts` before `expiresAt`.
          *
          *     Errors: 404 `not_found` (no such profile, or the pending connection is unknown or belongs to another
-         *     profile), 403 `profile_out_of_scope`, 422 `pending_connection_expired`, 502 `platform_error`.
+         *     profile), 403 `profile_out_of_scope`, 422 `pending_connection_expired` or `selection_not_available` (the
+         *     ads permissions were not granted), 502 `platform_error`.
          */
         get: operations["listAvailableSocialNetworkAdAccounts"];
         put?: never;
@@ -14461,6 +14462,8 @@ export interface operations {
                 error?: string;
                 /** @description The platform's explanation of `error`. */
                 error_description?: string;
+                /** @description The platform's numeric code for `error`, where it sends one (`social_network` sends `200` when the user declined). */
+                error_code?: string;
                 /** @description The platform's short reason (`user_denied`), where it sends one. */
                 error_reason?: string;
                 /** @description The scopes granted, where the platform reports them (space or comma separated). */
@@ -14594,7 +14597,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             422: components["responses"]["PendingConnectionExpired"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14677,7 +14679,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["SocialNetworkSelectionRefused"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14740,9 +14741,26 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            422: components["responses"]["PendingConnectionExpired"];
+            /** @description The pending connection expired (`pending_connection_expired`; start the connection again), or the ads permissions were not granted (`selection_not_available`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/selection_not_available",
+                     *       "title": "Selection not available",
+                     *       "status": 422,
+                     *       "detail": "The ads permissions (ads_management or ads_read) were not granted; start the connection again and allow them.",
+                     *       "code": "selection_not_available",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14817,7 +14835,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["SocialNetworkSelectionRefused"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };

@@ -5,6 +5,7 @@ import * as auth from './modules/auth/handlers.js';
 import * as connect from './modules/connect/handlers.js';
 import * as chatappCloud from './modules/connect/chatapp-cloud.js';
 import * as qrchat from './modules/connect/qrchat.js';
+import * as socialNetwork from './modules/connect/social-network.js';
 import * as hooks from './modules/hooks/handlers.js';
 import * as keys from './modules/keys/handlers.js';
 import * as messaging from './modules/messaging/handlers.js';
@@ -16,8 +17,7 @@ import * as webhooks from './modules/webhooks/handlers.js';
  * 501 for exactly these (test/contract checks both ways). Building an operation removes it from here.
  */
 export const NOT_IMPLEMENTED = [
-  'listAvailableSocialNetworkPages', 'connectSocialNetworkPages', 'listAvailableSocialNetworkAdAccounts',
-  'connectSocialNetworkAdAccounts', 'createPost', 'listPosts', 'getPost',
+  'createPost', 'listPosts', 'getPost',
   'deletePost', 'retryPost', 'uploadMedia', 'getMedia', 'downloadMediaFile', 'listAccountHistory',
   'deletePlatformPost', 'createQueueSlot', 'listQueueSlots', 'deleteQueueSlot', 'enqueuePost', 'listQueue',
   'listAiModels', 'generateCopy', 'generateImage', 'generateVideo', 'generateAudio', 'getGeneration',
@@ -42,10 +42,10 @@ export const NOT_IMPLEMENTED = [
  * keeps their 501 response. The value says what is missing.
  */
 export const PARTLY_IMPLEMENTED: Partial<Record<OperationId, string>> = {
-  startConnection: 'OAuth platforms other than search_suite, short_video and short_video_ads',
-  completeConnection: 'OAuth platforms other than search_suite, short_video and short_video_ads',
-  verifyPlatformWebhook: 'every platform but those with a webhook receiver (botchat and short_video so far)',
-  receivePlatformWebhook: 'every platform but those with a webhook receiver (botchat and short_video so far)',
+  startConnection: 'OAuth platforms other than search_suite, short_video, short_video_ads and social_network',
+  completeConnection: 'OAuth platforms other than search_suite, short_video, short_video_ads and social_network',
+  verifyPlatformWebhook: 'every platform but those with a webhook receiver (botchat, short_video and social_network so far)',
+  receivePlatformWebhook: 'every platform but those with a webhook receiver (botchat, short_video and social_network so far)',
 };
 
 type Built = Exclude<OperationId, (typeof NOT_IMPLEMENTED)[number]>;
@@ -76,6 +76,10 @@ const built: { [K in Built]: Handler<K> } = {
   connectQrchat: qrchat.connectQrchat,
   getQrchatQr: qrchat.getQrchatQr,
   startConnection: connect.startConnection,
+  listAvailableSocialNetworkPages: socialNetwork.listAvailableSocialNetworkPages,
+  connectSocialNetworkPages: socialNetwork.connectSocialNetworkPages,
+  listAvailableSocialNetworkAdAccounts: socialNetwork.listAvailableSocialNetworkAdAccounts,
+  connectSocialNetworkAdAccounts: socialNetwork.connectSocialNetworkAdAccounts,
   completeConnection: connect.completeConnection,
   verifyPlatformWebhook: webhooks.verifyPlatformWebhook,
   receivePlatformWebhook: webhooks.receivePlatformWebhook,

@@ -30,10 +30,16 @@ export interface Config {
   /** App credentials of the OAuth platforms; a platform without them uses the sandbox. */
   oauthApps: {
     searchSuite: { clientId: string; clientSecret: string } | undefined;
+    /** `verifyToken` answers the webhook handshake; unset, one is derived from the app secret. */
+    socialNetwork: { clientId: string; clientSecret: string; verifyToken: string | undefined } | undefined;
     /** Login Kit app; hosts default to the real ones (SHORT_VIDEO_AUTHORIZE_URL, SHORT_VIDEO_API_URL). */
     shortVideo: { clientKey: string; clientSecret: string; authorizeUrl: string; apiUrl: string } | undefined;
     /** Business API developer app; hosts default to the real ones (SHORT_VIDEO_ADS_AUTH_URL, SHORT_VIDEO_ADS_API_URL). */
     shortVideoAds: { appId: string; secret: string; authUrl: string; apiUrl: string } | undefined;
+  };
+  /** Hosts and versions of the Graph-style APIs, used with their configured apps (versions drift: keep them settable). */
+  graphApis: {
+    socialNetwork: { apiUrl: string; dialogUrl: string; version: string };
   };
 }
 
@@ -109,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthApps: {
       searchSuite: env.SEARCH_SUITE_CLIENT_ID && env.SEARCH_SUITE_CLIENT_SECRET
         ? { clientId: env.SEARCH_SUITE_CLIENT_ID, clientSecret: env.SEARCH_SUITE_CLIENT_SECRET } : undefined,
+      socialNetwork: env.SOCIAL_NETWORK_APP_ID && env.SOCIAL_NETWORK_APP_SECRET
+        ? { clientId: env.SOCIAL_NETWORK_APP_ID, clientSecret: env.SOCIAL_NETWORK_APP_SECRET, verifyToken: env.SOCIAL_NETWORK_VERIFY_TOKEN || undefined } : undefined,
       shortVideo: env.SHORT_VIDEO_CLIENT_KEY && env.SHORT_VIDEO_CLIENT_SECRET ? {
         clientKey: env.SHORT_VIDEO_CLIENT_KEY, clientSecret: env.SHORT_VIDEO_CLIENT_SECRET,
         authorizeUrl: env.SHORT_VIDEO_AUTHORIZE_URL || 'https://www.tiktok.com/v2/auth/authorize/',
@@ -120,6 +128,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         // The API version is part of this URL (v1.3 today): a new version is a configuration change.
         apiUrl: (env.SHORT_VIDEO_ADS_API_URL || 'https://business-api.tiktok.com/open_api/v1.3').replace(/\/$/, ''),
       } : undefined,
+    },
+    graphApis: {
+      socialNetwork: {
+        apiUrl: (env.SOCIAL_NETWORK_GRAPH_URL || 'https://graph.facebook.com').replace(/\/$/, ''),
+        dialogUrl: (env.SOCIAL_NETWORK_DIALOG_URL || 'https://www.facebook.com').replace(/\/$/, ''),
+        version: env.SOCIAL_NETWORK_API_VERSION || 'v25.0',
+      },
     },
   };
 }

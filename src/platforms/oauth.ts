@@ -38,22 +38,41 @@ export interface AuthorizationRequest {
   include: string[];
 }
 
+interface OAuthFlow {
+  /** Whether the flow uses PKCE (the verifier is kept with the state). */
+  readonly pkce: boolean;
+  /** How the S256 challenge is encoded: base64url (RFC 7636, the default), or hex where the platform wants it. */
+  readonly challengeEncoding?: 'base64url' | 'hex';
+  /** False when this instance has no app credentials and no sandbox for the platform. */
+  readonly configured: boolean;
+  authorizationUrl(request: AuthorizationRequest): string;
+  exchange(code: string, redirectUri: string, codeVerifier: string | null): Promise<OAuthGrant>;
+}
+
+/** A flow whose callback connects every account the grant covers at once. */
+export interface ConnectingFlow extends OAuthFlow {
+  /** The accounts the grant covers (locations, the user's own profile). */
+  accounts(grant: OAuthGrant, include: string[]): Promise<GrantedAccount[]>;
+  /** The ad accounts the grant covers (advertisers), where the platform grants those: saved with the accounts. */
+  adAccounts?(grant: OAuthGrant): Promise<GrantedAdAccount[]>;
+}
+
+/**
+ * A flow whose grant covers many assets (pages, ad accounts) the user chooses among afterwards: the callback
+ * keeps the grant as a pending connection instead of connecting anything.
+ */
+export interface SelectingFlow extends OAuthFlow {
+  /** What to keep of the grant for the selection; refuses (PlatformError) a grant that cannot list anything. */
+  pendingSelection(grant: OAuthGrant): Promise<Credentials>;
+}
+
 /** A platform connected by the OAuth authorization-code flow. */
 export interface OAuthAdapter extends PlatformAdapter {
-  readonly oauth: {
-    /** Whether the flow uses PKCE (the verifier is kept with the state). */
-    readonly pkce: boolean;
-    /** How the S256 challenge is encoded: base64url (RFC 7636, the default), or hex where the platform wants it. */
-    readonly challengeEncoding?: 'base64url' | 'hex';
-    /** False when this instance has no app credentials and no sandbox for the platform. */
-    readonly configured: boolean;
-    authorizationUrl(request: AuthorizationRequest): string;
-    exchange(code: string, redirectUri: string, codeVerifier: string | null): Promise<OAuthGrant>;
-    /** The accounts the grant covers (pages, locations, the user's own profile). */
-    accounts(grant: OAuthGrant, include: string[]): Promise<GrantedAccount[]>;
-    /** The ad accounts the grant covers (advertisers), where the platform grants those: saved with the accounts. */
-    adAccounts?(grant: OAuthGrant): Promise<GrantedAdAccount[]>;
-  };
+  readonly oauth: ConnectingFlow | SelectingFlow;
+}
+
+export function isSelectingFlow(flow: OAuthAdapter['oauth']): flow is SelectingFlow {
+  return 'pendingSelection' in flow;
 }
 
 export function isOAuthAdapter(adapter: PlatformAdapter | undefined): adapter is OAuthAdapter {

@@ -6,6 +6,8 @@ import { createQrchatDriver } from './qrchat/drivers.js';
 import { SANDBOX_APP_SECRET, SANDBOX_VERIFY_TOKEN } from '../sandbox/chatapp-cloud/demo.js';
 import { CalendarAdapter, SearchSuiteAdapter, type SearchSuiteEndpoints } from './search-suite/adapter.js';
 import { SANDBOX_CLIENT } from '../sandbox/search-suite/platform.js';
+import { SocialNetworkAdapter } from './social-network/adapter.js';
+import { socialNetworkEndpoints } from './social-network/endpoints.js';
 import { ShortVideoAdsAdapter } from './short-video-ads/adapter.js';
 import { ShortVideoAdapter } from './short-video/adapter.js';
 import { shortVideoAdsEndpoints, shortVideoEndpoints } from './short-video/endpoints.js';
@@ -16,6 +18,7 @@ export class Platforms {
   readonly botchat: BotchatAdapter;
   readonly chatappCloud: ChatappCloudAdapter;
   readonly qrchat: QrchatAdapter;
+  readonly socialNetwork: SocialNetworkAdapter;
   private readonly byId: Map<PlatformId, PlatformAdapter>;
 
   constructor(config: Config, sandboxUrl: string | null) {
@@ -34,6 +37,7 @@ export class Platforms {
     });
     this.qrchat = new QrchatAdapter(createQrchatDriver(config.qrchat.driver, sandboxUrl));
     const searchSuite = searchSuiteEndpoints(config, sandboxUrl);
+    this.socialNetwork = new SocialNetworkAdapter(socialNetworkEndpoints(config, sandboxUrl));
     this.byId = new Map<PlatformId, PlatformAdapter>([
       [this.botchat.id, this.botchat],
       [this.chatappCloud.id, this.chatappCloud],
@@ -42,6 +46,7 @@ export class Platforms {
       ['calendar', new CalendarAdapter(searchSuite)],
       ['short_video', new ShortVideoAdapter(shortVideoEndpoints(config, sandboxUrl))],
       ['short_video_ads', new ShortVideoAdsAdapter(shortVideoAdsEndpoints(config, sandboxUrl))],
+      [this.socialNetwork.id, this.socialNetwork],
     ]);
   }
 

@@ -9,6 +9,7 @@ import { attachQrNetwork, detachQrNetwork } from './qrchat/network.js';
 import { mountQrchat } from './qrchat/platform.js';
 import { mountChatappCloud } from './chatapp-cloud/platform.js';
 import { mountSearchSuite } from './search-suite/platform.js';
+import { mountSocialNetwork } from './social-network/platform.js';
 import { mountShortVideoAds } from './short-video-ads/platform.js';
 import { mountShortVideo } from './short-video/platform.js';
 
@@ -31,6 +32,7 @@ export async function startSandbox(options: { port: number; host?: string }): Pr
   const qrchat = mountQrchat(router);
   mountChatappCloud(router);
   mountSearchSuite(router);
+  mountSocialNetwork(router);
   mountShortVideo(router);
   mountShortVideoAds(router);
   app.use(router.routes());

@@ -95,7 +95,7 @@ export async function saveConnectedAccount(services: Services, principal: Princi
         profileId: input.profileId, kind: input.identity.kind, name: input.identity.name, username: input.identity.username,
         avatarUrl: input.identity.avatarUrl, status: 'connected' as const, statusReason: null, scopes: input.identity.scopes,
         credentialsCiphertext: secrets.seal(JSON.stringify(input.credentials)), tokenExpiresAt: input.identity.tokenExpiresAt,
-        connectedAt: now, lastError: null, updatedAt: now,
+        platformUserId: input.identity.platformUserId ?? null, connectedAt: now, lastError: null, updatedAt: now,
       };
       const row = existing
         ? (await AccountRow.query(trx).patch(fields).where({ id: existing.id }).returning('*'))[0]!

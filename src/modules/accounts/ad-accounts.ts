@@ -54,6 +54,8 @@ export interface GrantedAdAccount {
   platformStatus: AdAccount['platformStatus'];
   tokenExpiresAt: Date | null;
   credentials: Credentials;
+  /** Who at the platform granted the token (see AccountRow.platformUserId). */
+  platformUserId?: string | null;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function saveConnectedAdAccount(services: Services, principal: Prin
     const fields = {
       profileId, name: granted.name, currency: granted.currency, timezone: granted.timezone, status: 'connected' as const, statusReason: null,
       platformStatus: granted.platformStatus, credentialsCiphertext: services.secrets.seal(JSON.stringify(granted.credentials)),
-      tokenExpiresAt: granted.tokenExpiresAt, connectedAt: now, updatedAt: now,
+      tokenExpiresAt: granted.tokenExpiresAt, platformUserId: granted.platformUserId ?? null, connectedAt: now, updatedAt: now,
     };
     const row = existing
       ? (await AdAccountRow.query(trx).patch(fields).where({ id: existing.id }).returning('*'))[0]!
@@ -97,6 +99,22 @@ export async function disconnectAdAccount(services: Services, principal: Princip
     await emitEvent(trx, {
       ownerId: row.ownerId, profileId: row.profileId, name: 'account.disconnected',
       data: { accountId: row.id, accountType: 'ad_account', platform: row.platform, platformAccountId: row.platformAdAccountId, name: row.name, status: 'disconnected', statusReason: 'disconnected_by_user' },
+    });
+  });
+}
+
+/**
+ * The platform took back the grant behind the ad account (the user removed the app or a permission): it needs
+ * a reconnection, announced once with `account.needs_reconnection` (never `account.disconnected`).
+ */
+export async function markAdAccountNeedsReconnection(db: Knex, id: string, statusReason: 'token_revoked' | 'permission_missing', detail: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const row = await AdAccountRow.query(trx).findById(id).forUpdate();
+    if (!row || row.status !== 'connected') return;
+    await AdAccountRow.query(trx).patch({ status: 'needs_reconnection', statusReason, updatedAt: new Date() }).where({ id });
+    await emitEvent(trx, {
+      ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection',
+      data: { accountId: row.id, accountType: 'ad_account', platform: row.platform, platformAccountId: row.platformAdAccountId, name: row.name, status: 'needs_reconnection', statusReason, detail },
     });
   });
 }

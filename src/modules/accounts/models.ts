@@ -38,6 +38,8 @@ export class AccountRow extends BaseModel {
   credentialsCiphertext!: string | null;
   tokenExpiresAt!: Date | null;
   connectedAt!: Date | null;
+  /** Who at the platform granted the token, where a deauthorization names only them. */
+  platformUserId!: string | null;
   lastSuccessAt!: Date | null;
   lastError!: AccountError | null;
   createdAt!: Date;
@@ -60,6 +62,7 @@ export class AdAccountRow extends BaseModel {
   credentialsCiphertext!: string | null;
   tokenExpiresAt!: Date | null;
   connectedAt!: Date;
+  platformUserId!: string | null;
   createdAt!: Date;
   updatedAt!: Date;
 }

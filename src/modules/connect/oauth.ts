@@ -2,13 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '../../../generated/api.js';
 import { ApiError, UnprocessableError } from '../../lib/errors.js';
 import { PlatformError } from '../../platforms/errors.js';
-import { isOAuthAdapter, type OAuthAdapter } from '../../platforms/oauth.js';
+import { isOAuthAdapter, isSelectingFlow, type OAuthAdapter } from '../../platforms/oauth.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { saveConnectedAccount } from '../accounts/accounts.js';
 import { saveConnectedAdAccount } from '../accounts/ad-accounts.js';
 import type { AdAccountRow } from '../accounts/models.js';
 import { findProfile } from '../accounts/profiles.js';
+import { createPendingConnection } from './pending.js';
 
 const STATE_TTL_MS = 30 * 60 * 1000;
 
@@ -30,6 +31,7 @@ export interface Outcome {
   accountIds?: string[];
   /** Ad accounts the grant covered (`short_video_ads`). */
   adAccountIds?: string[];
+  pendingConnectionId?: string;
   error?: string;
   errorDescription?: string;
 }
@@ -110,6 +112,12 @@ export async function completeConnection(services: Services, platform: string, q
     const verifier = stored.codeVerifierCiphertext ? services.secrets.open(stored.codeVerifierCiphertext) : null;
     const grant = await adapter.oauth.exchange(code, callbackUrl(services, platform), verifier)
       .catch((error: unknown) => { throw Object.assign(error as Error, { stage: 'exchange' }); });
+    if (isSelectingFlow(adapter.oauth)) {
+      // Nothing is connected yet: the grant waits (1 hour) for the user to choose pages and ad accounts.
+      const credentials = await adapter.oauth.pendingSelection(grant);
+      const pending = await createPendingConnection(services.db, services.secrets, { ownerId: stored.ownerId, profileId: stored.profileId, platform, credentials });
+      return finish({ ...base, status: 'pending_selection', pendingConnectionId: pending.id });
+    }
     const granted = await adapter.oauth.accounts(grant, stored.include);
     const grantedAds = await adapter.oauth.adAccounts?.(grant) ?? [];
     if (granted.length === 0 && grantedAds.length === 0) return finish({ ...base, status: 'failed', error: 'no_accounts_found', errorDescription: 'The grant covers no account to connect.' });
@@ -154,6 +162,7 @@ export function outcomeLocation(redirectUrl: string, outcome: Outcome): string {
   url.searchParams.set('profileId', outcome.profileId);
   if (outcome.accountIds) url.searchParams.set('accountIds', outcome.accountIds.join(','));
   if (outcome.adAccountIds) url.searchParams.set('adAccountIds', outcome.adAccountIds.join(','));
+  if (outcome.pendingConnectionId) url.searchParams.set('pendingConnectionId', outcome.pendingConnectionId);
   if (outcome.error) url.searchParams.set('error', outcome.error);
   if (outcome.errorDescription) url.searchParams.set('errorDescription', outcome.errorDescription);
   return url.toString();
@@ -165,6 +174,7 @@ export function outcomePage(outcome: Outcome): string {
   const title = outcome.status === 'connected' ? 'Connected' : outcome.status === 'pending_selection' ? 'Almost there' : 'Not connected';
   const text = outcome.status === 'connected'
     ? `Your ${outcome.platform} account${(outcome.accountIds?.length ?? 0) + (outcome.adAccountIds?.length ?? 0) > 1 ? 's are' : ' is'} connected.`
+    : outcome.status === 'pending_selection' ? `Access to ${outcome.platform} is granted; choose what to connect in the app.`
     : outcome.errorDescription ?? 'The connection did not complete.';
   return `<!doctype html><html lang="en"><meta charset="utf-8"><title>${title}</title><p>${escape(text)} You can close this window.</p></html>`;
 }

@@ -1,8 +1,9 @@
 import { PlatformError } from '../../platforms/errors.js';
-import type { IncomingEvent, IncomingMessage } from '../../platforms/types.js';
+import type { IncomingEvent, IncomingMessage, PermissionRevoked } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import { recordPlatformOutcome } from '../accounts/accounts.js';
-import { AccountRow } from '../accounts/models.js';
+import { markAdAccountNeedsReconnection } from '../accounts/ad-accounts.js';
+import { AccountRow, AdAccountRow } from '../accounts/models.js';
 import { storeIncomingMessage } from '../messaging/inbound.js';
 import { PROCESS_JOB } from './receive.js';
 
@@ -33,7 +34,24 @@ async function handle(services: Services, platform: string, event: IncomingEvent
   const error = event.reason === 'token_revoked'
     ? new PlatformError('auth_expired', 'The user removed the app on the platform; its tokens are revoked.')
     : new PlatformError('permission_revoked', 'The user removed the app\'s access on the platform.');
+  if (event.platformUserId) return revokeGrant(services, platform, event, error);
   for (const row of await accountsFor(services, platform, event)) if (row) await recordPlatformOutcome(services.db, row.id, error);
+}
+
+/**
+ * A person took back what they granted, and the platform names only them: every account and ad account
+ * connected through their grant needs a reconnection, or only those of `platformAccountId` when it is named.
+ */
+async function revokeGrant(services: Services, platform: string, event: PermissionRevoked, error: PlatformError): Promise<void> {
+  const accounts = AccountRow.query(services.db).where({ platform, platformUserId: event.platformUserId! }).whereNot({ status: 'disconnected' }).select('id');
+  const adAccounts = AdAccountRow.query(services.db).where({ platform, platformUserId: event.platformUserId! }).whereNot({ status: 'disconnected' }).select('id');
+  if (event.platformAccountId) {
+    accounts.where({ platformAccountId: event.platformAccountId });
+    adAccounts.whereIn('platformAdAccountId', [event.platformAccountId, `act_${event.platformAccountId}`]);
+  }
+  for (const { id } of await accounts) await recordPlatformOutcome(services.db, id, error);
+  const reason = error.kind === 'auth_expired' ? 'token_revoked' : 'permission_missing';
+  for (const { id } of await adAccounts) await markAdAccountNeedsReconnection(services.db, id, reason, error.message);
 }
 
 /** Turns one stored platform webhook into our records and events; running it twice changes nothing more. */

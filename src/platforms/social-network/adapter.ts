@@ -1,0 +1,148 @@
+import { createHmac } from 'node:crypto';
+import { PlatformError } from '../errors.js';
+import { graphFetch, withQuery } from '../meta/graph.js';
+import type { OAuthAdapter, OAuthGrant, SelectingFlow } from '../oauth.js';
+import type { About, AdapterAccount, Credentials } from '../types.js';
+import { SocialNetworkAssets } from './assets.js';
+import { SocialNetworkWebhooks } from './webhooks.js';
+
+/** Where the Graph API and the login dialog live (the real hosts, or the sandbox's), and the app using them. */
+export interface SocialNetworkEndpoints {
+  appId: string;
+  appSecret: string;
+  /** Answers the webhook handshake; unset, one is derived from the app secret (the app subscription sends it). */
+  verifyToken: string | undefined;
+  /** `{host}/{version}` */
+  graphUrl: string;
+  /** `{host}/{version}/dialog/oauth` */
+  dialogUrl: string;
+  /** Our own webhook address, registered as the app's callback URL. */
+  webhookUrl: string;
+}
+
+/** Pages (publish, inbox, comments, insights, lead forms) and ads; `pages_show_list` alone lets pages be listed. */
+export const SCOPES = [
+  'pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'pages_read_user_engagement',
+  'pages_messaging', 'pages_manage_metadata', 'read_insights', 'leads_retrieval', 'pages_manage_ads', 'ads_management', 'ads_read',
+  'business_management',
+];
+const ADS_SCOPES = ['ads_management', 'ads_read'];
+
+interface TokenAnswer { access_token: string; token_type?: string; expires_in?: number }
+interface GraphPageAbout {
+  id: string; name: string; username?: string; about?: string; category?: string; link?: string; website?: string;
+  fan_count?: number; followers_count?: number; verification_status?: string; picture?: { data?: { url?: string } };
+}
+
+/** The user token kept by a pending connection, and what it was granted. */
+export interface PendingGrant {
+  userToken: string;
+  userId: string;
+  scopes: string[];
+  expiresAt: Date | null;
+}
+
+export function pendingGrantOf(credentials: Credentials): PendingGrant {
+  const extra = credentials.extra ?? {};
+  return {
+    userToken: credentials.accessToken, userId: extra.userId ?? '', scopes: (extra.scopes ?? '').split(',').filter(Boolean),
+    expiresAt: extra.expiresAt ? new Date(extra.expiresAt) : null,
+  };
+}
+
+export function hasAdsPermission(grant: PendingGrant): boolean {
+  return grant.scopes.some((scope) => ADS_SCOPES.includes(scope));
+}
+
+/**
+ * `social_network`: pages and ad accounts over the Graph API. The login dialog grants a user token, made
+ * long-lived (about 60 days; there is no refresh token, an expired one needs a new login); the pages come with
+ * page tokens that do not expire. The user chooses pages and ad accounts after consent (a pending connection).
+ */
+export class SocialNetworkAdapter implements OAuthAdapter {
+  readonly id = 'social_network' as const;
+  readonly assets: SocialNetworkAssets;
+  readonly webhooks: SocialNetworkWebhooks;
+  private appSubscriptions: Promise<void> | null = null;
+
+  constructor(readonly endpoints: SocialNetworkEndpoints) {
+    this.assets = new SocialNetworkAssets(endpoints.graphUrl);
+    const verifyToken = endpoints.verifyToken ?? createHmac('sha256', endpoints.appSecret).update('socialgate webhook verify token').digest('base64url');
+    this.webhooks = new SocialNetworkWebhooks(endpoints.appSecret, verifyToken);
+  }
+
+  private token(query: Record<string, string>): Promise<TokenAnswer> {
+    return graphFetch<TokenAnswer>(withQuery(`${this.endpoints.graphUrl}/oauth/access_token`, {
+      client_id: this.endpoints.appId, client_secret: this.endpoints.appSecret, ...query,
+    }));
+  }
+
+  readonly oauth: SelectingFlow = {
+    pkce: false,
+    configured: true,
+    authorizationUrl: ({ state, redirectUri }) => withQuery(this.endpoints.dialogUrl, {
+      client_id: this.endpoints.appId, redirect_uri: redirectUri, state, scope: SCOPES.join(','), response_type: 'code',
+    }),
+    /** The code gives a short-lived token (1-2 hours); it is swapped at once for a long-lived one. */
+    exchange: async (code, redirectUri): Promise<OAuthGrant> => {
+      const short = await this.token({ redirect_uri: redirectUri, code });
+      const long = await this.token({ grant_type: 'fb_exchange_token', fb_exchange_token: short.access_token });
+      return {
+        accessToken: long.access_token, refreshToken: null, scopes: [], extra: {},
+        expiresAt: long.expires_in ? new Date(Date.now() + long.expires_in * 1000) : null,
+      };
+    },
+    /** Who granted, and what they granted: people may untick permissions in the dialog. */
+    pendingSelection: async (grant) => {
+      const headers = { Authorization: `Bearer ${grant.accessToken}` };
+      const me = await graphFetch<{ id: string }>(`${this.endpoints.graphUrl}/me?fields=id,name`, { headers });
+      const permissions = await graphFetch<{ data: Array<{ permission: string; status: string }> }>(`${this.endpoints.graphUrl}/me/permissions`, { headers });
+      const scopes = permissions.data.filter((p) => p.status === 'granted').map((p) => p.permission);
+      if (!scopes.includes('pages_show_list') && !scopes.some((scope) => ADS_SCOPES.includes(scope))) {
+        throw new PlatformError('permission_revoked', 'Neither the pages nor the ads permissions were granted, so there is nothing to connect.');
+      }
+      return {
+        accessToken: grant.accessToken,
+        extra: { userId: me.id, scopes: scopes.join(','), expiresAt: grant.expiresAt?.toISOString() ?? '' },
+      };
+    },
+  };
+
+  /**
+   * Points the app's page and permissions webhooks at us (`POST /{app-id}/subscriptions`, app token); the
+   * platform checks the address with the GET handshake first. Once per process; a failure is tried again.
+   */
+  ensureAppSubscriptions(): Promise<void> {
+    this.appSubscriptions ??= (async () => {
+      const appToken = `${this.endpoints.appId}|${this.endpoints.appSecret}`;
+      for (const [object, fields] of [['page', 'messages,feed,leadgen'], ['permissions', SCOPES.join(',')]] as const) {
+        await graphFetch(`${this.endpoints.graphUrl}/${this.endpoints.appId}/subscriptions`, {
+          method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            object, fields, callback_url: this.endpoints.webhookUrl, verify_token: this.webhooks.verifyToken, include_values: 'true', access_token: appToken,
+          }).toString(),
+        });
+      }
+    })().catch((error: unknown) => {
+      this.appSubscriptions = null;
+      throw error;
+    });
+    return this.appSubscriptions;
+  }
+
+  async about(account: AdapterAccount): Promise<About> {
+    const page = await graphFetch<GraphPageAbout & Record<string, unknown>>(withQuery(`${this.endpoints.graphUrl}/${account.platformAccountId}`, {
+      fields: 'id,name,username,about,category,link,website,fan_count,followers_count,verification_status,picture{url}',
+    }), { headers: { Authorization: `Bearer ${account.credentials.accessToken}` } });
+    return {
+      platformAccountId: page.id, name: page.name, username: page.username ?? null, bio: page.about ?? null,
+      url: page.link ?? null, pictureUrl: page.picture?.data?.url ?? null, category: page.category ?? null,
+      followersCount: page.followers_count ?? page.fan_count ?? null, followingCount: null, postsCount: null,
+      verified: page.verification_status === undefined ? null : page.verification_status !== 'not_verified', platformData: page,
+    };
+  }
+
+  // No `revoke`: unsubscribing a page on disconnect would cut off another owner's connection of the same page,
+  // and removing the user's permissions would end the grant of every page they connected. Webhooks of a
+  // disconnected page are dropped on arrival instead.
+}

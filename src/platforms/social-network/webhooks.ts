@@ -1,0 +1,145 @@
+import { createHmac } from 'node:crypto';
+import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
+import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } from '../types.js';
+
+/** What we read of the Graph webhook envelope: Messenger's `messaging[]` and the permissions object's `changes[]`. */
+interface Notification {
+  object?: string;
+  entry?: Array<{
+    id?: string;
+    time?: number;
+    messaging?: Messaging[];
+    changes?: Array<{ field?: string; value?: { verb?: string; target_ids?: Array<string | number> } }>;
+  }>;
+}
+interface Messaging {
+  sender?: { id?: string };
+  recipient?: { id?: string };
+  timestamp?: number;
+  message?: { mid?: string; text?: string; is_echo?: boolean };
+}
+/** The deauthorize callback's signed payload. */
+interface SignedRequest { algorithm?: string; issued_at?: number; user_id?: string }
+
+const SIGNATURE_HEADER = 'x-hub-signature-256';
+
+function one(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function readJson(rawBody: string): Notification | null {
+  try {
+    const parsed = JSON.parse(rawBody) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? parsed as Notification : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `<b64url signature>.<b64url payload>`: the pieces, before any check. */
+function splitSignedRequest(rawBody: string): { signature: string; payload: string } | null {
+  const signed = new URLSearchParams(rawBody).get('signed_request');
+  const [signature, payload, ...rest] = signed?.split('.') ?? [];
+  return signature && payload && rest.length === 0 ? { signature, payload } : null;
+}
+
+function decodePayload(payload: string): SignedRequest | null {
+  try {
+    return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as SignedRequest;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Meta's webhooks for pages and permissions: the GET handshake with our verify token; each POST signed
+ * `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(app secret, raw body)>`; and the deauthorize callback, a form
+ * with `signed_request`, whose signature is HMAC-SHA256 over the payload segment as sent. Every one is signed
+ * by the app, so the source is never one account: the body says which.
+ */
+export class SocialNetworkWebhooks implements WebhookReceiver {
+  constructor(private readonly appSecret: string, readonly verifyToken: string) {}
+
+  handshake(query: IncomingRequest['query']): string | null {
+    const token = one(query['hub.verify_token']);
+    const challenge = one(query['hub.challenge']);
+    if (one(query['hub.mode']) !== 'subscribe' || token === undefined || challenge === undefined) return null;
+    return constantTimeEqual(token, this.verifyToken) ? challenge : null;
+  }
+
+  async verify(request: IncomingRequest): Promise<WebhookSource | null> {
+    if (/application\/x-www-form-urlencoded/.test(one(request.headers['content-type']) ?? '')) {
+      const parts = splitSignedRequest(request.rawBody);
+      if (!parts) return null;
+      const expected = createHmac('sha256', this.appSecret).update(parts.payload).digest('base64url');
+      if (!constantTimeEqual(parts.signature, expected)) return null;
+      return decodePayload(parts.payload)?.algorithm?.toUpperCase() === 'HMAC-SHA256' ? { accountId: null } : null;
+    }
+    const signature = one(request.headers[SIGNATURE_HEADER])?.match(/^sha256=([0-9a-f]{64})$/)?.[1];
+    if (!signature) return null;
+    const expected = createHmac('sha256', this.appSecret).update(request.rawBody).digest('hex');
+    return constantTimeEqual(expected, signature) ? { accountId: null } : null;
+  }
+
+  /** Messages by their ids (Meta redelivers, and may batch differently); everything else by its body. */
+  dedupeKey(request: IncomingRequest): string {
+    const mids = (readJson(request.rawBody)?.entry ?? []).flatMap((entry) => entry.messaging ?? [])
+      .map((event) => event.message?.mid).filter((mid): mid is string => Boolean(mid)).sort();
+    if (mids.length === 0) return `body:${sha256Hex(request.rawBody)}`;
+    const key = `mids:${mids.join(',')}`;
+    return key.length <= 200 ? key : `mids:${sha256Hex(key)}`;
+  }
+
+  parse(rawBody: string): IncomingEvent[] {
+    const notification = readJson(rawBody);
+    if (!notification) {
+      // Verified already: a form body is the deauthorize callback. The person removed the app.
+      const parts = splitSignedRequest(rawBody);
+      const userId = parts ? decodePayload(parts.payload)?.user_id : undefined;
+      return userId ? [{ kind: 'permission_revoked', accountId: null, platformAccountId: null, platformUserId: String(userId), reason: 'token_revoked' }] : [];
+    }
+    if (notification.object === 'permissions') return revocations(notification);
+    if (notification.object === 'page') return messages(notification);
+    return [];
+  }
+}
+
+/**
+ * A permission the person took back ([U] entry id: their app-scoped id). Any revoked permission leaves the
+ * grant short of what the service asked for, so the affected accounts need a reconnection: those of
+ * `target_ids` where the permission is granular, else all of the person's.
+ */
+function revocations(notification: Notification): IncomingEvent[] {
+  const events: IncomingEvent[] = [];
+  for (const entry of notification.entry ?? []) {
+    if (!entry.id) continue;
+    for (const change of entry.changes ?? []) {
+      if (change.value?.verb !== 'revoked') continue;
+      const targets = change.value.target_ids?.map(String) ?? [];
+      const revoked = { kind: 'permission_revoked', accountId: null, platformUserId: entry.id, reason: 'permission_missing' } as const;
+      if (targets.length === 0) events.push({ ...revoked, platformAccountId: null });
+      for (const target of targets) events.push({ ...revoked, platformAccountId: target });
+    }
+  }
+  return events;
+}
+
+/** A person's Messenger message to a page: the page is the account, the person's page-scoped id (PSID) the sender. */
+function messages(notification: Notification): IncomingEvent[] {
+  const events: IncomingEvent[] = [];
+  for (const entry of notification.entry ?? []) {
+    for (const event of entry.messaging ?? []) {
+      const message = event.message;
+      // Echoes are the page's own messages, sent from its inbox.
+      if (!message?.mid || message.is_echo || typeof message.text !== 'string' || !event.sender?.id) continue;
+      const pageId = event.recipient?.id ?? entry.id;
+      if (!pageId) continue;
+      events.push({
+        kind: 'message', accountId: null, platformAccountId: pageId, platformConversationId: event.sender.id,
+        from: event.sender.id, fromName: null, text: message.text, platformMessageId: message.mid,
+        sentAt: new Date(event.timestamp ?? entry.time ?? Date.now()),
+      });
+    }
+  }
+  return events;
+}

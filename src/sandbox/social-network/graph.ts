@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { RouterContext } from '@koa/router';
+import type { SocialState, Token } from './state.js';
+
+/** The Graph API's ways of answering, shared by the sandbox's routes. */
+export class Graph {
+  constructor(readonly state: SocialState) {}
+
+  /** Graph's error body; the HTTP status is mostly 400 whatever the code, as on the real API. */
+  fail(ctx: RouterContext, status: number, code: number, message: string, extra: { subcode?: number; type?: string; headers?: Record<string, string> } = {}): void {
+    ctx.status = status;
+    for (const [name, value] of Object.entries(extra.headers ?? {})) ctx.set(name, value);
+    ctx.body = {
+      error: {
+        message, type: extra.type ?? 'OAuthException', code, ...(extra.subcode === undefined ? {} : { error_subcode: extra.subcode }),
+        fbtrace_id: randomBytes(9).toString('base64url'),
+      },
+    };
+  }
+
+  params(ctx: RouterContext): Record<string, string> {
+    const all = { ...(ctx.query as Record<string, unknown>), ...((ctx.request.body as Record<string, unknown> | undefined) ?? {}) };
+    return Object.fromEntries(Object.entries(all).map(([name, value]) => [name, String(Array.isArray(value) ? value[0] : value)]));
+  }
+
+  /** An injected failure (`/_sandbox/social_network/fail-next`) answers once, in place of the call. */
+  injected(ctx: RouterContext): boolean {
+    const failure = this.state.failNext;
+    if (!failure) return false;
+    this.state.failNext = null;
+    this.fail(ctx, failure.status, failure.code, failure.message, { subcode: failure.subcode, headers: failure.headers, type: failure.code === 1 || failure.code === 2 ? 'FacebookApiException' : 'OAuthException' });
+    return true;
+  }
+
+  /** The caller's working token (Bearer or `access_token`), or an answer written already (2500, 190). */
+  authenticate(ctx: RouterContext): Token | null {
+    if (this.injected(ctx)) return null;
+    const header = ctx.get('Authorization');
+    const value = header.startsWith('Bearer ') ? header.slice(7) : this.params(ctx).access_token;
+    if (!value) {
+      this.fail(ctx, 400, 2500, 'An active access token must be used to query information about the current user.');
+      return null;
+    }
+    const token = this.state.tokens.get(value);
+    if (!token) {
+      this.fail(ctx, 400, 190, 'Invalid OAuth access token - Cannot parse access token');
+      return null;
+    }
+    const refusal = this.state.refusal(token);
+    if (refusal) {
+      this.fail(ctx, 400, 190, refusal.message, { subcode: refusal.subcode });
+      return null;
+    }
+    return token;
+  }
+
+  unknownObject(ctx: RouterContext, id: string): void {
+    this.fail(ctx, 400, 100, `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      { subcode: 33, type: 'GraphMethodException' });
+  }
+
+  missingPermission(ctx: RouterContext, permissions: string): void {
+    this.fail(ctx, 403, 200, `(#200) Requires ${permissions} permission to manage the object`);
+  }
+
+  /** Only the fields asked for, and `id`, as the Graph answers; `picture{url}` asks for `picture`. */
+  pick(all: Record<string, unknown>, fields: string | undefined, fallback: string): Record<string, unknown> {
+    const names = (fields ?? fallback).split(/,(?![^{]*\})/).map((field) => field.replace(/\{.*\}$/, '').trim()).filter(Boolean);
+    return { ...Object.fromEntries(names.filter((name) => all[name] !== undefined).map((name) => [name, all[name]])), id: all.id };
+  }
+
+  /** One page of a list, `{data, paging}` with opaque cursors and `next` only when more follow. */
+  list<T>(ctx: RouterContext, items: T[], base: string): { data: T[]; paging?: Record<string, unknown> } {
+    const params = this.params(ctx);
+    const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), 100);
+    const start = params.after ? Number(Buffer.from(params.after, 'base64url').toString('utf8').replace(/^after:/, '')) || 0 : 0;
+    const data = items.slice(start, start + limit);
+    if (data.length === 0) return { data };
+    const cursor = (index: number) => Buffer.from(`after:${index}`).toString('base64url');
+    const after = cursor(start + data.length);
+    const more = start + data.length < items.length;
+    return {
+      data,
+      paging: { cursors: { before: cursor(start), after }, ...(more ? { next: `${base}?limit=${limit}&after=${after}` } : {}) },
+    };
+  }
+}
