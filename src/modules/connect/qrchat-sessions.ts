@@ -173,7 +173,7 @@ export class QrchatSessions implements LiveSessions {
         if (account?.status !== 'connected') return;
         await storeIncomingMessage(this.services.db, account, {
           kind: 'message', accountId: account.id, platformAccountId: account.platformAccountId, platformConversationId: message.from,
-          from: message.from, fromName: message.fromName, text: message.text, platformMessageId: message.id, sentAt: message.sentAt,
+          from: message.from, fromName: message.fromName, fromPhone: `+${message.from}`, text: message.text, platformMessageId: message.id, sentAt: message.sentAt,
         });
       }),
       closed: (reason) => this.enqueue(live, () => this.closed(live, reason)),

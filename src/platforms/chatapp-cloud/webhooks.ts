@@ -113,7 +113,7 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
         const contact = value.contacts?.find((c) => c.wa_id === message.from);
         events.push({
           kind: 'message', accountId: null, platformAccountId: phoneNumberId, platformConversationId: message.from,
-          from: message.from, fromName: contact?.profile?.name ?? null, text, platformMessageId: message.id,
+          from: message.from, fromName: contact?.profile?.name ?? null, fromPhone: `+${message.from}`, text, platformMessageId: message.id,
           sentAt: message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date(),
         });
       }

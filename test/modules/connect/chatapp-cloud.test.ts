@@ -105,6 +105,8 @@ describe('chatapp-cloud — connecting a cloud API number, receiving its message
     expect(Object.keys(body.data).sort()).to.deep.equal(['accountId', 'from', 'msgId', 'platform', 'text']);
     expect(body.data).to.include({ accountId: account.body.id, from: '4915112345678', text: 'Do you ship to Hamburg?', platform: 'chatapp-cloud' });
     expect(body.data.msgId).to.match(/^msg_/);
+    const conversations = await app.api.get(`/accounts/${account.body.id}/conversations`, { token: owner.key });
+    expect(conversations.body.data[0].participants[0]).to.include({ id: '4915112345678', name: 'Ana', phone: '+4915112345678' });
   });
 
   it('answers the GET handshake with the challenge as plain text, and 403 to a wrong verify token', async () => {

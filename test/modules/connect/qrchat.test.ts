@@ -94,6 +94,8 @@ describe('qrchat — pairing a number by QR code, receiving its messages', () =>
     expect(Object.keys(body.data).sort()).to.deep.equal(['accountId', 'from', 'msgId', 'platform', 'text']);
     expect(body.data).to.include({ accountId: id, from: '4917012345678', text: 'Is the shop open today?', platform: 'qrchat' });
     expect(body.data.msgId).to.match(/^msg_/);
+    const conversations = await app.api.get(`/accounts/${id}/conversations`, { token: owner.key });
+    expect(conversations.body.data[0].participants[0]).to.include({ id: '4917012345678', name: 'Ana', phone: '+4917012345678' });
   });
 
   it('logged out on the phone: account.needs_reconnection (session_logged_out); pairing again with accountId keeps the id', async () => {
