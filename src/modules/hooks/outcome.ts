@@ -57,8 +57,9 @@ export interface Success {
 /**
  * The common case, for any number of deliveries in one statement: each delivery closed and its attempt recorded
  * atomically, with no row lock held across round trips. A delivery already finished (another worker took over
- * an expired lease) or deleted is left alone. Then the hooks, touched only when a failure clock must stop or the
- * last success is a minute old, so busy hooks are not a lock every delivery queues on.
+ * an expired lease) or deleted is left alone. The same statement reads (without locking) the hooks' clocks; only
+ * when a failure clock must stop or a last success is a minute old does a second one touch the hooks, so busy
+ * hooks are neither a lock every delivery queues on nor a round trip per batch.
  */
 export async function recordSuccesses(db: Knex, successes: Success[]): Promise<void> {
   if (successes.length === 0) return;
@@ -69,28 +70,28 @@ export async function recordSuccesses(db: Knex, successes: Success[]): Promise<v
       UPDATE deliveries d SET status = 'succeeded', attempt_count = d.attempt_count + 1, delivered_at = o.at,
         next_attempt_at = NULL, locked_until = NULL
       FROM outcome o WHERE d.id = o.id AND d.status IN ('pending', 'retrying')
-      RETURNING d.id, d.hook_id
+      RETURNING d.id, d.hook_id, o.at
     ), attempts AS (
       INSERT INTO delivery_attempts (delivery_id, at, response_status, duration_ms, error_class, response_snippet)
       SELECT o.id, o.at, o.status, o.duration_ms, NULL, o.snippet FROM closed JOIN outcome o ON o.id = closed.id ORDER BY o.at
     )
-    SELECT closed.hook_id AS "hookId", max(o.at) AS at FROM closed JOIN outcome o ON o.id = closed.id GROUP BY closed.hook_id`,
+    SELECT c.hook_id AS "hookId", max(c.at) AS at FROM closed c JOIN hooks h ON h.id = c.hook_id
+    GROUP BY c.hook_id, h.failing_since, h.last_success_at
+    HAVING (h.failing_since IS NOT NULL AND h.failing_since <= max(c.at))
+      OR h.last_success_at IS NULL OR h.last_success_at < now() - interval '1 minute'`,
   [
     successes.map((s) => s.delivery.id), successes.map((s) => s.outcome.at), successes.map((s) => s.outcome.responseStatus),
     successes.map((s) => s.outcome.durationMs), successes.map((s) => s.outcome.responseSnippet),
   ] as never) as { rows: Array<{ hookId: string; at: Date }> };
   if (rows.length === 0) return;
-  // Locked in id order (the sub-select), so two workers touching the same hooks never wait on each other in a cycle.
-  // A failure recorded after this success keeps its clock.
+  // Locked in id order (the sub-select), so two workers touching the same hooks never wait on each other in a
+  // cycle; the condition is checked again under the lock. A failure recorded after this success keeps its clock.
   await db.raw(`
     UPDATE hooks h SET last_success_at = greatest(h.last_success_at, v.at),
       failing_since = CASE WHEN h.failing_since <= v.at THEN NULL ELSE h.failing_since END
     FROM unnest(?::text[], ?::timestamptz[]) AS v(id, at)
-    WHERE h.id = v.id AND h.id IN (
-      SELECT id FROM hooks WHERE id = ANY(?::text[])
-        AND (failing_since IS NOT NULL OR last_success_at IS NULL OR last_success_at < now() - interval '1 minute')
-      ORDER BY id FOR UPDATE
-    ) AND (h.failing_since <= v.at OR h.last_success_at IS NULL OR h.last_success_at < now() - interval '1 minute')`,
+    WHERE h.id = v.id AND h.id IN (SELECT id FROM hooks WHERE id = ANY(?::text[]) ORDER BY id FOR UPDATE)
+      AND (h.failing_since <= v.at OR h.last_success_at IS NULL OR h.last_success_at < now() - interval '1 minute')`,
   [rows.map((r) => r.hookId), rows.map((r) => r.at), rows.map((r) => r.hookId)] as never);
 }
 

@@ -6,6 +6,7 @@ import { attemptDelivery, type SendingDelivery, type SendingHook } from './attem
 import { DELIVERIES_CHANNEL, dispatchPending } from './dispatcher.js';
 import { recordOutcome, SuccessRecorder } from './outcome.js';
 
+/** Due deliveries are looked for at least this often: retries coming due, leases run out, a missed NOTIFY. */
 const IDLE_POLL_MS = 1000;
 /** Undispatched events are looked for at least this often, NOTIFY or not (a listener that lost its connection). */
 const DISPATCH_SWEEP_MS = 1000;
@@ -31,6 +32,9 @@ export class DeliveryWorker {
   /** Events were committed since the last fan-out. */
   private eventsDue = true;
   private lastDispatchAt = 0;
+  /** Deliveries were queued for anyone (NOTIFY), or the last claim was full: look before the next poll. */
+  private deliveriesDue = true;
+  private lastClaimAt = 0;
   private wake: (() => void) | undefined;
   private slotFreed: (() => void) | undefined;
   private loopDone: Promise<void> | undefined;
@@ -47,6 +51,7 @@ export class DeliveryWorker {
     await this.listener.connect();
     this.listener.on('notification', (message) => {
       if (message.channel === EVENTS_CHANNEL) this.eventsDue = true;
+      else this.deliveriesDue = true;
       this.signal();
     });
     this.listener.on('error', (error) => this.services.logger.warn({ err: error }, 'delivery listener lost'));
@@ -99,13 +104,22 @@ export class DeliveryWorker {
           }
         }
         if (!this.running) break;
+        // What fan-out leased to this worker is sent already; a claim is for what waits for anyone.
+        const sinceClaim = Date.now() - this.lastClaimAt;
+        if (!this.deliveriesDue && sinceClaim < IDLE_POLL_MS) {
+          await this.sleep(IDLE_POLL_MS - sinceClaim, false);
+          continue;
+        }
         const room = concurrency - this.inFlight.size;
         if (room <= 0) {
           await this.sleep(IDLE_POLL_MS, true);
           continue;
         }
-        // Fewer than asked for: nothing more is due now; sleep until a NOTIFY, or the poll for retries.
-        if ((await this.claim(room)) < room) await this.sleep(IDLE_POLL_MS, false);
+        this.deliveriesDue = false;
+        this.lastClaimAt = Date.now();
+        // As many as asked for: there may be more. Fewer: nothing more is due now; sleep until a NOTIFY or the poll.
+        if ((await this.claim(room)) === room) this.deliveriesDue = true;
+        else await this.sleep(IDLE_POLL_MS, false);
       } catch (error) {
         this.services.logger.error({ err: error }, 'delivery loop failed; retrying');
         await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
