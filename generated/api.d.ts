@@ -13382,25 +13382,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description This operation is part of the contract but is not built yet in this version (`not_implemented`). */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://socialgate.dev/problems/not_implemented",
-                 *       "title": "Not implemented",
-                 *       "status": 501,
-                 *       "detail": "This operation is in the contract but not built yet.",
-                 *       "code": "not_implemented",
-                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description The pending connection expired (`pending_connection_expired`); start the connection again with `GET /connect/social_network`. */
         PendingConnectionExpired: {
             headers: {
@@ -13490,6 +13471,25 @@ export interface components {
                  *       "status": 422,
                  *       "detail": "The platform refused the token: Unauthorized.",
                  *       "code": "platform_credentials_invalid",
+                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description This operation is part of the contract but is not built yet in this version (`not_implemented`). */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://socialgate.dev/problems/not_implemented",
+                 *       "title": "Not implemented",
+                 *       "status": 501,
+                 *       "detail": "This operation is in the contract but not built yet.",
+                 *       "code": "not_implemented",
                  *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
                  *     }
                  */
@@ -14446,7 +14446,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     completeConnection: {
@@ -14519,7 +14518,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listAvailableSocialNetworkPages: {

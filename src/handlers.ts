@@ -42,10 +42,8 @@ export const NOT_IMPLEMENTED = [
  * keeps their 501 response. The value says what is missing.
  */
 export const PARTLY_IMPLEMENTED: Partial<Record<OperationId, string>> = {
-  startConnection: 'OAuth platforms other than search_suite, short_video, short_video_ads and social_network',
-  completeConnection: 'OAuth platforms other than search_suite, short_video, short_video_ads and social_network',
-  verifyPlatformWebhook: 'every platform but those with a webhook receiver (botchat, short_video and social_network so far)',
-  receivePlatformWebhook: 'every platform but those with a webhook receiver (botchat, short_video and social_network so far)',
+  verifyPlatformWebhook: 'every platform but those with a webhook receiver (botchat, chatapp-cloud, short_video and social_network so far)',
+  receivePlatformWebhook: 'every platform but those with a webhook receiver (botchat, chatapp-cloud, short_video and social_network so far)',
 };
 
 type Built = Exclude<OperationId, (typeof NOT_IMPLEMENTED)[number]>;

@@ -32,6 +32,7 @@ export interface Config {
     searchSuite: { clientId: string; clientSecret: string } | undefined;
     /** `verifyToken` answers the webhook handshake; unset, one is derived from the app secret. */
     socialNetwork: { clientId: string; clientSecret: string; verifyToken: string | undefined } | undefined;
+    socialThreads: { clientId: string; clientSecret: string } | undefined;
     /** Login Kit app; hosts default to the real ones (SHORT_VIDEO_AUTHORIZE_URL, SHORT_VIDEO_API_URL). */
     shortVideo: { clientKey: string; clientSecret: string; authorizeUrl: string; apiUrl: string } | undefined;
     /** Business API developer app; hosts default to the real ones (SHORT_VIDEO_ADS_AUTH_URL, SHORT_VIDEO_ADS_API_URL). */
@@ -40,6 +41,7 @@ export interface Config {
   /** Hosts and versions of the Graph-style APIs, used with their configured apps (versions drift: keep them settable). */
   graphApis: {
     socialNetwork: { apiUrl: string; dialogUrl: string; version: string };
+    socialThreads: { apiUrl: string; authorizeUrl: string; version: string };
   };
 }
 
@@ -117,6 +119,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? { clientId: env.SEARCH_SUITE_CLIENT_ID, clientSecret: env.SEARCH_SUITE_CLIENT_SECRET } : undefined,
       socialNetwork: env.SOCIAL_NETWORK_APP_ID && env.SOCIAL_NETWORK_APP_SECRET
         ? { clientId: env.SOCIAL_NETWORK_APP_ID, clientSecret: env.SOCIAL_NETWORK_APP_SECRET, verifyToken: env.SOCIAL_NETWORK_VERIFY_TOKEN || undefined } : undefined,
+      socialThreads: env.SOCIAL_THREADS_APP_ID && env.SOCIAL_THREADS_APP_SECRET
+        ? { clientId: env.SOCIAL_THREADS_APP_ID, clientSecret: env.SOCIAL_THREADS_APP_SECRET } : undefined,
       shortVideo: env.SHORT_VIDEO_CLIENT_KEY && env.SHORT_VIDEO_CLIENT_SECRET ? {
         clientKey: env.SHORT_VIDEO_CLIENT_KEY, clientSecret: env.SHORT_VIDEO_CLIENT_SECRET,
         authorizeUrl: env.SHORT_VIDEO_AUTHORIZE_URL || 'https://www.tiktok.com/v2/auth/authorize/',
@@ -134,6 +138,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         apiUrl: (env.SOCIAL_NETWORK_GRAPH_URL || 'https://graph.facebook.com').replace(/\/$/, ''),
         dialogUrl: (env.SOCIAL_NETWORK_DIALOG_URL || 'https://www.facebook.com').replace(/\/$/, ''),
         version: env.SOCIAL_NETWORK_API_VERSION || 'v25.0',
+      },
+      socialThreads: {
+        apiUrl: (env.SOCIAL_THREADS_API_URL || 'https://graph.threads.net').replace(/\/$/, ''),
+        authorizeUrl: env.SOCIAL_THREADS_AUTHORIZE_URL || 'https://threads.net/oauth/authorize',
+        version: env.SOCIAL_THREADS_API_VERSION || 'v1.0',
       },
     },
   };

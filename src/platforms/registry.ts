@@ -8,6 +8,8 @@ import { CalendarAdapter, SearchSuiteAdapter, type SearchSuiteEndpoints } from '
 import { SANDBOX_CLIENT } from '../sandbox/search-suite/platform.js';
 import { SocialNetworkAdapter } from './social-network/adapter.js';
 import { socialNetworkEndpoints } from './social-network/endpoints.js';
+import { SocialThreadsAdapter } from './social-threads/adapter.js';
+import { socialThreadsEndpoints } from './social-threads/endpoints.js';
 import { ShortVideoAdsAdapter } from './short-video-ads/adapter.js';
 import { ShortVideoAdapter } from './short-video/adapter.js';
 import { shortVideoAdsEndpoints, shortVideoEndpoints } from './short-video/endpoints.js';
@@ -47,6 +49,7 @@ export class Platforms {
       ['short_video', new ShortVideoAdapter(shortVideoEndpoints(config, sandboxUrl))],
       ['short_video_ads', new ShortVideoAdsAdapter(shortVideoAdsEndpoints(config, sandboxUrl))],
       [this.socialNetwork.id, this.socialNetwork],
+      ['social_threads', new SocialThreadsAdapter(socialThreadsEndpoints(config, sandboxUrl))],
     ]);
   }
 
@@ -58,6 +61,10 @@ export class Platforms {
 
   get(id: string): PlatformAdapter | undefined {
     return this.byId.get(id as PlatformId);
+  }
+
+  all(): PlatformAdapter[] {
+    return [...this.byId.values()];
   }
 }
 

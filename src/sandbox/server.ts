@@ -10,6 +10,7 @@ import { mountQrchat } from './qrchat/platform.js';
 import { mountChatappCloud } from './chatapp-cloud/platform.js';
 import { mountSearchSuite } from './search-suite/platform.js';
 import { mountSocialNetwork } from './social-network/platform.js';
+import { mountSocialThreads } from './social-threads/platform.js';
 import { mountShortVideoAds } from './short-video-ads/platform.js';
 import { mountShortVideo } from './short-video/platform.js';
 
@@ -33,6 +34,7 @@ export async function startSandbox(options: { port: number; host?: string }): Pr
   mountChatappCloud(router);
   mountSearchSuite(router);
   mountSocialNetwork(router);
+  mountSocialThreads(router);
   mountShortVideo(router);
   mountShortVideoAds(router);
   app.use(router.routes());

@@ -16,8 +16,17 @@ const REFRESH_AHEAD_MS = 15 * 60 * 1000;
  */
 export async function refreshExpiringTokens(services: Services): Promise<number> {
   const { db, secrets, platforms } = services;
+  // Each platform refreshes at its own distance from expiry (a 60-day token days ahead, an hour's minutes ahead).
+  const aheadOf = (platform: string) => platforms.get(platform)?.refreshAheadMs ?? REFRESH_AHEAD_MS;
+  const refreshing = platforms.all().filter((adapter) => adapter.refresh);
+  if (refreshing.length === 0) return 0;
   const due = await AccountRow.query(db).where({ status: 'connected' }).whereNotNull('tokenExpiresAt')
-    .where('tokenExpiresAt', '<', new Date(Date.now() + REFRESH_AHEAD_MS)).orderBy('tokenExpiresAt').limit(200).select('id', 'platform');
+    .where((query) => {
+      for (const adapter of refreshing) {
+        query.orWhere((one) => one.where({ platform: adapter.id }).where('tokenExpiresAt', '<', new Date(Date.now() + aheadOf(adapter.id))));
+      }
+    })
+    .orderBy('tokenExpiresAt').limit(200).select('id', 'platform');
   let refreshed = 0;
   for (const { id, platform } of due) {
     const adapter = platforms.get(platform);
@@ -25,7 +34,7 @@ export async function refreshExpiringTokens(services: Services): Promise<number>
     let failure: PlatformError | null = null;
     await db.transaction(async (trx) => {
       const row = await AccountRow.query(trx).findById(id).forUpdate().skipLocked();
-      if (!row || row.status !== 'connected' || !row.tokenExpiresAt || row.tokenExpiresAt.getTime() > Date.now() + REFRESH_AHEAD_MS) return;
+      if (!row || row.status !== 'connected' || !row.tokenExpiresAt || row.tokenExpiresAt.getTime() > Date.now() + aheadOf(platform)) return;
       try {
         const { credentials, tokenExpiresAt } = await adapter.refresh!(adapterAccount(row, secrets).credentials);
         await AccountRow.query(trx).patch({
