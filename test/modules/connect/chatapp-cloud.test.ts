@@ -143,7 +143,9 @@ describe('chatapp-cloud — connecting a cloud API number, receiving its message
     const first = await app.api.post('/webhooks/chatapp-cloud', { rawBody: raw, headers });
     const second = await app.api.post('/webhooks/chatapp-cloud', { rawBody: raw, headers });
     expect([first.body.duplicate, second.body.duplicate]).to.deep.equal([false, true]);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const deadline = Date.now() + 10_000;
+    while ((await app.services.db('messages').where({ text: 'forged' })).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await app.services.db('messages').where({ text: 'forged' })).to.have.length(1);
   });
 

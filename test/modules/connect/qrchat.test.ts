@@ -10,7 +10,7 @@ import { assertSigned, hookSettings } from '../hooks/support.js';
 
 const PHONE = '+4915112345678';
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -137,14 +137,14 @@ describe('qrchat — pairing a number by QR code, receiving its messages', () =>
     try {
       const started = await connect();
       const seen = new Set<string>();
-      const deadline = Date.now() + 1500;
+      const deadline = Date.now() + 2500;
       while (Date.now() < deadline) {
         const shown = await qrOf(started.body.id);
         expect(shown.body.state).to.be.oneOf(['starting', 'awaiting_scan']);
         if (shown.body.qr) seen.add(shown.body.qr.text);
         await new Promise((resolve) => setTimeout(resolve, 40));
       }
-      // 1.5 s is three series of 450 ms: about six codes, each a new one.
+      // 2.5 s is five series of 450 ms: about ten codes, each a new one (slow polling still sees several).
       expect(seen.size).to.be.at.least(4);
     } finally {
       Object.assign(network.timings, saved);
@@ -235,21 +235,21 @@ describe('qrchat — pairing a number by QR code, receiving its messages', () =>
       closed: (reason: CloseReason) => log.push([`${tag}closed:${reason}`, Date.now() - started]),
     });
     network.connect(null, events(''), async (creds) => { saved = creds; });
-    await new Promise((resolve) => setTimeout(resolve, 260));
+    await until(async () => log.length, (n) => n >= 4, 3000);
     expect(log.map(([name]) => name)).to.deep.equal(['qr', 'qr', 'qr', 'closed:qr_timeout']);
     expect(log[0]![2]).to.be.within(110, 120);
     expect(log[1]![2]).to.be.within(30, 40);
     log.length = 0;
     const second = network.connect(null, events(''), async (creds) => { saved = creds; });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(async () => second.qr, (qr) => qr !== null, 3000);
     expect(await network.scan(second.qr!.text, PHONE, 'Shop')).to.have.property('id');
     expect(log.map(([name]) => name)).to.deep.equal(['qr', 'pairing', 'closed:restart_required']);
     network.connect(saved as never, events('resumed-'), async () => {});
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(async () => log.length, (n) => n >= 4, 3000);
     expect(network.logOut(PHONE)).to.equal(1);
     expect(log.slice(3).map(([name]) => name)).to.deep.equal(['resumed-open', 'resumed-closed:logged_out']);
     network.connect(saved as never, events('again-'), async () => {});
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(async () => log.length, (n) => n >= 6, 3000);
     expect(log.slice(5).map(([name]) => name)).to.deep.equal(['again-closed:logged_out']);
   });
 });
