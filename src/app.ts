@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import Koa from 'koa';
 import { authenticationMiddleware } from './http/authentication.js';
 import { bodyMiddleware } from './http/body.js';
@@ -22,7 +23,8 @@ export function createApp(services: Services): Koa {
   app.use(routeMiddleware(contract));
   app.use(authenticationMiddleware(db, contract.document));
   app.use(rateLimitMiddleware(db, config.rateLimit, config.publicRateLimit));
-  app.use(bodyMiddleware(config.jsonBodyLimit));
+  // Uploads in progress live beside the stored media (DATA_DIR/media), so storing one is a rename.
+  app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: join(config.dataDir, 'media', 'tmp') }));
   app.use(validationMiddleware(contract));
   app.use(idempotencyMiddleware(db));
   app.use(dispatchMiddleware(handlers, services));

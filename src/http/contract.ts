@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 
 export const BUNDLED_CONTRACT_PATH = fileURLToPath(new URL('../../generated/openapi.json', import.meta.url));
@@ -100,9 +101,21 @@ class RouteTable {
   }
 }
 
+let sharedBodyAjv: Ajv2020 | undefined;
+
+/** Ajv for bodies openapi-backend does not check itself, with the options the backend's own uses. */
+function bodyAjv(): Ajv2020 {
+  if (!sharedBodyAjv) {
+    sharedBodyAjv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false });
+    addFormats.default(sharedBodyAjv);
+  }
+  return sharedBodyAjv;
+}
+
 /** The routed, validating view of the bundled contract. */
 export class Contract {
   private readonly routes: RouteTable;
+  private readonly bodyValidators = new Map<string, ValidateFunction>();
 
   private constructor(readonly backend: OpenAPIBackend, readonly document: Document) {
     this.routes = new RouteTable(backend.router, backend.router.getOperations());
@@ -126,6 +139,22 @@ export class Contract {
     });
     await backend.init();
     return new Contract(backend, document);
+  }
+
+  /**
+   * Checks a body of another media type than JSON (multipart/form-data) against that media type's schema:
+   * openapi-backend checks every body against the first of the JSON, multipart and form schemas.
+   */
+  validateBody(operation: Operation, mediaType: string, body: unknown): ErrorObject[] {
+    const key = `${operation.operationId} ${mediaType}`;
+    let validate = this.bodyValidators.get(key);
+    if (!validate) {
+      const content = (operation.requestBody as { content?: Record<string, { schema?: object }> } | undefined)?.content;
+      // Wrapped as openapi-backend does, so errors point at /requestBody/… like its own.
+      validate = bodyAjv().compile({ type: 'object', required: ['requestBody'], properties: { requestBody: content?.[mediaType]?.schema ?? {} } });
+      this.bodyValidators.set(key, validate);
+    }
+    return validate({ requestBody: body }) ? [] : [...(validate.errors ?? [])];
   }
 
   /** Every operation as the router describes it (path and method, path-level parameters merged, security resolved). */

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Context as KoaContext } from 'koa';
 import type { operations } from '../../generated/api.js';
 import type { OperationId } from '../../generated/operations.js';
@@ -28,9 +29,9 @@ export type Reply<K extends OperationId> = {
     contentType?: string;
   };
 }[keyof ResponsesOf<K> & SuccessStatus] | {
-  /** A body serialised already (a cached document, a file), sent byte for byte. */
+  /** A body serialised already (a cached document, a file), sent byte for byte; a stream is piped. */
   status: keyof ResponsesOf<K> & SuccessStatus;
-  raw: string | Buffer;
+  raw: string | Buffer | Readable;
   contentType: string;
   headers?: Record<string, string>;
 };
@@ -53,7 +54,7 @@ export type AnyHandler = (request: Request<OperationId>, services: Services) => 
 export interface AnyReply {
   status: number;
   body?: unknown;
-  raw?: string | Buffer;
+  raw?: string | Buffer | Readable;
   headers?: Record<string, string>;
   contentType?: string;
 }

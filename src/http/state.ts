@@ -1,5 +1,6 @@
 import type { Operation } from 'openapi-backend';
 import type { Principal } from '../modules/auth/principal.js';
+import type { UploadedFile } from './multipart.js';
 
 /** What the middlewares learn about a request, in the order they learn it. */
 export interface RequestState {
@@ -11,4 +12,6 @@ export interface RequestState {
   params?: Record<string, unknown>;
   /** The body's bytes exactly as received, for hashing and signature checks. */
   rawBody?: string;
+  /** The file part of a multipart body, on a temporary file (src/http/multipart.ts). */
+  upload?: UploadedFile;
 }

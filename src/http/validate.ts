@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { ErrorObject } from 'ajv';
-import { ValidationFailedError, type FieldError } from '../lib/errors.js';
+import { UnsupportedMediaTypeError, ValidationFailedError, type FieldError } from '../lib/errors.js';
 import type { Contract } from './contract.js';
 import type { RequestState } from './state.js';
 
@@ -24,6 +24,11 @@ export function toFieldError(error: ErrorObject): FieldError {
   return { path: base.join('/'), message: error.message ?? 'is invalid', code: error.keyword };
 }
 
+/** The error openapi-backend reports for a body it was not given. */
+function isMissingBody(error: ErrorObject): boolean {
+  return error.keyword === 'required' && (error.params as { missingProperty?: string }).missingProperty === 'requestBody';
+}
+
 function declaredMediaTypes(operation: { requestBody?: unknown }): string[] {
   const content = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
   return content ? Object.keys(content) : [];
@@ -35,15 +40,22 @@ export function validationMiddleware(contract: Contract) {
     const operation = ctx.state.operation!;
     const mediaTypes = declaredMediaTypes(operation);
     if (ctx.request.length && mediaTypes.length > 0 && !ctx.is(...mediaTypes)) {
+      // An operation that declares 415 answers a wrong content type with it (uploads); the others with 400.
+      if ((operation.responses as Record<string, unknown> | undefined)?.['415']) throw new UnsupportedMediaTypeError(mediaTypes);
       throw new ValidationFailedError([{
         path: 'header/content-type', message: `must be ${mediaTypes.join(' or ')}`, code: 'content_type',
       }]);
     }
+    // openapi-backend checks any body against the JSON schema; a multipart body is checked against its own.
+    const multipart = mediaTypes.includes('multipart/form-data') && ctx.is('multipart/form-data') === 'multipart/form-data';
     const result = contract.backend.validator.validateRequest({
       method: ctx.method, path: ctx.path, headers: ctx.headers as Record<string, string>, query: ctx.query as Record<string, string>,
-      body: ctx.request.body,
+      body: multipart ? undefined : ctx.request.body,
     }, operation);
-    if (!result.valid) throw new ValidationFailedError((result.errors ?? []).map(toFieldError));
+    const errors = multipart
+      ? [...(result.errors ?? []).filter((e) => !isMissingBody(e)), ...contract.validateBody(operation, 'multipart/form-data', ctx.request.body)]
+      : result.errors ?? [];
+    if (errors.length > 0) throw new ValidationFailedError(errors.map(toFieldError));
     const coerced = result.coerced as { query?: Record<string, unknown>; params?: Record<string, unknown> } | undefined;
     ctx.state.query = coerced?.query ?? {};
     ctx.state.params = coerced?.params ?? {};

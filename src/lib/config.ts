@@ -19,6 +19,7 @@ export interface Config {
   /** Base64 of 32 bytes; unset: a key generated into the data folder. */
   encryptionKey: string | undefined;
   webhooks: WebhookSettings;
+  media: MediaSettings;
   /** `auto`: platforms without a configured URL are served by the local sandbox; `off`: never start it. */
   sandbox: { mode: 'auto' | 'off'; port: number };
   /** Base URLs of the real platforms; a platform left unset uses the sandbox. */
@@ -62,6 +63,23 @@ export interface WebhookSettings {
   testIntervalSeconds: number;
 }
 
+export type MediaKind = 'image' | 'gif' | 'video' | 'audio' | 'document';
+
+export interface MediaSettings {
+  /** `local`: files under DATA_DIR/media. Object storage is an interface only so far (src/modules/media/storage.ts). */
+  storage: 'local';
+  /** Largest multipart upload body and largest imported file, in bytes. */
+  maxBodyBytes: number;
+  /** Largest file of each kind, in bytes. */
+  maxBytes: Record<MediaKind, number>;
+  /** Deadline of a whole URL import (connect, answer and body). */
+  importTimeoutMs: number;
+  /** An ffprobe binary to use instead of the one the @ffprobe-installer package ships. */
+  ffprobePath: string | undefined;
+}
+
+const MIB = 1024 * 1024;
+
 const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
 
 function list(raw: string | undefined): string[] {
@@ -80,6 +98,11 @@ function role(raw: string | undefined): Config['role'] {
   if (raw === undefined || raw === '' || raw === 'all') return 'all';
   if (raw === 'api' || raw === 'worker') return raw;
   throw new Error(`SOCIALGATE_ROLE must be all, api or worker, got "${raw}"`);
+}
+
+function mediaStorage(raw: string | undefined): MediaSettings['storage'] {
+  if (raw === undefined || raw === '' || raw === 'local') return 'local';
+  throw new Error(`MEDIA_STORAGE must be local (object storage is not built yet), got "${raw}"`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -109,6 +132,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseSeconds: int('WEBHOOK_LEASE_SECONDS', 60, env),
       concurrency: int('WEBHOOK_CONCURRENCY', 200, env),
       testIntervalSeconds: 30,
+    },
+    media: {
+      storage: mediaStorage(env.MEDIA_STORAGE),
+      maxBodyBytes: int('MEDIA_MAX_BODY_BYTES', 1024 * MIB, env),
+      maxBytes: {
+        image: int('MEDIA_MAX_IMAGE_BYTES', 20 * MIB, env),
+        gif: int('MEDIA_MAX_GIF_BYTES', 20 * MIB, env),
+        video: int('MEDIA_MAX_VIDEO_BYTES', 1024 * MIB, env),
+        audio: int('MEDIA_MAX_AUDIO_BYTES', 100 * MIB, env),
+        document: int('MEDIA_MAX_DOCUMENT_BYTES', 100 * MIB, env),
+      },
+      importTimeoutMs: int('MEDIA_IMPORT_TIMEOUT_MS', 10 * 60_000, env),
+      ffprobePath: env.FFPROBE_PATH || undefined,
     },
     sandbox: { mode: env.SANDBOX === 'off' ? 'off' : 'auto', port: int('SANDBOX_PORT', 8081, env) },
     platformUrls: { botchat: env.BOTCHAT_API_URL || undefined, chatappCloud: env.CHATAPP_CLOUD_API_URL || undefined },

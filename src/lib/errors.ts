@@ -127,6 +127,12 @@ export class PayloadTooLargeError extends ApiError {
   }
 }
 
+export class UnsupportedMediaTypeError extends ApiError {
+  constructor(accepted: string[]) {
+    super(415, 'unsupported_media_type', 'Unsupported media type', `Send the body as ${accepted.join(' or ')}.`);
+  }
+}
+
 export class RateLimitedError extends ApiError {
   constructor(retryAfterSeconds: number, code: 'rate_limited' | 'hook_test_rate_limited' = 'rate_limited', detail?: string) {
     super(429, code as ErrorCode, 'Too many requests', detail ?? `Try again in ${retryAfterSeconds} seconds.`,

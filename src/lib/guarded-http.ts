@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates } from 'node:tls';
 import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { AddressNotAllowedError, type AddressGuard } from './address-guard.js';
 
-export type TransportFailure = 'timeout' | 'dns' | 'connection_refused' | 'connection_reset' | 'tls' | 'address_not_allowed' | 'network';
+export type TransportFailure =
+  | 'timeout' | 'dns' | 'connection_refused' | 'connection_reset' | 'tls' | 'address_not_allowed' | 'too_many_redirects' | 'network';
 
 export class TransportError extends Error {
   constructor(readonly kind: TransportFailure, message: string) {
@@ -19,7 +21,23 @@ export interface GuardedResponse {
   snippet: string;
 }
 
+/** A GET's answer, its body still to be read (or destroyed) by the caller. */
+export interface GuardedStream {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+  /** The URL that answered, after redirects. */
+  url: string;
+}
+
+/** Drops an answer's body unread: undici reports a destroyed, unfinished body as an error nobody waits for. */
+export function discardBody(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
+}
+
 const SNIPPET_BYTES = 1024;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function classifyOne(error: unknown): TransportError {
   const err = error as { code?: string; name?: string; message?: string };
@@ -47,8 +65,9 @@ function classify(error: unknown): TransportError {
 }
 
 /**
- * HTTPS to user-given URLs: public destinations only (checked on the address actually connected), no redirects
- * followed, one deadline for the whole exchange, and only a snippet of the answer read.
+ * Requests to user-given URLs, public destinations only (checked on the address actually connected). `post`
+ * (webhooks): HTTPS, no redirects followed, one deadline for the whole exchange, only a snippet of the answer
+ * read. `open` (media imports): a streamed GET with a bounded number of redirects.
  */
 export class GuardedHttpClient {
   private readonly agent: Agent;
@@ -83,6 +102,33 @@ export class GuardedHttpClient {
       return { status: response.statusCode, headers: response.headers, snippet: snippet.slice(0, SNIPPET_BYTES) };
     } catch (error) {
       throw classify(error);
+    }
+  }
+
+  /**
+   * GET of a user-given http(s) URL, streamed. A redirect is followed only `maxRedirects` times, and each hop
+   * meets the same rules (scheme, no credentials, allowed address at connect) as the first request.
+   */
+  async open(url: string, options: { maxRedirects: number; signal: AbortSignal; headers?: Record<string, string> }): Promise<GuardedStream> {
+    let current = new URL(url);
+    for (let hop = 0; ; hop += 1) {
+      if (current.protocol !== 'https:' && current.protocol !== 'http:') throw new TransportError('network', `only http and https URLs are fetched, not ${current.protocol}`);
+      if (current.username || current.password) throw new TransportError('network', 'URLs with credentials are not fetched');
+      const host = current.hostname.replace(/^\[|\]$/g, '');
+      if (isIP(host)) await this.guard.check(host).catch((error: unknown) => { throw classify(error); });
+      let response: Awaited<ReturnType<typeof request>>;
+      try {
+        response = await request(current, { method: 'GET', headers: options.headers, dispatcher: this.agent, signal: options.signal });
+      } catch (error) {
+        throw classify(error);
+      }
+      const location = response.headers.location;
+      if (!REDIRECTS.has(response.statusCode) || typeof location !== 'string') {
+        return { status: response.statusCode, headers: response.headers, body: response.body, url: current.toString() };
+      }
+      discardBody(response.body);
+      if (hop >= options.maxRedirects) throw new TransportError('too_many_redirects', `more than ${options.maxRedirects} redirects`);
+      current = new URL(location, current);
     }
   }
 
