@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import Koa from 'koa';
 import { authenticationMiddleware } from './http/authentication.js';
 import { bodyMiddleware } from './http/body.js';
@@ -9,6 +8,7 @@ import { rateLimitMiddleware } from './http/rate-limit.js';
 import { routeMiddleware } from './http/route.js';
 import { validationMiddleware } from './http/validate.js';
 import { handlers } from './handlers.js';
+import { mediaFolders } from './modules/media/storage.js';
 import type { Services } from './services.js';
 
 /**
@@ -24,7 +24,7 @@ export function createApp(services: Services): Koa {
   app.use(authenticationMiddleware(db, contract.document));
   app.use(rateLimitMiddleware(db, config.rateLimit, config.publicRateLimit));
   // Uploads in progress live beside the stored media (DATA_DIR/media), so storing one is a rename.
-  app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: join(config.dataDir, 'media', 'tmp') }));
+  app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: mediaFolders(config.dataDir).tmp }));
   app.use(validationMiddleware(contract));
   app.use(idempotencyMiddleware(db));
   app.use(dispatchMiddleware(handlers, services));

@@ -8,6 +8,7 @@ import * as qrchat from './modules/connect/qrchat.js';
 import * as socialNetwork from './modules/connect/social-network.js';
 import * as hooks from './modules/hooks/handlers.js';
 import * as keys from './modules/keys/handlers.js';
+import * as media from './modules/media/handlers.js';
 import * as messaging from './modules/messaging/handlers.js';
 import * as usage from './modules/usage/handlers.js';
 import * as webhooks from './modules/webhooks/handlers.js';
@@ -18,7 +19,7 @@ import * as webhooks from './modules/webhooks/handlers.js';
  */
 export const NOT_IMPLEMENTED = [
   'createPost', 'listPosts', 'getPost',
-  'deletePost', 'retryPost', 'uploadMedia', 'getMedia', 'downloadMediaFile', 'listAccountHistory',
+  'deletePost', 'retryPost', 'listAccountHistory',
   'deletePlatformPost', 'createQueueSlot', 'listQueueSlots', 'deleteQueueSlot', 'enqueuePost', 'listQueue',
   'listAiModels', 'generateCopy', 'generateImage', 'generateVideo', 'generateAudio', 'getGeneration',
   'listGenerations', 'sendMessage', 'sendChatappMessage', 'listComments', 'replyToComment', 'hideComment',
@@ -92,6 +93,9 @@ const built: { [K in Built]: Handler<K> } = {
   rotateHookSecret: hooks.rotateHookSecret,
   listHookDeliveries: hooks.listHookDeliveries,
   redeliverHookDelivery: hooks.redeliverHookDelivery,
+  uploadMedia: media.uploadMedia,
+  getMedia: media.getMedia,
+  downloadMediaFile: media.downloadMediaFile,
   getHealth: usage.getHealth,
   getLlmsTxt: usage.getLlmsTxt,
   getOpenApiDocument: usage.getOpenApiDocument,

@@ -1,0 +1,36 @@
+import { ApiError } from '../../lib/errors.js';
+
+/** Why a file was refused, as `errors[0].code` of the problem (the contract's list). */
+export type RejectionReason = 'type_not_allowed' | 'too_large' | 'unreadable' | 'fetch_failed';
+
+/** 422 `media_rejected`: `detail` says exactly why, in words a person can act on. */
+export class MediaRejectedError extends ApiError {
+  constructor(readonly reason: RejectionReason, detail: string, path = 'body/file') {
+    super(422, 'media_rejected', 'The media file was refused', detail, { errors: [{ path, message: detail, code: reason }] });
+  }
+
+  /** The same refusal pointing at another member (`body/url` for an imported file). */
+  at(path: string): MediaRejectedError {
+    return new MediaRejectedError(this.reason, this.detail, path);
+  }
+}
+
+export class RangeNotSatisfiableError extends ApiError {
+  constructor(size: number, detail: string) {
+    super(416, 'range_not_satisfiable', 'Range not satisfiable', detail, { headers: { 'Content-Range': `bytes */${size}` } });
+  }
+}
+
+/** "1.3 GiB", "20 MiB", "512 bytes": sizes in problems, in the units the limits are given in. */
+export function formatBytes(bytes: number): string {
+  const units = ['KiB', 'MiB', 'GiB'];
+  if (bytes < 1024) return `${bytes} bytes`;
+  let value = bytes;
+  let unit = '';
+  for (const next of units) {
+    if (value < 1024 && unit) break;
+    value /= 1024;
+    unit = next;
+  }
+  return `${Number(value.toFixed(1))} ${unit}`;
+}
