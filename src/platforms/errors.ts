@@ -6,7 +6,8 @@ export class PlatformError extends Error {
   constructor(
     readonly kind: PlatformFailure,
     message: string,
-    readonly details: { platformCode?: string | number; retryAt?: Date; status?: number } = {},
+    /** `unsent`: the request never reached the platform (no connection), so sending it again cannot repeat it. */
+    readonly details: { platformCode?: string | number; retryAt?: Date; status?: number; unsent?: boolean } = {},
   ) {
     super(message);
     this.name = 'PlatformError';

@@ -7,6 +7,8 @@ export interface PlatformResponse<T> {
 }
 
 const TIMEOUT_MS = 20_000;
+/** Connection failures before any byte of the request left: the platform cannot have acted on it. */
+const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /**
  * One HTTP exchange with a platform. Network failures and time-outs become `transient`; what the platform
@@ -17,7 +19,9 @@ export async function callPlatform<T>(url: string, init: RequestInit = {}): Prom
   try {
     response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
-    throw new PlatformError('transient', `the platform could not be reached: ${(error as Error).message}`);
+    const code = ((error as { cause?: { code?: string } }).cause?.code) ?? '';
+    throw new PlatformError('transient', `the platform could not be reached: ${(error as Error).message}${code ? ` (${code})` : ''}`,
+      { unsent: UNSENT_CODES.has(code) });
   }
   const text = await response.text();
   let body: unknown = text;

@@ -77,6 +77,7 @@ function searchSuiteEndpoints(config: Config, sandboxUrl: string | null): Search
       authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth', tokenUrl: 'https://oauth2.googleapis.com/token',
       revokeUrl: 'https://oauth2.googleapis.com/revoke', accountsApiUrl: 'https://mybusinessaccountmanagement.googleapis.com',
       businessInfoApiUrl: 'https://mybusinessbusinessinformation.googleapis.com', calendarApiUrl: 'https://www.googleapis.com/calendar/v3',
+      localPostsApiUrl: 'https://mybusiness.googleapis.com/v4',
     };
   }
   const base = `${sandboxUrl ?? 'http://sandbox.invalid'}/search_suite`;
@@ -84,5 +85,6 @@ function searchSuiteEndpoints(config: Config, sandboxUrl: string | null): Search
     clientId: SANDBOX_CLIENT.id, clientSecret: SANDBOX_CLIENT.secret,
     authorizeUrl: `${base}/o/oauth2/v2/auth`, tokenUrl: `${base}/token`, revokeUrl: `${base}/revoke`,
     accountsApiUrl: `${base}/accounts`, businessInfoApiUrl: `${base}/businessinfo`, calendarApiUrl: `${base}/calendar/v3`,
+    localPostsApiUrl: `${base}/v4`,
   };
 }

@@ -1,4 +1,5 @@
 import type { components } from '../../generated/api.js';
+import type { Publisher } from './publishing.js';
 
 export type PlatformId = components['schemas']['Platform'];
 export type AccountKind = components['schemas']['AccountKind'];
@@ -106,4 +107,6 @@ export interface PlatformAdapter {
   /** Revoke the app's access at the platform, where the platform allows it (best effort by the caller). */
   revoke?(account: AdapterAccount): Promise<void>;
   webhooks?: WebhookReceiver;
+  /** Posts: rules, publishing and (where allowed) deletion. A platform without it refuses posts at validation. */
+  publisher?: Publisher;
 }

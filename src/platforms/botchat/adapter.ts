@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { PlatformError } from '../errors.js';
 import { callPlatform } from '../http.js';
+import { BotchatPublisher } from './publisher.js';
 import type { About, AdapterAccount, Credentials, IncomingEvent, PlatformAdapter, PlatformIdentity, WebhookReceiver } from '../types.js';
 
 /** Telegram Bot API shapes (https://core.telegram.org/bots/api). */
-interface BotResponse<T> {
+export interface BotResponse<T> {
   ok: boolean;
   result?: T;
   error_code?: number;
@@ -20,7 +21,7 @@ interface Update {
 
 export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
-function classify(response: { status: number; body: BotResponse<unknown> }): PlatformError {
+export function classify(response: { status: number; body: BotResponse<unknown> }): PlatformError {
   const { error_code: code = response.status, description = 'the bot API refused the request', parameters } = response.body;
   if (code === 401 || code === 404) return new PlatformError('auth_expired', description, { platformCode: code, status: response.status });
   if (code === 403) return new PlatformError('permission_revoked', description, { platformCode: code, status: response.status });
@@ -36,7 +37,12 @@ function classify(response: { status: number; body: BotResponse<unknown> }): Pla
 export class BotchatAdapter implements PlatformAdapter {
   readonly id = 'botchat' as const;
 
-  constructor(private readonly apiUrl: string, private readonly webhookUrl: string) {}
+  /** Posts: one message per chat of `platformOptions.botchat.chatIds`. */
+  readonly publisher: BotchatPublisher;
+
+  constructor(private readonly apiUrl: string, private readonly webhookUrl: string) {
+    this.publisher = new BotchatPublisher(apiUrl);
+  }
 
   private async call<T>(token: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
     const response = await callPlatform<BotResponse<T>>(`${this.apiUrl}/bot${token}/${method}`, {

@@ -1,6 +1,7 @@
 import { PlatformError } from '../errors.js';
 import { callPlatform } from '../http.js';
 import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
+import { SearchSuitePublisher } from './publisher.js';
 import type { About, AdapterAccount, Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';
 
 /** Where each part of the search suite's API lives (the real hosts, or the sandbox's prefixes). */
@@ -13,6 +14,8 @@ export interface SearchSuiteEndpoints {
   accountsApiUrl: string;
   businessInfoApiUrl: string;
   calendarApiUrl: string;
+  /** The v4 API of local posts (`https://mybusiness.googleapis.com/v4`). */
+  localPostsApiUrl: string;
 }
 
 export const SCOPES = { business: 'https://www.googleapis.com/auth/business.manage', calendar: 'https://www.googleapis.com/auth/calendar' };
@@ -77,7 +80,12 @@ interface GoogleLocation { name: string; title?: string; websiteUri?: string; ca
 export class SearchSuiteAdapter implements OAuthAdapter {
   readonly id = 'search_suite' as const;
 
-  constructor(private readonly endpoints: SearchSuiteEndpoints) {}
+  /** Posts: local posts on the location. */
+  readonly publisher: SearchSuitePublisher;
+
+  constructor(private readonly endpoints: SearchSuiteEndpoints) {
+    this.publisher = new SearchSuitePublisher(endpoints.localPostsApiUrl);
+  }
 
   readonly oauth = {
     pkce: true,

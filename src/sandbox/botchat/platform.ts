@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import { BotOutbox } from './outbox.js';
 
 /**
  * The bot API of a messenger (Telegram's Bot API): `POST /bot<token>/<method>`, answers `{ok, result}` or
  * `{ok: false, error_code, description}`, webhooks sent with `X-Telegram-Bot-Api-Secret-Token`.
  */
-interface Bot {
+export interface Bot {
   id: number;
   token: string;
   firstName: string;
@@ -28,6 +29,8 @@ export function mountBotchat(router: Router): void {
     return bot;
   };
   addBot(DEMO_BOT_TOKEN, 'Sandbox Demo Bot', 'sandbox_demo_bot');
+  const outbox = new BotOutbox(() => nextMessageId++);
+  outbox.mount(router, (token) => bots.get(token));
 
   const fail = (ctx: RouterContext, code: number, description: string, extra: Record<string, unknown> = {}) => {
     ctx.status = code;
@@ -59,13 +62,11 @@ export function mountBotchat(router: Router): void {
       case 'getWebhookInfo':
         ctx.body = { ok: true, result: { url: bot.webhook?.url ?? '', has_custom_certificate: false, pending_update_count: 0 } };
         return;
-      case 'sendMessage': {
-        const text = String(params.text ?? '');
-        if (!params.chat_id) return fail(ctx, 400, 'Bad Request: chat_id is empty');
-        if (text.length < 1 || text.length > 4096) return fail(ctx, 400, 'Bad Request: message text is empty or too long');
-        ctx.body = { ok: true, result: { message_id: nextMessageId++, date: Math.floor(Date.now() / 1000), chat: { id: Number(params.chat_id), type: 'private' }, text } };
-        return;
-      }
+      case 'sendMessage':
+      case 'sendPhoto':
+        return outbox.send(ctx, bot, ctx.params.method, params);
+      case 'deleteMessage':
+        return outbox.delete(ctx, bot, params);
       default:
         return fail(ctx, 404, 'Not Found');
     }

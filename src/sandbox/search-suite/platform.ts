@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import { mountLocalPosts } from './local-posts.js';
 
 /**
  * The search suite's OAuth 2.0 (authorization code + PKCE + refresh, form-encoded token endpoint, `invalid_grant`)
@@ -134,6 +135,8 @@ export function mountSearchSuite(router: Router): void {
     if (!authorised(ctx, 'https://www.googleapis.com/auth/calendar')) return;
     ctx.body = { kind: 'calendar#calendarListEntry', ...calendar };
   });
+
+  mountLocalPosts(router, authorised, apiError, (name) => name.startsWith(`${account.name}/`) && locations.some((l) => name.endsWith(`/${l.name}`)));
 
   // The people on the platform.
   /** The user removes the app's access in their account settings: every token of every grant stops working. */

@@ -1,0 +1,119 @@
+import { PlatformError } from '../errors.js';
+import { callPlatform } from '../http.js';
+import { type Published, type PublishContent, type Publisher, PublishRefused, type RuleViolation } from '../publishing.js';
+import type { AdapterAccount } from '../types.js';
+import { type BotResponse, classify } from './adapter.js';
+
+/** The bot API's limits (https://core.telegram.org/bots/api#sendmessage, #sendphoto). */
+const TEXT_LIMIT = 4096;
+const CAPTION_LIMIT = 1024;
+const PHOTO_BYTES = 10 * 1024 * 1024;
+const PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
+
+interface SentMessage { message_id: number; chat: { id: number; username?: string } }
+/** Kept with the target: the message sent to each chat so far, so that a retry never sends to a chat twice. */
+interface BotchatState { sent?: Record<string, { chatId: number; messageId: number; username?: string }> }
+
+/**
+ * A post to a bot is one message per chat of `platformOptions.botchat.chatIds` (sendMessage, or sendPhoto
+ * with the caption). The bot API has no idempotency key and no way to list what a bot sent, so a lost answer
+ * cannot be reconciled: no `reconcile`, and such a target fails with `unknown` instead of risking a duplicate.
+ */
+export class BotchatPublisher implements Publisher {
+  constructor(private readonly apiUrl: string) {}
+
+  validate(content: PublishContent): RuleViolation[] {
+    const violations: RuleViolation[] = [];
+    const chatIds = content.options.chatIds as string[] | undefined;
+    if (!chatIds || chatIds.length === 0) {
+      violations.push({ path: 'platformOptions/botchat/chatIds', code: 'required_option', message: 'botchat posts need platformOptions.botchat.chatIds: the chats, groups or channels to send to.' });
+    }
+    if (!content.text && content.media.length === 0) {
+      violations.push({ path: 'text', code: 'text_or_media_required', message: 'botchat needs text or a photo.' });
+    }
+    if (content.media.length > 1) {
+      violations.push({ path: 'mediaIds', code: 'media_count', limit: 1, message: `The post has ${content.media.length} media; botchat posts take one photo.` });
+    }
+    content.media.forEach((media, index) => {
+      if (media.kind !== 'image' || !PHOTO_TYPES.has(media.mimeType)) {
+        violations.push({ path: `mediaIds/${index}`, code: 'media_type', message: `botchat posts take a JPEG, PNG or WebP photo, not ${media.mimeType}.` });
+      } else if (media.size > PHOTO_BYTES) {
+        violations.push({ path: `mediaIds/${index}`, code: 'media_size', limit: PHOTO_BYTES, message: `The photo has ${media.size} bytes; botchat takes up to ${PHOTO_BYTES}.` });
+      }
+    });
+    const limit = content.media.length > 0 ? CAPTION_LIMIT : TEXT_LIMIT;
+    if (content.text && content.text.length > limit) {
+      violations.push({
+        path: 'text', code: 'max_length', limit,
+        message: `The text has ${content.text.length} characters; botchat allows ${limit}${content.media.length > 0 ? ' in a photo caption' : ''}.`,
+      });
+    }
+    return violations;
+  }
+
+  async publish(account: AdapterAccount, content: PublishContent, progress: { state: BotchatState; save(state: BotchatState): Promise<void> }): Promise<Published> {
+    const chatIds = content.options.chatIds as string[];
+    const sent = { ...progress.state.sent };
+    const refused: Array<{ chatId: string; error: PublishRefused }> = [];
+    let unsaved = false;
+    for (const [index, chatId] of chatIds.entries()) {
+      if (sent[chatId]) continue;
+      try {
+        const message = content.media.length > 0
+          ? await this.call<SentMessage>(account, 'sendPhoto', { chat_id: chatId, photo: content.media[0]!.url, ...(content.text ? { caption: content.text } : {}) })
+          : await this.call<SentMessage>(account, 'sendMessage', { chat_id: chatId, text: content.text });
+        sent[chatId] = { chatId: message.chat.id, messageId: message.message_id, ...(message.chat.username ? { username: message.chat.username } : {}) };
+        unsaved = true;
+      } catch (error) {
+        if (!(error instanceof PublishRefused)) {
+          // The account or the platform failed, not this chat: what was sent is kept, the rest waits for the retry.
+          if (unsaved) await progress.save({ sent });
+          throw error;
+        }
+        refused.push({ chatId, error });
+      }
+      // A later chat's failure must not lose this one's message id: saved before the next call.
+      if (unsaved && index < chatIds.length - 1) {
+        await progress.save({ sent });
+        unsaved = false;
+      }
+    }
+    if (refused.length > 0) {
+      if (unsaved) await progress.save({ sent });
+      const first = refused[0]!.error;
+      const list = refused.map(({ chatId, error }) => `${chatId} (${error.message})`).join(', ');
+      throw new PublishRefused(first.kind, `${refused.length} of ${chatIds.length} chats refused the message: ${list}.`, first.failure, first.details);
+    }
+    const first = sent[chatIds[0]!]!;
+    return {
+      platformPostId: `${first.chatId}:${first.messageId}`,
+      url: first.username ? `https://t.me/${first.username}/${first.messageId}` : null,
+      state: { sent },
+    };
+  }
+
+  /** Bots may delete their own messages for 48 hours: every chat's message goes. */
+  async delete(account: AdapterAccount, _platformPostId: string, state: BotchatState): Promise<void> {
+    for (const message of Object.values(state.sent ?? {})) {
+      await this.call<boolean>(account, 'deleteMessage', { chat_id: message.chatId, message_id: message.messageId });
+    }
+  }
+
+  /** A chat-level refusal (no such chat, the bot blocked or not a member) fails that chat, not the account. */
+  private async call<T>(account: AdapterAccount, method: string, params: Record<string, unknown>): Promise<T> {
+    const response = await callPlatform<BotResponse<T>>(`${this.apiUrl}/bot${account.credentials.accessToken}/${method}`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params),
+    });
+    if (typeof response.body === 'object' && response.body.ok) return response.body.result as T;
+    const error = classify(response as { status: number; body: BotResponse<unknown> });
+    const code = (response.body as BotResponse<T>)?.error_code ?? response.status;
+    const description = error.message;
+    if (code === 403) return Promise.reject(new PublishRefused('invalid_request', description, 'permission_denied', error.details));
+    if (code === 400) {
+      const failure = /too long/i.test(description) ? 'text_too_long'
+        : /file|url|photo|image/i.test(description) ? 'media_invalid' : 'unknown';
+      return Promise.reject(new PublishRefused('invalid_request', description, failure, error.details));
+    }
+    throw error instanceof PlatformError ? error : new PlatformError('transient', String(error));
+  }
+}

@@ -1,0 +1,71 @@
+import type { components } from '../../generated/api.js';
+import { PlatformError, type PlatformFailure } from './errors.js';
+import type { AdapterAccount } from './types.js';
+
+export type RuleCode = components['schemas']['PostValidationError']['code'];
+export type FailureCode = components['schemas']['PostTargetFailure']['code'];
+
+/** A media file as a platform sees it: what its rules check, and the public URL it fetches the bytes from. */
+export interface PublishMedia {
+  id: string;
+  kind: 'image' | 'gif' | 'video' | 'audio' | 'document';
+  mimeType: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  durationMs: number | null;
+  url: string;
+}
+
+/** One target's content: the post's text and media, and the options of this target's platform only. */
+export interface PublishContent {
+  text: string | null;
+  media: PublishMedia[];
+  options: Record<string, unknown>;
+}
+
+/** A rule of the platform the content breaks; `path` is below `body/` (`text`, `mediaIds/0`, `platformOptions/botchat/chatIds`). */
+export interface RuleViolation {
+  path: string;
+  message: string;
+  code: RuleCode;
+  limit?: number | null;
+}
+
+export interface Published {
+  platformPostId: string;
+  url: string | null;
+  /** What to keep with the target for later (every chat's message id, for deleting them all); replaces the progress. */
+  state?: Record<string, unknown>;
+}
+
+/**
+ * What one publication has done so far (the chats sent to, a media container created), kept with the target.
+ * An adapter that calls the platform more than once saves it between the calls, so that a later attempt
+ * resumes instead of repeating a step the platform has already taken.
+ */
+export interface PublishProgress {
+  state: Record<string, unknown>;
+  save(state: Record<string, unknown>): Promise<void>;
+}
+
+/**
+ * Publishing to a platform. `validate` runs before a post is accepted; `publish` raises PlatformError (or
+ * PublishRefused) and never retries or sleeps — the caller decides. `reconcile` answers whether an attempt
+ * whose answer was lost published after all; a platform without it cannot tell, and such a target is failed
+ * with `unknown` rather than risk posting twice. `delete` is absent where apps cannot delete posts.
+ */
+export interface Publisher {
+  validate(content: PublishContent): RuleViolation[];
+  publish(account: AdapterAccount, content: PublishContent, progress: PublishProgress): Promise<Published>;
+  reconcile?(account: AdapterAccount, content: PublishContent, state: Record<string, unknown>, since: Date): Promise<Published | null>;
+  delete?(account: AdapterAccount, platformPostId: string, state: Record<string, unknown>): Promise<void>;
+}
+
+/** A refusal whose user-facing reason the adapter knows better than the generic mapping (a chat not found, a blocked bot). */
+export class PublishRefused extends PlatformError {
+  constructor(kind: PlatformFailure, message: string, readonly failure: FailureCode, details: PlatformError['details'] = {}) {
+    super(kind, message, details);
+    this.name = 'PublishRefused';
+  }
+}

@@ -1,0 +1,144 @@
+import { PlatformError } from '../errors.js';
+import { callPlatform } from '../http.js';
+import type { Published, PublishContent, Publisher, RuleViolation } from '../publishing.js';
+import type { AdapterAccount } from '../types.js';
+import { classifyGoogle } from './adapter.js';
+
+/** Business Profile local posts (v4 `accounts/{a}/locations/{l}/localPosts`): limits of the API and the product. */
+const SUMMARY_LIMIT = 1500;
+const PHOTO_MIN_BYTES = 10 * 1024;
+const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
+const PHOTO_MIN_SIDE = 250;
+const PHOTO_TYPES = new Set(['image/jpeg', 'image/png']);
+
+interface Options {
+  topicType?: 'standard' | 'event' | 'offer' | 'alert';
+  languageCode?: string;
+  callToAction?: { actionType: string; url?: string };
+  event?: { title: string; startAt: string; endAt: string };
+  offer?: { couponCode?: string; redeemUrl?: string; terms?: string };
+}
+interface LocalPost { name: string; summary?: string; topicType?: string; state?: string; searchUrl?: string; createTime?: string }
+
+function googleDate(iso: string) {
+  const at = new Date(iso);
+  return {
+    date: { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() },
+    time: { hours: at.getUTCHours(), minutes: at.getUTCMinutes(), seconds: 0, nanos: 0 },
+  };
+}
+
+/** Our options as a LocalPost body (enum values upper-case, the event period as Google's Date and TimeOfDay). */
+export function localPostOf(content: PublishContent): Record<string, unknown> {
+  const options = content.options as Options;
+  const topicType = (options.topicType ?? 'standard').toUpperCase();
+  const body: Record<string, unknown> = { topicType };
+  if (content.text) body.summary = content.text;
+  if (options.languageCode) body.languageCode = options.languageCode;
+  if (options.callToAction) {
+    body.callToAction = { actionType: options.callToAction.actionType.toUpperCase(), ...(options.callToAction.url ? { url: options.callToAction.url } : {}) };
+  }
+  if (options.event) {
+    const start = googleDate(options.event.startAt);
+    const end = googleDate(options.event.endAt);
+    body.event = { title: options.event.title, schedule: { startDate: start.date, startTime: start.time, endDate: end.date, endTime: end.time } };
+  }
+  if (options.offer) {
+    body.offer = {
+      ...(options.offer.couponCode ? { couponCode: options.offer.couponCode } : {}),
+      ...(options.offer.redeemUrl ? { redeemOnlineUrl: options.offer.redeemUrl } : {}),
+      ...(options.offer.terms ? { termsConditions: options.offer.terms } : {}),
+    };
+  }
+  if (topicType === 'ALERT') body.alertType = 'COVID_19';
+  if (content.media.length > 0) body.media = content.media.map((media) => ({ mediaFormat: 'PHOTO', sourceUrl: media.url }));
+  return body;
+}
+
+/**
+ * `search_suite`: a local post on a business location. The API lists a location's local posts, so an attempt
+ * whose answer was lost is reconciled by looking for our summary among the posts created since it started.
+ */
+export class SearchSuitePublisher implements Publisher {
+  /** `v4Url`: the base of the v4 API (`https://mybusiness.googleapis.com/v4`). */
+  constructor(private readonly v4Url: string) {}
+
+  validate(content: PublishContent): RuleViolation[] {
+    const options = content.options as Options;
+    const topicType = options.topicType ?? 'standard';
+    const violations: RuleViolation[] = [];
+    if (!content.text && topicType !== 'event' && topicType !== 'offer') {
+      violations.push({ path: 'text', code: 'text_or_media_required', message: `search_suite ${topicType} posts need text (the post's summary).` });
+    }
+    if (content.text && content.text.length > SUMMARY_LIMIT) {
+      violations.push({ path: 'text', code: 'max_length', limit: SUMMARY_LIMIT, message: `The text has ${content.text.length} characters; search_suite allows ${SUMMARY_LIMIT}.` });
+    }
+    if (content.media.length > 1) {
+      violations.push({ path: 'mediaIds', code: 'media_count', limit: 1, message: `The post has ${content.media.length} media; a search_suite post takes one photo.` });
+    }
+    content.media.forEach((media, index) => {
+      const path = `mediaIds/${index}`;
+      if (media.kind !== 'image' || !PHOTO_TYPES.has(media.mimeType)) {
+        violations.push({ path, code: 'media_type', message: `search_suite posts take a JPEG or PNG photo, not ${media.mimeType}.` });
+      } else if (media.size < PHOTO_MIN_BYTES || media.size > PHOTO_MAX_BYTES) {
+        violations.push({ path, code: 'media_size', limit: media.size < PHOTO_MIN_BYTES ? PHOTO_MIN_BYTES : PHOTO_MAX_BYTES, message: `The photo has ${media.size} bytes; search_suite takes 10 KB to 5 MB.` });
+      } else if ((media.width ?? PHOTO_MIN_SIDE) < PHOTO_MIN_SIDE || (media.height ?? PHOTO_MIN_SIDE) < PHOTO_MIN_SIDE) {
+        violations.push({ path, code: 'media_size', limit: PHOTO_MIN_SIDE, message: `The photo is ${media.width}×${media.height}; search_suite needs at least ${PHOTO_MIN_SIDE}×${PHOTO_MIN_SIDE}.` });
+      }
+    });
+    if ((topicType === 'event' || topicType === 'offer') && !options.event) {
+      violations.push({ path: 'platformOptions/search_suite/event', code: 'required_option', message: `search_suite ${topicType} posts need platformOptions.search_suite.event (its title and period).` });
+    }
+    if (options.event && Date.parse(options.event.endAt) <= Date.parse(options.event.startAt)) {
+      violations.push({ path: 'platformOptions/search_suite/event/endAt', code: 'option_not_allowed', message: 'The event must end after it starts.' });
+    }
+    if (options.offer && topicType !== 'offer') {
+      violations.push({ path: 'platformOptions/search_suite/offer', code: 'option_not_allowed', message: 'platformOptions.search_suite.offer goes with topicType offer only.' });
+    }
+    if (options.callToAction && options.callToAction.actionType !== 'call' && !options.callToAction.url) {
+      violations.push({ path: 'platformOptions/search_suite/callToAction/url', code: 'required_option', message: `A ${options.callToAction.actionType} button needs a url.` });
+    }
+    if (options.callToAction && topicType === 'offer') {
+      violations.push({ path: 'platformOptions/search_suite/callToAction', code: 'option_not_allowed', message: 'search_suite offers have no button; use offer.redeemUrl.' });
+    }
+    return violations;
+  }
+
+  async publish(account: AdapterAccount, content: PublishContent): Promise<Published> {
+    const response = await callPlatform<LocalPost>(`${this.v4Url}/${account.platformAccountId}/localPosts`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${account.credentials.accessToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(localPostOf(content)),
+    });
+    if (response.status >= 300 || typeof response.body !== 'object') throw classifyGoogle(response.status, response.body as never, response.headers);
+    return { platformPostId: response.body.name, url: response.body.searchUrl ?? null };
+  }
+
+  /** Our post among the location's newest local posts created since the attempt started: same summary and topic. */
+  async reconcile(account: AdapterAccount, content: PublishContent, _state: Record<string, unknown>, since: Date): Promise<Published | null> {
+    const wanted = localPostOf(content);
+    let pageToken = '';
+    for (let page = 0; page < 5; page += 1) {
+      const response = await callPlatform<{ localPosts?: LocalPost[]; nextPageToken?: string }>(
+        `${this.v4Url}/${account.platformAccountId}/localPosts?pageSize=100${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`,
+        { headers: { Authorization: `Bearer ${account.credentials.accessToken}` } });
+      if (response.status >= 300 || typeof response.body !== 'object') throw classifyGoogle(response.status, response.body as never, response.headers);
+      const posts = response.body.localPosts ?? [];
+      // Clocks differ: a minute of slack before the attempt started.
+      const recent = posts.filter((post) => !post.createTime || Date.parse(post.createTime) >= since.getTime() - 60_000);
+      const match = recent.find((post) => (post.summary ?? null) === (wanted.summary ?? null) && post.topicType === wanted.topicType);
+      if (match) return { platformPostId: match.name, url: match.searchUrl ?? null };
+      // Newest first: a page that reaches before the attempt holds everything that could be ours.
+      if (recent.length < posts.length || !response.body.nextPageToken) return null;
+      pageToken = response.body.nextPageToken;
+    }
+    throw new PlatformError('transient', 'too many local posts since the attempt to tell whether it published; checking again later');
+  }
+
+  async delete(account: AdapterAccount, platformPostId: string): Promise<void> {
+    const response = await callPlatform<unknown>(`${this.v4Url}/${platformPostId}`, {
+      method: 'DELETE', headers: { Authorization: `Bearer ${account.credentials.accessToken}` },
+    });
+    if (response.status >= 300) throw classifyGoogle(response.status, (typeof response.body === 'object' ? response.body : {}) as never, response.headers);
+  }
+}

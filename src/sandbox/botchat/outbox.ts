@@ -1,0 +1,139 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import type { Bot } from './platform.js';
+
+/** What a bot sent, as the platform keeps it (the sandbox's people read it to check a post arrived once). */
+interface Sent {
+  botId: number;
+  chatId: number;
+  messageId: number;
+  text: string | null;
+  caption: string | null;
+  photo: string | null;
+  at: number;
+  deleted: boolean;
+}
+
+/**
+ * One failure the platform answers to a bot's next send, in the bot API's real shapes: `rate_limited` (429
+ * with `retry_after`), `server_error` (500: nothing sent), `hang_after_send` (the message is delivered and
+ * the answer never comes — what a service sees when it dies mid-call, or its connection does).
+ */
+type Fault = { kind: 'rate_limited'; retryAfter?: number } | { kind: 'server_error' } | { kind: 'hang_after_send' };
+
+/** sendMessage, sendPhoto (fetching the photo's URL as the platform does) and deleteMessage, with chats and faults. */
+export class BotOutbox {
+  private readonly sent: Sent[] = [];
+  private readonly byKey = new Map<string, Sent>();
+  /** Channels and groups by `@username`; numeric ids are people's private chats and always exist. */
+  private readonly channels = new Map<string, number>([['@sandbox_channel', -1001000000001]]);
+  private readonly faults = new Map<number, Fault[]>();
+
+  constructor(private readonly nextMessageId: () => number) {}
+
+  private chatOf(chatId: unknown): { id: number; username?: string; type: string } | null {
+    const raw = String(chatId ?? '');
+    if (/^-?\d+$/.test(raw)) return { id: Number(raw), type: Number(raw) < 0 ? 'channel' : 'private' };
+    const id = this.channels.get(raw);
+    return id === undefined ? null : { id, username: raw.slice(1), type: 'channel' };
+  }
+
+  async send(ctx: RouterContext, bot: Bot, method: string, params: Record<string, unknown>): Promise<void> {
+    const fail = (code: number, description: string, extra: Record<string, unknown> = {}) => {
+      ctx.status = code;
+      ctx.body = { ok: false, error_code: code, description, ...extra };
+    };
+    if (!params.chat_id) return fail(400, 'Bad Request: chat_id is empty');
+    const chat = this.chatOf(params.chat_id);
+    if (!chat) return fail(400, 'Bad Request: chat not found');
+    const fault = this.faults.get(bot.id)?.shift();
+    if (fault?.kind === 'rate_limited') {
+      const retryAfter = fault.retryAfter ?? 1;
+      return fail(429, `Too Many Requests: retry after ${retryAfter}`, { parameters: { retry_after: retryAfter } });
+    }
+    if (fault?.kind === 'server_error') return fail(500, 'Internal Server Error');
+    let message: Sent;
+    if (method === 'sendPhoto') {
+      const photo = String(params.photo ?? '');
+      const caption = params.caption === undefined ? null : String(params.caption);
+      if (caption && caption.length > 1024) return fail(400, 'Bad Request: message caption is too long');
+      if (!/^https?:\/\//.test(photo)) return fail(400, 'Bad Request: wrong remote file identifier specified');
+      const fetched = await fetch(photo).catch(() => null);
+      if (!fetched || !fetched.ok) return fail(400, 'Bad Request: wrong file identifier/HTTP URL specified');
+      if (!/^image\//.test(fetched.headers.get('content-type') ?? '')) return fail(400, 'Bad Request: failed to get HTTP URL content');
+      await fetched.arrayBuffer();
+      message = this.record(bot, chat.id, { text: null, caption, photo });
+    } else {
+      const text = String(params.text ?? '');
+      if (text.length < 1) return fail(400, 'Bad Request: message text is empty');
+      if (text.length > 4096) return fail(400, 'Bad Request: message is too long');
+      message = this.record(bot, chat.id, { text, caption: null, photo: null });
+    }
+    if (fault?.kind === 'hang_after_send') {
+      // Delivered; the answer never leaves. The connection is held until the caller gives up or the sandbox closes.
+      await new Promise(() => {});
+    }
+    ctx.body = {
+      ok: true,
+      result: {
+        message_id: message.messageId, date: Math.floor(message.at / 1000),
+        chat: { id: chat.id, type: chat.type, ...(chat.username ? { username: chat.username } : {}) },
+        ...(message.text !== null ? { text: message.text } : {}),
+        ...(message.photo !== null ? { photo: [{ file_id: `photo-${message.messageId}`, file_unique_id: `u${message.messageId}`, width: 800, height: 600 }] } : {}),
+        ...(message.caption !== null ? { caption: message.caption } : {}),
+      },
+    };
+  }
+
+  delete(ctx: RouterContext, bot: Bot, params: Record<string, unknown>): void {
+    const chat = this.chatOf(params.chat_id);
+    const sent = chat ? this.byKey.get(`${bot.id}:${chat.id}:${Number(params.message_id)}`) : undefined;
+    if (!sent || sent.deleted) {
+      ctx.status = 400;
+      ctx.body = { ok: false, error_code: 400, description: 'Bad Request: message to delete not found' };
+      return;
+    }
+    sent.deleted = true;
+    ctx.body = { ok: true, result: true };
+  }
+
+  private record(bot: Bot, chatId: number, content: Pick<Sent, 'text' | 'caption' | 'photo'>): Sent {
+    const sent: Sent = { botId: bot.id, chatId, messageId: this.nextMessageId(), ...content, at: Date.now(), deleted: false };
+    this.sent.push(sent);
+    this.byKey.set(`${bot.id}:${chatId}:${sent.messageId}`, sent);
+    return sent;
+  }
+
+  /** The people's controls: channels to post to, faults to meet, and what every bot sent. */
+  mount(router: Router, botOf: (token: string) => Bot | undefined): void {
+    router.post('/_sandbox/botchat/channels', (ctx) => {
+      const username = String((ctx.request.body as { username?: string } | undefined)?.username ?? '').replace(/^@?/, '@');
+      if (!/^@[A-Za-z0-9_]{4,32}$/.test(username)) {
+        ctx.status = 400;
+        ctx.body = { error: 'username must be 4–32 letters, digits or _' };
+        return;
+      }
+      if (!this.channels.has(username)) this.channels.set(username, -1001000000001 - this.channels.size);
+      ctx.status = 201;
+      ctx.body = { chatId: username, id: this.channels.get(username) };
+    });
+    router.post('/_sandbox/botchat/faults', (ctx) => {
+      const body = (ctx.request.body ?? {}) as { token?: string; faults?: Fault[] };
+      const bot = botOf(String(body.token ?? ''));
+      if (!bot) {
+        ctx.status = 404;
+        ctx.body = { error: 'no such bot' };
+        return;
+      }
+      this.faults.set(bot.id, [...(this.faults.get(bot.id) ?? []), ...(body.faults ?? [])]);
+      ctx.body = { pending: this.faults.get(bot.id)!.length };
+    });
+    /** `?token=` one bot's messages, else every bot's; `since` (ms) for the newest only. */
+    router.get('/_sandbox/botchat/sent', (ctx) => {
+      const token = ctx.query.token === undefined ? undefined : String(ctx.query.token);
+      const bot = token === undefined ? undefined : botOf(token);
+      const since = Number(ctx.query.since ?? 0);
+      ctx.body = { messages: this.sent.filter((m) => (!token || m.botId === bot?.id) && m.at >= since) };
+    });
+  }
+}

@@ -1,0 +1,97 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+
+interface LocalPost {
+  name: string;
+  summary?: string;
+  topicType: string;
+  languageCode?: string;
+  callToAction?: unknown;
+  event?: unknown;
+  offer?: unknown;
+  media?: Array<{ mediaFormat: string; sourceUrl: string; googleUrl?: string }>;
+  state: 'LIVE';
+  searchUrl: string;
+  createTime: string;
+  updateTime: string;
+}
+
+/** Like the bot sandbox's: `server_error` (nothing created), `rate_limited` (429), `hang_after_create` (created, no answer). */
+type Fault = { kind: 'server_error' } | { kind: 'rate_limited' } | { kind: 'hang_after_create' };
+
+const TOPICS = new Set(['STANDARD', 'EVENT', 'OFFER', 'ALERT']);
+
+/**
+ * Business Profile local posts (v4): create, list (newest first, paged), delete, with Google's error shape.
+ * Photos are fetched from their `sourceUrl`, as the platform does.
+ */
+export function mountLocalPosts(
+  router: Router,
+  authorised: (ctx: RouterContext, scope: string) => boolean,
+  apiError: (ctx: RouterContext, code: number, status: string, message: string) => void,
+  locationExists: (name: string) => boolean,
+): void {
+  const posts = new Map<string, LocalPost[]>();
+  const faults: Fault[] = [];
+  let nextId = 1;
+  const business = 'https://www.googleapis.com/auth/business.manage';
+  const base = '/search_suite/v4/accounts/:account/locations/:location/localPosts';
+  const locationOf = (ctx: RouterContext) => `accounts/${ctx.params.account}/locations/${ctx.params.location}`;
+
+  router.post(base, async (ctx) => {
+    if (!authorised(ctx, business)) return;
+    const location = locationOf(ctx);
+    if (!locationExists(location)) return apiError(ctx, 404, 'NOT_FOUND', 'Requested entity was not found.');
+    const body = (ctx.request.body ?? {}) as Partial<LocalPost>;
+    const topicType = body.topicType ?? 'STANDARD';
+    if (!TOPICS.has(topicType)) return apiError(ctx, 400, 'INVALID_ARGUMENT', `Invalid value at 'local_post.topic_type' (${topicType})`);
+    if (body.summary && body.summary.length > 1500) return apiError(ctx, 400, 'INVALID_ARGUMENT', 'Request contains an invalid argument: summary is too long.');
+    if ((topicType === 'EVENT' || topicType === 'OFFER') && !body.event) return apiError(ctx, 400, 'INVALID_ARGUMENT', 'Request contains an invalid argument: event is required.');
+    const fault = faults.shift();
+    if (fault?.kind === 'server_error') return apiError(ctx, 500, 'INTERNAL', 'Internal error encountered.');
+    if (fault?.kind === 'rate_limited') {
+      ctx.set('Retry-After', '1');
+      return apiError(ctx, 429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric \'Requests\'.');
+    }
+    for (const media of body.media ?? []) {
+      const fetched = await fetch(media.sourceUrl).catch(() => null);
+      if (!fetched?.ok || !/^image\/(jpeg|png)/.test(fetched.headers.get('content-type') ?? '')) {
+        return apiError(ctx, 400, 'INVALID_ARGUMENT', `Request contains an invalid argument: media could not be fetched from ${media.sourceUrl}.`);
+      }
+      await fetched.arrayBuffer();
+    }
+    const id = String(nextId++);
+    const now = new Date().toISOString();
+    const post: LocalPost = {
+      ...body, name: `${location}/localPosts/${id}`, topicType, state: 'LIVE', createTime: now, updateTime: now,
+      searchUrl: `https://local.sandbox.example/place?use=posts&lpsid=${id}`,
+      ...(body.media ? { media: body.media.map((m) => ({ ...m, googleUrl: `https://lh3.sandbox.example/p/${id}` })) } : {}),
+    };
+    posts.set(location, [post, ...(posts.get(location) ?? [])]);
+    if (fault?.kind === 'hang_after_create') await new Promise(() => {});
+    ctx.body = post;
+  });
+
+  router.get(base, (ctx) => {
+    if (!authorised(ctx, business)) return;
+    const all = posts.get(locationOf(ctx)) ?? [];
+    const size = Math.min(Number(ctx.query.pageSize ?? 20) || 20, 100);
+    const start = Number(ctx.query.pageToken ?? 0) || 0;
+    const page = all.slice(start, start + size);
+    ctx.body = { localPosts: page, ...(start + size < all.length ? { nextPageToken: String(start + size) } : {}) };
+  });
+
+  router.delete(`${base}/:id`, (ctx) => {
+    if (!authorised(ctx, business)) return;
+    const all = posts.get(locationOf(ctx)) ?? [];
+    const index = all.findIndex((post) => post.name === `${locationOf(ctx)}/localPosts/${ctx.params.id}`);
+    if (index < 0) return apiError(ctx, 404, 'NOT_FOUND', 'Requested entity was not found.');
+    all.splice(index, 1);
+    ctx.body = {};
+  });
+
+  router.post('/_sandbox/search_suite/faults', (ctx) => {
+    faults.push(...(((ctx.request.body ?? {}) as { faults?: Fault[] }).faults ?? []));
+    ctx.body = { pending: faults.length };
+  });
+}
