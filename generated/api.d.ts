@@ -15281,7 +15281,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createPost: {
@@ -15465,7 +15464,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getPost: {
@@ -15528,7 +15526,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deletePost: {
@@ -15598,7 +15595,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -15706,7 +15702,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     uploadMedia: {
@@ -16203,7 +16198,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createQueueSlot: {
@@ -16298,7 +16292,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteQueueSlot: {
@@ -16325,7 +16318,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listQueue: {
@@ -16378,7 +16370,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     enqueuePost: {
@@ -16474,7 +16465,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listAiModels: {

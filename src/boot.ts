@@ -9,6 +9,7 @@ import { registerJobs } from './jobs/register.js';
 import { AddressGuard } from './lib/address-guard.js';
 import { SecretBox } from './lib/secret-box.js';
 import { DeliveryWorker } from './modules/hooks/worker.js';
+import { PublishWorker } from './modules/publishing/worker.js';
 import { Platforms } from './platforms/registry.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import type { Config } from './lib/config.js';
@@ -19,6 +20,8 @@ export interface Booted {
   services: Services;
   /** The webhook sender, in a process of the worker role. */
   deliveries: DeliveryWorker | null;
+  /** The post publisher, in a process of the worker role. */
+  publishing: PublishWorker | null;
   /**
    * Stops the webhook sender and the scheduler, closes the pool and stops the embedded database, in that
    * order, each step awaited until its connections are closed. Every step runs even if one before it failed;
@@ -75,6 +78,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
   let db: Db | undefined;
   let scheduler: Scheduler | undefined;
   let deliveries: DeliveryWorker | undefined;
+  let publishing: PublishWorker | undefined;
   let sandbox: Sandbox | undefined;
   try {
     if (Platforms.needSandbox(config)) {
@@ -106,10 +110,13 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       await scheduler.every('1 minute', 'accounts.refreshTokens');
       deliveries = new DeliveryWorker(services, url);
       await deliveries.start();
+      publishing = new PublishWorker(services, url);
+      await publishing.start();
     }
     return {
       services,
       deliveries: deliveries ?? null,
+      publishing: publishing ?? null,
       shutdown: (closeFirst) => closeAll(closeFirst),
     };
   } catch (error) {
@@ -121,6 +128,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
     scheduler?.stopComing();
     return closeInOrder(logger, [
       ['HTTP server', () => closeFirst?.()],
+      ['post publishing', () => publishing?.stop()],
       ['webhook deliveries', () => deliveries?.stop()],
       ['scheduler', () => scheduler?.stop()],
       ['database pool', () => db?.destroy()],

@@ -10,6 +10,7 @@ import * as hooks from './modules/hooks/handlers.js';
 import * as keys from './modules/keys/handlers.js';
 import * as media from './modules/media/handlers.js';
 import * as messaging from './modules/messaging/handlers.js';
+import * as publishing from './modules/publishing/handlers.js';
 import * as usage from './modules/usage/handlers.js';
 import * as webhooks from './modules/webhooks/handlers.js';
 
@@ -18,9 +19,7 @@ import * as webhooks from './modules/webhooks/handlers.js';
  * 501 for exactly these (test/contract checks both ways). Building an operation removes it from here.
  */
 export const NOT_IMPLEMENTED = [
-  'createPost', 'listPosts', 'getPost',
-  'deletePost', 'retryPost', 'listAccountHistory',
-  'deletePlatformPost', 'createQueueSlot', 'listQueueSlots', 'deleteQueueSlot', 'enqueuePost', 'listQueue',
+  'listAccountHistory', 'deletePlatformPost',
   'listAiModels', 'generateCopy', 'generateImage', 'generateVideo', 'generateAudio', 'getGeneration',
   'listGenerations', 'sendMessage', 'sendChatappMessage', 'listComments', 'replyToComment', 'hideComment',
   'deleteComment', 'createAutomation', 'listAutomations', 'getAutomation', 'updateAutomation', 'deleteAutomation',
@@ -100,6 +99,16 @@ const built: { [K in Built]: Handler<K> } = {
   getLlmsTxt: usage.getLlmsTxt,
   getOpenApiDocument: usage.getOpenApiDocument,
   getDocs: usage.getDocs,
+  createPost: publishing.createPost,
+  listPosts: publishing.listPosts,
+  getPost: publishing.getPost,
+  deletePost: publishing.deletePost,
+  retryPost: publishing.retryPost,
+  createQueueSlot: publishing.createQueueSlot,
+  listQueueSlots: publishing.listQueueSlots,
+  deleteQueueSlot: publishing.deleteQueueSlot,
+  enqueuePost: publishing.enqueuePost,
+  listQueue: publishing.listQueue,
 };
 
 function notImplemented(operationId: OperationId): AnyHandler {

@@ -4,6 +4,7 @@ import { purgeExpired } from './maintenance.js';
 import { processWebhook, sweepWebhooks } from '../modules/webhooks/process.js';
 import { PROCESS_JOB } from '../modules/webhooks/receive.js';
 import { REFRESH_JOB, refreshExpiringTokens } from '../modules/accounts/refresh.js';
+import { DUE_JOB, runWake } from '../modules/publishing/wake.js';
 
 /** Every job the worker runs, defined in every process so any process can enqueue them. */
 export function registerJobs(services: Services): void {
@@ -15,4 +16,6 @@ export function registerJobs(services: Services): void {
   services.scheduler.define(REFRESH_JOB, async () => {
     await refreshExpiringTokens(services);
   });
+  // Wakes the publishing workers when posts come due (the posts themselves are published from their table).
+  services.scheduler.define(DUE_JOB, (_data, job) => runWake(services, job));
 }

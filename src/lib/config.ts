@@ -19,6 +19,7 @@ export interface Config {
   /** Base64 of 32 bytes; unset: a key generated into the data folder. */
   encryptionKey: string | undefined;
   webhooks: WebhookSettings;
+  publishing: PublishingSettings;
   media: MediaSettings;
   /** `auto`: platforms without a configured URL are served by the local sandbox; `off`: never start it. */
   sandbox: { mode: 'auto' | 'off'; port: number };
@@ -79,6 +80,17 @@ export interface MediaSettings {
 }
 
 const MIB = 1024 * 1024;
+
+export interface PublishingSettings {
+  /** Targets being published at once per worker process. */
+  concurrency: number;
+  /** How long a worker holds a target it is publishing before another may take it over (and reconcile it). */
+  leaseSeconds: number;
+  /** Seconds before each retry of a passing failure (rate limit, platform down); then the target fails. */
+  retryScheduleSeconds: number[];
+  /** The soonest a post may be scheduled, from now. */
+  minScheduleAheadSeconds: number;
+}
 
 const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400];
 
@@ -145,6 +157,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       importTimeoutMs: int('MEDIA_IMPORT_TIMEOUT_MS', 10 * 60_000, env),
       ffprobePath: env.FFPROBE_PATH || undefined,
+    },
+    publishing: {
+      concurrency: int('PUBLISH_CONCURRENCY', 100, env),
+      leaseSeconds: int('PUBLISH_LEASE_SECONDS', 90, env),
+      retryScheduleSeconds: env.PUBLISH_RETRY_SCHEDULE ? list(env.PUBLISH_RETRY_SCHEDULE).map(Number) : [10, 60, 300, 900],
+      minScheduleAheadSeconds: 60,
     },
     sandbox: { mode: env.SANDBOX === 'off' ? 'off' : 'auto', port: int('SANDBOX_PORT', 8081, env) },
     platformUrls: { botchat: env.BOTCHAT_API_URL || undefined, chatappCloud: env.CHATAPP_CLOUD_API_URL || undefined },

@@ -69,7 +69,7 @@ describe('the request pipeline', () => {
   });
 
   it('answers an operation that is not built yet with 501 not_implemented', async () => {
-    const response = await app.api.get('/posts', { token: owner.key });
+    const response = await app.api.get('/ai/models', { token: owner.key });
     expect(response.status).to.equal(501);
     expect(response.body.code).to.equal('not_implemented');
   });

@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/lib/config.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Services } from '../../src/services.js';
 import type { DeliveryWorker } from '../../src/modules/hooks/worker.js';
+import type { PublishWorker } from '../../src/modules/publishing/worker.js';
 import { adminUrl, TEMPLATE_DATABASE, withDatabase } from '../fixtures.js';
 import { ApiClient } from './client.js';
 import { freePort } from './net.js';
@@ -17,6 +18,7 @@ export interface TestApp {
   url: string;
   services: Services;
   deliveries: DeliveryWorker | null;
+  publishing: PublishWorker | null;
   api: ApiClient;
   close(): Promise<void>;
 }
@@ -37,7 +39,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     ...overrides,
   };
   const logger = createLogger(config.logLevel);
-  const { services, deliveries, shutdown } = await boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });
+  const { services, deliveries, publishing, shutdown } = await boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });
   const server: Server = createApp(services).listen(port, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -45,6 +47,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     url,
     services,
     deliveries,
+    publishing,
     api: new ApiClient(url, services.contract),
     close: async () => {
       server.closeAllConnections();

@@ -8,6 +8,7 @@ import * as adAccounts from './0006_ad_accounts.js';
 import * as conversationState from './0007_conversation_state.js';
 import * as platformUserIds from './0008_platform_user_ids.js';
 import * as media from './0010_media.js';
+import * as publishing from './0011_publishing.js';
 
 export interface Migration {
   name: string;
@@ -27,4 +28,5 @@ export const migrations: Migration[] = [
   // Numbered 0004 (reserved for it) but appended: databases that ran the later ones get it too, in this order.
   { name: '0004_qrchat_sessions', ...qrchatSessions },
   { name: '0010_media', ...media },
+  { name: '0011_publishing', ...publishing },
 ];

@@ -41,3 +41,12 @@ export interface EventRecord {
 export function envelopeOf(event: EventRecord): string {
   return JSON.stringify({ event: event.name, ownerId: event.ownerId, profileId: event.profileId, data: event.data });
 }
+
+/** Many events in one statement (a batch of posts settling at once), with one NOTIFY; same outbox rules as emitEvent. */
+export async function emitEvents(trx: Knex | Knex.Transaction, events: Array<NewEvent<unknown>>): Promise<void> {
+  if (events.length === 0) return;
+  await trx('events').insert(events.map((event) => ({
+    id: newId('evt'), ownerId: event.ownerId, profileId: event.profileId, name: event.name, data: JSON.stringify(event.data),
+  })));
+  await trx.raw(`NOTIFY ${EVENTS_CHANNEL}`);
+}

@@ -1,0 +1,129 @@
+import type { PublishingSettings } from '../../lib/config.js';
+import { PlatformError } from '../../platforms/errors.js';
+import type { Published, PublishContent, PublishMedia } from '../../platforms/publishing.js';
+import type { Services } from '../../services.js';
+import { adapterAccount } from '../accounts/accounts.js';
+import { AccountRow } from '../accounts/models.js';
+import type { Claimed } from './claim.js';
+import { failure, failureOf, isPassing, unknownOutcome } from './failures.js';
+import type { PostRow, TargetFailure, TargetRow } from './models.js';
+
+/** What became of one claimed target; recorded by record.ts. */
+export type Outcome =
+  | { kind: 'published'; result: Published; addAttempt: boolean }
+  | { kind: 'failed'; failure: TargetFailure; accountError?: PlatformError; addAttempt?: boolean }
+  /** Try again at `at`; `unknown`: the last attempt's outcome must be reconciled before anything is sent. */
+  | { kind: 'retry'; at: Date; unknown: boolean; addAttempt?: boolean };
+
+/** How long a lost answer may stay unresolved (the platform cannot be asked) before the target fails as unknown. */
+const RECONCILE_GIVE_UP_MS = 24 * 3600 * 1000;
+
+/** What a batch of claimed targets needs, read in three statements rather than three per target. */
+export interface AttemptContext {
+  posts: Map<string, Pick<PostRow, 'id' | 'text' | 'mediaIds' | 'platformOptions'>>;
+  accounts: Map<string, AccountRow>;
+  media: Map<string, PublishMedia>;
+}
+
+export async function loadContext(services: Services, claimed: Claimed[]): Promise<AttemptContext> {
+  const { db, config } = services;
+  const postIds = [...new Set(claimed.map((c) => c.target.postId))];
+  const accountIds = [...new Set(claimed.map((c) => c.target.accountId))];
+  const [posts, accounts] = await Promise.all([
+    db('posts').whereIn('id', postIds).select('id', 'text', 'mediaIds', 'platformOptions') as Promise<PostRow[]>,
+    AccountRow.query(db).whereIn('id', accountIds),
+  ]);
+  const mediaIds = [...new Set(posts.flatMap((post) => post.mediaIds))];
+  const media = mediaIds.length === 0 ? [] : await db('media').whereIn('id', mediaIds)
+    .select('id', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'token') as Array<PublishMedia & { token: string }>;
+  return {
+    posts: new Map(posts.map((post) => [post.id, post])),
+    accounts: new Map(accounts.map((account) => [account.id, account])),
+    media: new Map(media.map(({ token, ...m }) => [m.id, { ...m, size: Number(m.size), url: `${config.publicUrl}/media/${m.id}/file?token=${token}` }])),
+  };
+}
+
+export function contentOf(post: Pick<PostRow, 'text' | 'mediaIds' | 'platformOptions'>, platform: string, media: Map<string, PublishMedia>): PublishContent {
+  return {
+    text: post.text,
+    media: post.mediaIds.map((id) => media.get(id)).filter((m): m is PublishMedia => m !== undefined),
+    options: post.platformOptions[platform] ?? {},
+  };
+}
+
+/** The wait before the next attempt: the schedule's step with ±10 % jitter, or longer if the platform asked. */
+export function retryAt(settings: PublishingSettings, attemptsMade: number, platformRetryAt?: Date): Date {
+  const step = settings.retryScheduleSeconds[Math.min(attemptsMade - 1, settings.retryScheduleSeconds.length - 1)] ?? 0;
+  const at = Date.now() + step * (0.9 + Math.random() * 0.2) * 1000;
+  return new Date(Math.max(at, platformRetryAt?.getTime() ?? 0));
+}
+
+/**
+ * Publishes one claimed target, first reconciling an attempt whose answer was lost. Never throws for a platform's
+ * failure: it becomes an outcome. A passing failure is retried on the schedule only when the platform cannot have
+ * published (429, no connection); any other lost answer is reconciled first, or — where the platform cannot be
+ * asked — fails the target as `unknown` instead of risking a second copy.
+ */
+export async function attemptTarget(services: Services, context: AttemptContext, claimed: Claimed): Promise<Outcome> {
+  const { target, unknownSince } = claimed;
+  const settings = services.config.publishing;
+  const post = context.posts.get(target.postId);
+  const account = context.accounts.get(target.accountId);
+  const publisher = services.platforms.get(target.platform)?.publisher;
+  if (!post || !publisher) return { kind: 'failed', failure: failure('unknown', `${target.platform} cannot publish posts.`) };
+  if (!account || account.status !== 'connected' || !account.credentialsCiphertext) {
+    return {
+      kind: 'failed',
+      failure: failure('account_needs_reconnection', `The account is ${account?.status.replace('_', ' ') ?? 'gone'}; reconnect it, then retry.`),
+    };
+  }
+  const content = contentOf(post, target.platform, context.media);
+  const credentials = adapterAccount(account, services.secrets);
+  let addAttempt = false;
+  if (unknownSince) {
+    if (!publisher.reconcile) return { kind: 'failed', failure: unknownOutcome(target.platform, 'the service stopped while the platform was being called') };
+    try {
+      const found = await publisher.reconcile(credentials, content, target.progress, unknownSince);
+      if (found) return { kind: 'published', result: found, addAttempt: false };
+      if (target.attempts > settings.retryScheduleSeconds.length) {
+        return { kind: 'failed', failure: failure('platform_unavailable', `${target.platform} failed on every attempt; it did not publish the post (checked). Retry later.`) };
+      }
+      addAttempt = true;
+    } catch (error) {
+      if (!(error instanceof PlatformError)) throw error;
+      if (!isPassing(error)) return { kind: 'failed', failure: failureOf(error, target.platform), accountError: error };
+      if (Date.now() - unknownSince.getTime() > RECONCILE_GIVE_UP_MS) {
+        return { kind: 'failed', failure: unknownOutcome(target.platform, `checking with the platform kept failing: ${error.message}`) };
+      }
+      return { kind: 'retry', at: retryAt(settings, Math.max(1, target.attempts), error.details.retryAt), unknown: true };
+    }
+  }
+  const progress = {
+    state: target.progress,
+    save: async (state: Record<string, unknown>) => {
+      await services.db('postTargets').where({ postId: target.postId, accountId: target.accountId, status: 'processing' })
+        .update({ progress: JSON.stringify(state), lockedUntil: services.db.raw('now() + make_interval(secs => ?)', [settings.leaseSeconds]) });
+      progress.state = state;
+    },
+  };
+  try {
+    return { kind: 'published', result: await publisher.publish(credentials, content, progress), addAttempt };
+  } catch (error) {
+    if (!(error instanceof PlatformError)) throw error;
+    return failedAttempt(error, target, settings, addAttempt, publisher.reconcile !== undefined);
+  }
+}
+
+function failedAttempt(error: PlatformError, target: TargetRow, settings: PublishingSettings, addAttempt: boolean, canReconcile: boolean): Outcome {
+  const attemptsMade = target.attempts + (addAttempt ? 1 : 0);
+  if (!isPassing(error)) return { kind: 'failed', failure: failureOf(error, target.platform), accountError: error, addAttempt };
+  const notPublished = error.kind === 'rate_limited' || error.details.unsent === true;
+  if (!notPublished && !canReconcile) {
+    return { kind: 'failed', failure: unknownOutcome(target.platform, `the platform answered: ${error.message}`), addAttempt };
+  }
+  if (attemptsMade > settings.retryScheduleSeconds.length) {
+    // Out of retries: a lost answer still gets its reconcile before the target is given up.
+    if (notPublished) return { kind: 'failed', failure: failureOf(error, target.platform), addAttempt };
+  }
+  return { kind: 'retry', at: retryAt(settings, attemptsMade, error.details.retryAt), unknown: !notPublished, addAttempt };
+}

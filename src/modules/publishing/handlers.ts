@@ -1,0 +1,49 @@
+import { type Handler, principalOf } from '../../http/handler.js';
+import { createPost as create } from './create.js';
+import { deletePost as remove, retryPost as retry } from './lifecycle.js';
+import { presentPost } from './present.js';
+import * as queue from './queue.js';
+import { getPost as get, listPosts as list } from './read.js';
+
+export const createPost: Handler<'createPost'> = async (request, services) => {
+  const { post, targets } = await create(services, principalOf(request), request.body);
+  const body = presentPost(post, targets);
+  return request.body.publishNow ? { status: 202, body } : { status: 201, body };
+};
+
+export const listPosts: Handler<'listPosts'> = async (request, { db }) => ({
+  status: 200, body: await list(db, principalOf(request), request.query),
+});
+
+export const getPost: Handler<'getPost'> = async (request, { db }) => ({
+  status: 200, body: await get(db, principalOf(request), request.params.id),
+});
+
+export const deletePost: Handler<'deletePost'> = async (request, services) => ({
+  status: 200, body: await remove(services, principalOf(request), request.params.id),
+});
+
+export const retryPost: Handler<'retryPost'> = async (request, services) => ({
+  status: 202, body: await retry(services, principalOf(request), request.params.id, request.body?.accountIds),
+});
+
+export const createQueueSlot: Handler<'createQueueSlot'> = async (request, { db }) => ({
+  status: 201, body: await queue.createSlot(db, principalOf(request), request.body),
+});
+
+export const listQueueSlots: Handler<'listQueueSlots'> = async (request, { db }) => ({
+  status: 200, body: await queue.listSlots(db, principalOf(request), request.query),
+});
+
+export const deleteQueueSlot: Handler<'deleteQueueSlot'> = async (request, { db }) => {
+  await queue.deleteSlot(db, principalOf(request), request.params.id);
+  return { status: 204, body: undefined };
+};
+
+export const enqueuePost: Handler<'enqueuePost'> = async (request, services) => ({
+  status: 201, body: await queue.enqueue(services, principalOf(request), request.body),
+});
+
+export const listQueue: Handler<'listQueue'> = async (request, { db }) => ({
+  status: 200, body: await queue.listQueue(db, principalOf(request), request.query),
+});

@@ -1,0 +1,111 @@
+import type { components } from '../../../generated/api.js';
+import { ApiError } from '../../lib/errors.js';
+import { PlatformError } from '../../platforms/errors.js';
+import type { Services } from '../../services.js';
+import type { Principal } from '../auth/principal.js';
+import { adapterAccount, recordPlatformOutcome } from '../accounts/accounts.js';
+import { AccountRow } from '../accounts/models.js';
+import { emitEvent } from '../events/emit.js';
+import type { Post, PostStatus, TargetRow } from './models.js';
+import { postEventData, presentPost } from './present.js';
+import { findPost, targetsOf } from './read.js';
+import { notifyDue } from './wake.js';
+
+type DeletionTarget = components['schemas']['PostDeletionTarget'];
+
+export function statusConflict(detail: string): ApiError {
+  return new ApiError(409, 'post_status_conflict', "The post's status does not allow this", detail);
+}
+
+/**
+ * `POST /posts/{id}/retry`: the failed targets (or those named) go back to the work queue, due now; published
+ * targets are never touched. A target failed as `unknown` is sent again: the user asked for it, knowing the
+ * platform may have it. Emits `post.processing` and wakes the workers, in one transaction.
+ */
+export async function retryPost(services: Services, principal: Principal, id: string, accountIds?: string[]): Promise<Post> {
+  return services.db.transaction(async (trx) => {
+    const post = await findPost(trx, principal, id, true);
+    if (post.status === 'processing') throw statusConflict('The post is being published; retry once it is published, partial or failed.');
+    if (post.status === 'scheduled' || post.status === 'cancelled' || post.status === 'deleted') {
+      throw statusConflict(`The post is ${post.status}; only the failed targets of a partial or failed post can be retried.`);
+    }
+    const targets = await targetsOf(trx, [id]);
+    const failed = targets.filter((target) => target.status === 'failed');
+    for (const accountId of accountIds ?? []) {
+      if (!failed.some((target) => target.accountId === accountId)) throw statusConflict(`${accountId} is not a failed target of the post.`);
+    }
+    const chosen = accountIds ? failed.filter((target) => accountIds.includes(target.accountId)) : failed;
+    if (chosen.length === 0) throw statusConflict('The post has no failed target to retry.');
+    const retried = await trx('postTargets').where({ postId: id }).whereIn('accountId', chosen.map((t) => t.accountId)).update({
+      status: 'processing', failure: null, dueAt: trx.fn.now(), lockedUntil: null, attemptStartedAt: null,
+    }).returning('*') as TargetRow[];
+    const [updated] = await trx('posts').where({ id }).update({ status: 'processing', updatedAt: trx.fn.now() }).returning('*');
+    const now = targets.map((target) => retried.find((r) => r.accountId === target.accountId) ?? target);
+    await emitEvent(trx, { ownerId: post.ownerId, profileId: post.profileId, name: 'post.processing', data: postEventData(updated, now) });
+    await notifyDue(trx);
+    return presentPost(updated, now);
+  });
+}
+
+/**
+ * `DELETE /posts/{id}`: a scheduled post is cancelled (its slot freed); a published one is deleted on every
+ * platform that lets apps delete, target by target. The post stays locked meanwhile, so no retry or worker
+ * changes it under the deletion. 502 only when there was something to delete and no platform could be handled.
+ */
+export async function deletePost(services: Services, principal: Principal, id: string): Promise<components['schemas']['PostDeletion']> {
+  const refusals: Array<{ accountId: string; error: PlatformError }> = [];
+  const result = await services.db.transaction(async (trx) => {
+    const post = await findPost(trx, principal, id, true);
+    if (post.status === 'processing') throw statusConflict('The post is being published; delete it once its status is published, partial or failed.');
+    const targets = await targetsOf(trx, [id]);
+    const result = (target: TargetRow, outcome: DeletionTarget['result'], message: string | null = null): DeletionTarget => ({
+      accountId: target.accountId, platform: target.platform as DeletionTarget['platform'], result: outcome, platformPostId: target.platformPostId, message,
+    });
+    if (post.status === 'scheduled') {
+      await trx('postTargets').where({ postId: id, status: 'scheduled' }).update({ status: 'cancelled', dueAt: null });
+      await trx('posts').where({ id }).update({ status: 'cancelled', updatedAt: trx.fn.now() });
+      return { postId: id, status: 'cancelled' as const, targets: targets.map((t) => result(t, t.status === 'scheduled' ? 'cancelled' : 'skipped')) };
+    }
+    const outcomes: DeletionTarget[] = [];
+    for (const target of targets) {
+      if (target.status !== 'published') {
+        outcomes.push(result(target, 'skipped'));
+        continue;
+      }
+      const publisher = services.platforms.get(target.platform)?.publisher;
+      if (!publisher?.delete) {
+        outcomes.push(result(target, 'not_supported', `${target.platform} does not let apps delete posts; delete it in the app.`));
+        continue;
+      }
+      const account = await AccountRow.query(trx).findById(target.accountId);
+      if (!account || account.status !== 'connected') {
+        outcomes.push(result(target, 'failed', 'The account needs reconnection; reconnect it and delete the post again.'));
+        continue;
+      }
+      try {
+        await publisher.delete(adapterAccount(account, services.secrets), target.platformPostId!, target.progress);
+      } catch (error) {
+        if (!(error instanceof PlatformError)) throw error;
+        // Gone already (deleted in the platform's app): what the user wanted.
+        if (error.details.status !== 404) {
+          if (error.needsReconnection) refusals.push({ accountId: target.accountId, error });
+          outcomes.push(result(target, 'failed', `${target.platform} refused the deletion: ${error.message}`.slice(0, 2000)));
+          continue;
+        }
+      }
+      await trx('postTargets').where({ postId: id, accountId: target.accountId }).update({ status: 'deleted' });
+      outcomes.push(result(target, 'deleted'));
+    }
+    const handled = outcomes.some((o) => o.result === 'deleted' || o.result === 'not_supported');
+    if (!handled && outcomes.some((o) => o.result === 'failed')) {
+      throw new ApiError(502, 'platform_error', 'The platform failed', outcomes.filter((o) => o.result === 'failed').map((o) => o.message).join(' '));
+    }
+    // Nothing was ever published (a failed post): nothing will be now.
+    const status: PostStatus = handled ? 'deleted' : post.status === 'failed' ? 'cancelled' : post.status;
+    if (status !== post.status) await trx('posts').where({ id }).update({ status, updatedAt: trx.fn.now() });
+    return { postId: id, status, targets: outcomes };
+  }).finally(async () => {
+    for (const { accountId, error } of refusals) await recordPlatformOutcome(services.db, accountId, error).catch(() => {});
+  });
+  return result;
+}

@@ -1,0 +1,57 @@
+import type { Knex } from 'knex';
+import { DateTime, IANAZone } from 'luxon';
+import type { SlotRow } from './models.js';
+
+export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export type Day = (typeof DAYS)[number];
+
+export function isTimeZone(zone: string): boolean {
+  return IANAZone.isValidZone(zone);
+}
+
+/** How far ahead the queue looks for a free slot. */
+const HORIZON_DAYS = 365;
+
+/**
+ * The slot's occurrence in the week that starts (Monday, local) at `weekStart`: that day at `time` in the slot's
+ * zone, converted to UTC by the zone's rules of that very day — so 09:00 Europe/Berlin is 08:00Z in winter and
+ * 07:00Z in summer. A local time the clocks skip (02:30 on a spring-forward night) is moved on by the gap
+ * (03:30); a time that happens twice (autumn) is the second, in standard time (luxon's rule).
+ */
+export function occurrenceInWeek(slot: Pick<SlotRow, 'dayOfWeek' | 'time' | 'timezone'>, weekStart: DateTime): Date {
+  const [hour, minute] = slot.time.split(':').map(Number) as [number, number];
+  const day = weekStart.setZone(slot.timezone).plus({ days: slot.dayOfWeek - 1 });
+  return DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour, minute }, { zone: slot.timezone }).toJSDate();
+}
+
+/**
+ * The soonest occurrence of any of the slots, at or after `from` and within a year, that no scheduled post
+ * occupies; null if there is none. Every slot's weeks start in its own zone (weeks of two zones overlap by up
+ * to a day), so all occurrences of the year are listed and sorted: at most 100 slots × 55 weeks.
+ */
+export function firstFree(slots: SlotRow[], taken: Set<string>, from: Date): { slot: SlotRow; at: Date } | null {
+  const until = from.getTime() + HORIZON_DAYS * 24 * 3600 * 1000;
+  const candidates: Array<{ slot: SlotRow; at: Date }> = [];
+  for (const slot of slots) {
+    const first = DateTime.fromJSDate(from, { zone: slot.timezone }).startOf('week');
+    for (let week = 0; week <= 53; week += 1) {
+      const at = occurrenceInWeek(slot, first.plus({ weeks: week }));
+      if (at.getTime() >= from.getTime() && at.getTime() <= until && !taken.has(occupancyKey(slot.id, at))) candidates.push({ slot, at });
+    }
+  }
+  candidates.sort((a, b) => a.at.getTime() - b.at.getTime() || (a.slot.id < b.slot.id ? -1 : 1));
+  return candidates[0] ?? null;
+}
+
+export function occupancyKey(slotId: string, at: Date): string {
+  return `${slotId}|${at.getTime()}`;
+}
+
+/** The profile's slots and the occurrences already taken by scheduled posts, read in the caller's transaction. */
+export async function nextFreeSlot(trx: Knex, profileId: string, from: Date): Promise<{ slot: SlotRow; at: Date } | 'no_slots' | null> {
+  const slots = await trx('queueSlots').where({ profileId }) as SlotRow[];
+  if (slots.length === 0) return 'no_slots';
+  const taken = await trx('posts').whereIn('slotId', slots.map((slot) => slot.id)).where({ status: 'scheduled' })
+    .where('scheduledAt', '>=', from).select('slotId', 'scheduledAt') as Array<{ slotId: string; scheduledAt: Date }>;
+  return firstFree(slots, new Set(taken.map((t) => occupancyKey(t.slotId, new Date(t.scheduledAt)))), from);
+}

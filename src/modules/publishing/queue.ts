@@ -1,0 +1,139 @@
+import type { Knex } from 'knex';
+import type { components } from '../../../generated/api.js';
+import { ApiError, NotFoundError, UnprocessableError, ValidationFailedError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { isUniqueViolation } from '../../lib/pg-errors.js';
+import type { Services } from '../../services.js';
+import { assertProfileInScope, profileScope, type Principal } from '../auth/principal.js';
+import { findProfile } from '../accounts/profiles.js';
+import { emitEvent } from '../events/emit.js';
+import { insertPost, placeInQueue, withQueueRetry } from './create.js';
+import { decodeKeyset, encodeKeyset } from './cursor.js';
+import { statusConflict } from './lifecycle.js';
+import type { PostRow, SlotRow, TargetRow } from './models.js';
+import { DAYS, isTimeZone } from './occurrences.js';
+import { postEventData } from './present.js';
+import { findPost } from './read.js';
+import { checkPost, type PostContentInput } from './validate.js';
+import { scheduleWake } from './wake.js';
+
+type QueueSlot = components['schemas']['QueueSlot'];
+type QueueEntry = components['schemas']['QueueEntry'];
+const MAX_SLOTS = 100;
+
+function presentSlot(row: SlotRow): QueueSlot {
+  return {
+    id: row.id, profileId: row.profileId, dayOfWeek: DAYS[row.dayOfWeek - 1]!, time: row.time, timezone: row.timezone,
+    createdAt: new Date(row.createdAt).toISOString(),
+  };
+}
+
+function presentEntry(post: PostRow): QueueEntry {
+  return { postId: post.id, profileId: post.profileId, slotId: post.slotId!, scheduledAt: new Date(post.scheduledAt).toISOString(), timezone: post.timezone ?? 'UTC' };
+}
+
+export async function createSlot(db: Knex, principal: Principal, input: components['schemas']['QueueSlotCreate']): Promise<QueueSlot> {
+  if (!isTimeZone(input.timezone)) throw new ValidationFailedError([{ path: 'body/timezone', message: `is not an IANA time zone: ${input.timezone}`, code: 'timezone' }]);
+  try {
+    return await db.transaction(async (trx) => {
+      await findProfile(trx, principal, input.profileId);
+      // The profile row is the lock that keeps two requests from both adding the 101st slot.
+      await trx('profiles').where({ id: input.profileId }).forUpdate().first();
+      const [{ count } = { count: '0' }] = await trx('queueSlots').where({ profileId: input.profileId }).count({ count: '*' }) as Array<{ count: string }>;
+      if (Number(count) >= MAX_SLOTS) throw new UnprocessableError('queue_slot_limit_reached', 'Queue slot limit reached', `A profile may have at most ${MAX_SLOTS} queue slots.`);
+      const [row] = await trx('queueSlots').insert({
+        id: newId('slot'), ownerId: principal.ownerId, profileId: input.profileId, dayOfWeek: DAYS.indexOf(input.dayOfWeek) + 1,
+        time: input.time, timezone: input.timezone,
+      }).returning('*') as SlotRow[];
+      return presentSlot(row!);
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    throw new ApiError(409, 'queue_slot_exists', 'The queue slot exists', `The profile has a slot on ${input.dayOfWeek} at ${input.time} ${input.timezone} already.`);
+  }
+}
+
+/** Weekly order: by profile, Monday to Sunday, local time; keyset-paginated on that order. */
+export async function listSlots(db: Knex, principal: Principal, query: { profileId?: string; limit?: number; cursor?: string }) {
+  const limit = query.limit ?? 20;
+  const after = decodeKeyset(query.cursor, ['string', 'number', 'string', 'string', 'string']);
+  const rows = db('queueSlots').where({ ownerId: principal.ownerId }).orderBy(['profileId', 'dayOfWeek', 'time', 'timezone', 'id']).limit(limit + 1);
+  const scope = profileScope(principal);
+  if (query.profileId) {
+    assertProfileInScope(principal, query.profileId);
+    rows.where({ profileId: query.profileId });
+  } else if (scope) {
+    rows.whereIn('profileId', scope);
+  }
+  if (after) rows.whereRaw('(profile_id, day_of_week, time, timezone, id) > (?, ?, ?, ?, ?)', after);
+  const page = await rows as SlotRow[];
+  const more = page.length > limit;
+  const slots = more ? page.slice(0, limit) : page;
+  const last = slots[slots.length - 1];
+  return { data: slots.map(presentSlot), nextCursor: more && last ? encodeKeyset([last.profileId, last.dayOfWeek, last.time, last.timezone, last.id]) : null };
+}
+
+/** Posts already placed in it keep their time (and their slotId); later ones go to the other slots. */
+export async function deleteSlot(db: Knex, principal: Principal, id: string): Promise<void> {
+  const slot = await db('queueSlots').where({ id, ownerId: principal.ownerId }).first() as SlotRow | undefined;
+  if (!slot) throw new NotFoundError('queue slot');
+  assertProfileInScope(principal, slot.profileId);
+  await db('queueSlots').where({ id }).delete();
+}
+
+/** Soonest first, keyset-paginated on (scheduledAt, id). */
+export async function listQueue(db: Knex, principal: Principal, query: { profileId?: string; limit?: number; cursor?: string }) {
+  const limit = query.limit ?? 20;
+  const after = decodeKeyset(query.cursor, ['string', 'string']);
+  const rows = db('posts').where({ ownerId: principal.ownerId, status: 'scheduled' }).whereNotNull('slotId')
+    .orderBy([{ column: 'scheduledAt', order: 'asc' }, { column: 'id', order: 'asc' }]).limit(limit + 1);
+  const scope = profileScope(principal);
+  if (query.profileId) {
+    assertProfileInScope(principal, query.profileId);
+    rows.where({ profileId: query.profileId });
+  } else if (scope) {
+    rows.whereIn('profileId', scope);
+  }
+  if (after) rows.whereRaw('(scheduled_at, id) > (?::timestamptz, ?)', after);
+  const page = await rows as PostRow[];
+  const more = page.length > limit;
+  const posts = more ? page.slice(0, limit) : page;
+  const last = posts[posts.length - 1];
+  return { data: posts.map(presentEntry), nextCursor: more && last ? encodeKeyset([new Date(last.scheduledAt).toISOString(), last.id]) : null };
+}
+
+/**
+ * `POST /queue`: an existing post (scheduled or cancelled) moves to the next free slot, or a new post is created
+ * in it. The post becomes `scheduled` at the slot's time and emits `post.scheduled`.
+ */
+export async function enqueue(services: Services, principal: Principal, input: components['schemas']['QueueEnqueue']): Promise<QueueEntry> {
+  let post: PostRow;
+  if (input.post) {
+    // The draft's schema (`anyOf` text or media) generates a type without members; it is a PostContentInput.
+    const draft = input.post as PostContentInput;
+    const { profileId, accounts } = await checkPost(services, principal, draft);
+    post = (await withQueueRetry(() => services.db.transaction((trx) => insertPost(trx, principal.ownerId, profileId, accounts, draft, { kind: 'queue' }, null)))).post;
+  } else {
+    post = await withQueueRetry(() => services.db.transaction((trx) => moveToQueue(trx, principal, input.postId!)));
+  }
+  await scheduleWake(services, post.scheduledAt);
+  return presentEntry(post);
+}
+
+async function moveToQueue(trx: Knex.Transaction, principal: Principal, postId: string): Promise<PostRow> {
+  const current = await findPost(trx, principal, postId, true);
+  if (current.status !== 'scheduled' && current.status !== 'cancelled') {
+    throw statusConflict(`The post is ${current.status}; only scheduled or cancelled posts can be queued.`);
+  }
+  // Out of its own slot first, so that the slot it holds counts as free for it.
+  await trx('posts').where({ id: postId }).update({ slotId: null });
+  const { slot, at } = await placeInQueue(trx, current.profileId);
+  const [post] = await trx('posts').where({ id: postId }).update({
+    status: 'scheduled', slotId: slot.id, scheduledAt: at, timezone: slot.timezone, publishNow: false, updatedAt: trx.fn.now(),
+  }).returning('*') as PostRow[];
+  await trx('postTargets').where({ postId }).whereIn('status', ['scheduled', 'cancelled']).update({ status: 'scheduled', dueAt: at });
+  const targets = await trx('postTargets').where({ postId }) as TargetRow[];
+  await emitEvent(trx, { ownerId: post!.ownerId, profileId: post!.profileId, name: 'post.scheduled', data: postEventData(post!, targets) });
+  return post!;
+}
+

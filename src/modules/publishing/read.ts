@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
+import { assertProfileInScope, profileScope, type Principal } from '../auth/principal.js';
+import { decodeKeyset, encodeKeyset } from './cursor.js';
+import type { Post, PostRow, PostStatus, TargetRow } from './models.js';
+import { presentPost } from './present.js';
+
+/** The owner's post, or 404 (also another owner's); 403 outside a restricted key's profiles. */
+export async function findPost(db: Knex, principal: Principal, id: string, forUpdate = false): Promise<PostRow> {
+  const query = db('posts').where({ id, ownerId: principal.ownerId }).first();
+  if (forUpdate) query.forUpdate();
+  const post = await query as PostRow | undefined;
+  if (!post) throw new NotFoundError('post');
+  assertProfileInScope(principal, post.profileId);
+  return post;
+}
+
+export async function targetsOf(db: Knex, postIds: string[]): Promise<TargetRow[]> {
+  if (postIds.length === 0) return [];
+  return db('postTargets').whereIn('postId', postIds).orderBy(['postId', 'position']) as Promise<TargetRow[]>;
+}
+
+export async function getPost(db: Knex, principal: Principal, id: string): Promise<Post> {
+  const post = await findPost(db, principal, id);
+  return presentPost(post, await targetsOf(db, [post.id]));
+}
+
+/** Latest `scheduledAt` first, keyset-paginated on (scheduledAt, id); filters combine with AND. */
+export async function listPosts(db: Knex, principal: Principal, query: {
+  profileId?: string; accountId?: string; status?: PostStatus; from?: string; to?: string; limit?: number; cursor?: string;
+}): Promise<{ data: Post[]; nextCursor: string | null }> {
+  const limit = query.limit ?? 20;
+  if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to)) {
+    throw new ValidationFailedError([{ path: 'query/from', message: 'is after `to`', code: 'range' }]);
+  }
+  const after = decodeKeyset(query.cursor, ['string', 'string']);
+  const rows = db('posts').where({ ownerId: principal.ownerId }).orderBy([{ column: 'scheduledAt', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit + 1);
+  const scope = profileScope(principal);
+  if (query.profileId) {
+    assertProfileInScope(principal, query.profileId);
+    rows.where({ profileId: query.profileId });
+  } else if (scope) {
+    rows.whereIn('profileId', scope);
+  }
+  if (query.accountId) rows.whereExists((sub) => sub.select(db.raw('1')).from('postTargets').whereRaw('post_targets.post_id = posts.id').where({ accountId: query.accountId }));
+  if (query.status) rows.where({ status: query.status });
+  if (query.from) rows.where('scheduledAt', '>=', new Date(query.from));
+  if (query.to) rows.where('scheduledAt', '<', new Date(query.to));
+  if (after) rows.whereRaw('(scheduled_at, id) < (?::timestamptz, ?)', after);
+  const page = await rows as PostRow[];
+  const more = page.length > limit;
+  const posts = more ? page.slice(0, limit) : page;
+  const targets = await targetsOf(db, posts.map((post) => post.id));
+  const last = posts[posts.length - 1];
+  return {
+    data: posts.map((post) => presentPost(post, targets.filter((t) => t.postId === post.id))),
+    nextCursor: more && last ? encodeKeyset([new Date(last.scheduledAt).toISOString(), last.id]) : null,
+  };
+}

@@ -1,0 +1,167 @@
+import type { Knex } from 'knex';
+import type { Services } from '../../services.js';
+import { recordPlatformOutcome } from '../accounts/accounts.js';
+import { emitEvents, type NewEvent } from '../events/emit.js';
+import type { Outcome } from './attempt.js';
+import type { Claimed } from './claim.js';
+import { POST_COLUMNS, type PostRow, type PostStatus, targetColumns, type TargetRow } from './models.js';
+import { postEventData, presentTarget } from './present.js';
+import { notifyDue } from './wake.js';
+
+export interface Finished {
+  claimed: Claimed;
+  outcome: Outcome;
+}
+
+/** The overall status from the targets' (`cancelled` and `deleted` are set by DELETE, never derived). */
+export function derivedStatus(targets: Array<Pick<TargetRow, 'status'>>): PostStatus {
+  const count = (status: TargetRow['status']) => targets.filter((t) => t.status === status).length;
+  if (count('processing') > 0) return 'processing';
+  if (count('scheduled') === targets.length) return 'scheduled';
+  if (count('scheduled') > 0) return 'processing';
+  const published = count('published') + count('deleted');
+  const failed = count('failed');
+  if (failed === 0) return 'published';
+  return published === 0 ? 'failed' : 'partial';
+}
+
+const FINAL_EVENTS = { published: 'post.published', partial: 'post.partial', failed: 'post.failed' } as const;
+
+/**
+ * Records a batch of outcomes in one transaction: each target's platform id (before its job is acknowledged:
+ * this commit *is* the acknowledgement), failure or next attempt; each post settled when its last target is;
+ * `post.platform.failed` per failed target and `post.published` / `partial` / `failed` per settled post, in
+ * the same transaction. The posts are locked first, in id order, so that two workers finishing targets of one
+ * post never both miss that the post is done. A target finished by another worker meanwhile is left alone.
+ */
+export async function recordOutcomes(services: Services, finished: Finished[]): Promise<void> {
+  if (finished.length === 0) return;
+  const { db } = services;
+  let retries = false;
+  await db.transaction(async (trx) => {
+    const postIds = [...new Set(finished.map((f) => f.claimed.target.postId))].sort();
+    await trx.raw('SELECT id FROM posts WHERE id = ANY(?) ORDER BY id FOR UPDATE', [postIds]);
+    const values = finished.map(({ claimed: { target }, outcome }) => ({
+      post_id: target.postId,
+      account_id: target.accountId,
+      status: outcome.kind === 'published' ? 'published' : outcome.kind === 'failed' ? 'failed' : 'processing',
+      platform_post_id: outcome.kind === 'published' ? outcome.result.platformPostId : null,
+      url: outcome.kind === 'published' ? outcome.result.url : null,
+      progress: outcome.kind === 'published' ? outcome.result.state ?? null : null,
+      failure: outcome.kind === 'failed' ? outcome.failure : null,
+      due_at: outcome.kind === 'retry' ? outcome.at.toISOString() : null,
+      keep_started: outcome.kind === 'retry' && outcome.unknown,
+      add_attempt: outcome.addAttempt ? 1 : 0,
+    }));
+    retries = values.some((v) => v.due_at !== null);
+    const { rows: updated } = await trx.raw(`
+      UPDATE post_targets t SET status = o.status, platform_post_id = coalesce(o.platform_post_id, t.platform_post_id),
+        url = coalesce(o.url, t.url), progress = coalesce(o.progress, t.progress), published_at = CASE WHEN o.status = 'published' THEN now() ELSE t.published_at END,
+        failure = o.failure, due_at = o.due_at, locked_until = NULL, attempts = t.attempts + o.add_attempt,
+        attempt_started_at = CASE WHEN o.keep_started THEN t.attempt_started_at ELSE NULL END
+      FROM jsonb_to_recordset(?::jsonb) AS o(post_id text, account_id text, status text, platform_post_id text, url text,
+        progress jsonb, failure jsonb, due_at timestamptz, keep_started boolean, add_attempt int)
+      WHERE t.post_id = o.post_id AND t.account_id = o.account_id AND t.status = 'processing'
+      RETURNING ${targetColumns('t')}`, [JSON.stringify(values)]) as { rows: TargetRow[] };
+    await settlePosts(trx, [...new Set(updated.map((t) => t.postId))], updated.filter((t) => t.status === 'failed'));
+  });
+  await afterCommit(services, finished);
+  // A retry due sooner than the next poll still waits for it; one due later is found by the poll too.
+  if (retries) await notifyDue(db).catch(() => {});
+}
+
+/**
+ * Moves each post to the status its targets now give, and emits: `post.platform.failed` for each target in
+ * `newlyFailed`, and the settling event of each post that left `processing`. Runs in the caller's transaction,
+ * with the posts locked.
+ */
+export async function settlePosts(trx: Knex.Transaction, postIds: string[], newlyFailed: TargetRow[]): Promise<void> {
+  if (postIds.length === 0) return;
+  const [{ rows: posts }, { rows: targets }] = await Promise.all([
+    trx.raw(`SELECT ${POST_COLUMNS} FROM posts WHERE id = ANY(?)`, [postIds]) as Promise<{ rows: PostRow[] }>,
+    trx.raw(`SELECT ${targetColumns()} FROM post_targets WHERE post_id = ANY(?)`, [postIds]) as Promise<{ rows: TargetRow[] }>,
+  ]);
+  const byPost = new Map<string, TargetRow[]>();
+  for (const target of targets) byPost.set(target.postId, [...(byPost.get(target.postId) ?? []), target]);
+  const events: Array<NewEvent<unknown>> = [];
+  const changes: Array<{ id: string; status: PostStatus; published_at: string | null }> = [];
+  for (const post of posts) {
+    const own = byPost.get(post.id) ?? [];
+    for (const target of newlyFailed.filter((t) => t.postId === post.id)) {
+      events.push({ ownerId: post.ownerId, profileId: post.profileId, name: 'post.platform.failed', data: { postId: post.id, target: presentTarget(target) } });
+    }
+    const status = post.status === 'processing' || post.status === 'scheduled' ? derivedStatus(own) : post.status;
+    const firstPublished = own.map((t) => t.publishedAt).filter((at): at is Date => at !== null).sort((a, b) => +new Date(a) - +new Date(b))[0];
+    changes.push({ id: post.id, status, published_at: firstPublished ? new Date(firstPublished).toISOString() : null });
+    if (status !== post.status && status in FINAL_EVENTS) {
+      events.push({
+        ownerId: post.ownerId, profileId: post.profileId, name: FINAL_EVENTS[status as keyof typeof FINAL_EVENTS],
+        data: postEventData({ ...post, status }, own),
+      });
+    }
+  }
+  await trx.raw(`
+    UPDATE posts p SET status = v.status, published_at = coalesce(p.published_at, v.published_at), updated_at = now()
+    FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, published_at timestamptz) WHERE p.id = v.id`, [JSON.stringify(changes)]);
+  await emitEvents(trx, events);
+}
+
+/** What the outcomes teach about the accounts: refused credentials mark them for reconnection; successes are noted. */
+async function afterCommit(services: Services, finished: Finished[]): Promise<void> {
+  const { db, logger } = services;
+  const refused = new Map<string, NonNullable<Extract<Outcome, { kind: 'failed' }>['accountError']>>();
+  const succeeded = new Set<string>();
+  for (const { claimed, outcome } of finished) {
+    if (outcome.kind === 'failed' && outcome.accountError?.needsReconnection) refused.set(claimed.target.accountId, outcome.accountError);
+    if (outcome.kind === 'published') succeeded.add(claimed.target.accountId);
+  }
+  for (const [accountId, error] of refused) {
+    await recordPlatformOutcome(db, accountId, error).catch((err: unknown) => logger.error({ err, accountId }, 'recording an account refusal failed'));
+  }
+  if (succeeded.size === 0) return;
+  // Touched at most once a minute per account, so a busy account is not a lock every batch queues on.
+  await db.raw(`
+    UPDATE accounts SET last_success_at = now() WHERE id IN (
+      SELECT id FROM accounts WHERE id = ANY(?) AND (last_success_at IS NULL OR last_success_at < now() - interval '1 minute')
+      ORDER BY id FOR UPDATE SKIP LOCKED)`, [[...succeeded]]).catch((err: unknown) => logger.warn({ err }, 'noting account successes failed'));
+}
+
+/**
+ * Records outcomes in batches: the first waits for nobody; those that finish while a batch is written go
+ * together in the next. Each caller's promise settles when its own outcome is committed.
+ */
+export class OutcomeRecorder {
+  private queue: Array<Finished & { settle: (error?: unknown) => void }> = [];
+  private flushing = false;
+  private dropped = false;
+
+  constructor(private readonly services: Services, private readonly maxBatch = 200) {}
+
+  record(item: Finished): Promise<void> {
+    if (this.dropped) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ ...item, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  /** Forgets what is not written yet, as a killed process would (the leases run out; the next claim reconciles). */
+  drop(): void {
+    this.dropped = true;
+    for (const item of this.queue.splice(0)) item.settle();
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.queue.length > 0 && !this.dropped) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      try {
+        await recordOutcomes(this.services, batch);
+        for (const item of batch) item.settle();
+      } catch (error) {
+        for (const item of batch) item.settle(error ?? new Error('recording outcomes failed'));
+      }
+    }
+    this.flushing = false;
+  }
+}

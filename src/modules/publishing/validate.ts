@@ -1,0 +1,90 @@
+import type { components } from '../../../generated/api.js';
+import { ApiError, type FieldError } from '../../lib/errors.js';
+import type { PublishMedia } from '../../platforms/publishing.js';
+import type { Services } from '../../services.js';
+import { assertProfileInScope, type Principal } from '../auth/principal.js';
+import { AccountRow } from '../accounts/models.js';
+import { contentOf } from './attempt.js';
+
+type Violation = components['schemas']['PostValidationError'];
+type Platform = components['schemas']['Platform'];
+
+/** What every way of creating a post gives: `POST /posts` and `POST /queue` with a new post. */
+export interface PostContentInput {
+  text?: string;
+  mediaIds?: string[];
+  accountIds: string[];
+  platformOptions?: components['schemas']['PostPlatformOptions'];
+}
+
+export class PostValidationError extends ApiError {
+  constructor(errors: Violation[]) {
+    const count = errors.length;
+    super(422, 'post_validation_failed', "The post breaks a platform's rules",
+      `${count} rule${count === 1 ? ' is' : 's are'} broken; see errors.`, { errors: errors as unknown as FieldError[] });
+  }
+}
+
+/**
+ * Checks the post against everything that would make a target fail for sure, before anything is created:
+ * the accounts (the owner's, one profile, connected, on a platform that publishes), the media (the owner's),
+ * options only for platforms the post goes to, and each target platform's own rules. Every broken rule is
+ * reported at once (422 `post_validation_failed`), each naming its target. Returns the accounts in order.
+ */
+export async function checkPost(services: Services, principal: Principal, input: PostContentInput): Promise<{ profileId: string; accounts: AccountRow[] }> {
+  const { db, platforms } = services;
+  const errors: Violation[] = [];
+  const rows = await AccountRow.query(db).where({ ownerId: principal.ownerId }).whereIn('id', input.accountIds);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const accounts: AccountRow[] = [];
+  input.accountIds.forEach((id, index) => {
+    const row = byId.get(id);
+    if (!row) {
+      errors.push({ path: `body/accountIds/${index}`, code: 'account_not_found', message: `No account ${id}.`, accountId: id, platform: null, limit: null });
+    } else {
+      assertProfileInScope(principal, row.profileId);
+      accounts.push(row);
+    }
+  });
+  const profileId = accounts[0]?.profileId ?? '';
+  for (const account of accounts) {
+    const platform = account.platform as Platform;
+    const target = { accountId: account.id, platform, limit: null };
+    if (account.profileId !== profileId) {
+      errors.push({ ...target, path: `body/accountIds/${input.accountIds.indexOf(account.id)}`, code: 'account_other_profile', message: `The account belongs to profile ${account.profileId}; a post's accounts must all be of one profile (${profileId}).` });
+    }
+    if (!platforms.get(account.platform)?.publisher) {
+      errors.push({ ...target, path: `body/accountIds/${input.accountIds.indexOf(account.id)}`, code: 'account_cannot_publish', message: `${account.platform} accounts cannot publish posts through this service (yet).` });
+    } else if (account.status !== 'connected') {
+      errors.push({ ...target, path: `body/accountIds/${input.accountIds.indexOf(account.id)}`, code: 'account_needs_reconnection', message: `The account is ${account.status.replace('_', ' ')}; reconnect it before posting.` });
+    }
+  }
+  const media = await loadMedia(services, principal.ownerId, input.mediaIds ?? []);
+  (input.mediaIds ?? []).forEach((id, index) => {
+    if (!media.has(id)) errors.push({ path: `body/mediaIds/${index}`, code: 'media_not_found', message: `No media ${id}.`, accountId: null, platform: null, limit: null });
+  });
+  const targeted = new Set(accounts.map((account) => account.platform));
+  for (const platform of Object.keys(input.platformOptions ?? {})) {
+    if (!targeted.has(platform)) {
+      errors.push({ path: `body/platformOptions/${platform}`, code: 'option_not_allowed', message: `The post has no ${platform} account; remove platformOptions.${platform}.`, accountId: null, platform: platform as Platform, limit: null });
+    }
+  }
+  const post = { text: input.text ?? null, mediaIds: (input.mediaIds ?? []).filter((id) => media.has(id)), platformOptions: (input.platformOptions ?? {}) as Record<string, Record<string, unknown>> };
+  for (const account of accounts) {
+    const publisher = platforms.get(account.platform)?.publisher;
+    if (!publisher) continue;
+    for (const violation of publisher.validate(contentOf(post, account.platform, media))) {
+      errors.push({ ...violation, path: `body/${violation.path}`, accountId: account.id, platform: account.platform as Platform, limit: violation.limit ?? null });
+    }
+  }
+  if (errors.length > 0) throw new PostValidationError(errors);
+  return { profileId, accounts };
+}
+
+/** The owner's media among `ids` (only asked for when the post has media: the media table is its own module's). */
+async function loadMedia(services: Services, ownerId: string, ids: string[]): Promise<Map<string, PublishMedia>> {
+  if (ids.length === 0) return new Map();
+  const rows = await services.db('media').where({ ownerId }).whereIn('id', ids)
+    .select('id', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs') as Array<Omit<PublishMedia, 'url'>>;
+  return new Map(rows.map((row) => [row.id, { ...row, size: Number(row.size), url: '' }]));
+}

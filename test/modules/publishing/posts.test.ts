@@ -1,0 +1,198 @@
+import { expect } from 'chai';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { newOwner, type TestOwner } from '../../support/owners.js';
+import {
+  botMessages, connectBot, connectLocations, eventsOf, localPosts, publishingSettings, sandboxPost, settled, waitForPost,
+} from './posts-support.js';
+
+describe('posts — publishing now, on time, partly, and again', () => {
+  let app: TestApp;
+  let owner: TestOwner;
+
+  before(async () => {
+    app = await startTestApp(publishingSettings());
+  });
+  beforeEach(async () => {
+    owner = await newOwner(app.api);
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  it('createPost (publishNow) — one post to a bot (two chats) and a business location: 202, both published once, events in order', async () => {
+    const bot = await connectBot(app, owner);
+    const [location] = await connectLocations(app, owner);
+    await sandboxPost(app, '/_sandbox/botchat/channels', { username: '@acme_news' });
+    const created = await app.api.post('/posts', {
+      token: owner.key, headers: { 'Idempotency-Key': 'now-1' },
+      body: {
+        text: 'Our winter blend is back.', accountIds: [bot.accountId, location], publishNow: true,
+        platformOptions: { botchat: { chatIds: ['@acme_news', '4242'] }, search_suite: { topicType: 'standard', callToAction: { actionType: 'order', url: 'https://acme.example/order' } } },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(202);
+    expect(created.body.status).to.equal('processing');
+    expect(created.body.targets.map((t: { status: string }) => t.status)).to.deep.equal(['processing', 'processing']);
+    const post = await waitForPost(app, owner, created.body.id, settled);
+    expect(post.status).to.equal('published');
+    const [botTarget, locationTarget] = post.targets;
+    expect(botTarget).to.include({ accountId: bot.accountId, platform: 'botchat', status: 'published', attempts: 1, failure: null });
+    expect(botTarget.platformPostId).to.match(/^-100\d+:\d+$/);
+    expect(botTarget.url).to.match(/^https:\/\/t\.me\/acme_news\/\d+$/);
+    expect(locationTarget).to.include({ platform: 'search_suite', status: 'published', attempts: 1 });
+    expect(locationTarget.platformPostId).to.match(/^accounts\/1010\/locations\/\d+\/localPosts\/\d+$/);
+    expect(post.publishedAt).to.be.a('string');
+
+    const messages = await botMessages(app, bot.token);
+    expect(messages.map((m) => m.text)).to.deep.equal(['Our winter blend is back.', 'Our winter blend is back.']);
+    const onPlatform = await localPosts(app, location!, 'Our winter blend is back.');
+    expect(onPlatform.filter((p) => p.name === locationTarget.platformPostId)).to.have.length(1);
+    expect(onPlatform[0]).to.deep.include({ summary: 'Our winter blend is back.', callToAction: { actionType: 'ORDER', url: 'https://acme.example/order' } });
+
+    // The same key and body replay the answer; nothing is posted again.
+    const replay = await app.api.post('/posts', {
+      token: owner.key, headers: { 'Idempotency-Key': 'now-1' },
+      body: {
+        text: 'Our winter blend is back.', accountIds: [bot.accountId, location], publishNow: true,
+        platformOptions: { botchat: { chatIds: ['@acme_news', '4242'] }, search_suite: { topicType: 'standard', callToAction: { actionType: 'order', url: 'https://acme.example/order' } } },
+      },
+    });
+    expect(replay.body.id).to.equal(created.body.id);
+    const events = await eventsOf(app, created.body.id);
+    expect(events.map((e) => e.name)).to.deep.equal(['post.processing', 'post.published']);
+    expect(events[1]!.data).to.include({ postId: created.body.id, status: 'published', scheduledAt: null });
+    expect(await botMessages(app, bot.token)).to.have.length(2);
+  });
+
+  it('refuses with 422 post_validation_failed naming every target and rule, and creates nothing', async () => {
+    const bot = await connectBot(app, owner);
+    const [location] = await connectLocations(app, owner);
+    const calendar = await app.services.db('accounts').insert({
+      id: 'acc_01jd3z8x9y0a1b2c3d4e5f6g7z', ownerId: owner.ownerId, profileId: owner.profileId, platform: 'calendar', kind: 'calendar',
+      platformAccountId: 'cal@example.com', name: 'Bookings', status: 'connected',
+    }).returning('id');
+    const response = await app.api.post('/posts', {
+      token: owner.key,
+      body: {
+        text: 'x'.repeat(1600), accountIds: [bot.accountId, location, calendar[0].id, 'acc_01jd3z8x9y0a1b2c3d4e5f6g7y'], publishNow: true,
+        platformOptions: { short_video: { privacyLevel: 'SELF_ONLY' }, search_suite: { topicType: 'event' } },
+      },
+    });
+    expect(response.status).to.equal(422);
+    expect(response.body.code).to.equal('post_validation_failed');
+    const rules = response.body.errors.map((e: { code: string; accountId: string | null; platform: string | null }) => `${e.platform}:${e.code}`).sort();
+    expect(rules).to.deep.equal([
+      'botchat:required_option', 'calendar:account_cannot_publish', 'null:account_not_found', 'search_suite:max_length',
+      'search_suite:required_option', 'short_video:option_not_allowed',
+    ]);
+    const tooLong = response.body.errors.find((e: { code: string }) => e.code === 'max_length');
+    expect(tooLong).to.include({ accountId: location, path: 'body/text', limit: 1500 });
+    expect(await app.services.db('posts').where({ ownerId: owner.ownerId })).to.have.length(0);
+  });
+
+  it('a scheduled post fires on time: published within a second of scheduledAt, post.scheduled first', async () => {
+    const bot = await connectBot(app, owner);
+    const scheduledAt = new Date(Math.ceil((Date.now() + 3000) / 1000) * 1000);
+    const created = await app.api.post('/posts', {
+      token: owner.key,
+      body: { text: 'On the dot.', accountIds: [bot.accountId], scheduledAt: scheduledAt.toISOString(), timezone: 'Europe/Berlin', platformOptions: { botchat: { chatIds: ['77'] } } },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(created.body).to.include({ status: 'scheduled', timezone: 'Europe/Berlin', scheduledAt: scheduledAt.toISOString() });
+    expect(await botMessages(app, bot.token)).to.have.length(0);
+    const post = await waitForPost(app, owner, created.body.id, settled, 10_000);
+    expect(post.status).to.equal('published');
+    const [message] = await botMessages(app, bot.token);
+    expect(message!.at).to.be.at.least(scheduledAt.getTime());
+    expect(message!.at - scheduledAt.getTime()).to.be.below(1000);
+    expect((await eventsOf(app, post.id)).map((e) => e.name)).to.deep.equal(['post.scheduled', 'post.processing', 'post.published']);
+    const tooSoon = await app.api.post('/posts', { token: owner.key, body: { text: 'x', accountIds: [bot.accountId], scheduledAt: new Date().toISOString(), platformOptions: { botchat: { chatIds: ['1'] } } } });
+    expect(tooSoon.status).to.equal(400);
+  });
+
+  it('a partial failure (rate limited past its retries) is retried for the failed target only', async () => {
+    const bot = await connectBot(app, owner);
+    const [location] = await connectLocations(app, owner);
+    await sandboxPost(app, '/_sandbox/search_suite/faults', { faults: [{ kind: 'rate_limited' }, { kind: 'rate_limited' }, { kind: 'rate_limited' }] });
+    const created = await app.api.post('/posts', {
+      token: owner.key,
+      body: { text: 'Half way.', accountIds: [bot.accountId, location], publishNow: true, platformOptions: { botchat: { chatIds: ['55'] } } },
+    });
+    const partial = await waitForPost(app, owner, created.body.id, settled, 15_000);
+    expect(partial.status).to.equal('partial');
+    expect(partial.targets[0]).to.include({ status: 'published' });
+    expect(partial.targets[1]).to.include({ status: 'failed', attempts: 3 });
+    expect(partial.targets[1].failure).to.include({ code: 'rate_limited', action: 'retry_later', retryable: true });
+    const failedEvents = (await eventsOf(app, created.body.id)).filter((e) => e.name === 'post.platform.failed' || e.name === 'post.partial');
+    expect(failedEvents.map((e) => e.name)).to.deep.equal(['post.platform.failed', 'post.partial']);
+    expect(failedEvents[0]!.data.target).to.include({ accountId: location, status: 'failed' });
+
+    expect((await app.api.post(`/posts/${created.body.id}/retry`, { token: owner.key, body: { accountIds: [bot.accountId] } })).status).to.equal(409);
+    const retried = await app.api.post(`/posts/${created.body.id}/retry`, { token: owner.key });
+    expect(retried.status).to.equal(202);
+    expect(retried.body.status).to.equal('processing');
+    expect(retried.body.targets.map((t: { status: string }) => t.status)).to.deep.equal(['published', 'processing']);
+    const done = await waitForPost(app, owner, created.body.id, settled);
+    expect(done.status).to.equal('published');
+    expect(done.targets[1]).to.include({ status: 'published', attempts: 4, failure: null });
+    expect(await botMessages(app, bot.token)).to.have.length(1);
+    expect(await localPosts(app, location!, 'Half way.')).to.have.length(1);
+  });
+
+  it('a revoked bot fails its target (reconnect_account) and marks the account needs_reconnection', async () => {
+    const bot = await connectBot(app, owner);
+    await sandboxPost(app, '/_sandbox/botchat/revoke', { token: bot.token });
+    const created = await app.api.post('/posts', { token: owner.key, body: { text: 'Hello?', accountIds: [bot.accountId], publishNow: true, platformOptions: { botchat: { chatIds: ['1'] } } } });
+    const post = await waitForPost(app, owner, created.body.id, settled);
+    expect(post.status).to.equal('failed');
+    expect(post.targets[0].failure).to.include({ code: 'account_needs_reconnection', action: 'reconnect_account', platformCode: '401' });
+    const account = await app.api.get(`/accounts/${bot.accountId}`, { token: owner.key });
+    expect(account.body.status).to.equal('needs_reconnection');
+    expect((await eventsOf(app, post.id)).map((e) => e.name)).to.deep.equal(['post.processing', 'post.platform.failed', 'post.failed']);
+    const again = await app.api.post('/posts', { token: owner.key, body: { text: 'Hello?', accountIds: [bot.accountId], publishNow: true, platformOptions: { botchat: { chatIds: ['1'] } } } });
+    expect(again.status).to.equal(422);
+    expect(again.body.errors[0]).to.include({ code: 'account_needs_reconnection', accountId: bot.accountId });
+  });
+
+  it('deletePost — cancels a scheduled post; deletes a published one from the bot and the location', async () => {
+    const bot = await connectBot(app, owner);
+    const [location] = await connectLocations(app, owner);
+    const later = await app.api.post('/posts', { token: owner.key, body: { text: 'Later.', accountIds: [bot.accountId], scheduledAt: new Date(Date.now() + 3_600_000).toISOString(), platformOptions: { botchat: { chatIds: ['9'] } } } });
+    const cancelled = await app.api.delete(`/posts/${later.body.id}`, { token: owner.key });
+    expect(cancelled.status).to.equal(200);
+    expect(cancelled.body).to.deep.include({ postId: later.body.id, status: 'cancelled' });
+    expect(cancelled.body.targets[0]).to.include({ result: 'cancelled' });
+
+    const now = await app.api.post('/posts', { token: owner.key, body: { text: 'Gone soon.', accountIds: [bot.accountId, location], publishNow: true, platformOptions: { botchat: { chatIds: ['9', '10'] } } } });
+    const published = await waitForPost(app, owner, now.body.id, settled);
+    expect(published.status).to.equal('published');
+    const deleted = await app.api.delete(`/posts/${now.body.id}`, { token: owner.key });
+    expect(deleted.status).to.equal(200);
+    expect(deleted.body.status).to.equal('deleted');
+    expect(deleted.body.targets.map((t: { result: string }) => t.result)).to.deep.equal(['deleted', 'deleted']);
+    expect((await botMessages(app, bot.token)).every((m) => m.deleted)).to.equal(true);
+    expect(await localPosts(app, location!, 'Gone soon.')).to.have.length(0);
+    expect((await app.api.get(`/posts/${now.body.id}`, { token: owner.key })).body.targets.map((t: { status: string }) => t.status)).to.deep.equal(['deleted', 'deleted']);
+  });
+
+  it('listPosts — filters by profile, account, status and time, latest scheduledAt first, with keyset pages', async () => {
+    const bot = await connectBot(app, owner);
+    const base = Date.now() + 7_200_000;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const created = await app.api.post('/posts', { token: owner.key, body: { text: `Post ${i}`, accountIds: [bot.accountId], scheduledAt: new Date(base + i * 60_000).toISOString(), platformOptions: { botchat: { chatIds: ['1'] } } } });
+      ids.push(created.body.id);
+    }
+    const first = await app.api.get('/posts?limit=2', { token: owner.key });
+    expect(first.body.data.map((p: { id: string }) => p.id)).to.deep.equal([ids[4], ids[3]]);
+    const second = await app.api.get(`/posts?limit=2&cursor=${first.body.nextCursor}`, { token: owner.key });
+    expect(second.body.data.map((p: { id: string }) => p.id)).to.deep.equal([ids[2], ids[1]]);
+    const ranged = await app.api.get(`/posts?accountId=${bot.accountId}&status=scheduled&profileId=${owner.profileId}&from=${encodeURIComponent(new Date(base + 60_000).toISOString())}&to=${encodeURIComponent(new Date(base + 180_000).toISOString())}`, { token: owner.key });
+    expect(ranged.body.data.map((p: { id: string }) => p.id)).to.deep.equal([ids[2], ids[1]]);
+    expect((await app.api.get('/posts?status=published', { token: owner.key })).body.data).to.have.length(0);
+    const backwards = await app.api.get(`/posts?from=${encodeURIComponent(new Date(base).toISOString())}&to=${encodeURIComponent(new Date(base - 1).toISOString())}`, { token: owner.key });
+    expect(backwards.status).to.equal(400);
+    const other = await newOwner(app.api);
+    expect((await app.api.get(`/posts/${ids[0]}`, { token: other.key })).status).to.equal(404);
+  });
+});
