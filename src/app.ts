@@ -4,7 +4,7 @@ import { bodyMiddleware } from './http/body.js';
 import { dispatchMiddleware } from './http/dispatch.js';
 import { idempotencyMiddleware } from './http/idempotency.js';
 import { problemMiddleware } from './http/problem.js';
-import { rateLimitMiddleware } from './http/rate-limit.js';
+import { PrincipalRateLimit, rateLimitMiddleware } from './http/rate-limit.js';
 import { routeMiddleware } from './http/route.js';
 import { validationMiddleware } from './http/validate.js';
 import { handlers } from './handlers.js';
@@ -21,8 +21,9 @@ export function createApp(services: Services): Koa {
   app.silent = true;
   app.use(problemMiddleware(logger, config.jsonBodyLimit));
   app.use(routeMiddleware(contract));
-  app.use(authenticationMiddleware(db, contract.document));
-  app.use(rateLimitMiddleware(db, config.rateLimit, config.publicRateLimit));
+  // The per-key (per-session) limit is counted in the statement that authenticates; public routes per address.
+  app.use(authenticationMiddleware(db, contract.document, new PrincipalRateLimit(config.rateLimit)));
+  app.use(rateLimitMiddleware(db, config.publicRateLimit));
   // Uploads in progress live beside the stored media (DATA_DIR/media), so storing one is a rename.
   app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: mediaFolders(config.dataDir).tmp }));
   app.use(validationMiddleware(contract));

@@ -3,6 +3,8 @@ import type { Document } from 'openapi-backend';
 import type { Db } from '../db/database.js';
 import { SessionRequiredError } from '../lib/errors.js';
 import { authenticate } from '../modules/auth/authenticate.js';
+import { SESSION_TOKEN_PREFIX } from '../modules/auth/service.js';
+import type { PrincipalRateLimit } from './rate-limit.js';
 import type { RequestState } from './state.js';
 
 type Requirement = 'public' | 'session' | 'any';
@@ -15,17 +17,33 @@ export function requirementOf(operationSecurity: unknown, document: Document): R
   return schemes.size === 1 && schemes.has('session') ? 'session' : 'any';
 }
 
-export function authenticationMiddleware(db: Db, document: Document) {
+/**
+ * Authenticates the caller and applies its rate limit, which the same statement counts. A request the
+ * operation will refuse anyway (an API key on a session-only route: 403) is not counted.
+ */
+export function authenticationMiddleware(db: Db, document: Document, limit: PrincipalRateLimit) {
+  const requirements = new WeakMap<object, Requirement>();
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     const operation = ctx.state.operation!;
-    const requirement = requirementOf(operation.security, document);
+    let requirement = requirements.get(operation);
+    if (requirement === undefined) {
+      requirement = requirementOf(operation.security, document);
+      requirements.set(operation, requirement);
+    }
     if (requirement === 'public') {
       ctx.state.principal = null;
     } else {
-      const principal = await authenticate(db, ctx.get('Authorization') || undefined);
+      const authorization = ctx.get('Authorization') || undefined;
+      const counted = requirement === 'any' || sessionTokenIn(authorization);
+      const { principal, window } = await authenticate(db, authorization, counted ? limit.window : undefined);
       if (requirement === 'session' && principal.kind !== 'session') throw new SessionRequiredError();
       ctx.state.principal = principal;
+      if (window) limit.apply(ctx, window);
     }
     await next();
   };
+}
+
+function sessionTokenIn(authorization: string | undefined): boolean {
+  return /^Bearer +(\S+)/i.exec(authorization ?? '')?.[1]?.startsWith(SESSION_TOKEN_PREFIX) ?? false;
 }

@@ -1,10 +1,42 @@
+import { randomFillSync } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../lib/logger.js';
 import { ApiError, InternalError, MalformedJsonError, PayloadTooLargeError, ValidationFailedError } from '../lib/errors.js';
-import { newId } from '../lib/ids.js';
 import type { RequestState } from './state.js';
 
 const PROBLEM_BASE = 'https://socialgate.dev/problems/';
+
+const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
+const randomPool = Buffer.alloc(4000);
+let randomOffset = randomPool.length;
+
+/**
+ * `req_` and a lowercase ULID, as newId('req') makes, without its cost: the ulid package draws each of the 16
+ * random characters with a call into crypto of its own (~80 µs an id whenever the millisecond is new, which
+ * under load is most requests). This takes 10 bytes from a pool refilled 400 ids at a time. Request ids need
+ * not be monotonic within a millisecond, only unique and time-sortable to the millisecond.
+ */
+export function newRequestId(): string {
+  if (randomOffset + 10 > randomPool.length) {
+    randomFillSync(randomPool);
+    randomOffset = 0;
+  }
+  let time = Date.now();
+  let id = '';
+  for (let i = 0; i < 10; i += 1) {
+    id = CROCKFORD[time % 32]! + id;
+    time = Math.floor(time / 32);
+  }
+  // 80 random bits, 5 bits a character.
+  for (let i = randomOffset; i < randomOffset + 10; i += 5) {
+    const [b0, b1, b2, b3, b4] = [randomPool[i]!, randomPool[i + 1]!, randomPool[i + 2]!, randomPool[i + 3]!, randomPool[i + 4]!];
+    id += CROCKFORD[b0 >> 3]! + CROCKFORD[((b0 & 7) << 2) | (b1 >> 6)]! + CROCKFORD[(b1 >> 1) & 31]!
+      + CROCKFORD[((b1 & 1) << 4) | (b2 >> 4)]! + CROCKFORD[((b2 & 15) << 1) | (b3 >> 7)]! + CROCKFORD[(b3 >> 2) & 31]!
+      + CROCKFORD[((b3 & 3) << 3) | (b4 >> 5)]! + CROCKFORD[b4 & 31]!;
+  }
+  randomOffset += 10;
+  return `req_${id}`;
+}
 
 /** Errors from the body parser (http-errors) carry a status and an `expose` flag but no code of ours. */
 function fromBodyParser(error: unknown, jsonLimit: string): ApiError | undefined {
@@ -41,7 +73,7 @@ export function writeProblem(ctx: Context, error: ApiError, requestId: string): 
  */
 export function problemMiddleware(logger: Logger, jsonLimit: string) {
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
-    const requestId = newId('req');
+    const requestId = newRequestId();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     const started = performance.now();
