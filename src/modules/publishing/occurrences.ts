@@ -13,14 +13,15 @@ export function isTimeZone(zone: string): boolean {
 const HORIZON_DAYS = 365;
 
 /**
- * The slot's occurrence in the week that starts (Monday, local) at `weekStart`: that day at `time` in the slot's
+ * The slot's occurrence in the calendar week that starts on `weekStart`'s Monday: that day at `time` in the slot's
  * zone, converted to UTC by the zone's rules of that very day — so 09:00 Europe/Berlin is 08:00Z in winter and
  * 07:00Z in summer. A local time the clocks skip (02:30 on a spring-forward night) is moved on by the gap
  * (03:30); a time that happens twice (autumn) is the second, in standard time (luxon's rule).
  */
 export function occurrenceInWeek(slot: Pick<SlotRow, 'dayOfWeek' | 'time' | 'timezone'>, weekStart: DateTime): Date {
   const [hour, minute] = slot.time.split(':').map(Number) as [number, number];
-  const day = weekStart.setZone(slot.timezone).plus({ days: slot.dayOfWeek - 1 });
+  // The week is a calendar week (its Monday's date), whatever zone `weekStart` is in.
+  const day = weekStart.plus({ days: slot.dayOfWeek - 1 });
   return DateTime.fromObject({ year: day.year, month: day.month, day: day.day, hour, minute }, { zone: slot.timezone }).toJSDate();
 }
 
