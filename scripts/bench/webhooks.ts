@@ -163,6 +163,11 @@ async function runBench(): Promise<void> {
   const children: ChildProcess[] = [];
   // Its own top folder: the server runs as the postgres user, which cannot enter our private temp folder.
   const pgDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-pg-'));
+  // Also when the process dies of an error no one awaits (a client of a database being stopped, say).
+  process.on('exit', () => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(pgDir, { recursive: true, force: true });
+  });
   let pg: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
   let shutdown: (() => Promise<void>) | undefined;
   try {
@@ -258,8 +263,6 @@ async function runBench(): Promise<void> {
     await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
     await shutdown?.();
     await pg?.stop();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(pgDir, { recursive: true, force: true });
   }
   process.exit(process.exitCode ?? 0);
 }
