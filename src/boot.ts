@@ -88,7 +88,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
     db = connect(url);
     await migrate(db);
     const contract = await Contract.load();
-    scheduler = new Scheduler({
+    scheduler = await Scheduler.create({
       databaseUrl: url, mongodbUrl: config.mongodbUrl, logger,
       ...(options.schedulerProcessEvery ? { processEvery: options.schedulerProcessEvery } : {}),
       ...(options.lockLifetimeMs ? { lockLifetimeMs: options.lockLifetimeMs } : {}),

@@ -1,6 +1,5 @@
 import { Agenda, type AgendaBackend, type Job } from 'agenda';
 import { PostgresBackend } from '@agendajs/postgres-backend';
-import { MongoBackend } from '@agendajs/mongo-backend';
 import pg from 'pg';
 import type { Logger } from '../lib/logger.js';
 
@@ -78,10 +77,20 @@ export class Scheduler {
   private stopping = false;
   private stopped: Promise<void> | undefined;
 
-  constructor(private readonly options: SchedulerOptions) {
+  /**
+   * The MongoDB backend (and the mongodb driver, ~0.2 s of start-up to load) is imported only when
+   * MONGODB_URL asks for it.
+   */
+  static async create(options: SchedulerOptions): Promise<Scheduler> {
+    if (!options.mongodbUrl) return new Scheduler(options, undefined);
+    const { MongoBackend } = await import('@agendajs/mongo-backend');
+    return new Scheduler(options, new MongoBackend({ address: options.mongodbUrl, collection: 'agendaJobs' }));
+  }
+
+  private constructor(private readonly options: SchedulerOptions, mongoBackend: AgendaBackend | undefined) {
     const { logger } = options;
-    if (options.mongodbUrl) {
-      this.backend = new MongoBackend({ address: options.mongodbUrl, collection: 'agendaJobs' });
+    if (mongoBackend) {
+      this.backend = mongoBackend;
     } else {
       this.pool = new ClosablePool(options.databaseUrl, logger, () => this.stopping);
       this.backend = new PostgresBackend({ pool: this.pool.pool, tableName: 'agenda_jobs' });
