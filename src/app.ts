@@ -17,7 +17,7 @@ import type { Services } from './services.js';
  */
 export function createApp(services: Services): Koa {
   const { config, db, contract, logger } = services;
-  const app = new Koa({ proxy: process.env.TRUST_PROXY === 'true' });
+  const app = new Koa({ proxy: config.trustProxy });
   app.silent = true;
   app.use(problemMiddleware(logger, config.jsonBodyLimit));
   app.use(routeMiddleware(contract));

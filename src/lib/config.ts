@@ -15,6 +15,8 @@ export interface Config {
   rateLimit: { points: number; windowSeconds: number };
   publicRateLimit: { points: number; windowSeconds: number };
   jsonBodyLimit: string;
+  /** Take the client address from X-Forwarded-For (behind a load balancer). */
+  trustProxy: boolean;
   version: string;
   /** Base64 of 32 bytes; unset: a key generated into the data folder. */
   encryptionKey: string | undefined;
@@ -98,12 +100,31 @@ function list(raw: string | undefined): string[] {
   return (raw ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 }
 
-function int(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+/** `env` is required: loadConfig(env) reads only its argument, never process.env behind its back. */
+function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+/** A comma-separated list of non-negative integers (a retry schedule in seconds). */
+function intList(name: string, fallback: number[], env: NodeJS.ProcessEnv): number[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const values = list(raw).map(Number);
+  if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value < 0)) {
+    throw new Error(`${name} must be a comma-separated list of non-negative integers, got "${raw}"`);
+  }
+  return values;
+}
+
+function bool(name: string, env: NodeJS.ProcessEnv): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
 function role(raw: string | undefined): Config['role'] {
@@ -133,13 +154,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { points: int('RATE_LIMIT_PER_MINUTE', 600, env), windowSeconds: 60 },
     publicRateLimit: { points: int('PUBLIC_RATE_LIMIT_PER_MINUTE', 120, env), windowSeconds: 60 },
     jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',
+    trustProxy: bool('TRUST_PROXY', env),
     version: env.npm_package_version || '0.1.0',
     encryptionKey: env.ENCRYPTION_KEY || undefined,
     webhooks: {
       allowedCidrs: list(env.WEBHOOK_ALLOWED_CIDRS),
       caFile: env.WEBHOOK_CA_FILE || undefined,
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, env),
-      retryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE ? list(env.WEBHOOK_RETRY_SCHEDULE).map(Number) : DEFAULT_RETRY_SCHEDULE,
+      retryScheduleSeconds: intList('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE, env),
       disableAfterFailingSeconds: int('WEBHOOK_DISABLE_AFTER_SECONDS', 5 * 24 * 3600, env),
       leaseSeconds: int('WEBHOOK_LEASE_SECONDS', 60, env),
       concurrency: int('WEBHOOK_CONCURRENCY', 200, env),
@@ -161,7 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publishing: {
       concurrency: int('PUBLISH_CONCURRENCY', 100, env),
       leaseSeconds: int('PUBLISH_LEASE_SECONDS', 90, env),
-      retryScheduleSeconds: env.PUBLISH_RETRY_SCHEDULE ? list(env.PUBLISH_RETRY_SCHEDULE).map(Number) : [10, 60, 300, 900],
+      retryScheduleSeconds: intList('PUBLISH_RETRY_SCHEDULE', [10, 60, 300, 900], env),
       minScheduleAheadSeconds: 60,
     },
     sandbox: { mode: env.SANDBOX === 'off' ? 'off' : 'auto', port: int('SANDBOX_PORT', 8081, env) },

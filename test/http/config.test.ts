@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { loadConfig } from '../../src/lib/config.js';
+
+/** Every variable src/lib/config.ts names: `env.NAME` and the names handed to its parsers. */
+function variablesNamed(): string[] {
+  const source = readFileSync(new URL('../../src/lib/config.ts', import.meta.url), 'utf8');
+  const names = new Set<string>();
+  for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b|\b(?:int|intList|bool)\('([A-Z][A-Z0-9_]*)'/g)) names.add((match[1] ?? match[2])!);
+  return [...names];
+}
+
+describe('loadConfig(env)', () => {
+  it('reads every value, numbers included, from its argument and never from process.env', () => {
+    const names = variablesNamed();
+    expect(names).to.include.members(['PORT', 'RATE_LIMIT_PER_MINUTE', 'WEBHOOK_RETRY_SCHEDULE', 'TRUST_PROXY', 'DATABASE_URL']);
+    const clean = loadConfig({});
+    const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
+    try {
+      // Values every parser accepts, and that differ from every default.
+      for (const name of names) process.env[name] = name === 'TRUST_PROXY' ? 'true' : name === 'SOCIALGATE_ROLE' ? 'worker' : name === 'MEDIA_STORAGE' ? 'local' : '7';
+      expect(loadConfig({})).to.deep.equal(clean);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
+  it('takes numbers, lists and flags from its argument', () => {
+    const config = loadConfig({
+      PORT: '9001', RATE_LIMIT_PER_MINUTE: '5', WEBHOOK_RETRY_SCHEDULE: '1, 2,3', WEBHOOK_CONCURRENCY: '0', TRUST_PROXY: 'true',
+    });
+    expect(config.port).to.equal(9001);
+    expect(config.publicUrl).to.equal('http://localhost:9001');
+    expect(config.rateLimit.points).to.equal(5);
+    expect(config.webhooks.retryScheduleSeconds).to.deep.equal([1, 2, 3]);
+    expect(config.webhooks.concurrency).to.equal(0);
+    expect(config.trustProxy).to.equal(true);
+    expect(loadConfig({}).trustProxy).to.equal(false);
+  });
+
+  it('refuses values that are not what they should be, naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).to.throw(/PORT/);
+    expect(() => loadConfig({ SESSION_TTL_SECONDS: '-1' })).to.throw(/SESSION_TTL_SECONDS/);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5,soon' })).to.throw(/WEBHOOK_RETRY_SCHEDULE/);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes' })).to.throw(/TRUST_PROXY/);
+  });
+});
