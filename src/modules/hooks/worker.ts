@@ -54,7 +54,10 @@ export class DeliveryWorker {
       else this.deliveriesDue = true;
       this.signal();
     });
-    this.listener.on('error', (error) => this.services.logger.warn({ err: error }, 'delivery listener lost'));
+    // While stopping, the server closing this connection is expected, not worth a warning.
+    this.listener.on('error', (error) => (this.running
+      ? this.services.logger.warn({ err: error }, 'delivery listener lost')
+      : this.services.logger.debug({ err: error }, 'delivery listener closed while stopping')));
     await this.listener.query(`LISTEN ${EVENTS_CHANNEL}`);
     await this.listener.query(`LISTEN ${DELIVERIES_CHANNEL}`);
     this.running = true;
