@@ -181,7 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ffprobePath: env.FFPROBE_PATH || undefined,
     },
     publishing: {
-      concurrency: int('PUBLISH_CONCURRENCY', 100, env),
+      concurrency: int('PUBLISH_CONCURRENCY', 200, env),
       leaseSeconds: int('PUBLISH_LEASE_SECONDS', 90, env),
       retryScheduleSeconds: intList('PUBLISH_RETRY_SCHEDULE', [10, 60, 300, 900], env),
       minScheduleAheadSeconds: 60,

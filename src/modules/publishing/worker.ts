@@ -8,6 +8,8 @@ import { POSTS_CHANNEL } from './wake.js';
 
 /** Due targets are looked for at least this often, NOTIFY or not: retries coming due, a lost wake-up. */
 const POLL_MS = 1000;
+const CLAIM_BATCH = 50;
+const CLAIM_LOOPS = 3;
 
 /**
  * Publishes due targets, draining `post_targets` as the webhook worker drains deliveries: claims due targets
@@ -21,10 +23,13 @@ export class PublishWorker {
   private listener: pg.Client | undefined;
   private running = false;
   private abandoned = false;
+  /** Platform calls under way (the concurrency limit counts these). */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Outcomes not committed yet. */
+  private readonly recording = new Set<Promise<void>>();
   private signalled = true;
-  private wake: (() => void) | undefined;
-  private slotFreed: (() => void) | undefined;
+  /** Loops asleep: woken by a NOTIFY, or (`slot`) by a platform call ending. */
+  private readonly sleepers = new Set<{ done: () => void; slot: boolean }>();
   private loopDone: Promise<void> | undefined;
 
   constructor(private readonly services: Services, private readonly databaseUrl: string) {
@@ -38,7 +43,9 @@ export class PublishWorker {
     this.listener.on('error', (error) => this.services.logger.warn({ err: error }, 'publishing listener lost'));
     await this.listener.query(`LISTEN ${POSTS_CHANNEL}`);
     this.running = true;
-    this.loopDone = this.loop();
+    // A claim is a few round trips and a commit: claims in parallel (SKIP LOCKED keeps them apart) keep the
+    // platform calls fed while one of them waits for the database.
+    this.loopDone = Promise.all(Array.from({ length: CLAIM_LOOPS }, () => this.loop())).then(() => undefined);
   }
 
   /** Stops claiming, waits for the publications in flight (bounded by the platforms' timeout) and their records. */
@@ -48,6 +55,7 @@ export class PublishWorker {
     this.signal();
     await this.loopDone;
     await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.recording]);
     await this.listener?.end().catch(() => {});
   }
 
@@ -62,7 +70,7 @@ export class PublishWorker {
 
   private signal(): void {
     this.signalled = true;
-    this.wake?.();
+    for (const sleeper of [...this.sleepers]) sleeper.done();
   }
 
   private async loop(): Promise<void> {
@@ -71,14 +79,18 @@ export class PublishWorker {
       try {
         this.signalled = false;
         const room = concurrency - this.inFlight.size;
-        if (room <= 0) {
+        // While busy, claim in batches (a quarter of the slots, or a full claim): one claim per freed slot would make
+        // the claim's transaction, not the platforms, the limit.
+        if (room <= 0 || (room < Math.min(CLAIM_BATCH, Math.max(1, concurrency >> 2)) && this.inFlight.size > 0)) {
           await this.sleep(POLL_MS, true);
           continue;
         }
-        const claimed = await claimDue(this.services.db, room, leaseSeconds);
+        // Small claims: the first calls start sooner, and a full claim loops at once for the next.
+        const batch = Math.min(room, CLAIM_BATCH);
+        const claimed = await claimDue(this.services.db, batch, leaseSeconds);
         if (claimed.length > 0) await this.send(claimed);
-        // Fewer than asked for: nothing more is due now; sleep until a NOTIFY or the poll.
-        if (claimed.length < room) await this.sleep(POLL_MS, false);
+        // Fewer than asked for: nothing more is due now; sleep until the next due time, a NOTIFY or the poll.
+        if (claimed.length < batch) await this.sleep(await this.untilNextDue(), false);
       } catch (error) {
         this.services.logger.error({ err: error }, 'publishing loop failed; retrying');
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -86,38 +98,56 @@ export class PublishWorker {
     }
   }
 
-  /** Until a NOTIFY, `ms`, or (when waiting for room) a publication finishing. */
+  /**
+   * How long until the soonest target comes due (at most the poll). Agenda's wake-up reaches a worker through
+   * its job lock, ~100 ms late here; this timer makes a running worker start on the millisecond.
+   */
+  private async untilNextDue(): Promise<number> {
+    const row = await this.services.db('postTargets').whereIn('status', ['scheduled', 'processing'])
+      .where('dueAt', '>', this.services.db.fn.now()).min({ at: 'dueAt' }).first() as { at: Date | null } | undefined;
+    return row?.at ? Math.max(0, Math.min(POLL_MS, new Date(row.at).getTime() - Date.now())) : POLL_MS;
+  }
+
+  /** Until a NOTIFY, `ms`, or (when waiting for room) a platform call ending. */
   private sleep(ms: number, untilSlotFreed: boolean): Promise<void> {
     if (this.signalled || !this.running) return Promise.resolve();
     return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        this.slotFreed = undefined;
-        resolve();
+      const sleeper = {
+        slot: untilSlotFreed,
+        done: () => {
+          clearTimeout(timer);
+          this.sleepers.delete(sleeper);
+          resolve();
+        },
       };
-      const timer = setTimeout(done, ms);
-      this.wake = done;
-      if (untilSlotFreed) this.slotFreed = done;
+      const timer = setTimeout(sleeper.done, ms);
+      this.sleepers.add(sleeper);
     });
   }
 
+  /**
+   * Publishes claimed targets, up to `concurrency` platform calls at once. A slot is free again when the platform
+   * has answered; the outcome is recorded in the background (in batches), and stop() waits for those records too.
+   */
   private async send(claimed: Claimed[]): Promise<void> {
     const context = await loadContext(this.services, claimed);
     for (const item of claimed) {
-      const task = attemptTarget(this.services, context, item)
+      const call = attemptTarget(this.services, context, item)
         .catch((error: unknown): Outcome => {
           // A bug, not a platform's answer: the target fails visibly rather than being retried forever.
           this.services.logger.error({ err: error, postId: item.target.postId, accountId: item.target.accountId }, 'publishing a target failed unexpectedly');
           return { kind: 'failed', failure: failure('unknown', 'Publishing failed inside the service; report it with the post id.') };
-        })
+        });
+      const calling = call.then(() => undefined).finally(() => {
+        this.inFlight.delete(calling);
+        for (const sleeper of [...this.sleepers]) if (sleeper.slot) sleeper.done();
+      });
+      this.inFlight.add(calling);
+      const recording: Promise<void> = call
         .then((outcome) => (this.abandoned ? undefined : this.recorder.record({ claimed: item, outcome })))
         .catch((error: unknown) => this.services.logger.error({ err: error, postId: item.target.postId }, 'recording a publication failed'))
-        .finally(() => {
-          this.inFlight.delete(task);
-          this.slotFreed?.();
-        });
-      this.inFlight.add(task);
+        .finally(() => this.recording.delete(recording));
+      this.recording.add(recording);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
+import { animatedGif, png, upload } from './support.js';
 import {
   botMessages, connectBot, connectLocations, eventsOf, localPosts, publishingSettings, sandboxPost, settled, waitForPost,
 } from './posts-support.js';
@@ -62,6 +63,32 @@ describe('posts — publishing now, on time, partly, and again', () => {
     expect(events.map((e) => e.name)).to.deep.equal(['post.processing', 'post.published']);
     expect(events[1]!.data).to.include({ postId: created.body.id, status: 'published', scheduledAt: null });
     expect(await botMessages(app, bot.token)).to.have.length(2);
+  });
+
+  it('a photo: the bot sends it with the caption and the location posts it, both fetching it from its public url; a GIF is refused by both', async () => {
+    const bot = await connectBot(app, owner);
+    const [location] = await connectLocations(app, owner);
+    const bytes = png(300, 300, () => [Math.floor(Math.random() * 256), Math.floor(Math.random() * 256), Math.floor(Math.random() * 256)]);
+    const uploaded = await upload(app, owner.key, { bytes, filename: 'beans.png', type: 'image/png' }, { profileId: owner.profileId });
+    expect(uploaded.status, JSON.stringify(uploaded.body)).to.equal(201);
+    const created = await app.api.post('/posts', {
+      token: owner.key,
+      body: { text: 'Look at these beans.', mediaIds: [uploaded.body.id], accountIds: [bot.accountId, location], publishNow: true, platformOptions: { botchat: { chatIds: ['88'] } } },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(202);
+    const post = await waitForPost(app, owner, created.body.id, settled);
+    expect(post.status, JSON.stringify(post.targets)).to.equal('published');
+    const [message] = await botMessages(app, bot.token);
+    expect(message).to.include({ caption: 'Look at these beans.', text: null });
+    expect(message!.photo).to.equal(uploaded.body.url);
+    const [local] = await localPosts(app, location!, 'Look at these beans.');
+    expect((local as any).media[0]).to.include({ mediaFormat: 'PHOTO', sourceUrl: uploaded.body.url });
+
+    const gif = await upload(app, owner.key, { bytes: animatedGif(3, 10), filename: 'steam.gif', type: 'image/gif' });
+    const refused = await app.api.post('/posts', { token: owner.key, body: { mediaIds: [gif.body.id], accountIds: [bot.accountId, location], publishNow: true, platformOptions: { botchat: { chatIds: ['88'] } } } });
+    expect(refused.status).to.equal(422);
+    const rules = refused.body.errors.map((e: { platform: string; code: string; path: string }) => `${e.platform}:${e.code}:${e.path}`);
+    expect(rules).to.include.members(['botchat:media_type:body/mediaIds/0', 'search_suite:media_type:body/mediaIds/0']);
   });
 
   it('refuses with 422 post_validation_failed naming every target and rule, and creates nothing', async () => {

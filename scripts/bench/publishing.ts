@@ -1,0 +1,148 @@
+/**
+ * Publishing benchmark: N posts to sandbox bots, all due in the same minute (by default at the same second).
+ * Prints how long until every post was published (recorded by us) after its due time, the lateness of each
+ * message's arrival at the platform against its scheduledAt (p50/p99/max), the rate, and duplicates (a post
+ * whose message arrived more than once: must be 0). No assertions: figures for the issue notes.
+ *   npx tsx scripts/bench/publishing.ts [posts=10000] [bots=100] [spreadSeconds=0]
+ *
+ * Two processes: this one is the service (API and worker roles, booted as `npm start` boots them, on its own
+ * embedded PostgreSQL); the bot platform (the sandbox) is a child process, so that the platform's own work
+ * is not counted against the service. Posts are created over HTTP before they are due.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+type Message = { type: 'ready'; url: string };
+
+if (process.env.BENCH_ROLE === 'sandbox') await runSandbox();
+else await runBench();
+
+async function runSandbox(): Promise<void> {
+  const { startSandbox } = await import('../../src/sandbox/server.js');
+  const sandbox = await startSandbox({ port: 0 });
+  process.send!({ type: 'ready', url: sandbox.url } satisfies Message);
+  process.on('disconnect', () => void sandbox.close().then(() => process.exit(0)));
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function runBench(): Promise<void> {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir, cpus } = await import('node:os');
+  const { join } = await import('node:path');
+  const { randomBytes } = await import('node:crypto');
+  const { createApp } = await import('../../src/app.js');
+  const { boot } = await import('../../src/boot.js');
+  const { startEmbeddedPostgres } = await import('../../src/db/embedded.js');
+  const { loadConfig } = await import('../../src/lib/config.js');
+
+  const POSTS = Number(process.argv[2] ?? 10_000);
+  const BOTS = Number(process.argv[3] ?? 100);
+  const SPREAD = Number(process.argv[4] ?? 0);
+
+  const dir = mkdtempSync(join(tmpdir(), 'socialgate-bench-'));
+  const pgDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-pg-'));
+  process.on('exit', () => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(pgDir, { recursive: true, force: true });
+  });
+  const sandboxChild: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, BENCH_ROLE: 'sandbox' }, execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')), stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [{ url: sandboxUrl }] = await once(sandboxChild, 'message') as [Message];
+  const pg = await startEmbeddedPostgres({ dir: pgDir, port: 20000 + Math.floor(Math.random() * 20000), database: 'bench', persistent: false });
+  const base = loadConfig({ SANDBOX_PORT: '0', RATE_LIMIT_PER_MINUTE: '100000000' });
+  const booted = await boot({
+    ...base, databaseUrl: pg.url, logLevel: 'warn', dataDir: dir, encryptionKey: randomBytes(32).toString('base64'),
+    platformUrls: { ...base.platformUrls, botchat: `${sandboxUrl}/botchat` },
+    // Due within seconds of their creation, so that the run is not mostly waiting.
+    publishing: { ...base.publishing, minScheduleAheadSeconds: 2 },
+  });
+  const { services } = booted;
+  const server = createApp(services).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const call = async (method: string, path: string, token: string | null, body?: unknown) => {
+    const response = await fetch(`${api}${path}`, {
+      method, headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await response.json() as any;
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  try {
+    const signUp = await call('POST', '/auth/signup', null, { email: 'bench@example.com', password: 'bench password 123' });
+    const key = (await call('POST', '/api-keys', signUp.session.token, { name: 'bench' })).key as string;
+    const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;
+    const accounts: string[] = [];
+    for (let i = 0; i < BOTS; i += 1) {
+      const bot = await (await fetch(`${sandboxUrl}/_sandbox/botchat/bots`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json() as { token: string };
+      accounts.push((await call('POST', '/connect/botchat', key, { profileId, botToken: bot.token })).id);
+    }
+
+    // Creation speed decides how far ahead the due minute must be: measured on warm-up posts due in an hour.
+    const post = (text: string, i: number, at: number) => call('POST', '/posts', key, {
+      text, accountIds: [accounts[i % BOTS]], platformOptions: { botchat: { chatIds: [String(1000 + (i % 50))] } }, scheduledAt: new Date(at).toISOString(),
+    });
+    const inParallel = async (count: number, one: (i: number) => Promise<unknown>) => {
+      let next = 0;
+      await Promise.all(Array.from({ length: 32 }, async () => {
+        for (let i = next++; i < count; i = next++) await one(i);
+      }));
+    };
+    const warmStart = performance.now();
+    await inParallel(500, (i) => post(`warm-up ${i}`, i, Date.now() + 3_600_000));
+    const perPostMs = (performance.now() - warmStart) / 500;
+    const due = Math.ceil((Date.now() + perPostMs * POSTS * 1.3 + 5000) / 1000) * 1000;
+    const scheduled = Array.from({ length: POSTS }, (_, i) => due + (SPREAD > 0 ? (i % SPREAD) * 1000 : 0));
+    const createdAt = performance.now();
+    await inParallel(POSTS, (i) => post(`bench ${i}`, i, scheduled[i]!));
+    const creationSeconds = (performance.now() - createdAt) / 1000;
+    const lead = (due - Date.now()) / 1000;
+    console.log(`${POSTS} posts to ${BOTS} bots created in ${creationSeconds.toFixed(1)} s (${(POSTS / creationSeconds).toFixed(0)}/s); due ${SPREAD > 0 ? `over ${SPREAD} s from` : 'at'} ${new Date(due).toISOString()}, ${lead.toFixed(1)} s from now`);
+    if (lead < 1) console.log('warning: creation ran past the due time; lateness below includes it');
+
+    let messages: Array<{ text: string; at: number }> = [];
+    const deadline = Date.now() + Math.max(0, due - Date.now()) + 300_000;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const published = Number((await services.db('postTargets').where({ status: 'published' }).count({ n: '*' }))[0]!.n);
+      if (Date.now() < due) continue;
+      const open = Number((await services.db('postTargets').whereIn('status', ['scheduled', 'processing']).where('dueAt', '<=', new Date(due + SPREAD * 1000)).count({ n: '*' }))[0]!.n);
+      if (open === 0 || Date.now() > deadline) {
+        const sent = await (await fetch(`${sandboxUrl}/_sandbox/botchat/sent`)).json() as { messages: Array<{ text: string; at: number }> };
+        messages = sent.messages;
+        console.log(`settled: ${published} published, ${POSTS - published - open} failed, ${open} still open`);
+        break;
+      }
+    }
+    const lastAck = await services.db('postTargets').max({ at: 'publishedAt' }).first() as { at: Date };
+    const byText = new Map<string, number[]>();
+    for (const message of messages) byText.set(message.text, [...(byText.get(message.text) ?? []), message.at]);
+    const lateness: number[] = [];
+    let duplicates = 0;
+    for (let i = 0; i < POSTS; i += 1) {
+      const arrivals = byText.get(`bench ${i}`) ?? [];
+      if (arrivals.length > 1) duplicates += arrivals.length - 1;
+      if (arrivals.length > 0) lateness.push(Math.min(...arrivals) - scheduled[i]!);
+    }
+    lateness.sort((a, b) => a - b);
+    const lastArrival = Math.max(...messages.map((m) => m.at));
+    console.log([
+      `platform received ${messages.length} messages for ${byText.size} distinct posts; duplicates: ${duplicates}`,
+      `all published (recorded) ${((lastAck.at.getTime() - due) / 1000).toFixed(2)} s after the due time; last arrival at the platform ${((lastArrival - due) / 1000).toFixed(2)} s after`,
+      `lateness against scheduledAt: p50 ${percentile(lateness, 50)} ms, p99 ${percentile(lateness, 99)} ms, max ${lateness[lateness.length - 1]} ms, min ${lateness[0]} ms`,
+      `rate: ${(messages.length / Math.max(0.001, (lastArrival - due) / 1000)).toFixed(0)} posts/s after the due time`,
+      `machine: ${cpus().length} cores; publish concurrency ${services.config.publishing.concurrency}`,
+    ].join('\n'));
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await booted.shutdown();
+    await pg.stop();
+    sandboxChild.disconnect();
+  }
+}
