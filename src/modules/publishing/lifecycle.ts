@@ -1,5 +1,7 @@
 import type { components } from '../../../generated/api.js';
+import type { Knex } from 'knex';
 import { ApiError } from '../../lib/errors.js';
+import { sqlStateOf } from '../../lib/pg-errors.js';
 import { PlatformError } from '../../platforms/errors.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
@@ -12,9 +14,24 @@ import { findPost, targetsOf } from './read.js';
 import { notifyDue } from './wake.js';
 
 type DeletionTarget = components['schemas']['PostDeletionTarget'];
+const LOCK_NOT_AVAILABLE = '55P03';
 
 export function statusConflict(detail: string): ApiError {
   return new ApiError(409, 'post_status_conflict', "The post's status does not allow this", detail);
+}
+
+/**
+ * Locks the post's targets before changing them, without waiting: a worker claiming them right now holds them
+ * and then waits for the post, which the caller holds — waiting here would be a deadlock. Held: it is being
+ * published, which is a 409.
+ */
+export async function lockTargets(trx: Knex.Transaction, postId: string): Promise<void> {
+  try {
+    await trx.raw('SELECT 1 FROM post_targets WHERE post_id = ? FOR UPDATE NOWAIT', [postId]);
+  } catch (error) {
+    if (sqlStateOf(error) === LOCK_NOT_AVAILABLE) throw statusConflict('The post is being published right now; try again when it has settled.');
+    throw error;
+  }
 }
 
 /**
@@ -62,6 +79,7 @@ export async function deletePost(services: Services, principal: Principal, id: s
       accountId: target.accountId, platform: target.platform as DeletionTarget['platform'], result: outcome, platformPostId: target.platformPostId, message,
     });
     if (post.status === 'scheduled') {
+      await lockTargets(trx, id);
       await trx('postTargets').where({ postId: id, status: 'scheduled' }).update({ status: 'cancelled', dueAt: null });
       await trx('posts').where({ id }).update({ status: 'cancelled', updatedAt: trx.fn.now() });
       return { postId: id, status: 'cancelled' as const, targets: targets.map((t) => result(t, t.status === 'scheduled' ? 'cancelled' : 'skipped')) };

@@ -9,7 +9,7 @@ import { findProfile } from '../accounts/profiles.js';
 import { emitEvent } from '../events/emit.js';
 import { insertPost, placeInQueue, withQueueRetry } from './create.js';
 import { decodeKeyset, encodeKeyset } from './cursor.js';
-import { statusConflict } from './lifecycle.js';
+import { lockTargets, statusConflict } from './lifecycle.js';
 import type { PostRow, SlotRow, TargetRow } from './models.js';
 import { DAYS, isTimeZone } from './occurrences.js';
 import { postEventData } from './present.js';
@@ -125,6 +125,7 @@ async function moveToQueue(trx: Knex.Transaction, principal: Principal, postId: 
   if (current.status !== 'scheduled' && current.status !== 'cancelled') {
     throw statusConflict(`The post is ${current.status}; only scheduled or cancelled posts can be queued.`);
   }
+  await lockTargets(trx, postId);
   // Out of its own slot first, so that the slot it holds counts as free for it.
   await trx('posts').where({ id: postId }).update({ slotId: null });
   const { slot, at } = await placeInQueue(trx, current.profileId);
