@@ -49,6 +49,32 @@ export interface PublishProgress {
   save(state: Record<string, unknown>): Promise<void>;
 }
 
+/** A query of an account's posts on its platform: `cursor` is the platform's own, from the previous page. */
+export interface HistoryQuery {
+  from?: Date;
+  to?: Date;
+  limit: number;
+  cursor?: string;
+}
+
+export type HistoryMetrics = components['schemas']['AccountHistoryMetrics'];
+
+/** A post as the platform lists it. */
+export interface HistoryPost {
+  platformPostId: string;
+  text: string | null;
+  url: string | null;
+  mediaUrls: string[];
+  publishedAt: Date;
+  metrics: HistoryMetrics | null;
+}
+
+export interface HistoryPage {
+  posts: HistoryPost[];
+  /** The platform's cursor of the next page; null on the last. */
+  nextCursor: string | null;
+}
+
 /**
  * Publishing to a platform. `validate` runs before a post is accepted; `publish` raises PlatformError (or
  * PublishRefused) and never retries or sleeps — the caller decides. `reconcile` answers whether an attempt
@@ -60,6 +86,20 @@ export interface Publisher {
   publish(account: AdapterAccount, content: PublishContent, progress: PublishProgress): Promise<Published>;
   reconcile?(account: AdapterAccount, content: PublishContent, state: Record<string, unknown>, since: Date): Promise<Published | null>;
   delete?(account: AdapterAccount, platformPostId: string, state: Record<string, unknown>): Promise<void>;
+  /** The account's posts on the platform, newest first, whether made through us or not; absent where the platform has no history. */
+  history?(account: AdapterAccount, query: HistoryQuery): Promise<HistoryPage>;
+}
+
+/**
+ * Raised by `publish` or `reconcile` when the platform has accepted the work and is still processing it (a media
+ * container, a video upload). The progress is saved first; the target is checked again after `checkAfterMs`
+ * and that check is not counted as an attempt. The adapter's next `publish` resumes from the saved progress.
+ */
+export class StillProcessing extends Error {
+  constructor(readonly checkAfterMs: number, what = 'the platform is still processing the post') {
+    super(what);
+    this.name = 'StillProcessing';
+  }
 }
 
 /** A refusal whose user-facing reason the adapter knows better than the generic mapping (a chat not found, a blocked bot). */

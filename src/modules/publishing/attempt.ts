@@ -1,6 +1,6 @@
 import type { PublishingSettings } from '../../lib/config.js';
 import { PlatformError } from '../../platforms/errors.js';
-import type { Published, PublishContent, PublishMedia } from '../../platforms/publishing.js';
+import { type Published, type PublishContent, type PublishMedia, StillProcessing } from '../../platforms/publishing.js';
 import type { Services } from '../../services.js';
 import { adapterAccount } from '../accounts/accounts.js';
 import { AccountRow } from '../accounts/models.js';
@@ -12,8 +12,11 @@ import type { PostRow, TargetFailure, TargetRow } from './models.js';
 export type Outcome =
   | { kind: 'published'; result: Published; addAttempt: boolean }
   | { kind: 'failed'; failure: TargetFailure; accountError?: PlatformError; addAttempt?: boolean }
-  /** Try again at `at`; `unknown`: the last attempt's outcome must be reconciled before anything is sent. */
-  | { kind: 'retry'; at: Date; unknown: boolean; addAttempt?: boolean };
+  /**
+   * Try again at `at`; `unknown`: the last attempt's outcome must be reconciled before anything is sent;
+   * `waiting`: the platform is still processing it, and looking again is not counted as an attempt.
+   */
+  | { kind: 'retry'; at: Date; unknown: boolean; addAttempt?: boolean; waiting?: boolean };
 
 /** How long a lost answer may stay unresolved (the platform cannot be asked) before the target fails as unknown. */
 const RECONCILE_GIVE_UP_MS = 24 * 3600 * 1000;
@@ -90,6 +93,7 @@ export async function attemptTarget(services: Services, context: AttemptContext,
       }
       addAttempt = true;
     } catch (error) {
+      if (error instanceof StillProcessing) return stillProcessing(error);
       if (!(error instanceof PlatformError)) throw error;
       if (!isPassing(error)) return { kind: 'failed', failure: failureOf(error, target.platform), accountError: error };
       if (Date.now() - unknownSince.getTime() > RECONCILE_GIVE_UP_MS) {
@@ -109,9 +113,14 @@ export async function attemptTarget(services: Services, context: AttemptContext,
   try {
     return { kind: 'published', result: await publisher.publish(credentials, content, progress), addAttempt };
   } catch (error) {
+    if (error instanceof StillProcessing) return stillProcessing(error);
     if (!(error instanceof PlatformError)) throw error;
     return failedAttempt(error, target, settings, addAttempt, publisher.reconcile !== undefined);
   }
+}
+
+function stillProcessing(error: StillProcessing): Outcome {
+  return { kind: 'retry', at: new Date(Date.now() + error.checkAfterMs), unknown: false, waiting: true };
 }
 
 function failedAttempt(error: PlatformError, target: TargetRow, settings: PublishingSettings, addAttempt: boolean, canReconcile: boolean): Outcome {
