@@ -19,7 +19,6 @@ import * as webhooks from './modules/webhooks/handlers.js';
  * 501 for exactly these (test/contract checks both ways). Building an operation removes it from here.
  */
 export const NOT_IMPLEMENTED = [
-  'listAccountHistory', 'deletePlatformPost',
   'listAiModels', 'generateCopy', 'generateImage', 'generateVideo', 'generateAudio', 'getGeneration',
   'listGenerations', 'sendMessage', 'sendChatappMessage', 'listComments', 'replyToComment', 'hideComment',
   'deleteComment', 'createAutomation', 'listAutomations', 'getAutomation', 'updateAutomation', 'deleteAutomation',
@@ -109,6 +108,8 @@ const built: { [K in Built]: Handler<K> } = {
   deleteQueueSlot: publishing.deleteQueueSlot,
   enqueuePost: publishing.enqueuePost,
   listQueue: publishing.listQueue,
+  listAccountHistory: publishing.listAccountHistory,
+  deletePlatformPost: publishing.deletePlatformPost,
 };
 
 function notImplemented(operationId: OperationId): AnyHandler {

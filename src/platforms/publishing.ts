@@ -102,6 +102,14 @@ export class StillProcessing extends Error {
   }
 }
 
+/** The platform has no such post on the account (deleted already, or never there): raised by `delete`. */
+export class PostNotFound extends PlatformError {
+  constructor(platformPostId: string, details: PlatformError['details'] = {}) {
+    super('invalid_request', `the platform has no post ${platformPostId} on this account`, details);
+    this.name = 'PostNotFound';
+  }
+}
+
 /** A refusal whose user-facing reason the adapter knows better than the generic mapping (a chat not found, a blocked bot). */
 export class PublishRefused extends PlatformError {
   constructor(kind: PlatformFailure, message: string, readonly failure: FailureCode, details: PlatformError['details'] = {}) {

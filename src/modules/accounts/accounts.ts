@@ -192,13 +192,29 @@ export async function aboutAccount(services: Services, principal: Principal, id:
   const row = await findAccount(services.db, principal, id);
   const adapter = services.platforms.get(row.platform);
   if (!adapter) throw new ApiError(422, 'account_platform_unsupported', 'Not supported', `${row.platform} accounts have no profile to read.`);
+  const about = await callForAccount(services, row, (account) => adapter.about(account));
+  return { accountId: row.id, platform: row.platform as Account['platform'], ...about, fetchedAt: new Date().toISOString() };
+}
+
+/**
+ * Calls the platform for a request on a connected account, and records what it said on the account: a refusal of
+ * the credentials answers 409 `account_not_connected` (and marks the account), any other failure 502.
+ * `handle` turns a failure the caller knows better into its own error first (a post not found: 404).
+ */
+export async function callForAccount<T>(
+  services: Services, row: AccountRow, call: (account: AdapterAccount) => Promise<T>, handle: (error: PlatformError) => void = () => {},
+): Promise<T> {
+  if (row.status !== 'connected') {
+    throw new ApiError(409, 'account_not_connected', 'Account not connected', `The account is ${row.status.replace('_', ' ')}; connect it again.`);
+  }
   const account = adapterAccount(row, services.secrets);
   try {
-    const about = await adapter.about(account);
+    const result = await call(account);
     await recordPlatformOutcome(services.db, row.id, null);
-    return { accountId: row.id, platform: row.platform as Account['platform'], ...about, fetchedAt: new Date().toISOString() };
+    return result;
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
+    handle(error);
     await recordPlatformOutcome(services.db, row.id, error);
     if (error.needsReconnection) {
       throw new ApiError(409, 'account_not_connected', 'Account needs reconnection', `The platform refused the account's credentials: ${error.message}`);

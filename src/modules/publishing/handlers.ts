@@ -1,5 +1,6 @@
 import { type Handler, principalOf } from '../../http/handler.js';
 import { createPost as create } from './create.js';
+import * as history from './history.js';
 import { deletePost as remove, retryPost as retry } from './lifecycle.js';
 import { presentPost } from './present.js';
 import * as queue from './queue.js';
@@ -47,3 +48,12 @@ export const enqueuePost: Handler<'enqueuePost'> = async (request, services) => 
 export const listQueue: Handler<'listQueue'> = async (request, { db }) => ({
   status: 200, body: await queue.listQueue(db, principalOf(request), request.query),
 });
+
+export const listAccountHistory: Handler<'listAccountHistory'> = async (request, services) => ({
+  status: 200, body: await history.listAccountHistory(services, principalOf(request), request.params.id, request.query ?? {}),
+});
+
+export const deletePlatformPost: Handler<'deletePlatformPost'> = async (request, services) => {
+  await history.deletePlatformPost(services, principalOf(request), request.params.id, request.params.objectId);
+  return { status: 204, body: undefined };
+};

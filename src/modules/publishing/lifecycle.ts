@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../lib/errors.js';
 import { sqlStateOf } from '../../lib/pg-errors.js';
 import { PlatformError } from '../../platforms/errors.js';
+import { PostNotFound } from '../../platforms/publishing.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { adapterAccount, recordPlatformOutcome } from '../accounts/accounts.js';
@@ -105,7 +106,7 @@ export async function deletePost(services: Services, principal: Principal, id: s
       } catch (error) {
         if (!(error instanceof PlatformError)) throw error;
         // Gone already (deleted in the platform's app): what the user wanted.
-        if (error.details.status !== 404) {
+        if (!(error instanceof PostNotFound)) {
           if (error.needsReconnection) refusals.push({ accountId: target.accountId, error });
           outcomes.push(result(target, 'failed', `${target.platform} refused the deletion: ${error.message}`.slice(0, 2000)));
           continue;

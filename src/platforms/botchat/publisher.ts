@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.js';
 import { callPlatform } from '../http.js';
-import { type Published, type PublishContent, type Publisher, PublishRefused, type RuleViolation } from '../publishing.js';
+import { PostNotFound, type Published, type PublishContent, type Publisher, PublishRefused, type RuleViolation } from '../publishing.js';
 import type { AdapterAccount } from '../types.js';
 import { type BotResponse, classify } from './adapter.js';
 
@@ -13,6 +13,13 @@ const PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
 interface SentMessage { message_id: number; chat: { id: number; username?: string } }
 /** Kept with the target: the message sent to each chat so far, so that a retry never sends to a chat twice. */
 interface BotchatState { sent?: Record<string, { chatId: number; messageId: number; username?: string }> }
+
+/** `<chatId>:<messageId>`, the platform post id of a bot's message; anything else names no message. */
+function messageOf(platformPostId: string): { chatId: number; messageId: number } {
+  const match = /^(-?\d+):(\d+)$/.exec(platformPostId);
+  if (!match) throw new PostNotFound(platformPostId);
+  return { chatId: Number(match[1]), messageId: Number(match[2]) };
+}
 
 /**
  * A post to a bot is one message per chat of `platformOptions.botchat.chatIds` (sendMessage, or sendPhoto
@@ -92,11 +99,23 @@ export class BotchatPublisher implements Publisher {
     };
   }
 
-  /** Bots may delete their own messages for 48 hours: every chat's message goes. */
-  async delete(account: AdapterAccount, _platformPostId: string, state: BotchatState): Promise<void> {
-    for (const message of Object.values(state.sent ?? {})) {
-      await this.call<boolean>(account, 'deleteMessage', { chat_id: message.chatId, message_id: message.messageId });
+  /**
+   * Bots may delete their own messages for 48 hours: every chat's message of one of our posts goes; a message
+   * not sent through us is named by its id alone (`<chatId>:<messageId>`).
+   */
+  async delete(account: AdapterAccount, platformPostId: string, state: BotchatState): Promise<void> {
+    const messages = state.sent ? Object.values(state.sent) : [messageOf(platformPostId)];
+    let gone = 0;
+    for (const message of messages) {
+      try {
+        await this.call<boolean>(account, 'deleteMessage', { chat_id: message.chatId, message_id: message.messageId });
+      } catch (error) {
+        // "message to delete not found": deleted in the chat already (or too old, or never the bot's).
+        if (!(error instanceof PublishRefused && error.details.platformCode === 400 && /not found/i.test(error.message))) throw error;
+        gone += 1;
+      }
     }
+    if (gone === messages.length) throw new PostNotFound(platformPostId);
   }
 
   /** A chat-level refusal (no such chat, the bot blocked or not a member) fails that chat, not the account. */

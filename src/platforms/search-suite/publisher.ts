@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.js';
 import { callPlatform } from '../http.js';
-import type { Published, PublishContent, Publisher, RuleViolation } from '../publishing.js';
+import { type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, PostNotFound, type RuleViolation } from '../publishing.js';
 import type { AdapterAccount } from '../types.js';
 import { classifyGoogle } from './adapter.js';
 
@@ -18,7 +18,10 @@ interface Options {
   event?: { title: string; startAt: string; endAt: string };
   offer?: { couponCode?: string; redeemUrl?: string; terms?: string };
 }
-interface LocalPost { name: string; summary?: string; topicType?: string; state?: string; searchUrl?: string; createTime?: string }
+interface LocalPost {
+  name: string; summary?: string; topicType?: string; state?: string; searchUrl?: string; createTime?: string;
+  media?: Array<{ googleUrl?: string; sourceUrl?: string }>;
+}
 
 function googleDate(iso: string) {
   const at = new Date(iso);
@@ -136,9 +139,39 @@ export class SearchSuitePublisher implements Publisher {
   }
 
   async delete(account: AdapterAccount, platformPostId: string): Promise<void> {
+    // Another location's post must not be reachable through this account: the name says whose it is.
+    if (!platformPostId.startsWith(`${account.platformAccountId}/localPosts/`)) throw new PostNotFound(platformPostId);
     const response = await callPlatform<unknown>(`${this.v4Url}/${platformPostId}`, {
       method: 'DELETE', headers: { Authorization: `Bearer ${account.credentials.accessToken}` },
     });
+    if (response.status === 404) throw new PostNotFound(platformPostId, { status: 404 });
     if (response.status >= 300) throw classifyGoogle(response.status, (typeof response.body === 'object' ? response.body : {}) as never, response.headers);
+  }
+
+  /** The location's local posts, newest first. The API has no time filter, so `from` and `to` are applied here. */
+  async history(account: AdapterAccount, query: HistoryQuery): Promise<HistoryPage> {
+    const params = new URLSearchParams({ pageSize: String(Math.min(query.limit, 100)) });
+    if (query.cursor) params.set('pageToken', query.cursor);
+    const response = await callPlatform<{ localPosts?: LocalPost[]; nextPageToken?: string }>(
+      `${this.v4Url}/${account.platformAccountId}/localPosts?${params}`, { headers: { Authorization: `Bearer ${account.credentials.accessToken}` } });
+    if (response.status >= 300 || typeof response.body !== 'object') throw classifyGoogle(response.status, response.body as never, response.headers);
+    const listed = (response.body.localPosts ?? []).filter((post) => post.createTime);
+    const inRange = listed.filter((post) => {
+      const at = Date.parse(post.createTime!);
+      return (!query.from || at >= query.from.getTime()) && (!query.to || at < query.to.getTime());
+    });
+    // Newest first: once a page reaches before `from`, no later page can hold anything in range.
+    const pastFrom = query.from !== undefined && listed.some((post) => Date.parse(post.createTime!) < query.from!.getTime());
+    return {
+      posts: inRange.map((post) => ({
+        platformPostId: post.name,
+        text: post.summary ?? null,
+        url: post.searchUrl ?? null,
+        mediaUrls: (post.media ?? []).map((media) => media.googleUrl ?? media.sourceUrl).filter((url): url is string => Boolean(url)),
+        publishedAt: new Date(post.createTime!),
+        metrics: null,
+      })),
+      nextCursor: pastFrom ? null : response.body.nextPageToken ?? null,
+    };
   }
 }

@@ -90,6 +90,21 @@ export function mountLocalPosts(
     ctx.body = {};
   });
 
+  // A post its owner made in the platform's own app (not through any API): history must show it too.
+  router.post('/_sandbox/search_suite/local-posts', (ctx) => {
+    const { location, summary } = (ctx.request.body ?? {}) as { location?: string; summary?: string };
+    if (!location || !locationExists(location)) return apiError(ctx, 404, 'NOT_FOUND', 'Requested entity was not found.');
+    const id = String(nextId++);
+    const now = new Date().toISOString();
+    const post: LocalPost = {
+      name: `${location}/localPosts/${id}`, summary, topicType: 'STANDARD', state: 'LIVE', createTime: now, updateTime: now,
+      searchUrl: `https://local.sandbox.example/place?use=posts&lpsid=${id}`,
+    };
+    posts.set(location, [post, ...(posts.get(location) ?? [])]);
+    ctx.status = 201;
+    ctx.body = post;
+  });
+
   router.post('/_sandbox/search_suite/faults', (ctx) => {
     faults.push(...(((ctx.request.body ?? {}) as { faults?: Fault[] }).faults ?? []));
     ctx.body = { pending: faults.length };

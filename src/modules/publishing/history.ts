@@ -1,0 +1,73 @@
+import type { components } from '../../../generated/api.js';
+import { ApiError, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
+import { PostNotFound, type Publisher } from '../../platforms/publishing.js';
+import type { Services } from '../../services.js';
+import { callForAccount, findAccount } from '../accounts/accounts.js';
+import type { AccountRow } from '../accounts/models.js';
+import type { Principal } from '../auth/principal.js';
+import { decodeKeyset, encodeKeyset } from './cursor.js';
+
+type HistoryList = components['schemas']['AccountHistoryList'];
+
+/** The account and its platform's publisher, or 422 when the platform offers `what` to no app. */
+async function accountWith<K extends 'history' | 'delete'>(
+  services: Services, principal: Principal, id: string, what: K, refusal: (platform: string) => string,
+): Promise<{ row: AccountRow; publisher: Publisher & Required<Pick<Publisher, K>> }> {
+  const row = await findAccount(services.db, principal, id);
+  const publisher = services.platforms.get(row.platform)?.publisher;
+  if (!publisher?.[what]) throw new ApiError(422, 'account_platform_unsupported', 'Not supported on this platform', refusal(row.platform));
+  return { row, publisher: publisher as Publisher & Required<Pick<Publisher, K>> };
+}
+
+/**
+ * The account's posts as the platform lists them, read live; each matched to our post where one of its targets
+ * published it. The platform's own cursor travels inside ours, so a page is asked of the platform exactly once.
+ */
+export async function listAccountHistory(services: Services, principal: Principal, id: string, query: {
+  from?: string; to?: string; limit?: number; cursor?: string;
+}): Promise<HistoryList> {
+  const from = query.from ? new Date(query.from) : undefined;
+  const to = query.to ? new Date(query.to) : undefined;
+  if (from && to && from >= to) throw new ValidationFailedError([{ path: 'query/to', message: 'must be after from', code: 'range' }]);
+  const { row, publisher } = await accountWith(services, principal, id, 'history', (platform) => `${platform} accounts have no post history.`);
+  const cursor = decodeKeyset(query.cursor, ['string'])?.[0] as string | undefined;
+  const page = await callForAccount(services, row, (account) => publisher.history(account, { from, to, limit: query.limit ?? 20, cursor }));
+  const platformIds = page.posts.map((post) => post.platformPostId);
+  const ours = platformIds.length === 0 ? [] : await services.db('postTargets')
+    .where({ accountId: row.id }).whereIn('platformPostId', platformIds).select('postId', 'platformPostId') as Array<{ postId: string; platformPostId: string }>;
+  const postIdOf = new Map(ours.map((target) => [target.platformPostId, target.postId]));
+  return {
+    data: page.posts.map((post) => ({
+      platformPostId: post.platformPostId,
+      accountId: row.id,
+      platform: row.platform as HistoryList['data'][number]['platform'],
+      text: post.text,
+      url: post.url,
+      mediaUrls: post.mediaUrls,
+      publishedAt: post.publishedAt.toISOString(),
+      postId: postIdOf.get(post.platformPostId) ?? null,
+      metrics: post.metrics,
+    })),
+    nextCursor: page.nextCursor === null ? null : encodeKeyset([page.nextCursor]),
+  };
+}
+
+/**
+ * Deletes one post on the platform, made through us or not. A target of ours that published it becomes `deleted`
+ * (its saved state tells the platform adapter everything that post consists of: every chat's message, say).
+ */
+export async function deletePlatformPost(services: Services, principal: Principal, id: string, objectId: string): Promise<void> {
+  const { row, publisher } = await accountWith(services, principal, id, 'delete',
+    (platform) => `${platform} does not let apps delete posts; delete it in the platform's app.`);
+  const target = await services.db('postTargets').where({ accountId: row.id, platformPostId: objectId }).first('postId', 'progress') as
+    { postId: string; progress: Record<string, unknown> } | undefined;
+  await callForAccount(services, row, (account) => publisher.delete(account, objectId, target?.progress ?? {}), (error) => {
+    if (error instanceof PostNotFound) throw new NotFoundError('post on the platform');
+  });
+  if (target) {
+    await services.db.transaction(async (trx) => {
+      await trx('postTargets').where({ postId: target.postId, accountId: row.id, status: 'published' }).update({ status: 'deleted' });
+      await trx('posts').where({ id: target.postId }).update({ updatedAt: trx.fn.now() });
+    });
+  }
+}
