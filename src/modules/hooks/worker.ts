@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { NotificationListener } from '../../lib/listener.js';
 import { GuardedHttpClient } from '../../lib/guarded-http.js';
 import type { Services } from '../../services.js';
 import { EVENTS_CHANNEL } from '../events/emit.js';
@@ -23,7 +23,7 @@ type Claimed = { delivery: SendingDelivery; hook: SendingHook };
 export class DeliveryWorker {
   private readonly client: GuardedHttpClient;
   private readonly successes: SuccessRecorder;
-  private listener: pg.Client | undefined;
+  private listener: NotificationListener | undefined;
   private running = false;
   private abandoned = false;
   private inFlight = new Set<Promise<void>>();
@@ -47,19 +47,13 @@ export class DeliveryWorker {
   }
 
   async start(): Promise<void> {
-    this.listener = new pg.Client({ connectionString: this.databaseUrl });
-    await this.listener.connect();
-    this.listener.on('notification', (message) => {
-      if (message.channel === EVENTS_CHANNEL) this.eventsDue = true;
-      else this.deliveriesDue = true;
+    this.listener = new NotificationListener(this.databaseUrl, [EVENTS_CHANNEL, DELIVERIES_CHANNEL], (channel) => {
+      // After a reconnection (no channel) both may have been missed.
+      if (channel !== DELIVERIES_CHANNEL) this.eventsDue = true;
+      if (channel !== EVENTS_CHANNEL) this.deliveriesDue = true;
       this.signal();
-    });
-    // While stopping, the server closing this connection is expected, not worth a warning.
-    this.listener.on('error', (error) => (this.running
-      ? this.services.logger.warn({ err: error }, 'delivery listener lost')
-      : this.services.logger.debug({ err: error }, 'delivery listener closed while stopping')));
-    await this.listener.query(`LISTEN ${EVENTS_CHANNEL}`);
-    await this.listener.query(`LISTEN ${DELIVERIES_CHANNEL}`);
+    }, this.services.logger, 'socialgate-deliveries');
+    await this.listener.start();
     this.running = true;
     this.loopDone = this.loop();
   }
@@ -70,7 +64,7 @@ export class DeliveryWorker {
     this.signal();
     await this.loopDone;
     await Promise.allSettled([...this.inFlight]);
-    await this.listener?.end().catch(() => {});
+    await this.listener?.stop();
     await this.client.close();
   }
 
@@ -80,7 +74,7 @@ export class DeliveryWorker {
     this.abandoned = true;
     this.successes.drop();
     this.signal();
-    await this.listener?.end().catch(() => {});
+    await this.listener?.stop();
     await this.client.close().catch(() => {});
   }
 

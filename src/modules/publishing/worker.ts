@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { NotificationListener } from '../../lib/listener.js';
 import type { Services } from '../../services.js';
 import { attemptTarget, loadContext, type Outcome } from './attempt.js';
 import { type Claimed, claimDue } from './claim.js';
@@ -20,7 +20,7 @@ const CLAIM_LOOPS = 3;
  */
 export class PublishWorker {
   private readonly recorder: OutcomeRecorder;
-  private listener: pg.Client | undefined;
+  private listener: NotificationListener | undefined;
   private running = false;
   private abandoned = false;
   /** Platform calls under way (the concurrency limit counts these). */
@@ -37,11 +37,8 @@ export class PublishWorker {
   }
 
   async start(): Promise<void> {
-    this.listener = new pg.Client({ connectionString: this.databaseUrl, application_name: 'socialgate-publisher' });
-    await this.listener.connect();
-    this.listener.on('notification', () => this.signal());
-    this.listener.on('error', (error) => this.services.logger.warn({ err: error }, 'publishing listener lost'));
-    await this.listener.query(`LISTEN ${POSTS_CHANNEL}`);
+    this.listener = new NotificationListener(this.databaseUrl, [POSTS_CHANNEL], () => this.signal(), this.services.logger, 'socialgate-publisher');
+    await this.listener.start();
     this.running = true;
     // A claim is a few round trips and a commit: claims in parallel (SKIP LOCKED keeps them apart) keep the
     // platform calls fed while one of them waits for the database.
@@ -56,7 +53,7 @@ export class PublishWorker {
     await this.loopDone;
     await Promise.allSettled([...this.inFlight]);
     await Promise.allSettled([...this.recording]);
-    await this.listener?.end().catch(() => {});
+    await this.listener?.stop();
   }
 
   /** Stops at once, recording nothing more: what a killed process leaves behind (for tests of that case). */
@@ -65,7 +62,7 @@ export class PublishWorker {
     this.abandoned = true;
     this.recorder.drop();
     this.signal();
-    await this.listener?.end().catch(() => {});
+    await this.listener?.stop();
   }
 
   private signal(): void {

@@ -1,0 +1,79 @@
+import pg from 'pg';
+import type { Logger } from './logger.js';
+
+/** Waits before connecting again after the connection was lost: doubling from 0.5 s up to 15 s. */
+const RECONNECT_MS = { first: 500, max: 15_000 };
+
+/**
+ * A LISTEN connection that comes back. Workers poll as well, so a lost connection costs latency, not work;
+ * but it would cost it for good if nothing reconnected. After every (re)connection `onNotify` is called once
+ * with no channel, since notifications sent while it was away are gone.
+ */
+export class NotificationListener {
+  private client: pg.Client | undefined;
+  private stopped = false;
+  private retry: NodeJS.Timeout | undefined;
+  private delay = RECONNECT_MS.first;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly channels: string[],
+    private readonly onNotify: (channel: string | null) => void,
+    private readonly logger: Logger,
+    private readonly name: string,
+  ) {}
+
+  /** The first connection: its failure is the caller's (a service that cannot reach its database does not start). */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    await this.client?.end().catch(() => {});
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.databaseUrl, application_name: this.name });
+    client.on('notification', (message) => this.onNotify(message.channel));
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      for (const channel of this.channels) await client.query(`LISTEN ${channel}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    this.client = client;
+    this.delay = RECONNECT_MS.first;
+    this.onNotify(null);
+  }
+
+  private lost(client: pg.Client, error?: Error): void {
+    if (this.stopped) {
+      this.logger.debug({ err: error }, `${this.name}: listener closed while stopping`);
+      return;
+    }
+    if (client !== this.client || this.retry) return;
+    this.logger.warn({ err: error }, `${this.name}: listener lost; reconnecting`);
+    this.client = undefined;
+    client.removeAllListeners('end');
+    client.end().catch(() => {});
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      if (this.stopped) return;
+      this.connect().catch((error: unknown) => {
+        this.logger.warn({ err: error, retryInMs: this.delay }, `${this.name}: reconnecting the listener failed`);
+        this.delay = Math.min(this.delay * 2, RECONNECT_MS.max);
+        this.scheduleReconnect();
+      });
+    }, this.delay);
+    this.retry.unref();
+  }
+}
