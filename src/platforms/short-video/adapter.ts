@@ -2,6 +2,8 @@ import { PlatformError } from '../errors.js';
 import { callPlatform } from '../http.js';
 import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
+import { ShortVideoPublisher } from './publisher.js';
+import type { OpenMedia } from './upload.js';
 import { ShortVideoWebhooks } from './webhooks.js';
 
 /** Where Login Kit and the open API live (the real hosts, or the sandbox's prefixes), with the app's client. */
@@ -14,7 +16,8 @@ export interface ShortVideoEndpoints {
   apiUrl: string;
 }
 
-export const SCOPES = ['user.info.basic', 'video.publish', 'video.upload'];
+/** `video.list` reads the creator's public videos for the account's history. */
+export const SCOPES = ['user.info.basic', 'video.publish', 'video.upload', 'video.list'];
 /** Without these the account is of no use to the service: it could not even be named, or not publish. */
 const REQUIRED_SCOPES = ['user.info.basic', 'video.publish'];
 
@@ -67,9 +70,12 @@ export function classifyOAuth(status: number, body: TokenBody, headers?: Headers
 export class ShortVideoAdapter implements OAuthAdapter {
   readonly id = 'short_video' as const;
   readonly webhooks: ShortVideoWebhooks;
+  readonly publisher: ShortVideoPublisher;
 
-  constructor(private readonly endpoints: ShortVideoEndpoints) {
+  /** `openMedia` reads a stored media file's bytes, which a video's upload sends in chunks. */
+  constructor(private readonly endpoints: ShortVideoEndpoints, openMedia: OpenMedia) {
     this.webhooks = new ShortVideoWebhooks(endpoints.clientKey, endpoints.clientSecret);
+    this.publisher = new ShortVideoPublisher(endpoints.apiUrl, openMedia);
   }
 
   readonly oauth = {

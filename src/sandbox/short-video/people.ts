@@ -53,13 +53,15 @@ export function mountShortVideoPeople(router: Router, state: ShortVideoState): v
     ctx.body = await deliver(url, body.event, body.openId, body.content ?? {});
   });
 
-  /** Shorter token lifetimes (to see refreshes and expiries happen), the callback URL, a rate limit. */
+  /** Shorter token lifetimes (to see refreshes and expiries happen), the callback URL, a rate limit, processing time, an unaudited app. */
   router.post('/_sandbox/short_video/settings', (ctx) => {
     const body = (ctx.request.body ?? {}) as Partial<ShortVideoState['settings']>;
     if (body.accessTokenTtlSeconds !== undefined) state.settings.accessTokenTtlSeconds = body.accessTokenTtlSeconds;
     if (body.refreshTokenTtlSeconds !== undefined) state.settings.refreshTokenTtlSeconds = body.refreshTokenTtlSeconds;
     if (body.webhookUrl !== undefined) state.settings.webhookUrl = body.webhookUrl;
     if (body.rateLimited !== undefined) state.settings.rateLimited = body.rateLimited;
+    if (body.processingMs !== undefined) state.settings.processingMs = body.processingMs;
+    if (body.unaudited !== undefined) state.settings.unaudited = body.unaudited;
     ctx.body = state.settings;
   });
 }

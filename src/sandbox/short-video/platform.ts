@@ -3,6 +3,9 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { DEMO_USER } from './demo.js';
 import { mountShortVideoPeople } from './people.js';
+import { mountShortVideoPosting } from './posting.js';
+import { mountShortVideoPostingPeople } from './posting-people.js';
+import { PostingState } from './posting-state.js';
 import { logId, ShortVideoState, type User } from './state.js';
 
 /**
@@ -144,4 +147,7 @@ export function mountShortVideo(router: Router): void {
   });
 
   mountShortVideoPeople(router, state);
+  const posting = new PostingState(state);
+  mountShortVideoPosting(router, state, posting);
+  mountShortVideoPostingPeople(router, state, posting);
 }

@@ -17,6 +17,8 @@ export class ShortVideoState {
   readonly refreshTokens = new Map<string, { grant: Grant; expiresAt: number }>();
   readonly settings = {
     accessTokenTtlSeconds: 7200, refreshTokenTtlSeconds: 180 * 86400, webhookUrl: null as string | null, rateLimited: false,
+    /** How long a post takes to process once its media arrived; `unaudited`: the app may post SELF_ONLY only. */
+    processingMs: 0, unaudited: false,
   };
   readonly app = SANDBOX_APP;
 

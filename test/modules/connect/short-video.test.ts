@@ -74,7 +74,7 @@ describe('short_video — connecting a creator by Login Kit, refresh rotation, t
     const hook = await app.api.post('/hooks', { token: owner.key, body: { url: `${receiver.url}/h`, events: ['account.connected'] } });
     const { creator, outcome, authorizationUrl } = await connect();
     expect(Object.fromEntries(authorizationUrl.searchParams)).to.include({
-      client_key: SANDBOX_APP.clientKey, scope: 'user.info.basic,video.publish,video.upload', response_type: 'code',
+      client_key: SANDBOX_APP.clientKey, scope: 'user.info.basic,video.publish,video.upload,video.list', response_type: 'code',
       redirect_uri: `${app.services.config.publicUrl}/connect/short_video/callback`, code_challenge_method: 'S256',
     });
     expect(authorizationUrl.searchParams.get('code_challenge')).to.match(/^[0-9a-f]{64}$/);

@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import type { ShortVideoState } from './state.js';
+
+/** A creator's posting settings, as creator_info reports them (an unaudited app sees SELF_ONLY alone). */
+export interface Creator {
+  privacyLevelOptions: string[]; commentDisabled: boolean; duetDisabled: boolean; stitchDisabled: boolean; maxVideoPostDurationSec: number;
+}
+
+/** One init: its upload (videos), what arrived, and — once processed — the post it became or why it failed. */
+export interface Task {
+  publishId: string; openId: string; kind: 'video' | 'photo'; postInfo: Record<string, unknown>; createdAt: number;
+  uploadId: string; uploadToken: string; upload: { size: number; chunk: number; count: number } | null;
+  received: Buffer[]; downloaded: number; contentType: string | null; sha256: string | null;
+  status: 'PROCESSING' | 'PUBLISH_COMPLETE' | 'FAILED'; failReason: string | null; postId: string | null;
+}
+
+export interface Post {
+  id: string; openId: string; username: string; kind: 'video' | 'photo'; title: string; description: string; privacyLevel: string;
+  createdAtMs: number; publishId: string | null; sha256: string | null; size: number; contentType: string | null;
+  durationSec: number; likes: number; comments: number; shares: number; views: number;
+}
+
+/**
+ * What a test can switch on for a creator's next init: a refusal with the platform's code (`spam_risk_too_many_posts`),
+ * a 500, an init that is made but never answered, or processing that ends in FAILED with a `fail_reason`.
+ */
+export type Fault =
+  | { kind: 'init_refused'; code: string; message?: string }
+  | { kind: 'server_error' }
+  | { kind: 'hang_after_init' }
+  | { kind: 'fail'; reason: string };
+
+const DEFAULT_CREATOR: Creator = {
+  privacyLevelOptions: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
+  commentDisabled: false, duetDisabled: false, stitchDisabled: false, maxVideoPostDurationSec: 600,
+};
+
+export class PostingState {
+  readonly creators = new Map<string, Partial<Creator>>();
+  readonly tasks = new Map<string, Task>();
+  readonly posts = new Map<string, Post>();
+  /** Each user's init times of the last minute: 6 a minute are allowed. */
+  readonly inits = new Map<string, number[]>();
+  readonly faults = new Map<string, Fault[]>();
+  /** Below 2^53, so that the ids survive JSON.parse (the real ones are int64 and larger). */
+  private nextPostId = 7_300_000_000_000_000;
+  private lastCreatedAtMs = 0;
+
+  constructor(private readonly login: ShortVideoState) {}
+
+  creator(openId: string, unaudited: boolean): Creator {
+    const creator = { ...DEFAULT_CREATOR, ...this.creators.get(openId) };
+    return unaudited ? { ...creator, privacyLevelOptions: ['SELF_ONLY'] } : creator;
+  }
+
+  /** The creator's first pending fault of one of `kinds`, taken off the list. */
+  takeFault<K extends Fault['kind']>(openId: string, kinds: K[]): Extract<Fault, { kind: K }> | undefined {
+    const list = this.faults.get(openId) ?? [];
+    const index = list.findIndex((fault) => (kinds as string[]).includes(fault.kind));
+    if (index < 0) return undefined;
+    return list.splice(index, 1)[0] as Extract<Fault, { kind: K }>;
+  }
+
+  newTask(openId: string, kind: Task['kind'], postInfo: Record<string, unknown>, upload: Task['upload']): Task {
+    const task: Task = {
+      publishId: `${kind === 'video' ? 'v_pub_file' : 'p_pub_url'}~v2.${randomBytes(12).toString('hex')}`, openId, kind, postInfo, createdAt: Date.now(),
+      uploadId: randomBytes(8).toString('hex'), uploadToken: randomBytes(16).toString('base64url'), upload, received: [], downloaded: 0,
+      contentType: null, sha256: null, status: 'PROCESSING', failReason: null, postId: null,
+    };
+    this.tasks.set(task.publishId, task);
+    return task;
+  }
+
+  byUpload(uploadId: string, token: string): Task | undefined {
+    return [...this.tasks.values()].find((task) => task.uploadId === uploadId && task.uploadToken === token);
+  }
+
+  /** Everything has arrived: after the processing time the post is made (or the task fails), asked about or not. */
+  finishLater(task: Task): void {
+    setTimeout(() => this.finish(task), this.login.settings.processingMs).unref();
+  }
+
+  private finish(task: Task): void {
+    const failure = task.failReason ?? this.takeFault(task.openId, ['fail'])?.reason;
+    if (failure) {
+      task.status = 'FAILED';
+      task.failReason = failure;
+      return;
+    }
+    const size = task.received.reduce((sum, part) => sum + part.length, 0);
+    const post = this.addPost(task.openId, {
+      kind: task.kind, title: String(task.postInfo.title ?? ''), description: String(task.postInfo.description ?? task.postInfo.title ?? ''),
+      privacyLevel: String(task.postInfo.privacy_level), publishId: task.publishId, sha256: task.sha256, size, contentType: task.contentType,
+    });
+    task.postId = post.id;
+    task.status = 'PUBLISH_COMPLETE';
+  }
+
+  /** A post on the creator's profile: made through an init, or by the creator in the app (`publishId` null). */
+  addPost(openId: string, fields: Partial<Post>): Post {
+    // Strictly increasing create times, so that the list's time cursor never skips a post.
+    const createdAtMs = Math.max(Date.now(), this.lastCreatedAtMs + 1);
+    this.lastCreatedAtMs = createdAtMs;
+    this.nextPostId += 1 + Math.floor(Math.random() * 1000);
+    const post: Post = {
+      id: String(this.nextPostId), openId, username: this.login.users.get(openId)?.username ?? 'creator', kind: 'video', title: '', description: '',
+      privacyLevel: 'PUBLIC_TO_EVERYONE', createdAtMs, publishId: null, sha256: null, size: 0, contentType: null, durationSec: 15,
+      likes: 12, comments: 3, shares: 1, views: 340, ...fields,
+    };
+    this.posts.set(post.id, post);
+    return post;
+  }
+}
