@@ -22,6 +22,12 @@ export function mountShortVideoPostingPeople(router: Router, state: ShortVideoSt
     ctx.body = { pending: posting.faults.get(openId)!.length };
   });
 
+  /** A minute has passed for the init limit: the creator's inits so far no longer count. */
+  router.post('/_sandbox/short_video/minute-passed', (ctx) => {
+    posting.inits.delete(String((ctx.request.body as { openId?: string } | undefined)?.openId ?? ''));
+    ctx.body = {};
+  });
+
   router.post('/_sandbox/short_video/videos', (ctx) => {
     const { openId, title, privacyLevel } = (ctx.request.body ?? {}) as { openId?: string; title?: string; privacyLevel?: string };
     if (!openId || !state.users.has(openId)) return void Object.assign(ctx, { status: 404, body: { error: 'no such user' } });

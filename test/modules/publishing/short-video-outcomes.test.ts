@@ -1,0 +1,197 @@
+import { expect } from 'chai';
+import { PublishWorker } from '../../../src/modules/publishing/worker.js';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { newOwner, type TestOwner } from '../../support/owners.js';
+import { publishingSettings, sandboxPost, settled, waitForPost } from './posts-support.js';
+import { type Creator, VIDEO, connectCreator, fixture, onPlatform, uploadMedia } from './short-video-support.js';
+
+async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) expect.fail('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('short_video — failures, retries, a lost answer, and the account\'s history', () => {
+  let app: TestApp;
+  let owner: TestOwner;
+  let worker: PublishWorker;
+
+  before(async () => {
+    app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
+    worker = app.publishing!;
+  });
+  beforeEach(async () => {
+    owner = await newOwner(app.api);
+    await sandboxPost(app, '/_sandbox/short_video/settings', { processingMs: 0, unaudited: false, rateLimited: false });
+  });
+  after(async () => {
+    await worker.stop();
+    await app.close();
+  });
+
+  async function post(creator: Creator, mediaIds: string[], text = 'A clip.', privacyLevel = 'PUBLIC_TO_EVERYONE') {
+    const created = await app.api.post('/posts', { token: owner.key, body: { text, mediaIds, accountIds: [creator.accountId], publishNow: true, platformOptions: { short_video: { privacyLevel } } } });
+    expect(created.status, JSON.stringify(created.body)).to.equal(202);
+    return created.body.id as string;
+  }
+  const faults = (creator: Creator, list: unknown[]) => sandboxPost(app, '/_sandbox/short_video/faults', { openId: creator.openId, faults: list });
+
+  describe('what the platform refuses, and what the user can do about it', () => {
+    it('maps the init\'s refusals and the processing\'s fail_reason, keeping the platform\'s code', async () => {
+      const creator = await connectCreator(app, owner);
+      const video = await uploadMedia(app, owner, VIDEO, 'clip.mp4');
+      await faults(creator, [
+        { kind: 'init_refused', code: 'spam_risk_too_many_posts', message: 'The user has reached the daily post limit.' },
+        { kind: 'init_refused', code: 'spam_risk_user_banned_from_posting', message: 'The user is banned from posting.' },
+        { kind: 'fail', reason: 'frame_rate_check_failed' },
+        { kind: 'fail', reason: 'internal' },
+      ]);
+      const expected = [
+        { code: 'rate_limited', action: 'retry_later', platformCode: 'spam_risk_too_many_posts' },
+        { code: 'policy_violation', action: 'edit_post', platformCode: 'spam_risk_user_banned_from_posting' },
+        { code: 'media_invalid', action: 'edit_post', platformCode: 'frame_rate_check_failed' },
+        { code: 'media_processing_failed', action: 'retry_later', platformCode: 'internal' },
+      ];
+      for (const failure of expected) {
+        const done = await waitForPost(app, owner, await post(creator, [video]), settled);
+        expect(done.status).to.equal('failed');
+        // Refusals the platform states are final: one attempt, no retry that cannot help.
+        expect(done.targets[0]).to.include({ attempts: 1 });
+        expect(done.targets[0].failure).to.include(failure);
+      }
+      const { posts, inits } = await onPlatform(app, creator.openId);
+      expect(posts).to.have.length(0);
+      expect(inits.map((init) => init.failReason)).to.deep.equal(['frame_rate_check_failed', 'internal']);
+    });
+
+    it('a processing failure retried by the user starts a new upload, and publishes once', async () => {
+      const creator = await connectCreator(app, owner);
+      const video = await uploadMedia(app, owner, VIDEO, 'clip.mp4');
+      await faults(creator, [{ kind: 'fail', reason: 'internal' }]);
+      const id = await post(creator, [video]);
+      expect((await waitForPost(app, owner, id, settled)).status).to.equal('failed');
+      expect((await app.api.post(`/posts/${id}/retry`, { token: owner.key })).status).to.equal(202);
+      const done = await waitForPost(app, owner, id, settled);
+      expect(done.status).to.equal('published');
+      const { posts, inits } = await onPlatform(app, creator.openId);
+      expect(inits.map((init) => init.status)).to.deep.equal(['FAILED', 'PUBLISH_COMPLETE']);
+      expect(posts).to.have.length(1);
+      expect(done.targets[0].platformPostId).to.equal(posts[0]!.id);
+    });
+
+    it('an expired or revoked token fails the target with reconnect_account and marks the account needs_reconnection', async () => {
+      const creator = await connectCreator(app, owner);
+      const video = await uploadMedia(app, owner, VIDEO, 'clip.mp4');
+      await sandboxPost(app, '/_sandbox/short_video/remove-app', { openId: creator.openId });
+      const done = await waitForPost(app, owner, await post(creator, [video]), settled);
+      expect(done.targets[0].failure).to.include({ code: 'account_needs_reconnection', action: 'reconnect_account', platformCode: 'access_token_invalid' });
+      const account = await app.api.get(`/accounts/${creator.accountId}`, { token: owner.key });
+      expect(account.body.status).to.equal('needs_reconnection');
+    });
+
+    it('a 429 from the 6-a-minute init limit is retried later, not failed, and then publishes once', async () => {
+      const creator = await connectCreator(app, owner);
+      const video = await uploadMedia(app, owner, VIDEO, 'clip.mp4');
+      const ids: string[] = [];
+      for (let n = 0; n < 7; n += 1) ids.push(await post(creator, [video], `Clip ${n}.`));
+      // Six inits fit in a minute; the seventh waits for the platform's minute to pass.
+      await until(async () => (await onPlatform(app, creator.openId)).posts.length === 6);
+      const waiting = await until(async () => {
+        const rows = await app.services.db('postTargets').whereIn('postId', ids).andWhere({ status: 'processing' }).andWhere('attempts', '>=', 1);
+        return rows.length === 1;
+      }).then(() => app.services.db('postTargets').whereIn('postId', ids).andWhere({ status: 'processing' }).first());
+      // No Retry-After from this platform: a minute, its limit's window.
+      expect(waiting.dueAt.getTime() - Date.now()).to.be.above(30_000);
+      expect((await onPlatform(app, creator.openId)).inits).to.have.length(6);
+      // The minute passes (the platform forgets the inits; the target comes due).
+      await sandboxPost(app, '/_sandbox/short_video/minute-passed', { openId: creator.openId });
+      await app.services.db('postTargets').where({ postId: waiting.postId }).update({ dueAt: new Date() });
+      const done = await waitForPost(app, owner, waiting.postId, settled);
+      expect(done.status).to.equal('published');
+      expect((await onPlatform(app, creator.openId)).posts).to.have.length(7);
+    });
+  });
+
+  describe('an answer lost on the way back', () => {
+    async function crashAndReplace(): Promise<void> {
+      await worker.abandon();
+      worker = new PublishWorker(app.services, app.services.config.databaseUrl!);
+      await worker.start();
+    }
+
+    it('a 500 on the video init: nothing can publish without the upload, so it is sent again — one post', async () => {
+      const creator = await connectCreator(app, owner);
+      const video = await uploadMedia(app, owner, VIDEO, 'clip.mp4');
+      await faults(creator, [{ kind: 'server_error' }]);
+      const done = await waitForPost(app, owner, await post(creator, [video]), settled);
+      expect(done.status).to.equal('published');
+      expect(done.targets[0].attempts).to.equal(2);
+      expect((await onPlatform(app, creator.openId)).posts).to.have.length(1);
+    });
+
+    it('a worker dies waiting for the video init\'s answer: the next one inits again (the first upload never comes), one post', async () => {
+      const creator = await connectCreator(app, owner);
+      const video = await uploadMedia(app, owner, VIDEO, 'clip.mp4');
+      await faults(creator, [{ kind: 'hang_after_init' }]);
+      const id = await post(creator, [video]);
+      await until(async () => (await onPlatform(app, creator.openId)).inits.length === 1);
+      await crashAndReplace();
+      const done = await waitForPost(app, owner, id, settled);
+      expect(done.status).to.equal('published');
+      const { posts, inits } = await onPlatform(app, creator.openId);
+      expect(inits.map((init) => init.status)).to.deep.equal(['PROCESSING', 'PUBLISH_COMPLETE']);
+      expect(posts).to.have.length(1);
+    });
+
+    it('a worker dies waiting for a photo init\'s answer: the platform posts it anyway, and the target fails as unknown instead of posting twice', async () => {
+      const creator = await connectCreator(app, owner);
+      const photo = await uploadMedia(app, owner, fixture('tiny.jpg'), 'cup.jpg');
+      await faults(creator, [{ kind: 'hang_after_init' }]);
+      const id = await post(creator, [photo], 'One cup.', 'SELF_ONLY');
+      await until(async () => (await onPlatform(app, creator.openId)).posts.length === 1);
+      await crashAndReplace();
+      const done = await waitForPost(app, owner, id, settled);
+      expect(done.status).to.equal('failed');
+      expect(done.targets[0].failure.code).to.equal('unknown');
+      expect(done.targets[0].failure.message).to.match(/outcome of the photo post is unknown/);
+      expect((await onPlatform(app, creator.openId)).posts).to.have.length(1);
+    });
+  });
+
+  describe('the account on the platform', () => {
+    it('history lists the public posts newest first, ours with their postId, one made in the app with postId null, with counts; pages by the platform\'s cursor', async () => {
+      const creator = await connectCreator(app, owner);
+      const video = await uploadMedia(app, owner, VIDEO, 'clip.mp4');
+      const since = new Date(Date.now() - 1000).toISOString();
+      const ours = await waitForPost(app, owner, await post(creator, [video], 'Made through the API.'), settled);
+      await waitForPost(app, owner, await post(creator, [video], 'Only for me.', 'SELF_ONLY'), settled);
+      await sandboxPost(app, '/_sandbox/short_video/videos', { openId: creator.openId, title: 'Made in the app.' });
+
+      const history = await app.api.get(`/accounts/${creator.accountId}/history?from=${encodeURIComponent(since)}`, { token: owner.key });
+      expect(history.status, JSON.stringify(history.body)).to.equal(200);
+      expect(history.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Made in the app.', 'Made through the API.']);
+      const [inApp, throughUs] = history.body.data;
+      expect(inApp).to.include({ platform: 'short_video', postId: null });
+      expect(inApp.metrics).to.include({ views: 340, likes: 12, comments: 3, shares: 1, impressions: null });
+      expect(throughUs).to.include({ postId: ours.id, platformPostId: ours.targets[0].platformPostId });
+
+      const first = await app.api.get(`/accounts/${creator.accountId}/history?limit=1`, { token: owner.key });
+      expect(first.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Made in the app.']);
+      const second = await app.api.get(`/accounts/${creator.accountId}/history?limit=1&cursor=${first.body.nextCursor}`, { token: owner.key });
+      expect(second.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Made through the API.']);
+      const future = await app.api.get(`/accounts/${creator.accountId}/history?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: owner.key });
+      expect(future.body).to.deep.equal({ data: [], nextCursor: null });
+    });
+
+    it('apps cannot delete posts on this platform: 422, and the post stays', async () => {
+      const creator = await connectCreator(app, owner);
+      const made = await sandboxPost(app, '/_sandbox/short_video/videos', { openId: creator.openId, title: 'Keep me.' });
+      const response = await app.api.delete(`/accounts/${creator.accountId}/posts/${made.id}`, { token: owner.key });
+      expect(response.status).to.equal(422);
+      expect(response.body.code).to.equal('account_platform_unsupported');
+      expect((await onPlatform(app, creator.openId)).posts).to.have.length(1);
+    });
+  });
+});
