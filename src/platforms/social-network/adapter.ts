@@ -4,6 +4,7 @@ import { graphFetch, withQuery } from '../meta/graph.js';
 import type { OAuthAdapter, OAuthGrant, SelectingFlow } from '../oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
 import { SocialNetworkAssets } from './assets.js';
+import { SocialNetworkPublisher } from './publisher.js';
 import { SocialNetworkWebhooks } from './webhooks.js';
 
 /** Where the Graph API and the login dialog live (the real hosts, or the sandbox's), and the app using them. */
@@ -63,10 +64,12 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   readonly id = 'social_network' as const;
   readonly assets: SocialNetworkAssets;
   readonly webhooks: SocialNetworkWebhooks;
+  readonly publisher: SocialNetworkPublisher;
   private appSubscriptions: Promise<void> | null = null;
 
   constructor(readonly endpoints: SocialNetworkEndpoints) {
     this.assets = new SocialNetworkAssets(endpoints.graphUrl);
+    this.publisher = new SocialNetworkPublisher(endpoints.graphUrl);
     const verifyToken = endpoints.verifyToken ?? createHmac('sha256', endpoints.appSecret).update('socialgate webhook verify token').digest('base64url');
     this.webhooks = new SocialNetworkWebhooks(endpoints.appSecret, verifyToken);
   }

@@ -3,6 +3,7 @@ import type { RouterContext } from '@koa/router';
 import { Graph } from './graph.js';
 import { mountSocialOAuth } from './oauth.js';
 import { mountSocialPeople } from './people.js';
+import { mountPagePosts } from './posts.js';
 import { type Page, SocialState, TASKS, type Token } from './state.js';
 
 export * from './demo.js';
@@ -144,6 +145,9 @@ export function mountSocialNetwork(router: Router): SocialState {
     page.subscribedApps.delete(token.appId);
     ctx.body = { success: true };
   });
+
+  // Before the page's own GET /:id: a post's or a video's id is answered there, anything else falls through.
+  mountPagePosts(router, graph, base);
 
   /** A page, read with its page token or the token of a person who manages it. */
   router.get(`${base}/:id`, (ctx) => {
