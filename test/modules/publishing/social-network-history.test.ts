@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import { PublishWorker } from '../../../src/modules/publishing/worker.js';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { newOwner, type TestOwner } from '../../support/owners.js';
+import { person } from '../connect/social-network-support.js';
+import { publishingSettings, settled, waitForPost } from './posts-support.js';
+import { connectNewPage, type ConnectedPage, pageContents, postFaults, uploadPhoto } from './social-network-support.js';
+
+describe('social_network — a lost answer, the page\'s history and deleting', () => {
+  let app: TestApp;
+  let owner: TestOwner;
+  let page: ConnectedPage;
+  let worker: PublishWorker;
+
+  before(async () => {
+    app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
+    worker = app.publishing!;
+  });
+  beforeEach(async () => {
+    owner = await newOwner(app.api);
+    page = await connectNewPage(app, owner);
+  });
+  after(async () => {
+    await worker.stop();
+    await app.close();
+  });
+
+  async function create(body: Record<string, unknown>): Promise<string> {
+    const created = await app.api.post('/posts', { token: owner.key, body: { accountIds: [page.accountId], publishNow: true, ...body } });
+    expect(created.status, JSON.stringify(created.body)).to.equal(202);
+    return created.body.id;
+  }
+
+  async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) expect.fail('timed out');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** A post made in the page's app, not through us. */
+  const madeInApp = (message: string, extra: Record<string, unknown> = {}) => person<{ id: string }>(app, 'page-posts', { pageId: page.pageId, message, ...extra });
+
+  describe('an answer that never came', () => {
+    it('the next worker finds the post among the page\'s published posts and records it; nothing is posted twice', async () => {
+      await postFaults(app, page.pageId, [{ kind: 'hang_after_create', edge: 'feed' }]);
+      const postId = await create({ text: 'Exactly once, please.' });
+      await until(async () => (await pageContents(app, page.pageId)).posts.length === 1);
+      // The process dies with the call in flight; another worker takes over once the lease runs out.
+      await worker.abandon();
+      worker = new PublishWorker(app.services, app.services.config.databaseUrl!);
+      await worker.start();
+      const post = await waitForPost(app, owner, postId, settled);
+      const { posts } = await pageContents(app, page.pageId);
+      expect(posts).to.have.length(1);
+      expect(post.status).to.equal('published');
+      expect(post.targets[0]).to.include({ platformPostId: posts[0]!.id, attempts: 1 });
+    });
+
+    it('an outage (code 2) is checked before trying again: not there, so it is posted, once', async () => {
+      const mediaId = await uploadPhoto(app, owner);
+      await postFaults(app, page.pageId, [{ kind: 'server_error' }]);
+      const post = await waitForPost(app, owner, await create({ text: 'After the outage.', mediaIds: [mediaId] }), settled);
+      expect(post.status).to.equal('published');
+      expect(post.targets[0]).to.include({ attempts: 2 });
+      expect((await pageContents(app, page.pageId)).posts.map((p) => p.message)).to.deep.equal(['After the outage.']);
+    });
+  });
+
+  describe('GET /accounts/{id}/history', () => {
+    it('lists the page\'s posts newest first with their counts, ours with its postId and one made in the app with postId null', async () => {
+      const since = new Date(Date.now() - 1000).toISOString();
+      const ours = await waitForPost(app, owner, await create({ text: 'Through the API.' }), settled);
+      await madeInApp('Made in the app.', { reactions: 12, shares: 3, comments: ['Lovely', 'When?'] });
+
+      const history = await app.api.get(`/accounts/${page.accountId}/history?from=${encodeURIComponent(since)}`, { token: owner.key });
+      expect(history.status, JSON.stringify(history.body)).to.equal(200);
+      expect(history.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Made in the app.', 'Through the API.']);
+      const [inApp, throughUs] = history.body.data;
+      expect(inApp).to.include({ accountId: page.accountId, platform: 'social_network', postId: null });
+      expect(inApp.metrics).to.deep.equal({ impressions: null, reach: null, views: null, likes: 12, comments: 2, shares: 3, saves: null, clicks: null });
+      expect(throughUs).to.include({ postId: ours.id, platformPostId: ours.targets[0].platformPostId, url: ours.targets[0].url });
+      expect(throughUs.metrics).to.include({ likes: 0, comments: 0, shares: 0 });
+      expect(history.body.nextCursor).to.equal(null);
+    });
+
+    it('pages with the platform\'s cursor, and applies from and to', async () => {
+      const before = new Date(Date.now() - 1000).toISOString();
+      for (const message of ['First.', 'Second.', 'Third.']) await madeInApp(message);
+
+      const first = await app.api.get(`/accounts/${page.accountId}/history?limit=2&from=${encodeURIComponent(before)}`, { token: owner.key });
+      expect(first.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Third.', 'Second.']);
+      expect(first.body.nextCursor).to.be.a('string');
+      const second = await app.api.get(`/accounts/${page.accountId}/history?limit=2&from=${encodeURIComponent(before)}&cursor=${first.body.nextCursor}`, { token: owner.key });
+      expect(second.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['First.']);
+      expect(second.body.nextCursor).to.equal(null);
+
+      const future = await app.api.get(`/accounts/${page.accountId}/history?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: owner.key });
+      expect(future.body).to.deep.equal({ data: [], nextCursor: null });
+      const earlier = await app.api.get(`/accounts/${page.accountId}/history?to=${encodeURIComponent(before)}`, { token: owner.key });
+      expect(earlier.body.data).to.deep.equal([]);
+    });
+  });
+
+  describe('deleting on the platform', () => {
+    it('DELETE /accounts/{id}/posts/{objectId} deletes a post made in the app; a second time, or another page\'s post, is 404', async () => {
+      const made = await madeInApp('Delete me.');
+      const path = `/accounts/${page.accountId}/posts/${encodeURIComponent(made.id)}`;
+      const deleted = await app.api.delete(path, { token: owner.key });
+      expect(deleted.status, JSON.stringify(deleted.body)).to.equal(204);
+      expect((await pageContents(app, page.pageId)).posts[0]).to.include({ message: 'Delete me.', deleted: true });
+      expect((await app.api.delete(path, { token: owner.key })).status).to.equal(404);
+
+      const other = await connectNewPage(app, owner);
+      const theirs = await person<{ id: string }>(app, 'page-posts', { pageId: other.pageId, message: 'Not yours.' });
+      expect((await app.api.delete(`/accounts/${page.accountId}/posts/${encodeURIComponent(theirs.id)}`, { token: owner.key })).status).to.equal(404);
+      expect((await pageContents(app, other.pageId)).posts[0]).to.include({ deleted: false });
+    });
+
+    it('DELETE /posts/{id} deletes our published post on the page and marks its target deleted', async () => {
+      const post = await waitForPost(app, owner, await create({ text: 'Here, then gone.' }), settled);
+      const deleted = await app.api.delete(`/posts/${post.id}`, { token: owner.key });
+      expect(deleted.status, JSON.stringify(deleted.body)).to.equal(200);
+      expect(deleted.body.targets[0]).to.include({ result: 'deleted', platformPostId: post.targets[0].platformPostId });
+      expect((await pageContents(app, page.pageId)).posts[0]).to.include({ message: 'Here, then gone.', deleted: true });
+      const history = await app.api.get(`/accounts/${page.accountId}/history`, { token: owner.key });
+      expect(history.body.data).to.deep.equal([]);
+    });
+  });
+});
