@@ -1,5 +1,4 @@
 import type { Config } from '../lib/config.js';
-import { storageFor, storageKeyFor } from '../modules/media/storage.js';
 import { BotchatAdapter } from './botchat/adapter.js';
 import { ChatappCloudAdapter } from './chatapp-cloud/adapter.js';
 import { QrchatAdapter } from './qrchat/adapter.js';
@@ -47,8 +46,12 @@ export class Platforms {
       [this.qrchat.id, this.qrchat],
       ['search_suite', new SearchSuiteAdapter(searchSuite)],
       ['calendar', new CalendarAdapter(searchSuite)],
-      // A video's bytes are uploaded from storage: the adapter opens one media file, nothing more.
-      ['short_video', new ShortVideoAdapter(shortVideoEndpoints(config, sandboxUrl), (mediaId, range) => storageFor(config).read(storageKeyFor(mediaId), range))],
+      // A video's bytes are uploaded from storage: the adapter opens one media file, nothing more. Imported when
+      // first used, so that the platforms do not pull the media module (and its storage back-ends) in at load time.
+      ['short_video', new ShortVideoAdapter(shortVideoEndpoints(config, sandboxUrl), async (mediaId, range) => {
+        const { storageFor, storageKeyFor } = await import('../modules/media/storage.js');
+        return storageFor(config).read(storageKeyFor(mediaId), range);
+      })],
       ['short_video_ads', new ShortVideoAdsAdapter(shortVideoAdsEndpoints(config, sandboxUrl))],
       [this.socialNetwork.id, this.socialNetwork],
       ['social_threads', new SocialThreadsAdapter(socialThreadsEndpoints(config, sandboxUrl))],

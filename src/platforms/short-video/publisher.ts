@@ -15,7 +15,8 @@ interface CreatorInfo {
   creator_username?: string; privacy_level_options?: string[]; comment_disabled?: boolean; duet_disabled?: boolean;
   stitch_disabled?: boolean; max_video_post_duration_sec?: number;
 }
-interface PostStatus { status?: string; fail_reason?: string; publicaly_available_post_id?: Array<number | string>; uploaded_bytes?: number }
+/** `publicaly_available_post_id` (the platform's spelling) holds int64 numbers, read here as strings. */
+interface PostStatus { status?: string; fail_reason?: string; publicaly_available_post_id?: string[]; uploaded_bytes?: number }
 interface ListedVideo {
   id: string; title?: string; video_description?: string; create_time: number; share_url?: string; cover_image_url?: string;
   like_count?: number; comment_count?: number; share_count?: number; view_count?: number;
@@ -136,7 +137,7 @@ export class ShortVideoPublisher implements Publisher {
    * (no progress to clear), when the post failed.
    */
   private async follow(account: AdapterAccount, content: PublishContent, state: ProgressState, progress: PublishProgress | null): Promise<Published | null> {
-    const status = await this.call<PostStatus>(account, '/v2/post/publish/status/fetch/', { publish_id: state.publishId });
+    const status = await this.status(account, state.publishId!);
     if (status.status === 'PUBLISH_COMPLETE') return publishedOf(state, status);
     if (status.status === 'FAILED') {
       // Reconcile cannot clear the progress: it answers "not published", and publish reports the failure and clears it.
@@ -152,6 +153,34 @@ export class ShortVideoPublisher implements Publisher {
       if (progress) await progress.save({ ...state });
     }
     throw new StillProcessing(checkAfterMs(state), `the platform is processing the ${state.kind ?? 'post'} (${status.status ?? 'no status'})`);
+  }
+
+  /**
+   * The status fetch, read as text: `publicaly_available_post_id` is a list of int64 numbers, and the ids are
+   * past 2^53, which JSON.parse would round to another post's id. They are made strings before parsing.
+   */
+  private async status(account: AdapterAccount, publishId: string): Promise<PostStatus> {
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${this.apiUrl}/v2/post/publish/status/fetch/`, {
+        method: 'POST', redirect: 'manual', signal: AbortSignal.timeout(20_000),
+        headers: { Authorization: `Bearer ${account.credentials.accessToken}`, 'Content-Type': 'application/json; charset=UTF-8' },
+        body: JSON.stringify({ publish_id: publishId }),
+      });
+      text = await response.text();
+    } catch (error) {
+      throw new PlatformError('transient', `the platform could not be reached: ${(error as Error).message}`);
+    }
+    let parsed: ApiBody<PostStatus> = {};
+    try {
+      parsed = JSON.parse(text.replace(/("publicaly_available_post_id"\s*:\s*\[)([^\]]*)\]/, (_, head: string, ids: string) => `${head}${ids.replace(/-?\d+/g, '"$&"')}]`)) as ApiBody<PostStatus>;
+    } catch {
+      if (response.status < 300) throw new PlatformError('transient', `the platform answered invalid JSON (HTTP ${response.status})`, { status: response.status });
+    }
+    const code = parsed.error?.code;
+    if (response.status < 300 && (!code || code === 'ok')) return parsed.data ?? {};
+    throw classifyApi(response.status, parsed, response.headers);
   }
 
   /** A POST of the open API: `error.code` other than `ok` is a failure even with HTTP 200. Inits have refusals of their own. */

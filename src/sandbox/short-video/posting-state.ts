@@ -42,8 +42,8 @@ export class PostingState {
   /** Each user's init times of the last minute: 6 a minute are allowed. */
   readonly inits = new Map<string, number[]>();
   readonly faults = new Map<string, Fault[]>();
-  /** Below 2^53, so that the ids survive JSON.parse (the real ones are int64 and larger). */
-  private nextPostId = 7_300_000_000_000_000;
+  /** 19 digits, past 2^53, as the real int64 ids are: a client that parses them as plain JSON numbers gets them wrong. */
+  private nextPostId = 7_301_000_000_000_000_000n;
   private lastCreatedAtMs = 0;
 
   constructor(private readonly login: ShortVideoState) {}
@@ -101,7 +101,7 @@ export class PostingState {
     // Strictly increasing create times, so that the list's time cursor never skips a post.
     const createdAtMs = Math.max(Date.now(), this.lastCreatedAtMs + 1);
     this.lastCreatedAtMs = createdAtMs;
-    this.nextPostId += 1 + Math.floor(Math.random() * 1000);
+    this.nextPostId += BigInt(1 + Math.floor(Math.random() * 1000));
     const post: Post = {
       id: String(this.nextPostId), openId, username: this.login.users.get(openId)?.username ?? 'creator', kind: 'video', title: '', description: '',
       privacyLevel: 'PUBLIC_TO_EVERYONE', createdAtMs, publishId: null, sha256: null, size: 0, contentType: null, durationSec: 15,

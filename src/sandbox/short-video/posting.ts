@@ -159,9 +159,12 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
       status,
       ...(task.status === 'FAILED' ? { fail_reason: task.failReason } : {}),
       // The post's id is given once it is public; a private post never has one.
-      publicaly_available_post_id: post && post.privacyLevel === 'PUBLIC_TO_EVERYONE' ? [Number(post.id)] : [],
+      publicaly_available_post_id: post && post.privacyLevel === 'PUBLIC_TO_EVERYONE' ? [post.id] : [],
       ...(task.kind === 'video' ? { uploaded_bytes: uploaded } : { downloaded_bytes: task.downloaded }),
     });
+    // A list of int64 numbers, as the platform writes it (not strings).
+    ctx.type = 'json';
+    ctx.body = JSON.stringify(ctx.body).replace(/("publicaly_available_post_id":\[)"(\d+)"/, '$1$2');
   });
 
   /** The creator's public videos, newest first; `cursor` is the create time in ms the next page starts before. */
