@@ -2,6 +2,7 @@ import { PlatformError } from '../errors.js';
 import { graphFetch, withQuery } from '../meta/graph.js';
 import type { ConnectingFlow, GrantedAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
+import { SocialThreadsPublisher } from './publisher.js';
 
 /** Where the Threads API and its authorize page live (the real hosts, or the sandbox's), and the app. */
 export interface SocialThreadsEndpoints {
@@ -13,7 +14,7 @@ export interface SocialThreadsEndpoints {
   authorizeUrl: string;
 }
 
-export const SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_manage_insights'];
+export const SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_manage_insights', 'threads_delete'];
 const PROFILE_FIELDS = 'id,username,name,threads_profile_picture_url,threads_biography';
 /**
  * Long-lived tokens last 60 days and are refreshed with themselves while still valid (and at least 24 hours old).
@@ -28,8 +29,11 @@ interface ThreadsProfile { id: string; username?: string; name?: string; threads
 export class SocialThreadsAdapter implements OAuthAdapter {
   readonly id = 'social_threads' as const;
   readonly refreshAheadMs = REFRESH_AHEAD_MS;
+  readonly publisher: SocialThreadsPublisher;
 
-  constructor(private readonly endpoints: SocialThreadsEndpoints) {}
+  constructor(private readonly endpoints: SocialThreadsEndpoints) {
+    this.publisher = new SocialThreadsPublisher(`${endpoints.apiUrl}/${endpoints.version}`);
+  }
 
   private profile(accessToken: string): Promise<ThreadsProfile & Record<string, unknown>> {
     return graphFetch(withQuery(`${this.endpoints.apiUrl}/${this.endpoints.version}/me`, { fields: PROFILE_FIELDS, access_token: accessToken }));

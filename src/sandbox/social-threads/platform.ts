@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { DEMO_THREADS_USER, SANDBOX_THREADS_APP } from './demo.js';
+import { mountThreadsPosting } from './posting.js';
 
 export * from './demo.js';
 
@@ -13,7 +14,7 @@ const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;',
 /**
  * The Threads API: the authorize page (consent), the code exchange (form POST, a one-hour token), the long-lived
  * token (`th_exchange_token`, 60 days) and its refresh (`th_refresh_token`: at least 24 hours old, not expired),
- * and the profile read; Graph-style error bodies. The token endpoints live at the host's root, reads under a version.
+ * the profile read, and publishing (posting.ts); Graph-style error bodies. The token endpoints live at the host's root, reads under a version.
  */
 export function mountSocialThreads(router: Router): void {
   const people = new Map<string, Person>([[DEMO_THREADS_USER.id, { ...DEMO_THREADS_USER, authorised: false }]]);
@@ -21,10 +22,11 @@ export function mountSocialThreads(router: Router): void {
   const codes = new Map<string, { userId: string; redirectUri: string; used: boolean }>();
   const settings = { longLivedTtlSeconds: 5_184_000, minRefreshAgeSeconds: 24 * 3600 };
   let browserUserId = DEMO_THREADS_USER.id;
-  let nextId = 17_841_400_000_000_100;
+  // Graph ids are beyond a double's integers: counted as BigInt.
+  let nextId = 17_841_400_000_000_100n;
 
-  const fail = (ctx: RouterContext, code: number, message: string, subcode?: number) => {
-    ctx.status = 400;
+  const fail = (ctx: RouterContext, code: number, message: string, subcode?: number, status = 400) => {
+    ctx.status = status;
     ctx.body = { error: { message, type: 'OAuthException', code, ...(subcode === undefined ? {} : { error_subcode: subcode }), fbtrace_id: randomBytes(9).toString('base64url') } };
   };
   const params = (ctx: RouterContext): Record<string, string> => ({ ...(ctx.query as Record<string, string>), ...((ctx.request.body as Record<string, string> | undefined) ?? {}) });
@@ -118,6 +120,8 @@ export function mountSocialThreads(router: Router): void {
     const fields = String(params(ctx).fields ?? 'id').split(',').map((f) => f.trim());
     ctx.body = { ...Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]])), id: person.id };
   });
+
+  mountThreadsPosting(router, { authenticate, fail, params, userExists: (userId) => people.has(userId) });
 
   // The people on the platform.
   router.post('/_sandbox/social_threads/users', (ctx) => {

@@ -38,7 +38,7 @@ describe('social_threads — the user\'s own profile by OAuth, long-lived tokens
     const started = await app.api.get(`/connect/social_threads?profileId=${owner.profileId}&redirectUrl=${encodeURIComponent(DONE)}`, { token: owner.key });
     expect(started.status).to.equal(200);
     const authorize = new URL(started.body.authorizationUrl);
-    expect(authorize.searchParams.get('scope')).to.equal('threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies,threads_manage_insights');
+    expect(authorize.searchParams.get('scope')).to.equal('threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies,threads_manage_insights,threads_delete');
     expect(authorize.searchParams.has('code_challenge')).to.equal(false);
     const back = await consent(started.body.authorizationUrl, decision);
     const callback = await app.api.get(`${back.pathname}${back.search}`);
