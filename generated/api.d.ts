@@ -5026,7 +5026,12 @@ export interface components {
              */
             replyControl: "everyone" | "accounts_you_follow" | "mentioned_only" | "followers_only";
         };
-        /** @description Options for `short_video` targets. `privacyLevel` is required for every `short_video` target. */
+        /**
+         * @description Options for `short_video` targets. `privacyLevel` is required for every `short_video` target. A post is one video
+         *     (MP4, WebM or MOV, 360 to 4,096 pixels a side, up to 4 GB and the creator's longest allowed duration) or 1 to 35
+         *     JPEG or WebP photos (up to 1080p and 20 MB each); text alone cannot be posted. Interactions the creator turned
+         *     off in the app stay off: left unset they follow the creator, set to `false` the target fails `permission_denied`.
+         */
         PostOptionsShortVideo: {
             /**
              * @description Who can see the video; it must be one of the account's allowed options (an app not yet audited by the
@@ -5043,7 +5048,9 @@ export interface components {
              */
             privacyLevel: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
             /**
-             * @description The caption of the video (90 characters for photo posts); defaults to the post's `text`.
+             * @description The caption of a video (up to 2,200 characters); defaults to the post's `text`. Photo posts have a separate
+             *     title of up to 90 characters (none unless given here), and the post's `text` becomes their description
+             *     (up to 4,000 characters).
              * @example Pouring the winter blend
              */
             title?: string;
