@@ -3,6 +3,8 @@ import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../../lib/config.js';
+import type { Logger } from '../../lib/logger.js';
+import { MediaStorageError, S3Storage } from './s3-storage.js';
 
 /** An inclusive byte range, as HTTP ranges are. */
 export interface ByteRange {
@@ -11,9 +13,9 @@ export interface ByteRange {
 }
 
 /**
- * Where media bytes live. Keys are chosen by the service (never by a client). The local disk is the only
- * implementation so far; an object store (S3-compatible) implements the same four calls, `put` uploading the
- * finished temporary file and `read` asking for a ranged GET.
+ * Where media bytes live. Keys are chosen by the service (never by a client). Two implementations: the local
+ * disk, and an S3-compatible bucket (./s3-storage.ts), whose `put` uploads the finished temporary file and
+ * whose `read` is a ranged GET.
  */
 export interface MediaStorage {
   /** Takes over a finished temporary file (it is moved, not copied, where possible). */
@@ -25,13 +27,18 @@ export interface MediaStorage {
   delete(key: string): Promise<void>;
 }
 
+/** A key as `storageKeyFor` makes them: folder names of safe characters, so none climbs out of its root. */
+export function checkedKey(key: string): string {
+  if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(key)) throw new Error(`invalid storage key ${key}`);
+  return key;
+}
+
 /** Files under one folder, each key a relative path; the temporary folder is on the same disk, so `put` is a rename. */
 export class LocalDiskStorage implements MediaStorage {
   constructor(private readonly root: string) {}
 
   private path(key: string): string {
-    if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(key)) throw new Error(`invalid storage key ${key}`);
-    return join(this.root, key);
+    return join(this.root, checkedKey(key));
   }
 
   async put(key: string, tempPath: string): Promise<void> {
@@ -75,15 +82,34 @@ export function mediaFolders(dataDir: string): { files: string; tmp: string } {
 
 const storages = new Map<string, MediaStorage>();
 
-/** The storage a configuration names; one per data folder in a process. */
+/** The storage a configuration names; one per data folder, or per bucket and its address, in a process. */
 export function storageFor(config: Config): MediaStorage {
-  const { files } = mediaFolders(config.dataDir);
-  let storage = storages.get(files);
+  const { storage: kind, s3 } = config.media;
+  if (kind === 's3' && !s3) throw new Error('MEDIA_STORAGE=s3 needs S3_BUCKET');
+  // One S3 client per bucket and address: it keeps its connections open for the next call.
+  const place = kind === 's3' && s3 ? `s3 ${JSON.stringify(s3)}` : mediaFolders(config.dataDir).files;
+  let storage = storages.get(place);
   if (!storage) {
-    storage = new LocalDiskStorage(files);
-    storages.set(files, storage);
+    storage = kind === 's3' && s3 ? new S3Storage(s3) : new LocalDiskStorage(place);
+    storages.set(place, storage);
   }
   return storage;
+}
+
+/**
+ * Start-up (src/boot.ts): a bucket that does not exist or credentials the store refuses stop the process. Anything
+ * else is only logged: a store that does not answer may come back (media calls fail until it does, everything
+ * else works meanwhile), and a refusal may be a policy without s3:ListBucket, which the service does not need.
+ */
+export async function verifyStorage(config: Config, logger: Logger): Promise<void> {
+  const storage = storageFor(config);
+  if (!(storage instanceof S3Storage)) return;
+  try {
+    await storage.verify();
+  } catch (error) {
+    if (error instanceof MediaStorageError && (error.failure === 'no_bucket' || error.failure === 'bad_credentials')) throw error;
+    logger.warn({ err: error }, 'the media bucket could not be checked at start-up');
+  }
 }
 
 /** Spread over 1,024 folders by the id's last (random) characters, so no folder grows past what file systems like. */
