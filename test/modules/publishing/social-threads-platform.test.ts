@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import { PublishWorker } from '../../../src/modules/publishing/worker.js';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { newOwner, type TestOwner } from '../../support/owners.js';
+import { publishingSettings, sandboxPost, settled, waitForPost } from './posts-support.js';
+import { connectThreads, posted, postNow, threadsFaults } from './social-threads-support.js';
+
+describe('social_threads — a lost answer after a crash, deleting, and the profile\'s history', () => {
+  let app: TestApp;
+  let owner: TestOwner;
+  let worker: PublishWorker;
+
+  before(async () => {
+    app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
+    worker = app.publishing!;
+  });
+  beforeEach(async () => {
+    owner = await newOwner(app.api);
+  });
+  after(async () => {
+    await worker.stop();
+    await app.close();
+  });
+
+  async function madeInTheApp(userId: string, text: string): Promise<{ id: string }> {
+    return sandboxPost(app, '/_sandbox/social_threads/threads', { userId, text });
+  }
+
+  it('a worker dies while threads_publish is in flight: the next one finds the container PUBLISHED and records the thread, posted once', async () => {
+    const person = await connectThreads(app, owner);
+    await threadsFaults(app, person.userId, [{ kind: 'hang_after_publish' }]);
+    const created = await app.api.post('/posts', { token: owner.key, body: { text: 'Through the crash.', accountIds: [person.accountId], publishNow: true } });
+    expect(created.status).to.equal(202);
+    for (let i = 0; (await posted(app, person.userId)).threads.length === 0; i += 1) {
+      if (i > 200) expect.fail('the thread was not published');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // The process dies with the call in flight; another worker takes over when the lease runs out.
+    await worker.abandon();
+    worker = new PublishWorker(app.services, app.services.config.databaseUrl!);
+    await worker.start();
+
+    const post = await waitForPost(app, owner, created.body.id, settled, 20_000);
+    const onPlatform = await posted(app, person.userId);
+    expect(onPlatform.threads).to.have.length(1);
+    expect(onPlatform.containers).to.have.length(1);
+    expect(post.status).to.equal('published');
+    expect(post.targets[0]).to.include({ platformPostId: onPlatform.threads[0]!.id, attempts: 1 });
+    expect(post.targets[0].url).to.equal(`https://www.threads.net/@sandbox/post/${onPlatform.threads[0]!.id}`);
+  });
+
+  it('deletePost — DELETE /posts/{id} deletes the thread on the platform and marks the target deleted', async () => {
+    const person = await connectThreads(app, owner);
+    const post = await postNow(app, owner, { text: 'Here for a moment.', accountIds: [person.accountId] });
+    expect(post.status).to.equal('published');
+    const deleted = await app.api.delete(`/posts/${post.id}`, { token: owner.key });
+    expect(deleted.status, JSON.stringify(deleted.body)).to.equal(200);
+    expect(deleted.body).to.deep.include({ postId: post.id, status: 'deleted' });
+    expect(deleted.body.targets[0]).to.include({ result: 'deleted', platformPostId: post.targets[0].platformPostId });
+    expect((await posted(app, person.userId)).threads).to.have.length(0);
+    expect((await app.api.get(`/posts/${post.id}`, { token: owner.key })).body.targets[0].status).to.equal('deleted');
+  });
+
+  it('deletePlatformPost — a thread made in the app is deleted (204), then 404; another person\'s thread is 404 and stays', async () => {
+    const person = await connectThreads(app, owner);
+    const made = await madeInTheApp(person.userId, 'Typed on the phone.');
+    const path = `/accounts/${person.accountId}/posts/${made.id}`;
+    const deleted = await app.api.delete(path, { token: owner.key });
+    expect(deleted.status, JSON.stringify(deleted.body)).to.equal(204);
+    expect((await posted(app, person.userId)).threads).to.have.length(0);
+    expect((await app.api.delete(path, { token: owner.key })).status).to.equal(404);
+
+    const stranger = await connectThreads(app, await newOwner(app.api));
+    const theirs = await madeInTheApp(stranger.userId, 'Not yours.');
+    expect((await app.api.delete(`/accounts/${person.accountId}/posts/${theirs.id}`, { token: owner.key })).status).to.equal(404);
+    expect((await posted(app, stranger.userId)).threads.map((t) => t.text)).to.deep.equal(['Not yours.']);
+  });
+
+  it('listAccountHistory — newest first: ours with its postId, one made in the app with postId null, no metrics', async () => {
+    const person = await connectThreads(app, owner);
+    const ours = await postNow(app, owner, { text: 'Through Socialgate.', accountIds: [person.accountId] });
+    await madeInTheApp(person.userId, 'Made in the app.');
+    const history = await app.api.get(`/accounts/${person.accountId}/history`, { token: owner.key });
+    expect(history.status, JSON.stringify(history.body)).to.equal(200);
+    expect(history.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Made in the app.', 'Through Socialgate.']);
+    const [inApp, throughUs] = history.body.data;
+    expect(inApp).to.include({ accountId: person.accountId, platform: 'social_threads', postId: null, metrics: null });
+    expect(throughUs).to.include({ postId: ours.id, platformPostId: ours.targets[0].platformPostId, url: ours.targets[0].url });
+    expect(Date.parse(throughUs.publishedAt)).to.be.closeTo(Date.parse(ours.targets[0].publishedAt), 2000);
+    expect(history.body.nextCursor).to.equal(null);
+  });
+
+  it('listAccountHistory — pages with the platform\'s cursor and applies from and to', async () => {
+    const person = await connectThreads(app, owner);
+    await madeInTheApp(person.userId, 'Before.');
+    // The platform keeps whole seconds: the period starts on the next one, once it has begun.
+    const next = Math.ceil((Date.now() + 1) / 1000) * 1000;
+    await new Promise((resolve) => setTimeout(resolve, next - Date.now() + 20));
+    const from = new Date(next).toISOString();
+    for (const text of ['First.', 'Second.', 'Third.']) await madeInTheApp(person.userId, text);
+
+    const first = await app.api.get(`/accounts/${person.accountId}/history?limit=2&from=${encodeURIComponent(from)}`, { token: owner.key });
+    expect(first.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Third.', 'Second.']);
+    expect(first.body.nextCursor).to.be.a('string');
+    const second = await app.api.get(`/accounts/${person.accountId}/history?limit=2&from=${encodeURIComponent(from)}&cursor=${first.body.nextCursor}`, { token: owner.key });
+    expect(second.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['First.']);
+    expect(second.body.nextCursor).to.equal(null);
+
+    const earlier = await app.api.get(`/accounts/${person.accountId}/history?to=${encodeURIComponent(from)}`, { token: owner.key });
+    expect(earlier.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Before.']);
+    const future = await app.api.get(`/accounts/${person.accountId}/history?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: owner.key });
+    expect(future.body).to.deep.equal({ data: [], nextCursor: null });
+  });
+});
