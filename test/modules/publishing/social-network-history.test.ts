@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
 import { person } from '../connect/social-network-support.js';
 import { publishingSettings, settled, waitForPost } from './posts-support.js';
-import { connectNewPage, type ConnectedPage, pageContents, postFaults, uploadPhoto } from './social-network-support.js';
+import { connectNewPage, type ConnectedPage, pageContents, postFaults, uploadPhoto, uploadVideo } from './social-network-support.js';
 
 describe('social_network — a lost answer, the page\'s history and deleting', () => {
   let app: TestApp;
@@ -39,6 +39,13 @@ describe('social_network — a lost answer, the page\'s history and deleting', (
     }
   }
 
+  /** The process dies with the call in flight; another worker takes over once the lease runs out. */
+  async function crashAndReplace(): Promise<void> {
+    await worker.abandon();
+    worker = new PublishWorker(app.services, app.services.config.databaseUrl!);
+    await worker.start();
+  }
+
   /** A post made in the page's app, not through us. */
   const madeInApp = (message: string, extra: Record<string, unknown> = {}) => person<{ id: string }>(app, 'page-posts', { pageId: page.pageId, message, ...extra });
 
@@ -47,15 +54,26 @@ describe('social_network — a lost answer, the page\'s history and deleting', (
       await postFaults(app, page.pageId, [{ kind: 'hang_after_create', edge: 'feed' }]);
       const postId = await create({ text: 'Exactly once, please.' });
       await until(async () => (await pageContents(app, page.pageId)).posts.length === 1);
-      // The process dies with the call in flight; another worker takes over once the lease runs out.
-      await worker.abandon();
-      worker = new PublishWorker(app.services, app.services.config.databaseUrl!);
-      await worker.start();
+      await crashAndReplace();
       const post = await waitForPost(app, owner, postId, settled);
       const { posts } = await pageContents(app, page.pageId);
       expect(posts).to.have.length(1);
       expect(post.status).to.equal('published');
       expect(post.targets[0]).to.include({ platformPostId: posts[0]!.id, attempts: 1 });
+    });
+
+    it('a video whose answer never came is found among the page\'s videos and followed, not uploaded again', async () => {
+      const mediaId = await uploadVideo(app, owner);
+      await postFaults(app, page.pageId, [{ kind: 'hang_after_create', edge: 'videos' }]);
+      const postId = await create({ text: 'One clip only.', mediaIds: [mediaId] });
+      await until(async () => (await pageContents(app, page.pageId)).videos.length === 1);
+      await crashAndReplace();
+      const post = await waitForPost(app, owner, postId, settled, 15_000);
+      const { videos, posts } = await pageContents(app, page.pageId);
+      expect(videos).to.have.length(1);
+      expect(post.status).to.equal('published');
+      expect(post.targets[0]).to.include({ platformPostId: videos[0]!.postId });
+      expect(posts.map((p) => p.message)).to.deep.equal(['One clip only.']);
     });
 
     it('an outage (code 2) is checked before trying again: not there, so it is posted, once', async () => {
