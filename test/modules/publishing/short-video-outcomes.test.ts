@@ -66,6 +66,17 @@ describe('short_video — failures, retries, a lost answer, and the account\'s h
       expect(inits.map((init) => init.failReason)).to.deep.equal(['frame_rate_check_failed', 'internal']);
     });
 
+    it('photos the platform cannot download from their public URL fail as media_processing_failed (photo_pull_failed)', async () => {
+      const creator = await connectCreator(app, owner);
+      const photo = await uploadMedia(app, owner, fixture('tiny.jpg'), 'cup.jpg');
+      // The file is gone from storage: its public URL answers no photo.
+      const { storageFor, storageKeyFor } = await import('../../../src/modules/media/storage.js');
+      await storageFor(app.services.config).delete(storageKeyFor(photo));
+      const done = await waitForPost(app, owner, await post(creator, [photo], 'Lost cup.', 'SELF_ONLY'), settled);
+      expect(done.targets[0].failure).to.include({ code: 'media_processing_failed', platformCode: 'photo_pull_failed' });
+      expect((await onPlatform(app, creator.openId)).posts).to.have.length(0);
+    });
+
     it('a processing failure retried by the user starts a new upload, and publishes once', async () => {
       const creator = await connectCreator(app, owner);
       const video = await uploadMedia(app, owner, VIDEO, 'clip.mp4');
