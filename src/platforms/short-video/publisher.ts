@@ -107,7 +107,15 @@ export class ShortVideoPublisher implements Publisher {
   async history(account: AdapterAccount, query: HistoryQuery): Promise<HistoryPage> {
     const body: Record<string, number> = { max_count: Math.min(query.limit, 20) };
     if (query.cursor) body.cursor = Number(query.cursor);
-    const page = await this.call<{ videos?: ListedVideo[]; cursor?: number; has_more?: boolean }>(account, `/v2/video/list/?fields=${HISTORY_FIELDS}`, body);
+    const missingScope = () => new PlatformError('invalid_request', 'The creator has not granted video.list (reading their videos): connect the '
+      + 'account again to read its history. Publishing does not need it.', { platformCode: 'scope_not_authorized' });
+    // Accounts connected before the service asked for video.list lack it; that must not stop them publishing.
+    const granted = account.credentials.extra?.scope;
+    if (granted !== undefined && !granted.split(',').includes('video.list')) throw missingScope();
+    const page = await this.call<{ videos?: ListedVideo[]; cursor?: number; has_more?: boolean }>(account, `/v2/video/list/?fields=${HISTORY_FIELDS}`, body)
+      .catch((error: unknown) => {
+        throw error instanceof PlatformError && error.details.platformCode === 'scope_not_authorized' ? missingScope() : error;
+      });
     const listed = page.videos ?? [];
     const inRange = listed.filter((video) => {
       const at = video.create_time * 1000;

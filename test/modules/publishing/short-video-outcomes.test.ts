@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { PublishWorker } from '../../../src/modules/publishing/worker.js';
+import { consent } from '../connect/oauth-support.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
 import { publishingSettings, sandboxPost, settled, waitForPost } from './posts-support.js';
@@ -193,6 +194,20 @@ describe('short_video — failures, retries, a lost answer, and the account\'s h
       expect(second.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Made through the API.']);
       const future = await app.api.get(`/accounts/${creator.accountId}/history?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: owner.key });
       expect(future.body).to.deep.equal({ data: [], nextCursor: null });
+    });
+
+    it('a creator who did not grant video.list: history says to connect again (502), and the account keeps publishing', async () => {
+      const user = await sandboxPost(app, '/_sandbox/short_video/users', { displayName: 'No List' });
+      const started = await app.api.get(`/connect/short_video?profileId=${owner.profileId}&redirectUrl=${encodeURIComponent('http://localhost:9/done')}`, { token: owner.key });
+      const back = await consent(started.body.authorizationUrl, 'approve', { open_id: user.openId, scope: 'user.info.basic,video.publish' });
+      const accountId = new URL((await app.api.get(`${back.pathname}${back.search}`)).headers.get('location')!).searchParams.get('accountIds')!;
+      const history = await app.api.get(`/accounts/${accountId}/history`, { token: owner.key });
+      expect(history.status).to.equal(502);
+      expect(history.body.detail).to.match(/not granted video\.list/);
+      expect((await app.api.get(`/accounts/${accountId}`, { token: owner.key })).body.status).to.equal('connected');
+      const video = await uploadMedia(app, owner, VIDEO, 'clip.mp4');
+      const done = await waitForPost(app, owner, await post({ accountId, openId: user.openId, username: user.username }, [video]), settled);
+      expect(done.status).to.equal('published');
     });
 
     it('apps cannot delete posts on this platform: 422, and the post stays', async () => {
