@@ -30,6 +30,8 @@ const LIST_FIELDS = 'id,text,timestamp,permalink,media_type,media_url,children{m
 /** Container creation refusals about the media (fetch failed, format, size): the post's media must change. */
 const MEDIA_SUBCODES = new Set([2207004, 2207026, 2207052]);
 const MEDIA_CODES = new Set([352, 9004, 36000, 36001, 36003]);
+/** Containers expire 24 hours after they were made; an hour of margin for the carousel still to be made and published. */
+const ITEMS_REUSABLE_MS = 23 * 3600 * 1000;
 
 /** Every few seconds at first, then about once a minute, as Meta suggests for long video processing. */
 function checkAfterMs(createdAt: string | undefined): number {
@@ -101,7 +103,9 @@ export class SocialThreadsPublisher implements Publisher {
 
   /** A carousel's items (each saved as it is made), then the container to publish, saved before anything else happens. */
   private async createContainers(account: AdapterAccount, content: PublishContent, start: ThreadsProgress, progress: PublishProgress): Promise<ThreadsProgress> {
-    const state: ThreadsProgress = { ...start, containerCreatedAt: start.containerCreatedAt ?? new Date().toISOString() };
+    // Item containers left from an earlier try expire with the day: close to it, they are made again.
+    const stale = start.containerCreatedAt !== undefined && Date.now() - Date.parse(start.containerCreatedAt) > ITEMS_REUSABLE_MS;
+    const state: ThreadsProgress = stale ? { containerCreatedAt: new Date().toISOString() } : { ...start, containerCreatedAt: start.containerCreatedAt ?? new Date().toISOString() };
     const options = content.options as { replyControl?: string };
     const replyControl = options.replyControl && options.replyControl !== 'everyone' ? options.replyControl : undefined;
     let params: Record<string, string | undefined>;
