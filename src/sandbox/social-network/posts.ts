@@ -63,10 +63,11 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
     const token = graph.authenticate(ctx);
     if (!token) return null;
     const user = state.users.get(token.userId)!;
-    if (!state.pages.has(pageId) || !user.pageIds.includes(pageId)) return graph.unknownObject(ctx, pageId), null;
-    if (token.kind !== 'page' || token.pageId !== pageId) return graph.fail(ctx, 400, 210, '(#210) A page access token is required to request this resource.'), null;
-    if (!state.granted(token, 'pages_manage_posts')) return graph.missingPermission(ctx, 'pages_manage_posts'), null;
-    return token;
+    if (!state.pages.has(pageId) || !user.pageIds.includes(pageId)) graph.unknownObject(ctx, pageId);
+    else if (token.kind !== 'page' || token.pageId !== pageId) graph.fail(ctx, 400, 210, '(#210) A page access token is required to request this resource.');
+    else if (!state.granted(token, 'pages_manage_posts')) graph.missingPermission(ctx, 'pages_manage_posts');
+    else return token;
+    return null;
   };
 
   /** A fault that refuses a create call before anything is made; true when it answered. */

@@ -148,8 +148,9 @@ describe('posts — social_network pages', () => {
       expect((await pageContents(app, page.pageId)).posts).to.have.length(0);
     });
 
-    it('a permission taken back (200) asks for reconnection too', async () => {
-      await person(app, 'revoke-permission', { userId: page.userId, permission: 'pages_manage_posts' });
+    it('a permission missing at the platform (200) asks for reconnection too', async () => {
+      // The next Graph call is the post: the permission webhook of a real revocation may beat it, so the refusal is injected.
+      await person(app, 'fail-next', { status: 403, code: 200, message: '(#200) Requires pages_manage_posts permission to manage the object' });
       const post = await publishNow({ text: 'Not allowed.' });
       expect(post.targets[0].failure).to.include({ code: 'account_needs_reconnection', platformCode: '200' });
     });
