@@ -22,12 +22,14 @@ export interface Post {
 
 /**
  * What a test can switch on for a creator's next init: a refusal with the platform's code (`spam_risk_too_many_posts`),
- * a 500, an init that is made but never answered, or processing that ends in FAILED with a `fail_reason`.
+ * a 500, an init that is made but never answered, a last chunk taken but never answered, or processing that ends in
+ * FAILED with a `fail_reason`.
  */
 export type Fault =
   | { kind: 'init_refused'; code: string; message?: string }
   | { kind: 'server_error' }
   | { kind: 'hang_after_init' }
+  | { kind: 'hang_after_upload' }
   | { kind: 'fail'; reason: string };
 
 const DEFAULT_CREATOR: Creator = {

@@ -144,6 +144,7 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
     if (file.subarray(4, 8).toString('latin1') !== 'ftyp' && file.readUInt32BE(0) !== 0x1a45dfa3) task.failReason = 'file_format_check_failed';
     ctx.status = 201;
     posting.finishLater(task);
+    if (posting.takeFault(task.openId, ['hang_after_upload'])) await new Promise(() => {});
   });
 
   router.post('/short_video/v2/post/publish/status/fetch/', (ctx) => {

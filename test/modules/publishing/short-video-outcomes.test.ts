@@ -156,6 +156,23 @@ describe('short_video — failures, retries, a lost answer, and the account\'s h
       expect(posts).to.have.length(1);
     });
 
+    it('a worker dies after the last chunk went up: the next one asks the status by the saved publish_id, and inits nothing more', async () => {
+      const creator = await connectCreator(app, owner);
+      const video = await uploadMedia(app, owner, VIDEO, 'clip.mp4');
+      await faults(creator, [{ kind: 'hang_after_upload' }]);
+      const id = await post(creator, [video]);
+      await until(async () => (await onPlatform(app, creator.openId)).posts.length === 1);
+      const progress = (await app.services.db('postTargets').where({ postId: id }).first()).progress;
+      expect(progress.publishId, 'the publish_id was saved right after the init').to.equal((await onPlatform(app, creator.openId)).inits[0]!.publishId);
+      await crashAndReplace();
+      const done = await waitForPost(app, owner, id, settled);
+      expect(done.status).to.equal('published');
+      const { posts, inits } = await onPlatform(app, creator.openId);
+      expect(inits).to.have.length(1);
+      expect(posts).to.have.length(1);
+      expect(done.targets[0]).to.include({ platformPostId: posts[0]!.id, attempts: 1 });
+    });
+
     it('a worker dies waiting for a photo init\'s answer: the platform posts it anyway, and the target fails as unknown instead of posting twice', async () => {
       const creator = await connectCreator(app, owner);
       const photo = await uploadMedia(app, owner, fixture('tiny.jpg'), 'cup.jpg');
