@@ -7,7 +7,7 @@ import { mountThreadsPosting } from './posting.js';
 export * from './demo.js';
 
 interface Person { id: string; username: string; name: string; biography: string; authorised: boolean }
-interface Token { value: string; userId: string; longLived: boolean; issuedAt: number; expiresAt: number; revoked: boolean }
+interface Token { value: string; userId: string; scopes: string[]; longLived: boolean; issuedAt: number; expiresAt: number; revoked: boolean }
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
@@ -19,7 +19,7 @@ const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;',
 export function mountSocialThreads(router: Router): void {
   const people = new Map<string, Person>([[DEMO_THREADS_USER.id, { ...DEMO_THREADS_USER, authorised: false }]]);
   const tokens = new Map<string, Token>();
-  const codes = new Map<string, { userId: string; redirectUri: string; used: boolean }>();
+  const codes = new Map<string, { userId: string; scopes: string[]; redirectUri: string; used: boolean }>();
   const settings = { longLivedTtlSeconds: 5_184_000, minRefreshAgeSeconds: 24 * 3600 };
   let browserUserId = DEMO_THREADS_USER.id;
   // Graph ids are beyond a double's integers: counted as BigInt.
@@ -30,9 +30,9 @@ export function mountSocialThreads(router: Router): void {
     ctx.body = { error: { message, type: 'OAuthException', code, ...(subcode === undefined ? {} : { error_subcode: subcode }), fbtrace_id: randomBytes(9).toString('base64url') } };
   };
   const params = (ctx: RouterContext): Record<string, string> => ({ ...(ctx.query as Record<string, string>), ...((ctx.request.body as Record<string, string> | undefined) ?? {}) });
-  const issue = (userId: string, longLived: boolean): Token => {
+  const issue = (userId: string, scopes: string[], longLived: boolean): Token => {
     const ttl = longLived ? settings.longLivedTtlSeconds : 3600;
-    const token: Token = { value: `THSandbox${randomBytes(30).toString('base64url')}`, userId, longLived, issuedAt: Date.now(), expiresAt: Date.now() + ttl * 1000, revoked: false };
+    const token: Token = { value: `THSandbox${randomBytes(30).toString('base64url')}`, userId, scopes, longLived, issuedAt: Date.now(), expiresAt: Date.now() + ttl * 1000, revoked: false };
     tokens.set(token.value, token);
     return token;
   };
@@ -73,7 +73,7 @@ export function mountSocialThreads(router: Router): void {
     } else {
       person.authorised = true;
       const code = `AQTh${randomBytes(24).toString('base64url')}`;
-      codes.set(code, { userId: person.id, redirectUri: form.redirect_uri!, used: false });
+      codes.set(code, { userId: person.id, scopes: (form.scope ?? '').split(',').filter(Boolean), redirectUri: form.redirect_uri!, used: false });
       target.searchParams.set('code', code);
     }
     if (form.state) target.searchParams.set('state', form.state);
@@ -88,7 +88,7 @@ export function mountSocialThreads(router: Router): void {
       return fail(ctx, 100, 'Error validating verification code. The code is used, unknown, or the redirect_uri differs.', 36009);
     }
     code.used = true;
-    ctx.body = { access_token: issue(code.userId, false).value, user_id: Number(code.userId) };
+    ctx.body = { access_token: issue(code.userId, code.scopes, false).value, user_id: Number(code.userId) };
   });
 
   router.get('/social_threads/graph/access_token', (ctx) => {
@@ -97,7 +97,7 @@ export function mountSocialThreads(router: Router): void {
     const short = authenticate(ctx);
     if (!short) return;
     if (short.longLived) return fail(ctx, 100, 'The token is long-lived already; refresh it instead.');
-    ctx.body = { access_token: issue(short.userId, true).value, token_type: 'bearer', expires_in: settings.longLivedTtlSeconds };
+    ctx.body = { access_token: issue(short.userId, short.scopes, true).value, token_type: 'bearer', expires_in: settings.longLivedTtlSeconds };
   });
 
   router.get('/social_threads/graph/refresh_access_token', (ctx) => {
@@ -106,7 +106,7 @@ export function mountSocialThreads(router: Router): void {
     if (!token) return;
     if (!token.longLived) return fail(ctx, 100, 'Only long-lived tokens can be refreshed.');
     if (Date.now() - token.issuedAt < settings.minRefreshAgeSeconds * 1000) return fail(ctx, 100, 'The token must be at least 24 hours old to be refreshed.');
-    ctx.body = { access_token: issue(token.userId, true).value, token_type: 'bearer', expires_in: settings.longLivedTtlSeconds };
+    ctx.body = { access_token: issue(token.userId, token.scopes, true).value, token_type: 'bearer', expires_in: settings.longLivedTtlSeconds };
   });
 
   router.get('/social_threads/graph/:version/me', (ctx) => {

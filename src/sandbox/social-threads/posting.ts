@@ -4,7 +4,7 @@ import type { RouterContext } from '@koa/router';
 /** What the posting endpoints need from the OAuth half of the sandbox. */
 export interface ThreadsSandboxAuth {
   /** The user id of the working token in `access_token`, or null with the Graph 190 written already. */
-  authenticate(ctx: RouterContext): { userId: string } | null;
+  authenticate(ctx: RouterContext): { userId: string; scopes: string[] } | null;
   fail(ctx: RouterContext, code: number, message: string, subcode?: number, status?: number): void;
   params(ctx: RouterContext): Record<string, string>;
   userExists(userId: string): boolean;
@@ -199,6 +199,7 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
   router.delete('/social_threads/graph/:version/:objectId', (ctx) => {
     const token = auth.authenticate(ctx);
     if (!token) return;
+    if (!token.scopes.includes('threads_delete')) return auth.fail(ctx, 10, 'Application does not have permission for this action');
     const index = threads.findIndex((t) => t.id === ctx.params.objectId && t.userId === token.userId);
     if (index < 0) return auth.fail(ctx, 100, `Unsupported delete request. Object with ID '${ctx.params.objectId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
     threads.splice(index, 1);

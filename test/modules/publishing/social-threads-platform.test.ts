@@ -61,6 +61,17 @@ describe('social_threads — a lost answer after a crash, deleting, and the prof
     expect((await app.api.get(`/posts/${post.id}`, { token: owner.key })).body.targets[0].status).to.equal('deleted');
   });
 
+  it('a profile that did not grant threads_delete (connected before it was asked for): 502, the thread stays, the account needs reconnection', async () => {
+    const person = await connectThreads(app, owner, 'threads_basic,threads_content_publish');
+    const post = await postNow(app, owner, { text: 'Hard to remove.', accountIds: [person.accountId] });
+    expect(post.status).to.equal('published');
+    const refused = await app.api.delete(`/posts/${post.id}`, { token: owner.key });
+    expect(refused.status, JSON.stringify(refused.body)).to.equal(502);
+    expect(refused.body.detail).to.include('Application does not have permission for this action');
+    expect((await posted(app, person.userId)).threads).to.have.length(1);
+    expect((await app.api.get(`/accounts/${person.accountId}`, { token: owner.key })).body.status).to.equal('needs_reconnection');
+  });
+
   it('deletePlatformPost — a thread made in the app is deleted (204), then 404; another person\'s thread is 404 and stays', async () => {
     const person = await connectThreads(app, owner);
     const made = await madeInTheApp(person.userId, 'Typed on the phone.');

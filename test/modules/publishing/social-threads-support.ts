@@ -10,12 +10,12 @@ export interface Posted {
   containers: Array<{ id: string; mediaType: string; status: string; isCarouselItem: boolean }>;
 }
 
-/** A new person on the sandbox, connected to the owner's profile through the OAuth dance. */
-export async function connectThreads(app: TestApp, owner: TestOwner): Promise<ThreadsPerson> {
+/** A new person on the sandbox, connected to the owner's profile through the OAuth dance (`scope`: what they grant, when not all). */
+export async function connectThreads(app: TestApp, owner: TestOwner, scope?: string): Promise<ThreadsPerson> {
   const { userId } = await sandboxPost<{ userId: string }>(app, '/_sandbox/social_threads/users', { username: `poster.${Date.now() % 100_000}` });
   const started = await app.api.get(`/connect/social_threads?profileId=${owner.profileId}&redirectUrl=${encodeURIComponent('http://localhost:9/done')}`, { token: owner.key });
   expect(started.status).to.equal(200);
-  const back = await consent(started.body.authorizationUrl, 'approve');
+  const back = await consent(started.body.authorizationUrl, 'approve', scope === undefined ? {} : { scope });
   const done = await app.api.get(`${back.pathname}${back.search}`);
   const accountId = new URL(done.headers.get('location')!).searchParams.get('accountIds')!;
   expect(accountId).to.be.a('string');
