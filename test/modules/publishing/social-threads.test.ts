@@ -62,7 +62,7 @@ describe('social_threads — publishing with media containers', () => {
       expect(carousel.targets[0].platformPostId).to.equal(onPlatform.threads[0]!.id);
     });
 
-    it('a video is processed for a while: the target waits without counting attempts, then publishes once', async () => {
+    it('a video (alone or in a carousel) is processed for a while: the target waits without counting attempts, then publishes once', async () => {
       const person = await connectThreads(app, owner);
       const video = await uploaded(tinyMp4(), 'clip.mp4', 'video/mp4');
       const post = await postNow(app, owner, { text: 'Pouring.', mediaIds: [video], accountIds: [person.accountId] });
@@ -71,6 +71,15 @@ describe('social_threads — publishing with media containers', () => {
       const onPlatform = await posted(app, person.userId);
       expect(onPlatform.threads.map((t) => t.media_type)).to.deep.equal(['VIDEO']);
       expect(onPlatform.containers.map((c) => `${c.mediaType}:${c.status}`)).to.deep.equal(['VIDEO:PUBLISHED']);
+
+      // In a carousel the video item keeps the carousel container processing until it is done.
+      const image = await uploaded(png(320, 320), 'still.png', 'image/png');
+      const carousel = await postNow(app, owner, { text: 'Pour and cup.', mediaIds: [video, image], accountIds: [person.accountId] });
+      expect(carousel.status, JSON.stringify(carousel.targets)).to.equal('published');
+      expect(carousel.targets[0]).to.include({ attempts: 1 });
+      const after = await posted(app, person.userId);
+      expect(after.threads.map((t) => `${t.media_type}:${t.children}`)).to.deep.equal(['CAROUSEL_ALBUM:2', 'VIDEO:0']);
+      expect(after.containers.map((c) => `${c.mediaType}${c.isCarouselItem ? '/item' : ''}`)).to.deep.equal(['VIDEO', 'VIDEO/item', 'IMAGE/item', 'CAROUSEL']);
     });
 
     it('a container that expired while processing is replaced by a new one, and the post publishes once', async () => {
