@@ -111,10 +111,12 @@ describe('short_video — failures, retries, a lost answer, and the account\'s h
       // Six inits fit in a minute; the seventh waits for the platform's minute to pass.
       await until(async () => (await onPlatform(app, creator.openId)).posts.length === 6);
       await until(async () => (await app.services.db('postTargets').whereIn('postId', ids).andWhere({ status: 'published' })).length === 6);
-      const waiting = await app.services.db('postTargets').whereIn('postId', ids).andWhere({ status: 'processing' }).first();
-      expect(waiting.attempts).to.equal(1);
-      // No Retry-After from this platform: a minute, its limit's window.
-      expect(waiting.dueAt.getTime() - Date.now()).to.be.above(30_000);
+      // No Retry-After from this platform: the retry comes after a minute, its limit's window.
+      let waiting: any;
+      await until(async () => {
+        waiting = await app.services.db('postTargets').whereIn('postId', ids).andWhere({ status: 'processing' }).first();
+        return waiting.attempts === 1 && waiting.dueAt.getTime() - Date.now() > 30_000;
+      });
       expect((await onPlatform(app, creator.openId)).inits).to.have.length(6);
       // The minute passes (the platform forgets the inits; the target comes due).
       await sandboxPost(app, '/_sandbox/short_video/minute-passed', { openId: creator.openId });
