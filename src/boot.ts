@@ -9,7 +9,7 @@ import { registerJobs } from './jobs/register.js';
 import { AddressGuard } from './lib/address-guard.js';
 import { SecretBox } from './lib/secret-box.js';
 import { DeliveryWorker } from './modules/hooks/worker.js';
-import { verifyStorage } from './modules/media/storage.js';
+import { openStorage } from './modules/media/storage.js';
 import { PublishWorker } from './modules/publishing/worker.js';
 import { Platforms } from './platforms/registry.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
@@ -82,7 +82,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
   let publishing: PublishWorker | undefined;
   let sandbox: Sandbox | undefined;
   try {
-    await verifyStorage(config, logger);
+    await openStorage(config, logger);
     if (Platforms.needSandbox(config)) {
       sandbox = await startSandbox({ port: config.sandbox.port });
       logger.info({ url: sandbox.url }, 'platform sandbox started');

@@ -102,6 +102,17 @@ export class StillProcessing extends Error {
   }
 }
 
+/**
+ * Raised by `reconcile` when this attempt's outcome cannot be found out (the answer that named the post was lost,
+ * and the platform cannot be asked without it): the target fails as `unknown`, for the user to look and retry.
+ */
+export class OutcomeUnknowable extends Error {
+  constructor(why: string) {
+    super(why);
+    this.name = 'OutcomeUnknowable';
+  }
+}
+
 /** The platform has no such post on the account (deleted already, or never there): raised by `delete`. */
 export class PostNotFound extends PlatformError {
   constructor(platformPostId: string, details: PlatformError['details'] = {}) {

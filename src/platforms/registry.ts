@@ -14,6 +14,7 @@ import { ShortVideoAdsAdapter } from './short-video-ads/adapter.js';
 import { ShortVideoAdapter } from './short-video/adapter.js';
 import { shortVideoAdsEndpoints, shortVideoEndpoints } from './short-video/endpoints.js';
 import type { PlatformAdapter, PlatformId } from './types.js';
+import { storageFor, storageKeyFor } from '../modules/media/storage.js';
 
 /** Every adapter, built once per process with its base URL: the real platform's, or the sandbox's. */
 export class Platforms {
@@ -46,12 +47,9 @@ export class Platforms {
       [this.qrchat.id, this.qrchat],
       ['search_suite', new SearchSuiteAdapter(searchSuite)],
       ['calendar', new CalendarAdapter(searchSuite)],
-      // A video's bytes are uploaded from storage: the adapter opens one media file, nothing more. Imported when
-      // first used, so that the platforms do not pull the media module (and its storage back-ends) in at load time.
-      ['short_video', new ShortVideoAdapter(shortVideoEndpoints(config, sandboxUrl), async (mediaId, range) => {
-        const { storageFor, storageKeyFor } = await import('../modules/media/storage.js');
-        return storageFor(config).read(storageKeyFor(mediaId), range);
-      })],
+      // A video's bytes are uploaded from storage: the adapter opens one media file, nothing more.
+      ['short_video', new ShortVideoAdapter(shortVideoEndpoints(config, sandboxUrl),
+        (mediaId, range) => storageFor(config).read(storageKeyFor(mediaId), range))],
       ['short_video_ads', new ShortVideoAdsAdapter(shortVideoAdsEndpoints(config, sandboxUrl))],
       [this.socialNetwork.id, this.socialNetwork],
       ['social_threads', new SocialThreadsAdapter(socialThreadsEndpoints(config, sandboxUrl))],

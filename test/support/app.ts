@@ -2,6 +2,9 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApp } from '../../src/app.js';
 import { boot } from '../../src/boot.js';
 import { createDatabaseIfMissing } from '../../src/db/embedded.js';
@@ -29,8 +32,11 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   await createDatabaseIfMissing(adminUrl(), database, TEMPLATE_DATABASE);
   // The service must know its own address before it starts: platforms (the sandbox) call it back there.
   const port = await freePort();
+  // A data folder of its own (media files), so that test processes never share or clean another's files.
+  const ownDataDir = overrides.dataDir ? null : mkdtempSync(join(tmpdir(), 'socialgate-test-'));
   const config: Config = {
     ...loadConfig({}),
+    ...(ownDataDir ? { dataDir: ownDataDir } : {}),
     publicUrl: `http://127.0.0.1:${port}`,
     sandbox: { mode: 'auto', port: 0 },
     databaseUrl: withDatabase(adminUrl(), database),
@@ -53,6 +59,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       await shutdown();
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }

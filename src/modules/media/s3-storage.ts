@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { S3Settings } from '../../lib/config.js';
-import { checkedKey, type ByteRange, type MediaStorage } from './storage.js';
+import { checkedKey, type ByteRange, type MediaStorage } from './media-storage.js';
 
 const MIB = 1024 * 1024;
 /**

@@ -4,34 +4,9 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
-import { MediaStorageError, S3Storage } from './s3-storage.js';
+import { checkedKey, type ByteRange, type MediaStorage } from './media-storage.js';
 
-/** An inclusive byte range, as HTTP ranges are. */
-export interface ByteRange {
-  start: number;
-  end: number;
-}
-
-/**
- * Where media bytes live. Keys are chosen by the service (never by a client). Two implementations: the local
- * disk, and an S3-compatible bucket (./s3-storage.ts), whose `put` uploads the finished temporary file and
- * whose `read` is a ranged GET.
- */
-export interface MediaStorage {
-  /** Takes over a finished temporary file (it is moved, not copied, where possible). */
-  put(key: string, tempPath: string): Promise<void>;
-  /** The bytes, or one range of them. */
-  read(key: string, range?: ByteRange): Promise<Readable>;
-  /** The stored size, or null when the key holds nothing. */
-  stat(key: string): Promise<{ size: number } | null>;
-  delete(key: string): Promise<void>;
-}
-
-/** A key as `storageKeyFor` makes them: folder names of safe characters, so none climbs out of its root. */
-export function checkedKey(key: string): string {
-  if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(key)) throw new Error(`invalid storage key ${key}`);
-  return key;
-}
+export type { ByteRange, MediaStorage } from './media-storage.js';
 
 /** Files under one folder, each key a relative path; the temporary folder is on the same disk, so `put` is a rename. */
 export class LocalDiskStorage implements MediaStorage {
@@ -82,34 +57,47 @@ export function mediaFolders(dataDir: string): { files: string; tmp: string } {
 
 const storages = new Map<string, MediaStorage>();
 
-/** The storage a configuration names; one per data folder, or per bucket and its address, in a process. */
-export function storageFor(config: Config): MediaStorage {
+/** Where a configuration's media live: a folder, or a bucket at its address (one client each: it keeps its connections). */
+function placeOf(config: Config): string {
   const { storage: kind, s3 } = config.media;
   if (kind === 's3' && !s3) throw new Error('MEDIA_STORAGE=s3 needs S3_BUCKET');
-  // One S3 client per bucket and address: it keeps its connections open for the next call.
-  const place = kind === 's3' && s3 ? `s3 ${JSON.stringify(s3)}` : mediaFolders(config.dataDir).files;
-  let storage = storages.get(place);
-  if (!storage) {
-    storage = kind === 's3' && s3 ? new S3Storage(s3) : new LocalDiskStorage(place);
-    storages.set(place, storage);
-  }
-  return storage;
+  return kind === 's3' ? `s3 ${JSON.stringify(s3)}` : mediaFolders(config.dataDir).files;
 }
 
 /**
- * Start-up (src/boot.ts): a bucket that does not exist or credentials the store refuses stop the process. Anything
- * else is only logged: a store that does not answer may come back (media calls fail until it does, everything
- * else works meanwhile), and a refusal may be a policy without s3:ListBucket, which the service does not need.
+ * Start-up (src/boot.ts): opens the configured storage. The S3 SDK is loaded only when a bucket is configured
+ * (it costs every other start a third of a second). A bucket that does not exist or credentials the store refuses
+ * stop the process. Anything else is only logged: a store that does not answer may come back (media calls fail
+ * until it does, everything else works meanwhile), and a refusal may be a policy without s3:ListBucket, which the
+ * service does not need.
  */
-export async function verifyStorage(config: Config, logger: Logger): Promise<void> {
-  const storage = storageFor(config);
-  if (!(storage instanceof S3Storage)) return;
+export async function openStorage(config: Config, logger: Logger): Promise<MediaStorage> {
+  const place = placeOf(config);
+  const open = storages.get(place);
+  if (open) return open;
+  if (config.media.storage !== 's3') return storageFor(config);
+  const { MediaStorageError, S3Storage } = await import('./s3-storage.js');
+  const storage = new S3Storage(config.media.s3!);
   try {
     await storage.verify();
   } catch (error) {
     if (error instanceof MediaStorageError && (error.failure === 'no_bucket' || error.failure === 'bad_credentials')) throw error;
     logger.warn({ err: error }, 'the media bucket could not be checked at start-up');
   }
+  storages.set(place, storage);
+  return storage;
+}
+
+/** The storage a configuration names; one per data folder, or per bucket and its address, in a process. */
+export function storageFor(config: Config): MediaStorage {
+  const place = placeOf(config);
+  let storage = storages.get(place);
+  if (!storage) {
+    if (config.media.storage === 's3') throw new Error('the S3 media storage is opened at start-up (openStorage) before it is used');
+    storage = new LocalDiskStorage(place);
+    storages.set(place, storage);
+  }
+  return storage;
 }
 
 /** Spread over 1,024 folders by the id's last (random) characters, so no folder grows past what file systems like. */

@@ -1,6 +1,6 @@
 import type { PublishingSettings } from '../../lib/config.js';
 import { PlatformError } from '../../platforms/errors.js';
-import { type Published, type PublishContent, type PublishMedia, StillProcessing } from '../../platforms/publishing.js';
+import { OutcomeUnknowable, type Published, type PublishContent, type PublishMedia, StillProcessing } from '../../platforms/publishing.js';
 import type { Services } from '../../services.js';
 import { adapterAccount } from '../accounts/accounts.js';
 import { AccountRow } from '../accounts/models.js';
@@ -94,6 +94,7 @@ export async function attemptTarget(services: Services, context: AttemptContext,
       addAttempt = true;
     } catch (error) {
       if (error instanceof StillProcessing) return stillProcessing(error);
+      if (error instanceof OutcomeUnknowable) return { kind: 'failed', failure: unknownOutcome(target.platform, error.message) };
       if (!(error instanceof PlatformError)) throw error;
       if (!isPassing(error)) return { kind: 'failed', failure: failureOf(error, target.platform), accountError: error };
       if (Date.now() - unknownSince.getTime() > RECONCILE_GIVE_UP_MS) {

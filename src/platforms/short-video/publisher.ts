@@ -2,7 +2,7 @@ import { PlatformError } from '../errors.js';
 import { callPlatform } from '../http.js';
 import {
   type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, type PublishMedia, type PublishProgress,
-  PublishRefused, type RuleViolation, StillProcessing,
+  OutcomeUnknowable, PublishRefused, type RuleViolation, StillProcessing,
 } from '../publishing.js';
 import type { AdapterAccount } from '../types.js';
 import { classifyApi } from './adapter.js';
@@ -99,8 +99,7 @@ export class ShortVideoPublisher implements Publisher {
     const saved = state as ProgressState;
     if (saved.publishId) return this.follow(account, content, saved, null);
     if (!saved.initSentAt || saved.kind !== 'photo') return null;
-    throw new PublishRefused('invalid_request', 'The outcome of the photo post is unknown: the platform did not answer its init, and without the '
-      + 'answer it cannot be asked. Look at the account; if the post is missing, retry this target.', 'unknown');
+    throw new OutcomeUnknowable('the platform did not answer the photo post\'s init, and without that answer it cannot be asked');
   }
 
   /** The creator's public videos, newest first, with the platform's cursor; the list has no time filter, so from/to apply here. */

@@ -143,7 +143,7 @@ describe('media on S3-compatible object storage (MEDIA_STORAGE=s3)', () => {
       const response = await upload(app, owner.key, { bytes: png(5, 5), filename: 'gone.png' });
       expect(response.status, response.text).to.equal(201);
       const storage = storageFor(app.services.config);
-      expect(storage).to.be.instanceOf(S3Storage);
+      expect(storage.constructor.name).to.equal('S3Storage');
       const key = storageKeyFor(response.body.id);
       expect(await storage.stat(key)).to.deep.equal({ size: response.body.size });
       await storage.delete(key);

@@ -185,7 +185,8 @@ describe('short_video — failures, retries, a lost answer, and the account\'s h
       const done = await waitForPost(app, owner, id, settled);
       expect(done.status).to.equal('failed');
       expect(done.targets[0].failure.code).to.equal('unknown');
-      expect(done.targets[0].failure.message).to.match(/outcome of the photo post is unknown/);
+      expect(done.targets[0].failure).to.include({ action: 'none', retryable: true });
+      expect(done.targets[0].failure.message).to.match(/outcome of the last attempt is unknown \(the platform did not answer the photo post's init/);
       expect((await onPlatform(app, creator.openId)).posts).to.have.length(1);
     });
   });
