@@ -4994,6 +4994,20 @@ export interface components {
             attempts: number;
             /** @description Why it was not published; `null` unless `status` is `failed`. */
             failure: components["schemas"]["PostTargetFailure"] | null;
+            /**
+             * @description While the target is `processing`: why the previous attempt has not published it yet (a rate limit, an
+             *     outage, an answer that was lost and is being checked with the platform). The service tries again on its
+             *     own at `nextAttemptAt`; nothing is needed from you (`action` is `none`). `null` otherwise; a failed
+             *     target's reason is `failure`.
+             */
+            lastError: components["schemas"]["PostTargetFailure"] | null;
+            /**
+             * Format: date-time
+             * @description While the target is `processing` and waiting: when it is tried again (after `lastError`) or looked at
+             *     again (the platform is still processing what it was sent, such as a video). `null` otherwise.
+             * @example 2026-11-23T08:00:34Z
+             */
+            nextAttemptAt: string | null;
         };
         /** @description Options for `social_network` (page) targets. */
         PostOptionsSocialNetwork: {
@@ -15249,7 +15263,9 @@ export interface operations {
                      *               "url": "https://www.facebook.com/104857600123456/posts/122101234567890123",
                      *               "publishedAt": "2026-11-23T08:00:03Z",
                      *               "attempts": 1,
-                     *               "failure": null
+                     *               "failure": null,
+                     *               "lastError": null,
+                     *               "nextAttemptAt": null
                      *             },
                      *             {
                      *               "accountId": "acc_01jd3z8x9y0a1b2c3d4e5f6g7j",
@@ -15266,7 +15282,9 @@ export interface operations {
                      *                 "action": "reconnect_account",
                      *                 "platformCode": "190",
                      *                 "failedAt": "2026-11-23T08:00:04Z"
-                     *               }
+                     *               },
+                     *               "lastError": null,
+                     *               "nextAttemptAt": null
                      *             }
                      *           ],
                      *           "platformOptions": {},
@@ -15358,7 +15376,9 @@ export interface operations {
                      *           "url": null,
                      *           "publishedAt": null,
                      *           "attempts": 0,
-                     *           "failure": null
+                     *           "failure": null,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null
                      *         },
                      *         {
                      *           "accountId": "acc_01jd3z8x9y0a1b2c3d4e5f6g7k",
@@ -15368,7 +15388,9 @@ export interface operations {
                      *           "url": null,
                      *           "publishedAt": null,
                      *           "attempts": 0,
-                     *           "failure": null
+                     *           "failure": null,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null
                      *         }
                      *       ],
                      *       "platformOptions": {
@@ -15413,7 +15435,9 @@ export interface operations {
                      *           "url": null,
                      *           "publishedAt": null,
                      *           "attempts": 1,
-                     *           "failure": null
+                     *           "failure": null,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null
                      *         }
                      *       ],
                      *       "platformOptions": {},
@@ -15509,7 +15533,9 @@ export interface operations {
                      *           "url": "https://www.facebook.com/104857600123456/posts/122101234567890123",
                      *           "publishedAt": "2026-11-23T08:00:03Z",
                      *           "attempts": 1,
-                     *           "failure": null
+                     *           "failure": null,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null
                      *         }
                      *       ],
                      *       "platformOptions": {
@@ -15658,7 +15684,9 @@ export interface operations {
                      *           "url": "https://www.facebook.com/104857600123456/posts/122101234567890123",
                      *           "publishedAt": "2026-11-23T08:00:03Z",
                      *           "attempts": 1,
-                     *           "failure": null
+                     *           "failure": null,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null
                      *         },
                      *         {
                      *           "accountId": "acc_01jd3z8x9y0a1b2c3d4e5f6g7j",
@@ -15668,7 +15696,9 @@ export interface operations {
                      *           "url": null,
                      *           "publishedAt": null,
                      *           "attempts": 2,
-                     *           "failure": null
+                     *           "failure": null,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null
                      *         }
                      *       ],
                      *       "platformOptions": {},
@@ -24955,7 +24985,9 @@ export interface operations {
                  *             "url": null,
                  *             "publishedAt": null,
                  *             "attempts": 0,
-                 *             "failure": null
+                 *             "failure": null,
+                 *             "lastError": null,
+                 *             "nextAttemptAt": null
                  *           },
                  *           {
                  *             "accountId": "acc_01jd3z6p8r0t2v4x6z8b0c2e4g",
@@ -24965,7 +24997,9 @@ export interface operations {
                  *             "url": null,
                  *             "publishedAt": null,
                  *             "attempts": 0,
-                 *             "failure": null
+                 *             "failure": null,
+                 *             "lastError": null,
+                 *             "nextAttemptAt": null
                  *           }
                  *         ]
                  *       }
@@ -25073,7 +25107,9 @@ export interface operations {
                  *             "url": null,
                  *             "publishedAt": null,
                  *             "attempts": 1,
-                 *             "failure": null
+                 *             "failure": null,
+                 *             "lastError": null,
+                 *             "nextAttemptAt": null
                  *           },
                  *           {
                  *             "accountId": "acc_01jd3z6p8r0t2v4x6z8b0c2e4g",
@@ -25083,7 +25119,9 @@ export interface operations {
                  *             "url": null,
                  *             "publishedAt": null,
                  *             "attempts": 1,
-                 *             "failure": null
+                 *             "failure": null,
+                 *             "lastError": null,
+                 *             "nextAttemptAt": null
                  *           }
                  *         ]
                  *       }
@@ -25191,7 +25229,9 @@ export interface operations {
                  *             "url": "https://www.facebook.com/104857600123456/posts/122101234567890123",
                  *             "publishedAt": "2026-11-23T08:00:03Z",
                  *             "attempts": 1,
-                 *             "failure": null
+                 *             "failure": null,
+                 *             "lastError": null,
+                 *             "nextAttemptAt": null
                  *           },
                  *           {
                  *             "accountId": "acc_01jd3z6p8r0t2v4x6z8b0c2e4g",
@@ -25201,7 +25241,9 @@ export interface operations {
                  *             "url": "https://www.threads.net/@acmecoffee/post/C1a2B3c4D5e",
                  *             "publishedAt": "2026-11-23T08:00:05Z",
                  *             "attempts": 1,
-                 *             "failure": null
+                 *             "failure": null,
+                 *             "lastError": null,
+                 *             "nextAttemptAt": null
                  *           }
                  *         ]
                  *       }
@@ -25309,7 +25351,9 @@ export interface operations {
                  *             "url": "https://www.facebook.com/104857600123456/posts/122101234567890123",
                  *             "publishedAt": "2026-11-23T08:00:03Z",
                  *             "attempts": 1,
-                 *             "failure": null
+                 *             "failure": null,
+                 *             "lastError": null,
+                 *             "nextAttemptAt": null
                  *           },
                  *           {
                  *             "accountId": "acc_01jd3z6p8r0t2v4x6z8b0c2e4g",
@@ -25326,7 +25370,9 @@ export interface operations {
                  *               "action": "reconnect_account",
                  *               "platformCode": "190/460",
                  *               "failedAt": "2026-11-23T08:00:04Z"
-                 *             }
+                 *             },
+                 *             "lastError": null,
+                 *             "nextAttemptAt": null
                  *           }
                  *         ]
                  *       }
@@ -25441,7 +25487,9 @@ export interface operations {
                  *               "action": "reconnect_account",
                  *               "platformCode": "190/460",
                  *               "failedAt": "2026-11-23T08:00:04Z"
-                 *             }
+                 *             },
+                 *             "lastError": null,
+                 *             "nextAttemptAt": null
                  *           }
                  *         ]
                  *       }
@@ -25553,7 +25601,9 @@ export interface operations {
                  *             "action": "reconnect_account",
                  *             "platformCode": "190/460",
                  *             "failedAt": "2026-11-23T08:00:04Z"
-                 *           }
+                 *           },
+                 *           "lastError": null,
+                 *           "nextAttemptAt": null
                  *         }
                  *       }
                  *     }

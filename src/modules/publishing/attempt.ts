@@ -5,7 +5,7 @@ import type { Services } from '../../services.js';
 import { adapterAccount } from '../accounts/accounts.js';
 import { AccountRow } from '../accounts/models.js';
 import type { Claimed } from './claim.js';
-import { failure, failureOf, isPassing, unknownOutcome } from './failures.js';
+import { failure, failureOf, interimFailure, isPassing, unknownOutcome } from './failures.js';
 import type { PostRow, TargetFailure, TargetRow } from './models.js';
 
 /** What became of one claimed target; recorded by record.ts. */
@@ -16,7 +16,7 @@ export type Outcome =
    * Try again at `at`; `unknown`: the last attempt's outcome must be reconciled before anything is sent;
    * `waiting`: the platform is still processing it, and looking again is not counted as an attempt.
    */
-  | { kind: 'retry'; at: Date; unknown: boolean; addAttempt?: boolean; waiting?: boolean };
+  | { kind: 'retry'; at: Date; unknown: boolean; addAttempt?: boolean; waiting?: boolean; lastError?: TargetFailure };
 
 /** How long a lost answer may stay unresolved (the platform cannot be asked) before the target fails as unknown. */
 const RECONCILE_GIVE_UP_MS = 24 * 3600 * 1000;
@@ -100,7 +100,10 @@ export async function attemptTarget(services: Services, context: AttemptContext,
       if (Date.now() - unknownSince.getTime() > RECONCILE_GIVE_UP_MS) {
         return { kind: 'failed', failure: unknownOutcome(target.platform, `checking with the platform kept failing: ${error.message}`) };
       }
-      return { kind: 'retry', at: retryAt(settings, Math.max(1, target.attempts), error.details.retryAt), unknown: true };
+      return {
+        kind: 'retry', at: retryAt(settings, Math.max(1, target.attempts), error.details.retryAt), unknown: true,
+        lastError: interimFailure(error, target.platform, true),
+      };
     }
   }
   const progress = {
@@ -135,5 +138,8 @@ function failedAttempt(error: PlatformError, target: TargetRow, settings: Publis
     // Out of retries: a lost answer still gets its reconcile before the target is given up.
     if (notPublished) return { kind: 'failed', failure: failureOf(error, target.platform), addAttempt };
   }
-  return { kind: 'retry', at: retryAt(settings, attemptsMade, error.details.retryAt), unknown: !notPublished, addAttempt };
+  return {
+    kind: 'retry', at: retryAt(settings, attemptsMade, error.details.retryAt), unknown: !notPublished, addAttempt,
+    lastError: interimFailure(error, target.platform, !notPublished),
+  };
 }

@@ -21,9 +21,13 @@ export function failure(code: FailureCode, message: string, platformCode: string
   return { code, message: message.slice(0, 2000), ...ACTIONS[code], platformCode, failedAt: new Date().toISOString(), ...overrides };
 }
 
+function platformCodeOf(error: PlatformError): string | null {
+  return error.details.platformCode === undefined ? null : String(error.details.platformCode).slice(0, 120);
+}
+
 /** A platform's refusal, in a form the user can act on; the platform's own words are kept in the message. */
 export function failureOf(error: PlatformError, platform: string): TargetFailure {
-  const platformCode = error.details.platformCode === undefined ? null : String(error.details.platformCode).slice(0, 120);
+  const platformCode = platformCodeOf(error);
   const said = `${platform} said: ${error.message}`;
   if (error instanceof PublishRefused) {
     return failure(error.failure, said, platformCode, error.failure === 'unknown' ? { action: 'edit_post' } : {});
@@ -39,6 +43,20 @@ export function failureOf(error: PlatformError, platform: string): TargetFailure
     default:
       return failure('unknown', `The platform refused the post (${said}). Change the post and publish it again.`, platformCode, { action: 'edit_post' });
   }
+}
+
+/**
+ * A passing failure the worker tries again on its own, shown while the target waits (`lastError`): nothing for the
+ * user to do. `unknown`: the answer was lost, and the platform is asked before anything is sent again.
+ */
+export function interimFailure(error: PlatformError, platform: string, unknown: boolean): TargetFailure {
+  const said = `${platform} said: ${error.message}`;
+  const [code, message]: [FailureCode, string] = unknown
+    ? ['platform_unavailable', `The last attempt's answer was lost (${said}); the platform is asked whether it published before anything is sent again.`]
+    : error.kind === 'rate_limited'
+      ? ['rate_limited', `The platform is rate limiting (${said}); tried again automatically.`]
+      : ['platform_unavailable', `The platform failed (${said}); tried again automatically.`];
+  return failure(code, message, platformCodeOf(error), { action: 'none' });
 }
 
 /** The service cannot tell whether the platform published: said plainly, and never retried on its own. */

@@ -9,7 +9,10 @@ export function presentTarget(row: TargetRow): PostTarget {
     url: row.url,
     publishedAt: row.publishedAt ? new Date(row.publishedAt).toISOString() : null,
     attempts: row.attempts,
-    failure: row.failure,
+    failure: row.status === 'failed' ? row.failure : null,
+    lastError: row.status === 'processing' ? row.failure : null,
+    // A due time already past is an attempt under way (or about to be), not one to wait for.
+    nextAttemptAt: row.status === 'processing' && row.dueAt && new Date(row.dueAt).getTime() > Date.now() ? new Date(row.dueAt).toISOString() : null,
   };
 }
 

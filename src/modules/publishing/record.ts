@@ -48,7 +48,8 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
       platform_post_id: outcome.kind === 'published' ? outcome.result.platformPostId : null,
       url: outcome.kind === 'published' ? outcome.result.url : null,
       progress: outcome.kind === 'published' ? outcome.result.state ?? null : null,
-      failure: outcome.kind === 'failed' ? outcome.failure : null,
+      // A retry keeps why the attempt did not publish (shown as `lastError` while the target waits).
+      failure: outcome.kind === 'failed' ? outcome.failure : outcome.kind === 'retry' ? outcome.lastError ?? null : null,
       due_at: outcome.kind === 'retry' ? outcome.at.toISOString() : null,
       keep_started: outcome.kind === 'retry' && outcome.unknown,
       // A look at work the platform is still processing takes back the attempt its claim counted (none after a reconcile).

@@ -145,10 +145,16 @@ describe('posts — publishing now, on time, partly, and again', () => {
       token: owner.key,
       body: { text: 'Half way.', accountIds: [bot.accountId, location], publishNow: true, platformOptions: { botchat: { chatIds: ['55'] } } },
     });
+    // Between the tries the target says why it waits, and until when; nothing is asked of the user yet.
+    const waiting = await waitForPost(app, owner, created.body.id, (post) => post.targets[1].lastError !== null || settled(post), 15_000);
+    expect(waiting.targets[1]).to.include({ status: 'processing', failure: null });
+    expect(waiting.targets[1].lastError).to.include({ code: 'rate_limited', action: 'none' });
+    expect(waiting.targets[1].lastError.message).to.match(/tried again automatically/);
+    expect(Date.parse(waiting.targets[1].nextAttemptAt)).to.be.greaterThan(Date.parse(waiting.targets[1].lastError.failedAt));
     const partial = await waitForPost(app, owner, created.body.id, settled, 15_000);
     expect(partial.status).to.equal('partial');
     expect(partial.targets[0]).to.include({ status: 'published' });
-    expect(partial.targets[1]).to.include({ status: 'failed', attempts: 3 });
+    expect(partial.targets[1]).to.include({ status: 'failed', attempts: 3, lastError: null, nextAttemptAt: null });
     expect(partial.targets[1].failure).to.include({ code: 'rate_limited', action: 'retry_later', retryable: true });
     const failedEvents = (await eventsOf(app, created.body.id)).filter((e) => e.name === 'post.platform.failed' || e.name === 'post.partial');
     expect(failedEvents.map((e) => e.name)).to.deep.equal(['post.platform.failed', 'post.partial']);
