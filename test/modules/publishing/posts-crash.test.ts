@@ -1,25 +1,16 @@
 import { expect } from 'chai';
-import { PublishWorker } from '../../../src/modules/publishing/worker.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
-import { botMessages, connectBot, connectLocations, localPosts, publishingSettings, sandboxPost, settled, waitForPost } from './posts-support.js';
-
-async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) expect.fail('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { botMessages, connectBot, connectLocations, CrashableWorker, localPosts, publishingSettings, sandboxPost, settled, until, waitForPost } from './posts-support.js';
 
 describe('posts — a worker that dies between the platform call and the acknowledgement', () => {
   let app: TestApp;
   let owner: TestOwner;
-  let worker: PublishWorker;
+  let worker: CrashableWorker;
 
   before(async () => {
     app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
-    worker = app.publishing!;
+    worker = new CrashableWorker(app);
   });
   beforeEach(async () => {
     owner = await newOwner(app.api);
@@ -29,13 +20,6 @@ describe('posts — a worker that dies between the platform call and the acknowl
     await app.close();
   });
 
-  /** The process dies with the call in flight: nothing is recorded; another worker takes over when the lease runs out. */
-  async function crashAndReplace(): Promise<void> {
-    await worker.abandon();
-    worker = new PublishWorker(app.services, app.services.config.databaseUrl!);
-    await worker.start();
-  }
-
   it('search_suite: the next worker finds the post on the platform and records it; nothing is posted twice', async () => {
     const [location] = await connectLocations(app, owner);
     await sandboxPost(app, '/_sandbox/search_suite/faults', { faults: [{ kind: 'hang_after_create' }] });
@@ -44,7 +28,7 @@ describe('posts — a worker that dies between the platform call and the acknowl
     await until(async () => (await localPosts(app, location!, 'Exactly once.')).length === 1);
     const row = await app.services.db('postTargets').where({ postId: created.body.id }).first();
     expect(row.attemptStartedAt, 'the attempt was marked before the call').to.be.an.instanceOf(Date);
-    await crashAndReplace();
+    await worker.crashAndReplace();
     const post = await waitForPost(app, owner, created.body.id, settled);
     const onPlatform = await localPosts(app, location!, 'Exactly once.');
     expect(onPlatform).to.have.length(1);
@@ -57,7 +41,7 @@ describe('posts — a worker that dies between the platform call and the acknowl
     await sandboxPost(app, '/_sandbox/botchat/faults', { token: bot.token, faults: [{ kind: 'hang_after_send' }] });
     const created = await app.api.post('/posts', { token: owner.key, body: { text: 'Once, please.', accountIds: [bot.accountId], publishNow: true, platformOptions: { botchat: { chatIds: ['31'] } } } });
     await until(async () => (await botMessages(app, bot.token)).length === 1);
-    await crashAndReplace();
+    await worker.crashAndReplace();
     const post = await waitForPost(app, owner, created.body.id, settled);
     expect(post.status).to.equal('failed');
     expect(post.targets[0].failure).to.include({ code: 'unknown', action: 'none', retryable: true });

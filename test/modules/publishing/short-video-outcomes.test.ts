@@ -1,27 +1,18 @@
 import { expect } from 'chai';
-import { PublishWorker } from '../../../src/modules/publishing/worker.js';
 import { consent } from '../connect/oauth-support.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
-import { publishingSettings, sandboxPost, settled, waitForPost } from './posts-support.js';
+import { CrashableWorker, publishingSettings, sandboxPost, settled, until, waitForPost } from './posts-support.js';
 import { type Creator, VIDEO, connectCreator, fixture, onPlatform, uploadMedia } from './short-video-support.js';
-
-async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) expect.fail('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('short_video — failures, retries, a lost answer, and the account\'s history', () => {
   let app: TestApp;
   let owner: TestOwner;
-  let worker: PublishWorker;
+  let worker: CrashableWorker;
 
   before(async () => {
     app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
-    worker = app.publishing!;
+    worker = new CrashableWorker(app);
   });
   beforeEach(async () => {
     owner = await newOwner(app.api);
@@ -128,11 +119,6 @@ describe('short_video — failures, retries, a lost answer, and the account\'s h
   });
 
   describe('an answer lost on the way back', () => {
-    async function crashAndReplace(): Promise<void> {
-      await worker.abandon();
-      worker = new PublishWorker(app.services, app.services.config.databaseUrl!);
-      await worker.start();
-    }
 
     it('a 500 on the video init: nothing can publish without the upload, so it is sent again — one post', async () => {
       const creator = await connectCreator(app, owner);
@@ -150,7 +136,7 @@ describe('short_video — failures, retries, a lost answer, and the account\'s h
       await faults(creator, [{ kind: 'hang_after_init' }]);
       const id = await post(creator, [video]);
       await until(async () => (await onPlatform(app, creator.openId)).inits.length === 1);
-      await crashAndReplace();
+      await worker.crashAndReplace();
       const done = await waitForPost(app, owner, id, settled);
       expect(done.status).to.equal('published');
       const { posts, inits } = await onPlatform(app, creator.openId);
@@ -166,7 +152,7 @@ describe('short_video — failures, retries, a lost answer, and the account\'s h
       await until(async () => (await onPlatform(app, creator.openId)).posts.length === 1);
       const progress = (await app.services.db('postTargets').where({ postId: id }).first()).progress;
       expect(progress.publishId, 'the publish_id was saved right after the init').to.equal((await onPlatform(app, creator.openId)).inits[0]!.publishId);
-      await crashAndReplace();
+      await worker.crashAndReplace();
       const done = await waitForPost(app, owner, id, settled);
       expect(done.status).to.equal('published');
       const { posts, inits } = await onPlatform(app, creator.openId);
@@ -181,7 +167,7 @@ describe('short_video — failures, retries, a lost answer, and the account\'s h
       await faults(creator, [{ kind: 'hang_after_init' }]);
       const id = await post(creator, [photo], 'One cup.', 'SELF_ONLY');
       await until(async () => (await onPlatform(app, creator.openId)).posts.length === 1);
-      await crashAndReplace();
+      await worker.crashAndReplace();
       const done = await waitForPost(app, owner, id, settled);
       expect(done.status).to.equal('failed');
       expect(done.targets[0].failure.code).to.equal('unknown');

@@ -1,20 +1,19 @@
 import { expect } from 'chai';
-import { PublishWorker } from '../../../src/modules/publishing/worker.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
 import { person } from '../connect/social-network-support.js';
-import { publishingSettings, settled, waitForPost } from './posts-support.js';
+import { CrashableWorker, publishingSettings, settled, until, waitForPost } from './posts-support.js';
 import { connectNewPage, type ConnectedPage, pageContents, postFaults, uploadPhoto, uploadVideo } from './social-network-support.js';
 
 describe('social_network — a lost answer, the page\'s history and deleting', () => {
   let app: TestApp;
   let owner: TestOwner;
   let page: ConnectedPage;
-  let worker: PublishWorker;
+  let worker: CrashableWorker;
 
   before(async () => {
     app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
-    worker = app.publishing!;
+    worker = new CrashableWorker(app);
   });
   beforeEach(async () => {
     owner = await newOwner(app.api);
@@ -31,21 +30,6 @@ describe('social_network — a lost answer, the page\'s history and deleting', (
     return created.body.id;
   }
 
-  async function until(check: () => Promise<boolean>, ms = 10_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) expect.fail('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  /** The process dies with the call in flight; another worker takes over once the lease runs out. */
-  async function crashAndReplace(): Promise<void> {
-    await worker.abandon();
-    worker = new PublishWorker(app.services, app.services.config.databaseUrl!);
-    await worker.start();
-  }
-
   /** A post made in the page's app, not through us. */
   const madeInApp = (message: string, extra: Record<string, unknown> = {}) => person<{ id: string }>(app, 'page-posts', { pageId: page.pageId, message, ...extra });
 
@@ -54,7 +38,7 @@ describe('social_network — a lost answer, the page\'s history and deleting', (
       await postFaults(app, page.pageId, [{ kind: 'hang_after_create', edge: 'feed' }]);
       const postId = await create({ text: 'Exactly once, please.' });
       await until(async () => (await pageContents(app, page.pageId)).posts.length === 1);
-      await crashAndReplace();
+      await worker.crashAndReplace();
       const post = await waitForPost(app, owner, postId, settled);
       const { posts } = await pageContents(app, page.pageId);
       expect(posts).to.have.length(1);
@@ -67,7 +51,7 @@ describe('social_network — a lost answer, the page\'s history and deleting', (
       await postFaults(app, page.pageId, [{ kind: 'hang_after_create', edge: 'videos' }]);
       const postId = await create({ text: 'One clip only.', mediaIds: [mediaId] });
       await until(async () => (await pageContents(app, page.pageId)).videos.length === 1);
-      await crashAndReplace();
+      await worker.crashAndReplace();
       const post = await waitForPost(app, owner, postId, settled, 15_000);
       const { videos, posts } = await pageContents(app, page.pageId);
       expect(videos).to.have.length(1);

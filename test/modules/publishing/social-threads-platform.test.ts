@@ -1,18 +1,17 @@
 import { expect } from 'chai';
-import { PublishWorker } from '../../../src/modules/publishing/worker.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
-import { publishingSettings, sandboxPost, settled, waitForPost } from './posts-support.js';
+import { CrashableWorker, publishingSettings, sandboxPost, settled, waitForPost } from './posts-support.js';
 import { connectThreads, posted, postNow, threadsFaults } from './social-threads-support.js';
 
 describe('social_threads — a lost answer after a crash, deleting, and the profile\'s history', () => {
   let app: TestApp;
   let owner: TestOwner;
-  let worker: PublishWorker;
+  let worker: CrashableWorker;
 
   before(async () => {
     app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
-    worker = app.publishing!;
+    worker = new CrashableWorker(app);
   });
   beforeEach(async () => {
     owner = await newOwner(app.api);
@@ -36,9 +35,7 @@ describe('social_threads — a lost answer after a crash, deleting, and the prof
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // The process dies with the call in flight; another worker takes over when the lease runs out.
-    await worker.abandon();
-    worker = new PublishWorker(app.services, app.services.config.databaseUrl!);
-    await worker.start();
+    await worker.crashAndReplace();
 
     const post = await waitForPost(app, owner, created.body.id, settled, 20_000);
     const onPlatform = await posted(app, person.userId);
