@@ -65,7 +65,21 @@ export interface PermissionRevoked {
   reason?: 'token_revoked' | 'permission_missing';
 }
 
-export type IncomingEvent = IncomingMessage | PermissionRevoked;
+/**
+ * A post the platform made public some time after it published it (a review passed): its public id replaces the
+ * provisional one the target was recorded under, so that history and insights find it.
+ */
+export interface PostMadePublic {
+  kind: 'post_public';
+  platformAccountId: string;
+  /** The id the target was recorded under (a publish id). */
+  provisionalId: string;
+  platformPostId: string;
+  /** The public link, from what the target kept when it published. */
+  urlFor(state: Record<string, unknown>): string | null;
+}
+
+export type IncomingEvent = IncomingMessage | PermissionRevoked | PostMadePublic;
 
 export interface IncomingRequest {
   headers: Record<string, string | string[] | undefined>;

@@ -5,6 +5,7 @@ import { recordPlatformOutcome } from '../accounts/accounts.js';
 import { markAdAccountNeedsReconnection } from '../accounts/ad-accounts.js';
 import { AccountRow, AdAccountRow } from '../accounts/models.js';
 import { storeIncomingMessage } from '../messaging/inbound.js';
+import { recordPostMadePublic } from '../publishing/made-public.js';
 import { PROCESS_JOB } from './receive.js';
 
 interface StoredWebhook {
@@ -30,6 +31,7 @@ async function handle(services: Services, platform: string, event: IncomingEvent
     for (const row of rows) if (row && row.status !== 'disconnected') await storeIncomingMessage(services.db, row, event as IncomingMessage);
     return;
   }
+  if (event.kind === 'post_public') return recordPostMadePublic(services.db, platform, event);
   // The app removed revokes the whole grant (token_revoked); a permission taken back leaves the rest (permission_missing).
   const error = event.reason === 'token_revoked'
     ? new PlatformError('auth_expired', 'The user removed the app on the platform; its tokens are revoked.')

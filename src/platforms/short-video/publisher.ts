@@ -7,6 +7,7 @@ import {
 import type { AdapterAccount } from '../types.js';
 import { classifyApi } from './adapter.js';
 import { failReasonRefusal, initRefusal } from './publish-errors.js';
+import { publicUrlOf } from './links.js';
 import { type ShortVideoOptions, validateShortVideo } from './publish-rules.js';
 import { type OpenMedia, planChunks, uploadChunks } from './upload.js';
 
@@ -258,9 +259,9 @@ function publishedOf(state: ProgressState, status: PostStatus): Published {
   const postId = status.publicaly_available_post_id?.[0];
   const kept = { kind: state.kind, publishId: state.publishId, username: state.username };
   if (postId === undefined) return { platformPostId: state.publishId!, url: null, state: kept };
-  const url = state.username ? `https://www.tiktok.com/@${state.username}/${state.kind === 'photo' ? 'photo' : 'video'}/${postId}` : null;
-  return { platformPostId: String(postId), url, state: kept };
+  return { platformPostId: String(postId), url: publicUrlOf(kept, String(postId)), state: kept };
 }
+
 
 /** Every few seconds at first (most posts are done within a minute), then less often: status is limited to 30 a minute. */
 function checkAfterMs(state: ProgressState): number {

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
 import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } from '../types.js';
+import { publicUrlOf } from './links.js';
 
 const SIGNATURE_HEADER = 'tiktok-signature';
 /** A signature older (or newer) than this is refused, so a captured request cannot be replayed later. */
@@ -13,6 +14,19 @@ function read(rawBody: string): Notification {
   try {
     const parsed = JSON.parse(rawBody) as unknown;
     return typeof parsed === 'object' && parsed !== null ? parsed as Notification : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The event's `content`, itself JSON. `post_id` is an int64 past 2^53, which a plain parse would round to another
+ * post's id: a bare number there is made a string first.
+ */
+function readContent(content: string | undefined): { publish_id?: string; post_id?: string } {
+  try {
+    const parsed = JSON.parse((content ?? '').replace(/("post_id"\s*:\s*)(-?\d+)/, '$1"$2"')) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? parsed as { publish_id?: string; post_id?: string } : {};
   } catch {
     return {};
   }
@@ -53,10 +67,25 @@ export class ShortVideoWebhooks implements WebhookReceiver {
     return `body:${sha256Hex(request.rawBody)}`;
   }
 
-  /** The user removed the app: every token of the grant is revoked. Other events (publish results) are kept only. */
+  /**
+   * The user removed the app: every token of the grant is revoked. A post made public after its review: its public
+   * id replaces the publish id it was recorded under. Other events (publish results the status already gave) are kept only.
+   */
   parse(rawBody: string): IncomingEvent[] {
     const notification = read(rawBody);
-    if (notification.event !== 'authorization.removed' || !notification.user_openid) return [];
-    return [{ kind: 'permission_revoked', accountId: null, platformAccountId: notification.user_openid, reason: 'token_revoked' }];
+    if (!notification.user_openid) return [];
+    if (notification.event === 'authorization.removed') {
+      return [{ kind: 'permission_revoked', accountId: null, platformAccountId: notification.user_openid, reason: 'token_revoked' }];
+    }
+    if (notification.event === 'post.publish.publicly_available') {
+      const content = readContent(notification.content);
+      if (!content.publish_id || !content.post_id) return [];
+      const platformPostId = content.post_id;
+      return [{
+        kind: 'post_public', platformAccountId: notification.user_openid, provisionalId: content.publish_id, platformPostId,
+        urlFor: (state) => publicUrlOf(state, platformPostId),
+      }];
+    }
+    return [];
   }
 }

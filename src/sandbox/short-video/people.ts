@@ -3,6 +3,21 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { ShortVideoState } from './state.js';
 
+/** Signs and sends one webhook, as the platform does: `TikTok-Signature: t=<unix>,s=<hex HMAC(t.rawBody)>`. */
+export function webhookSender(state: ShortVideoState) {
+  /** `content` as an object, or already written (to write an int64 as the number it is). */
+  return async (url: string, event: string, openId: string, content: Record<string, unknown> | string) => {
+    const written = typeof content === 'string' ? content : JSON.stringify(content);
+    const payload = { client_key: state.app.clientKey, event, create_time: Math.floor(Date.now() / 1000), user_openid: openId, content: written };
+    const raw = JSON.stringify(payload);
+    const t = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac('sha256', state.app.clientSecret).update(`${t}.${raw}`).digest('hex');
+    const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'TikTok-Signature': `t=${t},s=${signature}` }, body: raw });
+    await response.arrayBuffer();
+    return { payload, webhookStatus: response.status };
+  };
+}
+
 /**
  * The people around Login Kit: a creator who signs up, a creator who removes the app in their settings (the
  * platform then POSTs the signed `authorization.removed` webhook to the app's callback URL), and the developer
@@ -14,16 +29,7 @@ export function mountShortVideoPeople(router: Router, state: ShortVideoState): v
     ctx.body = { error: message };
   };
 
-  /** Signs and sends one webhook, as the platform does: `TikTok-Signature: t=<unix>,s=<hex HMAC(t.rawBody)>`. */
-  const deliver = async (url: string, event: string, openId: string, content: Record<string, unknown>) => {
-    const payload = { client_key: state.app.clientKey, event, create_time: Math.floor(Date.now() / 1000), user_openid: openId, content: JSON.stringify(content) };
-    const raw = JSON.stringify(payload);
-    const t = String(Math.floor(Date.now() / 1000));
-    const signature = createHmac('sha256', state.app.clientSecret).update(`${t}.${raw}`).digest('hex');
-    const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'TikTok-Signature': `t=${t},s=${signature}` }, body: raw });
-    await response.arrayBuffer();
-    return { payload, webhookStatus: response.status };
-  };
+  const deliver = webhookSender(state);
 
   router.post('/_sandbox/short_video/users', (ctx) => {
     const user = state.addUser((ctx.request.body ?? {}) as Record<string, never>);

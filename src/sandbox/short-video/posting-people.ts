@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { Creator, Fault, PostingState } from './posting-state.js';
+import { webhookSender } from './people.js';
 import type { ShortVideoState } from './state.js';
 
 /**
@@ -33,6 +34,21 @@ export function mountShortVideoPostingPeople(router: Router, state: ShortVideoSt
     if (!openId || !state.users.has(openId)) return void Object.assign(ctx, { status: 404, body: { error: 'no such user' } });
     ctx.status = 201;
     ctx.body = posting.addPost(openId, { title: title ?? '', description: title ?? '', ...(privacyLevel ? { privacyLevel } : {}) });
+  });
+
+  /**
+   * The platform's review passes a held post: it becomes public, and the app hears `post.publish.publicly_available`
+   * with the post's id (an int64, written as a number as the platform does) at its callback URL.
+   */
+  router.post('/_sandbox/short_video/review', async (ctx) => {
+    const { postId, webhookUrl } = (ctx.request.body ?? {}) as { postId?: string; webhookUrl?: string };
+    const post = posting.posts.get(String(postId ?? ''));
+    if (!post?.underReview) return void Object.assign(ctx, { status: 404, body: { error: 'no post under review with this id' } });
+    post.underReview = false;
+    const url = webhookUrl ?? state.settings.webhookUrl;
+    if (!url || !post.publishId) return void (ctx.body = { post, webhookStatus: null });
+    const sent = await webhookSender(state)(url, 'post.publish.publicly_available', post.openId, `{"publish_id":${JSON.stringify(post.publishId)},"post_id":${post.id}}`);
+    ctx.body = { post, webhookStatus: sent.webhookStatus };
   });
 
   router.get('/_sandbox/short_video/posts', (ctx) => {

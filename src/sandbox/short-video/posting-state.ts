@@ -18,6 +18,8 @@ export interface Post {
   id: string; openId: string; username: string; kind: 'video' | 'photo'; title: string; description: string; privacyLevel: string;
   createdAtMs: number; publishId: string | null; sha256: string | null; size: number; contentType: string | null;
   durationSec: number; likes: number; comments: number; shares: number; views: number;
+  /** Held for the platform's review: not public (no public id, not listed) until it passes. */
+  underReview: boolean;
 }
 
 /**
@@ -30,7 +32,9 @@ export type Fault =
   | { kind: 'server_error' }
   | { kind: 'hang_after_init' }
   | { kind: 'hang_after_upload' }
-  | { kind: 'fail'; reason: string };
+  | { kind: 'fail'; reason: string }
+  /** The post is made but held for review; `POST /_sandbox/short_video/review` passes it. */
+  | { kind: 'review' };
 
 const DEFAULT_CREATOR: Creator = {
   privacyLevelOptions: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
@@ -94,8 +98,14 @@ export class PostingState {
       kind: task.kind, title: String(task.postInfo.title ?? ''), description: String(task.postInfo.description ?? task.postInfo.title ?? ''),
       privacyLevel: String(task.postInfo.privacy_level), publishId: task.publishId, sha256: task.sha256, size, contentType: task.contentType,
     });
+    if (this.takeFault(task.openId, ['review'])) post.underReview = true;
     task.postId = post.id;
     task.status = 'PUBLISH_COMPLETE';
+  }
+
+  /** Seen by everyone: public, and not held for review. */
+  static isPublic(post: Post): boolean {
+    return post.privacyLevel === 'PUBLIC_TO_EVERYONE' && !post.underReview;
   }
 
   /** A post on the creator's profile: made through an init, or by the creator in the app (`publishId` null). */
@@ -107,7 +117,7 @@ export class PostingState {
     const post: Post = {
       id: String(this.nextPostId), openId, username: this.login.users.get(openId)?.username ?? 'creator', kind: 'video', title: '', description: '',
       privacyLevel: 'PUBLIC_TO_EVERYONE', createdAtMs, publishId: null, sha256: null, size: 0, contentType: null, durationSec: 15,
-      likes: 12, comments: 3, shares: 1, views: 340, ...fields,
+      likes: 12, comments: 3, shares: 1, views: 340, underReview: false, ...fields,
     };
     this.posts.set(post.id, post);
     return post;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { logId, type ShortVideoState } from './state.js';
-import type { Creator, Post, PostingState, Task } from './posting-state.js';
+import { type Creator, type Post, PostingState, type Task } from './posting-state.js';
 
 const INIT_PER_MINUTE = 6;
 const MB = 1_000_000;
@@ -160,7 +160,7 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
       status,
       ...(task.status === 'FAILED' ? { fail_reason: task.failReason } : {}),
       // The post's id is given once it is public; a private post never has one.
-      publicaly_available_post_id: post && post.privacyLevel === 'PUBLIC_TO_EVERYONE' ? [post.id] : [],
+      publicaly_available_post_id: post && PostingState.isPublic(post) ? [post.id] : [],
       ...(task.kind === 'video' ? { uploaded_bytes: uploaded } : { downloaded_bytes: task.downloaded }),
     });
     // A list of int64 numbers, as the platform writes it (not strings).
@@ -176,7 +176,7 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
     const body = (ctx.request.body ?? {}) as { max_count?: number; cursor?: number };
     const max = body.max_count ?? 10;
     if (fields.length === 0 || !Number.isInteger(max) || max < 1 || max > 20) return apiError(ctx, 400, 'invalid_params', 'fields is required and max_count must be 1 to 20.');
-    const all = [...posting.posts.values()].filter((post) => post.openId === openId && post.privacyLevel === 'PUBLIC_TO_EVERYONE')
+    const all = [...posting.posts.values()].filter((post) => post.openId === openId && PostingState.isPublic(post))
       .filter((post) => body.cursor === undefined || post.createdAtMs < body.cursor)
       .sort((a, b) => b.createdAtMs - a.createdAtMs);
     const page = all.slice(0, max);

@@ -202,6 +202,27 @@ describe('short_video — failures, retries, a lost answer, and the account\'s h
       expect(future.body).to.deep.equal({ data: [], nextCursor: null });
     });
 
+    it('a public post held for review is recorded under its publish id; when the platform says it passed (webhook), it takes its public id and link, and history marks it ours', async () => {
+      const creator = await connectCreator(app, owner);
+      const video = await uploadMedia(app, owner, VIDEO, 'clip.mp4');
+      await faults(creator, [{ kind: 'review' }]);
+      const published = await waitForPost(app, owner, await post(creator, [video], 'Waiting for review.'), settled);
+      expect(published.status).to.equal('published');
+      const publishId = published.targets[0].platformPostId as string;
+      expect(publishId).to.match(/^v_pub_file~/);
+      expect(published.targets[0].url).to.equal(null);
+      expect((await app.api.get(`/accounts/${creator.accountId}/history`, { token: owner.key })).body.data).to.deep.equal([]);
+
+      const [held] = (await onPlatform(app, creator.openId)).posts;
+      const reviewed = await sandboxPost(app, '/_sandbox/short_video/review', { postId: held!.id, webhookUrl: `${app.services.config.publicUrl}/webhooks/short_video` });
+      expect(reviewed.webhookStatus).to.equal(200);
+      // The int64 id arrives as a JSON number; it must be kept to the digit.
+      const after = await waitForPost(app, owner, published.id, (p) => p.targets[0].platformPostId !== publishId);
+      expect(after.targets[0]).to.include({ platformPostId: held!.id, url: `https://www.tiktok.com/@${creator.username}/video/${held!.id}`, status: 'published' });
+      const history = await app.api.get(`/accounts/${creator.accountId}/history`, { token: owner.key });
+      expect(history.body.data.map((p: { platformPostId: string; postId: string }) => [p.platformPostId, p.postId])).to.deep.equal([[held!.id, published.id]]);
+    });
+
     it('a creator who did not grant video.list: history says to connect again (502), and the account keeps publishing', async () => {
       const user = await sandboxPost(app, '/_sandbox/short_video/users', { displayName: 'No List' });
       const started = await app.api.get(`/connect/short_video?profileId=${owner.profileId}&redirectUrl=${encodeURIComponent('http://localhost:9/done')}`, { token: owner.key });
