@@ -5322,6 +5322,7 @@ export interface components {
              *     | `media_count` | Too many or too few media for the platform; see `limit`. |
              *     | `media_type` | A media kind or format the platform does not take (for example an image on `short_video` video posts, a GIF on `search_suite`). |
              *     | `media_size` | A media file too large, too long or of a wrong aspect ratio for the platform; see `limit`. |
+             *     | `media_format` | A media file encoded in a way the platform refuses (a frame rate outside its range); see `limit`. |
              *     | `media_not_found` | A media id that does not exist or belongs to another owner. |
              *     | `required_option` | A required option is missing (for example `short_video.privacyLevel`). |
              *     | `option_not_allowed` | An option the account does not allow (for example a privacy level not in its options). |
@@ -5333,7 +5334,7 @@ export interface components {
              * @example max_length
              * @enum {string}
              */
-            code: "max_length" | "media_count" | "media_type" | "media_size" | "media_not_found" | "required_option" | "option_not_allowed" | "text_or_media_required" | "account_not_found" | "account_other_profile" | "account_needs_reconnection" | "account_cannot_publish";
+            code: "max_length" | "media_count" | "media_type" | "media_size" | "media_format" | "media_not_found" | "required_option" | "option_not_allowed" | "text_or_media_required" | "account_not_found" | "account_other_profile" | "account_needs_reconnection" | "account_cannot_publish";
             /**
              * @description The target whose rule failed; `null` for a rule of the whole post.
              * @example acc_01jd3z8x9y0a1b2c3d4e5f6g7j

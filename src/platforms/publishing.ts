@@ -14,6 +14,8 @@ export interface PublishMedia {
   width: number | null;
   height: number | null;
   durationMs: number | null;
+  /** Frames per second of a video, as probed. */
+  frameRate: number | null;
   url: string;
 }
 

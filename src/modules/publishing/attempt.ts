@@ -38,7 +38,7 @@ export async function loadContext(services: Services, claimed: Claimed[]): Promi
   ]);
   const mediaIds = [...new Set(posts.flatMap((post) => post.mediaIds))];
   const media = mediaIds.length === 0 ? [] : await db('media').whereIn('id', mediaIds)
-    .select('id', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'token') as Array<PublishMedia & { token: string }>;
+    .select('id', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'frameRate', 'token') as Array<PublishMedia & { token: string }>;
   return {
     posts: new Map(posts.map((post) => [post.id, post])),
     accounts: new Map(accounts.map((account) => [account.id, account])),

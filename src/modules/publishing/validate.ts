@@ -85,6 +85,6 @@ export async function checkPost(services: Services, principal: Principal, input:
 async function loadMedia(services: Services, ownerId: string, ids: string[]): Promise<Map<string, PublishMedia>> {
   if (ids.length === 0) return new Map();
   const rows = await services.db('media').where({ ownerId }).whereIn('id', ids)
-    .select('id', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs') as Array<Omit<PublishMedia, 'url'>>;
+    .select('id', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'frameRate') as Array<Omit<PublishMedia, 'url'>>;
   return new Map(rows.map((row) => [row.id, { ...row, size: Number(row.size), url: '' }]));
 }

@@ -20,6 +20,8 @@ const PHOTO_MAX_SHORT_SIDE = 1080;
 const PHOTO_MAX_LONG_SIDE = 1920;
 /** The longest any creator may post; each creator's own cap (`max_video_post_duration_sec`) is checked when publishing. */
 const VIDEO_MAX_MS = 60 * 60 * 1000;
+/** Frames per second the platform takes (its processing fails `frame_rate_check_failed` outside them). */
+const FRAME_RATE = { min: 23, max: 60 };
 
 export interface ShortVideoOptions {
   privacyLevel?: string;
@@ -71,6 +73,10 @@ export function validateShortVideo(content: PublishContent): RuleViolation[] {
       }
       if (media.durationMs !== null && media.durationMs > VIDEO_MAX_MS) {
         return add(path, 'media_size', `The video lasts ${Math.round(media.durationMs / 1000)} s; short_video takes up to 60 minutes (less for most creators).`, VIDEO_MAX_MS);
+      }
+      if (media.frameRate !== null && (media.frameRate < FRAME_RATE.min || media.frameRate > FRAME_RATE.max)) {
+        return add(path, 'media_format', `The video has ${media.frameRate} frames a second; short_video takes ${FRAME_RATE.min} to ${FRAME_RATE.max}.`,
+          media.frameRate < FRAME_RATE.min ? FRAME_RATE.min : FRAME_RATE.max);
       }
       if (options.coverTimestampMs !== undefined && media.durationMs !== null && options.coverTimestampMs > media.durationMs) {
         add(`${OPTIONS}/coverTimestampMs`, 'option_not_allowed', `The cover frame at ${options.coverTimestampMs} ms is past the video's end (${media.durationMs} ms).`);

@@ -8,6 +8,8 @@ const IMAGE_MAX_BYTES = 8 * 1024 * 1024;
 const VIDEO_TYPES = new Set(['video/mp4', 'video/quicktime']);
 const VIDEO_MAX_BYTES = 1024 * 1024 * 1024;
 const VIDEO_MAX_MS = 300_000;
+/** Frames per second of the video specification. */
+const FRAME_RATE = { min: 23, max: 60 };
 /** Width to height, between 0.01:1 and 10:1, for images and videos alike. */
 const ASPECT_MIN = 0.01;
 const ASPECT_MAX = 10;
@@ -38,6 +40,12 @@ export function threadsViolations(content: PublishContent): RuleViolation[] {
       }
       if (media.durationMs !== null && media.durationMs > VIDEO_MAX_MS) {
         violations.push({ path, code: 'media_size', limit: VIDEO_MAX_MS / 1000, message: `The video lasts ${Math.round(media.durationMs / 1000)} s; social_threads takes videos up to 5 minutes.` });
+      }
+      if (media.frameRate !== null && (media.frameRate < FRAME_RATE.min || media.frameRate > FRAME_RATE.max)) {
+        violations.push({
+          path, code: 'media_format', limit: media.frameRate < FRAME_RATE.min ? FRAME_RATE.min : FRAME_RATE.max,
+          message: `The video has ${media.frameRate} frames a second; social_threads takes ${FRAME_RATE.min} to ${FRAME_RATE.max}.`,
+        });
       }
     } else {
       violations.push({ path, code: 'media_type', message: `social_threads posts take JPEG or PNG images and MP4 or MOV videos, not ${media.mimeType}.` });

@@ -86,6 +86,10 @@ describe('short_video — Direct Post of videos and photos', () => {
     expect(await refused({ mediaIds: [pngPhoto] })).to.deep.equal(['body/mediaIds/0 media_type']);
     expect(await refused({ mediaIds: [video, photo] })).to.deep.equal(['body/mediaIds media_count']);
     expect(await refused({ mediaIds: [small] })).to.deep.equal(['body/mediaIds/0 media_size']);
+    // A video probed at 10 frames a second (the fixture at hand is too small for the platform, so its record stands in for one).
+    const slow = await uploadMedia(app, owner, VIDEO, 'slow.mp4');
+    await app.services.db('media').where({ id: slow }).update({ frameRate: 10 });
+    expect(await refused({ mediaIds: [slow] })).to.deep.equal(['body/mediaIds/0 media_format']);
     expect(await refused({ mediaIds: [photo] }, { privacyLevel: 'SELF_ONLY', title: 'x'.repeat(91), disableDuet: true }))
       .to.deep.equal(['body/platformOptions/short_video/title max_length', 'body/platformOptions/short_video/disableDuet option_not_allowed']);
     expect(await refused({ mediaIds: [video], text: 'y'.repeat(2201) })).to.deep.equal(['body/text max_length']);

@@ -6,7 +6,8 @@ import { eventsOf, publishingSettings, sandboxPost, settled, waitForPost } from 
 import { connectThreads, posted, postNow, threadsFaults } from './social-threads-support.js';
 import { animatedGif, png, upload } from './support.js';
 
-const tinyMp4 = () => readFileSync(new URL('../../fixtures/media/tiny.mp4', import.meta.url));
+/** 360×640 at 30 frames a second: a video the platform takes. */
+const clipMp4 = () => readFileSync(new URL('../../fixtures/media/vertical.mp4', import.meta.url));
 
 describe('social_threads — publishing with media containers', () => {
   let app: TestApp;
@@ -64,7 +65,7 @@ describe('social_threads — publishing with media containers', () => {
 
     it('a video (alone or in a carousel) is processed for a while: the target waits without counting attempts, then publishes once', async () => {
       const person = await connectThreads(app, owner);
-      const video = await uploaded(tinyMp4(), 'clip.mp4', 'video/mp4');
+      const video = await uploaded(clipMp4(), 'clip.mp4', 'video/mp4');
       const post = await postNow(app, owner, { text: 'Pouring.', mediaIds: [video], accountIds: [person.accountId] });
       expect(post.status, JSON.stringify(post.targets)).to.equal('published');
       expect(post.targets[0]).to.include({ attempts: 1 });
@@ -85,7 +86,7 @@ describe('social_threads — publishing with media containers', () => {
     it('a container that expired while processing is replaced by a new one, and the post publishes once', async () => {
       const person = await connectThreads(app, owner);
       await sandboxPost(app, '/_sandbox/social_threads/publishing', { videoProcessingMs: 600_000 });
-      const video = await uploaded(tinyMp4(), 'clip.mp4', 'video/mp4');
+      const video = await uploaded(clipMp4(), 'clip.mp4', 'video/mp4');
       const created = await app.api.post('/posts', { token: owner.key, body: { text: 'Slow pour.', mediaIds: [video], accountIds: [person.accountId], publishNow: true } });
       for (let i = 0; (await posted(app, person.userId)).containers.length === 0; i += 1) {
         if (i > 200) expect.fail('no container was made');
@@ -116,10 +117,22 @@ describe('social_threads — publishing with media containers', () => {
       expect(exactly.status, JSON.stringify(exactly.body)).to.equal(202);
     });
 
+    it('refuses a video of 10 frames a second (media_format, limit 23) before anything is posted', async () => {
+      const person = await connectThreads(app, owner);
+      const slow = await uploaded(readFileSync(new URL('../../fixtures/media/tiny.mp4', import.meta.url)), 'slow.mp4', 'video/mp4');
+      const response = await app.api.post('/posts', { token: owner.key, body: { mediaIds: [slow], accountIds: [person.accountId], publishNow: true } });
+      expect(response.status, JSON.stringify(response.body)).to.equal(422);
+      expect(response.body.errors).to.deep.equal([{
+        path: 'body/mediaIds/0', code: 'media_format', limit: 23, accountId: person.accountId, platform: 'social_threads',
+        message: 'The video has 10 frames a second; social_threads takes 23 to 60.',
+      }]);
+      expect((await posted(app, person.userId)).containers).to.have.length(0);
+    });
+
     it('processing that fails is media_processing_failed with the platform\'s message; a retry makes a new container and publishes', async () => {
       const person = await connectThreads(app, owner);
       await threadsFaults(app, person.userId, [{ kind: 'processing_error', errorMessage: 'INVALID_FRAME_RATE' }]);
-      const video = await uploaded(tinyMp4(), 'clip.mp4', 'video/mp4');
+      const video = await uploaded(clipMp4(), 'clip.mp4', 'video/mp4');
       const failed = await postNow(app, owner, { text: 'Jittery.', mediaIds: [video], accountIds: [person.accountId] });
       expect(failed.status).to.equal('failed');
       expect(failed.targets[0].failure).to.include({ code: 'media_processing_failed', action: 'retry_later', retryable: true, platformCode: 'INVALID_FRAME_RATE' });
