@@ -82,6 +82,9 @@ export function problemMiddleware(logger: Logger, jsonLimit: string) {
     } catch (error) {
       const known = error instanceof ApiError ? error : fromBodyParser(error, jsonLimit);
       if (known) {
+        // A failure of what the service stands on (the media store) is the operator's to see, cause and all; a
+        // platform's (502) is the account's, recorded there.
+        if (known.status === 503) logger.error({ err: error, requestId, method: ctx.method, path: ctx.path }, known.detail);
         writeProblem(ctx, known, requestId);
       } else {
         logger.error({ err: error, requestId, method: ctx.method, path: ctx.path }, 'unexpected error');

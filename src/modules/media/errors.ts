@@ -15,6 +15,17 @@ export class MediaRejectedError extends ApiError {
   }
 }
 
+/**
+ * 503 `storage_unavailable`: the bucket did not answer, or refused the service. The store's own error (bucket,
+ * key, code) is the cause, for the log; the client is told only to come back.
+ */
+export class StorageUnavailableError extends ApiError {
+  constructor(cause: Error) {
+    super(503, 'storage_unavailable', 'Media storage unavailable', 'The media storage did not answer; try again in a moment.', { headers: { 'Retry-After': '30' } });
+    this.cause = cause;
+  }
+}
+
 export class RangeNotSatisfiableError extends ApiError {
   constructor(size: number, detail: string) {
     super(416, 'range_not_satisfiable', 'Range not satisfiable', detail, { headers: { 'Content-Range': `bytes */${size}` } });

@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { S3Settings } from '../../lib/config.js';
+import { StorageUnavailableError } from './errors.js';
 import { checkedKey, type ByteRange, type MediaStorage } from './media-storage.js';
 
 const MIB = 1024 * 1024;
@@ -44,12 +44,25 @@ export function classify(error: unknown): StorageFailure {
   return 'unavailable';
 }
 
+/** The parts of the AWS SDK the storage uses. */
+export type S3Sdk = Pick<typeof import('@aws-sdk/client-s3'), 'S3Client' | 'GetObjectCommand' | 'HeadObjectCommand' | 'DeleteObjectCommand'>
+  & Pick<typeof import('@aws-sdk/lib-storage'), 'Upload'>;
+
+/** The SDK costs a start a third of a second: it is loaded only by an instance configured with a bucket. */
+export async function loadS3Sdk(): Promise<S3Sdk> {
+  const [s3, storage] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+  return {
+    S3Client: s3.S3Client, GetObjectCommand: s3.GetObjectCommand, HeadObjectCommand: s3.HeadObjectCommand,
+    DeleteObjectCommand: s3.DeleteObjectCommand, Upload: storage.Upload,
+  };
+}
+
 /** Media files as objects of one bucket, under the same keys as on disk (behind S3_PREFIX). */
 export class S3Storage implements MediaStorage {
   private readonly client: S3Client;
 
-  constructor(private readonly settings: S3Settings, client?: S3Client) {
-    this.client = client ?? new S3Client({
+  constructor(private readonly settings: S3Settings, private readonly sdk: S3Sdk, client?: S3Client) {
+    this.client = client ?? new sdk.S3Client({
       region: settings.region,
       endpoint: settings.endpoint,
       forcePathStyle: settings.forcePathStyle,
@@ -69,18 +82,22 @@ export class S3Storage implements MediaStorage {
     return this.settings.prefix ? `${this.settings.prefix}/${checked}` : checked;
   }
 
-  /** The SDK's error, classified and named with the bucket and key, the original kept as its cause. */
-  private failed(action: string, key: string | null, error: unknown): MediaStorageError {
+  /**
+   * The SDK's error, classified and named with the bucket and key, the original kept as its cause. A missing
+   * object is the caller's to judge; anything else means the store cannot serve now (503 to a client).
+   */
+  private failed(action: string, key: string | null, error: unknown): MediaStorageError | StorageUnavailableError {
     const failure = classify(error);
     const where = `s3://${this.settings.bucket}/${key === null ? '' : this.objectKey(key)}`;
     const code = (error as { name?: string } | null)?.name ?? 'Error';
-    return new MediaStorageError(failure, `${action} ${where} failed (${failure}: ${code})`, { cause: error });
+    const storageError = new MediaStorageError(failure, `${action} ${where} failed (${failure}: ${code})`, { cause: error });
+    return failure === 'missing' ? storageError : new StorageUnavailableError(storageError);
   }
 
   async put(key: string, tempPath: string): Promise<void> {
     const { size } = await stat(tempPath);
     const body = createReadStream(tempPath);
-    const upload = new Upload({
+    const upload = new this.sdk.Upload({
       client: this.client,
       params: { Bucket: this.settings.bucket, Key: this.objectKey(key), Body: body },
       partSize: Math.max(PART_SIZE, Math.ceil(size / MAX_PARTS)),
@@ -104,7 +121,7 @@ export class S3Storage implements MediaStorage {
     let answer;
     try {
       // The GET is answered (headers) before this returns, so a missing object fails here, before our answer starts.
-      answer = await this.client.send(new GetObjectCommand({
+      answer = await this.client.send(new this.sdk.GetObjectCommand({
         Bucket: this.settings.bucket, Key: this.objectKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined,
       }));
     } catch (error) {
@@ -116,7 +133,7 @@ export class S3Storage implements MediaStorage {
 
   async stat(key: string): Promise<{ size: number } | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }));
+      const head = await this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }));
       return { size: head.ContentLength ?? 0 };
     } catch (error) {
       if (classify(error) === 'missing') return null;
@@ -127,7 +144,7 @@ export class S3Storage implements MediaStorage {
   async delete(key: string): Promise<void> {
     try {
       // S3 answers 204 for a key that holds nothing, so deleting twice is fine, as `rm --force` is on disk.
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }));
+      await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }));
     } catch (error) {
       throw this.failed('Deleting', key, error);
     }
@@ -140,7 +157,7 @@ export class S3Storage implements MediaStorage {
    */
   async verify(): Promise<void> {
     try {
-      await this.client.send(new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey('start-check'), Range: 'bytes=0-0' }));
+      await this.client.send(new this.sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey('start-check'), Range: 'bytes=0-0' }));
     } catch (error) {
       const failure = classify(error);
       if (failure === 'missing') return;

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import type { Config } from '../../lib/config.js';
 import type { Logger } from '../../lib/logger.js';
 import { checkedKey, type ByteRange, type MediaStorage } from './media-storage.js';
+import { loadS3Sdk, MediaStorageError, S3Storage } from './s3-storage.js';
 
 export type { ByteRange, MediaStorage } from './media-storage.js';
 
@@ -76,8 +77,7 @@ export async function openStorage(config: Config, logger: Logger): Promise<Media
   const open = storages.get(place);
   if (open) return open;
   if (config.media.storage !== 's3') return storageFor(config);
-  const { MediaStorageError, S3Storage } = await import('./s3-storage.js');
-  const storage = new S3Storage(config.media.s3!);
+  const storage = new S3Storage(config.media.s3!, await loadS3Sdk());
   try {
     await storage.verify();
   } catch (error) {
