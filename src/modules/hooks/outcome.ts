@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { BatchWriter } from '../../lib/batch-writer.js';
 import type { WebhookSettings } from '../../lib/config.js';
 import type { AttemptOutcome } from './attempt.js';
 import type { DeliveryRow } from './models.js';
@@ -95,42 +96,7 @@ export async function recordSuccesses(db: Knex, successes: Success[]): Promise<v
   [rows.map((r) => r.hookId), rows.map((r) => r.at), rows.map((r) => r.hookId)] as never);
 }
 
-/**
- * Records successes in batches: the first waits for nobody; those that finish while a batch is being written
- * go together in the next one. Each caller's promise settles when its own success is committed.
- */
-export class SuccessRecorder {
-  private queue: Array<Success & { settle: (error?: unknown) => void }> = [];
-  private flushing = false;
-  private dropped = false;
-
-  constructor(private readonly db: Knex, private readonly maxBatch = 500) {}
-
-  record(success: Success): Promise<void> {
-    if (this.dropped) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.queue.push({ ...success, settle: (error) => (error === undefined ? resolve() : reject(error)) });
-      if (!this.flushing) void this.flush();
-    });
-  }
-
-  /** Forgets what is not written yet, as a killed process would (their leases run out). */
-  drop(): void {
-    this.dropped = true;
-    for (const item of this.queue.splice(0)) item.settle();
-  }
-
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    while (this.queue.length > 0 && !this.dropped) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      try {
-        await recordSuccesses(this.db, batch);
-        for (const item of batch) item.settle();
-      } catch (error) {
-        for (const item of batch) item.settle(error ?? new Error('recording successes failed'));
-      }
-    }
-    this.flushing = false;
-  }
+/** Successes recorded in batches of up to 500; dropped ones leave their leases to run out. */
+export function successRecorder(db: Knex): BatchWriter<Success> {
+  return new BatchWriter((batch) => recordSuccesses(db, batch), 500);
 }

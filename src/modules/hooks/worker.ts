@@ -4,7 +4,8 @@ import type { Services } from '../../services.js';
 import { EVENTS_CHANNEL } from '../events/emit.js';
 import { attemptDelivery, type SendingDelivery, type SendingHook } from './attempt.js';
 import { DELIVERIES_CHANNEL, dispatchPending } from './dispatcher.js';
-import { recordOutcome, SuccessRecorder } from './outcome.js';
+import { recordOutcome, type Success, successRecorder } from './outcome.js';
+import type { BatchWriter } from '../../lib/batch-writer.js';
 
 /** Due deliveries are looked for at least this often: retries coming due, leases run out, a missed NOTIFY. */
 const IDLE_POLL_MS = 1000;
@@ -22,7 +23,7 @@ type Claimed = { delivery: SendingDelivery; hook: SendingHook };
  */
 export class DeliveryWorker {
   private readonly client: GuardedHttpClient;
-  private readonly successes: SuccessRecorder;
+  private readonly successes: BatchWriter<Success>;
   private listener: NotificationListener | undefined;
   private running = false;
   private abandoned = false;
@@ -43,7 +44,7 @@ export class DeliveryWorker {
     this.client = new GuardedHttpClient(services.addressGuard, {
       caFile: services.config.webhooks.caFile, connections: Math.max(10, services.config.webhooks.concurrency),
     });
-    this.successes = new SuccessRecorder(services.db);
+    this.successes = successRecorder(services.db);
   }
 
   async start(): Promise<void> {
@@ -172,7 +173,7 @@ export class DeliveryWorker {
         .then((outcome) => {
           if (this.abandoned) return undefined;
           return outcome.errorClass === null
-            ? this.successes.record({ delivery, outcome })
+            ? this.successes.add({ delivery, outcome })
             : recordOutcome(db, delivery, outcome, config.webhooks);
         })
         .catch((error: unknown) => this.services.logger.error({ err: error, deliveryId: delivery.id }, 'recording a delivery failed'))

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { BatchWriter } from '../../lib/batch-writer.js';
 import type { Services } from '../../services.js';
 import { recordPlatformOutcome } from '../accounts/accounts.js';
 import { emitEvents, type NewEvent } from '../events/emit.js';
@@ -128,42 +129,7 @@ async function afterCommit(services: Services, finished: Finished[]): Promise<vo
       ORDER BY id FOR UPDATE SKIP LOCKED)`, [[...succeeded]]).catch((err: unknown) => logger.warn({ err }, 'noting account successes failed'));
 }
 
-/**
- * Records outcomes in batches: the first waits for nobody; those that finish while a batch is written go
- * together in the next. Each caller's promise settles when its own outcome is committed.
- */
-export class OutcomeRecorder {
-  private queue: Array<Finished & { settle: (error?: unknown) => void }> = [];
-  private flushing = false;
-  private dropped = false;
-
-  constructor(private readonly services: Services, private readonly maxBatch = 200) {}
-
-  record(item: Finished): Promise<void> {
-    if (this.dropped) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.queue.push({ ...item, settle: (error) => (error === undefined ? resolve() : reject(error)) });
-      if (!this.flushing) void this.flush();
-    });
-  }
-
-  /** Forgets what is not written yet, as a killed process would (the leases run out; the next claim reconciles). */
-  drop(): void {
-    this.dropped = true;
-    for (const item of this.queue.splice(0)) item.settle();
-  }
-
-  private async flush(): Promise<void> {
-    this.flushing = true;
-    while (this.queue.length > 0 && !this.dropped) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      try {
-        await recordOutcomes(this.services, batch);
-        for (const item of batch) item.settle();
-      } catch (error) {
-        for (const item of batch) item.settle(error ?? new Error('recording outcomes failed'));
-      }
-    }
-    this.flushing = false;
-  }
+/** Outcomes recorded in batches of up to 200, the leases of the dropped ones left to run out (the next claim reconciles). */
+export function outcomeRecorder(services: Services): BatchWriter<Finished> {
+  return new BatchWriter((batch) => recordOutcomes(services, batch), 200);
 }

@@ -3,7 +3,8 @@ import type { Services } from '../../services.js';
 import { attemptTarget, loadContext, type Outcome } from './attempt.js';
 import { type Claimed, claimDue } from './claim.js';
 import { failure } from './failures.js';
-import { OutcomeRecorder } from './record.js';
+import { type Finished, outcomeRecorder } from './record.js';
+import type { BatchWriter } from '../../lib/batch-writer.js';
 import { POSTS_CHANNEL } from './wake.js';
 
 /** Due targets are looked for at least this often, NOTIFY or not: retries coming due, a lost wake-up. */
@@ -19,7 +20,7 @@ const CLAIM_LOOPS = 3;
  * the lease runs out, the next claim reconciles it with the platform before anything is sent again.
  */
 export class PublishWorker {
-  private readonly recorder: OutcomeRecorder;
+  private readonly recorder: BatchWriter<Finished>;
   private listener: NotificationListener | undefined;
   private running = false;
   private abandoned = false;
@@ -33,7 +34,7 @@ export class PublishWorker {
   private loopDone: Promise<void> | undefined;
 
   constructor(private readonly services: Services, private readonly databaseUrl: string) {
-    this.recorder = new OutcomeRecorder(services);
+    this.recorder = outcomeRecorder(services);
   }
 
   async start(): Promise<void> {
@@ -141,7 +142,7 @@ export class PublishWorker {
       });
       this.inFlight.add(calling);
       const recording: Promise<void> = call
-        .then((outcome) => (this.abandoned ? undefined : this.recorder.record({ claimed: item, outcome })))
+        .then((outcome) => (this.abandoned ? undefined : this.recorder.add({ claimed: item, outcome })))
         .catch((error: unknown) => this.services.logger.error({ err: error, postId: item.target.postId }, 'recording a publication failed'))
         .finally(() => this.recording.delete(recording));
       this.recording.add(recording);

@@ -1,0 +1,39 @@
+/**
+ * Writes items in batches: the first waits for nobody; those that arrive while a batch is being written go
+ * together in the next (at most `maxBatch`). Each caller's promise settles when its own item is committed.
+ */
+export class BatchWriter<T> {
+  private queue: Array<{ item: T; settle: (error?: unknown) => void }> = [];
+  private flushing = false;
+  private dropped = false;
+
+  constructor(private readonly write: (batch: T[]) => Promise<void>, private readonly maxBatch: number) {}
+
+  add(item: T): Promise<void> {
+    if (this.dropped) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, settle: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!this.flushing) void this.flush();
+    });
+  }
+
+  /** Forgets what is not written yet, as a killed process would (for tests of that case). */
+  drop(): void {
+    this.dropped = true;
+    for (const entry of this.queue.splice(0)) entry.settle();
+  }
+
+  private async flush(): Promise<void> {
+    this.flushing = true;
+    while (this.queue.length > 0 && !this.dropped) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      try {
+        await this.write(batch.map((entry) => entry.item));
+        for (const entry of batch) entry.settle();
+      } catch (error) {
+        for (const entry of batch) entry.settle(error ?? new Error('writing a batch failed'));
+      }
+    }
+    this.flushing = false;
+  }
+}
