@@ -8,7 +8,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { PlatformError } from '../../platforms/errors.js';
 import type { AdapterAccount, Credentials, PlatformIdentity } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
-import { assertProfileInScope, profileScope, type Principal } from '../auth/principal.js';
+import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
 import { emitEvent } from '../events/emit.js';
 import { type AccountError, AccountRow } from './models.js';
 import { presentAccount, presentHealth } from './present.js';
@@ -37,13 +37,8 @@ export async function listAccounts(db: Knex, principal: Principal, page: PageReq
   profileId?: string; platform?: string; kind?: string; status?: string;
 }): Promise<Page<Account>> {
   const query = AccountRow.query(db).where({ ownerId: principal.ownerId }).orderBy('id', 'desc').limit(page.limit + 1);
-  const scope = profileScope(principal);
-  if (filters.profileId) {
-    assertProfileInScope(principal, filters.profileId);
-    query.where({ profileId: filters.profileId });
-  } else if (scope) {
-    query.whereIn('profileId', scope);
-  }
+  const profiles = listedProfiles(principal, filters.profileId);
+  if (profiles) query.whereIn('profileId', profiles);
   if (filters.platform) query.where({ platform: filters.platform });
   if (filters.kind) query.where({ kind: filters.kind });
   if (filters.status) query.where({ status: filters.status });
@@ -57,13 +52,8 @@ export async function listAccountHealth(db: Knex, principal: Principal, page: Pa
   profileId?: string; platform?: string; needsAction?: boolean;
 }, refreshable: (platform: string) => boolean = () => false): Promise<Page<components['schemas']['AccountHealth']>> {
   const query = AccountRow.query(db).where({ ownerId: principal.ownerId }).whereNot({ status: 'disconnected' }).orderBy('id', 'desc').limit(page.limit + 1);
-  const scope = profileScope(principal);
-  if (filters.profileId) {
-    assertProfileInScope(principal, filters.profileId);
-    query.where({ profileId: filters.profileId });
-  } else if (scope) {
-    query.whereIn('profileId', scope);
-  }
+  const profiles = listedProfiles(principal, filters.profileId);
+  if (profiles) query.whereIn('profileId', profiles);
   if (filters.platform) query.where({ platform: filters.platform });
   if (page.after) query.where('id', '<', page.after);
   const result = toPage(await query, page, (row) => presentHealth(row, Date.now(), refreshable(row.platform)));

@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import type { Credentials } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
-import { assertProfileInScope, profileScope, type Principal } from '../auth/principal.js';
+import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
 import { emitEvent } from '../events/emit.js';
 import { AdAccountRow } from './models.js';
 import { findProfile } from './profiles.js';
@@ -32,13 +32,8 @@ export async function listAdAccounts(db: Knex, principal: Principal, page: PageR
   profileId?: string; platform?: string; status?: string;
 }): Promise<Page<AdAccount>> {
   const query = AdAccountRow.query(db).where({ ownerId: principal.ownerId }).orderBy('id', 'desc').limit(page.limit + 1);
-  const scope = profileScope(principal);
-  if (filters.profileId) {
-    assertProfileInScope(principal, filters.profileId);
-    query.where({ profileId: filters.profileId });
-  } else if (scope) {
-    query.whereIn('profileId', scope);
-  }
+  const profiles = listedProfiles(principal, filters.profileId);
+  if (profiles) query.whereIn('profileId', profiles);
   if (filters.platform) query.where({ platform: filters.platform });
   if (filters.status) query.where({ status: filters.status });
   else query.whereNot({ status: 'disconnected' });

@@ -19,6 +19,16 @@ export function assertProfileInScope(principal: Principal, profileId: string): v
   if (!inProfileScope(principal, profileId)) throw new ProfileOutOfScopeError();
 }
 
+/**
+ * The profiles a list may show: the one asked for (403 when it is outside the caller's key), else those of a
+ * restricted key, else every profile of the owner (null).
+ */
+export function listedProfiles(principal: Principal, profileId: string | undefined): string[] | null {
+  if (!profileId) return profileScope(principal);
+  assertProfileInScope(principal, profileId);
+  return [profileId];
+}
+
 /** A caller that may reach every profile of the owner (a session or an unrestricted key). */
 export function assertUnrestricted(principal: Principal, action: string): void {
   if (profileScope(principal) !== null) {

@@ -4,7 +4,7 @@ import { ApiError, NotFoundError, UnprocessableError, ValidationFailedError } fr
 import { newId } from '../../lib/ids.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Services } from '../../services.js';
-import { assertProfileInScope, profileScope, type Principal } from '../auth/principal.js';
+import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
 import { findProfile } from '../accounts/profiles.js';
 import { emitEvent } from '../events/emit.js';
 import { insertPost, placeInQueue, withQueueRetry } from './create.js';
@@ -58,13 +58,8 @@ export async function listSlots(db: Knex, principal: Principal, query: { profile
   const limit = query.limit ?? 20;
   const after = decodeKeyset(query.cursor, ['string', 'number', 'string', 'string', 'string']);
   const rows = db('queueSlots').where({ ownerId: principal.ownerId }).orderBy(['profileId', 'dayOfWeek', 'time', 'timezone', 'id']).limit(limit + 1);
-  const scope = profileScope(principal);
-  if (query.profileId) {
-    assertProfileInScope(principal, query.profileId);
-    rows.where({ profileId: query.profileId });
-  } else if (scope) {
-    rows.whereIn('profileId', scope);
-  }
+  const profiles = listedProfiles(principal, query.profileId);
+  if (profiles) rows.whereIn('profileId', profiles);
   if (after) rows.whereRaw('(profile_id, day_of_week, time, timezone, id) > (?, ?, ?, ?, ?)', after);
   const page = await rows as SlotRow[];
   const more = page.length > limit;
@@ -87,13 +82,8 @@ export async function listQueue(db: Knex, principal: Principal, query: { profile
   const after = decodeKeyset(query.cursor, ['string', 'string']);
   const rows = db('posts').where({ ownerId: principal.ownerId, status: 'scheduled' }).whereNotNull('slotId')
     .orderBy([{ column: 'scheduledAt', order: 'asc' }, { column: 'id', order: 'asc' }]).limit(limit + 1);
-  const scope = profileScope(principal);
-  if (query.profileId) {
-    assertProfileInScope(principal, query.profileId);
-    rows.where({ profileId: query.profileId });
-  } else if (scope) {
-    rows.whereIn('profileId', scope);
-  }
+  const profiles = listedProfiles(principal, query.profileId);
+  if (profiles) rows.whereIn('profileId', profiles);
   if (after) rows.whereRaw('(scheduled_at, id) > (?::timestamptz, ?)', after);
   const page = await rows as PostRow[];
   const more = page.length > limit;

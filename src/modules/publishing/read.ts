@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
-import { assertProfileInScope, profileScope, type Principal } from '../auth/principal.js';
+import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
 import { decodeKeyset, encodeKeyset } from './cursor.js';
 import type { Post, PostRow, PostStatus, TargetRow } from './models.js';
 import { presentPost } from './present.js';
@@ -35,13 +35,8 @@ export async function listPosts(db: Knex, principal: Principal, query: {
   }
   const after = decodeKeyset(query.cursor, ['string', 'string']);
   const rows = db('posts').where({ ownerId: principal.ownerId }).orderBy([{ column: 'scheduledAt', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit + 1);
-  const scope = profileScope(principal);
-  if (query.profileId) {
-    assertProfileInScope(principal, query.profileId);
-    rows.where({ profileId: query.profileId });
-  } else if (scope) {
-    rows.whereIn('profileId', scope);
-  }
+  const profiles = listedProfiles(principal, query.profileId);
+  if (profiles) rows.whereIn('profileId', profiles);
   if (query.accountId) rows.whereExists((sub) => sub.select(db.raw('1')).from('postTargets').whereRaw('post_targets.post_id = posts.id').where({ accountId: query.accountId }));
   if (query.status) rows.where({ status: query.status });
   if (query.from) rows.where('scheduledAt', '>=', new Date(query.from));
