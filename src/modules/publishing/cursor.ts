@@ -22,3 +22,10 @@ export function decodeKeyset(cursor: string | undefined, shape: Array<'string' |
   }
   return values as Array<string | number>;
 }
+
+/** `limit + 1` rows fetched in keyset order: the page's rows, and the cursor after its last (null on the last page). */
+export function keysetPage<R>(rows: R[], limit: number, keyOf: (row: R) => Array<string | number>): { rows: R[]; nextCursor: string | null } {
+  if (rows.length <= limit) return { rows, nextCursor: null };
+  const page = rows.slice(0, limit);
+  return { rows: page, nextCursor: encodeKeyset(keyOf(page[page.length - 1]!)) };
+}

@@ -8,7 +8,7 @@ import { assertProfileInScope, listedProfiles, type Principal } from '../auth/pr
 import { findProfile } from '../accounts/profiles.js';
 import { emitEvent } from '../events/emit.js';
 import { insertPost, placeInQueue, withQueueRetry } from './create.js';
-import { decodeKeyset, encodeKeyset } from './cursor.js';
+import { decodeKeyset, keysetPage } from './cursor.js';
 import { lockTargets, statusConflict } from './lifecycle.js';
 import type { PostRow, SlotRow, TargetRow } from './models.js';
 import { DAYS, isTimeZone } from './occurrences.js';
@@ -61,11 +61,8 @@ export async function listSlots(db: Knex, principal: Principal, query: { profile
   const profiles = listedProfiles(principal, query.profileId);
   if (profiles) rows.whereIn('profileId', profiles);
   if (after) rows.whereRaw('(profile_id, day_of_week, time, timezone, id) > (?, ?, ?, ?, ?)', after);
-  const page = await rows as SlotRow[];
-  const more = page.length > limit;
-  const slots = more ? page.slice(0, limit) : page;
-  const last = slots[slots.length - 1];
-  return { data: slots.map(presentSlot), nextCursor: more && last ? encodeKeyset([last.profileId, last.dayOfWeek, last.time, last.timezone, last.id]) : null };
+  const page = keysetPage(await rows as SlotRow[], limit, (slot) => [slot.profileId, slot.dayOfWeek, slot.time, slot.timezone, slot.id]);
+  return { data: page.rows.map(presentSlot), nextCursor: page.nextCursor };
 }
 
 /** Posts already placed in it keep their time (and their slotId); later ones go to the other slots. */
@@ -85,11 +82,8 @@ export async function listQueue(db: Knex, principal: Principal, query: { profile
   const profiles = listedProfiles(principal, query.profileId);
   if (profiles) rows.whereIn('profileId', profiles);
   if (after) rows.whereRaw('(scheduled_at, id) > (?::timestamptz, ?)', after);
-  const page = await rows as PostRow[];
-  const more = page.length > limit;
-  const posts = more ? page.slice(0, limit) : page;
-  const last = posts[posts.length - 1];
-  return { data: posts.map(presentEntry), nextCursor: more && last ? encodeKeyset([new Date(last.scheduledAt).toISOString(), last.id]) : null };
+  const page = keysetPage(await rows as PostRow[], limit, (post) => [new Date(post.scheduledAt).toISOString(), post.id]);
+  return { data: page.rows.map(presentEntry), nextCursor: page.nextCursor };
 }
 
 /**

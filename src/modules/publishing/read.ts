@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
-import { decodeKeyset, encodeKeyset } from './cursor.js';
+import { decodeKeyset, keysetPage } from './cursor.js';
 import type { Post, PostRow, PostStatus, TargetRow } from './models.js';
 import { presentPost } from './present.js';
 
@@ -42,13 +42,10 @@ export async function listPosts(db: Knex, principal: Principal, query: {
   if (query.from) rows.where('scheduledAt', '>=', new Date(query.from));
   if (query.to) rows.where('scheduledAt', '<', new Date(query.to));
   if (after) rows.whereRaw('(scheduled_at, id) < (?::timestamptz, ?)', after);
-  const page = await rows as PostRow[];
-  const more = page.length > limit;
-  const posts = more ? page.slice(0, limit) : page;
-  const targets = await targetsOf(db, posts.map((post) => post.id));
-  const last = posts[posts.length - 1];
+  const page = keysetPage(await rows as PostRow[], limit, (post) => [new Date(post.scheduledAt).toISOString(), post.id]);
+  const targets = await targetsOf(db, page.rows.map((post) => post.id));
   return {
-    data: posts.map((post) => presentPost(post, targets.filter((t) => t.postId === post.id))),
-    nextCursor: more && last ? encodeKeyset([new Date(last.scheduledAt).toISOString(), last.id]) : null,
+    data: page.rows.map((post) => presentPost(post, targets.filter((t) => t.postId === post.id))),
+    nextCursor: page.nextCursor,
   };
 }
