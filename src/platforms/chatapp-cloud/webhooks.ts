@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
 import type { IncomingEvent, IncomingMessage, IncomingRequest, WebhookAccounts, WebhookReceiver, WebhookSource } from '../types.js';
+import { jsonObject } from '../json-body.js';
 
 /** The cloud API's webhook body (only what we read of it). */
 interface Notification {
@@ -26,15 +27,6 @@ interface CloudMessage {
 
 const SIGNATURE_HEADER = 'x-hub-signature-256';
 const MEDIA_TYPES = ['image', 'video', 'document', 'audio', 'sticker'];
-
-function read(rawBody: string): Notification {
-  try {
-    const parsed = JSON.parse(rawBody) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? parsed as Notification : {};
-  } catch {
-    return {};
-  }
-}
 
 function changesOf(notification: Notification): ChangeValue[] {
   return (notification.entry ?? []).flatMap((entry) => entry.changes ?? []).filter((c) => c.field === 'messages' && c.value).map((c) => c.value!);
@@ -81,7 +73,7 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
     if (!signature) return null;
     const signedWith = (secret: string) => constantTimeEqual(createHmac('sha256', secret).update(request.rawBody).digest('hex'), signature);
     if (this.appSecret && signedWith(this.appSecret)) return { accountId: null };
-    const numbers = new Set(changesOf(read(request.rawBody)).map((value) => value.metadata?.phone_number_id));
+    const numbers = new Set(changesOf((jsonObject<Notification>(request.rawBody) ?? {})).map((value) => value.metadata?.phone_number_id));
     const [number] = numbers;
     if (numbers.size !== 1 || !number || !accounts.withPlatformAccountId) return null;
     for (const account of await accounts.withPlatformAccountId('chatapp-cloud', number)) {
@@ -93,7 +85,7 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
 
   /** The message ids (and status ids) it carries: Meta redelivers, and may batch them differently. */
   dedupeKey(request: IncomingRequest): string {
-    const ids = changesOf(read(request.rawBody)).flatMap((value) => [
+    const ids = changesOf((jsonObject<Notification>(request.rawBody) ?? {})).flatMap((value) => [
       ...(value.messages ?? []).map((m) => m.id),
       ...(value.statuses ?? []).map((s) => `${s.id}:${s.status}`),
     ]).filter(Boolean).sort();
@@ -104,7 +96,7 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
 
   parse(rawBody: string): IncomingEvent[] {
     const events: IncomingMessage[] = [];
-    for (const value of changesOf(read(rawBody))) {
+    for (const value of changesOf(jsonObject<Notification>(rawBody) ?? {})) {
       const phoneNumberId = value.metadata?.phone_number_id;
       if (!phoneNumberId) continue;
       for (const message of value.messages ?? []) {

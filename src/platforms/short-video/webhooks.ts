@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
 import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } from '../types.js';
+import { jsonObject } from '../json-body.js';
 import { publicUrlOf } from './links.js';
 
 const SIGNATURE_HEADER = 'tiktok-signature';
@@ -10,26 +11,12 @@ export const TOLERANCE_SECONDS = 300;
 /** The webhook body: `content` is itself a JSON string, its members depend on `event`. */
 interface Notification { client_key?: string; event?: string; create_time?: number; user_openid?: string; content?: string }
 
-function read(rawBody: string): Notification {
-  try {
-    const parsed = JSON.parse(rawBody) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? parsed as Notification : {};
-  } catch {
-    return {};
-  }
-}
-
 /**
  * The event's `content`, itself JSON. `post_id` is an int64 past 2^53, which a plain parse would round to another
  * post's id: a bare number there is made a string first.
  */
 function readContent(content: string | undefined): { publish_id?: string; post_id?: string } {
-  try {
-    const parsed = JSON.parse((content ?? '').replace(/("post_id"\s*:\s*)(-?\d+)/, '$1"$2"')) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? parsed as { publish_id?: string; post_id?: string } : {};
-  } catch {
-    return {};
-  }
+  return jsonObject<{ publish_id?: string; post_id?: string }>((content ?? '').replace(/("post_id"\s*:\s*)(-?\d+)/, '$1"$2"')) ?? {};
 }
 
 /** `TikTok-Signature: t=<unix>,s=<hex>` → its parts, or null when it is not of that shape. */
@@ -59,7 +46,7 @@ export class ShortVideoWebhooks implements WebhookReceiver {
     const expected = createHmac('sha256', this.clientSecret).update(`${signature.t}.${request.rawBody}`).digest('hex');
     if (!constantTimeEqual(expected, signature.s)) return null;
     // Signed with our secret yet for another client key would be a misrouted delivery: not ours to act on.
-    return read(request.rawBody).client_key === this.clientKey ? { accountId: null } : null;
+    return jsonObject<Notification>(request.rawBody)?.client_key === this.clientKey ? { accountId: null } : null;
   }
 
   /** Redeliveries (at least once, for 72 hours) carry the same body; the signature header differs each time. */
@@ -72,7 +59,7 @@ export class ShortVideoWebhooks implements WebhookReceiver {
    * id replaces the publish id it was recorded under. Other events (publish results the status already gave) are kept only.
    */
   parse(rawBody: string): IncomingEvent[] {
-    const notification = read(rawBody);
+    const notification = jsonObject<Notification>(rawBody) ?? {};
     if (!notification.user_openid) return [];
     if (notification.event === 'authorization.removed') {
       return [{ kind: 'permission_revoked', accountId: null, platformAccountId: notification.user_openid, reason: 'token_revoked' }];

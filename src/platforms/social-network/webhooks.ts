@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
 import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } from '../types.js';
+import { jsonObject } from '../json-body.js';
 
 /** What we read of the Graph webhook envelope: Messenger's `messaging[]` and the permissions object's `changes[]`. */
 interface Notification {
@@ -25,15 +26,6 @@ const SIGNATURE_HEADER = 'x-hub-signature-256';
 
 function one(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function readJson(rawBody: string): Notification | null {
-  try {
-    const parsed = JSON.parse(rawBody) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? parsed as Notification : null;
-  } catch {
-    return null;
-  }
 }
 
 /** `<b64url signature>.<b64url payload>`: the pieces, before any check. */
@@ -83,7 +75,7 @@ export class SocialNetworkWebhooks implements WebhookReceiver {
 
   /** Messages by their ids (Meta redelivers, and may batch differently); everything else by its body. */
   dedupeKey(request: IncomingRequest): string {
-    const mids = (readJson(request.rawBody)?.entry ?? []).flatMap((entry) => entry.messaging ?? [])
+    const mids = (jsonObject<Notification>(request.rawBody)?.entry ?? []).flatMap((entry) => entry.messaging ?? [])
       .map((event) => event.message?.mid).filter((mid): mid is string => Boolean(mid)).sort();
     if (mids.length === 0) return `body:${sha256Hex(request.rawBody)}`;
     const key = `mids:${mids.join(',')}`;
@@ -91,7 +83,7 @@ export class SocialNetworkWebhooks implements WebhookReceiver {
   }
 
   parse(rawBody: string): IncomingEvent[] {
-    const notification = readJson(rawBody);
+    const notification = jsonObject<Notification>(rawBody);
     if (!notification) {
       // Verified already: a form body is the deauthorize callback. The person removed the app.
       const parts = splitSignedRequest(rawBody);
