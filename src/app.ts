@@ -7,7 +7,7 @@ import { problemMiddleware } from './http/problem.js';
 import { PrincipalRateLimit, rateLimitMiddleware } from './http/rate-limit.js';
 import { routeMiddleware } from './http/route.js';
 import { validationMiddleware } from './http/validate.js';
-import { handlers } from './handlers.js';
+import { operationHandlers } from './modules/index.js';
 import { mediaFolders } from './modules/media/storage.js';
 import type { Services } from './services.js';
 
@@ -28,6 +28,6 @@ export function createApp(services: Services): Koa {
   app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: mediaFolders(config.dataDir).tmp }));
   app.use(validationMiddleware(contract));
   app.use(idempotencyMiddleware(db));
-  app.use(dispatchMiddleware(handlers, services));
+  app.use(dispatchMiddleware(operationHandlers(), services));
   return app;
 }

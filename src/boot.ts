@@ -5,26 +5,24 @@ import { connect, migrate, type Db } from './db/database.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { Contract } from './http/contract.js';
 import { Scheduler } from './jobs/scheduler.js';
-import { registerJobs } from './jobs/register.js';
+import { registerJobs, scheduleJobs } from './jobs/register.js';
 import { AddressGuard } from './lib/address-guard.js';
 import { SecretBox } from './lib/secret-box.js';
-import { DeliveryWorker } from './modules/hooks/worker.js';
 import { openStorage } from './modules/media/storage.js';
-import { PublishWorker } from './modules/publishing/worker.js';
 import { Platforms } from './platforms/registry.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import type { Config } from './lib/config.js';
 import { createLogger, type Logger } from './lib/logger.js';
+import type { BackgroundWorker } from './modules/area.js';
+import { areas } from './modules/index.js';
 import type { Services } from './services.js';
 
 export interface Booted {
   services: Services;
-  /** The webhook sender, in a process of the worker role. */
-  deliveries: DeliveryWorker | null;
-  /** The post publisher, in a process of the worker role. */
-  publishing: PublishWorker | null;
+  /** The areas' background workers by name (`deliveries`, `publishing`, …), in a process of the worker role. */
+  workers: ReadonlyMap<string, BackgroundWorker>;
   /**
-   * Stops the webhook sender and the scheduler, closes the pool and stops the embedded database, in that
+   * Stops the areas' workers and the scheduler, closes the pool and stops the embedded database, in that
    * order, each step awaited until its connections are closed. Every step runs even if one before it failed;
    * the first failure is thrown at the end. `closeFirst` (closing the HTTP server) runs before all of them.
    */
@@ -78,8 +76,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
   const { url, embedded } = await openDatabase(config, logger);
   let db: Db | undefined;
   let scheduler: Scheduler | undefined;
-  let deliveries: DeliveryWorker | undefined;
-  let publishing: PublishWorker | undefined;
+  const workers = new Map<string, BackgroundWorker>();
   let sandbox: Sandbox | undefined;
   try {
     await openStorage(config, logger);
@@ -107,18 +104,18 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
     await scheduler.ready();
     if (config.role !== 'api') {
       await scheduler.startProcessing();
-      await scheduler.every('1 hour', 'maintenance.purgeExpired');
-      await scheduler.every('1 minute', 'platformWebhooks.sweep');
-      await scheduler.every('1 minute', 'accounts.refreshTokens');
-      deliveries = new DeliveryWorker(services, url);
-      await deliveries.start();
-      publishing = new PublishWorker(services, url);
-      await publishing.start();
+      await scheduleJobs(scheduler);
+      for (const area of areas) {
+        for (const [name, create] of Object.entries(area.workers ?? {})) {
+          const worker = create(services, url);
+          workers.set(name, worker);
+          await worker.start();
+        }
+      }
     }
     return {
       services,
-      deliveries: deliveries ?? null,
-      publishing: publishing ?? null,
+      workers,
       shutdown: (closeFirst) => closeAll(closeFirst),
     };
   } catch (error) {
@@ -130,8 +127,8 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
     scheduler?.stopComing();
     return closeInOrder(logger, [
       ['HTTP server', () => closeFirst?.()],
-      ['post publishing', () => publishing?.stop()],
-      ['webhook deliveries', () => deliveries?.stop()],
+      // The last started stops first.
+      ...[...workers].reverse().map(([name, worker]): [string, () => Promise<void>] => [`${name} worker`, () => worker.stop()]),
       ['scheduler', () => scheduler?.stop()],
       ['database pool', () => db?.destroy()],
       ['embedded PostgreSQL', () => (embedded ? stopEmbedded(embedded, join(config.dataDir, 'postgres')) : undefined)],

@@ -36,11 +36,17 @@ async function build(outDir: string): Promise<void> {
   run(['build-docs', bundled, '--config', 'redocly.yaml', '--inlineBundle', '--title', 'Socialgate API', '--output', join(outDir, 'docs.html')]);
 }
 
-/** The operations of `paths` (not the outgoing `webhooks`), as a typed list the service is checked against. */
-function operationsModule(document: { paths: Record<string, Record<string, { operationId: string }>> }): string {
+/**
+ * The operations of `paths` (not the outgoing `webhooks`), as a typed list the service is checked against, each
+ * with its area (the operation's one tag): an area's handlers are typed by `OperationIdOf<'Area'>`.
+ */
+function operationsModule(document: { paths: Record<string, Record<string, { operationId: string; tags: string[] }>> }): string {
   const rows = Object.entries(document.paths).flatMap(([path, item]) => METHODS
     .filter((method) => item[method])
-    .map((method) => `  { operationId: '${item[method]!.operationId}', method: '${method.toUpperCase()}', path: '${path}' },`));
+    .map((method) => {
+      const { operationId, tags } = item[method]!;
+      return `  { operationId: '${operationId}', method: '${method.toUpperCase()}', path: '${path}', area: '${tags[0]}' },`;
+    }));
   return [
     '// Generated from openapi/ by `npm run spec`. Do not edit.',
     '',
@@ -49,6 +55,12 @@ function operationsModule(document: { paths: Record<string, Record<string, { ope
     '] as const;',
     '',
     "export type OperationId = (typeof OPERATIONS)[number]['operationId'];",
+    '',
+    "/** The areas of the contract: each operation's one tag. */",
+    "export type AreaName = (typeof OPERATIONS)[number]['area'];",
+    '',
+    '/** The operations of one area. */',
+    "export type OperationIdOf<A extends AreaName> = Extract<(typeof OPERATIONS)[number], { area: A }>['operationId'];",
     '',
   ].join('\n');
 }

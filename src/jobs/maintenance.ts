@@ -1,16 +1,19 @@
+import { areas } from '../modules/index.js';
+import type { AnyArea } from '../modules/area.js';
 import type { Services } from '../services.js';
 
+export const PURGE_JOB = 'maintenance.purgeExpired';
+
 /**
- * Forgets what has expired: sessions, idempotency records, rate-limit windows, deliveries older than 30 days,
- * and pending connections (they hold a user token no account owns).
+ * Forgets what has expired: the request pipeline's idempotency records and rate-limit windows, and what each
+ * area purges of its own (src/modules/<area>/index.ts, `purge`).
  */
-export async function purgeExpired({ db, logger }: Services): Promise<void> {
-  const [sessions, idempotency, rateLimits, deliveries, pendingConnections] = await Promise.all([
-    db('sessions').where('expiresAt', '<', db.raw("now() - interval '7 days'")).delete(),
-    db('idempotencyKeys').where('expiresAt', '<', db.fn.now()).delete(),
-    db('rateLimits').where('expire', '<', Date.now()).delete(),
-    db('deliveries').where('createdAt', '<', db.raw("now() - interval '30 days'")).whereIn('status', ['succeeded', 'failed']).delete(),
-    db('pendingConnections').where('expiresAt', '<', db.fn.now()).delete(),
-  ]);
-  logger.info({ sessions, idempotency, rateLimits, deliveries, pendingConnections }, 'purged expired records');
+export async function purgeExpired(services: Services): Promise<void> {
+  const { db, logger } = services;
+  const pipeline = async () => ({
+    idempotency: await db('idempotencyKeys').where('expiresAt', '<', db.fn.now()).delete(),
+    rateLimits: await db('rateLimits').where('expire', '<', Date.now()).delete(),
+  });
+  const counts = await Promise.all([pipeline(), ...(areas as readonly AnyArea[]).map((area) => area.purge?.(services) ?? {})]);
+  logger.info(Object.assign({}, ...counts), 'purged expired records');
 }

@@ -1,21 +1,21 @@
+import { areas } from '../modules/index.js';
+import type { AnyArea } from '../modules/area.js';
 import type { Services } from '../services.js';
-import { registerQrchat } from '../modules/connect/qrchat.js';
-import { purgeExpired } from './maintenance.js';
-import { processWebhook, sweepWebhooks } from '../modules/webhooks/process.js';
-import { PROCESS_JOB } from '../modules/webhooks/receive.js';
-import { REFRESH_JOB, refreshExpiringTokens } from '../modules/accounts/refresh.js';
-import { DUE_JOB, runWake } from '../modules/publishing/wake.js';
+import { PURGE_JOB, purgeExpired } from './maintenance.js';
+import type { Scheduler } from './scheduler.js';
 
-/** Every job the worker runs, defined in every process so any process can enqueue them. */
+/** Every job the worker runs, the areas' and the service's own, defined in every process so any process can enqueue them. */
 export function registerJobs(services: Services): void {
-  services.scheduler.define('maintenance.purgeExpired', () => purgeExpired(services));
-  services.scheduler.define<{ id: string }>(PROCESS_JOB, (data) => processWebhook(services, data.id));
-  services.scheduler.define('platformWebhooks.sweep', () => sweepWebhooks(services));
-  // qrchat sessions are held by processes that run jobs; its manager also defines the job that opens them.
-  registerQrchat(services);
-  services.scheduler.define(REFRESH_JOB, async () => {
-    await refreshExpiringTokens(services);
-  });
-  // Wakes the publishing workers when posts come due (the posts themselves are published from their table).
-  services.scheduler.define(DUE_JOB, (_data, job) => runWake(services, job));
+  services.scheduler.define(PURGE_JOB, () => purgeExpired(services));
+  for (const area of areas as readonly AnyArea[]) {
+    for (const [name, run] of Object.entries(area.jobs?.(services) ?? {})) services.scheduler.define(name, run as (data: unknown) => Promise<void>);
+  }
+}
+
+/** The jobs that run on an interval, in a process of the worker role. */
+export async function scheduleJobs(scheduler: Scheduler): Promise<void> {
+  await scheduler.every('1 hour', PURGE_JOB);
+  for (const area of areas as readonly AnyArea[]) {
+    for (const [name, interval] of Object.entries(area.schedules ?? {})) await scheduler.every(interval, name);
+  }
 }

@@ -1,12 +1,22 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadConfig } from '../../src/lib/config.js';
 
-/** Every variable src/lib/config.ts names: `env.NAME` and the names handed to its parsers. */
+const SRC = new URL('../../src/', import.meta.url);
+
+/** src/lib/config.ts and every area's and platform's settings.ts: the files that read settings. */
+function settingsFiles(): URL[] {
+  const nested = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((path) => /(^|\/)settings\.ts$/.test(path));
+  return [new URL('lib/config.ts', SRC), ...nested.map((path) => new URL(path, SRC))];
+}
+
+/** Every variable the settings files name: `env.NAME` and the names handed to its parsers. */
 function variablesNamed(): string[] {
-  const source = readFileSync(new URL('../../src/lib/config.ts', import.meta.url), 'utf8');
   const names = new Set<string>();
-  for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b|\b(?:int|intList|bool)\('([A-Z][A-Z0-9_]*)'/g)) names.add((match[1] ?? match[2])!);
+  for (const file of settingsFiles()) {
+    const source = readFileSync(file, 'utf8');
+    for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b|\b(?:int|intList|bool)\('([A-Z][A-Z0-9_]*)'/g)) names.add((match[1] ?? match[2])!);
+  }
   return [...names];
 }
 

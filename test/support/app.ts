@@ -45,15 +45,15 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     ...overrides,
   };
   const logger = createLogger(config.logLevel);
-  const { services, deliveries, publishing, shutdown } = await boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });
+  const { services, workers, shutdown } = await boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });
   const server: Server = createApp(services).listen(port, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
     services,
-    deliveries,
-    publishing,
+    deliveries: (workers.get('deliveries') as DeliveryWorker | undefined) ?? null,
+    publishing: (workers.get('publishing') as PublishWorker | undefined) ?? null,
     api: new ApiClient(url, services.contract),
     close: async () => {
       server.closeAllConnections();

@@ -16,11 +16,14 @@ type QrchatQr = components['schemas']['QrchatQr'];
 /** How long a pairing window stays open (the QR rotates inside it). */
 export const PAIRING_WINDOW_MS = 5 * 60_000;
 
-/** The session manager of this process and the job that opens sessions; called where jobs are registered. */
-export function registerQrchat(services: Services): void {
+/**
+ * The job that opens sessions, run by this process's session manager: qrchat sessions are held by the processes
+ * that run jobs, so the manager starts where the jobs are defined.
+ */
+export function qrchatJobs(services: Services): Record<string, (data: { accountId: string }) => Promise<void>> {
   const manager = new QrchatSessions(services, services.platforms.qrchat);
-  services.scheduler.define<{ accountId: string }>(OPEN_JOB, (data) => manager.open(data.accountId));
   manager.start();
+  return { [OPEN_JOB]: (data) => manager.open(data.accountId) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { WebhookSettings } from '../../lib/config.js';
+import type { WebhookSettings } from './settings.js';
 import { type GuardedHttpClient, TransportError } from '../../lib/guarded-http.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { DeliveryRow, HookRow } from './models.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
-import type { WebhookSettings } from '../../lib/config.js';
+import type { WebhookSettings } from './settings.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../auth/principal.js';

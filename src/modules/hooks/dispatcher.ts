@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { WebhookSettings } from '../../lib/config.js';
+import type { WebhookSettings } from './settings.js';
 import { newId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { envelopeOf, type EventRecord } from '../events/emit.js';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { BatchWriter } from '../../lib/batch-writer.js';
-import type { WebhookSettings } from '../../lib/config.js';
+import type { WebhookSettings } from './settings.js';
 import type { AttemptOutcome } from './attempt.js';
 import type { DeliveryRow } from './models.js';
 import { failOpenDeliveries } from './service.js';

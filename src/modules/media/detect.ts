@@ -1,5 +1,5 @@
 import { fileTypeFromFile } from 'file-type';
-import type { MediaKind } from '../../lib/config.js';
+import type { MediaKind } from './settings.js';
 import { MediaRejectedError } from './errors.js';
 
 /** A type the service accepts, as detected from the bytes. */

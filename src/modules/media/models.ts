@@ -1,5 +1,5 @@
 import { BaseModel } from '../../db/base-model.js';
-import type { MediaKind } from '../../lib/config.js';
+import type { MediaKind } from './settings.js';
 
 export class MediaRow extends BaseModel {
   static override tableName = 'media';

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { S3Settings } from '../../lib/config.js';
+import type { S3Settings } from './settings.js';
 import { StorageUnavailableError } from './errors.js';
 import { checkedKey, type ByteRange, type MediaStorage } from './media-storage.js';
 

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { components } from '../../../generated/api.js';
 import type { Db } from '../../db/database.js';
 import type { UploadedFile } from '../../http/multipart.js';
-import type { MediaKind } from '../../lib/config.js';
+import type { MediaKind } from './settings.js';
 import { NotFoundError, ProfileOutOfScopeError, UnprocessableError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';

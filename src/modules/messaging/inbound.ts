@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { newId } from '../../lib/ids.js';
 import type { IncomingMessage } from '../../platforms/types.js';
+import type { Services } from '../../services.js';
+import { accountsAddressedBy } from '../accounts/incoming.js';
 import type { AccountRow } from '../accounts/models.js';
 import { emitEvent } from '../events/emit.js';
 
@@ -33,4 +35,9 @@ export async function storeIncomingMessage(db: Knex, account: AccountRow, messag
       data: { accountId: account.id, from: message.from, text: message.text, msgId: inserted.id, platform: account.platform },
     });
   });
+}
+
+/** A message a person sent: stored for every connected account it is addressed to. */
+export async function receiveMessage(services: Services, platform: string, message: IncomingMessage): Promise<void> {
+  for (const account of await accountsAddressedBy(services.db, platform, message)) await storeIncomingMessage(services.db, account, message);
 }

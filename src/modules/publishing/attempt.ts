@@ -1,4 +1,4 @@
-import type { PublishingSettings } from '../../lib/config.js';
+import type { PublishingSettings } from './settings.js';
 import { PlatformError } from '../../platforms/errors.js';
 import { OutcomeUnknowable, type Published, type PublishContent, type PublishMedia, StillProcessing } from '../../platforms/publishing.js';
 import type { Services } from '../../services.js';

@@ -5,6 +5,7 @@ import { adapterAccount } from '../accounts/accounts.js';
 import { AccountRow } from '../accounts/models.js';
 
 export const PROCESS_JOB = 'platformWebhooks.process';
+export const SWEEP_JOB = 'platformWebhooks.sweep';
 
 function receiverOf(services: Services, platform: string): WebhookReceiver {
   const receiver = services.platforms.get(platform)?.webhooks;

@@ -1,0 +1,58 @@
+import type { AreaName, OperationIdOf } from '../../generated/operations.js';
+import type { Handler } from '../http/handler.js';
+import type { JobHandler } from '../jobs/scheduler.js';
+import type { IncomingEvent } from '../platforms/types.js';
+import type { Services } from '../services.js';
+
+export type IncomingKind = IncomingEvent['kind'];
+
+/** What an area does with one kind of event read from a platform's webhook (the platform is already verified). */
+export type IncomingHandler<K extends IncomingKind> = (services: Services, platform: string, event: Extract<IncomingEvent, { kind: K }>) => Promise<void>;
+
+/** Work that runs in the background of a process of the worker role, from start-up until shutdown. */
+export interface BackgroundWorker {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything one area contributes to the service, said in its own folder (`src/modules/<area>/index.ts`), so
+ * that adding an operation or an area touches that folder and the contract, never a list kept elsewhere.
+ * `src/modules/index.ts` joins the areas.
+ */
+export interface Area<A extends AreaName = AreaName, K extends IncomingKind = IncomingKind, S extends object = object> {
+  /** A name for logs and the workers' keys; the folder's name. */
+  name: string;
+  /** The contract's area (the operations' tag) this folder serves operations of. */
+  contractArea: A;
+  /** One handler per built operation, named by its operationId. An operation without one answers 501. */
+  handlers: { [Op in OperationIdOf<A>]?: Handler<Op> };
+  /**
+   * Operations built for some platforms only; they keep their 501 response in the contract for the others.
+   * The value says what is missing.
+   */
+  partlyBuilt?: { [Op in OperationIdOf<A>]?: string };
+  /** The area's settings, read from the environment into `config` under the keys it returns. */
+  settings?: (env: NodeJS.ProcessEnv) => S;
+  /**
+   * The jobs the area runs, by name; defined in every process so any process can enqueue them. `data: never`
+   * lets each job type its own data.
+   */
+  jobs?: (services: Services) => Record<string, JobHandler<never>>;
+  /** Jobs of `jobs` run on an interval (an Agenda interval, e.g. '1 minute') by the worker role. */
+  schedules?: Record<string, string>;
+  /** Forgets what has expired in the area's tables; answers how many rows of each kind went, for the log. */
+  purge?: (services: Services) => Promise<Record<string, number>>;
+  /** What the area does with events read from platforms' webhooks, by kind (several areas may handle a kind). */
+  incoming?: { [Kind in K]: IncomingHandler<Kind> };
+  /** Workers the area runs in processes of the worker role, by name. */
+  workers?: Record<string, (services: Services, databaseUrl: string) => BackgroundWorker>;
+}
+
+/** Any area, as the joins in src/modules/index.ts see it. */
+export type AnyArea = Omit<Area, 'incoming'> & { incoming?: { [Kind in IncomingKind]?: IncomingHandler<Kind> } };
+
+/** Types an area's contribution (its handlers by the operations of its contract area). */
+export function defineArea<A extends AreaName, K extends IncomingKind = never, S extends object = object>(area: Area<A, K, S>): Area<A, K, S> {
+  return area;
+}

@@ -1,0 +1,17 @@
+import { defineArea } from '../area.js';
+import * as handlers from './handlers.js';
+import { recordPostMadePublic } from './made-public.js';
+import { publishingSettings } from './settings.js';
+import { DUE_JOB, runWake } from './wake.js';
+import { PublishWorker } from './worker.js';
+
+export const publishing = defineArea({
+  name: 'publishing',
+  contractArea: 'Publishing',
+  handlers,
+  settings: publishingSettings,
+  // Wakes the publishing workers when posts come due (the posts themselves are published from their table).
+  jobs: (services) => ({ [DUE_JOB]: (_data: unknown, job) => runWake(services, job) }),
+  incoming: { post_public: (services, platform, event) => recordPostMadePublic(services.db, platform, event) },
+  workers: { publishing: (services, databaseUrl) => new PublishWorker(services, databaseUrl) },
+});

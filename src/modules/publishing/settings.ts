@@ -1,0 +1,23 @@
+import { int, intList } from '../../lib/env.js';
+
+export interface PublishingSettings {
+  /** Targets being published at once per worker process. */
+  concurrency: number;
+  /** How long a worker holds a target it is publishing before another may take it over (and reconcile it). */
+  leaseSeconds: number;
+  /** Seconds before each retry of a passing failure (rate limit, platform down); then the target fails. */
+  retryScheduleSeconds: number[];
+  /** The soonest a post may be scheduled, from now. */
+  minScheduleAheadSeconds: number;
+}
+
+export function publishingSettings(env: NodeJS.ProcessEnv): { publishing: PublishingSettings } {
+  return {
+    publishing: {
+      concurrency: int('PUBLISH_CONCURRENCY', 200, env),
+      leaseSeconds: int('PUBLISH_LEASE_SECONDS', 90, env),
+      retryScheduleSeconds: intList('PUBLISH_RETRY_SCHEDULE', [10, 60, 300, 900], env),
+      minScheduleAheadSeconds: 60,
+    },
+  };
+}
