@@ -14,7 +14,7 @@ import { startSandbox, type Sandbox } from './sandbox/server.js';
 import type { Config } from './lib/config.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import type { BackgroundWorker } from './modules/area.js';
-import { areas } from './modules/index.js';
+import { areas, incomingHandlers } from './modules/index.js';
 import type { Services } from './services.js';
 
 export interface Booted {
@@ -97,6 +97,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       secrets: SecretBox.fromConfig(config.encryptionKey, join(config.dataDir, 'secret.key')),
       addressGuard: new AddressGuard(config.webhooks.allowedCidrs),
       platforms: new Platforms(config, sandbox?.url ?? null),
+      incomingHandlers: incomingHandlers(),
       sandboxUrl: sandbox?.url ?? null,
       startedAt: Date.now(),
     };

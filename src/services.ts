@@ -5,6 +5,7 @@ import type { Config } from './lib/config.js';
 import type { Logger } from './lib/logger.js';
 import type { AddressGuard } from './lib/address-guard.js';
 import type { SecretBox } from './lib/secret-box.js';
+import type { IncomingHandlers } from './modules/area.js';
 import type { Platforms } from './platforms/registry.js';
 
 /** What handlers and jobs are given: one instance per process, built in main.ts (or by a test). */
@@ -18,6 +19,8 @@ export interface Services {
   secrets: SecretBox;
   addressGuard: AddressGuard;
   platforms: Platforms;
+  /** What the areas do with each kind of event read from a platform's webhook. */
+  incomingHandlers: IncomingHandlers;
   /** The local platform sandbox, when this process started one. */
   sandboxUrl: string | null;
   startedAt: number;

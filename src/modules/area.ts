@@ -9,6 +9,9 @@ export type IncomingKind = IncomingEvent['kind'];
 /** What an area does with one kind of event read from a platform's webhook (the platform is already verified). */
 export type IncomingHandler<K extends IncomingKind> = (services: Services, platform: string, event: Extract<IncomingEvent, { kind: K }>) => Promise<void>;
 
+/** Every area's handlers of one kind of incoming event, in the areas' order. */
+export type IncomingHandlers = <K extends IncomingKind>(kind: K) => ReadonlyArray<IncomingHandler<K>>;
+
 /** Work that runs in the background of a process of the worker role, from start-up until shutdown. */
 export interface BackgroundWorker {
   start(): Promise<void>;

@@ -2,7 +2,7 @@ import { OPERATIONS, type OperationId } from '../../generated/operations.js';
 import type { AnyHandler } from '../http/handler.js';
 import { NotImplementedError } from '../lib/errors.js';
 import { accounts } from './accounts/index.js';
-import type { AnyArea, IncomingHandler, IncomingKind } from './area.js';
+import type { AnyArea, IncomingHandler, IncomingHandlers, IncomingKind } from './area.js';
 import { auth } from './auth/index.js';
 import { connect } from './connect/index.js';
 import { hooks } from './hooks/index.js';
@@ -35,13 +35,14 @@ export function readAreaSettings(env: NodeJS.ProcessEnv): AreaSettings {
 type UnhandledKinds = Exclude<IncomingKind, IncomingKindsOf<AnyOf>>;
 const everyIncomingKindIsHandled: [UnhandledKinds] extends [never] ? true : { unhandledIncomingKinds: UnhandledKinds } = true;
 
-/** The areas' handlers of each kind of incoming event, in the areas' order. */
-export function incomingHandlers<K extends IncomingKind>(kind: K): Array<IncomingHandler<K>> {
+/** The areas' handlers of each kind of incoming event, in the areas' order (joined once, at start-up). */
+export function incomingHandlers(): IncomingHandlers {
   void everyIncomingKindIsHandled;
-  return areas.flatMap((area: AnyArea) => {
-    const handler = area.incoming?.[kind];
-    return handler ? [handler as IncomingHandler<K>] : [];
-  });
+  const table = new Map<IncomingKind, unknown[]>();
+  for (const area of areas as readonly AnyArea[]) {
+    for (const [kind, handler] of Object.entries(area.incoming ?? {})) table.set(kind as IncomingKind, [...(table.get(kind as IncomingKind) ?? []), handler]);
+  }
+  return <K extends IncomingKind>(kind: K) => (table.get(kind) ?? []) as Array<IncomingHandler<K>>;
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { IncomingEvent } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
-import { incomingHandlers } from '../index.js';
 import { PROCESS_JOB } from './receive.js';
 
 interface StoredWebhook {
@@ -13,7 +12,7 @@ interface StoredWebhook {
 
 /** Hands one event to every area that handles its kind (src/modules/<area>/index.ts, `incoming`). */
 async function dispatch<K extends IncomingEvent['kind']>(services: Services, platform: string, event: Extract<IncomingEvent, { kind: K }>): Promise<void> {
-  for (const handle of incomingHandlers<K>(event.kind as K)) await handle(services, platform, event);
+  for (const handle of services.incomingHandlers<K>(event.kind as K)) await handle(services, platform, event);
 }
 
 /** Turns one stored platform webhook into our records and events; running it twice changes nothing more. */
