@@ -259,7 +259,10 @@ async function runBench(): Promise<void> {
     console.error('bench failed:', error);
     process.exitCode = 1;
   } finally {
-    for (const child of children) child.connected ? child.disconnect() : child.kill();
+    for (const child of children) {
+      if (child.connected) child.disconnect();
+      else child.kill();
+    }
     await Promise.all(children.map((child) => (child.exitCode === null && child.signalCode === null ? once(child, 'exit') : undefined)));
     await shutdown?.();
     await pg?.stop();
