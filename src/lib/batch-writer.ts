@@ -5,27 +5,19 @@
 export class BatchWriter<T> {
   private queue: Array<{ item: T; settle: (error?: unknown) => void }> = [];
   private flushing = false;
-  private dropped = false;
 
   constructor(private readonly write: (batch: T[]) => Promise<void>, private readonly maxBatch: number) {}
 
   add(item: T): Promise<void> {
-    if (this.dropped) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.queue.push({ item, settle: (error) => (error === undefined ? resolve() : reject(error)) });
       if (!this.flushing) void this.flush();
     });
   }
 
-  /** Forgets what is not written yet, as a killed process would (for tests of that case). */
-  drop(): void {
-    this.dropped = true;
-    for (const entry of this.queue.splice(0)) entry.settle();
-  }
-
   private async flush(): Promise<void> {
     this.flushing = true;
-    while (this.queue.length > 0 && !this.dropped) {
+    while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       try {
         await this.write(batch.map((entry) => entry.item));

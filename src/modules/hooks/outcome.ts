@@ -96,7 +96,7 @@ export async function recordSuccesses(db: Knex, successes: Success[]): Promise<v
   [rows.map((r) => r.hookId), rows.map((r) => r.at), rows.map((r) => r.hookId)] as never);
 }
 
-/** Successes recorded in batches of up to 500; dropped ones leave their leases to run out. */
+/** Successes recorded in batches of up to 500; those a dying worker never wrote leave their leases to run out. */
 export function successRecorder(db: Knex): BatchWriter<Success> {
   return new BatchWriter((batch) => recordSuccesses(db, batch), 500);
 }

@@ -129,7 +129,7 @@ async function afterCommit(services: Services, finished: Finished[]): Promise<vo
       ORDER BY id FOR UPDATE SKIP LOCKED)`, [[...succeeded]]).catch((err: unknown) => logger.warn({ err }, 'noting account successes failed'));
 }
 
-/** Outcomes recorded in batches of up to 200, the leases of the dropped ones left to run out (the next claim reconciles). */
+/** Outcomes recorded in batches of up to 200; those a dying worker never wrote leave their leases to run out (the next claim reconciles). */
 export function outcomeRecorder(services: Services): BatchWriter<Finished> {
   return new BatchWriter((batch) => recordOutcomes(services, batch), 200);
 }

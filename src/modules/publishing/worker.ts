@@ -1,6 +1,6 @@
-import { NotificationListener } from '../../lib/listener.js';
+import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
-import { attemptTarget, loadContext, type Outcome } from './attempt.js';
+import { type AttemptContext, attemptTarget, loadContext, type Outcome } from './attempt.js';
 import { type Claimed, claimDue } from './claim.js';
 import { failure } from './failures.js';
 import { type Finished, outcomeRecorder } from './record.js';
@@ -12,6 +12,12 @@ const POLL_MS = 1000;
 const CLAIM_BATCH = 50;
 const CLAIM_LOOPS = 3;
 
+/** A claimed target, with what its batch read for the attempt. */
+interface Leased {
+  claimed: Claimed;
+  context: AttemptContext;
+}
+
 /**
  * Publishes due targets, draining `post_targets` as the webhook worker drains deliveries: claims due targets
  * under a lease (SKIP LOCKED, so any number of workers share the table), publishes up to `concurrency` at once,
@@ -19,81 +25,59 @@ const CLAIM_LOOPS = 3;
  * a due time) and polls every second. A worker that dies mid-call leaves its attempt marked as started: when
  * the lease runs out, the next claim reconciles it with the platform before anything is sent again.
  */
-export class PublishWorker {
-  private readonly recorder: BatchWriter<Finished>;
-  private listener: NotificationListener | undefined;
-  private running = false;
-  private abandoned = false;
-  /** Platform calls under way (the concurrency limit counts these). */
-  private readonly inFlight = new Set<Promise<void>>();
-  /** Outcomes not committed yet. */
-  private readonly recording = new Set<Promise<void>>();
-  private signalled = true;
-  /** Loops asleep: woken by a NOTIFY, or (`slot`) by a platform call ending. */
-  private readonly sleepers = new Set<{ done: () => void; slot: boolean }>();
-  private loopDone: Promise<void> | undefined;
+export class PublishWorker extends LeaseWorker<Leased, Outcome> {
+  constructor(services: Services, databaseUrl: string) {
+    super(databaseUrl, services.logger, new TargetPublishing(services));
+  }
+}
 
-  constructor(private readonly services: Services, private readonly databaseUrl: string) {
+/** The targets' side of a `PublishWorker`: what it claims, how it publishes, how it records. */
+export class TargetPublishing implements LeasedWork<Leased, Outcome> {
+  readonly settings: LeaseWorkerSettings;
+  private readonly recorder: BatchWriter<Finished>;
+
+  constructor(private readonly services: Services) {
+    // A slot is free again when the platform has answered: outcomes are recorded in the background, in batches.
+    // A claim is a few round trips and a commit: claims in parallel keep the platform calls fed while one of them
+    // waits for the database.
+    this.settings = {
+      name: 'socialgate-publisher', channels: [POSTS_CHANNEL], concurrency: services.config.publishing.concurrency,
+      pollMs: POLL_MS, loops: CLAIM_LOOPS, slotFreedWhen: 'processed',
+    };
     this.recorder = outcomeRecorder(services);
   }
 
-  async start(): Promise<void> {
-    this.listener = new NotificationListener(this.databaseUrl, [POSTS_CHANNEL], () => this.signal(), this.services.logger, 'socialgate-publisher');
-    await this.listener.start();
-    this.running = true;
-    // A claim is a few round trips and a commit: claims in parallel (SKIP LOCKED keeps them apart) keep the
-    // platform calls fed while one of them waits for the database.
-    this.loopDone = Promise.all(Array.from({ length: CLAIM_LOOPS }, () => this.loop())).then(() => undefined);
-  }
-
-  /** Stops claiming, waits for the publications in flight (bounded by the platforms' timeout) and their records. */
-  async stop(): Promise<void> {
-    if (this.abandoned) return;
-    this.running = false;
-    this.signal();
-    await this.loopDone;
-    await Promise.allSettled([...this.inFlight]);
-    await Promise.allSettled([...this.recording]);
-    await this.listener?.stop();
-  }
-
-  /** Stops at once, recording nothing more: what a killed process leaves behind (for tests of that case). */
-  async abandon(): Promise<void> {
-    this.running = false;
-    this.abandoned = true;
-    this.recorder.drop();
-    this.signal();
-    await this.listener?.stop();
-  }
-
-  private signal(): void {
-    this.signalled = true;
-    for (const sleeper of [...this.sleepers]) sleeper.done();
-  }
-
-  private async loop(): Promise<void> {
+  async turn(loop: ClaimLoop<Leased>): Promise<void> {
     const { concurrency, leaseSeconds } = this.services.config.publishing;
-    while (this.running) {
-      try {
-        this.signalled = false;
-        const room = concurrency - this.inFlight.size;
-        // While busy, claim in batches (a quarter of the slots, or a full claim): one claim per freed slot would make
-        // the claim's transaction, not the platforms, the limit.
-        if (room <= 0 || (room < Math.min(CLAIM_BATCH, Math.max(1, concurrency >> 2)) && this.inFlight.size > 0)) {
-          await this.sleep(POLL_MS, true);
-          continue;
-        }
-        // Small claims: the first calls start sooner, and a full claim loops at once for the next.
-        const batch = Math.min(room, CLAIM_BATCH);
-        const claimed = await claimDue(this.services.db, batch, leaseSeconds);
-        if (claimed.length > 0) await this.send(claimed);
-        // Fewer than asked for: nothing more is due now; sleep until the next due time, a NOTIFY or the poll.
-        if (claimed.length < batch) await this.sleep(await this.untilNextDue(), false);
-      } catch (error) {
-        this.services.logger.error({ err: error }, 'publishing loop failed; retrying');
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      }
+    const room = loop.room;
+    // While busy, claim in batches (a quarter of the slots, or a full claim): one claim per freed slot would make
+    // the claim's transaction, not the platforms, the limit.
+    if (room <= 0 || (room < Math.min(CLAIM_BATCH, Math.max(1, concurrency >> 2)) && loop.busy > 0)) return loop.sleep(POLL_MS, true);
+    // Small claims: the first calls start sooner, and a full claim loops at once for the next.
+    const batch = Math.min(room, CLAIM_BATCH);
+    const claimed = await claimDue(this.services.db, batch, leaseSeconds);
+    if (claimed.length > 0) {
+      const context = await loadContext(this.services, claimed);
+      loop.begin(claimed.map((item) => ({ claimed: item, context })));
     }
+    // Fewer than asked for: nothing more is due now; sleep until the next due time, a NOTIFY or the poll.
+    if (claimed.length < batch) await loop.sleep(await this.untilNextDue());
+  }
+
+  process(leased: Leased): Promise<Outcome> {
+    return attemptTarget(this.services, leased.context, leased.claimed).catch((error: unknown): Outcome => {
+      // A bug, not a platform's answer: the target fails visibly rather than being retried forever.
+      this.services.logger.error({ err: error, ...this.describe(leased) }, 'publishing a target failed unexpectedly');
+      return { kind: 'failed', failure: failure('unknown', 'Publishing failed inside the service; report it with the post id.') };
+    });
+  }
+
+  record({ claimed }: Leased, outcome: Outcome): Promise<void> {
+    return this.recorder.add({ claimed, outcome });
+  }
+
+  describe({ claimed: { target } }: Leased): Record<string, unknown> {
+    return { postId: target.postId, accountId: target.accountId };
   }
 
   /**
@@ -104,48 +88,5 @@ export class PublishWorker {
     const row = await this.services.db('postTargets').whereIn('status', ['scheduled', 'processing'])
       .where('dueAt', '>', this.services.db.fn.now()).min({ at: 'dueAt' }).first() as { at: Date | null } | undefined;
     return row?.at ? Math.max(0, Math.min(POLL_MS, new Date(row.at).getTime() - Date.now())) : POLL_MS;
-  }
-
-  /** Until a NOTIFY, `ms`, or (when waiting for room) a platform call ending. */
-  private sleep(ms: number, untilSlotFreed: boolean): Promise<void> {
-    if (this.signalled || !this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const sleeper = {
-        slot: untilSlotFreed,
-        done: () => {
-          clearTimeout(timer);
-          this.sleepers.delete(sleeper);
-          resolve();
-        },
-      };
-      const timer = setTimeout(sleeper.done, ms);
-      this.sleepers.add(sleeper);
-    });
-  }
-
-  /**
-   * Publishes claimed targets, up to `concurrency` platform calls at once. A slot is free again when the platform
-   * has answered; the outcome is recorded in the background (in batches), and stop() waits for those records too.
-   */
-  private async send(claimed: Claimed[]): Promise<void> {
-    const context = await loadContext(this.services, claimed);
-    for (const item of claimed) {
-      const call = attemptTarget(this.services, context, item)
-        .catch((error: unknown): Outcome => {
-          // A bug, not a platform's answer: the target fails visibly rather than being retried forever.
-          this.services.logger.error({ err: error, postId: item.target.postId, accountId: item.target.accountId }, 'publishing a target failed unexpectedly');
-          return { kind: 'failed', failure: failure('unknown', 'Publishing failed inside the service; report it with the post id.') };
-        });
-      const calling = call.then(() => undefined).finally(() => {
-        this.inFlight.delete(calling);
-        for (const sleeper of [...this.sleepers]) if (sleeper.slot) sleeper.done();
-      });
-      this.inFlight.add(calling);
-      const recording: Promise<void> = call
-        .then((outcome) => (this.abandoned ? undefined : this.recorder.add({ claimed: item, outcome })))
-        .catch((error: unknown) => this.services.logger.error({ err: error, postId: item.target.postId }, 'recording a publication failed'))
-        .finally(() => this.recording.delete(recording));
-      this.recording.add(recording);
-    }
   }
 }

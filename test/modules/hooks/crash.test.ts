@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { emitEvent } from '../../../src/modules/events/emit.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
+import { CrashableWorker } from '../../support/crashable-worker.js';
 import { newOwner } from '../../support/owners.js';
 import { Receiver } from '../../support/receiver.js';
 import { assertSigned, hookSettings } from './support.js';
@@ -8,10 +9,12 @@ import { assertSigned, hookSettings } from './support.js';
 describe('a worker killed in the middle of an attempt', () => {
   let receiver: Receiver;
   let first: TestApp;
+  let dying: CrashableWorker;
   let second: TestApp | undefined;
   before(async () => {
     receiver = await Receiver.start();
     first = await startTestApp(hookSettings(receiver.caFile, { leaseSeconds: 1 }));
+    dying = await CrashableWorker.standIn(first, 'deliveries');
   });
   after(async () => {
     await second?.close();
@@ -26,7 +29,7 @@ describe('a worker killed in the middle of an attempt', () => {
     await emitEvent(first.services.db, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: { postId: 'x' } });
     const [hung] = await receiver.waitFor(1);
     // The process dies with the attempt in flight: no outcome is recorded, its lease simply runs out.
-    await first.deliveries!.abandon();
+    await dying.crash();
 
     receiver.reply = () => ({ status: 200 });
     second = await startTestApp({

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
-import { botMessages, connectBot, connectLocations, CrashableWorker, localPosts, publishingSettings, sandboxPost, settled, until, waitForPost } from './posts-support.js';
+import { CrashableWorker } from '../../support/crashable-worker.js';
+import { botMessages, connectBot, connectLocations, localPosts, publishingSettings, sandboxPost, settled, until, waitForPost } from './posts-support.js';
 
 describe('posts — a worker that dies between the platform call and the acknowledgement', () => {
   let app: TestApp;
@@ -10,7 +11,7 @@ describe('posts — a worker that dies between the platform call and the acknowl
 
   before(async () => {
     app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
-    worker = new CrashableWorker(app);
+    worker = await CrashableWorker.standIn(app, 'publishing');
   });
   beforeEach(async () => {
     owner = await newOwner(app.api);

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import type { Config } from '../../../src/lib/config.js';
-import { PublishWorker } from '../../../src/modules/publishing/worker.js';
 import { loadConfig } from '../../../src/lib/config.js';
 import type { TestApp } from '../../support/app.js';
 import type { TestOwner } from '../../support/owners.js';
@@ -76,25 +75,5 @@ export async function until(check: () => Promise<boolean>, ms = 10_000): Promise
   while (!(await check())) {
     if (Date.now() > end) expect.fail('timed out');
     await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The app's publishing worker, and a way to kill it as a dying process would and start another on the same database. */
-export class CrashableWorker {
-  private worker: PublishWorker;
-
-  constructor(private readonly app: TestApp) {
-    this.worker = app.publishing!;
-  }
-
-  /** Nothing in flight is recorded; the new worker takes over what the dead one held once its leases run out. */
-  async crashAndReplace(): Promise<void> {
-    await this.worker.abandon();
-    this.worker = new PublishWorker(this.app.services, this.app.services.config.databaseUrl!);
-    await this.worker.start();
-  }
-
-  async stop(): Promise<void> {
-    await this.worker.stop();
   }
 }

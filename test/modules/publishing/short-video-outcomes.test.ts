@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { consent } from '../connect/oauth-support.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
-import { CrashableWorker, publishingSettings, sandboxPost, settled, until, waitForPost } from './posts-support.js';
+import { CrashableWorker } from '../../support/crashable-worker.js';
+import { publishingSettings, sandboxPost, settled, until, waitForPost } from './posts-support.js';
 import { type Creator, VIDEO, connectCreator, fixture, onPlatform, uploadMedia } from './short-video-support.js';
 
 describe('short_video — failures, retries, a lost answer, and the account\'s history', () => {
@@ -12,7 +13,7 @@ describe('short_video — failures, retries, a lost answer, and the account\'s h
 
   before(async () => {
     app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
-    worker = new CrashableWorker(app);
+    worker = await CrashableWorker.standIn(app, 'publishing');
   });
   beforeEach(async () => {
     owner = await newOwner(app.api);

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
+import { CrashableWorker } from '../../support/crashable-worker.js';
 import { person } from '../connect/social-network-support.js';
-import { CrashableWorker, publishingSettings, settled, until, waitForPost } from './posts-support.js';
+import { publishingSettings, settled, until, waitForPost } from './posts-support.js';
 import { connectNewPage, type ConnectedPage, pageContents, postFaults, uploadPhoto, uploadVideo } from './social-network-support.js';
 
 describe('social_network — a lost answer, the page\'s history and deleting', () => {
@@ -13,7 +14,7 @@ describe('social_network — a lost answer, the page\'s history and deleting', (
 
   before(async () => {
     app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
-    worker = new CrashableWorker(app);
+    worker = await CrashableWorker.standIn(app, 'publishing');
   });
   beforeEach(async () => {
     owner = await newOwner(app.api);

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
-import { CrashableWorker, publishingSettings, sandboxPost, settled, waitForPost } from './posts-support.js';
+import { CrashableWorker } from '../../support/crashable-worker.js';
+import { publishingSettings, sandboxPost, settled, waitForPost } from './posts-support.js';
 import { connectThreads, posted, postNow, threadsFaults } from './social-threads-support.js';
 
 describe('social_threads — a lost answer after a crash, deleting, and the profile\'s history', () => {
@@ -11,7 +12,7 @@ describe('social_threads — a lost answer after a crash, deleting, and the prof
 
   before(async () => {
     app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
-    worker = new CrashableWorker(app);
+    worker = await CrashableWorker.standIn(app, 'publishing');
   });
   beforeEach(async () => {
     owner = await newOwner(app.api);

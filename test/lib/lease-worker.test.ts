@@ -1,0 +1,131 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../src/lib/lease-worker.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { adminUrl } from '../fixtures.js';
+
+const CHANNEL = 'lease_worker_test';
+
+/** Items from a list the test fills; each call stays open until the test answers it. */
+class ListWork implements LeasedWork<string, string> {
+  readonly due: string[] = [];
+  readonly calls = new Map<string, (result: string) => void>();
+  readonly recorded: string[] = [];
+  mostAtOnce = 0;
+  private readonly watchers = new Set<() => void>();
+
+  constructor(readonly settings: LeaseWorkerSettings) {}
+
+  async turn(loop: ClaimLoop<string>): Promise<void> {
+    loop.begin(this.due.splice(0, Math.max(0, loop.room)));
+    await loop.sleep(this.settings.pollMs, this.due.length > 0);
+  }
+
+  process(item: string): Promise<string> {
+    return new Promise((resolve) => {
+      this.calls.set(item, resolve);
+      this.mostAtOnce = Math.max(this.mostAtOnce, this.calls.size);
+      this.changed();
+    });
+  }
+
+  async record(_item: string, result: string): Promise<void> {
+    this.recorded.push(result);
+    this.changed();
+  }
+
+  describe(item: string): Record<string, unknown> {
+    return { item };
+  }
+
+  answer(item: string): void {
+    const resolve = this.calls.get(item)!;
+    this.calls.delete(item);
+    resolve(`${item} done`);
+  }
+
+  /** Settles once `condition` holds, looked at whenever a call starts or a result is recorded. */
+  when(condition: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const look = () => {
+        if (!condition()) return;
+        this.watchers.delete(look);
+        resolve();
+      };
+      this.watchers.add(look);
+      look();
+    });
+  }
+
+  private changed(): void {
+    for (const look of [...this.watchers]) look();
+  }
+}
+
+describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in flight, and a stop that waits', () => {
+  // Far longer than any test may take: only a NOTIFY wakes the loops.
+  const settings: LeaseWorkerSettings = { name: 'lease-worker-test', channels: [CHANNEL], concurrency: 2, pollMs: 60_000, loops: 2, slotFreedWhen: 'processed' };
+  let admin: pg.Client;
+  let work: ListWork;
+  let worker: LeaseWorker<string, string>;
+
+  before(async () => {
+    admin = new pg.Client({ connectionString: adminUrl() });
+    await admin.connect();
+  });
+  beforeEach(async () => {
+    work = new ListWork(settings);
+    worker = new LeaseWorker(adminUrl(), createLogger('silent'), work);
+    await worker.start();
+  });
+  afterEach(async () => {
+    for (const item of [...work.calls.keys()]) work.answer(item);
+    await worker.stop();
+  });
+  after(async () => {
+    await admin.end();
+  });
+
+  async function add(...items: string[]): Promise<void> {
+    work.due.push(...items);
+    await admin.query(`NOTIFY ${CHANNEL}`);
+  }
+
+  it('works on what a NOTIFY announces at once, and records each result once', async () => {
+    await add('a');
+    await work.when(() => work.calls.has('a'));
+    work.answer('a');
+    await work.when(() => work.recorded.length === 1);
+    expect(work.recorded).to.deep.equal(['a done']);
+  });
+
+  it('never has more than `concurrency` in flight, and takes the next as soon as a slot is free', async () => {
+    await add('a', 'b', 'c', 'd');
+    await work.when(() => work.calls.size === 2);
+    expect([...work.calls.keys()]).to.deep.equal(['a', 'b']);
+    work.answer('a');
+    await work.when(() => work.calls.has('c'));
+    work.answer('b');
+    work.answer('c');
+    await work.when(() => work.calls.has('d'));
+    work.answer('d');
+    await work.when(() => work.recorded.length === 4);
+    expect(work.mostAtOnce).to.equal(2);
+  });
+
+  it('stops claiming at once, waits for the work in flight and its record, then closes its LISTEN connection', async () => {
+    await add('a');
+    await work.when(() => work.calls.has('a'));
+    let stopped = false;
+    const stopping = worker.stop().then(() => (stopped = true));
+    await add('b');
+    expect(stopped, 'still waiting for a').to.equal(false);
+    work.answer('a');
+    await stopping;
+    expect(work.recorded).to.deep.equal(['a done']);
+    expect(work.calls.size, 'b was never claimed').to.equal(0);
+    await worker.stop();
+    const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'lease-worker-test'");
+    expect(rows[0].n).to.equal(0);
+  });
+});
