@@ -704,7 +704,7 @@ export interface paths {
          *
          *     Errors: 400 `validation_failed`; 422 `post_validation_failed`, `queue_slot_unavailable` (with
          *     `useQueue` and no free slot), `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403
-         *     `profile_out_of_scope` for accounts outside a restricted key's profiles.
+         *     `profile_out_of_scope` for accounts or media outside a restricted key's profiles.
          */
         post: operations["createPost"];
         delete?: never;
@@ -1000,7 +1000,8 @@ export interface paths {
          *     Errors: 400 `validation_failed`; 404 `not_found` (no such post); 409 `post_status_conflict` (the post
          *     is processing or was published), `idempotency_key_in_use`; 422 `queue_slot_unavailable` (the profile
          *     has no slot, or none free within 365 days), `post_validation_failed` (a new post that a platform
-         *     refuses, with `errors`), `idempotency_key_reused`.
+         *     refuses, with `errors`), `idempotency_key_reused`; 403 `profile_out_of_scope` (a post, its accounts or
+         *     its media outside a restricted key's profiles).
          */
         post: operations["enqueuePost"];
         delete?: never;
@@ -3935,10 +3936,14 @@ export interface components {
          *     | `product_rejected` | 422 | The platform refused the product (no brand, gtin or mpn, an image it cannot fetch, a commerce policy); `detail` carries its reason. |
          *     | `automation_limit_reached` | 422 | The profile has 100 automations, the most allowed. |
          *     | `storage_unavailable` | 503 | The media storage (an S3-compatible bucket) did not answer or refused the service; try again after `Retry-After`. |
+         *     | `invalid_cursor` | 400 | The `cursor` is not one this service gave out for this list (altered, truncated or from another list); start again without it. |
+         *     | `headers_too_large` | 431 | The request line or the headers are larger than the server reads (16 KiB in all); answered before any route. |
+         *     | `malformed_request` | 400 | The request is not a well-formed HTTP message; answered before any route, and the connection is closed. |
+         *     | `request_timeout` | 408 | The request (its headers, or its whole body) did not arrive in time; answered before any route, and the connection is closed. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -5325,6 +5330,7 @@ export interface components {
              *     | `media_size` | A media file too large, too long or of a wrong aspect ratio for the platform; see `limit`. |
              *     | `media_format` | A media file encoded in a way the platform refuses (a frame rate outside its range); see `limit`. |
              *     | `media_not_found` | A media id that does not exist or belongs to another owner. |
+             *     | `media_other_profile` | Media of another profile than the post's (media of no profile may go in any post). |
              *     | `required_option` | A required option is missing (for example `short_video.privacyLevel`). |
              *     | `option_not_allowed` | An option the account does not allow (for example a privacy level not in its options). |
              *     | `text_or_media_required` | The platform needs text, or media, that the post does not have. |
@@ -5335,7 +5341,7 @@ export interface components {
              * @example max_length
              * @enum {string}
              */
-            code: "max_length" | "media_count" | "media_type" | "media_size" | "media_format" | "media_not_found" | "required_option" | "option_not_allowed" | "text_or_media_required" | "account_not_found" | "account_other_profile" | "account_needs_reconnection" | "account_cannot_publish";
+            code: "max_length" | "media_count" | "media_type" | "media_size" | "media_format" | "media_not_found" | "media_other_profile" | "required_option" | "option_not_allowed" | "text_or_media_required" | "account_not_found" | "account_other_profile" | "account_needs_reconnection" | "account_cannot_publish";
             /**
              * @description The target whose rule failed; `null` for a rule of the whole post.
              * @example acc_01jd3z8x9y0a1b2c3d4e5f6g7j
@@ -13211,7 +13217,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request breaks the contract: a parameter or body member is missing, of the wrong type or out of range (`validation_failed`, each member listed in `errors`), or the body is not valid JSON (`malformed_json`). */
+        /** @description The request breaks the contract: a parameter or body member is missing, of the wrong type or out of range, holds a NUL character or a lone surrogate (code `characters`), or the body is not what its `Content-Encoding` says or in a coding other than gzip, deflate or br (path `header/content-encoding`), each listed in `errors` (`validation_failed`); the body is not valid JSON (`malformed_json`); or the `cursor` is not one of this list's (`invalid_cursor`). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -13582,18 +13588,20 @@ export interface components {
     parameters: {
         /** @description How many objects to return in one page. */
         Limit: number;
-        /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+        /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
         Cursor: string;
         /**
          * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
          *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
          *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-         *     `idempotency_key_in_use`.
+         *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+         *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+         *     replay of an answer made for someone else.
          */
         IdempotencyKey: string;
         /** @description Identifier of the profile (`prof_…`). */
         ProfileIdPath: string;
-        /** @description Only objects of this profile. */
+        /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
         ProfileIdQuery: string;
         /** @description Identifier of the connected account (`acc_…`). */
         AccountIdPath: string;
@@ -13811,6 +13819,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -13857,7 +13867,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -13902,7 +13912,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -14036,7 +14048,7 @@ export interface operations {
     listAccounts: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description Only accounts of this platform. */
                 platform?: components["schemas"]["Platform"];
@@ -14046,7 +14058,7 @@ export interface operations {
                 status?: components["schemas"]["AccountStatus"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -14114,13 +14126,14 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
     listAccountHealth: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description Only accounts of this platform. */
                 platform?: components["schemas"]["Platform"];
@@ -14128,7 +14141,7 @@ export interface operations {
                 needsAction?: boolean;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -14191,6 +14204,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -14329,7 +14343,7 @@ export interface operations {
     listAdAccounts: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description Only ad accounts of this ad platform. */
                 platform?: "social_network" | "short_video_ads";
@@ -14337,7 +14351,7 @@ export interface operations {
                 status?: components["schemas"]["AccountStatus"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -14381,6 +14395,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -14574,7 +14589,7 @@ export interface operations {
                 pendingConnectionId: components["parameters"]["PendingConnectionIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -14650,7 +14665,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -14734,7 +14751,7 @@ export interface operations {
                 pendingConnectionId: components["parameters"]["PendingConnectionIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -14814,7 +14831,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -14888,7 +14907,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -15042,7 +15063,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -15144,7 +15167,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -15233,7 +15258,7 @@ export interface operations {
     listPosts: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description Only posts with a target on this account. */
                 accountId?: string;
@@ -15251,7 +15276,7 @@ export interface operations {
                 to?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -15328,6 +15353,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -15339,7 +15365,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -15662,7 +15690,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -15772,7 +15802,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16029,7 +16061,7 @@ export interface operations {
                 to?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -16209,11 +16241,11 @@ export interface operations {
     listQueueSlots: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -16257,6 +16289,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -16268,7 +16301,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16383,11 +16418,11 @@ export interface operations {
     listQueue: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -16429,6 +16464,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -16440,7 +16476,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16606,7 +16644,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16695,7 +16735,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16778,7 +16820,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16863,7 +16907,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -17000,11 +17046,11 @@ export interface operations {
                 kind?: components["schemas"]["AiKind"];
                 /** @description Only tasks in this status. */
                 status?: components["schemas"]["AiTaskStatus"];
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -17070,6 +17116,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
@@ -17079,7 +17126,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description `true`: only conversations with unread incoming messages; `false`: only those without.
@@ -17179,7 +17226,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -17298,7 +17345,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -17407,7 +17456,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -17528,7 +17579,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only comments on this post (the platform's post id, as in the account's history).
@@ -17640,7 +17691,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -17748,7 +17801,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -17924,9 +17979,9 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /**
                  * @description Only automations watching this account.
@@ -18005,6 +18060,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
@@ -18017,7 +18073,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -18842,7 +18900,7 @@ export interface operations {
                 objective?: components["schemas"]["AdObjective"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -18906,7 +18964,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -18995,7 +19055,7 @@ export interface operations {
                 effectiveStatus?: components["parameters"]["AdEffectiveStatusQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -19080,7 +19140,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -19212,7 +19274,7 @@ export interface operations {
                 effectiveStatus?: components["parameters"]["AdEffectiveStatusQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -19280,7 +19342,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -19352,7 +19416,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -19553,7 +19619,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -19651,7 +19719,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -19758,7 +19828,7 @@ export interface operations {
                 breakdowns?: ("age" | "gender" | "country" | "region" | "publisher_platform" | "platform_position" | "device_platform")[];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -19861,7 +19931,7 @@ export interface operations {
                 countryCode?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -19927,7 +19997,7 @@ export interface operations {
                 subtype?: components["schemas"]["AdAudienceSubtype"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -20010,7 +20080,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -20097,7 +20169,7 @@ export interface operations {
                 includeCode?: boolean;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -20150,7 +20222,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -20251,7 +20325,7 @@ export interface operations {
                 pixelId?: components["schemas"]["AdPlatformObjectId"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -20324,7 +20398,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -20417,7 +20493,7 @@ export interface operations {
     listCatalogs: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /**
                  * @description Only the catalogs reached through this connected page account.
@@ -20426,7 +20502,7 @@ export interface operations {
                 accountId?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -20482,7 +20558,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -20595,7 +20673,7 @@ export interface operations {
                 syncStatus?: "pending" | "synced" | "failed";
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -20674,7 +20752,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -20898,7 +20978,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -21041,7 +21123,7 @@ export interface operations {
                 catalogId: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -21108,7 +21190,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -21210,7 +21294,7 @@ export interface operations {
     listShops: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /**
                  * @description Only the shops of this connected page account.
@@ -21224,7 +21308,7 @@ export interface operations {
                 catalogId?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -21276,7 +21360,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only forms in this status.
@@ -21407,7 +21491,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -21685,7 +21771,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -21804,7 +21892,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only leads of this lead form (its platform id).
@@ -21909,7 +21997,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only leads in this state.
@@ -22045,9 +22133,9 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
             };
             header?: never;
@@ -22131,6 +22219,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
@@ -22143,7 +22232,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -22499,7 +22590,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -22579,7 +22672,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -22713,7 +22808,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -22826,7 +22923,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only the pass with this serial number.
@@ -23047,7 +23144,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only transactions of this type.
@@ -23123,7 +23220,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -23215,7 +23314,7 @@ export interface operations {
                 q?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -23359,7 +23458,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -23671,7 +23772,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -23740,7 +23841,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -23970,7 +24073,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -24034,7 +24139,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -24089,7 +24196,7 @@ export interface operations {
                 event?: components["schemas"]["EventName"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -24179,7 +24286,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -24291,6 +24400,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -24379,6 +24489,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -24387,7 +24498,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -24439,7 +24550,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -24515,6 +24628,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -24672,7 +24786,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -24744,7 +24860,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

@@ -34,6 +34,13 @@ export class MalformedJsonError extends ApiError {
   }
 }
 
+export class InvalidCursorError extends ApiError {
+  constructor() {
+    super(400, 'invalid_cursor', 'Invalid cursor', 'The cursor is not one this service gave out for this list; start again without it.',
+      { errors: [{ path: 'query/cursor', message: 'is not a cursor from a previous page of this list', code: 'invalid_cursor' }] });
+  }
+}
+
 export class AuthenticationRequiredError extends ApiError {
   constructor() {
     super(401, 'authentication_required', 'Authentication required', 'Send Authorization: Bearer <token>.',
@@ -130,6 +137,29 @@ export class PayloadTooLargeError extends ApiError {
 export class UnsupportedMediaTypeError extends ApiError {
   constructor(accepted: string[]) {
     super(415, 'unsupported_media_type', 'Unsupported media type', `Send the body as ${accepted.join(' or ')}.`);
+  }
+}
+
+/**
+ * The answers Node's HTTP parser gives before any route is known (src/http/client-error.ts): the request could
+ * not be read, so the connection closes after them.
+ */
+export class RequestTimeoutError extends ApiError {
+  constructor() {
+    super(408, 'request_timeout', 'Request timeout', 'The request did not arrive in time; send it again.', { headers: { Connection: 'close' } });
+  }
+}
+
+export class HeadersTooLargeError extends ApiError {
+  constructor() {
+    super(431, 'headers_too_large', 'Request header fields too large',
+      'The request line and headers exceed what the server reads (16 KiB); shorten the URL or the headers.', { headers: { Connection: 'close' } });
+  }
+}
+
+export class MalformedRequestError extends ApiError {
+  constructor() {
+    super(400, 'malformed_request', 'Malformed request', 'The request is not a well-formed HTTP/1.1 message.', { headers: { Connection: 'close' } });
   }
 }
 
