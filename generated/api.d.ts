@@ -2862,7 +2862,7 @@ export interface paths {
          *     **Scope.** The hook's `profileIds` are copied from the API key that creates it: a profile-restricted key
          *     binds it to the key's profiles, an unrestricted key or a user session makes it cover every profile of the
          *     owner, future ones too (`profileIds: null`). A hook receives only the events named in its `events` and
-         *     inside its profiles; owner-level events that belong to no profile (`invoice.*`, `profileId: null`) go
+         *     inside its profiles; owner-level events that belong to no profile (`invoice.*`, `profileId: ""`) go
          *     only to hooks with `profileIds: null`.
          *
          *     **Limits.** At most 20 webhooks per owner: 422 `hook_limit_reached`. `url` must be `https://` (400
@@ -2959,7 +2959,9 @@ export interface paths {
          * @description Queues one delivery of the event `webhook.test` to this webhook, signed and retried like any other
          *     delivery, and answers with that delivery; follow it with `GET /hooks/{id}/deliveries`. It is sent even
          *     when the hook does not list `webhook.test` in its `events`, and when it is inactive (then with a single
-         *     attempt, no retries), so an endpoint can be checked before the hook is turned back on. The envelope's `profileId` is `null`.
+         *     attempt, no retries), so an endpoint can be checked before the hook is turned back on. The envelope's
+         *     `profileId` is the hook's profile, or for a hook of every profile the owner's first profile (the empty
+         *     string when the owner has none).
          *
          *     At most 1 test per 30 seconds per webhook: 429 `hook_test_rate_limited` with `Retry-After`. A
          *     profile-restricted API key gets 403 `profile_out_of_scope` for a hook covering profiles outside its scope.
@@ -3586,7 +3588,7 @@ export interface webhooks {
         put?: never;
         /**
          * A test event
-         * @description Sent by `POST /hooks/{id}/test` to that one webhook, whatever its `events`, to check the endpoint and its signature verification. `profileId` is `null`.
+         * @description Sent by `POST /hooks/{id}/test` to that one webhook, whatever its `events`, to check the endpoint and its signature verification. `profileId` is the webhook's profile (for a webhook of every profile, the owner's first profile; the empty string when the owner has none), so a receiver that validates the envelope accepts the ping as it will the real events.
          *
          *     Delivered as `POST <hook url>` with the event envelope as the JSON body, only to the webhook being tested. Verify `X-Service-Signature` or `webhook-signature` over the raw body first; drop duplicates by `webhook-id`.
          */
@@ -3762,7 +3764,7 @@ export interface webhooks {
         put?: never;
         /**
          * An invoice changed status
-         * @description Sent when an invoice of the owner's own subscription changes status at the payment provider (finalized, paid, payment failed, voided, marked uncollectible). An owner-level event: `profileId` is `null`, and only hooks with `profileIds: null` receive it.
+         * @description Sent when an invoice of the owner's own subscription changes status at the payment provider (finalized, paid, payment failed, voided, marked uncollectible). An owner-level event: `profileId` is the empty string, and only hooks with `profileIds: null` receive it.
          *
          *     Delivered as `POST <hook url>` with the event envelope as the JSON body, to every active webhook that lists `invoice.status_updated` in its `events` and has `profileIds: null` (it belongs to no profile). Verify `X-Service-Signature` or `webhook-signature` over the raw body first; drop duplicates by `webhook-id`.
          */
@@ -3784,7 +3786,7 @@ export interface webhooks {
         put?: never;
         /**
          * An invoice cancellation progressed
-         * @description Sent when a request to cancel an invoice of the owner's own subscription moves on: requested, approved or rejected, and completed (the invoice voided, or credited and refunded when it was paid). An owner-level event: `profileId` is `null`, and only hooks with `profileIds: null` receive it.
+         * @description Sent when a request to cancel an invoice of the owner's own subscription moves on: requested, approved or rejected, and completed (the invoice voided, or credited and refunded when it was paid). An owner-level event: `profileId` is the empty string, and only hooks with `profileIds: null` receive it.
          *
          *     Delivered as `POST <hook url>` with the event envelope as the JSON body, to every active webhook that lists `invoice.cancellation_status_updated` in its `events` and has `profileIds: null` (it belongs to no profile). Verify `X-Service-Signature` or `webhook-signature` over the raw body first; drop duplicates by `webhook-id`.
          */
@@ -12720,10 +12722,10 @@ export interface components {
              */
             ownerId: string;
             /**
-             * @description Always `null`: this event belongs to no profile.
-             * @example null
+             * @description The tested webhook's profile (the first of a profile-restricted webhook's), or for a webhook of every profile the owner's first profile; the empty string when the owner has no profile.
+             * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
              */
-            profileId: null;
+            profileId: string;
             data: components["schemas"]["WebhookTestData"];
         };
         /** @description The ad object with the issue, and the issue. */
@@ -13147,10 +13149,11 @@ export interface components {
              */
             ownerId: string;
             /**
-             * @description Always `null`: this event belongs to no profile.
-             * @example null
+             * @description Always the empty string: this event belongs to no profile (a string, as in every envelope).
+             * @example
+             * @constant
              */
-            profileId: null;
+            profileId: "";
             data: components["schemas"]["InvoiceStatusUpdatedData"];
         };
         /** @description The invoice and the state of its cancellation. */
@@ -13209,10 +13212,11 @@ export interface components {
              */
             ownerId: string;
             /**
-             * @description Always `null`: this event belongs to no profile.
-             * @example null
+             * @description Always the empty string: this event belongs to no profile (a string, as in every envelope).
+             * @example
+             * @constant
              */
-            profileId: null;
+            profileId: "";
             data: components["schemas"]["InvoiceCancellationStatusUpdatedData"];
         };
     };
@@ -26469,7 +26473,7 @@ export interface operations {
                  * @example {
                  *       "event": "webhook.test",
                  *       "ownerId": "own_01jd3y6w7q5v8k0n2b4c6e8g1h",
-                 *       "profileId": null,
+                 *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                  *       "data": {
                  *         "hookId": "hook_01jd3y9a2b4c6d8e0f2g4h6j8k",
                  *         "message": "This is a test event from Socialgate.",
@@ -27252,7 +27256,7 @@ export interface operations {
                  * @example {
                  *       "event": "invoice.status_updated",
                  *       "ownerId": "own_01jd3y6w7q5v8k0n2b4c6e8g1h",
-                 *       "profileId": null,
+                 *       "profileId": "",
                  *       "data": {
                  *         "invoiceId": "in_1QxYz1AbCdEfGhIj",
                  *         "number": "SG-0042-0007",
@@ -27358,7 +27362,7 @@ export interface operations {
                  * @example {
                  *       "event": "invoice.cancellation_status_updated",
                  *       "ownerId": "own_01jd3y6w7q5v8k0n2b4c6e8g1h",
-                 *       "profileId": null,
+                 *       "profileId": "",
                  *       "data": {
                  *         "invoiceId": "in_1QxYz1AbCdEfGhIj",
                  *         "cancellationStatus": "approved",
