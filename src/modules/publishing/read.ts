@@ -35,7 +35,7 @@ export async function listPosts(db: Knex, principal: Principal, query: {
   }
   const after = decodeKeyset(query.cursor, ['string', 'string']);
   const rows = db('posts').where({ ownerId: principal.ownerId }).orderBy([{ column: 'scheduledAt', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit + 1);
-  const profiles = listedProfiles(principal, query.profileId);
+  const profiles = await listedProfiles(db, principal, query.profileId);
   if (profiles) rows.whereIn('profileId', profiles);
   if (query.accountId) rows.whereExists((sub) => sub.select(db.raw('1')).from('postTargets').whereRaw('post_targets.post_id = posts.id').where({ accountId: query.accountId }));
   if (query.status) rows.where({ status: query.status });
