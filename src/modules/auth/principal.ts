@@ -6,6 +6,11 @@ export type Principal =
   | { kind: 'session'; ownerId: string; sessionId: string }
   | { kind: 'apiKey'; ownerId: string; keyId: string; profileIds: string[] | null };
 
+/** The API key or session itself: what an Idempotency-Key record belongs to. */
+export function principalId(principal: Principal): string {
+  return principal.kind === 'apiKey' ? principal.keyId : principal.sessionId;
+}
+
 /** The profiles the caller is restricted to, or `null` for every profile of the owner. */
 export function profileScope(principal: Principal): string[] | null {
   return principal.kind === 'apiKey' ? principal.profileIds : null;
