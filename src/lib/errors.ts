@@ -140,26 +140,23 @@ export class UnsupportedMediaTypeError extends ApiError {
   }
 }
 
-/**
- * The answers Node's HTTP parser gives before any route is known (src/http/client-error.ts): the request could
- * not be read, so the connection closes after them.
- */
+/** The answers to a request Node's HTTP parser could not read, before any route is known (src/http/client-error.ts). */
 export class RequestTimeoutError extends ApiError {
   constructor() {
-    super(408, 'request_timeout', 'Request timeout', 'The request did not arrive in time; send it again.', { headers: { Connection: 'close' } });
+    super(408, 'request_timeout', 'Request timeout', 'The request did not arrive in time; send it again.');
   }
 }
 
 export class HeadersTooLargeError extends ApiError {
   constructor() {
     super(431, 'headers_too_large', 'Request header fields too large',
-      'The request line and headers exceed what the server reads (16 KiB); shorten the URL or the headers.', { headers: { Connection: 'close' } });
+      'The request line and headers exceed what the server reads (16 KiB); shorten the URL or the headers.');
   }
 }
 
 export class MalformedRequestError extends ApiError {
   constructor() {
-    super(400, 'malformed_request', 'Malformed request', 'The request is not a well-formed HTTP/1.1 message.', { headers: { Connection: 'close' } });
+    super(400, 'malformed_request', 'Malformed request', 'The request is not a well-formed HTTP/1.1 message.');
   }
 }
 
