@@ -704,7 +704,7 @@ export interface paths {
          *
          *     Errors: 400 `validation_failed`; 422 `post_validation_failed`, `queue_slot_unavailable` (with
          *     `useQueue` and no free slot), `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403
-         *     `profile_out_of_scope` for accounts outside a restricted key's profiles.
+         *     `profile_out_of_scope` for accounts or media outside a restricted key's profiles.
          */
         post: operations["createPost"];
         delete?: never;
@@ -1000,7 +1000,8 @@ export interface paths {
          *     Errors: 400 `validation_failed`; 404 `not_found` (no such post); 409 `post_status_conflict` (the post
          *     is processing or was published), `idempotency_key_in_use`; 422 `queue_slot_unavailable` (the profile
          *     has no slot, or none free within 365 days), `post_validation_failed` (a new post that a platform
-         *     refuses, with `errors`), `idempotency_key_reused`.
+         *     refuses, with `errors`), `idempotency_key_reused`; 403 `profile_out_of_scope` (a post, its accounts or
+         *     its media outside a restricted key's profiles).
          */
         post: operations["enqueuePost"];
         delete?: never;
@@ -2861,7 +2862,7 @@ export interface paths {
          *     **Scope.** The hook's `profileIds` are copied from the API key that creates it: a profile-restricted key
          *     binds it to the key's profiles, an unrestricted key or a user session makes it cover every profile of the
          *     owner, future ones too (`profileIds: null`). A hook receives only the events named in its `events` and
-         *     inside its profiles; owner-level events that belong to no profile (`invoice.*`, `profileId: null`) go
+         *     inside its profiles; owner-level events that belong to no profile (`invoice.*`, `profileId: ""`) go
          *     only to hooks with `profileIds: null`.
          *
          *     **Limits.** At most 20 webhooks per owner: 422 `hook_limit_reached`. `url` must be `https://` (400
@@ -2958,7 +2959,9 @@ export interface paths {
          * @description Queues one delivery of the event `webhook.test` to this webhook, signed and retried like any other
          *     delivery, and answers with that delivery; follow it with `GET /hooks/{id}/deliveries`. It is sent even
          *     when the hook does not list `webhook.test` in its `events`, and when it is inactive (then with a single
-         *     attempt, no retries), so an endpoint can be checked before the hook is turned back on. The envelope's `profileId` is `null`.
+         *     attempt, no retries), so an endpoint can be checked before the hook is turned back on. The envelope's
+         *     `profileId` is the hook's profile, or for a hook of every profile the owner's first profile (the empty
+         *     string when the owner has none).
          *
          *     At most 1 test per 30 seconds per webhook: 429 `hook_test_rate_limited` with `Retry-After`. A
          *     profile-restricted API key gets 403 `profile_out_of_scope` for a hook covering profiles outside its scope.
@@ -3585,7 +3588,7 @@ export interface webhooks {
         put?: never;
         /**
          * A test event
-         * @description Sent by `POST /hooks/{id}/test` to that one webhook, whatever its `events`, to check the endpoint and its signature verification. `profileId` is `null`.
+         * @description Sent by `POST /hooks/{id}/test` to that one webhook, whatever its `events`, to check the endpoint and its signature verification. `profileId` is the webhook's profile (for a webhook of every profile, the owner's first profile; the empty string when the owner has none), so a receiver that validates the envelope accepts the ping as it will the real events.
          *
          *     Delivered as `POST <hook url>` with the event envelope as the JSON body, only to the webhook being tested. Verify `X-Service-Signature` or `webhook-signature` over the raw body first; drop duplicates by `webhook-id`.
          */
@@ -3761,7 +3764,7 @@ export interface webhooks {
         put?: never;
         /**
          * An invoice changed status
-         * @description Sent when an invoice of the owner's own subscription changes status at the payment provider (finalized, paid, payment failed, voided, marked uncollectible). An owner-level event: `profileId` is `null`, and only hooks with `profileIds: null` receive it.
+         * @description Sent when an invoice of the owner's own subscription changes status at the payment provider (finalized, paid, payment failed, voided, marked uncollectible). An owner-level event: `profileId` is the empty string, and only hooks with `profileIds: null` receive it.
          *
          *     Delivered as `POST <hook url>` with the event envelope as the JSON body, to every active webhook that lists `invoice.status_updated` in its `events` and has `profileIds: null` (it belongs to no profile). Verify `X-Service-Signature` or `webhook-signature` over the raw body first; drop duplicates by `webhook-id`.
          */
@@ -3783,7 +3786,7 @@ export interface webhooks {
         put?: never;
         /**
          * An invoice cancellation progressed
-         * @description Sent when a request to cancel an invoice of the owner's own subscription moves on: requested, approved or rejected, and completed (the invoice voided, or credited and refunded when it was paid). An owner-level event: `profileId` is `null`, and only hooks with `profileIds: null` receive it.
+         * @description Sent when a request to cancel an invoice of the owner's own subscription moves on: requested, approved or rejected, and completed (the invoice voided, or credited and refunded when it was paid). An owner-level event: `profileId` is the empty string, and only hooks with `profileIds: null` receive it.
          *
          *     Delivered as `POST <hook url>` with the event envelope as the JSON body, to every active webhook that lists `invoice.cancellation_status_updated` in its `events` and has `profileIds: null` (it belongs to no profile). Verify `X-Service-Signature` or `webhook-signature` over the raw body first; drop duplicates by `webhook-id`.
          */
@@ -3935,10 +3938,14 @@ export interface components {
          *     | `product_rejected` | 422 | The platform refused the product (no brand, gtin or mpn, an image it cannot fetch, a commerce policy); `detail` carries its reason. |
          *     | `automation_limit_reached` | 422 | The profile has 100 automations, the most allowed. |
          *     | `storage_unavailable` | 503 | The media storage (an S3-compatible bucket) did not answer or refused the service; try again after `Retry-After`. |
+         *     | `invalid_cursor` | 400 | The `cursor` is not one this service gave out for this list (altered, truncated or from another list); start again without it. |
+         *     | `headers_too_large` | 431 | The request line or the headers are larger than the server reads (16 KiB in all); answered before any route. |
+         *     | `malformed_request` | 400 | The request is not a well-formed HTTP message; answered before any route, and the connection is closed. |
+         *     | `request_timeout` | 408 | The request (its headers, or its whole body) did not arrive in time; answered before any route, and the connection is closed. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -5325,6 +5332,7 @@ export interface components {
              *     | `media_size` | A media file too large, too long or of a wrong aspect ratio for the platform; see `limit`. |
              *     | `media_format` | A media file encoded in a way the platform refuses (a frame rate outside its range); see `limit`. |
              *     | `media_not_found` | A media id that does not exist or belongs to another owner. |
+             *     | `media_other_profile` | Media of another profile than the post's (media of no profile may go in any post). |
              *     | `required_option` | A required option is missing (for example `short_video.privacyLevel`). |
              *     | `option_not_allowed` | An option the account does not allow (for example a privacy level not in its options). |
              *     | `text_or_media_required` | The platform needs text, or media, that the post does not have. |
@@ -5335,7 +5343,7 @@ export interface components {
              * @example max_length
              * @enum {string}
              */
-            code: "max_length" | "media_count" | "media_type" | "media_size" | "media_format" | "media_not_found" | "required_option" | "option_not_allowed" | "text_or_media_required" | "account_not_found" | "account_other_profile" | "account_needs_reconnection" | "account_cannot_publish";
+            code: "max_length" | "media_count" | "media_type" | "media_size" | "media_format" | "media_not_found" | "media_other_profile" | "required_option" | "option_not_allowed" | "text_or_media_required" | "account_not_found" | "account_other_profile" | "account_needs_reconnection" | "account_cannot_publish";
             /**
              * @description The target whose rule failed; `null` for a rule of the whole post.
              * @example acc_01jd3z8x9y0a1b2c3d4e5f6g7j
@@ -12714,10 +12722,10 @@ export interface components {
              */
             ownerId: string;
             /**
-             * @description Always `null`: this event belongs to no profile.
-             * @example null
+             * @description The tested webhook's profile (the first of a profile-restricted webhook's), or for a webhook of every profile the owner's first profile; the empty string when the owner has no profile.
+             * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
              */
-            profileId: null;
+            profileId: string;
             data: components["schemas"]["WebhookTestData"];
         };
         /** @description The ad object with the issue, and the issue. */
@@ -13141,10 +13149,11 @@ export interface components {
              */
             ownerId: string;
             /**
-             * @description Always `null`: this event belongs to no profile.
-             * @example null
+             * @description Always the empty string: this event belongs to no profile (a string, as in every envelope).
+             * @example
+             * @constant
              */
-            profileId: null;
+            profileId: "";
             data: components["schemas"]["InvoiceStatusUpdatedData"];
         };
         /** @description The invoice and the state of its cancellation. */
@@ -13203,15 +13212,16 @@ export interface components {
              */
             ownerId: string;
             /**
-             * @description Always `null`: this event belongs to no profile.
-             * @example null
+             * @description Always the empty string: this event belongs to no profile (a string, as in every envelope).
+             * @example
+             * @constant
              */
-            profileId: null;
+            profileId: "";
             data: components["schemas"]["InvoiceCancellationStatusUpdatedData"];
         };
     };
     responses: {
-        /** @description The request breaks the contract: a parameter or body member is missing, of the wrong type or out of range (`validation_failed`, each member listed in `errors`), or the body is not valid JSON (`malformed_json`). */
+        /** @description The request breaks the contract: a parameter or body member is missing, of the wrong type or out of range, holds a NUL character or a lone surrogate (code `characters`), or the body is not what its `Content-Encoding` says or in a coding other than gzip, deflate or br (path `header/content-encoding`), each listed in `errors` (`validation_failed`); the body is not valid JSON (`malformed_json`); or the `cursor` is not one of this list's (`invalid_cursor`). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -13582,18 +13592,20 @@ export interface components {
     parameters: {
         /** @description How many objects to return in one page. */
         Limit: number;
-        /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+        /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
         Cursor: string;
         /**
          * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
          *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
          *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-         *     `idempotency_key_in_use`.
+         *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+         *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+         *     replay of an answer made for someone else.
          */
         IdempotencyKey: string;
         /** @description Identifier of the profile (`prof_…`). */
         ProfileIdPath: string;
-        /** @description Only objects of this profile. */
+        /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
         ProfileIdQuery: string;
         /** @description Identifier of the connected account (`acc_…`). */
         AccountIdPath: string;
@@ -13811,6 +13823,8 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -13857,7 +13871,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -13902,7 +13916,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -14036,7 +14052,7 @@ export interface operations {
     listAccounts: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description Only accounts of this platform. */
                 platform?: components["schemas"]["Platform"];
@@ -14046,7 +14062,7 @@ export interface operations {
                 status?: components["schemas"]["AccountStatus"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -14114,13 +14130,14 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
     listAccountHealth: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description Only accounts of this platform. */
                 platform?: components["schemas"]["Platform"];
@@ -14128,7 +14145,7 @@ export interface operations {
                 needsAction?: boolean;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -14191,6 +14208,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -14329,7 +14347,7 @@ export interface operations {
     listAdAccounts: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description Only ad accounts of this ad platform. */
                 platform?: "social_network" | "short_video_ads";
@@ -14337,7 +14355,7 @@ export interface operations {
                 status?: components["schemas"]["AccountStatus"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -14381,6 +14399,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -14574,7 +14593,7 @@ export interface operations {
                 pendingConnectionId: components["parameters"]["PendingConnectionIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -14650,7 +14669,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -14734,7 +14755,7 @@ export interface operations {
                 pendingConnectionId: components["parameters"]["PendingConnectionIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -14814,7 +14835,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -14888,7 +14911,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -15042,7 +15067,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -15144,7 +15171,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -15233,7 +15262,7 @@ export interface operations {
     listPosts: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description Only posts with a target on this account. */
                 accountId?: string;
@@ -15251,7 +15280,7 @@ export interface operations {
                 to?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -15328,6 +15357,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -15339,7 +15369,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -15662,7 +15694,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -15772,7 +15806,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16029,7 +16065,7 @@ export interface operations {
                 to?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -16209,11 +16245,11 @@ export interface operations {
     listQueueSlots: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -16257,6 +16293,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -16268,7 +16305,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16383,11 +16422,11 @@ export interface operations {
     listQueue: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -16429,6 +16468,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -16440,7 +16480,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16606,7 +16648,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16695,7 +16739,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16778,7 +16824,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -16863,7 +16911,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -17000,11 +17050,11 @@ export interface operations {
                 kind?: components["schemas"]["AiKind"];
                 /** @description Only tasks in this status. */
                 status?: components["schemas"]["AiTaskStatus"];
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -17070,6 +17120,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
@@ -17079,7 +17130,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description `true`: only conversations with unread incoming messages; `false`: only those without.
@@ -17179,7 +17230,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -17298,7 +17349,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -17407,7 +17460,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -17528,7 +17583,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only comments on this post (the platform's post id, as in the account's history).
@@ -17640,7 +17695,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -17748,7 +17805,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -17924,9 +17983,9 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /**
                  * @description Only automations watching this account.
@@ -18005,6 +18064,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
@@ -18017,7 +18077,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -18842,7 +18904,7 @@ export interface operations {
                 objective?: components["schemas"]["AdObjective"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -18906,7 +18968,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -18995,7 +19059,7 @@ export interface operations {
                 effectiveStatus?: components["parameters"]["AdEffectiveStatusQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -19080,7 +19144,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -19212,7 +19278,7 @@ export interface operations {
                 effectiveStatus?: components["parameters"]["AdEffectiveStatusQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -19280,7 +19346,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -19352,7 +19420,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -19553,7 +19623,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -19651,7 +19723,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -19758,7 +19832,7 @@ export interface operations {
                 breakdowns?: ("age" | "gender" | "country" | "region" | "publisher_platform" | "platform_position" | "device_platform")[];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -19861,7 +19935,7 @@ export interface operations {
                 countryCode?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -19927,7 +20001,7 @@ export interface operations {
                 subtype?: components["schemas"]["AdAudienceSubtype"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -20010,7 +20084,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -20097,7 +20173,7 @@ export interface operations {
                 includeCode?: boolean;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -20150,7 +20226,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -20251,7 +20329,7 @@ export interface operations {
                 pixelId?: components["schemas"]["AdPlatformObjectId"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -20324,7 +20402,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -20417,7 +20497,7 @@ export interface operations {
     listCatalogs: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /**
                  * @description Only the catalogs reached through this connected page account.
@@ -20426,7 +20506,7 @@ export interface operations {
                 accountId?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -20482,7 +20562,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -20595,7 +20677,7 @@ export interface operations {
                 syncStatus?: "pending" | "synced" | "failed";
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -20674,7 +20756,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -20898,7 +20982,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -21041,7 +21127,7 @@ export interface operations {
                 catalogId: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -21108,7 +21194,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -21210,7 +21298,7 @@ export interface operations {
     listShops: {
         parameters: {
             query?: {
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
                 /**
                  * @description Only the shops of this connected page account.
@@ -21224,7 +21312,7 @@ export interface operations {
                 catalogId?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -21276,7 +21364,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only forms in this status.
@@ -21407,7 +21495,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -21685,7 +21775,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -21804,7 +21896,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only leads of this lead form (its platform id).
@@ -21909,7 +22001,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only leads in this state.
@@ -22045,9 +22137,9 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Only objects of this profile. */
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
             };
             header?: never;
@@ -22131,6 +22223,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
@@ -22143,7 +22236,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -22499,7 +22594,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -22579,7 +22676,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -22713,7 +22812,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -22826,7 +22927,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only the pass with this serial number.
@@ -23047,7 +23148,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Only transactions of this type.
@@ -23123,7 +23224,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -23215,7 +23318,7 @@ export interface operations {
                 q?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -23359,7 +23462,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -23671,7 +23776,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -23740,7 +23845,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -23970,7 +24077,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -24034,7 +24143,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -24089,7 +24200,7 @@ export interface operations {
                 event?: components["schemas"]["EventName"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -24179,7 +24290,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -24291,6 +24404,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -24379,6 +24493,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -24387,7 +24502,7 @@ export interface operations {
             query?: {
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque. */
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
                 cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
@@ -24439,7 +24554,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -24515,6 +24632,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -24672,7 +24790,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -24744,7 +24864,9 @@ export interface operations {
                  * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
                  *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
                  *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
-                 *     `idempotency_key_in_use`.
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -26351,7 +26473,7 @@ export interface operations {
                  * @example {
                  *       "event": "webhook.test",
                  *       "ownerId": "own_01jd3y6w7q5v8k0n2b4c6e8g1h",
-                 *       "profileId": null,
+                 *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                  *       "data": {
                  *         "hookId": "hook_01jd3y9a2b4c6d8e0f2g4h6j8k",
                  *         "message": "This is a test event from Socialgate.",
@@ -27134,7 +27256,7 @@ export interface operations {
                  * @example {
                  *       "event": "invoice.status_updated",
                  *       "ownerId": "own_01jd3y6w7q5v8k0n2b4c6e8g1h",
-                 *       "profileId": null,
+                 *       "profileId": "",
                  *       "data": {
                  *         "invoiceId": "in_1QxYz1AbCdEfGhIj",
                  *         "number": "SG-0042-0007",
@@ -27240,7 +27362,7 @@ export interface operations {
                  * @example {
                  *       "event": "invoice.cancellation_status_updated",
                  *       "ownerId": "own_01jd3y6w7q5v8k0n2b4c6e8g1h",
-                 *       "profileId": null,
+                 *       "profileId": "",
                  *       "data": {
                  *         "invoiceId": "in_1QxYz1AbCdEfGhIj",
                  *         "cancellationStatus": "approved",

@@ -27,7 +27,7 @@ export function createApp(services: Services): Koa {
   // Uploads in progress live beside the stored media (DATA_DIR/media), so storing one is a rename.
   app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: mediaFolders(config.dataDir).tmp }));
   app.use(validationMiddleware(contract));
-  app.use(idempotencyMiddleware(db));
+  app.use(idempotencyMiddleware(db, services.secrets));
   app.use(dispatchMiddleware(operationHandlers(), services));
   return app;
 }

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { createApp } from './app.js';
 import { boot } from './boot.js';
+import { answerClientError } from './http/client-error.js';
 import { loadConfig } from './lib/config.js';
 import { createLogger } from './lib/logger.js';
 
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
   let server: Server | undefined;
   if (config.role !== 'worker') {
     server = createApp(services).listen(config.port, config.host);
+    server.on('clientError', answerClientError);
     await once(server, 'listening');
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(2);

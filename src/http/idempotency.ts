@@ -2,6 +2,8 @@ import type { Context, Next } from 'koa';
 import type { Db } from '../db/database.js';
 import { sha256Hex } from '../lib/crypto.js';
 import { IdempotencyKeyInUseError, IdempotencyKeyReusedError } from '../lib/errors.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import { principalId } from '../modules/auth/principal.js';
 import type { RequestState } from './state.js';
 
 const RETENTION_HOURS = 24;
@@ -19,14 +21,17 @@ interface StoredResponse {
 /**
  * `Idempotency-Key` on POST: the first response is stored for 24 hours and replayed for the same key and
  * body; another body is 422, a repeat while the first still runs is 409. A 5xx is not stored, so it can be retried.
+ * A record belongs to the API key or session that made it: the request it fingerprints includes the caller, so
+ * another principal of the owner with the same key and body is another request (422), never given the answer.
+ * Answers hold secrets (a new API key, a webhook's signing secret), so they are stored sealed.
  */
-export function idempotencyMiddleware(db: Db) {
+export function idempotencyMiddleware(db: Db, secrets: SecretBox) {
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     const key = ctx.get('Idempotency-Key');
     const principal = ctx.state.principal;
     if (ctx.method !== 'POST' || !key || !principal) return next();
 
-    const requestHash = sha256Hex(`${ctx.method} ${ctx.path}?${ctx.querystring}\n${ctx.state.rawBody ?? ''}`);
+    const requestHash = sha256Hex(`${principalId(principal)}\n${ctx.method} ${ctx.path}?${ctx.querystring}\n${ctx.state.rawBody ?? ''}`);
     const { rows } = await db.raw<{ rows: unknown[] }>(`
       INSERT INTO idempotency_keys (owner_id, key, request_hash, state, locked_at, expires_at)
       VALUES (:owner, :key, :hash, 'running', now(), now() + interval '${RETENTION_HOURS} hours')
@@ -39,7 +44,7 @@ export function idempotencyMiddleware(db: Db) {
       RETURNING request_hash`,
     { owner: principal.ownerId, key, hash: requestHash });
 
-    if (rows.length === 0) return replay(ctx, db, principal.ownerId, key, requestHash);
+    if (rows.length === 0) return replay(ctx, db, secrets, principal.ownerId, key, requestHash);
 
     try {
       await next();
@@ -55,12 +60,12 @@ export function idempotencyMiddleware(db: Db) {
       state: 'completed',
       response_status: ctx.status,
       response_headers: JSON.stringify(pickReplayedHeaders(ctx)),
-      response_body: serialisedBody(ctx.body),
+      response_body: sealedBody(secrets, ctx.body),
     });
   };
 }
 
-async function replay(ctx: Context, db: Db, ownerId: string, key: string, requestHash: string): Promise<void> {
+async function replay(ctx: Context, db: Db, secrets: SecretBox, ownerId: string, key: string, requestHash: string): Promise<void> {
   const stored = (await db('idempotencyKeys').where({ ownerId, key }).first()) as StoredResponse | undefined;
   if (!stored) throw new IdempotencyKeyInUseError(); // Deleted by a failing first request a moment ago.
   if (stored.requestHash !== requestHash) throw new IdempotencyKeyReusedError();
@@ -68,7 +73,7 @@ async function replay(ctx: Context, db: Db, ownerId: string, key: string, reques
   ctx.status = stored.responseStatus ?? 200;
   for (const [name, value] of Object.entries(stored.responseHeaders ?? {})) ctx.set(name, value);
   ctx.set('Idempotent-Replayed', 'true');
-  if (stored.responseBody) ctx.body = stored.responseBody;
+  if (stored.responseBody) ctx.body = Buffer.from(secrets.open(stored.responseBody.toString('utf8')), 'base64');
 }
 
 function pickReplayedHeaders(ctx: Context): Record<string, string> {
@@ -80,9 +85,9 @@ function pickReplayedHeaders(ctx: Context): Record<string, string> {
   return headers;
 }
 
-function serialisedBody(body: unknown): Buffer | null {
+/** The answer's bytes, sealed (base64 inside, since a body need not be text). */
+function sealedBody(secrets: SecretBox, body: unknown): Buffer | null {
   if (body === undefined || body === null) return null;
-  if (Buffer.isBuffer(body)) return body;
-  if (typeof body === 'string') return Buffer.from(body);
-  return Buffer.from(JSON.stringify(body));
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  return Buffer.from(secrets.seal(bytes.toString('base64')));
 }

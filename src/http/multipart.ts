@@ -1,5 +1,4 @@
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
-import type { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
 import type { Operation } from 'openapi-backend';
 import { ApiError, ValidationFailedError } from '../lib/errors.js';
@@ -49,16 +48,18 @@ function readMultipart(ctx: Context, settings: UploadSettings): Promise<{ body: 
   return new Promise((resolve, reject) => {
     const body: Record<string, string> = {};
     let spooling: Promise<UploadedFile | null> = Promise.resolve(null);
-    let fileStream: Readable | undefined;
     let failed = false;
     let busboy: ReturnType<typeof Busboy>;
+    // Stops the file part being written. Destroying its stream instead would not do: a part the parser has
+    // ended but spool has not read yet never settles spool's pipeline once destroyed (the request hung).
+    const stopSpooling = new AbortController();
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
       ctx.req.unpipe(busboy);
       // Parsing stops here, so a file part being written never ends: stopping it makes spool remove the file,
       // and the answer waits for that, so no temporary file outlives its request.
-      fileStream?.destroy();
+      stopSpooling.abort();
       spooling.then((file) => discard(file?.path), () => undefined).finally(() => reject(error));
     };
     const invalid = (path: string, message: string, code: string) => fail(new ValidationFailedError([{ path, message, code }]));
@@ -75,9 +76,8 @@ function readMultipart(ctx: Context, settings: UploadSettings): Promise<{ body: 
     });
     busboy.on('file', (name, stream, filename) => {
       body[name] = filename;
-      fileStream = stream;
       stream.on('limit', () => fail(bodyTooLarge(settings.maxBytes)));
-      spooling = spool(stream, settings.tmpDir, settings.maxBytes)
+      spooling = spool(stream, settings.tmpDir, settings.maxBytes, stopSpooling.signal)
         .then((file) => ({ ...file, filename: cleanFilename(filename) }));
       spooling.catch(fail);
     });
@@ -104,7 +104,11 @@ function readMultipart(ctx: Context, settings: UploadSettings): Promise<{ body: 
  * removes the temporary file when the request is over (a handler that keeps the file has moved it by then).
  */
 export async function multipartBody(ctx: Context & { state: RequestState }, settings: UploadSettings, next: Next): Promise<void> {
-  const { body, file } = await readMultipart(ctx, settings);
+  const { body, file } = await readMultipart(ctx, settings).catch((error: unknown) => {
+    // The rest of the body is never read: the connection closes after the answer instead of draining it.
+    ctx.set('Connection', 'close');
+    throw error;
+  });
   ctx.request.body = body;
   ctx.state.upload = file ?? undefined;
   // What Idempotency-Key compares: the members and the file's digest, not the boundary-dependent bytes.

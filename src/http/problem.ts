@@ -52,11 +52,9 @@ function fromBodyParser(error: unknown, jsonLimit: string): ApiError | undefined
   return undefined;
 }
 
-export function writeProblem(ctx: Context, error: ApiError, requestId: string): void {
-  ctx.status = error.status;
-  for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
-  ctx.type = 'application/problem+json';
-  ctx.body = {
+/** The problem+json body of an error. */
+export function problemBody(error: ApiError, requestId: string): Record<string, unknown> {
+  return {
     type: `${PROBLEM_BASE}${error.code}`,
     title: error.title,
     status: error.status,
@@ -65,6 +63,13 @@ export function writeProblem(ctx: Context, error: ApiError, requestId: string): 
     requestId,
     ...(error.extra.errors ? { errors: error.extra.errors } : {}),
   };
+}
+
+export function writeProblem(ctx: Context, error: ApiError, requestId: string): void {
+  ctx.status = error.status;
+  for (const [name, value] of Object.entries(error.extra.headers ?? {})) ctx.set(name, value);
+  ctx.type = 'application/problem+json';
+  ctx.body = problemBody(error, requestId);
 }
 
 /**

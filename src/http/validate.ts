@@ -29,6 +29,35 @@ function isMissingBody(error: ErrorObject): boolean {
   return error.keyword === 'required' && (error.params as { missingProperty?: string }).missingProperty === 'requestBody';
 }
 
+/** PostgreSQL stores neither a NUL character (text refuses it) nor a lone UTF-16 surrogate (jsonb refuses it). */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Every string of a request (values and member names, at any depth) that holds a character PostgreSQL cannot
+ * store: refused here rather than as a 500 from the statement. Walked with a stack, as a body may nest deeply.
+ */
+function unstorableCharacters(where: string, value: unknown): FieldError[] {
+  const found: FieldError[] = [];
+  const pending: Array<[string, unknown]> = [[where, value]];
+  while (pending.length > 0) {
+    const [path, item] = pending.pop()!;
+    if (typeof item === 'string') {
+      if (UNSTORABLE.test(item)) found.push({ path, message: 'contains a NUL character or a lone surrogate', code: 'characters' });
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, member] of Object.entries(item)) {
+        if (UNSTORABLE.test(key)) found.push({ path, message: 'has a member name with a NUL character or a lone surrogate', code: 'characters' });
+        else pending.push([`${path}/${key}`, member]);
+      }
+    }
+  }
+  return found;
+}
+
+/** An operation whose body is stored as received (`x-verbatim-body`), never rewritten or refused for its strings. */
+function isVerbatim(operation: object): boolean {
+  return (operation as { 'x-verbatim-body'?: unknown })['x-verbatim-body'] === true;
+}
+
 function declaredMediaTypes(operation: { requestBody?: unknown }): string[] {
   const content = (operation.requestBody as { content?: Record<string, unknown> } | undefined)?.content;
   return content ? Object.keys(content) : [];
@@ -55,8 +84,13 @@ export function validationMiddleware(contract: Contract) {
     const errors = multipart
       ? [...(result.errors ?? []).filter((e) => !isMissingBody(e)), ...contract.validateBody(operation, 'multipart/form-data', ctx.request.body)]
       : result.errors ?? [];
-    if (errors.length > 0) throw new ValidationFailedError(errors.map(toFieldError));
     const coerced = result.coerced as { query?: Record<string, unknown>; params?: Record<string, unknown> } | undefined;
+    const refused = [
+      ...errors.map(toFieldError),
+      ...unstorableCharacters('query', ctx.query), ...unstorableCharacters('path', coerced?.params),
+      ...(isVerbatim(operation) ? [] : unstorableCharacters('body', ctx.request.body)),
+    ];
+    if (refused.length > 0) throw new ValidationFailedError(refused);
     ctx.state.query = coerced?.query ?? {};
     ctx.state.params = coerced?.params ?? {};
     await next();

@@ -34,6 +34,13 @@ export class MalformedJsonError extends ApiError {
   }
 }
 
+export class InvalidCursorError extends ApiError {
+  constructor() {
+    super(400, 'invalid_cursor', 'Invalid cursor', 'The cursor is not one this service gave out for this list; start again without it.',
+      { errors: [{ path: 'query/cursor', message: 'is not a cursor from a previous page of this list', code: 'invalid_cursor' }] });
+  }
+}
+
 export class AuthenticationRequiredError extends ApiError {
   constructor() {
     super(401, 'authentication_required', 'Authentication required', 'Send Authorization: Bearer <token>.',
@@ -130,6 +137,26 @@ export class PayloadTooLargeError extends ApiError {
 export class UnsupportedMediaTypeError extends ApiError {
   constructor(accepted: string[]) {
     super(415, 'unsupported_media_type', 'Unsupported media type', `Send the body as ${accepted.join(' or ')}.`);
+  }
+}
+
+/** The answers to a request Node's HTTP parser could not read, before any route is known (src/http/client-error.ts). */
+export class RequestTimeoutError extends ApiError {
+  constructor() {
+    super(408, 'request_timeout', 'Request timeout', 'The request did not arrive in time; send it again.');
+  }
+}
+
+export class HeadersTooLargeError extends ApiError {
+  constructor() {
+    super(431, 'headers_too_large', 'Request header fields too large',
+      'The request line and headers exceed what the server reads (16 KiB); shorten the URL or the headers.');
+  }
+}
+
+export class MalformedRequestError extends ApiError {
+  constructor() {
+    super(400, 'malformed_request', 'Malformed request', 'The request is not a well-formed HTTP/1.1 message.');
   }
 }
 

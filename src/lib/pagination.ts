@@ -1,4 +1,4 @@
-import { ValidationFailedError } from './errors.js';
+import { InvalidCursorError } from './errors.js';
 
 export interface Page<T> {
   data: T[];
@@ -24,7 +24,7 @@ export function pageRequest(query: { limit?: number; cursor?: string } | undefin
   const decoded = Buffer.from(query.cursor, 'base64url').toString('utf8');
   const [version, lastId] = decoded.split(/:(.*)/s);
   if (version !== CURSOR_VERSION || !lastId || !/^[a-z]+_[0-9a-z]{26}$/.test(lastId)) {
-    throw new ValidationFailedError([{ path: 'query/cursor', message: 'is not a cursor from a previous page', code: 'cursor' }]);
+    throw new InvalidCursorError();
   }
   return { limit, after: lastId };
 }

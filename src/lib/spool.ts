@@ -24,6 +24,8 @@ export class SpoolLimitError extends Error {
  */
 export async function spool(source: Readable, dir: string, maxBytes: number, signal?: AbortSignal): Promise<SpooledFile> {
   await mkdir(dir, { recursive: true });
+  // Stopped while the folder was made: no file is created at all.
+  signal?.throwIfAborted();
   const path = join(dir, `${Date.now()}-${randomBytes(12).toString('hex')}.part`);
   const hash = createHash('sha256');
   let size = 0;

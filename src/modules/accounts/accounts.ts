@@ -37,7 +37,7 @@ export async function listAccounts(db: Knex, principal: Principal, page: PageReq
   profileId?: string; platform?: string; kind?: string; status?: string;
 }): Promise<Page<Account>> {
   const query = AccountRow.query(db).where({ ownerId: principal.ownerId }).orderBy('id', 'desc').limit(page.limit + 1);
-  const profiles = listedProfiles(principal, filters.profileId);
+  const profiles = await listedProfiles(db, principal, filters.profileId);
   if (profiles) query.whereIn('profileId', profiles);
   if (filters.platform) query.where({ platform: filters.platform });
   if (filters.kind) query.where({ kind: filters.kind });
@@ -52,7 +52,7 @@ export async function listAccountHealth(db: Knex, principal: Principal, page: Pa
   profileId?: string; platform?: string; needsAction?: boolean;
 }, refreshable: (platform: string) => boolean = () => false): Promise<Page<components['schemas']['AccountHealth']>> {
   const query = AccountRow.query(db).where({ ownerId: principal.ownerId }).whereNot({ status: 'disconnected' }).orderBy('id', 'desc').limit(page.limit + 1);
-  const profiles = listedProfiles(principal, filters.profileId);
+  const profiles = await listedProfiles(db, principal, filters.profileId);
   if (profiles) query.whereIn('profileId', profiles);
   if (filters.platform) query.where({ platform: filters.platform });
   if (page.after) query.where('id', '<', page.after);

@@ -32,7 +32,7 @@ export async function listAdAccounts(db: Knex, principal: Principal, page: PageR
   profileId?: string; platform?: string; status?: string;
 }): Promise<Page<AdAccount>> {
   const query = AdAccountRow.query(db).where({ ownerId: principal.ownerId }).orderBy('id', 'desc').limit(page.limit + 1);
-  const profiles = listedProfiles(principal, filters.profileId);
+  const profiles = await listedProfiles(db, principal, filters.profileId);
   if (profiles) query.whereIn('profileId', profiles);
   if (filters.platform) query.where({ platform: filters.platform });
   if (filters.status) query.where({ status: filters.status });

@@ -1,9 +1,15 @@
-import { ProfileOutOfScopeError } from '../../lib/errors.js';
+import type { Knex } from 'knex';
+import { NotFoundError, ProfileOutOfScopeError } from '../../lib/errors.js';
 
 /** Who is calling: a user session, or an API key that may be restricted to some profiles. */
 export type Principal =
   | { kind: 'session'; ownerId: string; sessionId: string }
   | { kind: 'apiKey'; ownerId: string; keyId: string; profileIds: string[] | null };
+
+/** The API key or session itself: what an Idempotency-Key record belongs to. */
+export function principalId(principal: Principal): string {
+  return principal.kind === 'apiKey' ? principal.keyId : principal.sessionId;
+}
 
 /** The profiles the caller is restricted to, or `null` for every profile of the owner. */
 export function profileScope(principal: Principal): string[] | null {
@@ -20,11 +26,12 @@ export function assertProfileInScope(principal: Principal, profileId: string): v
 }
 
 /**
- * The profiles a list may show: the one asked for (403 when it is outside the caller's key), else those of a
- * restricted key, else every profile of the owner (null).
+ * The profiles a list may show: the one asked for (404 when it is not the owner's, as reading it is; 403 when it
+ * is outside the caller's key), else those of a restricted key, else every profile of the owner (null).
  */
-export function listedProfiles(principal: Principal, profileId: string | undefined): string[] | null {
+export async function listedProfiles(db: Knex, principal: Principal, profileId: string | undefined): Promise<string[] | null> {
   if (!profileId) return profileScope(principal);
+  if (!await db('profiles').where({ id: profileId, ownerId: principal.ownerId }).first('id')) throw new NotFoundError('profile');
   assertProfileInScope(principal, profileId);
   return [profileId];
 }

@@ -37,9 +37,12 @@ export interface EventRecord {
   dispatchedAt: Date | null;
 }
 
-/** The delivery body: exactly the four members of the envelope, event content only under `data`. */
+/**
+ * The delivery body: exactly the four members of the envelope, event content only under `data`. `profileId` is
+ * a string in every envelope, as the specification types it: an event of no profile has the empty string.
+ */
 export function envelopeOf(event: EventRecord): string {
-  return JSON.stringify({ event: event.name, ownerId: event.ownerId, profileId: event.profileId, data: event.data });
+  return JSON.stringify({ event: event.name, ownerId: event.ownerId, profileId: event.profileId ?? '', data: event.data });
 }
 
 /** Many events in one statement (a batch of posts settling at once), with one NOTIFY; same outbox rules as emitEvent. */

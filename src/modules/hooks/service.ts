@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
+import { AddressNotAllowedError } from '../../lib/address-guard.js';
 import { NotFoundError, ProfileOutOfScopeError, RateLimitedError, UnprocessableError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
@@ -27,7 +28,8 @@ async function assertDestinationAllowed(services: Services, url: string): Promis
     await services.addressGuard.check(host);
   } catch (error) {
     const reason = (error as Error).message;
-    throw new UnprocessableError('url_not_allowed', 'URL not allowed', `The webhook url is refused: ${reason}.`,
+    const remedy = error instanceof AddressNotAllowedError ? ' The operator of this instance can allow a private range with WEBHOOK_ALLOWED_CIDRS.' : '';
+    throw new UnprocessableError('url_not_allowed', 'URL not allowed', `The webhook url is refused: ${reason}.${remedy}`,
       [{ path: 'body/url', message: reason, code: 'url_not_allowed' }]);
   }
 }
@@ -137,6 +139,16 @@ export async function rotateHookSecret(
 }
 
 /**
+ * The profile a test ping names, so that it looks like the hook's real events: the hook's (first) profile, or
+ * for a hook of every profile the owner's first one; none when the owner has no profile.
+ */
+async function testedProfile(trx: Knex, hook: HookRow): Promise<string | null> {
+  if (hook.profileIds?.[0]) return hook.profileIds[0];
+  const first = await trx('profiles').where({ ownerId: hook.ownerId }).orderBy('id').first('id') as { id: string } | undefined;
+  return first?.id ?? null;
+}
+
+/**
  * Queues one `webhook.test` delivery to this hook only. At most one per 30 seconds per hook: the check and the
  * stamp are one conditional UPDATE, so parallel requests cannot both pass.
  */
@@ -153,7 +165,7 @@ export async function testHook(services: Services, principal: Principal, id: str
       throw new RateLimitedError(retryAfter, 'hook_test_rate_limited', `One test per ${interval} seconds per webhook; try again in ${retryAfter} seconds.`);
     }
     const data = { hookId: hook.id, message: 'This is a test delivery from Socialgate.', sentAt: new Date().toISOString() };
-    const event = await emitEvent(trx, { ownerId: principal.ownerId, profileId: null, name: 'webhook.test', data });
+    const event = await emitEvent(trx, { ownerId: principal.ownerId, profileId: await testedProfile(trx, hook), name: 'webhook.test', data });
     // The test goes to this hook alone, not to every hook subscribed to webhook.test.
     const [delivery] = await fanOut(trx, event, [hook], services.config.webhooks);
     return delivery!;

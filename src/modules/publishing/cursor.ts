@@ -1,13 +1,33 @@
-import { ValidationFailedError } from '../../lib/errors.js';
+import { InvalidCursorError } from '../../lib/errors.js';
+import { isTimeZone } from './occurrences.js';
 
 const VERSION = 'k1';
+
+/**
+ * What one value of a keyset position is. A cursor is opaque to clients but not sealed, so a decoded one is
+ * checked value by value: anything else would reach the database (or a platform) as a client wrote it.
+ */
+export type KeyField = 'id' | 'time' | 'dayOfWeek' | 'clock' | 'timeZone' | 'platformCursor';
+
+const IS: Record<KeyField, (value: unknown) => boolean> = {
+  id: (value) => typeof value === 'string' && /^[a-z]+_[0-9a-z]{26}$/.test(value),
+  // As keysetPage writes a time: toISOString(), four-digit years only.
+  time: (value) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)
+    && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value,
+  dayOfWeek: (value) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 7,
+  clock: (value) => typeof value === 'string' && /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(value),
+  timeZone: (value) => typeof value === 'string' && value.length <= 64 && isTimeZone(value),
+  // A platform's own page token, passed back to it: printable ASCII, as every platform's is.
+  platformCursor: (value) => typeof value === 'string' && /^[\x20-\x7e]{1,1024}$/.test(value),
+};
 
 /** A keyset position (the sort values of the last row of a page), opaque to clients like every cursor. */
 export function encodeKeyset(values: Array<string | number>): string {
   return Buffer.from(`${VERSION}:${JSON.stringify(values)}`).toString('base64url');
 }
 
-export function decodeKeyset(cursor: string | undefined, shape: Array<'string' | 'number'>): Array<string | number> | null {
+/** The position a cursor holds, each value of the kind `shape` names; 400 `invalid_cursor` for anything else. */
+export function decodeKeyset(cursor: string | undefined, shape: KeyField[]): Array<string | number> | null {
   if (!cursor) return null;
   const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
   const [version, json] = decoded.split(/:(.*)/s);
@@ -17,8 +37,8 @@ export function decodeKeyset(cursor: string | undefined, shape: Array<'string' |
   } catch {
     values = null;
   }
-  if (!Array.isArray(values) || values.length !== shape.length || values.some((v, i) => typeof v !== shape[i])) {
-    throw new ValidationFailedError([{ path: 'query/cursor', message: 'is not a cursor from a previous page', code: 'cursor' }]);
+  if (!Array.isArray(values) || values.length !== shape.length || values.some((value, i) => !IS[shape[i]!](value))) {
+    throw new InvalidCursorError();
   }
   return values as Array<string | number>;
 }

@@ -30,7 +30,7 @@ export async function listAccountHistory(services: Services, principal: Principa
   const to = query.to ? new Date(query.to) : undefined;
   if (from && to && from >= to) throw new ValidationFailedError([{ path: 'query/to', message: 'must be after from', code: 'range' }]);
   const { row, publisher } = await accountWith(services, principal, id, 'history', (platform) => `${platform} accounts have no post history.`);
-  const cursor = decodeKeyset(query.cursor, ['string'])?.[0] as string | undefined;
+  const cursor = decodeKeyset(query.cursor, ['platformCursor'])?.[0] as string | undefined;
   const page = await callForAccount(services, row, (account) => publisher.history(account, { from, to, limit: query.limit ?? 20, cursor }));
   const platformIds = page.posts.map((post) => post.platformPostId);
   const ours = platformIds.length === 0 ? [] : await services.db('postTargets')

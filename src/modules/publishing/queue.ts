@@ -56,9 +56,9 @@ export async function createSlot(db: Knex, principal: Principal, input: componen
 /** Weekly order: by profile, Monday to Sunday, local time; keyset-paginated on that order. */
 export async function listSlots(db: Knex, principal: Principal, query: { profileId?: string; limit?: number; cursor?: string }) {
   const limit = query.limit ?? 20;
-  const after = decodeKeyset(query.cursor, ['string', 'number', 'string', 'string', 'string']);
+  const after = decodeKeyset(query.cursor, ['id', 'dayOfWeek', 'clock', 'timeZone', 'id']);
   const rows = db('queueSlots').where({ ownerId: principal.ownerId }).orderBy(['profileId', 'dayOfWeek', 'time', 'timezone', 'id']).limit(limit + 1);
-  const profiles = listedProfiles(principal, query.profileId);
+  const profiles = await listedProfiles(db, principal, query.profileId);
   if (profiles) rows.whereIn('profileId', profiles);
   if (after) rows.whereRaw('(profile_id, day_of_week, time, timezone, id) > (?, ?, ?, ?, ?)', after);
   const page = keysetPage(await rows as SlotRow[], limit, (slot) => [slot.profileId, slot.dayOfWeek, slot.time, slot.timezone, slot.id]);
@@ -76,10 +76,10 @@ export async function deleteSlot(db: Knex, principal: Principal, id: string): Pr
 /** Soonest first, keyset-paginated on (scheduledAt, id). */
 export async function listQueue(db: Knex, principal: Principal, query: { profileId?: string; limit?: number; cursor?: string }) {
   const limit = query.limit ?? 20;
-  const after = decodeKeyset(query.cursor, ['string', 'string']);
+  const after = decodeKeyset(query.cursor, ['time', 'id']);
   const rows = db('posts').where({ ownerId: principal.ownerId, status: 'scheduled' }).whereNotNull('slotId')
     .orderBy([{ column: 'scheduledAt', order: 'asc' }, { column: 'id', order: 'asc' }]).limit(limit + 1);
-  const profiles = listedProfiles(principal, query.profileId);
+  const profiles = await listedProfiles(db, principal, query.profileId);
   if (profiles) rows.whereIn('profileId', profiles);
   if (after) rows.whereRaw('(scheduled_at, id) > (?::timestamptz, ?)', after);
   const page = keysetPage(await rows as PostRow[], limit, (post) => [new Date(post.scheduledAt).toISOString(), post.id]);

@@ -33,9 +33,9 @@ export async function listPosts(db: Knex, principal: Principal, query: {
   if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to)) {
     throw new ValidationFailedError([{ path: 'query/from', message: 'is after `to`', code: 'range' }]);
   }
-  const after = decodeKeyset(query.cursor, ['string', 'string']);
+  const after = decodeKeyset(query.cursor, ['time', 'id']);
   const rows = db('posts').where({ ownerId: principal.ownerId }).orderBy([{ column: 'scheduledAt', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit + 1);
-  const profiles = listedProfiles(principal, query.profileId);
+  const profiles = await listedProfiles(db, principal, query.profileId);
   if (profiles) rows.whereIn('profileId', profiles);
   if (query.accountId) rows.whereExists((sub) => sub.select(db.raw('1')).from('postTargets').whereRaw('post_targets.post_id = posts.id').where({ accountId: query.accountId }));
   if (query.status) rows.where({ status: query.status });

@@ -27,9 +27,10 @@ export class PostValidationError extends ApiError {
 
 /**
  * Checks the post against everything that would make a target fail for sure, before anything is created:
- * the accounts (the owner's, one profile, connected, on a platform that publishes), the media (the owner's),
- * options only for platforms the post goes to, and each target platform's own rules. Every broken rule is
- * reported at once (422 `post_validation_failed`), each naming its target. Returns the accounts in order.
+ * the accounts (the owner's, one profile, connected, on a platform that publishes), the media (the owner's, of
+ * the post's profile or of none), options only for platforms the post goes to, and each target platform's own
+ * rules. Every broken rule is reported at once (422 `post_validation_failed`), each naming its target; an
+ * account or media outside a restricted key's profiles is 403 at once. Returns the accounts in order.
  */
 export async function checkPost(services: Services, principal: Principal, input: PostContentInput): Promise<{ profileId: string; accounts: AccountRow[] }> {
   const { db, platforms } = services;
@@ -59,9 +60,19 @@ export async function checkPost(services: Services, principal: Principal, input:
       errors.push({ ...target, path: `body/accountIds/${input.accountIds.indexOf(account.id)}`, code: 'account_needs_reconnection', message: `The account is ${account.status.replace('_', ' ')}; reconnect it before posting.` });
     }
   }
-  const media = await loadMedia(services, principal.ownerId, input.mediaIds ?? []);
+  const { media, profileOf } = await loadMedia(services, principal.ownerId, input.mediaIds ?? []);
   (input.mediaIds ?? []).forEach((id, index) => {
-    if (!media.has(id)) errors.push({ path: `body/mediaIds/${index}`, code: 'media_not_found', message: `No media ${id}.`, accountId: null, platform: null, limit: null });
+    const path = `body/mediaIds/${index}`;
+    const mediaProfileId = profileOf.get(id);
+    if (mediaProfileId === undefined) {
+      errors.push({ path, code: 'media_not_found', message: `No media ${id}.`, accountId: null, platform: null, limit: null });
+    } else if (mediaProfileId !== null) {
+      assertProfileInScope(principal, mediaProfileId);
+      if (profileId && mediaProfileId !== profileId) {
+        errors.push({ path, code: 'media_other_profile', accountId: null, platform: null, limit: null,
+          message: `The media belongs to profile ${mediaProfileId}; a post may use media of its own profile (${profileId}) or of no profile.` });
+      }
+    }
   });
   const targeted = new Set(accounts.map((account) => account.platform));
   for (const platform of Object.keys(input.platformOptions ?? {})) {
@@ -81,10 +92,16 @@ export async function checkPost(services: Services, principal: Principal, input:
   return { profileId, accounts };
 }
 
-/** The owner's media among `ids` (only asked for when the post has media: the media table is its own module's). */
-async function loadMedia(services: Services, ownerId: string, ids: string[]): Promise<Map<string, PublishMedia>> {
-  if (ids.length === 0) return new Map();
+/**
+ * The owner's media among `ids`, and the profile each belongs to (null: the owner's as a whole). Only asked for
+ * when the post has media: the media table is its own module's.
+ */
+async function loadMedia(services: Services, ownerId: string, ids: string[]): Promise<{ media: Map<string, PublishMedia>; profileOf: Map<string, string | null> }> {
+  if (ids.length === 0) return { media: new Map(), profileOf: new Map() };
   const rows = await services.db('media').where({ ownerId }).whereIn('id', ids)
-    .select('id', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'frameRate') as Array<Omit<PublishMedia, 'url'>>;
-  return new Map(rows.map((row) => [row.id, { ...row, size: Number(row.size), url: '' }]));
+    .select('id', 'profileId', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'frameRate') as Array<Omit<PublishMedia, 'url'> & { profileId: string | null }>;
+  return {
+    media: new Map(rows.map(({ profileId: _profileId, ...row }) => [row.id, { ...row, size: Number(row.size), url: '' }])),
+    profileOf: new Map(rows.map((row) => [row.id, row.profileId])),
+  };
 }

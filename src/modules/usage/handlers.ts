@@ -1,14 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Handler } from '../../http/handler.js';
-import { BUNDLED_CONTRACT_PATH } from '../../http/contract.js';
 import { renderLlmsTxt } from './llms-txt.js';
 import { checkHealth } from './health.js';
 
 const DOCS_PATH = fileURLToPath(new URL('../../../generated/docs.html', import.meta.url));
 
 // Read once: they change only with a new build.
-let cachedDocument: string | undefined;
 let cachedDocs: string | undefined;
 let cachedLlmsTxt: string | undefined;
 
@@ -22,9 +20,16 @@ export const getLlmsTxt: Handler<'getLlmsTxt'> = async (_request, { contract }) 
   return { status: 200, body: cachedLlmsTxt, contentType: 'text/plain; charset=utf-8' };
 };
 
-export const getOpenApiDocument: Handler<'getOpenApiDocument'> = async () => {
-  cachedDocument ??= readFileSync(BUNDLED_CONTRACT_PATH, 'utf8');
-  return { status: 200, raw: cachedDocument, contentType: 'application/json; charset=utf-8' };
+/** The contract as this instance serves it: its one server is the instance itself (PUBLIC_URL), serialised once per URL. */
+const servedDocuments = new Map<string, string>();
+
+export const getOpenApiDocument: Handler<'getOpenApiDocument'> = async (_request, { contract, config }) => {
+  let served = servedDocuments.get(config.publicUrl);
+  if (served === undefined) {
+    served = JSON.stringify({ ...contract.document, servers: [{ url: config.publicUrl, description: 'This instance.' }] });
+    servedDocuments.set(config.publicUrl, served);
+  }
+  return { status: 200, raw: served, contentType: 'application/json; charset=utf-8' };
 };
 
 export const getDocs: Handler<'getDocs'> = async () => {

@@ -7,6 +7,16 @@ import { AccountRow } from '../accounts/models.js';
 export const PROCESS_JOB = 'platformWebhooks.process';
 export const SWEEP_JOB = 'platformWebhooks.sweep';
 
+/**
+ * The headers kept with a stored event, to tell later what sent it. Only these: the others may carry a
+ * credential (a bot's secret token, an authorization), and nothing reads them once the request is verified.
+ */
+const KEPT_HEADERS = ['content-type', 'content-length', 'user-agent'];
+
+function keptHeaders(headers: IncomingRequest['headers']): Record<string, unknown> {
+  return Object.fromEntries(KEPT_HEADERS.filter((name) => headers[name] !== undefined).map((name) => [name, headers[name]]));
+}
+
 function receiverOf(services: Services, platform: string): WebhookReceiver {
   const receiver = services.platforms.get(platform)?.webhooks;
   if (!receiver) throw new NotImplementedError(`incoming webhooks of ${platform}`);
@@ -44,7 +54,7 @@ export async function receiveWebhook(services: Services, platform: string, reque
   const source = await receiver.verify(request, accountsLookup(services));
   if (!source) throw new ApiError(401, 'invalid_signature', 'Invalid signature', 'The request is not signed by the platform.');
   const [stored] = await services.db('platformWebhooks')
-    .insert({ platform, dedupeKey: receiver.dedupeKey(request), sourceAccountId: source.accountId, body: request.rawBody, headers: JSON.stringify(request.headers) })
+    .insert({ platform, dedupeKey: receiver.dedupeKey(request), sourceAccountId: source.accountId, body: request.rawBody, headers: JSON.stringify(keptHeaders(request.headers)) })
     .onConflict(['platform', 'dedupeKey']).ignore().returning('id') as Array<{ id: string }>;
   if (!stored) return { duplicate: true };
   await services.scheduler.now(PROCESS_JOB, { id: String(stored.id) });

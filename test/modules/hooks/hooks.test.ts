@@ -179,7 +179,7 @@ describe('outgoing webhooks — /hooks', () => {
       expect(queued.body).to.include({ event: 'webhook.test', status: 'pending', hookId: hook.id });
       const [request] = await receiver.waitFor(1);
       assertSigned(request!, hook.secret);
-      expect(JSON.parse(request!.rawBody)).to.deep.include({ event: 'webhook.test', profileId: null });
+      expect(JSON.parse(request!.rawBody)).to.deep.include({ event: 'webhook.test', profileId: owner.profileId });
       const again = await app.api.post(`/hooks/${hook.id}/test`, { token: owner.key });
       expect(again.status).to.equal(429);
       expect(again.body.code).to.equal('hook_test_rate_limited');
