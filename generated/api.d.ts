@@ -257,8 +257,10 @@ export interface paths {
          *
          *     Calls the platform on every request; cache it on your side. Errors: 404 `not_found`, 403
          *     `profile_out_of_scope`, 409 `account_not_connected` (the account is `pending`, `needs_reconnection` or
-         *     `disconnected`), 502 `platform_error` (the platform failed; a refused credential also moves the account to
-         *     `needs_reconnection` and emits `account.needs_reconnection`).
+         *     `disconnected`), 422 `permission_missing` (the platform refused for a permission the account was
+         *     connected without: reconnect it), 429 `platform_rate_limited` (the platform is rate limiting the account;
+         *     wait `Retry-After`), 502 `platform_error` (the platform failed; a refused credential also moves the
+         *     account to `needs_reconnection` and emits `account.needs_reconnection`).
          */
         get: operations["getAccountAbout"];
         put?: never;
@@ -879,7 +881,9 @@ export interface paths {
          *     the list. Chat platforms have no history.
          *
          *     Errors: 404 `not_found`; 409 `account_not_connected` (reconnect the account); 422
-         *     `account_platform_unsupported` (a platform without a post history, such as `botchat`); 502
+         *     `account_platform_unsupported` (a platform without a post history, such as `botchat`) or
+         *     `permission_missing` (the account was connected without the permission to read its posts, such as
+         *     `video.list` on `short_video`: reconnect it); 429 `platform_rate_limited` (wait `Retry-After`); 502
          *     `platform_error`.
          */
         get: operations["listAccountHistory"];
@@ -916,7 +920,9 @@ export interface paths {
          *
          *     Errors: 404 `not_found` (no such account, or the platform has no such post on it); 409
          *     `account_not_connected`; 422 `account_platform_unsupported` (the platform does not let an app delete
-         *     posts, for example `short_video`); 502 `platform_error`.
+         *     posts, for example `short_video`) or `permission_missing` (the account was connected without the
+         *     permission to delete posts: reconnect it); 429 `platform_rate_limited` (wait `Retry-After`); 502
+         *     `platform_error`.
          */
         delete: operations["deletePlatformPost"];
         options?: never;
@@ -3890,6 +3896,7 @@ export interface components {
          *     | `rate_limited` | 429 | Too many requests from this key; see `Retry-After`. |
          *     | `internal_error` | 500 | An unexpected failure; quote `requestId`. |
          *     | `not_implemented` | 501 | The operation is in the contract but not built yet. |
+         *     | `platform_error` | 502 | The platform behind the account failed, could not be reached, or refused in a way the service cannot fix; `detail` carries its reason. |
          *     | `url_not_allowed` | 422 | The webhook url's host resolves to a non-public address (loopback, private, link-local or reserved). |
          *     | `hook_limit_reached` | 422 | The owner has 20 webhooks already, the most allowed. |
          *     | `hook_test_rate_limited` | 429 | A test of this webhook was sent less than 30 seconds ago; see `Retry-After`. |
@@ -3935,10 +3942,12 @@ export interface components {
          *     | `product_rejected` | 422 | The platform refused the product (no brand, gtin or mpn, an image it cannot fetch, a commerce policy); `detail` carries its reason. |
          *     | `automation_limit_reached` | 422 | The profile has 100 automations, the most allowed. |
          *     | `storage_unavailable` | 503 | The media storage (an S3-compatible bucket) did not answer or refused the service; try again after `Retry-After`. |
+         *     | `platform_rate_limited` | 429 | The platform behind the account is rate limiting it; wait `Retry-After` seconds (the platform's own wait where it gives one, else a default that `detail` says is a guess). |
+         *     | `permission_missing` | 422 | The account was connected without a platform permission this operation needs: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "platform_rate_limited" | "permission_missing";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -3959,7 +3968,9 @@ export interface components {
         };
         /**
          * @description An RFC 9457 problem details object, sent with `Content-Type: application/problem+json` for every
-         *     error. Switch on `code`: it is stable; `title` and `detail` are for people.
+         *     error. Switch on `code`: it is stable; `title` and `detail` are for people. Some codes add extension
+         *     members: `errors` (which members broke a rule), `action` and `scope` (what a person must do about the
+         *     account).
          * @example {
          *       "type": "https://socialgate.dev/problems/validation_failed",
          *       "title": "The request does not match the contract",
@@ -4006,6 +4017,24 @@ export interface components {
             requestId: string;
             /** @description With `validation_failed`, every member that broke the contract. */
             errors?: components["schemas"]["ProblemFieldError"][];
+            /**
+             * @description What a person must do before this request can succeed, where only they can do it. Present with
+             *     `permission_missing`:
+             *
+             *     | value | meaning |
+             *     |---|---|
+             *     | `reconnect_account` | Connect the account again (its connect route) and grant the platform permission named in `scope`. |
+             * @example reconnect_account
+             * @enum {string}
+             */
+            action?: "reconnect_account";
+            /**
+             * @description With `permission_missing`: the platform permission (OAuth scope) the account was connected without, as the
+             *     platform names it; several are separated by spaces, as in an OAuth `scope` parameter. Absent when the
+             *     platform refused without naming it (`detail` then carries its words).
+             * @example video.list
+             */
+            scope?: string;
         };
         /** @description Credentials of an owner. */
         LogIn: {
@@ -13386,6 +13415,28 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The account cannot do this: its platform does not offer the operation (`account_platform_unsupported`), or it was connected without a platform permission the operation needs (`permission_missing`: `scope` names the permission and `action: reconnect_account` says to connect the account again and grant it); or, on a POST, the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+        AccountUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Too many requests: from this key (`rate_limited`), or the platform behind the account is rate limiting it (`platform_rate_limited`). Wait `Retry-After` seconds: with `platform_rate_limited` it is the platform's own wait where the platform gives one, else a default that `detail` says is a guess. */
+        PlatformTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The platform behind the account failed or could not be reached (`platform_error`); `detail` carries the platform's reason. */
         BadGateway: {
             headers: {
@@ -13559,22 +13610,12 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request is well formed but refused: the ad platform refused it (`ad_platform_rejected`, its reason in `detail`: a policy, a budget under its minimum, targeting that a special ad category forbids, a missing acceptance of its terms); the ad account cannot run ads (`ad_account_disabled`); the ad account's platform does not offer this operation (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
+        /** @description The request is well formed but refused: the ad platform refused it (`ad_platform_rejected`, its reason in `detail`: a policy, a budget under its minimum, targeting that a special ad category forbids, a missing acceptance of its terms); the ad account cannot run ads (`ad_account_disabled`); the ad account's platform does not offer this operation (`account_platform_unsupported`); the ad account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect it again and grant it); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
         AdsUnprocessable: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "type": "https://socialgate.dev/problems/ad_platform_rejected",
-                 *       "title": "The ad platform refused the request",
-                 *       "status": 422,
-                 *       "detail": "The platform refused the ad set: the daily budget must be at least 1.00 EUR.",
-                 *       "code": "ad_platform_rejected",
-                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                 *     }
-                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -14322,7 +14363,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14638,7 +14680,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["PendingConnectionExpired"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14720,7 +14762,7 @@ export interface operations {
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["SocialNetworkSelectionRefused"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14802,7 +14844,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14876,7 +14918,7 @@ export interface operations {
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["SocialNetworkSelectionRefused"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -15132,7 +15174,7 @@ export interface operations {
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ConnectCredentialsRefused"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -15226,7 +15268,7 @@ export interface operations {
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ConnectCredentialsRefused"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -16113,26 +16155,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account's platform has no post history (`account_platform_unsupported`). */
+            /** @description The account's platform has no post history (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "botchat accounts have no post history.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -16183,26 +16215,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The platform does not let an app delete posts (`account_platform_unsupported`). */
+            /** @description The platform does not let an app delete posts (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "short_video does not let apps delete posts; delete it in the app.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -17375,26 +17397,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`), the account's platform has no messages (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`), the account's platform has no messages (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/messaging_window_closed",
-                     *       "title": "The messaging window is closed",
-                     *       "status": 422,
-                     *       "detail": "The person last wrote 3 days ago; send with a messagingTag.",
-                     *       "code": "messaging_window_closed",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -17499,26 +17511,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`; send a template), the account is not a chat app account or cannot send templates (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`; send a template), the account is not a chat app account or cannot send templates (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/messaging_window_closed",
-                     *       "title": "The messaging window is closed",
-                     *       "status": 422,
-                     *       "detail": "More than 24 hours have passed since +4915123456789 last wrote; send a template.",
-                     *       "code": "messaging_window_closed",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -17608,26 +17610,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account's platform has no comments for apps (`account_platform_unsupported`). */
+            /** @description The account's platform has no comments for apps (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "chatapp-cloud accounts have no comments.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -17716,26 +17708,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account's platform has no comments for apps (`account_platform_unsupported`), the media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The account's platform has no comments for apps (`account_platform_unsupported`), the media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "chatapp-cloud accounts have no comments.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -17824,26 +17806,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account's platform has no comments or does not allow this (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The account's platform has no comments or does not allow this (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "chatapp-cloud accounts have no comments.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -17895,26 +17867,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account's platform has no comments for apps (`account_platform_unsupported`). */
+            /** @description The account's platform has no comments for apps (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "botchat accounts have no comments.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -18429,26 +18391,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account's platform has no analytics (`account_platform_unsupported`), or the period is longer than 90 days (`date_range_too_long`). */
+            /** @description The account's platform has no analytics (`account_platform_unsupported`), or the period is longer than 90 days (`date_range_too_long`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/date_range_too_long",
-                     *       "title": "Date range too long",
-                     *       "status": 422,
-                     *       "detail": "The period has 120 days; at most 90 are allowed.",
-                     *       "code": "date_range_too_long",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -18536,26 +18488,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account's platform has no follower data (`account_platform_unsupported`), or the period is longer than 90 days (`date_range_too_long`). */
+            /** @description The account's platform has no follower data (`account_platform_unsupported`), or the period is longer than 90 days (`date_range_too_long`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "botchat accounts have no follower analytics.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -18671,33 +18613,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A metric the account's platform does not give (`metric_not_supported`, each in `errors`), a platform without insights (`account_platform_unsupported`), or a period longer than 90 days (`date_range_too_long`). */
+            /** @description A metric the account's platform does not give (`metric_not_supported`, each in `errors`), a platform without insights (`account_platform_unsupported`), or a period longer than 90 days (`date_range_too_long`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/metric_not_supported",
-                     *       "title": "Metric not supported",
-                     *       "status": 422,
-                     *       "detail": "search_suite does not give reach; it gives impressions, website_clicks, call_clicks, direction_requests.",
-                     *       "code": "metric_not_supported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H",
-                     *       "errors": [
-                     *         {
-                     *           "path": "query/metrics/0",
-                     *           "message": "search_suite does not give reach.",
-                     *           "code": "metric_not_supported"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -18790,33 +18715,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A metric the account's platform does not give (`metric_not_supported`, each in `errors`), or a platform without post insights (`account_platform_unsupported`). */
+            /** @description A metric the account's platform does not give (`metric_not_supported`, each in `errors`), or a platform without post insights (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/metric_not_supported",
-                     *       "title": "Metric not supported",
-                     *       "status": 422,
-                     *       "detail": "social_threads does not give reach for posts; it gives views, likes, replies, reposts, quotes, shares.",
-                     *       "code": "metric_not_supported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H",
-                     *       "errors": [
-                     *         {
-                     *           "path": "query/metrics/0",
-                     *           "message": "social_threads does not give reach for posts.",
-                     *           "code": "metric_not_supported"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -18893,7 +18801,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -18969,7 +18878,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19067,7 +18976,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19184,7 +19094,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19267,7 +19177,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19339,7 +19250,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19425,7 +19336,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19462,7 +19373,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19540,7 +19452,7 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19619,26 +19531,16 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Refused: the post cannot be boosted (`post_not_boostable`: not published, deleted, not on a page the ad account may advertise for, or of a kind the platform does not promote); the platform refused the boost (`ad_platform_rejected`); the ad account cannot run ads (`ad_account_disabled`); the ad account is not a `social_network` one (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
+            /** @description Refused: the post cannot be boosted (`post_not_boostable`: not published, deleted, not on a page the ad account may advertise for, or of a kind the platform does not promote); the platform refused the boost (`ad_platform_rejected`); the ad account cannot run ads (`ad_account_disabled`); the ad account is not a `social_network` one (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/post_not_boostable",
-                     *       "title": "The post cannot be boosted",
-                     *       "status": 422,
-                     *       "detail": "The post post_01jd3y6w7q5v8k0n2b4c6e8g1h is not published on social_network yet.",
-                     *       "code": "post_not_boostable",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19705,7 +19607,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19828,7 +19730,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19909,7 +19812,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19997,7 +19901,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20079,7 +19984,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20137,7 +20042,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20233,7 +20139,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20311,7 +20217,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20409,7 +20315,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20469,7 +20375,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20550,26 +20457,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Refused: the page has no owning business on the platform and no `businessId` was given (`commerce_business_required`); the account is not a `social_network` page (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
+            /** @description Refused: the page has no owning business on the platform and no `businessId` was given (`commerce_business_required`); the account is not a `social_network` page (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/commerce_business_required",
-                     *       "title": "A business is required",
-                     *       "status": 422,
-                     *       "detail": "The page is not owned by a business; give businessId.",
-                     *       "code": "commerce_business_required",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20662,7 +20559,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -20780,26 +20678,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The platform refused the product (`product_rejected`, its reason in `detail`; nothing is recorded), or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
+            /** @description The platform refused the product (`product_rejected`, its reason in `detail`; nothing is recorded), or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/product_rejected",
-                     *       "title": "The platform refused the product",
-                     *       "status": 422,
-                     *       "detail": "The platform refused the product: the image at imageLink could not be downloaded.",
-                     *       "code": "product_rejected",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20885,7 +20773,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21025,8 +20914,8 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21095,7 +20984,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21201,8 +21091,8 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21266,7 +21156,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21375,26 +21266,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). */
+            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "Lead forms exist on social_network pages only.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21535,26 +21416,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account is not a `social_network` page (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The account is not a `social_network` page (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "Lead forms exist on social_network pages only.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21653,26 +21524,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). */
+            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "Lead forms exist on social_network pages only.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21775,26 +21636,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account is not a `social_network` page (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The account is not a `social_network` page (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "Lead forms exist on social_network pages only.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -23339,8 +23190,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            422: components["responses"]["AccountPlatformUnsupported"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -23493,26 +23344,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account is not a `calendar` account (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The account is not a `calendar` account (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported for this account",
-                     *       "status": 422,
-                     *       "detail": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c is a social_network page; this operation needs a calendar account.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -23549,8 +23390,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            422: components["responses"]["AccountPlatformUnsupported"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -23660,8 +23501,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["AccountPlatformUnsupported"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
