@@ -64,6 +64,7 @@ export function writeProblem(ctx: Context, error: ApiError, requestId: string): 
     code: error.code,
     requestId,
     ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+    ...error.extra.members,
   };
 }
 

@@ -3,9 +3,8 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { Credentials } from '../../platforms/types.js';
 import type { PairedDevice } from '../../platforms/qrchat/driver.js';
 import { emitEvent } from '../events/emit.js';
+import { accountEventData } from '../accounts/events.js';
 import { type AccountError, AccountRow } from '../accounts/models.js';
-
-const eventData = (row: AccountRow) => ({ accountId: row.id, accountType: 'account', platform: row.platform, platformAccountId: row.platformAccountId, name: row.name });
 
 /**
  * Pairing completed: the account is `connected` as the paired number and `account.connected` is emitted. The
@@ -32,10 +31,7 @@ export async function markPaired(db: Knex, secrets: SecretBox, accountId: string
       status: 'connected', statusReason: null, platformAccountId: device.phoneNumber, name: device.name.slice(0, 255) || `+${device.phoneNumber}`,
       credentialsCiphertext: secrets.seal(JSON.stringify(credentials)), connectedAt: now, lastSuccessAt: now, lastError: null, updatedAt: now,
     }).where({ id: accountId }).returning('*');
-    await emitEvent(trx, {
-      ownerId: updated!.ownerId, profileId: updated!.profileId, name: 'account.connected',
-      data: { ...eventData(updated!), status: 'connected', statusReason: null },
-    });
+    await emitEvent(trx, { ownerId: updated!.ownerId, profileId: updated!.profileId, name: 'account.connected', data: accountEventData(updated!, 'connected') });
     return 'connected';
   });
 }
@@ -53,8 +49,7 @@ export async function markLoggedOut(db: Knex, accountId: string, detail: string)
       status: 'needs_reconnection', statusReason: 'session_logged_out', credentialsCiphertext: null, lastError: lastError as never, updatedAt: new Date(),
     }).where({ id: accountId });
     await emitEvent(trx, {
-      ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection',
-      data: { ...eventData(row), status: 'needs_reconnection', statusReason: 'session_logged_out', detail },
+      ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection', data: accountEventData(row, 'needs_reconnection', 'session_logged_out', detail),
     });
   });
 }

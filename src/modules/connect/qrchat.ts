@@ -1,13 +1,14 @@
 import QRCode from 'qrcode';
 import type { components } from '../../../generated/api.js';
 import { type Handler, principalOf } from '../../http/handler.js';
-import { ApiError, NotFoundError, UnprocessableError } from '../../lib/errors.js';
+import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
-import { findAccount } from '../accounts/accounts.js';
+import { AccountAlreadyConnectedError, CapabilityUnsupportedError } from '../accounts/errors.js';
 import { AccountRow } from '../accounts/models.js';
 import { presentAccount } from '../accounts/present.js';
 import { findProfile } from '../accounts/profiles.js';
+import { findAccount } from '../accounts/read.js';
 import { OPEN_JOB, QrchatSessions } from './qrchat-sessions.js';
 import { readSession, type SessionRow, startWindow } from './qrchat-store.js';
 
@@ -21,6 +22,10 @@ export function registerQrchat(services: Services): void {
   const manager = new QrchatSessions(services, services.platforms.qrchat);
   services.scheduler.define<{ accountId: string }>(OPEN_JOB, (data) => manager.open(data.accountId));
   manager.start();
+}
+
+function assertQrchat(account: AccountRow): void {
+  if (account.platform !== 'qrchat') throw new CapabilityUnsupportedError(`${account.id} is a ${account.platform} account, not a qrchat account.`);
 }
 
 /**
@@ -37,12 +42,8 @@ export const connectQrchat: Handler<'connectQrchat'> = async (request, services)
     if (input.accountId) {
       const existing = await AccountRow.query(trx).findOne({ id: input.accountId, ownerId: principal.ownerId }).forUpdate();
       if (!existing || existing.profileId !== input.profileId) throw new NotFoundError('account in this profile');
-      if (existing.platform !== 'qrchat') {
-        throw new UnprocessableError('account_platform_unsupported', 'Not supported for this account', `${existing.id} is a ${existing.platform} account, not a qrchat account.`);
-      }
-      if (existing.status === 'connected') {
-        throw new ApiError(409, 'account_already_connected', 'Account already connected', `${existing.id} is paired and connected; disconnect it before pairing it again.`);
-      }
+      assertQrchat(existing);
+      if (existing.status === 'connected') throw new AccountAlreadyConnectedError(`${existing.id} is paired and connected; disconnect it before pairing it again.`);
       const [updated] = await AccountRow.query(trx).patch({
         status: 'pending', statusReason: 'awaiting_pairing', name: existing.platformAccountId ? existing.name : (phoneNumber ?? 'Pending pairing'),
         lastError: null, updatedAt: new Date(),
@@ -90,8 +91,6 @@ async function presentQr(account: AccountRow, session: SessionRow | undefined, n
 
 export const getQrchatQr: Handler<'getQrchatQr'> = async (request, services) => {
   const account = await findAccount(services.db, principalOf(request), request.params.id);
-  if (account.platform !== 'qrchat') {
-    throw new UnprocessableError('account_platform_unsupported', 'Not supported for this account', `${account.id} is a ${account.platform} account, not a qrchat account.`);
-  }
+  assertQrchat(account);
   return { status: 200, body: await presentQr(account, await readSession(services.db, account.id)) };
 };

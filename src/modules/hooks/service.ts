@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
-import { NotFoundError, ProfileOutOfScopeError, RateLimitedError, UnprocessableError } from '../../lib/errors.js';
+import { NotFoundError, ProfileOutOfScopeError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import type { Services } from '../../services.js';
@@ -9,6 +9,7 @@ import { profileScope, type Principal } from '../auth/principal.js';
 import { OwnerRow } from '../auth/models.js';
 import { emitEvent } from '../events/emit.js';
 import { fanOut } from './dispatcher.js';
+import { HookLimitReachedError, HookTestRateLimitedError, UrlNotAllowedError } from './errors.js';
 import { type DeliveryRow, HookRow } from './models.js';
 import { presentHook } from './present.js';
 
@@ -26,9 +27,7 @@ async function assertDestinationAllowed(services: Services, url: string): Promis
   try {
     await services.addressGuard.check(host);
   } catch (error) {
-    const reason = (error as Error).message;
-    throw new UnprocessableError('url_not_allowed', 'URL not allowed', `The webhook url is refused: ${reason}.`,
-      [{ path: 'body/url', message: reason, code: 'url_not_allowed' }]);
+    throw new UrlNotAllowedError((error as Error).message);
   }
 }
 
@@ -61,8 +60,7 @@ export async function createHook(
     await OwnerRow.query(trx).findById(principal.ownerId).forUpdate();
     const [counted] = await trx('hooks').where({ ownerId: principal.ownerId }).count<{ count: string }[]>('id as count');
     if (Number(counted?.count) >= MAX_HOOKS_PER_OWNER) {
-      throw new UnprocessableError('hook_limit_reached', 'Webhook limit reached',
-        `An owner may have at most ${MAX_HOOKS_PER_OWNER} webhooks; delete one first.`);
+      throw new HookLimitReachedError(MAX_HOOKS_PER_OWNER);
     }
     const hook = await HookRow.query(trx).insertAndFetch({
       id: newId('hook'),
@@ -150,7 +148,7 @@ export async function testHook(services: Services, principal: Principal, id: str
     if (stamped === 0) {
       const elapsed = (Date.now() - (hook.lastTestAt?.getTime() ?? 0)) / 1000;
       const retryAfter = Math.max(1, Math.ceil(interval - elapsed));
-      throw new RateLimitedError(retryAfter, 'hook_test_rate_limited', `One test per ${interval} seconds per webhook; try again in ${retryAfter} seconds.`);
+      throw new HookTestRateLimitedError(interval, retryAfter);
     }
     const data = { hookId: hook.id, message: 'This is a test delivery from Socialgate.', sentAt: new Date().toISOString() };
     const event = await emitEvent(trx, { ownerId: principal.ownerId, profileId: null, name: 'webhook.test', data });
