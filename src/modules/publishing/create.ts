@@ -10,7 +10,7 @@ import { emitEvent } from '../events/emit.js';
 import { QueueSlotUnavailableError } from './errors.js';
 import type { PostRow, SlotRow, TargetRow } from './models.js';
 import { isTimeZone, nextFreeSlot } from './occurrences.js';
-import { postEventData } from './present.js';
+import { postEvent } from './present.js';
 import { checkPost, type PostContentInput } from './validate.js';
 import { notifyDue, scheduleWake } from './wake.js';
 
@@ -84,9 +84,7 @@ export async function insertPost(
   const targets = await trx('postTargets').insert(accounts.map((account, position) => ({
     postId: post!.id, accountId: account.id, position, platform: account.platform, status, attempts: 0, dueAt: scheduledAt,
   }))).returning('*') as TargetRow[];
-  await emitEvent(trx, {
-    ownerId, profileId, name: when.kind === 'now' ? 'post.processing' : 'post.scheduled', data: postEventData(post!, targets),
-  });
+  await emitEvent(trx, { ownerId, profileId, ...postEvent(when.kind === 'now' ? 'post.processing' : 'post.scheduled', post!, targets) });
   if (when.kind === 'now') await notifyDue(trx);
   return { post: post!, targets };
 }

@@ -11,7 +11,7 @@ import { accountById, adapterAccount } from '../accounts/read.js';
 import { emitEvent } from '../events/emit.js';
 import { PostStatusConflictError } from './errors.js';
 import type { Post, PostStatus, TargetRow } from './models.js';
-import { postEventData, presentPost } from './present.js';
+import { postEvent, presentPost } from './present.js';
 import { findPost, targetsOf } from './read.js';
 import { notifyDue } from './wake.js';
 
@@ -55,7 +55,7 @@ export async function retryPost(services: Services, principal: Principal, id: st
     }).returning('*') as TargetRow[];
     const [updated] = await trx('posts').where({ id }).update({ status: 'processing', updatedAt: trx.fn.now() }).returning('*');
     const now = targets.map((target) => retried.find((r) => r.accountId === target.accountId) ?? target);
-    await emitEvent(trx, { ownerId: post.ownerId, profileId: post.profileId, name: 'post.processing', data: postEventData(updated, now) });
+    await emitEvent(trx, { ownerId: post.ownerId, profileId: post.profileId, ...postEvent('post.processing', updated, now) });
     await notifyDue(trx);
     return presentPost(updated, now);
   });

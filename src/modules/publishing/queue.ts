@@ -13,7 +13,7 @@ import { PostStatusConflictError, QueueSlotExistsError, QueueSlotLimitReachedErr
 import { lockTargets } from './lifecycle.js';
 import type { PostRow, SlotRow, TargetRow } from './models.js';
 import { DAYS, isTimeZone } from './occurrences.js';
-import { postEventData } from './present.js';
+import { postEvent } from './present.js';
 import { findPost } from './read.js';
 import { checkPost, type PostContentInput } from './validate.js';
 import { scheduleWake } from './wake.js';
@@ -119,7 +119,7 @@ async function moveToQueue(trx: Knex.Transaction, principal: Principal, postId: 
   }).returning('*') as PostRow[];
   await trx('postTargets').where({ postId }).whereIn('status', ['scheduled', 'cancelled']).update({ status: 'scheduled', dueAt: at });
   const targets = await trx('postTargets').where({ postId }) as TargetRow[];
-  await emitEvent(trx, { ownerId: post!.ownerId, profileId: post!.profileId, name: 'post.scheduled', data: postEventData(post!, targets) });
+  await emitEvent(trx, { ownerId: post!.ownerId, profileId: post!.profileId, ...postEvent('post.scheduled', post!, targets) });
   return post!;
 }
 

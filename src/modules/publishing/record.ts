@@ -6,7 +6,7 @@ import { emitEvents, type NewEvent } from '../events/emit.js';
 import type { Outcome } from './attempt.js';
 import type { Claimed } from './claim.js';
 import { POST_COLUMNS, type PostRow, type PostStatus, targetColumns, type TargetRow } from './models.js';
-import { postEventData, presentTarget } from './present.js';
+import { postEvent, presentTarget } from './present.js';
 import { notifyDue } from './wake.js';
 
 export interface Finished {
@@ -86,7 +86,7 @@ export async function settlePosts(trx: Knex.Transaction, postIds: string[], newl
   ]);
   const byPost = new Map<string, TargetRow[]>();
   for (const target of targets) byPost.set(target.postId, [...(byPost.get(target.postId) ?? []), target]);
-  const events: Array<NewEvent<unknown>> = [];
+  const events: NewEvent[] = [];
   const changes: Array<{ id: string; status: PostStatus; published_at: string | null }> = [];
   for (const post of posts) {
     const own = byPost.get(post.id) ?? [];
@@ -97,10 +97,7 @@ export async function settlePosts(trx: Knex.Transaction, postIds: string[], newl
     const firstPublished = own.map((t) => t.publishedAt).filter((at): at is Date => at !== null).sort((a, b) => +new Date(a) - +new Date(b))[0];
     changes.push({ id: post.id, status, published_at: firstPublished ? new Date(firstPublished).toISOString() : null });
     if (status !== post.status && status in FINAL_EVENTS) {
-      events.push({
-        ownerId: post.ownerId, profileId: post.profileId, name: FINAL_EVENTS[status as keyof typeof FINAL_EVENTS],
-        data: postEventData({ ...post, status }, own),
-      });
+      events.push({ ownerId: post.ownerId, profileId: post.profileId, ...postEvent(FINAL_EVENTS[status as keyof typeof FINAL_EVENTS], post, own) });
     }
   }
   await trx.raw(`
