@@ -9,6 +9,7 @@ import * as conversationState from './0007_conversation_state.js';
 import * as platformUserIds from './0008_platform_user_ids.js';
 import * as media from './0010_media.js';
 import * as publishing from './0011_publishing.js';
+import * as platformWrites from './202611240100_platform_writes.js';
 
 export interface Migration {
   name: string;
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   { name: '0004_qrchat_sessions', ...qrchatSessions },
   { name: '0010_media', ...media },
   { name: '0011_publishing', ...publishing },
+  { name: '202611240100_platform_writes', ...platformWrites },
 ];
