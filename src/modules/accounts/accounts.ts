@@ -119,6 +119,15 @@ export async function recordPlatformOutcome(db: Knex, accountId: string, error: 
   });
 }
 
+/** Notes that the platform accepted the accounts' credentials just now, at most once a minute per account. */
+export async function noteSuccesses(db: Knex, accountIds: string[]): Promise<void> {
+  // Skipped while locked and touched once a minute at most, so a busy account is not a lock every batch queues on.
+  await db.raw(`
+    UPDATE accounts SET last_success_at = now() WHERE id IN (
+      SELECT id FROM accounts WHERE id = ANY(?) AND (last_success_at IS NULL OR last_success_at < now() - interval '1 minute')
+      ORDER BY id FOR UPDATE SKIP LOCKED)`, [accountIds]);
+}
+
 /**
  * Disconnects from the service: revokes at the platform where it can (best effort), forgets the credentials,
  * keeps the record, emits `account.disconnected`. A second DELETE changes nothing and emits nothing.

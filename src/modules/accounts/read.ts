@@ -6,7 +6,7 @@ import { assertProfileInScope, type Principal } from '../auth/principal.js';
 import { AccountNotConnectedError } from './errors.js';
 import { AccountRow, AdAccountRow } from './models.js';
 
-/** How other areas read accounts: the `accounts` and `ad_accounts` tables are this area's alone. */
+// How other areas read accounts: the `accounts` and `ad_accounts` tables are this area's alone.
 
 /** The owner's account, or 404; 403 when it belongs to a profile outside the caller's key. */
 export async function findAccount(db: Knex, principal: Principal, id: string, forUpdate = false): Promise<AccountRow> {
@@ -47,6 +47,11 @@ export async function adAccountsAtPlatform(db: Knex, ownerId: string, platform: 
   const query = AdAccountRow.query(db).where({ ownerId, platform }).whereIn('platformAdAccountId', platformAdAccountIds);
   if (profileId) query.where({ profileId });
   return query;
+}
+
+/** The ids of every owner's accounts with this id at the platform, whatever their status. */
+export async function accountIdsAt(db: Knex, platform: string, platformAccountId: string): Promise<string[]> {
+  return (await AccountRow.query(db).where({ platform, platformAccountId }).select('id')).map((row) => row.id);
 }
 
 /** Every owner's accounts with this id at the platform that hold credentials (a webhook names its account only so). */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { BatchWriter } from '../../lib/batch-writer.js';
 import type { Services } from '../../services.js';
-import { recordPlatformOutcome } from '../accounts/accounts.js';
+import { noteSuccesses, recordPlatformOutcome } from '../accounts/accounts.js';
 import { emitEvents, type NewEvent } from '../events/emit.js';
 import type { Outcome } from './attempt.js';
 import type { Claimed } from './claim.js';
@@ -119,11 +119,7 @@ async function afterCommit(services: Services, finished: Finished[]): Promise<vo
     await recordPlatformOutcome(db, accountId, error).catch((err: unknown) => logger.error({ err, accountId }, 'recording an account refusal failed'));
   }
   if (succeeded.size === 0) return;
-  // Touched at most once a minute per account, so a busy account is not a lock every batch queues on.
-  await db.raw(`
-    UPDATE accounts SET last_success_at = now() WHERE id IN (
-      SELECT id FROM accounts WHERE id = ANY(?) AND (last_success_at IS NULL OR last_success_at < now() - interval '1 minute')
-      ORDER BY id FOR UPDATE SKIP LOCKED)`, [[...succeeded]]).catch((err: unknown) => logger.warn({ err }, 'noting account successes failed'));
+  await noteSuccesses(db, [...succeeded]).catch((err: unknown) => logger.warn({ err }, 'noting account successes failed'));
 }
 
 /** Outcomes recorded in batches of up to 200, the leases of the dropped ones left to run out (the next claim reconciles). */
