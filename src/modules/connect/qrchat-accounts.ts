@@ -1,10 +1,44 @@
 import type { Knex } from 'knex';
+import { NotFoundError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Credentials } from '../../platforms/types.js';
 import type { PairedDevice } from '../../platforms/qrchat/driver.js';
+import type { Principal } from '../auth/principal.js';
 import { emitEvent } from '../events/emit.js';
+import { AccountAlreadyConnectedError, CapabilityUnsupportedError } from '../accounts/errors.js';
 import { accountEventData } from '../accounts/events.js';
 import { type AccountError, AccountRow } from '../accounts/models.js';
+
+export function assertQrchat(account: AccountRow): void {
+  if (account.platform !== 'qrchat') throw new CapabilityUnsupportedError(`${account.id} is a ${account.platform} account, not a qrchat account.`);
+}
+
+/**
+ * The account a pairing is for: a new `pending` one in the profile, or the profile's qrchat account `accountId` put
+ * back to `pending` (404 in another profile, 422 of another platform, 409 while it is connected).
+ */
+export async function pendingAccount(trx: Knex.Transaction, principal: Principal, input: {
+  profileId: string; accountId?: string; phoneNumber: string | null;
+}): Promise<{ row: AccountRow; created: boolean }> {
+  const name = input.phoneNumber ?? 'Pending pairing';
+  if (input.accountId) {
+    const existing = await AccountRow.query(trx).findOne({ id: input.accountId, ownerId: principal.ownerId }).forUpdate();
+    if (!existing || existing.profileId !== input.profileId) throw new NotFoundError('account in this profile');
+    assertQrchat(existing);
+    if (existing.status === 'connected') throw new AccountAlreadyConnectedError(`${existing.id} is paired and connected; disconnect it before pairing it again.`);
+    const [updated] = await AccountRow.query(trx).patch({
+      status: 'pending', statusReason: 'awaiting_pairing', name: existing.platformAccountId ? existing.name : name, lastError: null, updatedAt: new Date(),
+    }).where({ id: existing.id }).returning('*');
+    return { row: updated!, created: false };
+  }
+  const inserted = await AccountRow.query(trx).insertAndFetch({
+    id: newId('acc'), ownerId: principal.ownerId, profileId: input.profileId, platform: 'qrchat', kind: 'phone_number',
+    platformAccountId: null, name, username: null, avatarUrl: null, status: 'pending',
+    statusReason: 'awaiting_pairing', scopes: [], credentialsCiphertext: null, tokenExpiresAt: null, connectedAt: null,
+  });
+  return { row: inserted, created: true };
+}
 
 /**
  * Pairing completed: the account is `connected` as the paired number and `account.connected` is emitted. The
