@@ -1,13 +1,13 @@
+import type { ApiError } from '../../lib/errors.js';
 import { PlatformError } from '../../platforms/errors.js';
 import type { AdapterAccount, PlatformAdapter } from '../../platforms/types.js';
-import type { ApiError } from '../../lib/errors.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
+import { recordPlatformOutcome } from './accounts.js';
 import {
   AccountNotConnectedError, CapabilityUnsupportedError, PermissionMissingError, PlatformFailedError, PlatformRateLimitedError,
 } from './errors.js';
 import type { AccountRow } from './models.js';
-import { recordPlatformOutcome } from './accounts.js';
 import { adapterAccount, findAccount } from './read.js';
 
 /** A capability a platform may have: a member of its adapter (`publisher`, `webhooks`, …). */
