@@ -257,8 +257,10 @@ export interface paths {
          *
          *     Calls the platform on every request; cache it on your side. Errors: 404 `not_found`, 403
          *     `profile_out_of_scope`, 409 `account_not_connected` (the account is `pending`, `needs_reconnection` or
-         *     `disconnected`), 502 `platform_error` (the platform failed; a refused credential also moves the account to
-         *     `needs_reconnection` and emits `account.needs_reconnection`).
+         *     `disconnected`), 422 `permission_missing` (the platform refused for a permission the account was
+         *     connected without: reconnect it), 429 `platform_rate_limited` (the platform is rate limiting the account;
+         *     wait `Retry-After`), 502 `platform_error` (the platform failed; a refused credential also moves the
+         *     account to `needs_reconnection` and emits `account.needs_reconnection`).
          */
         get: operations["getAccountAbout"];
         put?: never;
@@ -879,7 +881,9 @@ export interface paths {
          *     the list. Chat platforms have no history.
          *
          *     Errors: 404 `not_found`; 409 `account_not_connected` (reconnect the account); 422
-         *     `account_platform_unsupported` (a platform without a post history, such as `botchat`); 502
+         *     `account_platform_unsupported` (a platform without a post history, such as `botchat`) or
+         *     `permission_missing` (the account was connected without the permission to read its posts, such as
+         *     `video.list` on `short_video`: reconnect it); 429 `platform_rate_limited` (wait `Retry-After`); 502
          *     `platform_error`.
          */
         get: operations["listAccountHistory"];
@@ -916,7 +920,9 @@ export interface paths {
          *
          *     Errors: 404 `not_found` (no such account, or the platform has no such post on it); 409
          *     `account_not_connected`; 422 `account_platform_unsupported` (the platform does not let an app delete
-         *     posts, for example `short_video`); 502 `platform_error`.
+         *     posts, for example `short_video`) or `permission_missing` (the account was connected without the
+         *     permission to delete posts: reconnect it); 429 `platform_rate_limited` (wait `Retry-After`); 502
+         *     `platform_error`.
          */
         delete: operations["deletePlatformPost"];
         options?: never;
@@ -3893,6 +3899,7 @@ export interface components {
          *     | `rate_limited` | 429 | Too many requests from this key; see `Retry-After`. |
          *     | `internal_error` | 500 | An unexpected failure; quote `requestId`. |
          *     | `not_implemented` | 501 | The operation is in the contract but not built yet. |
+         *     | `platform_error` | 502 | The platform behind the account failed, could not be reached, or refused in a way the service cannot fix; `detail` carries its reason. |
          *     | `url_not_allowed` | 422 | The webhook url's host resolves to a non-public address (loopback, private, link-local or reserved). |
          *     | `hook_limit_reached` | 422 | The owner has 20 webhooks already, the most allowed. |
          *     | `hook_test_rate_limited` | 429 | A test of this webhook was sent less than 30 seconds ago; see `Retry-After`. |
@@ -3942,10 +3949,12 @@ export interface components {
          *     | `headers_too_large` | 431 | The request line or the headers are larger than the server reads (16 KiB in all); answered before any route. |
          *     | `malformed_request` | 400 | The request is not a well-formed HTTP message; answered before any route, and the connection is closed. |
          *     | `request_timeout` | 408 | The request (its headers, or its whole body) did not arrive in time; answered before any route, and the connection is closed. |
+         *     | `platform_rate_limited` | 429 | The platform behind the account is rate limiting it; wait `Retry-After` seconds (the platform's own wait where it gives one, else a default that `detail` says is a guess). |
+         *     | `permission_missing` | 422 | The account was connected without a platform permission this operation needs: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -3966,7 +3975,9 @@ export interface components {
         };
         /**
          * @description An RFC 9457 problem details object, sent with `Content-Type: application/problem+json` for every
-         *     error. Switch on `code`: it is stable; `title` and `detail` are for people.
+         *     error. Switch on `code`: it is stable; `title` and `detail` are for people. Some codes add extension
+         *     members: `errors` (which members broke a rule), `action` and `scope` (what a person must do about the
+         *     account).
          * @example {
          *       "type": "https://socialgate.dev/problems/validation_failed",
          *       "title": "The request does not match the contract",
@@ -4013,6 +4024,24 @@ export interface components {
             requestId: string;
             /** @description With `validation_failed`, every member that broke the contract. */
             errors?: components["schemas"]["ProblemFieldError"][];
+            /**
+             * @description What a person must do before this request can succeed, where only they can do it. Present with
+             *     `permission_missing`:
+             *
+             *     | value | meaning |
+             *     |---|---|
+             *     | `reconnect_account` | Connect the account again (its connect route) and grant the platform permission named in `scope`. |
+             * @example reconnect_account
+             * @enum {string}
+             */
+            action?: "reconnect_account";
+            /**
+             * @description With `permission_missing`: the platform permission (OAuth scope) the account was connected without, as the
+             *     platform names it; several are separated by spaces, as in an OAuth `scope` parameter. Absent when the
+             *     platform refused without naming it (`detail` then carries its words).
+             * @example video.list
+             */
+            scope?: string;
         };
         /** @description Credentials of an owner. */
         LogIn: {
@@ -13396,6 +13425,28 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The account cannot do this: its platform does not offer the operation (`account_platform_unsupported`), or it was connected without a platform permission the operation needs (`permission_missing`: `scope` names the permission and `action: reconnect_account` says to connect the account again and grant it); or, on a POST, the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+        AccountUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Too many requests: from this key (`rate_limited`), or the platform behind the account is rate limiting it (`platform_rate_limited`). Wait `Retry-After` seconds: with `platform_rate_limited` it is the platform's own wait where the platform gives one, else a default that `detail` says is a guess. */
+        PlatformTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The platform behind the account failed or could not be reached (`platform_error`); `detail` carries the platform's reason. */
         BadGateway: {
             headers: {
@@ -13569,22 +13620,12 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The request is well formed but refused: the ad platform refused it (`ad_platform_rejected`, its reason in `detail`: a policy, a budget under its minimum, targeting that a special ad category forbids, a missing acceptance of its terms); the ad account cannot run ads (`ad_account_disabled`); the ad account's platform does not offer this operation (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
+        /** @description The request is well formed but refused: the ad platform refused it (`ad_platform_rejected`, its reason in `detail`: a policy, a budget under its minimum, targeting that a special ad category forbids, a missing acceptance of its terms); the ad account cannot run ads (`ad_account_disabled`); the ad account's platform does not offer this operation (`account_platform_unsupported`); the ad account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect it again and grant it); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
         AdsUnprocessable: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "type": "https://socialgate.dev/problems/ad_platform_rejected",
-                 *       "title": "The ad platform refused the request",
-                 *       "status": 422,
-                 *       "detail": "The platform refused the ad set: the daily budget must be at least 1.00 EUR.",
-                 *       "code": "ad_platform_rejected",
-                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                 *     }
-                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -14340,7 +14381,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14657,7 +14699,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["PendingConnectionExpired"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14741,7 +14783,7 @@ export interface operations {
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["SocialNetworkSelectionRefused"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14823,7 +14865,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -14899,7 +14941,7 @@ export interface operations {
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["SocialNetworkSelectionRefused"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -15159,7 +15201,7 @@ export interface operations {
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ConnectCredentialsRefused"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -15255,7 +15297,7 @@ export interface operations {
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ConnectCredentialsRefused"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -16149,26 +16191,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account's platform has no post history (`account_platform_unsupported`). */
+            /** @description The account's platform has no post history (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "botchat accounts have no post history.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -16219,26 +16251,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The platform does not let an app delete posts (`account_platform_unsupported`). */
+            /** @description The platform does not let an app delete posts (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "short_video does not let apps delete posts; delete it in the app.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -17428,26 +17450,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`), the account's platform has no messages (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`), the account's platform has no messages (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/messaging_window_closed",
-                     *       "title": "The messaging window is closed",
-                     *       "status": 422,
-                     *       "detail": "The person last wrote 3 days ago; send with a messagingTag.",
-                     *       "code": "messaging_window_closed",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -17554,26 +17566,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`; send a template), the account is not a chat app account or cannot send templates (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`; send a template), the account is not a chat app account or cannot send templates (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/messaging_window_closed",
-                     *       "title": "The messaging window is closed",
-                     *       "status": 422,
-                     *       "detail": "More than 24 hours have passed since +4915123456789 last wrote; send a template.",
-                     *       "code": "messaging_window_closed",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -17663,26 +17665,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account's platform has no comments for apps (`account_platform_unsupported`). */
+            /** @description The account's platform has no comments for apps (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "chatapp-cloud accounts have no comments.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -17773,26 +17765,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account's platform has no comments for apps (`account_platform_unsupported`), the media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The account's platform has no comments for apps (`account_platform_unsupported`), the media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "chatapp-cloud accounts have no comments.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -17883,26 +17865,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account's platform has no comments or does not allow this (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The account's platform has no comments or does not allow this (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "chatapp-cloud accounts have no comments.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -17954,26 +17926,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account's platform has no comments for apps (`account_platform_unsupported`). */
+            /** @description The account's platform has no comments for apps (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "botchat accounts have no comments.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -18491,26 +18453,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account's platform has no analytics (`account_platform_unsupported`), or the period is longer than 90 days (`date_range_too_long`). */
+            /** @description The account's platform has no analytics (`account_platform_unsupported`), or the period is longer than 90 days (`date_range_too_long`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/date_range_too_long",
-                     *       "title": "Date range too long",
-                     *       "status": 422,
-                     *       "detail": "The period has 120 days; at most 90 are allowed.",
-                     *       "code": "date_range_too_long",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -18598,26 +18550,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account's platform has no follower data (`account_platform_unsupported`), or the period is longer than 90 days (`date_range_too_long`). */
+            /** @description The account's platform has no follower data (`account_platform_unsupported`), or the period is longer than 90 days (`date_range_too_long`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "botchat accounts have no follower analytics.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -18733,33 +18675,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A metric the account's platform does not give (`metric_not_supported`, each in `errors`), a platform without insights (`account_platform_unsupported`), or a period longer than 90 days (`date_range_too_long`). */
+            /** @description A metric the account's platform does not give (`metric_not_supported`, each in `errors`), a platform without insights (`account_platform_unsupported`), or a period longer than 90 days (`date_range_too_long`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/metric_not_supported",
-                     *       "title": "Metric not supported",
-                     *       "status": 422,
-                     *       "detail": "search_suite does not give reach; it gives impressions, website_clicks, call_clicks, direction_requests.",
-                     *       "code": "metric_not_supported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H",
-                     *       "errors": [
-                     *         {
-                     *           "path": "query/metrics/0",
-                     *           "message": "search_suite does not give reach.",
-                     *           "code": "metric_not_supported"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -18852,33 +18777,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A metric the account's platform does not give (`metric_not_supported`, each in `errors`), or a platform without post insights (`account_platform_unsupported`). */
+            /** @description A metric the account's platform does not give (`metric_not_supported`, each in `errors`), or a platform without post insights (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/metric_not_supported",
-                     *       "title": "Metric not supported",
-                     *       "status": 422,
-                     *       "detail": "social_threads does not give reach for posts; it gives views, likes, replies, reposts, quotes, shares.",
-                     *       "code": "metric_not_supported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H",
-                     *       "errors": [
-                     *         {
-                     *           "path": "query/metrics/0",
-                     *           "message": "social_threads does not give reach for posts.",
-                     *           "code": "metric_not_supported"
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -18955,7 +18863,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19033,7 +18942,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19131,7 +19040,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19250,7 +19160,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19333,7 +19243,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19407,7 +19318,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19495,7 +19406,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19532,7 +19443,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19610,7 +19522,7 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19691,26 +19603,16 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Refused: the post cannot be boosted (`post_not_boostable`: not published, deleted, not on a page the ad account may advertise for, or of a kind the platform does not promote); the platform refused the boost (`ad_platform_rejected`); the ad account cannot run ads (`ad_account_disabled`); the ad account is not a `social_network` one (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
+            /** @description Refused: the post cannot be boosted (`post_not_boostable`: not published, deleted, not on a page the ad account may advertise for, or of a kind the platform does not promote); the platform refused the boost (`ad_platform_rejected`); the ad account cannot run ads (`ad_account_disabled`); the ad account is not a `social_network` one (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/post_not_boostable",
-                     *       "title": "The post cannot be boosted",
-                     *       "status": 422,
-                     *       "detail": "The post post_01jd3y6w7q5v8k0n2b4c6e8g1h is not published on social_network yet.",
-                     *       "code": "post_not_boostable",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19779,7 +19681,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19902,7 +19804,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -19983,7 +19886,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20071,7 +19975,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20155,7 +20060,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20213,7 +20118,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20311,7 +20217,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20389,7 +20295,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20489,7 +20395,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20549,7 +20455,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20632,26 +20539,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Refused: the page has no owning business on the platform and no `businessId` was given (`commerce_business_required`); the account is not a `social_network` page (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
+            /** @description Refused: the page has no owning business on the platform and no `businessId` was given (`commerce_business_required`); the account is not a `social_network` page (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/commerce_business_required",
-                     *       "title": "A business is required",
-                     *       "status": 422,
-                     *       "detail": "The page is not owned by a business; give businessId.",
-                     *       "code": "commerce_business_required",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20744,7 +20641,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
         };
     };
@@ -20864,26 +20762,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The platform refused the product (`product_rejected`, its reason in `detail`; nothing is recorded), or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
+            /** @description The platform refused the product (`product_rejected`, its reason in `detail`; nothing is recorded), or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/product_rejected",
-                     *       "title": "The platform refused the product",
-                     *       "status": 422,
-                     *       "detail": "The platform refused the product: the image at imageLink could not be downloaded.",
-                     *       "code": "product_rejected",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -20969,7 +20857,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21111,8 +21000,8 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21181,7 +21070,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21289,8 +21179,8 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21354,7 +21244,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21463,26 +21354,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). */
+            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "Lead forms exist on social_network pages only.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21625,26 +21506,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account is not a `social_network` page (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The account is not a `social_network` page (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "Lead forms exist on social_network pages only.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21743,26 +21614,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). */
+            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "Lead forms exist on social_network pages only.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -21867,26 +21728,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account is not a `social_network` page (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The account is not a `social_network` page (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "Lead forms exist on social_network pages only.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -23442,8 +23293,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            422: components["responses"]["AccountPlatformUnsupported"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -23598,26 +23449,16 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account is not a `calendar` account (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The account is not a `calendar` account (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported for this account",
-                     *       "status": 422,
-                     *       "detail": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c is a social_network page; this operation needs a calendar account.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -23654,8 +23495,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            422: components["responses"]["AccountPlatformUnsupported"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
@@ -23765,8 +23606,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["AccountPlatformUnsupported"];
-            429: components["responses"]["TooManyRequests"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };

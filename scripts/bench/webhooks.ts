@@ -34,6 +34,9 @@ if (process.env.BENCH_ROLE === 'receiver') await runReceiver();
 else if (process.env.BENCH_ROLE === 'writer') await runWriter();
 else await runBench();
 
+/** The event of the `seq`th emit: a post.published whose post id carries the number. */
+const BENCH_POST = 'post_bench_';
+
 /** The endpoint: records `seq` and the receipt time, answers 204. Counts go up every 20 ms; the log at the end. */
 async function runReceiver(): Promise<void> {
   const { createServer } = await import('node:https');
@@ -46,7 +49,7 @@ async function runReceiver(): Promise<void> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       at.push(wall());
-      seqs.push(JSON.parse(Buffer.concat(chunks).toString()).data.seq);
+      seqs.push(Number((JSON.parse(Buffer.concat(chunks).toString()).data.postId as string).slice(BENCH_POST.length)));
       ids.add(String(req.headers['x-service-delivery']));
       res.writeHead(204).end();
     });
@@ -82,7 +85,7 @@ async function runWriter(): Promise<void> {
   const ownerId = process.env.BENCH_OWNER_ID!;
   await db.raw('select 1');
   async function emit(seq: number, done: { seqs: number[]; committedAt: number[] }): Promise<void> {
-    await emitEvent(db, { ownerId, profileId: null, name: 'post.published', data: { seq } });
+    await emitEvent(db, { ownerId, profileId: null, name: 'post.published', data: { postId: `${BENCH_POST}${seq}`, status: 'published', scheduledAt: null, targets: [] } });
     done.committedAt.push(wall());
     done.seqs.push(seq);
   }

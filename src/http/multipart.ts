@@ -1,7 +1,7 @@
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
 import type { Context, Next } from 'koa';
 import type { Operation } from 'openapi-backend';
-import { ApiError, ValidationFailedError } from '../lib/errors.js';
+import { type ApiError, PayloadTooLargeError, ValidationFailedError } from '../lib/errors.js';
 import { discard, spool, type SpooledFile } from '../lib/spool.js';
 import type { RequestState } from './state.js';
 
@@ -28,8 +28,7 @@ export function acceptsMultipart(operation: Operation | undefined): boolean {
 
 function bodyTooLarge(maxBytes: number): ApiError {
   // The rest of the body is not read: the connection closes after the answer instead of draining it.
-  return new ApiError(413, 'payload_too_large', 'Payload too large',
-    `The body exceeds the limit of this route (${maxBytes} bytes).`, { headers: { Connection: 'close' } });
+  return new PayloadTooLargeError(`${maxBytes} bytes`, { closeConnection: true });
 }
 
 function cleanFilename(raw: string | undefined): string | null {

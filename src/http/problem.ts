@@ -62,6 +62,7 @@ export function problemBody(error: ApiError, requestId: string): Record<string, 
     code: error.code,
     requestId,
     ...(error.extra.errors ? { errors: error.extra.errors } : {}),
+    ...error.extra.members,
   };
 }
 

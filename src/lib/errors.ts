@@ -2,18 +2,21 @@ import type { components } from '../../generated/api.js';
 
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type FieldError = components['schemas']['ProblemFieldError'];
+/** The Problem's extension members beyond `errors` (what a person must do about an account). */
+export type ProblemMembers = Pick<components['schemas']['Problem'], 'action' | 'scope'>;
 
 /**
- * An error a client is meant to see. Each subclass has one stable `code` from the contract's ErrorCode list;
- * src/http/problem.ts turns it into problem+json, and nothing else writes error bodies.
+ * An error a client is meant to see. Each subclass has one stable `code` from the contract's ErrorCode list and
+ * lives in this file (the pipeline's) or in its area's `errors.ts`; abstract, so that no code is made up where
+ * it is thrown. src/http/problem.ts turns it into problem+json, and nothing else writes error bodies.
  */
-export class ApiError extends Error {
+export abstract class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: ErrorCode,
     readonly title: string,
     readonly detail: string,
-    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    readonly extra: { errors?: FieldError[]; headers?: Record<string, string>; members?: ProblemMembers } = {},
   ) {
     super(detail);
     this.name = new.target.name;
@@ -129,8 +132,10 @@ export class IdempotencyKeyReusedError extends ApiError {
 }
 
 export class PayloadTooLargeError extends ApiError {
-  constructor(limit: string) {
-    super(413, 'payload_too_large', 'Payload too large', `The body exceeds the limit of this route (${limit}).`);
+  /** `closeConnection`: the rest of the body is not read, so the connection cannot serve another request. */
+  constructor(limit: string, { closeConnection = false } = {}) {
+    super(413, 'payload_too_large', 'Payload too large', `The body exceeds the limit of this route (${limit}).`,
+      closeConnection ? { headers: { Connection: 'close' } } : {});
   }
 }
 
@@ -161,15 +166,16 @@ export class MalformedRequestError extends ApiError {
 }
 
 export class RateLimitedError extends ApiError {
-  constructor(retryAfterSeconds: number, code: 'rate_limited' | 'hook_test_rate_limited' = 'rate_limited', detail?: string) {
-    super(429, code as ErrorCode, 'Too many requests', detail ?? `Try again in ${retryAfterSeconds} seconds.`,
+  constructor(retryAfterSeconds: number) {
+    super(429, 'rate_limited', 'Too many requests', `Try again in ${retryAfterSeconds} seconds.`,
       { headers: { 'Retry-After': String(retryAfterSeconds) } });
   }
 }
 
 export class NotImplementedError extends ApiError {
-  constructor(operationId: string) {
-    super(501, 'not_implemented', 'Not implemented', `${operationId} is part of the contract but not built yet in this version.`);
+  /** `what`: an operation id, or the part of one that is not built (`Connecting calendar accounts`). */
+  constructor(what: string) {
+    super(501, 'not_implemented', 'Not implemented', `${what} is part of the contract but not built yet in this version.`);
   }
 }
 
@@ -179,8 +185,8 @@ export class InternalError extends ApiError {
   }
 }
 
-/** A rule of ours or of a platform refuses a well-formed request. */
-export class UnprocessableError extends ApiError {
+/** A rule of ours or of a platform refuses a well-formed request: the base of each area's 422 errors. */
+export abstract class UnprocessableError extends ApiError {
   constructor(code: ErrorCode, title: string, detail: string, errors?: FieldError[]) {
     super(422, code, title, detail, errors ? { errors } : {});
   }

@@ -6,6 +6,7 @@ export const SqlState = {
   invalidTextRepresentation: '22P02',
   duplicateDatabase: '42P04',
   serializationFailure: '40001',
+  lockNotAvailable: '55P03',
 } as const;
 
 /** The driver's error, also when Objection has wrapped it (its `nativeError`). */

@@ -1,37 +1,21 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
-import { ApiError, NotFoundError, UnprocessableError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
-import type { SecretBox } from '../../lib/secret-box.js';
-import { PlatformError } from '../../platforms/errors.js';
-import type { AdapterAccount, Credentials, PlatformIdentity } from '../../platforms/types.js';
+import type { PlatformError } from '../../platforms/errors.js';
+import type { Credentials, PlatformIdentity } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
-import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
+import { listedProfiles, type Principal } from '../auth/principal.js';
 import { emitEvent } from '../events/emit.js';
+import { AccountAlreadyConnectedError } from './errors.js';
+import { accountEventData } from './events.js';
 import { type AccountError, AccountRow } from './models.js';
 import { presentAccount, presentHealth } from './present.js';
 import { findProfile } from './profiles.js';
+import { adapterAccount, findAccount } from './read.js';
 
 type Account = components['schemas']['Account'];
-
-/** The owner's account, or 404; 403 when it belongs to a profile outside the caller's key. */
-export async function findAccount(db: Knex, principal: Principal, id: string, forUpdate = false): Promise<AccountRow> {
-  const query = AccountRow.query(db).findOne({ id, ownerId: principal.ownerId });
-  if (forUpdate) query.forUpdate();
-  const row = await query;
-  if (!row) throw new NotFoundError('account');
-  assertProfileInScope(principal, row.profileId);
-  return row;
-}
-
-export function adapterAccount(row: AccountRow, secrets: SecretBox): AdapterAccount {
-  if (!row.credentialsCiphertext || !row.platformAccountId) {
-    throw new ApiError(409, 'account_not_connected', 'Account not connected', 'The account has no working credentials; connect it again.');
-  }
-  return { platformAccountId: row.platformAccountId, credentials: JSON.parse(secrets.open(row.credentialsCiphertext)) as Credentials };
-}
 
 export async function listAccounts(db: Knex, principal: Principal, page: PageRequest, filters: {
   profileId?: string; platform?: string; kind?: string; status?: string;
@@ -77,8 +61,7 @@ export async function saveConnectedAccount(services: Services, principal: Princi
       const existing = await AccountRow.query(trx).forUpdate()
         .findOne({ ownerId: principal.ownerId, platform: input.platform, platformAccountId: input.identity.platformAccountId });
       if (existing && existing.profileId !== input.profileId && existing.status !== 'disconnected') {
-        throw new ApiError(409, 'account_already_connected', 'Account already connected',
-          `This ${input.platform} account is connected to another profile (${existing.profileId}); disconnect it there first.`);
+        throw new AccountAlreadyConnectedError(`This ${input.platform} account is connected to another profile (${existing.profileId}); disconnect it there first.`);
       }
       const now = new Date();
       const fields = {
@@ -93,27 +76,13 @@ export async function saveConnectedAccount(services: Services, principal: Princi
           id: input.id ?? newId('acc'), ownerId: principal.ownerId, platform: input.platform,
           platformAccountId: input.identity.platformAccountId, ...fields,
         });
-      await emitEvent(trx, {
-        ownerId: principal.ownerId, profileId: row.profileId, name: 'account.connected',
-        data: { accountId: row.id, accountType: 'account', platform: row.platform, platformAccountId: row.platformAccountId, name: row.name, status: 'connected', statusReason: null },
-      });
+      await emitEvent(trx, { ownerId: principal.ownerId, profileId: row.profileId, name: 'account.connected', data: accountEventData(row, 'connected') });
       return { row, created: !existing };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError(409, 'account_already_connected', 'Account already connected', 'This platform account was connected at the same moment by another request.');
+    if (isUniqueViolation(error)) throw new AccountAlreadyConnectedError('This platform account was connected at the same moment by another request.');
     throw error;
   }
-}
-
-/** Turns an adapter's refusal into the problem a caller sees when connecting. */
-export function connectionProblem(error: unknown, what: string): never {
-  if (error instanceof PlatformError) {
-    if (error.kind === 'auth_expired' || error.kind === 'permission_revoked' || error.kind === 'invalid_request') {
-      throw new UnprocessableError('platform_credentials_invalid', 'Credentials refused', `The platform refused the ${what}: ${error.message}`);
-    }
-    throw new ApiError(502, 'platform_error', 'The platform failed', `The platform failed: ${error.message}`);
-  }
-  throw error;
 }
 
 export function accountErrorOf(error: PlatformError): AccountError {
@@ -145,9 +114,18 @@ export async function recordPlatformOutcome(db: Knex, accountId: string, error: 
     await AccountRow.query(trx).patch({ status: 'needs_reconnection', statusReason, lastError: lastError as never, updatedAt: new Date() }).where({ id: accountId });
     await emitEvent(trx, {
       ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection',
-      data: { accountId: row.id, accountType: 'account', platform: row.platform, platformAccountId: row.platformAccountId, name: row.name, status: 'needs_reconnection', statusReason, detail: lastError.message },
+      data: accountEventData(row, 'needs_reconnection', statusReason, lastError.message),
     });
   });
+}
+
+/** Notes that the platform accepted the accounts' credentials just now, at most once a minute per account. */
+export async function noteSuccesses(db: Knex, accountIds: string[]): Promise<void> {
+  // Skipped while locked and touched once a minute at most, so a busy account is not a lock every batch queues on.
+  await db.raw(`
+    UPDATE accounts SET last_success_at = now() WHERE id IN (
+      SELECT id FROM accounts WHERE id = ANY(?) AND (last_success_at IS NULL OR last_success_at < now() - interval '1 minute')
+      ORDER BY id FOR UPDATE SKIP LOCKED)`, [accountIds]);
 }
 
 /**
@@ -169,46 +147,6 @@ export async function disconnectAccount(services: Services, principal: Principal
     await AccountRow.query(trx).patch({
       status: 'disconnected', statusReason: 'disconnected_by_user', credentialsCiphertext: null, tokenExpiresAt: null, updatedAt: new Date(),
     }).where({ id });
-    await emitEvent(trx, {
-      ownerId: locked.ownerId, profileId: locked.profileId, name: 'account.disconnected',
-      data: { accountId: locked.id, accountType: 'account', platform: locked.platform, platformAccountId: locked.platformAccountId, name: locked.name, status: 'disconnected', statusReason: 'disconnected_by_user' },
-    });
+    await emitEvent(trx, { ownerId: locked.ownerId, profileId: locked.profileId, name: 'account.disconnected', data: accountEventData(locked, 'disconnected') });
   });
-}
-
-
-/** The account's live public profile; a refusal by the platform is recorded on the account as well. */
-export async function aboutAccount(services: Services, principal: Principal, id: string): Promise<components['schemas']['AccountAbout']> {
-  const row = await findAccount(services.db, principal, id);
-  const adapter = services.platforms.get(row.platform);
-  if (!adapter) throw new ApiError(422, 'account_platform_unsupported', 'Not supported', `${row.platform} accounts have no profile to read.`);
-  const about = await callForAccount(services, row, (account) => adapter.about(account));
-  return { accountId: row.id, platform: row.platform as Account['platform'], ...about, fetchedAt: new Date().toISOString() };
-}
-
-/**
- * Calls the platform for a request on a connected account, and records what it said on the account: a refusal of
- * the credentials answers 409 `account_not_connected` (and marks the account), any other failure 502.
- * `handle` turns a failure the caller knows better into its own error first (a post not found: 404).
- */
-export async function callForAccount<T>(
-  services: Services, row: AccountRow, call: (account: AdapterAccount) => Promise<T>, handle: (error: PlatformError) => void = () => {},
-): Promise<T> {
-  if (row.status !== 'connected') {
-    throw new ApiError(409, 'account_not_connected', 'Account not connected', `The account is ${row.status.replace('_', ' ')}; connect it again.`);
-  }
-  const account = adapterAccount(row, services.secrets);
-  try {
-    const result = await call(account);
-    await recordPlatformOutcome(services.db, row.id, null);
-    return result;
-  } catch (error) {
-    if (!(error instanceof PlatformError)) throw error;
-    handle(error);
-    await recordPlatformOutcome(services.db, row.id, error);
-    if (error.needsReconnection) {
-      throw new ApiError(409, 'account_not_connected', 'Account needs reconnection', `The platform refused the account's credentials: ${error.message}`);
-    }
-    throw new ApiError(502, 'platform_error', 'The platform failed', `The platform failed: ${error.message}`);
-  }
 }

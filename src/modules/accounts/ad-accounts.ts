@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
-import { ApiError, NotFoundError } from '../../lib/errors.js';
+import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import type { Credentials } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
 import { emitEvent } from '../events/emit.js';
+import { AccountAlreadyConnectedError } from './errors.js';
+import { accountEventData } from './events.js';
 import { AdAccountRow } from './models.js';
 import { findProfile } from './profiles.js';
 
@@ -64,8 +66,7 @@ export async function saveConnectedAdAccount(services: Services, principal: Prin
     const existing = await AdAccountRow.query(trx).forUpdate()
       .findOne({ ownerId: principal.ownerId, platform, platformAdAccountId: granted.platformAdAccountId });
     if (existing && existing.profileId !== profileId && existing.status !== 'disconnected') {
-      throw new ApiError(409, 'account_already_connected', 'Account already connected',
-        `This ad account is connected to another profile (${existing.profileId}); disconnect it there first.`);
+      throw new AccountAlreadyConnectedError(`This ad account is connected to another profile (${existing.profileId}); disconnect it there first.`);
     }
     const now = new Date();
     const fields = {
@@ -76,10 +77,7 @@ export async function saveConnectedAdAccount(services: Services, principal: Prin
     const row = existing
       ? (await AdAccountRow.query(trx).patch(fields).where({ id: existing.id }).returning('*'))[0]!
       : await AdAccountRow.query(trx).insertAndFetch({ id: newId('adacc'), ownerId: principal.ownerId, platform, platformAdAccountId: granted.platformAdAccountId, ...fields });
-    await emitEvent(trx, {
-      ownerId: principal.ownerId, profileId, name: 'account.connected',
-      data: { accountId: row.id, accountType: 'ad_account', platform, platformAccountId: row.platformAdAccountId, name: row.name, status: 'connected', statusReason: null },
-    });
+    await emitEvent(trx, { ownerId: principal.ownerId, profileId, name: 'account.connected', data: accountEventData(row, 'connected') });
     return row;
   });
 }
@@ -91,10 +89,7 @@ export async function disconnectAdAccount(services: Services, principal: Princip
     const row = await AdAccountRow.query(trx).findById(id).forUpdate();
     if (!row || row.status === 'disconnected') return;
     await AdAccountRow.query(trx).patch({ status: 'disconnected', statusReason: 'disconnected_by_user', credentialsCiphertext: null, tokenExpiresAt: null, updatedAt: new Date() }).where({ id });
-    await emitEvent(trx, {
-      ownerId: row.ownerId, profileId: row.profileId, name: 'account.disconnected',
-      data: { accountId: row.id, accountType: 'ad_account', platform: row.platform, platformAccountId: row.platformAdAccountId, name: row.name, status: 'disconnected', statusReason: 'disconnected_by_user' },
-    });
+    await emitEvent(trx, { ownerId: row.ownerId, profileId: row.profileId, name: 'account.disconnected', data: accountEventData(row, 'disconnected') });
   });
 }
 
@@ -108,8 +103,7 @@ export async function markAdAccountNeedsReconnection(db: Knex, id: string, statu
     if (!row || row.status !== 'connected') return;
     await AdAccountRow.query(trx).patch({ status: 'needs_reconnection', statusReason, updatedAt: new Date() }).where({ id });
     await emitEvent(trx, {
-      ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection',
-      data: { accountId: row.id, accountType: 'ad_account', platform: row.platform, platformAccountId: row.platformAdAccountId, name: row.name, status: 'needs_reconnection', statusReason, detail },
+      ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection', data: accountEventData(row, 'needs_reconnection', statusReason, detail),
     });
   });
 }

@@ -1,9 +1,11 @@
 import { type Handler, principalOf } from '../../http/handler.js';
 import { pageRequest } from '../../lib/pagination.js';
+import { aboutAccount } from './about.js';
 import * as adAccounts from './ad-accounts.js';
 import * as accounts from './accounts.js';
 import { presentAccount } from './present.js';
 import * as profiles from './profiles.js';
+import { findAccount } from './read.js';
 
 export const createProfile: Handler<'createProfile'> = async (request, { db }) => {
   const row = await profiles.createProfile(db, principalOf(request), request.body);
@@ -38,7 +40,7 @@ export const listAccountHealth: Handler<'listAccountHealth'> = async (request, {
 
 export const getAccount: Handler<'getAccount'> = async (request, { db }) => ({
   status: 200,
-  body: presentAccount(await accounts.findAccount(db, principalOf(request), request.params.id)),
+  body: presentAccount(await findAccount(db, principalOf(request), request.params.id)),
 });
 
 export const deleteAccount: Handler<'deleteAccount'> = async (request, services) => {
@@ -48,7 +50,7 @@ export const deleteAccount: Handler<'deleteAccount'> = async (request, services)
 
 export const getAccountAbout: Handler<'getAccountAbout'> = async (request, services) => ({
   status: 200,
-  body: await accounts.aboutAccount(services, principalOf(request), request.params.id),
+  body: await aboutAccount(services, principalOf(request), request.params.id),
 });
 
 export const listAdAccounts: Handler<'listAdAccounts'> = async (request, { db }) => ({

@@ -1,7 +1,8 @@
 import { PlatformError } from '../../platforms/errors.js';
 import type { Services } from '../../services.js';
-import { adapterAccount, recordPlatformOutcome } from './accounts.js';
+import { recordPlatformOutcome } from './accounts.js';
 import { AccountRow } from './models.js';
+import { adapterAccount } from './read.js';
 
 export const REFRESH_JOB = 'accounts.refreshTokens';
 

@@ -1,19 +1,26 @@
 import type { Knex } from 'knex';
 import { NotFoundError, ProfileOutOfScopeError } from '../../lib/errors.js';
 
-/** Who is calling: a user session, or an API key that may be restricted to some profiles. */
+/**
+ * Who is acting: a user session, an API key that may be restricted to some profiles, or the platform's redirect
+ * after consent, which acts for the owner who started that connection and within its one profile (checked against
+ * their key when they started it).
+ */
 export type Principal =
   | { kind: 'session'; ownerId: string; sessionId: string }
-  | { kind: 'apiKey'; ownerId: string; keyId: string; profileIds: string[] | null };
+  | { kind: 'apiKey'; ownerId: string; keyId: string; profileIds: string[] | null }
+  | { kind: 'oauthCallback'; ownerId: string; profileId: string };
 
-/** The API key or session itself: what an Idempotency-Key record belongs to. */
+/** The API key or session itself (or the connection a platform's redirect completes): what an Idempotency-Key record belongs to. */
 export function principalId(principal: Principal): string {
-  return principal.kind === 'apiKey' ? principal.keyId : principal.sessionId;
+  if (principal.kind === 'apiKey') return principal.keyId;
+  return principal.kind === 'session' ? principal.sessionId : `oauthCallback:${principal.profileId}`;
 }
 
 /** The profiles the caller is restricted to, or `null` for every profile of the owner. */
 export function profileScope(principal: Principal): string[] | null {
-  return principal.kind === 'apiKey' ? principal.profileIds : null;
+  if (principal.kind === 'apiKey') return principal.profileIds;
+  return principal.kind === 'oauthCallback' ? [principal.profileId] : null;
 }
 
 export function inProfileScope(principal: Principal, profileId: string): boolean {

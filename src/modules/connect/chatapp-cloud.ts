@@ -1,10 +1,11 @@
 import { type Handler, principalOf } from '../../http/handler.js';
-import { ApiError, UnprocessableError } from '../../lib/errors.js';
 import { PlatformError } from '../../platforms/errors.js';
 import type { Credentials } from '../../platforms/types.js';
-import { connectionProblem, saveConnectedAccount } from '../accounts/accounts.js';
+import { saveConnectedAccount } from '../accounts/accounts.js';
+import { PlatformFailedError } from '../accounts/errors.js';
 import { presentAccount } from '../accounts/present.js';
 import { findProfile } from '../accounts/profiles.js';
+import { connectionProblem, PlatformNotConfiguredError } from './errors.js';
 
 /**
  * Subscribing failed: credentials refused are the caller's to fix (422); anything else is the platform's side
@@ -12,7 +13,7 @@ import { findProfile } from '../accounts/profiles.js';
  */
 function subscriptionProblem(error: unknown): never {
   if (error instanceof PlatformError && error.kind === 'invalid_request') {
-    throw new ApiError(502, 'platform_error', 'The platform failed', `Subscribing to the business account's webhooks failed: ${error.message}`);
+    throw new PlatformFailedError(`Subscribing to the business account's webhooks failed: ${error.message}`);
   }
   return connectionProblem(error, 'token');
 }
@@ -27,8 +28,7 @@ export const connectChatappCloud: Handler<'connectChatappCloud'> = async (reques
   await findProfile(services.db, principal, input.profileId);
   const adapter = services.platforms.chatappCloud;
   if (!input.appSecret && !adapter.hasApp) {
-    throw new UnprocessableError('platform_not_configured', 'No app configured',
-      'This instance has no chat app cloud API app of its own (CHATAPP_CLOUD_APP_SECRET): give the appSecret of the app the token was issued for.');
+    throw new PlatformNotConfiguredError('This instance has no chat app cloud API app of its own (CHATAPP_CLOUD_APP_SECRET): give the appSecret of the app the token was issued for.');
   }
   const checked = await adapter.verifyNumber(input).catch((error: unknown) => connectionProblem(error, 'token or phone number'));
   if (!checked.registered && input.pin) {

@@ -1,25 +1,10 @@
 import { type Handler, principalOf } from '../../http/handler.js';
-import { newId } from '../../lib/ids.js';
-import { connectionProblem, saveConnectedAccount } from '../accounts/accounts.js';
-import { AccountRow } from '../accounts/models.js';
 import { presentAccount } from '../accounts/present.js';
-import { findProfile } from '../accounts/profiles.js';
+import { connectBot } from './botchat.js';
 import * as oauth from './oauth.js';
 
-/**
- * Verifies the bot token, points the bot's webhook at us, and saves the account (a repair keeps its id). The
- * account id is chosen before the platform call because the webhook secret carries it.
- */
 export const connectBotchat: Handler<'connectBotchat'> = async (request, services) => {
-  const principal = principalOf(request);
-  await findProfile(services.db, principal, request.body.profileId);
-  const botId = request.body.botToken.split(':')[0] ?? '';
-  const existing = await AccountRow.query(services.db).findOne({ ownerId: principal.ownerId, platform: 'botchat', platformAccountId: botId });
-  const accountId = existing?.id ?? newId('acc');
-  const connected = await services.platforms.botchat.connect(request.body.botToken, accountId).catch((error: unknown) => connectionProblem(error, 'bot token'));
-  const { row, created } = await saveConnectedAccount(services, principal, {
-    profileId: request.body.profileId, platform: 'botchat', identity: connected.identity, credentials: connected.credentials, id: accountId,
-  });
+  const { row, created } = await connectBot(services, principalOf(request), request.body);
   return created ? { status: 201, body: presentAccount(row) } : { status: 200, body: presentAccount(row) };
 };
 

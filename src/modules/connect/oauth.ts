@@ -1,14 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '../../../generated/api.js';
-import { ApiError, UnprocessableError } from '../../lib/errors.js';
+import { NotImplementedError, ValidationFailedError } from '../../lib/errors.js';
 import { PlatformError } from '../../platforms/errors.js';
-import { isOAuthAdapter, isSelectingFlow, type OAuthAdapter } from '../../platforms/oauth.js';
+import { isOAuthAdapter, isSelectingFlow, type OAuthAdapter, type OAuthGrant } from '../../platforms/oauth.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { saveConnectedAccount } from '../accounts/accounts.js';
 import { saveConnectedAdAccount } from '../accounts/ad-accounts.js';
+import { AccountAlreadyConnectedError } from '../accounts/errors.js';
 import type { AdAccountRow } from '../accounts/models.js';
 import { findProfile } from '../accounts/profiles.js';
+import { OAuthStateInvalidError, PlatformNotConfiguredError } from './errors.js';
 import { createPendingConnection } from './pending.js';
 
 const STATE_TTL_MS = 30 * 60 * 1000;
@@ -38,12 +40,8 @@ export interface Outcome {
 
 function adapterFor(services: Services, platform: string): OAuthAdapter {
   const adapter = services.platforms.get(platform);
-  if (!isOAuthAdapter(adapter)) {
-    throw new ApiError(501, 'not_implemented', 'Not implemented', `Connecting ${platform} accounts is not built yet in this version.`);
-  }
-  if (!adapter.oauth.configured) {
-    throw new UnprocessableError('platform_not_configured', 'Platform not configured', `This instance has no app credentials for ${platform}.`);
-  }
+  if (!isOAuthAdapter(adapter)) throw new NotImplementedError(`Connecting ${platform} accounts`);
+  if (!adapter.oauth.configured) throw new PlatformNotConfiguredError(`This instance has no app credentials for ${platform}.`);
   return adapter;
 }
 
@@ -60,8 +58,7 @@ export async function startConnection(services: Services, principal: Principal, 
   const adapter = adapterFor(services, platform);
   await findProfile(services.db, principal, input.profileId);
   if (input.include && platform !== 'search_suite') {
-    throw new ApiError(400, 'validation_failed', 'The request does not match the contract', '`include` is for search_suite only.',
-      { errors: [{ path: 'query/include', message: 'is for search_suite only', code: 'include' }] });
+    throw new ValidationFailedError([{ path: 'query/include', message: 'is for search_suite only', code: 'include' }]);
   }
   const state = randomBytes(32).toString('base64url');
   const verifier = adapter.oauth.pkce ? randomBytes(48).toString('base64url') : null;
@@ -83,9 +80,7 @@ async function takeState(services: Services, platform: string, state: string | u
   const [row] = state
     ? await services.db('oauthStates').where({ state, platform }).whereNull('usedAt').update({ usedAt: services.db.fn.now() }).returning('*') as StoredState[]
     : [];
-  if (!row) {
-    throw new ApiError(400, 'oauth_state_invalid', 'Invalid OAuth state', 'This connection link was used already or is unknown. Start the connection again.');
-  }
+  if (!row) throw new OAuthStateInvalidError();
   return row;
 }
 
@@ -107,51 +102,63 @@ export async function completeConnection(services: Services, platform: string, q
   const code = query.code ?? query.auth_code;
   if (!code) return finish({ ...base, status: 'failed', error: 'token_exchange_failed', errorDescription: 'The platform sent no authorization code.' });
   const adapter = adapterFor(services, platform);
-  const principal: Principal = { kind: 'session', ownerId: stored.ownerId, sessionId: 'oauth-callback' };
+  const refused = (reason: string, error: PlatformError) => {
+    services.logger.warn({ err: error, platform }, 'OAuth connection failed');
+    return finish({ ...base, status: 'failed', error: reason, errorDescription: error.message });
+  };
+  const verifier = stored.codeVerifierCiphertext ? services.secrets.open(stored.codeVerifierCiphertext) : null;
+  let grant: OAuthGrant;
   try {
-    const verifier = stored.codeVerifierCiphertext ? services.secrets.open(stored.codeVerifierCiphertext) : null;
-    const grant = await adapter.oauth.exchange(code, callbackUrl(services, platform), verifier)
-      .catch((error: unknown) => { throw Object.assign(error as Error, { stage: 'exchange' }); });
-    if (isSelectingFlow(adapter.oauth)) {
-      // Nothing is connected yet: the grant waits (1 hour) for the user to choose pages and ad accounts.
-      const credentials = await adapter.oauth.pendingSelection(grant);
-      const pending = await createPendingConnection(services.db, services.secrets, { ownerId: stored.ownerId, profileId: stored.profileId, platform, credentials });
-      return finish({ ...base, status: 'pending_selection', pendingConnectionId: pending.id });
-    }
-    const granted = await adapter.oauth.accounts(grant, stored.include);
-    const grantedAds = await adapter.oauth.adAccounts?.(grant) ?? [];
-    if (granted.length === 0 && grantedAds.length === 0) return finish({ ...base, status: 'failed', error: 'no_accounts_found', errorDescription: 'The grant covers no account to connect.' });
-    const { rows, adRows } = await services.db.transaction(async (trx) => {
-      const saved = [];
-      for (const account of granted) {
-        saved.push((await saveConnectedAccount(services, principal, {
-          profileId: stored.profileId, platform: account.platform ?? platform, identity: account.identity, credentials: account.credentials,
-        }, trx)).row);
-      }
-      const savedAds = [];
-      for (const adAccount of grantedAds) {
-        savedAds.push(await saveConnectedAdAccount(services, principal, stored.profileId, platform as AdAccountRow['platform'], adAccount, trx));
-      }
-      return { rows: saved, adRows: savedAds };
-    });
-    return finish({
-      ...base, status: 'connected',
-      // A grant of ad accounts only has no accounts to list.
-      ...(rows.length > 0 || adRows.length === 0 ? { accountIds: rows.map((row) => row.id) } : {}),
-      ...(adRows.length > 0 ? { adAccountIds: adRows.map((row) => row.id) } : {}),
-    });
+    grant = await adapter.oauth.exchange(code, callbackUrl(services, platform), verifier);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'account_already_connected') {
-      return finish({ ...base, status: 'failed', error: 'account_already_connected', errorDescription: error.detail });
-    }
-    if (error instanceof PlatformError) {
-      const stage = (error as PlatformError & { stage?: string }).stage;
-      const reason = stage === 'exchange' ? 'token_exchange_failed' : error.kind === 'permission_revoked' ? 'permission_missing' : 'platform_error';
-      services.logger.warn({ err: error, platform }, 'OAuth connection failed');
-      return finish({ ...base, status: 'failed', error: reason, errorDescription: error.message });
-    }
+    if (error instanceof PlatformError) return refused('token_exchange_failed', error);
     throw error;
   }
+  try {
+    return finish({ ...base, ...await connectGrant(services, adapter, stored, grant) });
+  } catch (error) {
+    if (error instanceof AccountAlreadyConnectedError) {
+      return finish({ ...base, status: 'failed', error: 'account_already_connected', errorDescription: error.detail });
+    }
+    if (error instanceof PlatformError) return refused(error.kind === 'permission_revoked' ? 'permission_missing' : 'platform_error', error);
+    throw error;
+  }
+}
+
+/**
+ * Keeps a grant that covers many assets for the user's choice (1 hour), or saves every account it covers, acting for
+ * the owner who started the connection, within its profile.
+ */
+async function connectGrant(services: Services, adapter: OAuthAdapter, stored: StoredState, grant: OAuthGrant): Promise<Omit<Outcome, 'platform' | 'profileId'>> {
+  const { platform, ownerId, profileId } = stored;
+  if (isSelectingFlow(adapter.oauth)) {
+    const credentials = await adapter.oauth.pendingSelection(grant);
+    const pending = await createPendingConnection(services.db, services.secrets, { ownerId, profileId, platform, credentials });
+    return { status: 'pending_selection', pendingConnectionId: pending.id };
+  }
+  const granted = await adapter.oauth.accounts(grant, stored.include);
+  const grantedAds = await adapter.oauth.adAccounts?.(grant) ?? [];
+  if (granted.length === 0 && grantedAds.length === 0) return { status: 'failed', error: 'no_accounts_found', errorDescription: 'The grant covers no account to connect.' };
+  const principal: Principal = { kind: 'oauthCallback', ownerId, profileId };
+  const { rows, adRows } = await services.db.transaction(async (trx) => {
+    const saved = [];
+    for (const account of granted) {
+      saved.push((await saveConnectedAccount(services, principal, {
+        profileId, platform: account.platform ?? platform, identity: account.identity, credentials: account.credentials,
+      }, trx)).row);
+    }
+    const savedAds = [];
+    for (const adAccount of grantedAds) {
+      savedAds.push(await saveConnectedAdAccount(services, principal, profileId, platform as AdAccountRow['platform'], adAccount, trx));
+    }
+    return { rows: saved, adRows: savedAds };
+  });
+  return {
+    status: 'connected',
+    // A grant of ad accounts only has no accounts to list.
+    ...(rows.length > 0 || adRows.length === 0 ? { accountIds: rows.map((row) => row.id) } : {}),
+    ...(adRows.length > 0 ? { adAccountIds: adRows.map((row) => row.id) } : {}),
+  };
 }
 
 /** The caller's redirect URL with the outcome added to its query. */

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
-import { NotFoundError, UnprocessableError } from '../../lib/errors.js';
+import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Credentials } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { findProfile } from '../accounts/profiles.js';
+import { PendingConnectionExpiredError } from './errors.js';
 
 /** Long enough to choose among many pages; short, because it holds a user token no account owns yet. */
 const PENDING_TTL_MS = 60 * 60 * 1000;
@@ -41,8 +42,7 @@ export async function openPendingConnection(services: Services, principal: Princ
   const row = await services.db('pendingConnections').where({ id, ownerId: principal.ownerId, profileId, platform }).first() as PendingRow | undefined;
   if (!row) throw new NotFoundError('pending connection');
   if (row.expiresAt.getTime() <= Date.now()) {
-    throw new UnprocessableError('pending_connection_expired', 'Pending connection expired',
-      `The pending connection expired at ${row.expiresAt.toISOString()}. Start the connection again.`);
+    throw new PendingConnectionExpiredError(row.expiresAt);
   }
   return { id: row.id, profileId: row.profileId, credentials: JSON.parse(services.secrets.open(row.credentialsCiphertext)) as Credentials, expiresAt: row.expiresAt };
 }

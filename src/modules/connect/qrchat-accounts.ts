@@ -1,11 +1,44 @@
 import type { Knex } from 'knex';
+import { NotFoundError } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { Credentials } from '../../platforms/types.js';
 import type { PairedDevice } from '../../platforms/qrchat/driver.js';
+import type { Principal } from '../auth/principal.js';
 import { emitEvent } from '../events/emit.js';
+import { AccountAlreadyConnectedError, CapabilityUnsupportedError } from '../accounts/errors.js';
+import { accountEventData } from '../accounts/events.js';
 import { type AccountError, AccountRow } from '../accounts/models.js';
 
-const eventData = (row: AccountRow) => ({ accountId: row.id, accountType: 'account', platform: row.platform, platformAccountId: row.platformAccountId, name: row.name });
+export function assertQrchat(account: AccountRow): void {
+  if (account.platform !== 'qrchat') throw new CapabilityUnsupportedError(`${account.id} is a ${account.platform} account, not a qrchat account.`);
+}
+
+/**
+ * The account a pairing is for: a new `pending` one in the profile, or the profile's qrchat account `accountId` put
+ * back to `pending` (404 in another profile, 422 of another platform, 409 while it is connected).
+ */
+export async function pendingAccount(trx: Knex.Transaction, principal: Principal, input: {
+  profileId: string; accountId?: string; phoneNumber: string | null;
+}): Promise<{ row: AccountRow; created: boolean }> {
+  const name = input.phoneNumber ?? 'Pending pairing';
+  if (input.accountId) {
+    const existing = await AccountRow.query(trx).findOne({ id: input.accountId, ownerId: principal.ownerId }).forUpdate();
+    if (!existing || existing.profileId !== input.profileId) throw new NotFoundError('account in this profile');
+    assertQrchat(existing);
+    if (existing.status === 'connected') throw new AccountAlreadyConnectedError(`${existing.id} is paired and connected; disconnect it before pairing it again.`);
+    const [updated] = await AccountRow.query(trx).patch({
+      status: 'pending', statusReason: 'awaiting_pairing', name: existing.platformAccountId ? existing.name : name, lastError: null, updatedAt: new Date(),
+    }).where({ id: existing.id }).returning('*');
+    return { row: updated!, created: false };
+  }
+  const inserted = await AccountRow.query(trx).insertAndFetch({
+    id: newId('acc'), ownerId: principal.ownerId, profileId: input.profileId, platform: 'qrchat', kind: 'phone_number',
+    platformAccountId: null, name, username: null, avatarUrl: null, status: 'pending',
+    statusReason: 'awaiting_pairing', scopes: [], credentialsCiphertext: null, tokenExpiresAt: null, connectedAt: null,
+  });
+  return { row: inserted, created: true };
+}
 
 /**
  * Pairing completed: the account is `connected` as the paired number and `account.connected` is emitted. The
@@ -32,10 +65,7 @@ export async function markPaired(db: Knex, secrets: SecretBox, accountId: string
       status: 'connected', statusReason: null, platformAccountId: device.phoneNumber, name: device.name.slice(0, 255) || `+${device.phoneNumber}`,
       credentialsCiphertext: secrets.seal(JSON.stringify(credentials)), connectedAt: now, lastSuccessAt: now, lastError: null, updatedAt: now,
     }).where({ id: accountId }).returning('*');
-    await emitEvent(trx, {
-      ownerId: updated!.ownerId, profileId: updated!.profileId, name: 'account.connected',
-      data: { ...eventData(updated!), status: 'connected', statusReason: null },
-    });
+    await emitEvent(trx, { ownerId: updated!.ownerId, profileId: updated!.profileId, name: 'account.connected', data: accountEventData(updated!, 'connected') });
     return 'connected';
   });
 }
@@ -53,8 +83,7 @@ export async function markLoggedOut(db: Knex, accountId: string, detail: string)
       status: 'needs_reconnection', statusReason: 'session_logged_out', credentialsCiphertext: null, lastError: lastError as never, updatedAt: new Date(),
     }).where({ id: accountId });
     await emitEvent(trx, {
-      ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection',
-      data: { ...eventData(row), status: 'needs_reconnection', statusReason: 'session_logged_out', detail },
+      ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection', data: accountEventData(row, 'needs_reconnection', 'session_logged_out', detail),
     });
   });
 }

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { LiveSessions, QrchatAdapter } from '../../platforms/qrchat/adapter.js';
 import type { CloseReason, DriverEvents, DriverSocket } from '../../platforms/qrchat/driver.js';
 import type { Services } from '../../services.js';
-import { AccountRow } from '../accounts/models.js';
+import { accountById } from '../accounts/read.js';
 import { storeIncomingMessage } from '../messaging/inbound.js';
 import { markLoggedOut, markPaired, markWindowExpired } from './qrchat-accounts.js';
 import { SealedAuthStore, type SessionRow, sessions, writeSession } from './qrchat-store.js';
@@ -169,7 +169,7 @@ export class QrchatSessions implements LiveSessions {
         await this.write(live, { state: 'open', qr: null, qrExpiresAt: null, pairingCode: null, pairingExpiresAt: null, phoneNumber: `+${device.phoneNumber}` });
       }),
       message: (message) => this.enqueue(live, async () => {
-        const account = await AccountRow.query(this.services.db).findById(live.accountId);
+        const account = await accountById(this.services.db, live.accountId);
         if (account?.status !== 'connected') return;
         await storeIncomingMessage(this.services.db, account, {
           kind: 'message', accountId: account.id, platformAccountId: account.platformAccountId, platformConversationId: message.from,

@@ -1,13 +1,13 @@
 import QRCode from 'qrcode';
 import type { components } from '../../../generated/api.js';
 import { type Handler, principalOf } from '../../http/handler.js';
-import { ApiError, NotFoundError, UnprocessableError } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
-import { findAccount } from '../accounts/accounts.js';
-import { AccountRow } from '../accounts/models.js';
+import type { Principal } from '../auth/principal.js';
+import type { AccountRow } from '../accounts/models.js';
 import { presentAccount } from '../accounts/present.js';
 import { findProfile } from '../accounts/profiles.js';
+import { findAccount } from '../accounts/read.js';
+import { assertQrchat, pendingAccount } from './qrchat-accounts.js';
 import { OPEN_JOB, QrchatSessions } from './qrchat-sessions.js';
 import { readSession, type SessionRow, startWindow } from './qrchat-store.js';
 
@@ -30,38 +30,23 @@ export function qrchatJobs(services: Services): Record<string, (data: { accountI
  * Creates a `pending` account (or puts an existing one of the profile back to `pending`), opens a pairing window
  * and leaves opening the session to a worker (job `qrchat.open`): the QR shows up at GET …/qrchat/qr.
  */
-export const connectQrchat: Handler<'connectQrchat'> = async (request, services) => {
-  const principal = principalOf(request);
-  const input = request.body;
+async function startPairing(services: Services, principal: Principal, input: {
+  profileId: string; accountId?: string; phoneNumber?: string;
+}): Promise<{ row: AccountRow; created: boolean }> {
   await findProfile(services.db, principal, input.profileId);
   const phoneNumber = input.phoneNumber ? `+${input.phoneNumber.replace(/^\+/, '')}` : null;
   const window = { expiresAt: new Date(Date.now() + PAIRING_WINDOW_MS), phoneNumber };
-  const { row, created } = await services.db.transaction(async (trx) => {
-    if (input.accountId) {
-      const existing = await AccountRow.query(trx).findOne({ id: input.accountId, ownerId: principal.ownerId }).forUpdate();
-      if (!existing || existing.profileId !== input.profileId) throw new NotFoundError('account in this profile');
-      if (existing.platform !== 'qrchat') {
-        throw new UnprocessableError('account_platform_unsupported', 'Not supported for this account', `${existing.id} is a ${existing.platform} account, not a qrchat account.`);
-      }
-      if (existing.status === 'connected') {
-        throw new ApiError(409, 'account_already_connected', 'Account already connected', `${existing.id} is paired and connected; disconnect it before pairing it again.`);
-      }
-      const [updated] = await AccountRow.query(trx).patch({
-        status: 'pending', statusReason: 'awaiting_pairing', name: existing.platformAccountId ? existing.name : (phoneNumber ?? 'Pending pairing'),
-        lastError: null, updatedAt: new Date(),
-      }).where({ id: existing.id }).returning('*');
-      await startWindow(trx, existing.id, window);
-      return { row: updated!, created: false };
-    }
-    const inserted = await AccountRow.query(trx).insertAndFetch({
-      id: newId('acc'), ownerId: principal.ownerId, profileId: input.profileId, platform: 'qrchat', kind: 'phone_number',
-      platformAccountId: null, name: phoneNumber ?? 'Pending pairing', username: null, avatarUrl: null, status: 'pending',
-      statusReason: 'awaiting_pairing', scopes: [], credentialsCiphertext: null, tokenExpiresAt: null, connectedAt: null,
-    });
-    await startWindow(trx, inserted.id, window);
-    return { row: inserted, created: true };
+  const pending = await services.db.transaction(async (trx) => {
+    const made = await pendingAccount(trx, principal, { ...input, phoneNumber });
+    await startWindow(trx, made.row.id, window);
+    return made;
   });
-  await services.scheduler.now(OPEN_JOB, { accountId: row.id });
+  await services.scheduler.now(OPEN_JOB, { accountId: pending.row.id });
+  return pending;
+}
+
+export const connectQrchat: Handler<'connectQrchat'> = async (request, services) => {
+  const { row, created } = await startPairing(services, principalOf(request), request.body);
   return created ? { status: 201, body: presentAccount(row) } : { status: 200, body: presentAccount(row) };
 };
 
@@ -93,8 +78,6 @@ async function presentQr(account: AccountRow, session: SessionRow | undefined, n
 
 export const getQrchatQr: Handler<'getQrchatQr'> = async (request, services) => {
   const account = await findAccount(services.db, principalOf(request), request.params.id);
-  if (account.platform !== 'qrchat') {
-    throw new UnprocessableError('account_platform_unsupported', 'Not supported for this account', `${account.id} is a ${account.platform} account, not a qrchat account.`);
-  }
+  assertQrchat(account);
   return { status: 200, body: await presentQr(account, await readSession(services.db, account.id)) };
 };

@@ -1,25 +1,31 @@
 import type { Knex } from 'knex';
-import type { components } from '../../../generated/api.js';
+import type { components, webhooks } from '../../../generated/api.js';
 import { newId } from '../../lib/ids.js';
 
 export type EventName = components['schemas']['EventName'];
 
+/** An event's `data`, as the contract's outgoing webhook of that name declares it. */
+export type EventData<N extends EventName> = webhooks[N]['post']['requestBody']['content']['application/json']['data'];
+
 /** Woken by every committed event; NOTIFY is transactional, so a rolled-back change wakes nobody. */
 export const EVENTS_CHANNEL = 'socialgate_events';
 
-export interface NewEvent<Data> {
-  ownerId: string;
-  /** null for owner-level events (invoices, tests), which reach only hooks that cover every profile. */
-  profileId: string | null;
-  name: EventName;
-  data: Data;
-}
+/** An event to emit: its `data` must be what the contract declares for its `name`, or the typecheck fails. */
+export type NewEvent<N extends EventName = EventName> = {
+  [K in N]: {
+    ownerId: string;
+    /** null for owner-level events (invoices, tests), which reach only hooks that cover every profile. */
+    profileId: string | null;
+    name: K;
+    data: EventData<K>;
+  }
+}[N];
 
 /**
  * The one way to emit an event: a row in `events`, written in the caller's transaction (the outbox). It is
  * delivered only if that transaction commits, and a crash after the commit loses nothing.
  */
-export async function emitEvent<Data>(trx: Knex | Knex.Transaction, event: NewEvent<Data>): Promise<EventRecord> {
+export async function emitEvent<N extends EventName>(trx: Knex | Knex.Transaction, event: NewEvent<N>): Promise<EventRecord> {
   const [row] = await trx('events')
     .insert({ id: newId('evt'), ownerId: event.ownerId, profileId: event.profileId, name: event.name, data: JSON.stringify(event.data) })
     .returning('*');
@@ -46,7 +52,7 @@ export function envelopeOf(event: EventRecord): string {
 }
 
 /** Many events in one statement (a batch of posts settling at once), with one NOTIFY; same outbox rules as emitEvent. */
-export async function emitEvents(trx: Knex | Knex.Transaction, events: Array<NewEvent<unknown>>): Promise<void> {
+export async function emitEvents(trx: Knex | Knex.Transaction, events: NewEvent[]): Promise<void> {
   if (events.length === 0) return;
   await trx('events').insert(events.map((event) => ({
     id: newId('evt'), ownerId: event.ownerId, profileId: event.profileId, name: event.name, data: JSON.stringify(event.data),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
 import { AddressNotAllowedError } from '../../lib/address-guard.js';
-import { NotFoundError, ProfileOutOfScopeError, RateLimitedError, UnprocessableError } from '../../lib/errors.js';
+import { NotFoundError, ProfileOutOfScopeError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import type { Services } from '../../services.js';
@@ -10,6 +10,7 @@ import { profileScope, type Principal } from '../auth/principal.js';
 import { OwnerRow } from '../auth/models.js';
 import { emitEvent } from '../events/emit.js';
 import { fanOut } from './dispatcher.js';
+import { HookLimitReachedError, HookTestRateLimitedError, UrlNotAllowedError } from './errors.js';
 import { type DeliveryRow, HookRow } from './models.js';
 import { presentHook } from './present.js';
 
@@ -27,10 +28,7 @@ async function assertDestinationAllowed(services: Services, url: string): Promis
   try {
     await services.addressGuard.check(host);
   } catch (error) {
-    const reason = (error as Error).message;
-    const remedy = error instanceof AddressNotAllowedError ? ' The operator of this instance can allow a private range with WEBHOOK_ALLOWED_CIDRS.' : '';
-    throw new UnprocessableError('url_not_allowed', 'URL not allowed', `The webhook url is refused: ${reason}.${remedy}`,
-      [{ path: 'body/url', message: reason, code: 'url_not_allowed' }]);
+    throw new UrlNotAllowedError((error as Error).message, error instanceof AddressNotAllowedError);
   }
 }
 
@@ -63,8 +61,7 @@ export async function createHook(
     await OwnerRow.query(trx).findById(principal.ownerId).forUpdate();
     const [counted] = await trx('hooks').where({ ownerId: principal.ownerId }).count<{ count: string }[]>('id as count');
     if (Number(counted?.count) >= MAX_HOOKS_PER_OWNER) {
-      throw new UnprocessableError('hook_limit_reached', 'Webhook limit reached',
-        `An owner may have at most ${MAX_HOOKS_PER_OWNER} webhooks; delete one first.`);
+      throw new HookLimitReachedError(MAX_HOOKS_PER_OWNER);
     }
     const hook = await HookRow.query(trx).insertAndFetch({
       id: newId('hook'),
@@ -162,7 +159,7 @@ export async function testHook(services: Services, principal: Principal, id: str
     if (stamped === 0) {
       const elapsed = (Date.now() - (hook.lastTestAt?.getTime() ?? 0)) / 1000;
       const retryAfter = Math.max(1, Math.ceil(interval - elapsed));
-      throw new RateLimitedError(retryAfter, 'hook_test_rate_limited', `One test per ${interval} seconds per webhook; try again in ${retryAfter} seconds.`);
+      throw new HookTestRateLimitedError(interval, retryAfter);
     }
     const data = { hookId: hook.id, message: 'This is a test delivery from Socialgate.', sentAt: new Date().toISOString() };
     const event = await emitEvent(trx, { ownerId: principal.ownerId, profileId: await testedProfile(trx, hook), name: 'webhook.test', data });

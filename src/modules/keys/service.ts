@@ -1,10 +1,11 @@
 import type { components } from '../../../generated/api.js';
 import type { Db } from '../../db/database.js';
 import { hashToken, newSecretToken } from '../../lib/crypto.js';
-import { NotFoundError, UnprocessableError, ValidationFailedError } from '../../lib/errors.js';
+import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
-import { ProfileRow } from '../accounts/models.js';
+import { UnknownProfileError } from '../accounts/errors.js';
+import { ownedProfileIds } from '../accounts/profiles.js';
 import { ApiKeyRow } from './models.js';
 
 export const API_KEY_PREFIX = 'sgk_';
@@ -40,13 +41,9 @@ export async function createApiKey(
   const profileIds = input.scope?.profiles ?? null;
   return db.transaction(async (trx) => {
     if (profileIds) {
-      const owned = await ProfileRow.query(trx).where({ ownerId }).whereIn('id', profileIds).select('id');
-      const missing = profileIds.filter((id) => !owned.some((p) => p.id === id));
-      if (missing.length > 0) {
-        throw new UnprocessableError('unknown_profile', 'Unknown profile',
-          `The owner has no profile ${missing.join(', ')}.`,
-          missing.map((id) => ({ path: `body/scope/profiles/${profileIds.indexOf(id)}`, message: `no profile ${id}`, code: 'unknown_profile' })));
-      }
+      const owned = await ownedProfileIds(trx, ownerId, profileIds);
+      const missing = profileIds.filter((id) => !owned.has(id));
+      if (missing.length > 0) throw new UnknownProfileError(missing.map((id) => ({ id, path: `body/scope/profiles/${profileIds.indexOf(id)}` })));
     }
     const key = newSecretToken(API_KEY_PREFIX);
     const row = await ApiKeyRow.query(trx).insertAndFetch({

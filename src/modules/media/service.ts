@@ -3,10 +3,11 @@ import type { components } from '../../../generated/api.js';
 import type { Db } from '../../db/database.js';
 import type { UploadedFile } from '../../http/multipart.js';
 import type { MediaKind } from './settings.js';
-import { NotFoundError, ProfileOutOfScopeError, UnprocessableError } from '../../lib/errors.js';
+import { NotFoundError, ProfileOutOfScopeError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
-import { ProfileRow } from '../accounts/models.js';
+import { UnknownProfileError } from '../accounts/errors.js';
+import { ownedProfileIds } from '../accounts/profiles.js';
 import { assertProfileInScope, profileScope, type Principal } from '../auth/principal.js';
 import { detectType, MP4_AUDIO, type MediaType } from './detect.js';
 import { formatBytes, MediaRejectedError } from './errors.js';
@@ -49,11 +50,7 @@ export async function profileForUpload(db: Db, principal: Principal, profileId: 
     return null;
   }
   assertProfileInScope(principal, profileId);
-  const row = await ProfileRow.query(db).findOne({ id: profileId, ownerId: principal.ownerId });
-  if (!row) {
-    throw new UnprocessableError('unknown_profile', 'Unknown profile', `The owner has no profile ${profileId}.`,
-      [{ path: 'body/profileId', message: `no profile ${profileId}`, code: 'unknown_profile' }]);
-  }
+  if (!(await ownedProfileIds(db, principal.ownerId, [profileId])).has(profileId)) throw new UnknownProfileError([{ id: profileId, path: 'body/profileId' }]);
   return profileId;
 }
 

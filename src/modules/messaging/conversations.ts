@@ -3,7 +3,7 @@ import type { components } from '../../../generated/api.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../auth/principal.js';
-import { findAccount } from '../accounts/accounts.js';
+import { findAccount } from '../accounts/read.js';
 import type { AccountRow } from '../accounts/models.js';
 
 type Conversation = components['schemas']['Conversation'];

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '../../lib/ids.js';
-import type { IncomingMessage } from '../../platforms/types.js';
+import type { IncomingMessage, PlatformId } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import { accountsAddressedBy } from '../accounts/incoming.js';
 import type { AccountRow } from '../accounts/models.js';
@@ -32,7 +32,7 @@ export async function storeIncomingMessage(db: Knex, account: AccountRow, messag
     await trx('conversations').where({ id: conversation!.id }).increment('unreadCount', 1);
     await emitEvent(trx, {
       ownerId: account.ownerId, profileId: account.profileId, name: 'message.received',
-      data: { accountId: account.id, from: message.from, text: message.text, msgId: inserted.id, platform: account.platform },
+      data: { accountId: account.id, from: message.from, text: message.text, msgId: inserted.id, platform: account.platform as PlatformId },
     });
   });
 }

@@ -2,8 +2,9 @@ import type { PublishingSettings } from './settings.js';
 import { PlatformError } from '../../platforms/errors.js';
 import { OutcomeUnknowable, type Published, type PublishContent, type PublishMedia, StillProcessing } from '../../platforms/publishing.js';
 import type { Services } from '../../services.js';
-import { adapterAccount } from '../accounts/accounts.js';
-import { AccountRow } from '../accounts/models.js';
+import type { AccountRow } from '../accounts/models.js';
+import { accountsById, adapterAccount } from '../accounts/read.js';
+import { mediaFiles } from '../media/read.js';
 import type { Claimed } from './claim.js';
 import { failure, failureOf, interimFailure, isPassing, unknownOutcome } from './failures.js';
 import type { PostRow, TargetFailure, TargetRow } from './models.js';
@@ -34,15 +35,12 @@ export async function loadContext(services: Services, claimed: Claimed[]): Promi
   const accountIds = [...new Set(claimed.map((c) => c.target.accountId))];
   const [posts, accounts] = await Promise.all([
     db('posts').whereIn('id', postIds).select('id', 'text', 'mediaIds', 'platformOptions') as Promise<PostRow[]>,
-    AccountRow.query(db).whereIn('id', accountIds),
+    accountsById(db, accountIds),
   ]);
-  const mediaIds = [...new Set(posts.flatMap((post) => post.mediaIds))];
-  const media = mediaIds.length === 0 ? [] : await db('media').whereIn('id', mediaIds)
-    .select('id', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'frameRate', 'token') as Array<PublishMedia & { token: string }>;
   return {
     posts: new Map(posts.map((post) => [post.id, post])),
     accounts: new Map(accounts.map((account) => [account.id, account])),
-    media: new Map(media.map(({ token, ...m }) => [m.id, { ...m, size: Number(m.size), url: `${config.publicUrl}/media/${m.id}/file?token=${token}` }])),
+    media: await mediaFiles(db, config.publicUrl, [...new Set(posts.flatMap((post) => post.mediaIds))]),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { emitEvents } from '../events/emit.js';
 import { POST_COLUMNS, type PostRow, targetColumns, type TargetRow } from './models.js';
-import { postEventData } from './present.js';
+import { postEvent } from './present.js';
 
 /** A claimed target: `unknownSince` is set when the last attempt never recorded its outcome (reconcile first). */
 export interface Claimed {
@@ -39,8 +39,7 @@ export async function claimDue(db: Knex, limit: number, leaseSeconds: number): P
     if (started.length > 0) {
       const targets = await trx('postTargets').whereIn('postId', started.map((post) => post.id)) as TargetRow[];
       await emitEvents(trx, started.map((post) => ({
-        ownerId: post.ownerId, profileId: post.profileId, name: 'post.processing' as const,
-        data: postEventData(post, targets.filter((target) => target.postId === post.id)),
+        ownerId: post.ownerId, profileId: post.profileId, ...postEvent('post.processing', post, targets.filter((target) => target.postId === post.id)),
       })));
     }
     return rows.map(({ unknownSince, ...target }) => ({ target, unknownSince }));

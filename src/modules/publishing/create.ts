@@ -1,15 +1,16 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
-import { UnprocessableError, ValidationFailedError } from '../../lib/errors.js';
+import { ValidationFailedError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
 import { emitEvent } from '../events/emit.js';
+import { QueueSlotUnavailableError } from './errors.js';
 import type { PostRow, SlotRow, TargetRow } from './models.js';
 import { isTimeZone, nextFreeSlot } from './occurrences.js';
-import { postEventData } from './present.js';
+import { postEvent } from './present.js';
 import { checkPost, type PostContentInput } from './validate.js';
 import { notifyDue, scheduleWake } from './wake.js';
 
@@ -25,17 +26,11 @@ export interface Created {
 /** When: at once, at `scheduledAt`, or in the next free queue slot (chosen inside the transaction). */
 export type When = { kind: 'now' } | { kind: 'at'; at: Date } | { kind: 'queue' };
 
-export function queueUnavailable(reason: 'no_slots' | 'full'): UnprocessableError {
-  return new UnprocessableError('queue_slot_unavailable', 'No free queue slot', reason === 'no_slots'
-    ? 'The profile has no queue slot; create one with POST /queue/slots.'
-    : 'Every slot of the profile is taken for the next 365 days; add slots or schedule the post with scheduledAt.');
-}
-
 /** The slot occurrence a queued post takes: at least a minute ahead, so that it can still be seen and moved. */
 export async function placeInQueue(trx: Knex, profileId: string): Promise<{ slot: SlotRow; at: Date }> {
   const placed = await nextFreeSlot(trx, profileId, new Date(Date.now() + 60_000));
-  if (placed === 'no_slots') throw queueUnavailable('no_slots');
-  if (!placed) throw queueUnavailable('full');
+  if (placed === 'no_slots') throw new QueueSlotUnavailableError('no_slots');
+  if (!placed) throw new QueueSlotUnavailableError('full');
   return placed;
 }
 
@@ -89,9 +84,7 @@ export async function insertPost(
   const targets = await trx('postTargets').insert(accounts.map((account, position) => ({
     postId: post!.id, accountId: account.id, position, platform: account.platform, status, attempts: 0, dueAt: scheduledAt,
   }))).returning('*') as TargetRow[];
-  await emitEvent(trx, {
-    ownerId, profileId, name: when.kind === 'now' ? 'post.processing' : 'post.scheduled', data: postEventData(post!, targets),
-  });
+  await emitEvent(trx, { ownerId, profileId, ...postEvent(when.kind === 'now' ? 'post.processing' : 'post.scheduled', post!, targets) });
   if (when.kind === 'now') await notifyDue(trx);
   return { post: post!, targets };
 }

@@ -1,23 +1,12 @@
 import type { components } from '../../../generated/api.js';
-import { ApiError, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
-import { PostNotFound, type Publisher } from '../../platforms/publishing.js';
+import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
+import { PostNotFound } from '../../platforms/publishing.js';
 import type { Services } from '../../services.js';
-import { callForAccount, findAccount } from '../accounts/accounts.js';
-import type { AccountRow } from '../accounts/models.js';
+import { withConnectedAccount } from '../accounts/platform-call.js';
 import type { Principal } from '../auth/principal.js';
 import { decodeKeyset, encodeKeyset } from './cursor.js';
 
 type HistoryList = components['schemas']['AccountHistoryList'];
-
-/** The account and its platform's publisher, or 422 when the platform offers `what` to no app. */
-async function accountWith<K extends 'history' | 'delete'>(
-  services: Services, principal: Principal, id: string, what: K, refusal: (platform: string) => string,
-): Promise<{ row: AccountRow; publisher: Publisher & Required<Pick<Publisher, K>> }> {
-  const row = await findAccount(services.db, principal, id);
-  const publisher = services.platforms.get(row.platform)?.publisher;
-  if (!publisher?.[what]) throw new ApiError(422, 'account_platform_unsupported', 'Not supported on this platform', refusal(row.platform));
-  return { row, publisher: publisher as Publisher & Required<Pick<Publisher, K>> };
-}
 
 /**
  * The account's posts as the platform lists them, read live; each matched to our post where one of its targets
@@ -29,9 +18,10 @@ export async function listAccountHistory(services: Services, principal: Principa
   const from = query.from ? new Date(query.from) : undefined;
   const to = query.to ? new Date(query.to) : undefined;
   if (from && to && from >= to) throw new ValidationFailedError([{ path: 'query/to', message: 'must be after from', code: 'range' }]);
-  const { row, publisher } = await accountWith(services, principal, id, 'history', (platform) => `${platform} accounts have no post history.`);
   const cursor = decodeKeyset(query.cursor, ['platformCursor'])?.[0] as string | undefined;
-  const page = await callForAccount(services, row, (account) => publisher.history(account, { from, to, limit: query.limit ?? 20, cursor }));
+  const { row, page } = await withConnectedAccount(services, principal, id, 'publisher',
+    async (adapter, account, row) => ({ row, page: await adapter.publisher.history(account, { from, to, limit: query.limit ?? 20, cursor }) }),
+    { part: 'history', unsupported: (platform) => `${platform} accounts have no post history.` });
   const platformIds = page.posts.map((post) => post.platformPostId);
   const ours = platformIds.length === 0 ? [] : await services.db('postTargets')
     .where({ accountId: row.id }).whereIn('platformPostId', platformIds).select('postId', 'platformPostId') as Array<{ postId: string; platformPostId: string }>;
@@ -57,16 +47,21 @@ export async function listAccountHistory(services: Services, principal: Principa
  * (its saved state tells the platform adapter everything that post consists of: every chat's message, say).
  */
 export async function deletePlatformPost(services: Services, principal: Principal, id: string, objectId: string): Promise<void> {
-  const { row, publisher } = await accountWith(services, principal, id, 'delete',
-    (platform) => `${platform} does not let apps delete posts; delete it in the platform's app.`);
-  const target = await services.db('postTargets').where({ accountId: row.id, platformPostId: objectId }).first('postId', 'progress') as
-    { postId: string; progress: Record<string, unknown> } | undefined;
-  await callForAccount(services, row, (account) => publisher.delete(account, objectId, target?.progress ?? {}), (error) => {
-    if (error instanceof PostNotFound) throw new NotFoundError('post on the platform');
+  const target = await withConnectedAccount(services, principal, id, 'publisher', async (adapter, account, row) => {
+    const ours = await services.db('postTargets').where({ accountId: row.id, platformPostId: objectId }).first('postId', 'accountId', 'progress') as
+      { postId: string; accountId: string; progress: Record<string, unknown> } | undefined;
+    await adapter.publisher.delete(account, objectId, ours?.progress ?? {});
+    return ours;
+  }, {
+    part: 'delete',
+    unsupported: (platform) => `${platform} does not let apps delete posts; delete it in the platform's app.`,
+    handle: (error) => {
+      if (error instanceof PostNotFound) throw new NotFoundError('post on the platform');
+    },
   });
   if (target) {
     await services.db.transaction(async (trx) => {
-      await trx('postTargets').where({ postId: target.postId, accountId: row.id, status: 'published' }).update({ status: 'deleted' });
+      await trx('postTargets').where({ postId: target.postId, accountId: target.accountId, status: 'published' }).update({ status: 'deleted' });
       await trx('posts').where({ id: target.postId }).update({ updatedAt: trx.fn.now() });
     });
   }

@@ -1,25 +1,21 @@
 import type { components } from '../../../generated/api.js';
 import type { Knex } from 'knex';
-import { ApiError } from '../../lib/errors.js';
-import { sqlStateOf } from '../../lib/pg-errors.js';
+import { SqlState, sqlStateOf } from '../../lib/pg-errors.js';
 import { PlatformError } from '../../platforms/errors.js';
 import { PostNotFound } from '../../platforms/publishing.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
-import { adapterAccount, recordPlatformOutcome } from '../accounts/accounts.js';
-import { AccountRow } from '../accounts/models.js';
+import { recordPlatformOutcome } from '../accounts/accounts.js';
+import { PlatformFailedError } from '../accounts/errors.js';
+import { accountById, adapterAccount } from '../accounts/read.js';
 import { emitEvent } from '../events/emit.js';
+import { PostStatusConflictError } from './errors.js';
 import type { Post, PostStatus, TargetRow } from './models.js';
-import { postEventData, presentPost } from './present.js';
+import { postEvent, presentPost } from './present.js';
 import { findPost, targetsOf } from './read.js';
 import { notifyDue } from './wake.js';
 
 type DeletionTarget = components['schemas']['PostDeletionTarget'];
-const LOCK_NOT_AVAILABLE = '55P03';
-
-export function statusConflict(detail: string): ApiError {
-  return new ApiError(409, 'post_status_conflict', "The post's status does not allow this", detail);
-}
 
 /**
  * Locks the post's targets before changing them, without waiting: a worker claiming them right now holds them
@@ -30,7 +26,7 @@ export async function lockTargets(trx: Knex.Transaction, postId: string): Promis
   try {
     await trx.raw('SELECT 1 FROM post_targets WHERE post_id = ? FOR UPDATE NOWAIT', [postId]);
   } catch (error) {
-    if (sqlStateOf(error) === LOCK_NOT_AVAILABLE) throw statusConflict('The post is being published right now; try again when it has settled.');
+    if (sqlStateOf(error) === SqlState.lockNotAvailable) throw new PostStatusConflictError('The post is being published right now; try again when it has settled.');
     throw error;
   }
 }
@@ -43,23 +39,23 @@ export async function lockTargets(trx: Knex.Transaction, postId: string): Promis
 export async function retryPost(services: Services, principal: Principal, id: string, accountIds?: string[]): Promise<Post> {
   return services.db.transaction(async (trx) => {
     const post = await findPost(trx, principal, id, true);
-    if (post.status === 'processing') throw statusConflict('The post is being published; retry once it is published, partial or failed.');
+    if (post.status === 'processing') throw new PostStatusConflictError('The post is being published; retry once it is published, partial or failed.');
     if (post.status === 'scheduled' || post.status === 'cancelled' || post.status === 'deleted') {
-      throw statusConflict(`The post is ${post.status}; only the failed targets of a partial or failed post can be retried.`);
+      throw new PostStatusConflictError(`The post is ${post.status}; only the failed targets of a partial or failed post can be retried.`);
     }
     const targets = await targetsOf(trx, [id]);
     const failed = targets.filter((target) => target.status === 'failed');
     for (const accountId of accountIds ?? []) {
-      if (!failed.some((target) => target.accountId === accountId)) throw statusConflict(`${accountId} is not a failed target of the post.`);
+      if (!failed.some((target) => target.accountId === accountId)) throw new PostStatusConflictError(`${accountId} is not a failed target of the post.`);
     }
     const chosen = accountIds ? failed.filter((target) => accountIds.includes(target.accountId)) : failed;
-    if (chosen.length === 0) throw statusConflict('The post has no failed target to retry.');
+    if (chosen.length === 0) throw new PostStatusConflictError('The post has no failed target to retry.');
     const retried = await trx('postTargets').where({ postId: id }).whereIn('accountId', chosen.map((t) => t.accountId)).update({
       status: 'processing', failure: null, dueAt: trx.fn.now(), lockedUntil: null, attemptStartedAt: null,
     }).returning('*') as TargetRow[];
     const [updated] = await trx('posts').where({ id }).update({ status: 'processing', updatedAt: trx.fn.now() }).returning('*');
     const now = targets.map((target) => retried.find((r) => r.accountId === target.accountId) ?? target);
-    await emitEvent(trx, { ownerId: post.ownerId, profileId: post.profileId, name: 'post.processing', data: postEventData(updated, now) });
+    await emitEvent(trx, { ownerId: post.ownerId, profileId: post.profileId, ...postEvent('post.processing', updated, now) });
     await notifyDue(trx);
     return presentPost(updated, now);
   });
@@ -74,7 +70,7 @@ export async function deletePost(services: Services, principal: Principal, id: s
   const refusals: Array<{ accountId: string; error: PlatformError }> = [];
   const result = await services.db.transaction(async (trx) => {
     const post = await findPost(trx, principal, id, true);
-    if (post.status === 'processing') throw statusConflict('The post is being published; delete it once its status is published, partial or failed.');
+    if (post.status === 'processing') throw new PostStatusConflictError('The post is being published; delete it once its status is published, partial or failed.');
     const targets = await targetsOf(trx, [id]);
     const result = (target: TargetRow, outcome: DeletionTarget['result'], message: string | null = null): DeletionTarget => ({
       accountId: target.accountId, platform: target.platform as DeletionTarget['platform'], result: outcome, platformPostId: target.platformPostId, message,
@@ -96,7 +92,7 @@ export async function deletePost(services: Services, principal: Principal, id: s
         outcomes.push(result(target, 'not_supported', `${target.platform} does not let apps delete posts; delete it in the app.`));
         continue;
       }
-      const account = await AccountRow.query(trx).findById(target.accountId);
+      const account = await accountById(trx, target.accountId);
       if (!account || account.status !== 'connected') {
         outcomes.push(result(target, 'failed', 'The account needs reconnection; reconnect it and delete the post again.'));
         continue;
@@ -117,7 +113,7 @@ export async function deletePost(services: Services, principal: Principal, id: s
     }
     const handled = outcomes.some((o) => o.result === 'deleted' || o.result === 'not_supported');
     if (!handled && outcomes.some((o) => o.result === 'failed')) {
-      throw new ApiError(502, 'platform_error', 'The platform failed', outcomes.filter((o) => o.result === 'failed').map((o) => o.message).join(' '));
+      throw new PlatformFailedError(outcomes.filter((o) => o.result === 'failed').map((o) => o.message).join(' '));
     }
     // Nothing was ever published (a failed post): nothing will be now.
     const status: PostStatus = handled ? 'deleted' : post.status === 'failed' ? 'cancelled' : post.status;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { PostMadePublic } from '../../platforms/types.js';
+import { accountIdsAt } from '../accounts/read.js';
 
 /**
  * A post the platform made public after it published it: the targets recorded under its provisional id (on every
@@ -7,9 +8,10 @@ import type { PostMadePublic } from '../../platforms/types.js';
  * already; what changed is the name the platform gives it. Running it twice changes nothing more.
  */
 export async function recordPostMadePublic(db: Knex, platform: string, event: PostMadePublic): Promise<void> {
-  const targets = await db('postTargets as t').join('accounts as a', 'a.id', 't.accountId')
-    .where({ 'a.platform': platform, 'a.platformAccountId': event.platformAccountId, 't.platformPostId': event.provisionalId })
-    .select('t.postId', 't.accountId', 't.progress') as Array<{ postId: string; accountId: string; progress: Record<string, unknown> }>;
+  const accountIds = await accountIdsAt(db, platform, event.platformAccountId);
+  if (accountIds.length === 0) return;
+  const targets = await db('postTargets').whereIn('accountId', accountIds).where({ platformPostId: event.provisionalId })
+    .select('postId', 'accountId', 'progress') as Array<{ postId: string; accountId: string; progress: Record<string, unknown> }>;
   for (const target of targets) {
     await db('postTargets').where({ postId: target.postId, accountId: target.accountId, platformPostId: event.provisionalId })
       .update({ platformPostId: event.platformPostId, url: event.urlFor(target.progress) });

@@ -1,3 +1,4 @@
+import type { EventData, NewEvent } from '../events/emit.js';
 import type { Post, PostRow, PostTarget, TargetRow } from './models.js';
 
 export function presentTarget(row: TargetRow): PostTarget {
@@ -35,12 +36,21 @@ export function presentPost(post: PostRow, targets: TargetRow[]): Post {
   };
 }
 
-/** The `data` of post.scheduled / processing / published / partial / failed. */
-export function postEventData(post: PostRow, targets: TargetRow[]) {
-  return {
+/** Each event of a post's life, with the status the post has when it is emitted. */
+const STATUS_OF = {
+  'post.scheduled': 'scheduled', 'post.processing': 'processing', 'post.published': 'published', 'post.partial': 'partial', 'post.failed': 'failed',
+} as const;
+export type PostEventName = keyof typeof STATUS_OF;
+type PostEvent<N extends PostEventName> = { [K in N]: Pick<NewEvent<K>, 'name' | 'data'> }[N];
+
+/** post.scheduled / processing / published / partial / failed with its data: the post in the event's status, and its targets. */
+export function postEvent<N extends PostEventName>(name: N, post: PostRow, targets: TargetRow[]): PostEvent<N> {
+  const data: EventData<PostEventName> = {
     postId: post.id,
-    status: post.status,
+    status: STATUS_OF[name],
     scheduledAt: post.publishNow ? null : new Date(post.scheduledAt).toISOString(),
     targets: [...targets].sort((a, b) => a.position - b.position).map(presentTarget),
   };
+  // The data's status is the event's, so each name gets its own data; TypeScript cannot follow that through `N`.
+  return { name, data } as PostEvent<N>;
 }

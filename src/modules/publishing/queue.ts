@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
-import { ApiError, NotFoundError, UnprocessableError, ValidationFailedError } from '../../lib/errors.js';
+import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Services } from '../../services.js';
@@ -9,10 +9,11 @@ import { findProfile } from '../accounts/profiles.js';
 import { emitEvent } from '../events/emit.js';
 import { insertPost, placeInQueue, withQueueRetry } from './create.js';
 import { decodeKeyset, keysetPage } from './cursor.js';
-import { lockTargets, statusConflict } from './lifecycle.js';
+import { PostStatusConflictError, QueueSlotExistsError, QueueSlotLimitReachedError } from './errors.js';
+import { lockTargets } from './lifecycle.js';
 import type { PostRow, SlotRow, TargetRow } from './models.js';
 import { DAYS, isTimeZone } from './occurrences.js';
-import { postEventData } from './present.js';
+import { postEvent } from './present.js';
 import { findPost } from './read.js';
 import { checkPost, type PostContentInput } from './validate.js';
 import { scheduleWake } from './wake.js';
@@ -40,7 +41,7 @@ export async function createSlot(db: Knex, principal: Principal, input: componen
       // The profile row is the lock that keeps two requests from both adding the 101st slot.
       await trx('profiles').where({ id: input.profileId }).forUpdate().first();
       const [{ count } = { count: '0' }] = await trx('queueSlots').where({ profileId: input.profileId }).count({ count: '*' }) as Array<{ count: string }>;
-      if (Number(count) >= MAX_SLOTS) throw new UnprocessableError('queue_slot_limit_reached', 'Queue slot limit reached', `A profile may have at most ${MAX_SLOTS} queue slots.`);
+      if (Number(count) >= MAX_SLOTS) throw new QueueSlotLimitReachedError(MAX_SLOTS);
       const [row] = await trx('queueSlots').insert({
         id: newId('slot'), ownerId: principal.ownerId, profileId: input.profileId, dayOfWeek: DAYS.indexOf(input.dayOfWeek) + 1,
         time: input.time, timezone: input.timezone,
@@ -49,7 +50,7 @@ export async function createSlot(db: Knex, principal: Principal, input: componen
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    throw new ApiError(409, 'queue_slot_exists', 'The queue slot exists', `The profile has a slot on ${input.dayOfWeek} at ${input.time} ${input.timezone} already.`);
+    throw new QueueSlotExistsError(input);
   }
 }
 
@@ -107,7 +108,7 @@ export async function enqueue(services: Services, principal: Principal, input: c
 async function moveToQueue(trx: Knex.Transaction, principal: Principal, postId: string): Promise<PostRow> {
   const current = await findPost(trx, principal, postId, true);
   if (current.status !== 'scheduled' && current.status !== 'cancelled') {
-    throw statusConflict(`The post is ${current.status}; only scheduled or cancelled posts can be queued.`);
+    throw new PostStatusConflictError(`The post is ${current.status}; only scheduled or cancelled posts can be queued.`);
   }
   await lockTargets(trx, postId);
   // Out of its own slot first, so that the slot it holds counts as free for it.
@@ -118,7 +119,7 @@ async function moveToQueue(trx: Knex.Transaction, principal: Principal, postId: 
   }).returning('*') as PostRow[];
   await trx('postTargets').where({ postId }).whereIn('status', ['scheduled', 'cancelled']).update({ status: 'scheduled', dueAt: at });
   const targets = await trx('postTargets').where({ postId }) as TargetRow[];
-  await emitEvent(trx, { ownerId: post!.ownerId, profileId: post!.profileId, name: 'post.scheduled', data: postEventData(post!, targets) });
+  await emitEvent(trx, { ownerId: post!.ownerId, profileId: post!.profileId, ...postEvent('post.scheduled', post!, targets) });
   return post!;
 }
 

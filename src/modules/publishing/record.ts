@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { BatchWriter } from '../../lib/batch-writer.js';
 import type { Services } from '../../services.js';
-import { recordPlatformOutcome } from '../accounts/accounts.js';
+import { noteSuccesses, recordPlatformOutcome } from '../accounts/accounts.js';
 import { emitEvents, type NewEvent } from '../events/emit.js';
 import type { Outcome } from './attempt.js';
 import type { Claimed } from './claim.js';
 import { POST_COLUMNS, type PostRow, type PostStatus, targetColumns, type TargetRow } from './models.js';
-import { postEventData, presentTarget } from './present.js';
+import { postEvent, presentTarget } from './present.js';
 import { notifyDue } from './wake.js';
 
 export interface Finished {
@@ -86,7 +86,7 @@ export async function settlePosts(trx: Knex.Transaction, postIds: string[], newl
   ]);
   const byPost = new Map<string, TargetRow[]>();
   for (const target of targets) byPost.set(target.postId, [...(byPost.get(target.postId) ?? []), target]);
-  const events: Array<NewEvent<unknown>> = [];
+  const events: NewEvent[] = [];
   const changes: Array<{ id: string; status: PostStatus; published_at: string | null }> = [];
   for (const post of posts) {
     const own = byPost.get(post.id) ?? [];
@@ -97,10 +97,7 @@ export async function settlePosts(trx: Knex.Transaction, postIds: string[], newl
     const firstPublished = own.map((t) => t.publishedAt).filter((at): at is Date => at !== null).sort((a, b) => +new Date(a) - +new Date(b))[0];
     changes.push({ id: post.id, status, published_at: firstPublished ? new Date(firstPublished).toISOString() : null });
     if (status !== post.status && status in FINAL_EVENTS) {
-      events.push({
-        ownerId: post.ownerId, profileId: post.profileId, name: FINAL_EVENTS[status as keyof typeof FINAL_EVENTS],
-        data: postEventData({ ...post, status }, own),
-      });
+      events.push({ ownerId: post.ownerId, profileId: post.profileId, ...postEvent(FINAL_EVENTS[status as keyof typeof FINAL_EVENTS], post, own) });
     }
   }
   await trx.raw(`
@@ -122,11 +119,7 @@ async function afterCommit(services: Services, finished: Finished[]): Promise<vo
     await recordPlatformOutcome(db, accountId, error).catch((err: unknown) => logger.error({ err, accountId }, 'recording an account refusal failed'));
   }
   if (succeeded.size === 0) return;
-  // Touched at most once a minute per account, so a busy account is not a lock every batch queues on.
-  await db.raw(`
-    UPDATE accounts SET last_success_at = now() WHERE id IN (
-      SELECT id FROM accounts WHERE id = ANY(?) AND (last_success_at IS NULL OR last_success_at < now() - interval '1 minute')
-      ORDER BY id FOR UPDATE SKIP LOCKED)`, [[...succeeded]]).catch((err: unknown) => logger.warn({ err }, 'noting account successes failed'));
+  await noteSuccesses(db, [...succeeded]).catch((err: unknown) => logger.warn({ err }, 'noting account successes failed'));
 }
 
 /** Outcomes recorded in batches of up to 200; those a dying worker never wrote leave their leases to run out (the next claim reconciles). */

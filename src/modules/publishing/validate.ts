@@ -1,10 +1,11 @@
 import type { components } from '../../../generated/api.js';
-import { ApiError, type FieldError } from '../../lib/errors.js';
-import type { PublishMedia } from '../../platforms/publishing.js';
 import type { Services } from '../../services.js';
 import { assertProfileInScope, type Principal } from '../auth/principal.js';
-import { AccountRow } from '../accounts/models.js';
+import type { AccountRow } from '../accounts/models.js';
+import { ownedAccounts } from '../accounts/read.js';
+import { mediaFiles, mediaProfiles } from '../media/read.js';
 import { contentOf } from './attempt.js';
+import { PostValidationError } from './errors.js';
 
 type Violation = components['schemas']['PostValidationError'];
 type Platform = components['schemas']['Platform'];
@@ -17,14 +18,6 @@ export interface PostContentInput {
   platformOptions?: components['schemas']['PostPlatformOptions'];
 }
 
-export class PostValidationError extends ApiError {
-  constructor(errors: Violation[]) {
-    const count = errors.length;
-    super(422, 'post_validation_failed', "The post breaks a platform's rules",
-      `${count} rule${count === 1 ? ' is' : 's are'} broken; see errors.`, { errors: errors as unknown as FieldError[] });
-  }
-}
-
 /**
  * Checks the post against everything that would make a target fail for sure, before anything is created:
  * the accounts (the owner's, one profile, connected, on a platform that publishes), the media (the owner's, of
@@ -35,7 +28,7 @@ export class PostValidationError extends ApiError {
 export async function checkPost(services: Services, principal: Principal, input: PostContentInput): Promise<{ profileId: string; accounts: AccountRow[] }> {
   const { db, platforms } = services;
   const errors: Violation[] = [];
-  const rows = await AccountRow.query(db).where({ ownerId: principal.ownerId }).whereIn('id', input.accountIds);
+  const rows = await ownedAccounts(db, principal.ownerId, input.accountIds);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const accounts: AccountRow[] = [];
   input.accountIds.forEach((id, index) => {
@@ -60,7 +53,8 @@ export async function checkPost(services: Services, principal: Principal, input:
       errors.push({ ...target, path: `body/accountIds/${input.accountIds.indexOf(account.id)}`, code: 'account_needs_reconnection', message: `The account is ${account.status.replace('_', ' ')}; reconnect it before posting.` });
     }
   }
-  const { media, profileOf } = await loadMedia(services, principal.ownerId, input.mediaIds ?? []);
+  const ids = input.mediaIds ?? [];
+  const [media, profileOf] = await Promise.all([mediaFiles(db, services.config.publicUrl, ids, principal.ownerId), mediaProfiles(db, principal.ownerId, ids)]);
   (input.mediaIds ?? []).forEach((id, index) => {
     const path = `body/mediaIds/${index}`;
     const mediaProfileId = profileOf.get(id);
@@ -90,18 +84,4 @@ export async function checkPost(services: Services, principal: Principal, input:
   }
   if (errors.length > 0) throw new PostValidationError(errors);
   return { profileId, accounts };
-}
-
-/**
- * The owner's media among `ids`, and the profile each belongs to (null: the owner's as a whole). Only asked for
- * when the post has media: the media table is its own module's.
- */
-async function loadMedia(services: Services, ownerId: string, ids: string[]): Promise<{ media: Map<string, PublishMedia>; profileOf: Map<string, string | null> }> {
-  if (ids.length === 0) return { media: new Map(), profileOf: new Map() };
-  const rows = await services.db('media').where({ ownerId }).whereIn('id', ids)
-    .select('id', 'profileId', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'frameRate') as Array<Omit<PublishMedia, 'url'> & { profileId: string | null }>;
-  return {
-    media: new Map(rows.map(({ profileId: _profileId, ...row }) => [row.id, { ...row, size: Number(row.size), url: '' }])),
-    profileOf: new Map(rows.map((row) => [row.id, row.profileId])),
-  };
 }

@@ -1,8 +1,8 @@
-import { ApiError, NotImplementedError } from '../../lib/errors.js';
+import { NotImplementedError } from '../../lib/errors.js';
 import type { IncomingRequest, WebhookAccounts, WebhookReceiver } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
-import { adapterAccount } from '../accounts/accounts.js';
-import { AccountRow } from '../accounts/models.js';
+import { accountById, adapterAccount, credentialedAccountsAt } from '../accounts/read.js';
+import { InvalidSignatureError, WebhookVerificationFailedError } from './errors.js';
 
 export const PROCESS_JOB = 'platformWebhooks.process';
 export const SWEEP_JOB = 'platformWebhooks.sweep';
@@ -26,12 +26,11 @@ function receiverOf(services: Services, platform: string): WebhookReceiver {
 function accountsLookup(services: Services): WebhookAccounts {
   return {
     credentialsOf: async (accountId) => {
-      const row = await AccountRow.query(services.db).findById(accountId);
+      const row = await accountById(services.db, accountId);
       return row?.credentialsCiphertext ? adapterAccount(row, services.secrets) : null;
     },
     withPlatformAccountId: async (platform, platformAccountId) => {
-      const rows = await AccountRow.query(services.db).where({ platform, platformAccountId }).whereNotNull('credentialsCiphertext');
-      return rows.map((row) => adapterAccount(row, services.secrets));
+      return (await credentialedAccountsAt(services.db, platform, platformAccountId)).map((row) => adapterAccount(row, services.secrets));
     },
   };
 }
@@ -39,9 +38,7 @@ function accountsLookup(services: Services): WebhookAccounts {
 /** The platform's GET handshake: its challenge echoed, or 403. */
 export function answerHandshake(services: Services, platform: string, query: IncomingRequest['query']): string {
   const challenge = receiverOf(services, platform).handshake?.(query) ?? null;
-  if (challenge === null) {
-    throw new ApiError(403, 'webhook_verification_failed', 'Verification failed', 'The handshake does not match this service.');
-  }
+  if (challenge === null) throw new WebhookVerificationFailedError();
   return challenge;
 }
 
@@ -52,7 +49,7 @@ export function answerHandshake(services: Services, platform: string, query: Inc
 export async function receiveWebhook(services: Services, platform: string, request: IncomingRequest): Promise<{ duplicate: boolean }> {
   const receiver = receiverOf(services, platform);
   const source = await receiver.verify(request, accountsLookup(services));
-  if (!source) throw new ApiError(401, 'invalid_signature', 'Invalid signature', 'The request is not signed by the platform.');
+  if (!source) throw new InvalidSignatureError();
   const [stored] = await services.db('platformWebhooks')
     .insert({ platform, dedupeKey: receiver.dedupeKey(request), sourceAccountId: source.accountId, body: request.rawBody, headers: JSON.stringify(keptHeaders(request.headers)) })
     .onConflict(['platform', 'dedupeKey']).ignore().returning('id') as Array<{ id: string }>;

@@ -199,7 +199,9 @@ describe('short_video — connecting a creator by Login Kit, refresh rotation, t
     const { outcome } = await connect();
     const accountId = outcome.searchParams.get('accountIds')!;
     await people('settings', { rateLimited: true });
-    expect((await app.api.get(`/accounts/${accountId}/about`, { token: owner.key })).status).to.equal(502);
+    const throttled = await app.api.get(`/accounts/${accountId}/about`, { token: owner.key });
+    expect([throttled.status, throttled.body.code]).to.deep.equal([429, 'platform_rate_limited']);
+    expect(Number(throttled.headers.get('retry-after'))).to.be.greaterThan(0);
     const { row } = await stored(accountId);
     expect(row.status).to.equal('connected');
     expect(row.lastError).to.include({ code: 'rate_limited', platformCode: 'rate_limit_exceeded' });

@@ -194,13 +194,15 @@ describe('social_network — pages and ad accounts by OAuth, chosen after consen
     expect(events()).to.have.length(4);
   });
 
-  it('a page token revoked on the platform (190) needs reconnection; throttling (4) is recorded, not a reconnection', async () => {
+  it('a page token revoked on the platform (190) needs reconnection; throttling (4) answers 429 with the platform\'s wait and is recorded, not a reconnection', async () => {
     const pat = await newPerson(app, { pages: 1 });
     const [page] = (await connectPages(app, owner, await pendingConnection(app, owner), pat.pageIds)).body.data;
     const hook = await app.api.post('/hooks', { token: owner.key, body: { url: `${receiver.url}/h`, events: ['account.needs_reconnection'] } });
     const usage = JSON.stringify({ [pat.pageIds[0]!]: [{ type: 'pages', call_count: 100, total_time: 30, total_cputime: 30, estimated_time_to_regain_access: 7 }] });
     await person(app, 'fail-next', { code: 4, message: '(#4) Application request limit reached', headers: { 'X-Business-Use-Case-Usage': usage } });
-    expect((await app.api.get(`/accounts/${page.id}/about`, { token: owner.key })).status).to.equal(502);
+    const throttled = await app.api.get(`/accounts/${page.id}/about`, { token: owner.key });
+    expect([throttled.status, throttled.body.code]).to.deep.equal([429, 'platform_rate_limited']);
+    expect(Number(throttled.headers.get('retry-after'))).to.be.within(6 * 60, 7 * 60);
     const [health] = (await app.api.get('/accounts/health', { token: owner.key })).body.data;
     expect(health).to.include({ status: 'connected', health: 'degraded', action: 'wait' });
     expect(health.lastError).to.include({ code: 'rate_limited', platformCode: '4' });

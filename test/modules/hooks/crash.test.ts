@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../support/app.js';
 import { CrashableWorker } from '../../support/crashable-worker.js';
 import { newOwner } from '../../support/owners.js';
 import { Receiver } from '../../support/receiver.js';
-import { assertSigned, hookSettings } from './support.js';
+import { assertSigned, hookSettings, publishedData } from './support.js';
 
 describe('a worker killed in the middle of an attempt', () => {
   let receiver: Receiver;
@@ -26,7 +26,7 @@ describe('a worker killed in the middle of an attempt', () => {
     const owner = await newOwner(first.api);
     const created = await first.api.post('/hooks', { token: owner.key, body: { url: `${receiver.url}/h`, events: ['post.published'] } });
     receiver.reply = () => ({ hang: true, status: 0 });
-    await emitEvent(first.services.db, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: { postId: 'x' } });
+    await emitEvent(first.services.db, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: publishedData('x') });
     const [hung] = await receiver.waitFor(1);
     // The process dies with the attempt in flight: no outcome is recorded, its lease simply runs out.
     await dying.crash();

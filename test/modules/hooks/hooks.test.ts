@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, restrictedKey, type TestOwner } from '../../support/owners.js';
 import { Receiver } from '../../support/receiver.js';
 import { Webhook } from 'standardwebhooks';
-import { assertSigned, hookSettings } from './support.js';
+import { assertSigned, hookSettings, publishedData } from './support.js';
 
 describe('outgoing webhooks — /hooks', () => {
   let app: TestApp;
@@ -33,7 +33,7 @@ describe('outgoing webhooks — /hooks', () => {
     return response.body as { id: string; secret: string; profileIds: string[] | null };
   }
 
-  const message = (_profileId: string) => ({ accountId: 'acc_01jd3y6w7q5v8k0n2b4c6e8g1h', from: '+15551234567', text: 'hi', msgId: 'wamid.1', platform: 'chatapp-cloud' });
+  const message = (_profileId: string) => ({ accountId: 'acc_01jd3y6w7q5v8k0n2b4c6e8g1h', from: '+15551234567', text: 'hi', msgId: 'wamid.1', platform: 'chatapp-cloud' as const });
 
   describe('createHook — POST /hooks', () => {
     it('returns the secret once; reads never show it', async () => {
@@ -94,14 +94,14 @@ describe('outgoing webhooks — /hooks', () => {
       await createHook(owner.key, ['post.published']);
       await emitEvent(app.services.db, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'message.received', data: message(owner.profileId) });
       await app.services.db.transaction(async (trx) => {
-        await emitEvent(trx, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: {} });
+        await emitEvent(trx, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: publishedData('post_rolled_back') });
         await trx.rollback();
       }).catch(() => {});
-      await emitEvent(app.services.db, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: { marker: 1 } });
+      await emitEvent(app.services.db, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: publishedData('post_marker') });
       const [request] = await receiver.waitFor(1);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(receiver.received).to.have.length(1);
-      expect(JSON.parse(request!.rawBody).data).to.deep.equal({ marker: 1 });
+      expect(JSON.parse(request!.rawBody).data).to.deep.equal(publishedData('post_marker'));
     });
 
     it('retries a failed attempt and records every attempt', async () => {

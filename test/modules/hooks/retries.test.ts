@@ -4,7 +4,7 @@ import { recordSuccesses } from '../../../src/modules/hooks/outcome.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
 import { Receiver, type Received } from '../../support/receiver.js';
-import { hookSettings } from './support.js';
+import { hookSettings, publishedData } from './support.js';
 
 interface DeliveryView {
   id: string;
@@ -40,7 +40,7 @@ async function eventually<T>(check: () => Promise<T>, timeoutMs = 5000): Promise
 }
 
 const emit = (app: TestApp, owner: TestOwner) =>
-  emitEvent(app.services.db, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: { postId: 'p1' } });
+  emitEvent(app.services.db, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: publishedData('p1') });
 
 describe('outgoing webhooks — retries', () => {
   let receiver: Receiver;

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import type { Config } from '../../../src/lib/config.js';
+import type { EventData } from '../../../src/modules/events/emit.js';
 import { loadConfig } from '../../../src/lib/config.js';
 import type { Received } from '../../support/receiver.js';
 
@@ -12,6 +13,11 @@ export function hookSettings(caFile: string, overrides: Partial<Config['webhooks
       ...loadConfig({}).webhooks, allowedCidrs: ['127.0.0.0/8'], caFile, retryScheduleSeconds: [1, 1, 1], leaseSeconds: 2, ...overrides,
     },
   };
+}
+
+/** The data of a `post.published` event of a post with no targets, for tests of delivery alone. */
+export function publishedData(postId: string): EventData<'post.published'> {
+  return { postId, status: 'published', scheduledAt: null, targets: [] };
 }
 
 /** What a careful receiver does: both signatures checked against the raw body, never a re-serialisation. */

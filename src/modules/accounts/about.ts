@@ -1,0 +1,13 @@
+import type { components } from '../../../generated/api.js';
+import type { Services } from '../../services.js';
+import type { Principal } from '../auth/principal.js';
+import { withConnectedAccount } from './platform-call.js';
+
+type About = components['schemas']['AccountAbout'];
+
+/** The account's live public profile; a refusal by the platform is recorded on the account as well. */
+export async function aboutAccount(services: Services, principal: Principal, id: string): Promise<About> {
+  return withConnectedAccount(services, principal, id, 'about', async (adapter, account, row) => ({
+    accountId: row.id, platform: row.platform as About['platform'], ...await adapter.about(account), fetchedAt: new Date().toISOString(),
+  }));
+}

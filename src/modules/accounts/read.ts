@@ -1,0 +1,68 @@
+import type { Knex } from 'knex';
+import { NotFoundError } from '../../lib/errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { AdapterAccount, Credentials } from '../../platforms/types.js';
+import { assertProfileInScope, type Principal } from '../auth/principal.js';
+import { AccountNotConnectedError } from './errors.js';
+import { AccountRow, AdAccountRow } from './models.js';
+
+// How other areas read accounts: the `accounts` and `ad_accounts` tables are this area's alone.
+
+/** The owner's account, or 404; 403 when it belongs to a profile outside the caller's key. */
+export async function findAccount(db: Knex, principal: Principal, id: string, forUpdate = false): Promise<AccountRow> {
+  const query = AccountRow.query(db).findOne({ id, ownerId: principal.ownerId });
+  if (forUpdate) query.forUpdate();
+  const row = await query;
+  if (!row) throw new NotFoundError('account');
+  assertProfileInScope(principal, row.profileId);
+  return row;
+}
+
+/** An account by id, whoever owns it: for work the service does on its own (jobs, platform webhooks). */
+export async function accountById(db: Knex, id: string): Promise<AccountRow | undefined> {
+  return AccountRow.query(db).findById(id);
+}
+
+/** Accounts by id, whoever owns them (a batch of work). */
+export async function accountsById(db: Knex, ids: string[]): Promise<AccountRow[]> {
+  return ids.length === 0 ? [] : AccountRow.query(db).whereIn('id', ids);
+}
+
+/** The owner's accounts among `ids`, in no order; the caller checks each against its key's profiles. */
+export async function ownedAccounts(db: Knex, ownerId: string, ids: string[]): Promise<AccountRow[]> {
+  return ids.length === 0 ? [] : AccountRow.query(db).where({ ownerId }).whereIn('id', ids);
+}
+
+/** The owner's accounts of `platform` with these platform ids, disconnected ones too (`profileId`: of that profile only). */
+export async function accountsAtPlatform(db: Knex, ownerId: string, platform: string, platformAccountIds: string[], profileId?: string): Promise<AccountRow[]> {
+  if (platformAccountIds.length === 0) return [];
+  const query = AccountRow.query(db).where({ ownerId, platform }).whereIn('platformAccountId', platformAccountIds);
+  if (profileId) query.where({ profileId });
+  return query;
+}
+
+/** The owner's ad accounts of `platform` with these platform ids, disconnected ones too (`profileId`: of that profile only). */
+export async function adAccountsAtPlatform(db: Knex, ownerId: string, platform: string, platformAdAccountIds: string[], profileId?: string): Promise<AdAccountRow[]> {
+  if (platformAdAccountIds.length === 0) return [];
+  const query = AdAccountRow.query(db).where({ ownerId, platform }).whereIn('platformAdAccountId', platformAdAccountIds);
+  if (profileId) query.where({ profileId });
+  return query;
+}
+
+/** The ids of every owner's accounts with this id at the platform, whatever their status. */
+export async function accountIdsAt(db: Knex, platform: string, platformAccountId: string): Promise<string[]> {
+  return (await AccountRow.query(db).where({ platform, platformAccountId }).select('id')).map((row) => row.id);
+}
+
+/** Every owner's accounts with this id at the platform that hold credentials (a webhook names its account only so). */
+export async function credentialedAccountsAt(db: Knex, platform: string, platformAccountId: string): Promise<AccountRow[]> {
+  return AccountRow.query(db).where({ platform, platformAccountId }).whereNotNull('credentialsCiphertext');
+}
+
+/** What an adapter is given of an account: its platform id and its opened credentials; 409 when it has none. */
+export function adapterAccount(row: AccountRow, secrets: SecretBox): AdapterAccount {
+  if (!row.credentialsCiphertext || !row.platformAccountId) {
+    throw new AccountNotConnectedError('The account has no working credentials; connect it again.');
+  }
+  return { platformAccountId: row.platformAccountId, credentials: JSON.parse(secrets.open(row.credentialsCiphertext)) as Credentials };
+}

@@ -1,0 +1,199 @@
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { newId } from '../../../src/lib/ids.js';
+import { PlatformError } from '../../../src/platforms/errors.js';
+import type { Published } from '../../../src/platforms/publishing.js';
+import { accountById, adapterAccount } from '../../../src/modules/accounts/read.js';
+import { WriteInProgressError, WriteKeyReusedError, WriteOutcomeUnknownError } from '../../../src/modules/platform-writes/errors.js';
+import { type PlatformWrite, writeOnce, type Written } from '../../../src/modules/platform-writes/ledger.js';
+import { startTestApp, type TestApp } from '../../support/app.js';
+import { newOwner, type TestOwner } from '../../support/owners.js';
+import { botMessages, connectBot, sandboxPost, until } from '../publishing/posts-support.js';
+
+/** A person's private chat with the bot. */
+const CHAT = '555000111';
+
+describe('platform writes — a message sent at most once per key, whatever is lost on the way', () => {
+  let app: TestApp;
+  let owner: TestOwner;
+  let bot: { accountId: string; token: string };
+
+  before(async () => {
+    app = await startTestApp();
+  });
+  beforeEach(async () => {
+    owner = await newOwner(app.api);
+    bot = await connectBot(app, owner);
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  /** What the platform shows the bot sent with this text. */
+  const onPlatform = async (text: string) => (await botMessages(app, bot.token)).filter((message) => message.text === text);
+
+  /** The messages the owner sees in the chat's conversation. */
+  const inConversation = async (text: string) => {
+    const list = await app.api.get(`/accounts/${bot.accountId}/conversations`, { token: owner.key });
+    const texts: string[] = [];
+    for (const conversation of list.body.data as Array<{ id: string }>) {
+      const read = await app.api.get(`/accounts/${bot.accountId}/conversations/${conversation.id}`, { token: owner.key });
+      texts.push(...(read.body.messages.data as Array<{ text: string; direction: string }>).filter((m) => m.text === text).map((m) => `${m.direction}:${m.text}`));
+    }
+    return texts;
+  };
+
+  const ledgerRow = (key: string) => app.services.db('platformWrites').where({ ownerId: owner.ownerId, accountId: bot.accountId, key }).first();
+
+  /** The caller's records of a sent message: the chat's conversation and the outgoing message in it. */
+  async function storeSent(trx: Knex.Transaction, text: string, sent: Published, direction = 'out'): Promise<void> {
+    const row = (await accountById(trx, bot.accountId))!;
+    const [conversation] = await trx('conversations').insert({
+      id: newId('conv'), ownerId: row.ownerId, profileId: row.profileId, accountId: row.id, platformConversationId: CHAT,
+      participant: JSON.stringify({ id: CHAT, name: 'Sam', username: null, phone: null }), lastMessageAt: new Date(),
+    }).onConflict(['accountId', 'platformConversationId']).merge({ lastMessageAt: new Date() }).returning('id') as Array<{ id: string }>;
+    await trx('messages').insert({
+      id: newId('msg'), conversationId: conversation!.id, accountId: row.id, direction, fromId: row.platformAccountId!, text,
+      platformMessageId: sent.platformPostId, sentAt: new Date(), status: 'sent',
+    });
+  }
+
+  /** sendMessage to the chat through the botchat adapter's own client, over HTTP to the sandbox. */
+  async function sendMessage(text: string): Promise<Published> {
+    const account = adapterAccount((await accountById(app.services.db, bot.accountId))!, app.services.secrets);
+    return app.services.platforms.botchat.publisher.publish(account, { text, media: [], options: { chatIds: [CHAT] } }, { state: {}, save: async () => {} });
+  }
+
+  /** What a platform that lists what an account sent would answer; the bot API cannot, so only some tests offer it. */
+  const askPlatform = (text: string) => async (since: Date): Promise<Published | null> => {
+    const found = (await onPlatform(text)).find((message) => message.at >= since.getTime() - 1000);
+    return found ? { platformPostId: `${found.chatId}:${found.messageId}`, url: null } : null;
+  };
+
+  function messageWrite(key: string, text: string, overrides: Partial<PlatformWrite<Published>> = {}): PlatformWrite<Published> {
+    return {
+      ownerId: owner.ownerId, accountId: bot.accountId, key, kind: 'message.send', request: { chatId: CHAT, text },
+      send: () => sendMessage(text),
+      store: (trx, sent) => storeSent(trx, text, sent),
+      ...overrides,
+    };
+  }
+
+  /** Asks again until the dead attempt's lease has run out, as a later job would. */
+  async function retryOnceLeaseRunsOut(write: PlatformWrite<Published>): Promise<Written<Published> | Error> {
+    let outcome: Written<Published> | Error | undefined;
+    await until(async () => {
+      outcome = await writeOnce(app.services.db, write, 1).catch((error: Error) => error);
+      return !(outcome instanceof WriteInProgressError);
+    });
+    return outcome!;
+  }
+
+  it('sends once, and the same key asked for again replays the stored answer without sending', async () => {
+    const write = messageWrite('order-1001', 'Your order 1001 has shipped.');
+    const first = await writeOnce(app.services.db, write);
+    const again = await writeOnce(app.services.db, write);
+    expect(first.how).to.equal('sent');
+    expect(again).to.deep.equal({ result: first.result, how: 'replayed' });
+    expect(await onPlatform('Your order 1001 has shipped.')).to.have.length(1);
+    expect(await inConversation('Your order 1001 has shipped.')).to.deep.equal(['out:Your order 1001 has shipped.']);
+    expect(await ledgerRow('order-1001')).to.include({ status: 'succeeded', attempts: 1 });
+  });
+
+  it('two asks at once with one key: one sends, the other is told the write is under way', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const write = messageWrite('order-1002', 'Your order 1002 has shipped.', {
+      send: async () => {
+        await gate;
+        return sendMessage('Your order 1002 has shipped.');
+      },
+    });
+    const first = writeOnce(app.services.db, write);
+    await until(async () => (await ledgerRow('order-1002')) !== undefined);
+    const second = await writeOnce(app.services.db, write).catch((error: Error) => error);
+    expect(second).to.be.instanceOf(WriteInProgressError);
+    release();
+    expect((await first).how).to.equal('sent');
+    expect(await onPlatform('Your order 1002 has shipped.')).to.have.length(1);
+  });
+
+  it('refuses the key for another request (422) and sends nothing', async () => {
+    await writeOnce(app.services.db, messageWrite('order-1003', 'Your order 1003 has shipped.'));
+    const reused = await writeOnce(app.services.db, messageWrite('order-1003', 'Your order 1003 is late.')).catch((error: Error) => error);
+    expect(reused).to.be.instanceOf(WriteKeyReusedError);
+    expect(await onPlatform('Your order 1003 is late.')).to.deep.equal([]);
+  });
+
+  it('a platform refusal (a rate limit) sends and stores nothing; the same key then sends, once', async () => {
+    await sandboxPost(app, '/_sandbox/botchat/faults', { token: bot.token, faults: [{ kind: 'rate_limited', retryAfter: 3 }] });
+    const write = messageWrite('order-1004', 'Your order 1004 has shipped.');
+    const refused = await writeOnce(app.services.db, write).catch((error: Error) => error);
+    expect(refused).to.be.instanceOf(PlatformError).and.include({ kind: 'rate_limited' });
+    expect(await ledgerRow('order-1004')).to.include({ status: 'failed' });
+    expect(await inConversation('Your order 1004 has shipped.')).to.deep.equal([]);
+    expect((await writeOnce(app.services.db, write)).how).to.equal('sent');
+    expect(await onPlatform('Your order 1004 has shipped.')).to.have.length(1);
+    expect(await ledgerRow('order-1004')).to.include({ status: 'succeeded', attempts: 2 });
+  });
+
+  it('the worker dies after the platform took the message: where the platform cannot be asked, the retry fails unknown and never sends again', async () => {
+    const text = 'Your order 1005 has shipped.';
+    const dying = messageWrite('order-1005', text, {
+      send: async () => {
+        await sendMessage(text);
+        return new Promise<Published>(() => {});
+      },
+    });
+    void writeOnce(app.services.db, dying, 1);
+    await until(async () => (await onPlatform(text)).length === 1);
+    const retried = await retryOnceLeaseRunsOut(messageWrite('order-1005', text));
+    expect(retried).to.be.instanceOf(WriteOutcomeUnknownError).and.include({ status: 502, code: 'platform_error' });
+    expect((await writeOnce(app.services.db, messageWrite('order-1005', text)).catch((error: Error) => error))).to.be.instanceOf(WriteOutcomeUnknownError);
+    expect(await onPlatform(text)).to.have.length(1);
+    expect(await inConversation(text)).to.deep.equal([]);
+    expect(await ledgerRow('order-1005')).to.include({ status: 'unknown' });
+  });
+
+  it('the worker dies after the platform took the message: where the platform can be asked, the retry records its answer and sends nothing', async () => {
+    const text = 'Your order 1006 has shipped.';
+    const dying = messageWrite('order-1006', text, {
+      send: async () => {
+        await sendMessage(text);
+        return new Promise<Published>(() => {});
+      },
+    });
+    void writeOnce(app.services.db, dying, 1);
+    await until(async () => (await onPlatform(text)).length === 1);
+    const retried = await retryOnceLeaseRunsOut(messageWrite('order-1006', text, { reconcile: askPlatform(text) }));
+    const [sent] = await onPlatform(text);
+    expect(retried).to.deep.equal({ result: { platformPostId: `${sent!.chatId}:${sent!.messageId}`, url: null }, how: 'reconciled' });
+    expect(await onPlatform(text)).to.have.length(1);
+    expect(await inConversation(text)).to.deep.equal([`out:${text}`]);
+  });
+
+  it('the worker dies before the call: the retry asks the platform, finds nothing, and sends once', async () => {
+    const text = 'Your order 1007 has shipped.';
+    void writeOnce(app.services.db, messageWrite('order-1007', text, { send: () => new Promise<Published>(() => {}) }), 1);
+    await until(async () => (await ledgerRow('order-1007'))?.status === 'started');
+    const retried = await retryOnceLeaseRunsOut(messageWrite('order-1007', text, { reconcile: askPlatform(text) }));
+    expect(retried).to.include({ how: 'sent' });
+    expect(await onPlatform(text)).to.have.length(1);
+    expect(await ledgerRow('order-1007')).to.include({ status: 'succeeded', attempts: 2 });
+  });
+
+  it('recording the answer fails: the caller\'s records roll back with the write, and the retry reconciles at once instead of sending', async () => {
+    const text = 'Your order 1008 has shipped.';
+    const refused = await writeOnce(app.services.db, messageWrite('order-1008', text, {
+      reconcile: askPlatform(text),
+      store: (trx, sent) => storeSent(trx, text, sent, 'sideways'),
+    })).catch((error: Error) => error);
+    expect(refused).to.be.instanceOf(Error).and.not.instanceOf(PlatformError);
+    expect(await ledgerRow('order-1008')).to.include({ status: 'started' });
+    expect(await inConversation(text)).to.deep.equal([]);
+    const retried = await writeOnce(app.services.db, messageWrite('order-1008', text, { reconcile: askPlatform(text) }));
+    expect(retried.how).to.equal('reconciled');
+    expect(await onPlatform(text)).to.have.length(1);
+    expect(await inConversation(text)).to.deep.equal([`out:${text}`]);
+  });
+});
