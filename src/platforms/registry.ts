@@ -1,5 +1,6 @@
 import type { Config } from '../lib/config.js';
 import { BotchatAdapter } from './botchat/adapter.js';
+import { BotchatClient } from './botchat/client.js';
 import { ChatappCloudAdapter } from './chatapp-cloud/adapter.js';
 import { QrchatAdapter } from './qrchat/adapter.js';
 import { createQrchatDriver } from './qrchat/drivers.js';
@@ -30,7 +31,7 @@ export class Platforms {
       if (!sandboxUrl) throw new Error(`no URL is configured for ${sandboxPath} and the sandbox is off`);
       return `${sandboxUrl}/${sandboxPath}`;
     };
-    this.botchat = new BotchatAdapter(urlOf(config.platformUrls.botchat, 'botchat'), `${config.publicUrl}/webhooks/botchat`);
+    this.botchat = new BotchatAdapter(new BotchatClient(urlOf(config.platformUrls.botchat, 'botchat')), `${config.publicUrl}/webhooks/botchat`);
     // The sandbox's app stands in only while the sandbox serves the platform: a real Graph URL needs real values.
     const cloudSandbox = !config.platformUrls.chatappCloud;
     this.chatappCloud = new ChatappCloudAdapter({

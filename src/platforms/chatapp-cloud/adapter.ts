@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.js';
 import type { About, AdapterAccount, PlatformAdapter, PlatformIdentity, WebhookReceiver } from '../types.js';
-import { graph } from './graph.js';
+import { graph } from './client.js';
 import { ChatappCloudWebhooks } from './webhooks.js';
 
 export interface ChatappCloudSettings {

@@ -1,5 +1,7 @@
 import type { components } from '../../../generated/api.js';
-import { graphFetch, type GraphList, nextCursorOf, withQuery } from '../meta/graph.js';
+import type { GraphList } from '../meta/graph.js';
+import { nextCursorOf } from '../meta/graph.js';
+import type { SocialNetworkClient } from './client.js';
 
 type AdAccountPlatformStatus = components['schemas']['AdAccountPlatformStatus'];
 
@@ -62,10 +64,10 @@ function adAccount(raw: GraphAdAccount): UsableAdAccount {
 
 /** The user's pages and ad accounts, read with the user token a pending connection keeps. */
 export class SocialNetworkAssets {
-  constructor(private readonly graphUrl: string) {}
+  constructor(private readonly client: SocialNetworkClient) {}
 
   private get<T>(path: string, token: string, query: Record<string, string | number | undefined>): Promise<T> {
-    return graphFetch<T>(withQuery(`${this.graphUrl}/${path}`, query), { headers: { Authorization: `Bearer ${token}` } });
+    return this.client.call<T>('GET', path, { token, query });
   }
 
   async pages(userToken: string, limit: number, after?: string): Promise<AssetPage<ManagedPage>> {
@@ -102,17 +104,11 @@ export class SocialNetworkAssets {
 
   /** Subscribes our app to the page's webhooks; only fields the app subscribes to as well are delivered. */
   async subscribePage(pageId: string, pageToken: string): Promise<void> {
-    await graphFetch(`${this.graphUrl}/${pageId}/subscribed_apps`, {
-      method: 'POST', headers: { Authorization: `Bearer ${pageToken}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ subscribed_fields: 'messages,feed,leadgen' }).toString(),
-    });
+    await this.client.call('POST', `${pageId}/subscribed_apps`, { token: pageToken, form: { subscribed_fields: 'messages,feed,leadgen' } });
   }
 
   /** Subscribes our app to the ad account's webhooks (issues, status changes, recommendations). */
   async subscribeAdAccount(adAccountId: string, userToken: string, appId: string): Promise<void> {
-    await graphFetch(`${this.graphUrl}/${adAccountId}/subscribed_apps`, {
-      method: 'POST', headers: { Authorization: `Bearer ${userToken}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ app_id: appId }).toString(),
-    });
+    await this.client.call('POST', `${adAccountId}/subscribed_apps`, { token: userToken, form: { app_id: appId } });
   }
 }
