@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '../../../generated/api.js';
 import { ApiError, UnprocessableError } from '../../lib/errors.js';
 import { PlatformError } from '../../platforms/errors.js';
-import { isOAuthAdapter, isSelectingFlow, type OAuthAdapter } from '../../platforms/oauth.js';
+import { isOAuthAdapter, isSelectingFlow, type OAuthAdapter } from '../../platforms/capabilities/oauth.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { saveConnectedAccount } from '../accounts/accounts.js';

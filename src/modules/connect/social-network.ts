@@ -47,7 +47,7 @@ const tail = (pending: PendingConnection) => ({ pendingConnectionId: pending.id,
 export const listAvailableSocialNetworkPages: Handler<'listAvailableSocialNetworkPages'> = async (request, services) => {
   const principal = principalOf(request);
   const { pending, grant } = await open(services, principal, request.params.id, request.query.pendingConnectionId);
-  const page = await services.platforms.socialNetwork.assets.pages(grant.userToken, request.query.limit ?? 20, request.query.cursor).catch(platformProblem);
+  const page = await services.platforms.socialNetwork.pages.list(grant.userToken, request.query.limit ?? 20, request.query.cursor).catch(platformProblem);
   const ids = page.items.map((item) => item.id);
   const connected = ids.length === 0 ? [] : await AccountRow.query(services.db)
     .where({ ownerId: principal.ownerId, profileId: pending.profileId, platform: PLATFORM }).whereIn('platformAccountId', ids).whereNot({ status: 'disconnected' });
@@ -68,7 +68,7 @@ export const connectSocialNetworkPages: Handler<'connectSocialNetworkPages'> = a
   const { pending, grant } = await open(services, principal, request.params.id, request.body.pendingConnectionId);
   const ids = request.body.platformPageIds;
   const adapter = services.platforms.socialNetwork;
-  const pages = await adapter.assets.findPages(grant.userToken, ids).catch(platformProblem);
+  const pages = await adapter.pages.find(grant.userToken, ids).catch(platformProblem);
   const missing = ids.filter((id) => !pages.get(id)?.accessToken);
   if (missing.length) notAvailable(`Page ${missing.join(', ')} is not managed by the user who granted this connection.`);
   assertFree(await AccountRow.query(services.db).where({ ownerId: principal.ownerId, platform: PLATFORM }).whereIn('platformAccountId', ids),
@@ -76,7 +76,7 @@ export const connectSocialNetworkPages: Handler<'connectSocialNetworkPages'> = a
   // Page webhooks reach us only for fields the app subscribes to as well; an operator may have set these up in
   // the app's dashboard instead (or our address may not be reachable from the platform), so this is best effort.
   await adapter.ensureAppSubscriptions().catch((error: unknown) => services.logger.warn({ err: error }, 'subscribing the app to page webhooks failed'));
-  for (const id of ids) await adapter.assets.subscribePage(id, pages.get(id)!.accessToken).catch(platformProblem);
+  for (const id of ids) await adapter.pages.subscribe(id, pages.get(id)!.accessToken).catch(platformProblem);
   const rows = await services.db.transaction(async (trx) => {
     const saved: AccountRow[] = [];
     for (const id of ids) {
@@ -99,7 +99,7 @@ export const listAvailableSocialNetworkAdAccounts: Handler<'listAvailableSocialN
   const principal = principalOf(request);
   const { pending, grant } = await open(services, principal, request.params.id, request.query.pendingConnectionId);
   requireAds(grant);
-  const page = await services.platforms.socialNetwork.assets.adAccounts(grant.userToken, request.query.limit ?? 20, request.query.cursor).catch(platformProblem);
+  const page = await services.platforms.socialNetwork.ads.adAccounts(grant.userToken, request.query.limit ?? 20, request.query.cursor).catch(platformProblem);
   const ids = page.items.map((item) => item.id);
   const connected = ids.length === 0 ? [] : await AdAccountRow.query(services.db)
     .where({ ownerId: principal.ownerId, profileId: pending.profileId, platform: PLATFORM }).whereIn('platformAdAccountId', ids).whereNot({ status: 'disconnected' });
@@ -118,12 +118,12 @@ export const connectSocialNetworkAdAccounts: Handler<'connectSocialNetworkAdAcco
   requireAds(grant);
   const ids = request.body.platformAdAccountIds;
   const adapter = services.platforms.socialNetwork;
-  const found = await adapter.assets.findAdAccounts(grant.userToken, ids).catch(platformProblem);
+  const found = await adapter.ads.findAdAccounts(grant.userToken, ids).catch(platformProblem);
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) notAvailable(`Ad account ${missing.join(', ')} is not available to the user who granted this connection.`);
   assertFree(await AdAccountRow.query(services.db).where({ ownerId: principal.ownerId, platform: PLATFORM }).whereIn('platformAdAccountId', ids),
     pending, (row: AdAccountRow) => `Ad account ${row.platformAdAccountId}`);
-  for (const id of ids) await adapter.assets.subscribeAdAccount(id, grant.userToken, adapter.endpoints.appId).catch(platformProblem);
+  for (const id of ids) await adapter.ads.subscribeAdAccount(id, grant.userToken).catch(platformProblem);
   const rows = await services.db.transaction(async (trx) => {
     const saved: AdAccountRow[] = [];
     for (const id of ids) {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '../../lib/ids.js';
-import type { IncomingMessage } from '../../platforms/types.js';
+import type { IncomingMessage } from '../../platforms/capabilities/webhooks.js';
 import type { AccountRow } from '../accounts/models.js';
 import { emitEvent } from '../events/emit.js';
 

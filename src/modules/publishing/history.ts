@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import { ApiError, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
-import { PostNotFound, type Publisher } from '../../platforms/publishing.js';
+import { PostNotFound, type Publisher } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
 import { callForAccount, findAccount } from '../accounts/accounts.js';
 import type { AccountRow } from '../accounts/models.js';

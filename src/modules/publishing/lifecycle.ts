@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { ApiError } from '../../lib/errors.js';
 import { sqlStateOf } from '../../lib/pg-errors.js';
 import { PlatformError } from '../../platforms/errors.js';
-import { PostNotFound } from '../../platforms/publishing.js';
+import { PostNotFound } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { adapterAccount, recordPlatformOutcome } from '../accounts/accounts.js';

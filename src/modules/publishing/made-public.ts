@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PostMadePublic } from '../../platforms/types.js';
+import type { PostMadePublic } from '../../platforms/capabilities/webhooks.js';
 
 /**
  * A post the platform made public after it published it: the targets recorded under its provisional id (on every

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import { ApiError, type FieldError } from '../../lib/errors.js';
-import type { PublishMedia } from '../../platforms/publishing.js';
+import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
 import { assertProfileInScope, type Principal } from '../auth/principal.js';
 import { AccountRow } from '../accounts/models.js';

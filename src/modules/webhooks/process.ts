@@ -1,5 +1,5 @@
 import { PlatformError } from '../../platforms/errors.js';
-import type { IncomingEvent, IncomingMessage, PermissionRevoked } from '../../platforms/types.js';
+import type { IncomingEvent, IncomingMessage, PermissionRevoked } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { recordPlatformOutcome } from '../accounts/accounts.js';
 import { markAdAccountNeedsReconnection } from '../accounts/ad-accounts.js';

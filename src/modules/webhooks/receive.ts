@@ -1,5 +1,5 @@
 import { ApiError, NotImplementedError } from '../../lib/errors.js';
-import type { IncomingRequest, WebhookAccounts, WebhookReceiver } from '../../platforms/types.js';
+import type { IncomingRequest, WebhookAccounts, WebhookReceiver } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { adapterAccount } from '../accounts/accounts.js';
 import { AccountRow } from '../accounts/models.js';

@@ -3,7 +3,8 @@ import { constantTimeEqual } from '../../lib/crypto.js';
 import { PlatformError } from '../errors.js';
 import { BotchatClient } from './client.js';
 import { BotchatPublisher } from './publisher.js';
-import type { About, AdapterAccount, Credentials, IncomingEvent, PlatformAdapter, PlatformIdentity, WebhookReceiver } from '../types.js';
+import type { About, AdapterAccount, Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';
+import type { IncomingEvent, WebhookReceiver } from '../capabilities/webhooks.js';
 
 interface BotUser { id: number; is_bot: boolean; first_name: string; username?: string }
 interface Update {

@@ -1,5 +1,5 @@
 import { PlatformError } from '../errors.js';
-import { PostNotFound, type Published, type PublishContent, type Publisher, PublishRefused, type RuleViolation } from '../publishing.js';
+import { PostNotFound, type Published, type PublishContent, type Publisher, PublishRefused, type RuleViolation } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import type { BotchatClient } from './client.js';
 

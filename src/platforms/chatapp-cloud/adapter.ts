@@ -1,5 +1,6 @@
 import { PlatformError } from '../errors.js';
-import type { About, AdapterAccount, PlatformAdapter, PlatformIdentity, WebhookReceiver } from '../types.js';
+import type { About, AdapterAccount, PlatformAdapter, PlatformIdentity } from '../types.js';
+import type { WebhookReceiver } from '../capabilities/webhooks.js';
 import { graph } from './client.js';
 import { ChatappCloudWebhooks } from './webhooks.js';
 

@@ -1,5 +1,5 @@
 import { PlatformError } from '../errors.js';
-import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
+import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import { google, googleToken, refreshGoogle, revokeGoogle } from './client.js';
 import { SearchSuitePublisher } from './publisher.js';
 import type { About, AdapterAccount, Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';

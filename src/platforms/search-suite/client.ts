@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.js';
 import { callPlatform } from '../http.js';
-import type { OAuthGrant } from '../oauth.js';
+import type { OAuthGrant } from '../capabilities/oauth.js';
 import { orAfterSeconds, retryAfterHeader } from '../retry-after.js';
 import type { Credentials } from '../types.js';
 

@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.js';
 import { BusinessApiClient } from './client.js';
-import type { GrantedAdAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
+import type { GrantedAdAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import type { About, AdapterAccount } from '../types.js';
 
 /** Where the Business API lives (the real host, or the sandbox's prefix), with the developer app. */

@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.js';
 import { ShortVideoClient } from './client.js';
-import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
+import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
 import { ShortVideoPublisher } from './publisher.js';
 import type { OpenMedia } from './upload.js';

@@ -1,5 +1,5 @@
 import { PlatformError } from '../errors.js';
-import { type FailureCode, PublishRefused } from '../publishing.js';
+import { type FailureCode, PublishRefused } from '../capabilities/publishing.js';
 
 /**
  * What the Content Posting API's refusals mean for a post. Two places carry them: the `error.code` of an init

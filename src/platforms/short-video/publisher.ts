@@ -2,7 +2,7 @@ import { PlatformError } from '../errors.js';
 import {
   type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, type PublishMedia, type PublishProgress,
   OutcomeUnknowable, PublishRefused, type RuleViolation, StillProcessing,
-} from '../publishing.js';
+} from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import type { ShortVideoClient } from './client.js';
 import { failReasonRefusal, initRefusal } from './publish-errors.js';

@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { PlatformError } from '../errors.js';
 import { withQuery } from '../meta/graph.js';
-import type { OAuthAdapter, OAuthGrant, SelectingFlow } from '../oauth.js';
+import type { OAuthAdapter, OAuthGrant, SelectingFlow } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
-import { SocialNetworkAssets } from './assets.js';
+import { SocialNetworkAds } from './ads.js';
 import { SocialNetworkClient } from './client.js';
+import { SocialNetworkPages } from './pages.js';
 import { SocialNetworkPublisher } from './publisher.js';
 import { SocialNetworkWebhooks } from './webhooks.js';
 
@@ -63,7 +64,9 @@ export function hasAdsPermission(grant: PendingGrant): boolean {
  */
 export class SocialNetworkAdapter implements OAuthAdapter {
   readonly id = 'social_network' as const;
-  readonly assets: SocialNetworkAssets;
+  /** The pages a grant's user manages, to choose among (a pending connection). */
+  readonly pages: SocialNetworkPages;
+  readonly ads: SocialNetworkAds;
   readonly webhooks: SocialNetworkWebhooks;
   readonly publisher: SocialNetworkPublisher;
   private readonly client: SocialNetworkClient;
@@ -71,7 +74,8 @@ export class SocialNetworkAdapter implements OAuthAdapter {
 
   constructor(readonly endpoints: SocialNetworkEndpoints) {
     this.client = new SocialNetworkClient(endpoints.graphUrl);
-    this.assets = new SocialNetworkAssets(this.client);
+    this.pages = new SocialNetworkPages(this.client);
+    this.ads = new SocialNetworkAds(this.client, endpoints.appId);
     this.publisher = new SocialNetworkPublisher(this.client);
     const verifyToken = endpoints.verifyToken ?? createHmac('sha256', endpoints.appSecret).update('socialgate webhook verify token').digest('base64url');
     this.webhooks = new SocialNetworkWebhooks(endpoints.appSecret, verifyToken);

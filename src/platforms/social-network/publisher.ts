@@ -3,7 +3,7 @@ import { type GraphList, nextCursorOf } from '../meta/graph.js';
 import {
   type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, type PublishProgress,
   PostNotFound, PublishRefused, type RuleViolation, StillProcessing,
-} from '../publishing.js';
+} from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import type { SocialNetworkClient } from './client.js';
 import { classifyPageError, type SocialNetworkOptions, validatePagePost } from './publish-rules.js';

@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.js';
 import { withQuery } from '../meta/graph.js';
-import type { ConnectingFlow, GrantedAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
+import type { ConnectingFlow, GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
 import { SocialThreadsClient } from './client.js';
 import { SocialThreadsPublisher } from './publisher.js';

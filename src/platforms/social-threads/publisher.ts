@@ -3,7 +3,7 @@ import { classifyMetaError, type GraphErrorBody, type GraphList, nextCursorOf } 
 import {
   type HistoryPage, type HistoryQuery, PostNotFound, type Published, type PublishContent, type Publisher, type PublishMedia, PublishRefused,
   type PublishProgress, type RuleViolation, StillProcessing,
-} from '../publishing.js';
+} from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import type { SocialThreadsClient } from './client.js';
 import { threadsViolations } from './publish-rules.js';

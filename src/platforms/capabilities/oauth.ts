@@ -1,5 +1,5 @@
-import type { components } from '../../generated/api.js';
-import type { Credentials, PlatformAdapter, PlatformIdentity } from './types.js';
+import type { components } from '../../../generated/api.js';
+import type { Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';
 
 /** What the token endpoint granted, kept only until the accounts it covers are saved. */
 export interface OAuthGrant {
