@@ -1,24 +1,37 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { loadConfig } from '../../src/lib/config.js';
 
-/** Every variable src/lib/config.ts names: `env.NAME` and the names handed to its parsers. */
+const src = new URL('../../src/', import.meta.url);
+
+/**
+ * Every variable the configuration names: `env.NAME` and the names handed to its parsers, in src/lib/config.ts and
+ * in each platform's own settings (src/platforms/<platform>/settings.ts).
+ */
 function variablesNamed(): string[] {
-  const source = readFileSync(new URL('../../src/lib/config.ts', import.meta.url), 'utf8');
   const names = new Set<string>();
-  for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b|\b(?:int|intList|bool)\('([A-Z][A-Z0-9_]*)'/g)) names.add((match[1] ?? match[2])!);
+  for (const match of readFileSync(new URL('lib/config.ts', src), 'utf8').matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b|\b(?:int|intList|bool)\('([A-Z][A-Z0-9_]*)'/g)) {
+    names.add((match[1] ?? match[2])!);
+  }
+  for (const platform of readdirSync(new URL('platforms/', src))) {
+    const settings = new URL(`platforms/${platform}/settings.ts`, src);
+    if (!existsSync(settings)) continue;
+    for (const match of readFileSync(settings, 'utf8').matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b|'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)) names.add((match[1] ?? match[2])!);
+  }
   return [...names];
 }
 
 describe('loadConfig(env)', () => {
   it('reads every value, numbers included, from its argument and never from process.env', () => {
     const names = variablesNamed();
-    expect(names).to.include.members(['PORT', 'RATE_LIMIT_PER_MINUTE', 'WEBHOOK_RETRY_SCHEDULE', 'TRUST_PROXY', 'DATABASE_URL']);
+    expect(names).to.include.members([
+      'PORT', 'RATE_LIMIT_PER_MINUTE', 'WEBHOOK_RETRY_SCHEDULE', 'TRUST_PROXY', 'DATABASE_URL', 'BOTCHAT_API_URL', 'SOCIAL_NETWORK_APP_SECRET', 'QRCHAT_DRIVER',
+    ]);
     const clean = loadConfig({});
     const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
     try {
       // Values every parser accepts, and that differ from every default.
-      for (const name of names) process.env[name] = name === 'TRUST_PROXY' ? 'true' : name === 'SOCIALGATE_ROLE' ? 'worker' : name === 'MEDIA_STORAGE' ? 'local' : '7';
+      for (const name of names) process.env[name] = name === 'TRUST_PROXY' ? 'true' : name === 'SOCIALGATE_ROLE' ? 'worker' : name === 'MEDIA_STORAGE' ? 'local' : name === 'QRCHAT_DRIVER' ? 'baileys' : '7';
       expect(loadConfig({})).to.deep.equal(clean);
     } finally {
       for (const [name, value] of Object.entries(saved)) {
@@ -46,5 +59,19 @@ describe('loadConfig(env)', () => {
     expect(() => loadConfig({ SESSION_TTL_SECONDS: '-1' })).to.throw(/SESSION_TTL_SECONDS/);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5,soon' })).to.throw(/WEBHOOK_RETRY_SCHEDULE/);
     expect(() => loadConfig({ TRUST_PROXY: 'yes' })).to.throw(/TRUST_PROXY/);
+  });
+
+  it("reads each platform's settings with its module: configured, or what would configure it", () => {
+    const config = loadConfig({ BOTCHAT_API_URL: 'https://bots.example/', SOCIAL_NETWORK_API_VERSION: 'v26.0' });
+    expect(config.platforms.botchat).to.deep.equal({ configured: true, settings: { apiUrl: 'https://bots.example' } });
+    expect(config.platforms.social_network).to.deep.equal({
+      configured: false, partial: { version: 'v26.0' }, needs: 'set SOCIAL_NETWORK_APP_ID and SOCIAL_NETWORK_APP_SECRET',
+    });
+  });
+
+  it('refuses a platform configured by halves, naming the variable that is missing', () => {
+    expect(() => loadConfig({ SOCIAL_NETWORK_APP_ID: '1234' })).to.throw(/^SOCIAL_NETWORK_APP_SECRET must be set with SOCIAL_NETWORK_APP_ID/);
+    expect(() => loadConfig({ SEARCH_SUITE_CLIENT_SECRET: 'secret' })).to.throw(/^SEARCH_SUITE_CLIENT_ID must be set/);
+    expect(() => loadConfig({ QRCHAT_DRIVER: 'baileys' })).to.throw(/QRCHAT_DRIVER "baileys" is not available/);
   });
 });

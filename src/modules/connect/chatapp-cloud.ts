@@ -5,6 +5,7 @@ import type { Credentials } from '../../platforms/types.js';
 import { connectionProblem, saveConnectedAccount } from '../accounts/accounts.js';
 import { presentAccount } from '../accounts/present.js';
 import { findProfile } from '../accounts/profiles.js';
+import { platformToConnect } from './platform.js';
 
 /**
  * Subscribing failed: credentials refused are the caller's to fix (422); anything else is the platform's side
@@ -25,7 +26,7 @@ export const connectChatappCloud: Handler<'connectChatappCloud'> = async (reques
   const principal = principalOf(request);
   const input = request.body;
   await findProfile(services.db, principal, input.profileId);
-  const adapter = services.platforms.chatappCloud;
+  const adapter = platformToConnect(services, 'chatapp-cloud');
   if (!input.appSecret && !adapter.hasApp) {
     throw new UnprocessableError('platform_not_configured', 'No app configured',
       'This instance has no chat app cloud API app of its own (CHATAPP_CLOUD_APP_SECRET): give the appSecret of the app the token was issued for.');

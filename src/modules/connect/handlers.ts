@@ -5,6 +5,7 @@ import { AccountRow } from '../accounts/models.js';
 import { presentAccount } from '../accounts/present.js';
 import { findProfile } from '../accounts/profiles.js';
 import * as oauth from './oauth.js';
+import { platformToConnect } from './platform.js';
 
 /**
  * Verifies the bot token, points the bot's webhook at us, and saves the account (a repair keeps its id). The
@@ -16,7 +17,7 @@ export const connectBotchat: Handler<'connectBotchat'> = async (request, service
   const botId = request.body.botToken.split(':')[0] ?? '';
   const existing = await AccountRow.query(services.db).findOne({ ownerId: principal.ownerId, platform: 'botchat', platformAccountId: botId });
   const accountId = existing?.id ?? newId('acc');
-  const connected = await services.platforms.botchat.connect(request.body.botToken, accountId).catch((error: unknown) => connectionProblem(error, 'bot token'));
+  const connected = await platformToConnect(services, 'botchat').connect(request.body.botToken, accountId).catch((error: unknown) => connectionProblem(error, 'bot token'));
   const { row, created } = await saveConnectedAccount(services, principal, {
     profileId: request.body.profileId, platform: 'botchat', identity: connected.identity, credentials: connected.credentials, id: accountId,
   });

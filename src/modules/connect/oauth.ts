@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '../../../generated/api.js';
-import { ApiError, UnprocessableError } from '../../lib/errors.js';
+import { ApiError } from '../../lib/errors.js';
 import { PlatformError } from '../../platforms/errors.js';
 import { isOAuthAdapter, isSelectingFlow, type OAuthAdapter } from '../../platforms/capabilities/oauth.js';
 import type { Services } from '../../services.js';
@@ -10,6 +10,7 @@ import { saveConnectedAdAccount } from '../accounts/ad-accounts.js';
 import type { AdAccountRow } from '../accounts/models.js';
 import { findProfile } from '../accounts/profiles.js';
 import { createPendingConnection } from './pending.js';
+import { platformToConnect } from './platform.js';
 
 const STATE_TTL_MS = 30 * 60 * 1000;
 
@@ -37,12 +38,9 @@ export interface Outcome {
 }
 
 function adapterFor(services: Services, platform: string): OAuthAdapter {
-  const adapter = services.platforms.get(platform);
+  const adapter = platformToConnect(services, platform);
   if (!isOAuthAdapter(adapter)) {
     throw new ApiError(501, 'not_implemented', 'Not implemented', `Connecting ${platform} accounts is not built yet in this version.`);
-  }
-  if (!adapter.oauth.configured) {
-    throw new UnprocessableError('platform_not_configured', 'Platform not configured', `This instance has no app credentials for ${platform}.`);
   }
   return adapter;
 }

@@ -8,6 +8,7 @@ import { findAccount } from '../accounts/accounts.js';
 import { AccountRow } from '../accounts/models.js';
 import { presentAccount } from '../accounts/present.js';
 import { findProfile } from '../accounts/profiles.js';
+import { platformToConnect } from './platform.js';
 import { OPEN_JOB, QrchatSessions } from './qrchat-sessions.js';
 import { readSession, type SessionRow, startWindow } from './qrchat-store.js';
 
@@ -18,7 +19,10 @@ export const PAIRING_WINDOW_MS = 5 * 60_000;
 
 /** The session manager of this process and the job that opens sessions; called where jobs are registered. */
 export function registerQrchat(services: Services): void {
-  const manager = new QrchatSessions(services, services.platforms.qrchat);
+  const adapter = services.platforms.get('qrchat');
+  // An instance running without qrchat has no sessions to hold.
+  if (!adapter) return;
+  const manager = new QrchatSessions(services, adapter);
   services.scheduler.define<{ accountId: string }>(OPEN_JOB, (data) => manager.open(data.accountId));
   manager.start();
 }
@@ -31,6 +35,8 @@ export const connectQrchat: Handler<'connectQrchat'> = async (request, services)
   const principal = principalOf(request);
   const input = request.body;
   await findProfile(services.db, principal, input.profileId);
+  // Refused before any window opens where this instance runs without qrchat.
+  platformToConnect(services, 'qrchat');
   const phoneNumber = input.phoneNumber ? `+${input.phoneNumber.replace(/^\+/, '')}` : null;
   const window = { expiresAt: new Date(Date.now() + PAIRING_WINDOW_MS), phoneNumber };
   const { row, created } = await services.db.transaction(async (trx) => {

@@ -10,6 +10,7 @@ import { presentAdAccount, saveConnectedAdAccount } from '../accounts/ad-account
 import { AccountRow, AdAccountRow } from '../accounts/models.js';
 import { presentAccount } from '../accounts/present.js';
 import { openPendingConnection, type PendingConnection } from './pending.js';
+import { platformToConnect } from './platform.js';
 
 const PLATFORM = 'social_network';
 
@@ -47,7 +48,7 @@ const tail = (pending: PendingConnection) => ({ pendingConnectionId: pending.id,
 export const listAvailableSocialNetworkPages: Handler<'listAvailableSocialNetworkPages'> = async (request, services) => {
   const principal = principalOf(request);
   const { pending, grant } = await open(services, principal, request.params.id, request.query.pendingConnectionId);
-  const page = await services.platforms.socialNetwork.pages.list(grant.userToken, request.query.limit ?? 20, request.query.cursor).catch(platformProblem);
+  const page = await platformToConnect(services, PLATFORM).pages.list(grant.userToken, request.query.limit ?? 20, request.query.cursor).catch(platformProblem);
   const ids = page.items.map((item) => item.id);
   const connected = ids.length === 0 ? [] : await AccountRow.query(services.db)
     .where({ ownerId: principal.ownerId, profileId: pending.profileId, platform: PLATFORM }).whereIn('platformAccountId', ids).whereNot({ status: 'disconnected' });
@@ -67,7 +68,7 @@ export const connectSocialNetworkPages: Handler<'connectSocialNetworkPages'> = a
   const principal = principalOf(request);
   const { pending, grant } = await open(services, principal, request.params.id, request.body.pendingConnectionId);
   const ids = request.body.platformPageIds;
-  const adapter = services.platforms.socialNetwork;
+  const adapter = platformToConnect(services, PLATFORM);
   const pages = await adapter.pages.find(grant.userToken, ids).catch(platformProblem);
   const missing = ids.filter((id) => !pages.get(id)?.accessToken);
   if (missing.length) notAvailable(`Page ${missing.join(', ')} is not managed by the user who granted this connection.`);
@@ -99,7 +100,7 @@ export const listAvailableSocialNetworkAdAccounts: Handler<'listAvailableSocialN
   const principal = principalOf(request);
   const { pending, grant } = await open(services, principal, request.params.id, request.query.pendingConnectionId);
   requireAds(grant);
-  const page = await services.platforms.socialNetwork.ads.adAccounts(grant.userToken, request.query.limit ?? 20, request.query.cursor).catch(platformProblem);
+  const page = await platformToConnect(services, PLATFORM).ads.adAccounts(grant.userToken, request.query.limit ?? 20, request.query.cursor).catch(platformProblem);
   const ids = page.items.map((item) => item.id);
   const connected = ids.length === 0 ? [] : await AdAccountRow.query(services.db)
     .where({ ownerId: principal.ownerId, profileId: pending.profileId, platform: PLATFORM }).whereIn('platformAdAccountId', ids).whereNot({ status: 'disconnected' });
@@ -117,7 +118,7 @@ export const connectSocialNetworkAdAccounts: Handler<'connectSocialNetworkAdAcco
   const { pending, grant } = await open(services, principal, request.params.id, request.body.pendingConnectionId);
   requireAds(grant);
   const ids = request.body.platformAdAccountIds;
-  const adapter = services.platforms.socialNetwork;
+  const adapter = platformToConnect(services, PLATFORM);
   const found = await adapter.ads.findAdAccounts(grant.userToken, ids).catch(platformProblem);
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) notAvailable(`Ad account ${missing.join(', ')} is not available to the user who granted this connection.`);

@@ -2,21 +2,8 @@ import { PlatformError } from '../errors.js';
 import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import { google, googleToken, refreshGoogle, revokeGoogle } from './client.js';
 import { SearchSuitePublisher } from './publisher.js';
-import type { About, AdapterAccount, Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';
-
-/** Where each part of the search suite's API lives (the real hosts, or the sandbox's prefixes). */
-export interface SearchSuiteEndpoints {
-  clientId: string;
-  clientSecret: string;
-  authorizeUrl: string;
-  tokenUrl: string;
-  revokeUrl: string;
-  accountsApiUrl: string;
-  businessInfoApiUrl: string;
-  calendarApiUrl: string;
-  /** The v4 API of local posts (`https://mybusiness.googleapis.com/v4`). */
-  localPostsApiUrl: string;
-}
+import type { SearchSuiteSettings } from './settings.js';
+import type { About, AdapterAccount, Credentials, PlatformIdentity } from '../types.js';
 
 export const SCOPES = { business: 'https://www.googleapis.com/auth/business.manage', calendar: 'https://www.googleapis.com/auth/calendar' };
 
@@ -30,13 +17,12 @@ export class SearchSuiteAdapter implements OAuthAdapter {
   /** Posts: local posts on the location. */
   readonly publisher: SearchSuitePublisher;
 
-  constructor(private readonly endpoints: SearchSuiteEndpoints) {
+  constructor(private readonly endpoints: SearchSuiteSettings) {
     this.publisher = new SearchSuitePublisher(endpoints.localPostsApiUrl);
   }
 
   readonly oauth = {
     pkce: true,
-    configured: true,
     authorizationUrl: ({ state, redirectUri, codeChallenge, include }: { state: string; redirectUri: string; codeChallenge: string | null; include: string[] }) => {
       const scopes = [SCOPES.business, ...(include.includes('calendar') ? [SCOPES.calendar] : [])];
       const params = new URLSearchParams({
@@ -91,24 +77,5 @@ export class SearchSuiteAdapter implements OAuthAdapter {
 
   async revoke(account: AdapterAccount): Promise<void> {
     await revokeGoogle(this.endpoints.revokeUrl, account.credentials.refreshToken ?? account.credentials.accessToken);
-  }
-}
-
-/** `calendar`: the search suite's calendar, connected with search_suite (`include=calendar`); same tokens. */
-export class CalendarAdapter implements PlatformAdapter {
-  readonly id = 'calendar' as const;
-
-  constructor(private readonly endpoints: SearchSuiteEndpoints) {}
-
-  readonly refresh = (credentials: Credentials) => refreshGoogle(this.endpoints, credentials);
-
-  async about(account: AdapterAccount): Promise<About> {
-    const calendar = await google<{ id: string; summary?: string; description?: string; timeZone?: string } & Record<string, unknown>>(
-      `${this.endpoints.calendarApiUrl}/users/me/calendarList/${encodeURIComponent(account.platformAccountId)}`, account.credentials.accessToken);
-    return {
-      platformAccountId: calendar.id, name: calendar.summary ?? calendar.id, username: null, bio: calendar.description ?? null,
-      url: null, pictureUrl: null, category: 'calendar', followersCount: null, followingCount: null, postsCount: null,
-      verified: null, platformData: calendar,
-    };
   }
 }

@@ -1,17 +1,8 @@
 import { PlatformError } from '../errors.js';
 import { BusinessApiClient } from './client.js';
+import type { ShortVideoAdsSettings } from './settings.js';
 import type { GrantedAdAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import type { About, AdapterAccount } from '../types.js';
-
-/** Where the Business API lives (the real host, or the sandbox's prefix), with the developer app. */
-export interface ShortVideoAdsEndpoints {
-  appId: string;
-  secret: string;
-  /** The advertiser's consent page, `https://business-api.tiktok.com/portal/auth`. */
-  authUrl: string;
-  /** The versioned API root, `https://business-api.tiktok.com/open_api/v1.3`. */
-  apiUrl: string;
-}
 
 interface Advertiser {
   advertiser_id: string; name?: string; currency?: string; timezone?: string; display_timezone?: string; status?: string;
@@ -39,13 +30,12 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
 
   private readonly client: BusinessApiClient;
 
-  constructor(private readonly endpoints: ShortVideoAdsEndpoints) {
+  constructor(private readonly endpoints: ShortVideoAdsSettings) {
     this.client = new BusinessApiClient(endpoints.apiUrl);
   }
 
   readonly oauth = {
     pkce: false,
-    configured: true,
     authorizationUrl: ({ state, redirectUri }: { state: string; redirectUri: string }) =>
       `${this.endpoints.authUrl}?${new URLSearchParams({ app_id: this.endpoints.appId, state, redirect_uri: redirectUri })}`,
     /** The consent sends `auth_code` (valid 10 minutes); it is exchanged with the app's secret, JSON-encoded. */

@@ -1,20 +1,11 @@
 import { PlatformError } from '../errors.js';
 import { ShortVideoClient } from './client.js';
+import type { ShortVideoSettings } from './settings.js';
 import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
 import { ShortVideoPublisher } from './publisher.js';
-import type { OpenMedia } from './upload.js';
+import type { OpenMedia } from '../platform-module.js';
 import { ShortVideoWebhooks } from './webhooks.js';
-
-/** Where Login Kit and the open API live (the real hosts, or the sandbox's prefixes), with the app's client. */
-export interface ShortVideoEndpoints {
-  clientKey: string;
-  clientSecret: string;
-  /** The consent page, `https://www.tiktok.com/v2/auth/authorize/`. */
-  authorizeUrl: string;
-  /** The open API host, `https://open.tiktokapis.com`: token, revoke and user info live under `/v2/`. */
-  apiUrl: string;
-}
 
 /** `video.list` reads the creator's public videos for the account's history. */
 export const SCOPES = ['user.info.basic', 'video.publish', 'video.upload', 'video.list'];
@@ -41,7 +32,7 @@ export class ShortVideoAdapter implements OAuthAdapter {
   private readonly client: ShortVideoClient;
 
   /** `openMedia` reads a stored media file's bytes, which a video's upload sends in chunks. */
-  constructor(private readonly endpoints: ShortVideoEndpoints, openMedia: OpenMedia) {
+  constructor(private readonly endpoints: ShortVideoSettings, openMedia: OpenMedia) {
     this.client = new ShortVideoClient(endpoints.apiUrl, endpoints);
     this.webhooks = new ShortVideoWebhooks(endpoints.clientKey, endpoints.clientSecret);
     this.publisher = new ShortVideoPublisher(this.client, openMedia);
@@ -51,7 +42,6 @@ export class ShortVideoAdapter implements OAuthAdapter {
     pkce: true,
     // Login Kit takes the S256 challenge hex-encoded, not base64url as RFC 7636 has it.
     challengeEncoding: 'hex' as const,
-    configured: true,
     authorizationUrl: ({ state, redirectUri, codeChallenge }: { state: string; redirectUri: string; codeChallenge: string | null }) => {
       const params = new URLSearchParams({
         client_key: this.endpoints.clientKey, scope: SCOPES.join(','), response_type: 'code', redirect_uri: redirectUri, state,

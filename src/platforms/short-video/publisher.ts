@@ -8,7 +8,8 @@ import type { ShortVideoClient } from './client.js';
 import { failReasonRefusal, initRefusal } from './publish-errors.js';
 import { publicUrlOf } from './links.js';
 import { type ShortVideoOptions, validateShortVideo } from './publish-rules.js';
-import { type OpenMedia, planChunks, uploadChunks } from './upload.js';
+import type { OpenMedia } from '../platform-module.js';
+import { planChunks, uploadChunks } from './upload.js';
 
 interface CreatorInfo {
   creator_username?: string; privacy_level_options?: string[]; comment_disabled?: boolean; duet_disabled?: boolean;

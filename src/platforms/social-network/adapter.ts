@@ -89,7 +89,6 @@ export class SocialNetworkAdapter implements OAuthAdapter {
 
   readonly oauth: SelectingFlow = {
     pkce: false,
-    configured: true,
     authorizationUrl: ({ state, redirectUri }) => withQuery(this.endpoints.dialogUrl, {
       client_id: this.endpoints.appId, redirect_uri: redirectUri, state, scope: SCOPES.join(','), response_type: 'code',
     }),

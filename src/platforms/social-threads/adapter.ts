@@ -4,16 +4,7 @@ import type { ConnectingFlow, GrantedAccount, OAuthAdapter, OAuthGrant } from '.
 import type { About, AdapterAccount, Credentials } from '../types.js';
 import { SocialThreadsClient } from './client.js';
 import { SocialThreadsPublisher } from './publisher.js';
-
-/** Where the Threads API and its authorize page live (the real hosts, or the sandbox's), and the app. */
-export interface SocialThreadsEndpoints {
-  appId: string;
-  appSecret: string;
-  /** The token endpoints live at the host's root; the reads under `{host}/{version}`. */
-  apiUrl: string;
-  version: string;
-  authorizeUrl: string;
-}
+import type { SocialThreadsSettings } from './settings.js';
 
 export const SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_manage_insights', 'threads_delete'];
 const PROFILE_FIELDS = 'id,username,name,threads_profile_picture_url,threads_biography';
@@ -33,7 +24,7 @@ export class SocialThreadsAdapter implements OAuthAdapter {
   readonly publisher: SocialThreadsPublisher;
   private readonly client: SocialThreadsClient;
 
-  constructor(private readonly endpoints: SocialThreadsEndpoints) {
+  constructor(private readonly endpoints: SocialThreadsSettings) {
     this.client = new SocialThreadsClient(endpoints.apiUrl, endpoints.version);
     this.publisher = new SocialThreadsPublisher(this.client);
   }
@@ -48,7 +39,6 @@ export class SocialThreadsAdapter implements OAuthAdapter {
 
   readonly oauth: ConnectingFlow = {
     pkce: false,
-    configured: true,
     authorizationUrl: ({ state, redirectUri }) => withQuery(this.endpoints.authorizeUrl, {
       client_id: this.endpoints.appId, redirect_uri: redirectUri, scope: SCOPES.join(','), response_type: 'code', state,
     }),
