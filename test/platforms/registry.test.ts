@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Platforms, readPlatformSettings } from '../../src/platforms/registry.js';
+import { DEMO_BOT_TOKEN } from '../../src/sandbox/botchat/platform.js';
 import { SANDBOX_APP_SECRET } from '../../src/sandbox/chatapp-cloud/demo.js';
 import { withSandboxDefaults } from '../../src/sandbox/platforms.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -28,8 +29,9 @@ describe('the platform registry', () => {
     expect(settings['chatapp-cloud']).to.deep.equal({
       configured: true, settings: { apiUrl: 'http://127.0.0.1:8081/chatapp-cloud/v25.0', appSecret: SANDBOX_APP_SECRET, verifyToken: 'own token' },
     });
-    expect(settings.social_network).to.deep.include({ configured: true });
-    expect(settings.social_network.configured && settings.social_network.settings).to.include({ graphHost: 'http://127.0.0.1:8081/social_network/graph', version: 'v26.0' });
+    expect(settings.social_network).to.nested.include({
+      configured: true, 'settings.graphHost': 'http://127.0.0.1:8081/social_network/graph', 'settings.version': 'v26.0',
+    });
     const platforms = new Platforms(settings, deps);
     expect(platforms.unavailable.size).to.equal(0);
     expect(platforms.all()).to.have.length(9);
@@ -49,7 +51,7 @@ describe('platforms left unconfigured while the sandbox is off', () => {
   it('are not available: connecting an account answers 422 platform_not_configured, saying what the operator would set', async () => {
     expect(app.services.sandboxUrl).to.equal(null);
     const owner = await newOwner(app.api);
-    const bot = await app.api.post('/connect/botchat', { token: owner.key, body: { profileId: owner.profileId, botToken: '1000000001:SANDBOX-demo-bot-token-aaaaaaaaaaaaaaa' } });
+    const bot = await app.api.post('/connect/botchat', { token: owner.key, body: { profileId: owner.profileId, botToken: DEMO_BOT_TOKEN } });
     expect(bot.status).to.equal(422);
     expect(bot.body.code).to.equal('platform_not_configured');
     expect(bot.body.detail).to.include('BOTCHAT_API_URL');

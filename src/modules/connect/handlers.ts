@@ -17,7 +17,8 @@ export const connectBotchat: Handler<'connectBotchat'> = async (request, service
   const botId = request.body.botToken.split(':')[0] ?? '';
   const existing = await AccountRow.query(services.db).findOne({ ownerId: principal.ownerId, platform: 'botchat', platformAccountId: botId });
   const accountId = existing?.id ?? newId('acc');
-  const connected = await platformToConnect(services, 'botchat').connect(request.body.botToken, accountId).catch((error: unknown) => connectionProblem(error, 'bot token'));
+  const connected = await platformToConnect(services, 'botchat').connect(request.body.botToken, accountId)
+    .catch((error: unknown) => connectionProblem(error, 'bot token'));
   const { row, created } = await saveConnectedAccount(services, principal, {
     profileId: request.body.profileId, platform: 'botchat', identity: connected.identity, credentials: connected.credentials, id: accountId,
   });

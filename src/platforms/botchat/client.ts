@@ -21,7 +21,8 @@ export function classifyBotError(status: number, body: BotResponse<unknown>): Pl
   if (code === 403) return new PlatformError('permission_revoked', description, { platformCode: code, status });
   if (code === 429) {
     // The API always says how long; a second is the shortest wait it ever asks for.
-    return new PlatformError('rate_limited', description, { platformCode: code, retryAt: orAfterSeconds(retryAfterSeconds(parameters?.retry_after), 1), status });
+    const retryAt = orAfterSeconds(retryAfterSeconds(parameters?.retry_after), 1);
+    return new PlatformError('rate_limited', description, { platformCode: code, retryAt, status });
   }
   if (code >= 500) return new PlatformError('transient', description, { platformCode: code, status });
   return new PlatformError('invalid_request', description, { platformCode: code, status });

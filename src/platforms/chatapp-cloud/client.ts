@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.js';
 import { classifyMetaError, graphCall } from '../meta/graph.js';
-import { retryAtFromUsage } from '../retry-after.js';
+import { retryAfterHeader, retryAtFromUsage } from '../retry-after.js';
 
 /**
  * The cloud API speaks Meta's Graph rules (src/platforms/meta/graph.ts) plus throttles of its own: 130429 (a
@@ -11,7 +11,7 @@ const WHATSAPP_RATE_LIMIT_CODES = new Set([130429, 131056]);
 export function classifyGraphError(status: number, body: unknown, headers?: Headers): PlatformError {
   const error = classifyMetaError(status, body, headers);
   if (error.kind === 'rate_limited' || !WHATSAPP_RATE_LIMIT_CODES.has(Number(error.details.platformCode))) return error;
-  const retryAt = retryAtFromUsage(headers);
+  const retryAt = retryAtFromUsage(headers) ?? retryAfterHeader(headers);
   return new PlatformError('rate_limited', error.message, { ...error.details, ...(retryAt ? { retryAt } : {}) });
 }
 

@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.js';
 import { callPlatform } from '../http.js';
-import { retryAtFromUsage } from '../retry-after.js';
+import { retryAfterHeader, retryAtFromUsage } from '../retry-after.js';
 
 /**
  * What Meta's Graph-style APIs (Pages, Marketing, Threads) have in common: the error body
@@ -24,7 +24,7 @@ export function classifyMetaError(status: number, body: unknown, headers?: Heade
   if (code === 190 || code === 102) return new PlatformError('auth_expired', message, details);
   if (code === 10 || (code !== undefined && code >= 200 && code <= 299)) return new PlatformError('permission_revoked', message, details);
   if (code !== undefined && (RATE_LIMIT_CODES.has(code) || (code >= 80000 && code <= 80014))) {
-    const retryAt = retryAtFromUsage(headers);
+    const retryAt = retryAtFromUsage(headers) ?? retryAfterHeader(headers);
     return new PlatformError('rate_limited', message, { ...details, ...(retryAt ? { retryAt } : {}) });
   }
   // 1 "unknown error" and 2 "service temporarily unavailable" are Meta's own advice to retry.
@@ -36,7 +36,7 @@ export function classifyMetaError(status: number, body: unknown, headers?: Heade
 export type GraphClassifier = (status: number, body: unknown, headers?: Headers) => PlatformError;
 
 /** One Graph exchange; the answer's JSON, or the classified failure. Older versions label JSON text/javascript. */
-export async function graphFetch<T>(url: string, init: RequestInit = {}, classify: GraphClassifier = classifyMetaError): Promise<T> {
+async function graphFetch<T>(url: string, init: RequestInit = {}, classify: GraphClassifier = classifyMetaError): Promise<T> {
   const response = await callPlatform<unknown>(url, init);
   let body = response.body;
   if (typeof body === 'string' && body) {

@@ -1,5 +1,7 @@
 import { PlatformError } from '../errors.js';
-import { type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, PostNotFound, type RuleViolation } from '../capabilities/publishing.js';
+import {
+  type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, PostNotFound, type RuleViolation,
+} from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import { google } from './client.js';
 

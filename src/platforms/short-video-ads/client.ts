@@ -15,7 +15,9 @@ export function classifyBusiness(status: number, body: Envelope<unknown>, header
   const code = body.code ?? status;
   const message = body.message || `HTTP ${status} (code ${code})`;
   const details = { platformCode: code, status };
-  if (code === 40100 || status === 429) return new PlatformError('rate_limited', message, { ...details, retryAt: orAfterSeconds(retryAfterHeader(headers), 60) });
+  if (code === 40100 || status === 429) {
+    return new PlatformError('rate_limited', message, { ...details, retryAt: orAfterSeconds(retryAfterHeader(headers), 60) });
+  }
   if (code === 40102 || code === 40104 || code === 40105 || status === 401) return new PlatformError('auth_expired', message, details);
   if (code === 40001) return new PlatformError('permission_revoked', message, details);
   if (status >= 500 || code >= 50000) return new PlatformError('transient', message, details);

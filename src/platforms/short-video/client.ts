@@ -25,7 +25,9 @@ export function classifyApi(status: number, body: ApiBody<unknown>, headers?: He
   const details = { platformCode: code, status };
   if (code === 'scope_not_authorized' || code === 'scope_permission_missed') return new PlatformError('permission_revoked', message, details);
   if (status === 401 || code === 'access_token_invalid') return new PlatformError('auth_expired', message, details);
-  if (status === 429 || code === 'rate_limit_exceeded') return new PlatformError('rate_limited', message, { ...details, retryAt: throttledUntil(headers) });
+  if (status === 429 || code === 'rate_limit_exceeded') {
+    return new PlatformError('rate_limited', message, { ...details, retryAt: throttledUntil(headers) });
+  }
   if (status >= 500 || code === 'internal_error') return new PlatformError('transient', message, details);
   return new PlatformError('invalid_request', message, details);
 }
@@ -35,7 +37,9 @@ export function classifyOAuth(status: number, body: TokenBody, headers?: Headers
   const code = body.error ?? String(status);
   const message = body.error_description || `HTTP ${status} (${code})`;
   if (code === 'invalid_grant') return new PlatformError('auth_expired', message, { platformCode: code, status });
-  if (status === 429 || code === 'rate_limit_exceeded') return new PlatformError('rate_limited', message, { platformCode: code, status, retryAt: throttledUntil(headers) });
+  if (status === 429 || code === 'rate_limit_exceeded') {
+    return new PlatformError('rate_limited', message, { platformCode: code, status, retryAt: throttledUntil(headers) });
+  }
   if (status >= 500) return new PlatformError('transient', message, { platformCode: code, status });
   return new PlatformError('invalid_request', message, { platformCode: code, status });
 }

@@ -72,7 +72,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   private readonly client: SocialNetworkClient;
   private appSubscriptions: Promise<void> | null = null;
 
-  constructor(readonly endpoints: SocialNetworkEndpoints) {
+  constructor(private readonly endpoints: SocialNetworkEndpoints) {
     this.client = new SocialNetworkClient(endpoints.graphUrl);
     this.pages = new SocialNetworkPages(this.client);
     this.ads = new SocialNetworkAds(this.client, endpoints.appId);

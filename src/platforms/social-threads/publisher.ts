@@ -197,7 +197,9 @@ export class SocialThreadsPublisher implements Publisher {
   }
 
   /** One call with the user's token, its refusals read by `threadsError` for the step it is. */
-  private call<T>(account: AdapterAccount, method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | undefined>, step: 'container' | 'publish' | 'other'): Promise<T> {
+  private call<T>(
+    account: AdapterAccount, method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | undefined>, step: 'container' | 'publish' | 'other',
+  ): Promise<T> {
     return this.client.call<T>(account.credentials.accessToken, method, path, params, (status, body, headers) => threadsError(status, body, headers, step));
   }
 }
