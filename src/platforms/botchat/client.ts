@@ -15,7 +15,7 @@ interface BotResponse<T> {
  * The bot API's rules: 401 and 404 (the token is gone), 403 (the bot may not act there), 429 with
  * `parameters.retry_after`, 5xx; the rest is the request's fault. `platformCode` is the API's `error_code`.
  */
-export function classifyBotError(status: number, body: BotResponse<unknown>): PlatformError {
+function classifyBotError(status: number, body: BotResponse<unknown>): PlatformError {
   const { error_code: code = status, description = 'the bot API refused the request', parameters } = body;
   if (code === 401 || code === 404) return new PlatformError('auth_expired', description, { platformCode: code, status });
   if (code === 403) return new PlatformError('permission_revoked', description, { platformCode: code, status });

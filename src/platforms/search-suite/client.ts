@@ -17,7 +17,7 @@ export interface GoogleApp {
  * Google's error rules: 401 credentials, 403 permission or rate limit by reason, 429, 5xx, invalid_grant. A
  * throttle without a Retry-After waits a minute, the window Google's per-minute quotas count in.
  */
-export function classifyGoogle(status: number, body: GoogleError, headers?: Headers): PlatformError {
+function classifyGoogle(status: number, body: GoogleError, headers?: Headers): PlatformError {
   if (typeof body.error === 'string') {
     const kind = body.error === 'invalid_grant' ? 'auth_expired' : status >= 500 ? 'transient' : 'invalid_request';
     return new PlatformError(kind, body.error_description ?? body.error, { platformCode: body.error, status });

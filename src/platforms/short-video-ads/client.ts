@@ -11,7 +11,7 @@ interface Envelope<T> { code?: number; message?: string; request_id?: string; da
  * (40101 bad app, 40110 bad auth code, 40002 bad parameters). The envelope gives no time to come back: a
  * minute, the window its per-minute limits count in, unless a Retry-After says otherwise.
  */
-export function classifyBusiness(status: number, body: Envelope<unknown>, headers?: Headers): PlatformError {
+function classifyBusiness(status: number, body: Envelope<unknown>, headers?: Headers): PlatformError {
   const code = body.code ?? status;
   const message = body.message || `HTTP ${status} (code ${code})`;
   const details = { platformCode: code, status };

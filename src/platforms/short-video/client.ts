@@ -19,7 +19,7 @@ function throttledUntil(headers?: Headers): Date {
 }
 
 /** The open API's rules: 401 `access_token_invalid` / `scope_not_authorized`, 429 `rate_limit_exceeded`, 5xx. */
-export function classifyApi(status: number, body: ApiBody<unknown>, headers?: Headers): PlatformError {
+function classifyApi(status: number, body: ApiBody<unknown>, headers?: Headers): PlatformError {
   const code = body.error?.code ?? String(status);
   const message = body.error?.message || `HTTP ${status} (${code})`;
   const details = { platformCode: code, status };
@@ -33,7 +33,7 @@ export function classifyApi(status: number, body: ApiBody<unknown>, headers?: He
 }
 
 /** The OAuth endpoints' rules: `invalid_grant` means the refresh token (or code) is spent, expired or revoked. */
-export function classifyOAuth(status: number, body: TokenBody, headers?: Headers): PlatformError {
+function classifyOAuth(status: number, body: TokenBody, headers?: Headers): PlatformError {
   const code = body.error ?? String(status);
   const message = body.error_description || `HTTP ${status} (${code})`;
   if (code === 'invalid_grant') return new PlatformError('auth_expired', message, { platformCode: code, status });
