@@ -8,8 +8,9 @@ import { Scheduler } from './jobs/scheduler.js';
 import { registerJobs, scheduleJobs } from './jobs/register.js';
 import { AddressGuard } from './lib/address-guard.js';
 import { SecretBox } from './lib/secret-box.js';
-import { openStorage } from './modules/media/storage.js';
-import { Platforms } from './platforms/registry.js';
+import { openStorage, storageFor, storageKeyFor } from './modules/media/storage.js';
+import { anyUnconfigured, Platforms } from './platforms/registry.js';
+import { withSandboxDefaults } from './sandbox/platforms.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import type { Config } from './lib/config.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -80,9 +81,16 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
   let sandbox: Sandbox | undefined;
   try {
     await openStorage(config, logger);
-    if (Platforms.needSandbox(config)) {
+    if (config.sandbox.mode === 'auto' && anyUnconfigured(config.platforms)) {
       sandbox = await startSandbox({ port: config.sandbox.port });
       logger.info({ url: sandbox.url }, 'platform sandbox started');
+    }
+    const platforms = new Platforms(sandbox ? withSandboxDefaults(config.platforms, sandbox.url) : config.platforms, {
+      publicUrl: config.publicUrl,
+      openMedia: (mediaId, range) => storageFor(config).read(storageKeyFor(mediaId), range),
+    });
+    if (platforms.unavailable.size > 0) {
+      logger.warn({ platforms: Object.fromEntries(platforms.unavailable) }, 'platforms left unconfigured with the sandbox off are not available');
     }
     db = connect(url);
     await migrate(db);
@@ -96,7 +104,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       config, db, logger, contract, scheduler,
       secrets: SecretBox.fromConfig(config.encryptionKey, join(config.dataDir, 'secret.key')),
       addressGuard: new AddressGuard(config.webhooks.allowedCidrs),
-      platforms: new Platforms(config, sandbox?.url ?? null),
+      platforms,
       incomingHandlers: incomingHandlers(),
       sandboxUrl: sandbox?.url ?? null,
       startedAt: Date.now(),

@@ -54,10 +54,9 @@ async function runBench(): Promise<void> {
   });
   const [{ url: sandboxUrl }] = await once(sandboxChild, 'message') as [Message];
   const pg = await startEmbeddedPostgres({ dir: pgDir, port: 20000 + Math.floor(Math.random() * 20000), database: 'bench', persistent: false });
-  const base = loadConfig({ SANDBOX_PORT: '0', RATE_LIMIT_PER_MINUTE: '100000000' });
+  const base = loadConfig({ SANDBOX_PORT: '0', RATE_LIMIT_PER_MINUTE: '100000000', BOTCHAT_API_URL: `${sandboxUrl}/botchat` });
   const booted = await boot({
     ...base, databaseUrl: pg.url, logLevel: 'warn', dataDir: dir, encryptionKey: randomBytes(32).toString('base64'),
-    platformUrls: { ...base.platformUrls, botchat: `${sandboxUrl}/botchat` },
     // Due within seconds of their creation, so that the run is not mostly waiting.
     publishing: { ...base.publishing, minScheduleAheadSeconds: 2 },
   });

@@ -1,7 +1,7 @@
 import type { AreaName, OperationIdOf } from '../../generated/operations.js';
 import type { Handler } from '../http/handler.js';
 import type { JobHandler } from '../jobs/scheduler.js';
-import type { IncomingEvent } from '../platforms/types.js';
+import type { IncomingEvent } from '../platforms/capabilities/webhooks.js';
 import type { Services } from '../services.js';
 
 export type IncomingKind = IncomingEvent['kind'];

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.js';
-import type { Publisher } from './publishing.js';
+import type { Capabilities } from './capabilities/index.js';
 
 export type PlatformId = components['schemas']['Platform'];
 export type AccountKind = components['schemas']['AccountKind'];
@@ -33,84 +33,11 @@ export interface PlatformIdentity {
 
 export type About = Omit<components['schemas']['AccountAbout'], 'accountId' | 'platform' | 'fetchedAt'>;
 
-/** A message a person sent to a connected account, as read from a platform webhook. */
-export interface IncomingMessage {
-  kind: 'message';
-  /** The connected account it was sent to: ours when the source names it, else the platform's id of it. */
-  accountId: string | null;
-  platformAccountId: string | null;
-  /** The conversation on the platform (a chat id, a phone number, a PSID). */
-  platformConversationId: string;
-  from: string;
-  fromName: string | null;
-  fromUsername?: string | null;
-  /** The sender's phone number, on chat apps that identify people by it. */
-  fromPhone?: string | null;
-  text: string;
-  platformMessageId: string;
-  sentAt: Date;
-}
-
-/** The platform says the app lost its permission for an account (deauthorised, revoked). */
-export interface PermissionRevoked {
-  kind: 'permission_revoked';
-  accountId: string | null;
-  platformAccountId: string | null;
-  /**
-   * The person who removed the app or a permission, where the platform names only them: every account (and ad
-   * account) connected through their grant is affected, or only those of `platformAccountId` when it is set.
-   */
-  platformUserId?: string | null;
-  /** `token_revoked` when the whole grant is gone (the app was removed); else a permission was taken back. */
-  reason?: 'token_revoked' | 'permission_missing';
-}
-
 /**
- * A post the platform made public some time after it published it (a review passed): its public id replaces the
- * provisional one the target was recorded under, so that history and insights find it.
+ * A platform's adapter: the core every platform has (who it is, the account's profile, its tokens' refresh and
+ * revocation where the platform has them) and, by name, each capability it has (src/platforms/capabilities/).
  */
-export interface PostMadePublic {
-  kind: 'post_public';
-  platformAccountId: string;
-  /** The id the target was recorded under (a publish id). */
-  provisionalId: string;
-  platformPostId: string;
-  /** The public link, from what the target kept when it published. */
-  urlFor(state: Record<string, unknown>): string | null;
-}
-
-export type IncomingEvent = IncomingMessage | PermissionRevoked | PostMadePublic;
-
-export interface IncomingRequest {
-  headers: Record<string, string | string[] | undefined>;
-  query: Record<string, string | string[] | undefined>;
-  rawBody: string;
-}
-
-/** What a receiver may look up to check a signature: an account's credentials by our account id. */
-export interface WebhookAccounts {
-  credentialsOf(accountId: string): Promise<AdapterAccount | null>;
-  /** The connected accounts with this id at the platform, where a webhook names its account only in the body. */
-  withPlatformAccountId?(platform: PlatformId, platformAccountId: string): Promise<AdapterAccount[]>;
-}
-
-/** Who signed a verified webhook: an account of ours where the platform signs per account, else the app. */
-export interface WebhookSource {
-  accountId: string | null;
-}
-
-/** Receiving a platform's webhooks: its handshake, its signature, its payload. */
-export interface WebhookReceiver {
-  /** The GET handshake: the challenge to answer, or null to refuse. */
-  handshake?(query: IncomingRequest['query']): string | null;
-  /** The source when the request is signed by the platform, else null. Constant-time comparisons only. */
-  verify(request: IncomingRequest, accounts: WebhookAccounts): Promise<WebhookSource | null>;
-  /** A stable key for dropping a delivery the platform sends twice. */
-  dedupeKey(request: IncomingRequest): string;
-  parse(rawBody: string, source: WebhookSource): IncomingEvent[];
-}
-
-export interface PlatformAdapter {
+export interface PlatformAdapter extends Partial<Capabilities> {
   id: PlatformId;
   /** Live public profile of the account. */
   about(account: AdapterAccount): Promise<About>;
@@ -120,7 +47,4 @@ export interface PlatformAdapter {
   refreshAheadMs?: number;
   /** Revoke the app's access at the platform, where the platform allows it (best effort by the caller). */
   revoke?(account: AdapterAccount): Promise<void>;
-  webhooks?: WebhookReceiver;
-  /** Posts: rules, publishing and (where allowed) deletion. A platform without it refuses posts at validation. */
-  publisher?: Publisher;
 }

@@ -1,18 +1,10 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
-import { mountBotchat } from './botchat/platform.js';
-import { attachQrNetwork, detachQrNetwork } from './qrchat/network.js';
-import { mountQrchat } from './qrchat/platform.js';
-import { mountChatappCloud } from './chatapp-cloud/platform.js';
-import { mountSearchSuite } from './search-suite/platform.js';
-import { mountSocialNetwork } from './social-network/platform.js';
-import { mountSocialThreads } from './social-threads/platform.js';
-import { mountShortVideoAds } from './short-video-ads/platform.js';
-import { mountShortVideo } from './short-video/platform.js';
+import { SANDBOXES } from './platforms.js';
 
 export interface Sandbox {
   /** Base URL; each platform lives under its own prefix (`/botchat`), the people's controls under `/_sandbox`. */
@@ -26,29 +18,22 @@ export interface Sandbox {
  * It also plays the people on the platforms through its own `/_sandbox/...` endpoints (send a DM, revoke).
  */
 export async function startSandbox(options: { port: number; host?: string }): Promise<Sandbox> {
+  // Listening first: a platform's sandbox may need its own address (the qrchat driver finds its network by it).
+  const server = createServer();
+  server.listen(options.port, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
   const app = new Koa();
   const router = new Router();
   app.use(koaBody({ jsonLimit: '10mb', formLimit: '10mb', multipart: true }));
-  mountBotchat(router);
-  const qrchat = mountQrchat(router);
-  mountChatappCloud(router);
-  mountSearchSuite(router);
-  mountSocialNetwork(router);
-  mountSocialThreads(router);
-  mountShortVideo(router);
-  mountShortVideoAds(router);
+  const mounted = SANDBOXES.map((sandbox) => sandbox.mount(router, url));
   app.use(router.routes());
   app.use(router.allowedMethods());
-  const server: Server = app.listen(options.port, options.host ?? '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address() as AddressInfo;
-  const url = `http://${options.host ?? '127.0.0.1'}:${address.port}`;
-  // The qrchat sandbox driver of this process reaches the fake chat app servers by the sandbox's URL.
-  attachQrNetwork(url, qrchat);
+  server.on('request', app.callback());
   return {
     url,
     close: async () => {
-      detachQrNetwork(url);
+      for (const platform of mounted) platform?.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

@@ -10,12 +10,12 @@ function settingsFiles(): URL[] {
   return [new URL('lib/config.ts', SRC), ...nested.map((path) => new URL(path, SRC))];
 }
 
-/** Every variable the settings files name: `env.NAME` and the names handed to its parsers. */
+/** Every variable the settings files name: `env.NAME` and the names handed to their parsers and helpers. */
 function variablesNamed(): string[] {
   const names = new Set<string>();
   for (const file of settingsFiles()) {
     const source = readFileSync(file, 'utf8');
-    for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b|\b(?:int|intList|bool)\('([A-Z][A-Z0-9_]*)'/g)) names.add((match[1] ?? match[2])!);
+    for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b|'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)) names.add((match[1] ?? match[2])!);
   }
   return [...names];
 }
@@ -23,12 +23,14 @@ function variablesNamed(): string[] {
 describe('loadConfig(env)', () => {
   it('reads every value, numbers included, from its argument and never from process.env', () => {
     const names = variablesNamed();
-    expect(names).to.include.members(['PORT', 'RATE_LIMIT_PER_MINUTE', 'WEBHOOK_RETRY_SCHEDULE', 'TRUST_PROXY', 'DATABASE_URL']);
+    expect(names).to.include.members([
+      'PORT', 'RATE_LIMIT_PER_MINUTE', 'WEBHOOK_RETRY_SCHEDULE', 'TRUST_PROXY', 'DATABASE_URL', 'BOTCHAT_API_URL', 'SOCIAL_NETWORK_APP_SECRET', 'QRCHAT_DRIVER',
+    ]);
     const clean = loadConfig({});
     const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
     try {
       // Values every parser accepts, and that differ from every default.
-      for (const name of names) process.env[name] = name === 'TRUST_PROXY' ? 'true' : name === 'SOCIALGATE_ROLE' ? 'worker' : name === 'MEDIA_STORAGE' ? 'local' : '7';
+      for (const name of names) process.env[name] = name === 'TRUST_PROXY' ? 'true' : name === 'SOCIALGATE_ROLE' ? 'worker' : name === 'MEDIA_STORAGE' ? 'local' : name === 'QRCHAT_DRIVER' ? 'baileys' : '7';
       expect(loadConfig({})).to.deep.equal(clean);
     } finally {
       for (const [name, value] of Object.entries(saved)) {
@@ -56,5 +58,19 @@ describe('loadConfig(env)', () => {
     expect(() => loadConfig({ SESSION_TTL_SECONDS: '-1' })).to.throw(/SESSION_TTL_SECONDS/);
     expect(() => loadConfig({ WEBHOOK_RETRY_SCHEDULE: '5,soon' })).to.throw(/WEBHOOK_RETRY_SCHEDULE/);
     expect(() => loadConfig({ TRUST_PROXY: 'yes' })).to.throw(/TRUST_PROXY/);
+  });
+
+  it("reads each platform's settings with its module: configured, or what would configure it", () => {
+    const config = loadConfig({ BOTCHAT_API_URL: 'https://bots.example/', SOCIAL_NETWORK_API_VERSION: 'v26.0' });
+    expect(config.platforms.botchat).to.deep.equal({ configured: true, settings: { apiUrl: 'https://bots.example' } });
+    expect(config.platforms.social_network).to.deep.equal({
+      configured: false, partial: { version: 'v26.0' }, needs: 'set SOCIAL_NETWORK_APP_ID and SOCIAL_NETWORK_APP_SECRET',
+    });
+  });
+
+  it('refuses a platform configured by halves, naming the variable that is missing', () => {
+    expect(() => loadConfig({ SOCIAL_NETWORK_APP_ID: '1234' })).to.throw(/^SOCIAL_NETWORK_APP_SECRET must be set with SOCIAL_NETWORK_APP_ID/);
+    expect(() => loadConfig({ SEARCH_SUITE_CLIENT_SECRET: 'secret' })).to.throw(/^SEARCH_SUITE_CLIENT_ID must be set/);
+    expect(() => loadConfig({ QRCHAT_DRIVER: 'baileys' })).to.throw(/QRCHAT_DRIVER "baileys" is not available/);
   });
 });

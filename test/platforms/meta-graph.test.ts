@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { classifyMetaError, retryAtFromUsage } from '../../src/platforms/meta/graph.js';
+import { classifyMetaError } from '../../src/platforms/meta/graph.js';
+import { retryAtFromUsage } from '../../src/platforms/retry-after.js';
 
 const error = (code: number, subcode?: number) => ({ error: { message: `(#${code}) m`, type: 'OAuthException', code, ...(subcode ? { error_subcode: subcode } : {}) } });
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { PlatformError } from '../../platforms/errors.js';
-import type { PermissionRevoked } from '../../platforms/types.js';
+import type { PermissionRevoked } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { recordPlatformOutcome } from './accounts.js';
 import { markAdAccountNeedsReconnection } from './ad-accounts.js';

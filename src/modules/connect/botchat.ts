@@ -5,6 +5,7 @@ import { saveConnectedAccount } from '../accounts/accounts.js';
 import type { AccountRow } from '../accounts/models.js';
 import { findProfile } from '../accounts/profiles.js';
 import { accountsAtPlatform } from '../accounts/read.js';
+import { platformToConnect } from './platform.js';
 import { connectionProblem } from './errors.js';
 
 /**
@@ -16,7 +17,7 @@ export async function connectBot(services: Services, principal: Principal, input
   const botId = input.botToken.split(':')[0] ?? '';
   const [existing] = await accountsAtPlatform(services.db, principal.ownerId, 'botchat', [botId]);
   const accountId = existing?.id ?? newId('acc');
-  const connected = await services.platforms.botchat.connect(input.botToken, accountId).catch((error: unknown) => connectionProblem(error, 'bot token'));
+  const connected = await platformToConnect(services, 'botchat').connect(input.botToken, accountId).catch((error: unknown) => connectionProblem(error, 'bot token'));
   return saveConnectedAccount(services, principal, {
     profileId: input.profileId, platform: 'botchat', identity: connected.identity, credentials: connected.credentials, id: accountId,
   });

@@ -6,6 +6,7 @@ import { PlatformFailedError } from '../accounts/errors.js';
 import { presentAccount } from '../accounts/present.js';
 import { findProfile } from '../accounts/profiles.js';
 import { connectionProblem, PlatformNotConfiguredError } from './errors.js';
+import { platformToConnect } from './platform.js';
 
 /**
  * Subscribing failed: credentials refused are the caller's to fix (422); anything else is the platform's side
@@ -26,7 +27,7 @@ export const connectChatappCloud: Handler<'connectChatappCloud'> = async (reques
   const principal = principalOf(request);
   const input = request.body;
   await findProfile(services.db, principal, input.profileId);
-  const adapter = services.platforms.chatappCloud;
+  const adapter = platformToConnect(services, 'chatapp-cloud');
   if (!input.appSecret && !adapter.hasApp) {
     throw new PlatformNotConfiguredError('This instance has no chat app cloud API app of its own (CHATAPP_CLOUD_APP_SECRET): give the appSecret of the app the token was issued for.');
   }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { components } from '../../../generated/api.js';
 import { NotImplementedError, ValidationFailedError } from '../../lib/errors.js';
 import { PlatformError } from '../../platforms/errors.js';
-import { isOAuthAdapter, isSelectingFlow, type OAuthAdapter, type OAuthGrant } from '../../platforms/oauth.js';
+import { isOAuthAdapter, isSelectingFlow, type OAuthAdapter, type OAuthGrant } from '../../platforms/capabilities/oauth.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { saveConnectedAccount } from '../accounts/accounts.js';
@@ -12,6 +12,7 @@ import type { AdAccountRow } from '../accounts/models.js';
 import { findProfile } from '../accounts/profiles.js';
 import { OAuthStateInvalidError, PlatformNotConfiguredError } from './errors.js';
 import { createPendingConnection } from './pending.js';
+import { platformToConnect } from './platform.js';
 
 const STATE_TTL_MS = 30 * 60 * 1000;
 
@@ -39,9 +40,8 @@ export interface Outcome {
 }
 
 function adapterFor(services: Services, platform: string): OAuthAdapter {
-  const adapter = services.platforms.get(platform);
+  const adapter = platformToConnect(services, platform);
   if (!isOAuthAdapter(adapter)) throw new NotImplementedError(`Connecting ${platform} accounts`);
-  if (!adapter.oauth.configured) throw new PlatformNotConfiguredError(`This instance has no app credentials for ${platform}.`);
   return adapter;
 }
 

@@ -8,6 +8,7 @@ import { presentAccount } from '../accounts/present.js';
 import { findProfile } from '../accounts/profiles.js';
 import { findAccount } from '../accounts/read.js';
 import { assertQrchat, pendingAccount } from './qrchat-accounts.js';
+import { platformToConnect } from './platform.js';
 import { OPEN_JOB, QrchatSessions } from './qrchat-sessions.js';
 import { readSession, type SessionRow, startWindow } from './qrchat-store.js';
 
@@ -18,10 +19,12 @@ export const PAIRING_WINDOW_MS = 5 * 60_000;
 
 /**
  * The job that opens sessions, run by this process's session manager: qrchat sessions are held by the processes
- * that run jobs, so the manager starts where the jobs are defined.
+ * that run jobs, so the manager starts where the jobs are defined. An instance running without qrchat has none.
  */
 export function qrchatJobs(services: Services): Record<string, (data: { accountId: string }) => Promise<void>> {
-  const manager = new QrchatSessions(services, services.platforms.qrchat);
+  const adapter = services.platforms.get('qrchat');
+  if (!adapter) return {};
+  const manager = new QrchatSessions(services, adapter);
   manager.start();
   return { [OPEN_JOB]: (data) => manager.open(data.accountId) };
 }
@@ -34,6 +37,8 @@ async function startPairing(services: Services, principal: Principal, input: {
   profileId: string; accountId?: string; phoneNumber?: string;
 }): Promise<{ row: AccountRow; created: boolean }> {
   await findProfile(services.db, principal, input.profileId);
+  // Refused before any window opens where this instance runs without qrchat.
+  platformToConnect(services, 'qrchat');
   const phoneNumber = input.phoneNumber ? `+${input.phoneNumber.replace(/^\+/, '')}` : null;
   const window = { expiresAt: new Date(Date.now() + PAIRING_WINDOW_MS), phoneNumber };
   const pending = await services.db.transaction(async (trx) => {

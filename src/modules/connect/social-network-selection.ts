@@ -9,6 +9,7 @@ import type { AccountRow, AdAccountRow } from '../accounts/models.js';
 import { accountsAtPlatform, adAccountsAtPlatform } from '../accounts/read.js';
 import { grantProblem, SelectionNotAvailableError } from './errors.js';
 import { openPendingConnection, type PendingConnection } from './pending.js';
+import { platformToConnect } from './platform.js';
 
 const PLATFORM = 'social_network';
 
@@ -47,7 +48,7 @@ export async function availablePages(services: Services, principal: Principal, p
   pendingConnectionId: string; limit?: number; cursor?: string;
 }): Promise<Available<AvailablePage>> {
   const { pending, grant } = await open(services, principal, profileId, query.pendingConnectionId);
-  const page = await services.platforms.socialNetwork.assets.pages(grant.userToken, query.limit ?? 20, query.cursor).catch(grantProblem);
+  const page = await platformToConnect(services, PLATFORM).pages.list(grant.userToken, query.limit ?? 20, query.cursor).catch(grantProblem);
   const connected = await accountsAtPlatform(services.db, principal.ownerId, PLATFORM, page.items.map((item) => item.id), pending.profileId);
   const accountOf = new Map(connected.filter((row) => row.status !== 'disconnected').map((row) => [row.platformAccountId, row.id]));
   const data = page.items.map((item) => ({
@@ -66,15 +67,15 @@ export async function connectPages(services: Services, principal: Principal, pro
 }): Promise<AccountRow[]> {
   const { pending, grant } = await open(services, principal, profileId, input.pendingConnectionId);
   const ids = input.platformPageIds;
-  const adapter = services.platforms.socialNetwork;
-  const pages = await adapter.assets.findPages(grant.userToken, ids).catch(grantProblem);
+  const adapter = platformToConnect(services, PLATFORM);
+  const pages = await adapter.pages.find(grant.userToken, ids).catch(grantProblem);
   const missing = ids.filter((id) => !pages.get(id)?.accessToken);
   if (missing.length) throw new SelectionNotAvailableError(`Page ${missing.join(', ')} is not managed by the user who granted this connection.`);
   assertFree(await accountsAtPlatform(services.db, principal.ownerId, PLATFORM, ids), pending, (row) => `Page ${row.platformAccountId}`);
   // Page webhooks reach us only for fields the app subscribes to as well; an operator may have set these up in
   // the app's dashboard instead (or our address may not be reachable from the platform), so this is best effort.
   await adapter.ensureAppSubscriptions().catch((error: unknown) => services.logger.warn({ err: error }, 'subscribing the app to page webhooks failed'));
-  for (const id of ids) await adapter.assets.subscribePage(id, pages.get(id)!.accessToken).catch(grantProblem);
+  for (const id of ids) await adapter.pages.subscribe(id, pages.get(id)!.accessToken).catch(grantProblem);
   return services.db.transaction(async (trx) => {
     const saved: AccountRow[] = [];
     for (const id of ids) {
@@ -98,7 +99,7 @@ export async function availableAdAccounts(services: Services, principal: Princip
 }): Promise<Available<AvailableAdAccount>> {
   const { pending, grant } = await open(services, principal, profileId, query.pendingConnectionId);
   requireAds(grant);
-  const page = await services.platforms.socialNetwork.assets.adAccounts(grant.userToken, query.limit ?? 20, query.cursor).catch(grantProblem);
+  const page = await platformToConnect(services, PLATFORM).ads.adAccounts(grant.userToken, query.limit ?? 20, query.cursor).catch(grantProblem);
   const connected = await adAccountsAtPlatform(services.db, principal.ownerId, PLATFORM, page.items.map((item) => item.id), pending.profileId);
   const adAccountOf = new Map(connected.filter((row) => row.status !== 'disconnected').map((row) => [row.platformAdAccountId, row.id]));
   const data = page.items.map((item) => ({
@@ -115,12 +116,12 @@ export async function connectAdAccounts(services: Services, principal: Principal
   const { pending, grant } = await open(services, principal, profileId, input.pendingConnectionId);
   requireAds(grant);
   const ids = input.platformAdAccountIds;
-  const adapter = services.platforms.socialNetwork;
-  const found = await adapter.assets.findAdAccounts(grant.userToken, ids).catch(grantProblem);
+  const adapter = platformToConnect(services, PLATFORM);
+  const found = await adapter.ads.findAdAccounts(grant.userToken, ids).catch(grantProblem);
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) throw new SelectionNotAvailableError(`Ad account ${missing.join(', ')} is not available to the user who granted this connection.`);
   assertFree(await adAccountsAtPlatform(services.db, principal.ownerId, PLATFORM, ids), pending, (row) => `Ad account ${row.platformAdAccountId}`);
-  for (const id of ids) await adapter.assets.subscribeAdAccount(id, grant.userToken, adapter.endpoints.appId).catch(grantProblem);
+  for (const id of ids) await adapter.ads.subscribeAdAccount(id, grant.userToken).catch(grantProblem);
   return services.db.transaction(async (trx) => {
     const saved: AdAccountRow[] = [];
     for (const id of ids) {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PublishMedia } from '../../platforms/publishing.js';
+import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
 import { MediaRow } from './models.js';
 import { fileUrl } from './service.js';
 

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { newId } from '../../lib/ids.js';
-import type { IncomingMessage, PlatformId } from '../../platforms/types.js';
+import type { IncomingMessage } from '../../platforms/capabilities/webhooks.js';
+import type { PlatformId } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import { accountsAddressedBy } from '../accounts/incoming.js';
 import type { AccountRow } from '../accounts/models.js';

@@ -1,6 +1,6 @@
 import type { PublishingSettings } from './settings.js';
 import { PlatformError } from '../../platforms/errors.js';
-import { OutcomeUnknowable, type Published, type PublishContent, type PublishMedia, StillProcessing } from '../../platforms/publishing.js';
+import { OutcomeUnknowable, type Published, type PublishContent, type PublishMedia, StillProcessing } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
 import type { AccountRow } from '../accounts/models.js';
 import { accountsById, adapterAccount } from '../accounts/read.js';

@@ -1,5 +1,5 @@
 import { PlatformError } from '../../platforms/errors.js';
-import { type FailureCode, PublishRefused } from '../../platforms/publishing.js';
+import { type FailureCode, PublishRefused } from '../../platforms/capabilities/publishing.js';
 import type { TargetFailure } from './models.js';
 
 /** What the user can do about each reason, and whether a retry of the same post can then succeed. */

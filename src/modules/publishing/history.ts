@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
-import { PostNotFound } from '../../platforms/publishing.js';
+import { PostNotFound } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
 import type { Principal } from '../auth/principal.js';

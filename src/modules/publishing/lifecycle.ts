@@ -2,7 +2,7 @@ import type { components } from '../../../generated/api.js';
 import type { Knex } from 'knex';
 import { SqlState, sqlStateOf } from '../../lib/pg-errors.js';
 import { PlatformError } from '../../platforms/errors.js';
-import { PostNotFound } from '../../platforms/publishing.js';
+import { PostNotFound } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { recordPlatformOutcome } from '../accounts/accounts.js';

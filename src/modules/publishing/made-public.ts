@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { PostMadePublic } from '../../platforms/types.js';
+import type { PostMadePublic } from '../../platforms/capabilities/webhooks.js';
 import { accountIdsAt } from '../accounts/read.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { IncomingEvent } from '../../platforms/types.js';
+import type { IncomingEvent } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { PROCESS_JOB } from './receive.js';
 

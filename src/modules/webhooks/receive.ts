@@ -1,5 +1,5 @@
 import { NotImplementedError } from '../../lib/errors.js';
-import type { IncomingRequest, WebhookAccounts, WebhookReceiver } from '../../platforms/types.js';
+import type { IncomingRequest, WebhookAccounts, WebhookReceiver } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { accountById, adapterAccount, credentialedAccountsAt } from '../accounts/read.js';
 import { InvalidSignatureError, WebhookVerificationFailedError } from './errors.js';

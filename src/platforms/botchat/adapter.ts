@@ -1,18 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { PlatformError } from '../errors.js';
-import { callPlatform } from '../http.js';
+import { BotchatClient } from './client.js';
 import { BotchatPublisher } from './publisher.js';
-import type { About, AdapterAccount, Credentials, IncomingEvent, PlatformAdapter, PlatformIdentity, WebhookReceiver } from '../types.js';
+import type { About, AdapterAccount, Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';
+import type { IncomingEvent, WebhookReceiver } from '../capabilities/webhooks.js';
 
-/** Telegram Bot API shapes (https://core.telegram.org/bots/api). */
-export interface BotResponse<T> {
-  ok: boolean;
-  result?: T;
-  error_code?: number;
-  description?: string;
-  parameters?: { retry_after?: number };
-}
 interface BotUser { id: number; is_bot: boolean; first_name: string; username?: string }
 interface Update {
   update_id: number;
@@ -21,18 +14,6 @@ interface Update {
 
 export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 
-export function classify(response: { status: number; body: BotResponse<unknown> }): PlatformError {
-  const { error_code: code = response.status, description = 'the bot API refused the request', parameters } = response.body;
-  if (code === 401 || code === 404) return new PlatformError('auth_expired', description, { platformCode: code, status: response.status });
-  if (code === 403) return new PlatformError('permission_revoked', description, { platformCode: code, status: response.status });
-  if (code === 429) {
-    const retryAt = new Date(Date.now() + (parameters?.retry_after ?? 1) * 1000);
-    return new PlatformError('rate_limited', description, { platformCode: code, retryAt, status: response.status });
-  }
-  if (code >= 500) return new PlatformError('transient', description, { platformCode: code, status: response.status });
-  return new PlatformError('invalid_request', description, { platformCode: code, status: response.status });
-}
-
 /** `botchat`: a messenger's bot API — a bot token per account, webhooks authenticated by a secret token. */
 export class BotchatAdapter implements PlatformAdapter {
   readonly id = 'botchat' as const;
@@ -40,16 +21,8 @@ export class BotchatAdapter implements PlatformAdapter {
   /** Posts: one message per chat of `platformOptions.botchat.chatIds`. */
   readonly publisher: BotchatPublisher;
 
-  constructor(private readonly apiUrl: string, private readonly webhookUrl: string) {
-    this.publisher = new BotchatPublisher(apiUrl);
-  }
-
-  private async call<T>(token: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
-    const response = await callPlatform<BotResponse<T>>(`${this.apiUrl}/bot${token}/${method}`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params),
-    });
-    if (typeof response.body !== 'object' || !response.body.ok) throw classify(response as { status: number; body: BotResponse<unknown> });
-    return response.body.result as T;
+  constructor(private readonly client: BotchatClient, private readonly webhookUrl: string) {
+    this.publisher = new BotchatPublisher(client);
   }
 
   /**
@@ -57,10 +30,10 @@ export class BotchatAdapter implements PlatformAdapter {
    * with our account id, so an incoming update names the account whose secret it must match.
    */
   async connect(botToken: string, accountId: string): Promise<{ identity: PlatformIdentity; credentials: Credentials }> {
-    const me = await this.call<BotUser>(botToken, 'getMe');
+    const me = await this.client.call<BotUser>(botToken, 'getMe');
     if (!me.is_bot) throw new PlatformError('invalid_request', 'the token is not a bot token');
     const webhookSecret = `${accountId}-${randomBytes(24).toString('base64url')}`;
-    await this.call<boolean>(botToken, 'setWebhook', { url: this.webhookUrl, secret_token: webhookSecret, allowed_updates: ['message'] });
+    await this.client.call<boolean>(botToken, 'setWebhook', { url: this.webhookUrl, secret_token: webhookSecret, allowed_updates: ['message'] });
     return {
       identity: {
         platformAccountId: String(me.id), kind: 'bot', name: me.first_name, username: me.username ?? null,
@@ -71,7 +44,7 @@ export class BotchatAdapter implements PlatformAdapter {
   }
 
   async about(account: AdapterAccount): Promise<About> {
-    const me = await this.call<BotUser & Record<string, unknown>>(account.credentials.accessToken, 'getMe');
+    const me = await this.client.call<BotUser & Record<string, unknown>>(account.credentials.accessToken, 'getMe');
     return {
       platformAccountId: String(me.id), name: me.first_name, username: me.username ?? null, bio: null,
       url: me.username ? `https://t.me/${me.username}` : null, pictureUrl: null, category: 'bot',
@@ -80,7 +53,7 @@ export class BotchatAdapter implements PlatformAdapter {
   }
 
   async revoke(account: AdapterAccount): Promise<void> {
-    await this.call<boolean>(account.credentials.accessToken, 'deleteWebhook');
+    await this.client.call<boolean>(account.credentials.accessToken, 'deleteWebhook');
   }
 
   readonly webhooks: WebhookReceiver = {

@@ -1,8 +1,7 @@
 import { PlatformError } from '../errors.js';
-import { callPlatform } from '../http.js';
-import { PostNotFound, type Published, type PublishContent, type Publisher, PublishRefused, type RuleViolation } from '../publishing.js';
+import { PostNotFound, type Published, type PublishContent, type Publisher, PublishRefused, type RuleViolation } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
-import { type BotResponse, classify } from './adapter.js';
+import type { BotchatClient } from './client.js';
 
 /** The bot API's limits (https://core.telegram.org/bots/api#sendmessage, #sendphoto). */
 const TEXT_LIMIT = 4096;
@@ -27,7 +26,7 @@ function messageOf(platformPostId: string): { chatId: number; messageId: number 
  * cannot be reconciled: no `reconcile`, and such a target fails with `unknown` instead of risking a duplicate.
  */
 export class BotchatPublisher implements Publisher {
-  constructor(private readonly apiUrl: string) {}
+  constructor(private readonly client: BotchatClient) {}
 
   validate(content: PublishContent): RuleViolation[] {
     const violations: RuleViolation[] = [];
@@ -120,19 +119,21 @@ export class BotchatPublisher implements Publisher {
 
   /** A chat-level refusal (no such chat, the bot blocked or not a member) fails that chat, not the account. */
   private async call<T>(account: AdapterAccount, method: string, params: Record<string, unknown>): Promise<T> {
-    const response = await callPlatform<BotResponse<T>>(`${this.apiUrl}/bot${account.credentials.accessToken}/${method}`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params),
-    });
-    if (typeof response.body === 'object' && response.body.ok) return response.body.result as T;
-    const error = classify(response as { status: number; body: BotResponse<unknown> });
-    const code = (response.body as BotResponse<T>)?.error_code ?? response.status;
-    const description = error.message;
-    if (code === 403) return Promise.reject(new PublishRefused('invalid_request', description, 'permission_denied', error.details));
-    if (code === 400) {
-      const failure = /too long/i.test(description) ? 'text_too_long'
-        : /file|url|photo|image/i.test(description) ? 'media_invalid' : 'unknown';
-      return Promise.reject(new PublishRefused('invalid_request', description, failure, error.details));
+    try {
+      return await this.client.call<T>(account.credentials.accessToken, method, params);
+    } catch (error) {
+      throw error instanceof PlatformError ? chatRefusal(error) : error;
     }
-    throw error instanceof PlatformError ? error : new PlatformError('transient', String(error));
   }
+}
+
+function chatRefusal(error: PlatformError): PlatformError {
+  const description = error.message;
+  if (error.details.platformCode === 403) return new PublishRefused('invalid_request', description, 'permission_denied', error.details);
+  if (error.details.platformCode === 400) {
+    const failure = /too long/i.test(description) ? 'text_too_long'
+      : /file|url|photo|image/i.test(description) ? 'media_invalid' : 'unknown';
+    return new PublishRefused('invalid_request', description, failure, error.details);
+  }
+  return error;
 }

@@ -1,18 +1,9 @@
 import { PlatformError } from '../errors.js';
-import type { About, AdapterAccount, PlatformAdapter, PlatformIdentity, WebhookReceiver } from '../types.js';
-import { graph } from './graph.js';
+import type { About, AdapterAccount, PlatformAdapter, PlatformIdentity } from '../types.js';
+import type { WebhookReceiver } from '../capabilities/webhooks.js';
+import { graph } from './client.js';
+import type { ChatappCloudSettings } from './settings.js';
 import { ChatappCloudWebhooks } from './webhooks.js';
-
-export interface ChatappCloudSettings {
-  /** Graph base URL with its version, e.g. https://graph.facebook.com/v25.0 (or the sandbox's). */
-  apiUrl: string;
-  /** Our `/webhooks/chatapp-cloud` address, set as the business account's alternate callback URL. */
-  webhookUrl: string;
-  /** The instance's own app: its secret checks webhook signatures; unset, only accounts with their own app work. */
-  appSecret: string | undefined;
-  /** Answers the GET handshake; unset, no handshake passes and no alternate callback URL is set. */
-  verifyToken: string | undefined;
-}
 
 interface PhoneNumberNode {
   id: string;
@@ -39,7 +30,8 @@ export class ChatappCloudAdapter implements PlatformAdapter {
   readonly id = 'chatapp-cloud' as const;
   readonly webhooks: WebhookReceiver;
 
-  constructor(private readonly settings: ChatappCloudSettings) {
+  /** `webhookUrl`: our `/webhooks/chatapp-cloud` address, set as the business account's alternate callback URL. */
+  constructor(private readonly settings: ChatappCloudSettings, private readonly webhookUrl: string) {
     this.webhooks = new ChatappCloudWebhooks(settings.appSecret, settings.verifyToken);
   }
 
@@ -110,7 +102,7 @@ export class ChatappCloudAdapter implements PlatformAdapter {
    * operator set the app's callback URL in the app dashboard.
    */
   async subscribe(token: string, wabaId: string): Promise<void> {
-    const body = this.settings.verifyToken ? { override_callback_uri: this.settings.webhookUrl, verify_token: this.settings.verifyToken } : {};
+    const body = this.settings.verifyToken ? { override_callback_uri: this.webhookUrl, verify_token: this.settings.verifyToken } : {};
     await graph(this.settings.apiUrl, token, 'POST', `${wabaId}/subscribed_apps`, { body });
   }
 

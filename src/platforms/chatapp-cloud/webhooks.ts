@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
-import type { IncomingEvent, IncomingMessage, IncomingRequest, WebhookAccounts, WebhookReceiver, WebhookSource } from '../types.js';
+import type { IncomingEvent, IncomingMessage, IncomingRequest, WebhookAccounts, WebhookReceiver, WebhookSource } from '../capabilities/webhooks.js';
 import { jsonObject } from '../json-body.js';
 
 /** The cloud API's webhook body (only what we read of it). */

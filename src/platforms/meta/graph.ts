@@ -1,5 +1,6 @@
 import { PlatformError } from '../errors.js';
 import { callPlatform } from '../http.js';
+import { retryAfterHeader, retryAtFromUsage } from '../retry-after.js';
 
 /**
  * What Meta's Graph-style APIs (Pages, Marketing, Threads) have in common: the error body
@@ -13,34 +14,6 @@ export interface GraphErrorBody {
 /** Throttling: app (4), user (17), page (32), API (341), custom (613); business use case 80000-80014 below. */
 const RATE_LIMIT_CODES = new Set([4, 17, 32, 341, 613]);
 
-/**
- * When access comes back, from the usage headers where they say it: the business-use-case and page headers
- * give `estimated_time_to_regain_access` in minutes, the ad-account header `reset_time_duration` in seconds.
- * X-App-Usage has percentages only, so without the others there is no time to give.
- */
-export function retryAtFromUsage(headers: Headers | undefined, now = Date.now()): Date | undefined {
-  const waits: number[] = [];
-  const read = (name: string): unknown => {
-    const raw = headers?.get(name);
-    if (!raw) return undefined;
-    try {
-      return JSON.parse(raw) as unknown;
-    } catch {
-      return undefined; // An unreadable header gives no time; the error is still a throttle.
-    }
-  };
-  const minutesIn = (entry: unknown) => {
-    const minutes = (entry as { estimated_time_to_regain_access?: unknown } | null)?.estimated_time_to_regain_access;
-    if (typeof minutes === 'number' && minutes > 0) waits.push(minutes * 60_000);
-  };
-  const business = read('x-business-use-case-usage');
-  if (business && typeof business === 'object') for (const entries of Object.values(business)) if (Array.isArray(entries)) entries.forEach(minutesIn);
-  minutesIn(read('x-page-usage'));
-  const seconds = (read('x-ad-account-usage') as { reset_time_duration?: unknown } | undefined)?.reset_time_duration;
-  if (typeof seconds === 'number' && seconds > 0) waits.push(seconds * 1000);
-  return waits.length ? new Date(now + Math.max(...waits)) : undefined;
-}
-
 /** Meta's error rules: by `error.code` first, then by HTTP status. */
 export function classifyMetaError(status: number, body: unknown, headers?: Headers): PlatformError {
   const error = (typeof body === 'object' && body !== null ? (body as GraphErrorBody).error : undefined) ?? {};
@@ -51,7 +24,7 @@ export function classifyMetaError(status: number, body: unknown, headers?: Heade
   if (code === 190 || code === 102) return new PlatformError('auth_expired', message, details);
   if (code === 10 || (code !== undefined && code >= 200 && code <= 299)) return new PlatformError('permission_revoked', message, details);
   if (code !== undefined && (RATE_LIMIT_CODES.has(code) || (code >= 80000 && code <= 80014))) {
-    const retryAt = retryAtFromUsage(headers);
+    const retryAt = retryAtFromUsage(headers) ?? retryAfterHeader(headers);
     return new PlatformError('rate_limited', message, { ...details, ...(retryAt ? { retryAt } : {}) });
   }
   // 1 "unknown error" and 2 "service temporarily unavailable" are Meta's own advice to retry.
@@ -59,20 +32,23 @@ export function classifyMetaError(status: number, body: unknown, headers?: Heade
   return new PlatformError('invalid_request', message, details);
 }
 
+/** Turns a Graph error answer into the failure it means: Meta's rules, or a platform's own on top of them. */
+export type GraphClassifier = (status: number, body: unknown, headers?: Headers) => PlatformError;
+
 /** One Graph exchange; the answer's JSON, or the classified failure. Older versions label JSON text/javascript. */
-export async function graphFetch<T>(url: string, init: RequestInit = {}): Promise<T> {
+async function graphFetch<T>(url: string, init: RequestInit = {}, classify: GraphClassifier = classifyMetaError): Promise<T> {
   const response = await callPlatform<unknown>(url, init);
   let body = response.body;
   if (typeof body === 'string' && body) {
     try {
       body = JSON.parse(body);
     } catch {
-      if (response.status >= 400) throw classifyMetaError(response.status, {}, response.headers);
+      if (response.status >= 400) throw classify(response.status, {}, response.headers);
       throw new PlatformError('transient', `the Graph API answered something other than JSON (HTTP ${response.status})`, { status: response.status });
     }
   }
   if (response.status >= 400 || (typeof body === 'object' && body !== null && 'error' in body)) {
-    throw classifyMetaError(response.status, body, response.headers);
+    throw classify(response.status, body, response.headers);
   }
   if (typeof body !== 'object' || body === null) {
     throw new PlatformError('transient', `the Graph API answered an empty body (HTTP ${response.status})`, { status: response.status });
@@ -80,10 +56,41 @@ export async function graphFetch<T>(url: string, init: RequestInit = {}): Promis
   return body as T;
 }
 
+type Params = Record<string, string | number | undefined>;
+
+/** One Graph request: the token as a bearer (never in the URL, so it stays out of logs), the query, a form or a JSON body. */
+export interface GraphRequest {
+  token?: string;
+  query?: Params;
+  /** Form-encoded, as the Graph takes writes. */
+  form?: Params;
+  json?: Record<string, unknown>;
+}
+
+/** `method` on `{base}/{path}`; the answer's JSON, or the failure as `classify` reads it. */
+export function graphCall<T>(
+  base: string, method: 'GET' | 'POST' | 'DELETE', path: string, request: GraphRequest = {}, classify: GraphClassifier = classifyMetaError,
+): Promise<T> {
+  const headers: Record<string, string> = request.token ? { Authorization: `Bearer ${request.token}` } : {};
+  let body: string | undefined;
+  if (request.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(definedEntries(request.form)).toString();
+  } else if (request.json) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(request.json);
+  }
+  return graphFetch<T>(withQuery(`${base}/${path}`, request.query ?? {}), { method, headers, ...(body === undefined ? {} : { body }) }, classify);
+}
+
+function definedEntries(params: Params): Array<[string, string]> {
+  return Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined).map(([name, value]) => [name, String(value)]);
+}
+
 /** A URL with query parameters; `undefined` values are left out. */
 export function withQuery(base: string, query: Record<string, string | number | undefined>): string {
   const url = new URL(base);
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
+  for (const [name, value] of definedEntries(query)) url.searchParams.set(name, value);
   return url.toString();
 }
 

@@ -1,10 +1,10 @@
 /**
  * `qrchat` has no HTTP API: a linked-device session of the chat app's multi-device web protocol is a long-lived
  * socket. This file is the seam between the service and whatever speaks that protocol. The service ships one
- * driver, the sandbox's (an in-process fake of the chat app's servers and of the people's phones). A real one
- * (a wrapper around an unofficial library such as Baileys) needs the chat app's servers, which this project
- * cannot reach, so none is bundled: it plugs in by implementing `QrchatDriver` and being named in QRCHAT_DRIVER
- * (see drivers.ts). Its mapping is direct: `connection.update` {qr} / {connection: 'open'} / {lastDisconnect}
+ * driver, the sandbox's (src/sandbox/qrchat/driver.ts: an in-process fake of the chat app's servers and of the
+ * people's phones). A real one (a wrapper around an unofficial library such as Baileys) needs the chat app's
+ * servers, which this project cannot reach, so none is bundled: it plugs in by implementing `QrchatDriver` and
+ * being named in QRCHAT_DRIVER (see settings.ts). Its mapping is direct: `connection.update` {qr} / {connection: 'open'} / {lastDisconnect}
  * become the events below, `creds.update` and the Signal key store go through `AuthStore`, and
  * `messages.upsert` becomes `message`.
  */

@@ -1,77 +1,11 @@
 import { PlatformError } from '../errors.js';
-import { callPlatform } from '../http.js';
-import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
+import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
+import { google, googleToken, refreshGoogle, revokeGoogle } from './client.js';
 import { SearchSuitePublisher } from './publisher.js';
-import type { About, AdapterAccount, Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';
-
-/** Where each part of the search suite's API lives (the real hosts, or the sandbox's prefixes). */
-export interface SearchSuiteEndpoints {
-  clientId: string;
-  clientSecret: string;
-  authorizeUrl: string;
-  tokenUrl: string;
-  revokeUrl: string;
-  accountsApiUrl: string;
-  businessInfoApiUrl: string;
-  calendarApiUrl: string;
-  /** The v4 API of local posts (`https://mybusiness.googleapis.com/v4`). */
-  localPostsApiUrl: string;
-}
+import type { SearchSuiteSettings } from './settings.js';
+import type { About, AdapterAccount, Credentials, PlatformIdentity } from '../types.js';
 
 export const SCOPES = { business: 'https://www.googleapis.com/auth/business.manage', calendar: 'https://www.googleapis.com/auth/calendar' };
-
-interface GoogleError { error?: { code?: number; message?: string; status?: string; errors?: Array<{ reason?: string }> } | string; error_description?: string }
-
-/** Google's error rules: 401 credentials, 403 permission or rate limit by reason, 429, 5xx, invalid_grant. */
-export function classifyGoogle(status: number, body: GoogleError, headers?: Headers): PlatformError {
-  if (typeof body.error === 'string') {
-    const kind = body.error === 'invalid_grant' ? 'auth_expired' : status >= 500 ? 'transient' : 'invalid_request';
-    return new PlatformError(kind, body.error_description ?? body.error, { platformCode: body.error, status });
-  }
-  const message = body.error?.message ?? `HTTP ${status}`;
-  const reason = body.error?.errors?.[0]?.reason ?? body.error?.status;
-  if (status === 401) return new PlatformError('auth_expired', message, { platformCode: reason ?? 401, status });
-  if (status === 429 || reason === 'rateLimitExceeded' || reason === 'userRateLimitExceeded' || reason === 'RESOURCE_EXHAUSTED') {
-    const retryAfter = Number(headers?.get('retry-after') ?? 60);
-    return new PlatformError('rate_limited', message, { platformCode: reason ?? status, status, retryAt: new Date(Date.now() + retryAfter * 1000) });
-  }
-  if (status === 403) return new PlatformError('permission_revoked', message, { platformCode: reason ?? 403, status });
-  if (status >= 500) return new PlatformError('transient', message, { platformCode: status, status });
-  return new PlatformError('invalid_request', message, { platformCode: reason ?? status, status });
-}
-
-export async function googleGet<T>(url: string, accessToken: string): Promise<T> {
-  const response = await callPlatform<T & GoogleError>(url, { headers: { Authorization: `Bearer ${accessToken}` } });
-  if (response.status >= 300) throw classifyGoogle(response.status, response.body, response.headers);
-  return response.body;
-}
-
-/** The token endpoint, for the code exchange and for refreshes (form-encoded, as the protocol wants). */
-export async function googleToken(endpoints: SearchSuiteEndpoints, params: Record<string, string>): Promise<OAuthGrant> {
-  const response = await callPlatform<{ access_token: string; expires_in?: number; refresh_token?: string; scope?: string } & GoogleError>(endpoints.tokenUrl, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: endpoints.clientId, client_secret: endpoints.clientSecret, ...params }).toString(),
-  });
-  if (response.status >= 300 || typeof response.body !== 'object') throw classifyGoogle(response.status, response.body as GoogleError);
-  const body = response.body;
-  return {
-    accessToken: body.access_token,
-    refreshToken: body.refresh_token ?? null,
-    expiresAt: body.expires_in ? new Date(Date.now() + body.expires_in * 1000) : null,
-    scopes: (body.scope ?? '').split(' ').filter(Boolean),
-    extra: {},
-  };
-}
-
-export async function refreshGoogle(endpoints: SearchSuiteEndpoints, credentials: Credentials) {
-  if (!credentials.refreshToken) throw new PlatformError('auth_expired', 'no refresh token was granted; connect again');
-  const grant = await googleToken(endpoints, { grant_type: 'refresh_token', refresh_token: credentials.refreshToken });
-  return {
-    credentials: { ...credentials, accessToken: grant.accessToken, refreshToken: grant.refreshToken ?? credentials.refreshToken },
-    tokenExpiresAt: grant.expiresAt,
-  };
-}
 
 interface GoogleAccount { name: string; accountName?: string; type?: string }
 interface GoogleLocation { name: string; title?: string; websiteUri?: string; categories?: { primaryCategory?: { displayName?: string } }; profile?: { description?: string } }
@@ -83,13 +17,12 @@ export class SearchSuiteAdapter implements OAuthAdapter {
   /** Posts: local posts on the location. */
   readonly publisher: SearchSuitePublisher;
 
-  constructor(private readonly endpoints: SearchSuiteEndpoints) {
+  constructor(private readonly endpoints: SearchSuiteSettings) {
     this.publisher = new SearchSuitePublisher(endpoints.localPostsApiUrl);
   }
 
   readonly oauth = {
     pkce: true,
-    configured: true,
     authorizationUrl: ({ state, redirectUri, codeChallenge, include }: { state: string; redirectUri: string; codeChallenge: string | null; include: string[] }) => {
       const scopes = [SCOPES.business, ...(include.includes('calendar') ? [SCOPES.calendar] : [])];
       const params = new URLSearchParams({
@@ -111,17 +44,17 @@ export class SearchSuiteAdapter implements OAuthAdapter {
       const identity = (platformAccountId: string, kind: PlatformIdentity['kind'], name: string): PlatformIdentity => ({
         platformAccountId, kind, name, username: null, avatarUrl: null, scopes: grant.scopes, tokenExpiresAt: grant.expiresAt,
       });
-      const { accounts = [] } = await googleGet<{ accounts?: GoogleAccount[] }>(`${this.endpoints.accountsApiUrl}/v1/accounts`, grant.accessToken);
+      const { accounts = [] } = await google<{ accounts?: GoogleAccount[] }>(`${this.endpoints.accountsApiUrl}/v1/accounts`, grant.accessToken);
       const granted: GrantedAccount[] = [];
       for (const account of accounts) {
-        const { locations = [] } = await googleGet<{ locations?: GoogleLocation[] }>(
+        const { locations = [] } = await google<{ locations?: GoogleLocation[] }>(
           `${this.endpoints.businessInfoApiUrl}/v1/${account.name}/locations?readMask=name,title`, grant.accessToken);
         for (const location of locations) {
           granted.push({ identity: identity(`${account.name}/${location.name}`, 'business_location', location.title ?? location.name), credentials });
         }
       }
       if (include.includes('calendar') && grant.scopes.includes(SCOPES.calendar)) {
-        const calendar = await googleGet<{ id: string; summary?: string }>(`${this.endpoints.calendarApiUrl}/users/me/calendarList/primary`, grant.accessToken);
+        const calendar = await google<{ id: string; summary?: string }>(`${this.endpoints.calendarApiUrl}/users/me/calendarList/primary`, grant.accessToken);
         granted.push({ platform: 'calendar', identity: identity(calendar.id, 'calendar', calendar.summary ?? calendar.id), credentials });
       }
       return granted;
@@ -132,7 +65,7 @@ export class SearchSuiteAdapter implements OAuthAdapter {
 
   async about(account: AdapterAccount): Promise<About> {
     const locationName = account.platformAccountId.split('/').slice(2).join('/');
-    const location = await googleGet<GoogleLocation & Record<string, unknown>>(
+    const location = await google<GoogleLocation & Record<string, unknown>>(
       `${this.endpoints.businessInfoApiUrl}/v1/${locationName}?readMask=name,title,websiteUri,categories,profile`, account.credentials.accessToken);
     return {
       platformAccountId: account.platformAccountId, name: location.title ?? location.name, username: null,
@@ -143,25 +76,6 @@ export class SearchSuiteAdapter implements OAuthAdapter {
   }
 
   async revoke(account: AdapterAccount): Promise<void> {
-    await callPlatform(`${this.endpoints.revokeUrl}?${new URLSearchParams({ token: account.credentials.refreshToken ?? account.credentials.accessToken })}`, { method: 'POST' });
-  }
-}
-
-/** `calendar`: the search suite's calendar, connected with search_suite (`include=calendar`); same tokens. */
-export class CalendarAdapter implements PlatformAdapter {
-  readonly id = 'calendar' as const;
-
-  constructor(private readonly endpoints: SearchSuiteEndpoints) {}
-
-  readonly refresh = (credentials: Credentials) => refreshGoogle(this.endpoints, credentials);
-
-  async about(account: AdapterAccount): Promise<About> {
-    const calendar = await googleGet<{ id: string; summary?: string; description?: string; timeZone?: string } & Record<string, unknown>>(
-      `${this.endpoints.calendarApiUrl}/users/me/calendarList/${encodeURIComponent(account.platformAccountId)}`, account.credentials.accessToken);
-    return {
-      platformAccountId: calendar.id, name: calendar.summary ?? calendar.id, username: null, bio: calendar.description ?? null,
-      url: null, pictureUrl: null, category: 'calendar', followersCount: null, followingCount: null, postsCount: null,
-      verified: null, platformData: calendar,
-    };
+    await revokeGoogle(this.endpoints.revokeUrl, account.credentials.refreshToken ?? account.credentials.accessToken);
   }
 }

@@ -1,8 +1,9 @@
 import { PlatformError } from '../errors.js';
-import { callPlatform } from '../http.js';
-import { type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, PostNotFound, type RuleViolation } from '../publishing.js';
+import {
+  type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, PostNotFound, type RuleViolation,
+} from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
-import { classifyGoogle } from './adapter.js';
+import { google } from './client.js';
 
 /** Business Profile local posts (v4 `accounts/{a}/locations/{l}/localPosts`): limits of the API and the product. */
 const SUMMARY_LIMIT = 1500;
@@ -22,6 +23,7 @@ interface LocalPost {
   name: string; summary?: string; topicType?: string; state?: string; searchUrl?: string; createTime?: string;
   media?: Array<{ googleUrl?: string; sourceUrl?: string }>;
 }
+interface LocalPostList { localPosts?: LocalPost[]; nextPageToken?: string }
 
 function googleDate(iso: string) {
   const at = new Date(iso);
@@ -108,13 +110,10 @@ export class SearchSuitePublisher implements Publisher {
   }
 
   async publish(account: AdapterAccount, content: PublishContent): Promise<Published> {
-    const response = await callPlatform<LocalPost>(`${this.v4Url}/${account.platformAccountId}/localPosts`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${account.credentials.accessToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(localPostOf(content)),
+    const post = await google<LocalPost>(`${this.v4Url}/${account.platformAccountId}/localPosts`, account.credentials.accessToken, {
+      method: 'POST', json: localPostOf(content),
     });
-    if (response.status >= 300 || typeof response.body !== 'object') throw classifyGoogle(response.status, response.body as never, response.headers);
-    return { platformPostId: response.body.name, url: response.body.searchUrl ?? null };
+    return { platformPostId: post.name, url: post.searchUrl ?? null };
   }
 
   /** Our post among the location's newest local posts created since the attempt started: same summary and topic. */
@@ -122,18 +121,17 @@ export class SearchSuitePublisher implements Publisher {
     const wanted = localPostOf(content);
     let pageToken = '';
     for (let page = 0; page < 5; page += 1) {
-      const response = await callPlatform<{ localPosts?: LocalPost[]; nextPageToken?: string }>(
+      const listed = await google<LocalPostList>(
         `${this.v4Url}/${account.platformAccountId}/localPosts?pageSize=100${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`,
-        { headers: { Authorization: `Bearer ${account.credentials.accessToken}` } });
-      if (response.status >= 300 || typeof response.body !== 'object') throw classifyGoogle(response.status, response.body as never, response.headers);
-      const posts = response.body.localPosts ?? [];
+        account.credentials.accessToken);
+      const posts = listed.localPosts ?? [];
       // Clocks differ: a minute of slack before the attempt started.
       const recent = posts.filter((post) => !post.createTime || Date.parse(post.createTime) >= since.getTime() - 60_000);
       const match = recent.find((post) => (post.summary ?? null) === (wanted.summary ?? null) && post.topicType === wanted.topicType);
       if (match) return { platformPostId: match.name, url: match.searchUrl ?? null };
       // Newest first: a page that reaches before the attempt holds everything that could be ours.
-      if (recent.length < posts.length || !response.body.nextPageToken) return null;
-      pageToken = response.body.nextPageToken;
+      if (recent.length < posts.length || !listed.nextPageToken) return null;
+      pageToken = listed.nextPageToken;
     }
     throw new PlatformError('transient', 'too many local posts since the attempt to tell whether it published; checking again later');
   }
@@ -141,21 +139,17 @@ export class SearchSuitePublisher implements Publisher {
   async delete(account: AdapterAccount, platformPostId: string): Promise<void> {
     // Another location's post must not be reachable through this account: the name says whose it is.
     if (!platformPostId.startsWith(`${account.platformAccountId}/localPosts/`)) throw new PostNotFound(platformPostId);
-    const response = await callPlatform<unknown>(`${this.v4Url}/${platformPostId}`, {
-      method: 'DELETE', headers: { Authorization: `Bearer ${account.credentials.accessToken}` },
+    await google(`${this.v4Url}/${platformPostId}`, account.credentials.accessToken, { method: 'DELETE' }).catch((error: unknown) => {
+      throw error instanceof PlatformError && error.details.status === 404 ? new PostNotFound(platformPostId, { status: 404 }) : error;
     });
-    if (response.status === 404) throw new PostNotFound(platformPostId, { status: 404 });
-    if (response.status >= 300) throw classifyGoogle(response.status, (typeof response.body === 'object' ? response.body : {}) as never, response.headers);
   }
 
   /** The location's local posts, newest first. The API has no time filter, so `from` and `to` are applied here. */
   async history(account: AdapterAccount, query: HistoryQuery): Promise<HistoryPage> {
     const params = new URLSearchParams({ pageSize: String(Math.min(query.limit, 100)) });
     if (query.cursor) params.set('pageToken', query.cursor);
-    const response = await callPlatform<{ localPosts?: LocalPost[]; nextPageToken?: string }>(
-      `${this.v4Url}/${account.platformAccountId}/localPosts?${params}`, { headers: { Authorization: `Bearer ${account.credentials.accessToken}` } });
-    if (response.status >= 300 || typeof response.body !== 'object') throw classifyGoogle(response.status, response.body as never, response.headers);
-    const listed = (response.body.localPosts ?? []).filter((post) => post.createTime);
+    const page = await google<LocalPostList>(`${this.v4Url}/${account.platformAccountId}/localPosts?${params}`, account.credentials.accessToken);
+    const listed = (page.localPosts ?? []).filter((post) => post.createTime);
     const inRange = listed.filter((post) => {
       const at = Date.parse(post.createTime!);
       return (!query.from || at >= query.from.getTime()) && (!query.to || at < query.to.getTime());
@@ -171,7 +165,7 @@ export class SearchSuitePublisher implements Publisher {
         publishedAt: new Date(post.createTime!),
         metrics: null,
       })),
-      nextCursor: pastFrom ? null : response.body.nextPageToken ?? null,
+      nextCursor: pastFrom ? null : page.nextPageToken ?? null,
     };
   }
 }

@@ -1,20 +1,9 @@
 import { PlatformError } from '../errors.js';
-import { callPlatform } from '../http.js';
-import type { GrantedAdAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
+import { BusinessApiClient } from './client.js';
+import type { ShortVideoAdsSettings } from './settings.js';
+import type { GrantedAdAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import type { About, AdapterAccount } from '../types.js';
 
-/** Where the Business API lives (the real host, or the sandbox's prefix), with the developer app. */
-export interface ShortVideoAdsEndpoints {
-  appId: string;
-  secret: string;
-  /** The advertiser's consent page, `https://business-api.tiktok.com/portal/auth`. */
-  authUrl: string;
-  /** The versioned API root, `https://business-api.tiktok.com/open_api/v1.3`. */
-  apiUrl: string;
-}
-
-/** Every answer is HTTP 200 with this envelope; a non-zero `code` is the failure. */
-interface Envelope<T> { code?: number; message?: string; request_id?: string; data?: T }
 interface Advertiser {
   advertiser_id: string; name?: string; currency?: string; timezone?: string; display_timezone?: string; status?: string;
   [field: string]: unknown;
@@ -35,36 +24,23 @@ const FIELDS = ['advertiser_id', 'name', 'currency', 'timezone', 'display_timezo
 /** advertiser/info takes at most this many ids per call. */
 const PAGE = 100;
 
-/**
- * The envelope's codes: 40100 rate limit; 40102/40104/40105 the token (or refresh token) is expired, spent or
- * revoked; 40001 no permission on the advertiser; 5xxxx the platform's fault; the rest are our request's fault
- * (40101 bad app, 40110 bad auth code, 40002 bad parameters).
- */
-export function classifyBusiness(status: number, body: Envelope<unknown>): PlatformError {
-  const code = body.code ?? status;
-  const message = body.message || `HTTP ${status} (code ${code})`;
-  const details = { platformCode: code, status };
-  if (code === 40100 || status === 429) return new PlatformError('rate_limited', message, { ...details, retryAt: new Date(Date.now() + 60_000) });
-  if (code === 40102 || code === 40104 || code === 40105 || status === 401) return new PlatformError('auth_expired', message, details);
-  if (code === 40001) return new PlatformError('permission_revoked', message, details);
-  if (status >= 500 || code >= 50000) return new PlatformError('transient', message, details);
-  return new PlatformError('invalid_request', message, details);
-}
-
 /** `short_video_ads`: the advertisers a person grants the app, connected as ad accounts (no accounts). */
 export class ShortVideoAdsAdapter implements OAuthAdapter {
   readonly id = 'short_video_ads' as const;
 
-  constructor(private readonly endpoints: ShortVideoAdsEndpoints) {}
+  private readonly client: BusinessApiClient;
+
+  constructor(private readonly endpoints: ShortVideoAdsSettings) {
+    this.client = new BusinessApiClient(endpoints.apiUrl);
+  }
 
   readonly oauth = {
     pkce: false,
-    configured: true,
     authorizationUrl: ({ state, redirectUri }: { state: string; redirectUri: string }) =>
       `${this.endpoints.authUrl}?${new URLSearchParams({ app_id: this.endpoints.appId, state, redirect_uri: redirectUri })}`,
     /** The consent sends `auth_code` (valid 10 minutes); it is exchanged with the app's secret, JSON-encoded. */
     exchange: async (authCode: string): Promise<OAuthGrant> => {
-      const data = await this.call<{ access_token?: string; advertiser_ids?: Array<string | number>; scope?: unknown[]; expires_in?: number }>(
+      const data = await this.client.call<{ access_token?: string; advertiser_ids?: Array<string | number>; scope?: unknown[]; expires_in?: number }>(
         '/oauth2/access_token/', { method: 'POST', body: { app_id: this.endpoints.appId, secret: this.endpoints.secret, auth_code: authCode } });
       if (!data.access_token) throw new PlatformError('transient', 'the token answer carries no access token');
       return {
@@ -107,19 +83,6 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
   private advertisers(accessToken: string, ids: string[]): Promise<Advertiser[]> {
     // List parameters of GET calls are JSON arrays in the query string.
     const query = new URLSearchParams({ advertiser_ids: JSON.stringify(ids), fields: JSON.stringify(FIELDS) });
-    return this.call<{ list?: Advertiser[] }>(`/advertiser/info/?${query}`, { accessToken }).then((data) => data.list ?? []);
-  }
-
-  private async call<T>(path: string, options: { method?: string; body?: unknown; accessToken?: string }): Promise<T> {
-    const headers: Record<string, string> = {};
-    // The Business API takes its token in `Access-Token`, not as a bearer.
-    if (options.accessToken) headers['Access-Token'] = options.accessToken;
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await callPlatform<Envelope<T>>(`${this.endpoints.apiUrl}${path}`, {
-      method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const body = typeof response.body === 'object' && response.body !== null ? response.body : {};
-    if (response.status >= 300 || body.code !== 0) throw classifyBusiness(response.status, body);
-    return (body.data ?? {}) as T;
+    return this.client.call<{ list?: Advertiser[] }>(`/advertiser/info/?${query}`, { accessToken }).then((data) => data.list ?? []);
   }
 }

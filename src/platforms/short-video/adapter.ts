@@ -1,20 +1,11 @@
 import { PlatformError } from '../errors.js';
-import { callPlatform } from '../http.js';
-import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
+import { ShortVideoClient } from './client.js';
+import type { ShortVideoSettings } from './settings.js';
+import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
 import { ShortVideoPublisher } from './publisher.js';
-import type { OpenMedia } from './upload.js';
+import type { OpenMedia } from '../platform-module.js';
 import { ShortVideoWebhooks } from './webhooks.js';
-
-/** Where Login Kit and the open API live (the real hosts, or the sandbox's prefixes), with the app's client. */
-export interface ShortVideoEndpoints {
-  clientKey: string;
-  clientSecret: string;
-  /** The consent page, `https://www.tiktok.com/v2/auth/authorize/`. */
-  authorizeUrl: string;
-  /** The open API host, `https://open.tiktokapis.com`: token, revoke and user info live under `/v2/`. */
-  apiUrl: string;
-}
 
 /** `video.list` reads the creator's public videos for the account's history. */
 export const SCOPES = ['user.info.basic', 'video.publish', 'video.upload', 'video.list'];
@@ -32,57 +23,25 @@ interface TikTokUser {
   open_id: string; union_id?: string; avatar_url?: string; display_name?: string; username?: string; bio_description?: string;
   profile_deep_link?: string; is_verified?: boolean; follower_count?: number; following_count?: number; video_count?: number;
 }
-/** Every open API answer: `error.code` is `ok` on success. */
-interface ApiBody<T> { data?: T; error?: { code?: string; message?: string; log_id?: string } }
-/** The OAuth endpoints answer the token itself, or `{error, error_description, log_id}`. */
-interface TokenBody {
-  access_token?: string; expires_in?: number; refresh_token?: string; refresh_expires_in?: number; open_id?: string; scope?: string;
-  error?: string; error_description?: string; log_id?: string;
-}
-
-function retryAt(headers?: Headers): Date {
-  return new Date(Date.now() + Number(headers?.get('retry-after') ?? 60) * 1000);
-}
-
-/** The open API's rules: 401 `access_token_invalid` / `scope_not_authorized`, 429 `rate_limit_exceeded`, 5xx. */
-export function classifyApi(status: number, body: ApiBody<unknown>, headers?: Headers): PlatformError {
-  const code = body.error?.code ?? String(status);
-  const message = body.error?.message || `HTTP ${status} (${code})`;
-  const details = { platformCode: code, status };
-  if (code === 'scope_not_authorized' || code === 'scope_permission_missed') return new PlatformError('permission_revoked', message, details);
-  if (status === 401 || code === 'access_token_invalid') return new PlatformError('auth_expired', message, details);
-  if (status === 429 || code === 'rate_limit_exceeded') return new PlatformError('rate_limited', message, { ...details, retryAt: retryAt(headers) });
-  if (status >= 500 || code === 'internal_error') return new PlatformError('transient', message, details);
-  return new PlatformError('invalid_request', message, details);
-}
-
-/** The OAuth endpoints' rules: `invalid_grant` means the refresh token (or code) is spent, expired or revoked. */
-export function classifyOAuth(status: number, body: TokenBody, headers?: Headers): PlatformError {
-  const code = body.error ?? String(status);
-  const message = body.error_description || `HTTP ${status} (${code})`;
-  if (code === 'invalid_grant') return new PlatformError('auth_expired', message, { platformCode: code, status });
-  if (status === 429 || code === 'rate_limit_exceeded') return new PlatformError('rate_limited', message, { platformCode: code, status, retryAt: retryAt(headers) });
-  if (status >= 500) return new PlatformError('transient', message, { platformCode: code, status });
-  return new PlatformError('invalid_request', message, { platformCode: code, status });
-}
-
 /** `short_video`: a creator's own profile over Login Kit v2 (PKCE, 2 h access tokens, rotating refresh tokens). */
 export class ShortVideoAdapter implements OAuthAdapter {
   readonly id = 'short_video' as const;
   readonly webhooks: ShortVideoWebhooks;
   readonly publisher: ShortVideoPublisher;
 
+  private readonly client: ShortVideoClient;
+
   /** `openMedia` reads a stored media file's bytes, which a video's upload sends in chunks. */
-  constructor(private readonly endpoints: ShortVideoEndpoints, openMedia: OpenMedia) {
+  constructor(private readonly endpoints: ShortVideoSettings, openMedia: OpenMedia) {
+    this.client = new ShortVideoClient(endpoints.apiUrl, endpoints);
     this.webhooks = new ShortVideoWebhooks(endpoints.clientKey, endpoints.clientSecret);
-    this.publisher = new ShortVideoPublisher(endpoints.apiUrl, openMedia);
+    this.publisher = new ShortVideoPublisher(this.client, openMedia);
   }
 
   readonly oauth = {
     pkce: true,
     // Login Kit takes the S256 challenge hex-encoded, not base64url as RFC 7636 has it.
     challengeEncoding: 'hex' as const,
-    configured: true,
     authorizationUrl: ({ state, redirectUri, codeChallenge }: { state: string; redirectUri: string; codeChallenge: string | null }) => {
       const params = new URLSearchParams({
         client_key: this.endpoints.clientKey, scope: SCOPES.join(','), response_type: 'code', redirect_uri: redirectUri, state,
@@ -129,26 +88,15 @@ export class ShortVideoAdapter implements OAuthAdapter {
   }
 
   async revoke(account: AdapterAccount): Promise<void> {
-    const response = await callPlatform<TokenBody>(`${this.endpoints.apiUrl}/v2/oauth/revoke/`, {
-      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_key: this.endpoints.clientKey, client_secret: this.endpoints.clientSecret, token: account.credentials.accessToken }).toString(),
-    });
-    const body = typeof response.body === 'object' ? response.body : {};
-    if (response.status >= 300 || body.error) throw classifyOAuth(response.status, body, response.headers);
+    await this.client.oauth('/v2/oauth/revoke/', { token: account.credentials.accessToken });
   }
 
-  /** The token endpoint (form-encoded), for the code exchange and for refreshes. */
+  /** The token endpoint, for the code exchange and for refreshes; errors may come with HTTP 200, so the body decides. */
   private async token(params: Record<string, string>): Promise<OAuthGrant> {
-    const response = await callPlatform<TokenBody>(`${this.endpoints.apiUrl}/v2/oauth/token/`, {
-      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_key: this.endpoints.clientKey, client_secret: this.endpoints.clientSecret, ...params }).toString(),
-    });
-    const body = typeof response.body === 'object' ? response.body : {};
-    // Errors may come with HTTP 200: the body decides.
-    if (response.status >= 300 || body.error || !body.access_token) throw classifyOAuth(response.status, body, response.headers);
+    const body = await this.client.oauth('/v2/oauth/token/', params, (answer) => Boolean(answer.access_token));
     const inSeconds = (seconds: number | undefined) => (seconds ? new Date(Date.now() + seconds * 1000) : null);
     return {
-      accessToken: body.access_token, refreshToken: body.refresh_token ?? null, expiresAt: inSeconds(body.expires_in),
+      accessToken: body.access_token!, refreshToken: body.refresh_token ?? null, expiresAt: inSeconds(body.expires_in),
       scopes: (body.scope ?? '').split(/[,\s]+/).filter(Boolean),
       extra: { openId: body.open_id ?? '', refreshExpiresAt: inSeconds(body.refresh_expires_in)?.toISOString() ?? '' },
     };
@@ -156,13 +104,9 @@ export class ShortVideoAdapter implements OAuthAdapter {
 
   private async user(accessToken: string, scopes: string[]): Promise<TikTokUser> {
     const fields = scopes.flatMap((scope) => FIELDS_BY_SCOPE[scope] ?? []);
-    const response = await callPlatform<ApiBody<{ user?: TikTokUser }>>(`${this.endpoints.apiUrl}/v2/user/info/?fields=${fields.join(',')}`, {
-      headers: { Authorization: `Bearer ${accessToken}` },
-    });
-    const body = typeof response.body === 'object' ? response.body : {};
-    if (response.status >= 300 || (body.error?.code && body.error.code !== 'ok')) throw classifyApi(response.status, body, response.headers);
-    if (!body.data?.user?.open_id) throw new PlatformError('transient', 'the user info answer names no user');
-    return body.data.user;
+    const data = await this.client.api<{ user?: TikTokUser }>(accessToken, 'GET', `/v2/user/info/?fields=${fields.join(',')}`);
+    if (!data.user?.open_id) throw new PlatformError('transient', 'the user info answer names no user');
+    return data.user;
   }
 }
 

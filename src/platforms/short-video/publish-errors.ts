@@ -1,11 +1,11 @@
 import { PlatformError } from '../errors.js';
-import { type FailureCode, PublishRefused } from '../publishing.js';
+import { type FailureCode, PublishRefused } from '../capabilities/publishing.js';
 
 /**
  * What the Content Posting API's refusals mean for a post. Two places carry them: the `error.code` of an init
  * (HTTP 403 and 400, https://developers.tiktok.com/doc/content-posting-api-reference-direct-post) and the
  * `fail_reason` of a FAILED status (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status).
- * Everything not listed here goes through the open API's common rules (`classifyApi`).
+ * Everything not listed here goes through the open API's common rules (`classifyApi` in client.ts).
  */
 const INIT_REFUSALS: Record<string, { failure: FailureCode; hint: string }> = {
   // The creator's daily cap (about 15 posts a day, shared by every app), not a per-minute limit: retrying in minutes cannot help.

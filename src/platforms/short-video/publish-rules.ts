@@ -1,4 +1,4 @@
-import type { PublishContent, RuleViolation } from '../publishing.js';
+import type { PublishContent, RuleViolation } from '../capabilities/publishing.js';
 
 /**
  * The Content Posting API's limits (media transfer guide and the Direct Post reference): a post is one video or

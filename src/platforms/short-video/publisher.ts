@@ -1,17 +1,16 @@
 import { PlatformError } from '../errors.js';
-import { callPlatform } from '../http.js';
 import {
   type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, type PublishMedia, type PublishProgress,
   OutcomeUnknowable, PublishRefused, type RuleViolation, StillProcessing,
-} from '../publishing.js';
+} from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
-import { classifyApi } from './adapter.js';
+import type { ShortVideoClient } from './client.js';
 import { failReasonRefusal, initRefusal } from './publish-errors.js';
 import { publicUrlOf } from './links.js';
 import { type ShortVideoOptions, validateShortVideo } from './publish-rules.js';
-import { type OpenMedia, planChunks, uploadChunks } from './upload.js';
+import type { OpenMedia } from '../platform-module.js';
+import { planChunks, uploadChunks } from './upload.js';
 
-interface ApiBody<T> { data?: T; error?: { code?: string; message?: string; log_id?: string } }
 interface CreatorInfo {
   creator_username?: string; privacy_level_options?: string[]; comment_disabled?: boolean; duet_disabled?: boolean;
   stitch_disabled?: boolean; max_video_post_duration_sec?: number;
@@ -41,7 +40,7 @@ const HISTORY_FIELDS = 'id,title,video_description,create_time,share_url,cover_i
  * (see `reconcile`). Apps cannot delete posts on this platform, so there is no `delete`.
  */
 export class ShortVideoPublisher implements Publisher {
-  constructor(private readonly apiUrl: string, private readonly openMedia: OpenMedia) {}
+  constructor(private readonly client: ShortVideoClient, private readonly openMedia: OpenMedia) {}
 
   validate(content: PublishContent): RuleViolation[] {
     return validateShortVideo(content);
@@ -145,7 +144,7 @@ export class ShortVideoPublisher implements Publisher {
    * (no progress to clear), when the post failed.
    */
   private async follow(account: AdapterAccount, content: PublishContent, state: ProgressState, progress: PublishProgress | null): Promise<Published | null> {
-    const status = await this.status(account, state.publishId!);
+    const status = await this.client.postStatus<PostStatus>(account.credentials.accessToken, state.publishId!);
     if (status.status === 'PUBLISH_COMPLETE') return publishedOf(state, status);
     if (status.status === 'FAILED') {
       // Reconcile cannot clear the progress: it answers "not published", and publish reports the failure and clears it.
@@ -163,46 +162,9 @@ export class ShortVideoPublisher implements Publisher {
     throw new StillProcessing(checkAfterMs(state), `the platform is processing the ${state.kind ?? 'post'} (${status.status ?? 'no status'})`);
   }
 
-  /**
-   * The status fetch, read as text: `publicaly_available_post_id` is a list of int64 numbers, and the ids are
-   * past 2^53, which JSON.parse would round to another post's id. They are made strings before parsing.
-   */
-  private async status(account: AdapterAccount, publishId: string): Promise<PostStatus> {
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(`${this.apiUrl}/v2/post/publish/status/fetch/`, {
-        method: 'POST', redirect: 'manual', signal: AbortSignal.timeout(20_000),
-        headers: { Authorization: `Bearer ${account.credentials.accessToken}`, 'Content-Type': 'application/json; charset=UTF-8' },
-        body: JSON.stringify({ publish_id: publishId }),
-      });
-      text = await response.text();
-    } catch (error) {
-      throw new PlatformError('transient', `the platform could not be reached: ${(error as Error).message}`);
-    }
-    let parsed: ApiBody<PostStatus> = {};
-    try {
-      parsed = JSON.parse(text.replace(/("publicaly_available_post_id"\s*:\s*\[)([^\]]*)\]/, (_, head: string, ids: string) => `${head}${ids.replace(/-?\d+/g, '"$&"')}]`)) as ApiBody<PostStatus>;
-    } catch {
-      if (response.status < 300) throw new PlatformError('transient', `the platform answered invalid JSON (HTTP ${response.status})`, { status: response.status });
-    }
-    const code = parsed.error?.code;
-    if (response.status < 300 && (!code || code === 'ok')) return parsed.data ?? {};
-    throw classifyApi(response.status, parsed, response.headers);
-  }
-
-  /** A POST of the open API: `error.code` other than `ok` is a failure even with HTTP 200. Inits have refusals of their own. */
-  private async call<T>(account: AdapterAccount, path: string, body: unknown, init = false): Promise<T> {
-    const response = await callPlatform<ApiBody<T>>(`${this.apiUrl}${path}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${account.credentials.accessToken}`, 'Content-Type': 'application/json; charset=UTF-8' },
-      body: JSON.stringify(body),
-    });
-    const parsed = typeof response.body === 'object' && response.body !== null ? response.body : {};
-    const code = parsed.error?.code;
-    if (response.status < 300 && (!code || code === 'ok')) return (parsed.data ?? {}) as T;
-    const refusal = init && code ? initRefusal(code, parsed.error?.message ?? '', response.status) : null;
-    throw refusal ?? classifyApi(response.status, parsed, response.headers);
+  /** A POST of the open API with the creator's token; inits have refusals of their own. */
+  private call<T>(account: AdapterAccount, path: string, body: unknown, init = false): Promise<T> {
+    return this.client.api<T>(account.credentials.accessToken, 'POST', path, body, init ? initRefusal : undefined);
   }
 }
 

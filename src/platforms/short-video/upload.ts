@@ -1,9 +1,6 @@
-import type { Readable } from 'node:stream';
 import { Readable as NodeReadable } from 'node:stream';
 import { PlatformError } from '../errors.js';
-
-/** Opens a stored media file's bytes (an inclusive range of them): the one thing the publisher needs of storage. */
-export type OpenMedia = (mediaId: string, range: { start: number; end: number }) => Promise<Readable>;
+import type { OpenMedia } from '../platform-module.js';
 
 /**
  * The media transfer guide's rules: chunks of 5 to 64 MB sent in order, the last one taking the remainder (up to

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
-import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } from '../types.js';
+import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } from '../capabilities/webhooks.js';
 import { jsonObject } from '../json-body.js';
 import { publicUrlOf } from './links.js';
 

@@ -1,9 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { PlatformError } from '../errors.js';
-import { graphFetch, withQuery } from '../meta/graph.js';
-import type { OAuthAdapter, OAuthGrant, SelectingFlow } from '../oauth.js';
+import { withQuery } from '../meta/graph.js';
+import type { OAuthAdapter, OAuthGrant, SelectingFlow } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
-import { SocialNetworkAssets } from './assets.js';
+import { SocialNetworkAds } from './ads.js';
+import { SocialNetworkClient } from './client.js';
+import { SocialNetworkPages } from './pages.js';
 import { SocialNetworkPublisher } from './publisher.js';
 import { SocialNetworkWebhooks } from './webhooks.js';
 
@@ -62,27 +64,31 @@ export function hasAdsPermission(grant: PendingGrant): boolean {
  */
 export class SocialNetworkAdapter implements OAuthAdapter {
   readonly id = 'social_network' as const;
-  readonly assets: SocialNetworkAssets;
+  /** The pages a grant's user manages, to choose among (a pending connection). */
+  readonly pages: SocialNetworkPages;
+  readonly ads: SocialNetworkAds;
   readonly webhooks: SocialNetworkWebhooks;
   readonly publisher: SocialNetworkPublisher;
+  private readonly client: SocialNetworkClient;
   private appSubscriptions: Promise<void> | null = null;
 
-  constructor(readonly endpoints: SocialNetworkEndpoints) {
-    this.assets = new SocialNetworkAssets(endpoints.graphUrl);
-    this.publisher = new SocialNetworkPublisher(endpoints.graphUrl);
+  constructor(private readonly endpoints: SocialNetworkEndpoints) {
+    this.client = new SocialNetworkClient(endpoints.graphUrl);
+    this.pages = new SocialNetworkPages(this.client);
+    this.ads = new SocialNetworkAds(this.client, endpoints.appId);
+    this.publisher = new SocialNetworkPublisher(this.client);
     const verifyToken = endpoints.verifyToken ?? createHmac('sha256', endpoints.appSecret).update('socialgate webhook verify token').digest('base64url');
     this.webhooks = new SocialNetworkWebhooks(endpoints.appSecret, verifyToken);
   }
 
   private token(query: Record<string, string>): Promise<TokenAnswer> {
-    return graphFetch<TokenAnswer>(withQuery(`${this.endpoints.graphUrl}/oauth/access_token`, {
-      client_id: this.endpoints.appId, client_secret: this.endpoints.appSecret, ...query,
-    }));
+    return this.client.call<TokenAnswer>('GET', 'oauth/access_token', {
+      query: { client_id: this.endpoints.appId, client_secret: this.endpoints.appSecret, ...query },
+    });
   }
 
   readonly oauth: SelectingFlow = {
     pkce: false,
-    configured: true,
     authorizationUrl: ({ state, redirectUri }) => withQuery(this.endpoints.dialogUrl, {
       client_id: this.endpoints.appId, redirect_uri: redirectUri, state, scope: SCOPES.join(','), response_type: 'code',
     }),
@@ -97,9 +103,9 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     },
     /** Who granted, and what they granted: people may untick permissions in the dialog. */
     pendingSelection: async (grant) => {
-      const headers = { Authorization: `Bearer ${grant.accessToken}` };
-      const me = await graphFetch<{ id: string }>(`${this.endpoints.graphUrl}/me?fields=id,name`, { headers });
-      const permissions = await graphFetch<{ data: Array<{ permission: string; status: string }> }>(`${this.endpoints.graphUrl}/me/permissions`, { headers });
+      const token = grant.accessToken;
+      const me = await this.client.call<{ id: string }>('GET', 'me', { token, query: { fields: 'id,name' } });
+      const permissions = await this.client.call<{ data: Array<{ permission: string; status: string }> }>('GET', 'me/permissions', { token });
       const scopes = permissions.data.filter((p) => p.status === 'granted').map((p) => p.permission);
       if (!scopes.includes('pages_show_list') && !scopes.some((scope) => ADS_SCOPES.includes(scope))) {
         throw new PlatformError('permission_revoked', 'Neither the pages nor the ads permissions were granted, so there is nothing to connect.');
@@ -119,11 +125,8 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.appSubscriptions ??= (async () => {
       const appToken = `${this.endpoints.appId}|${this.endpoints.appSecret}`;
       for (const [object, fields] of [['page', 'messages,feed,leadgen'], ['permissions', SCOPES.join(',')]] as const) {
-        await graphFetch(`${this.endpoints.graphUrl}/${this.endpoints.appId}/subscriptions`, {
-          method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            object, fields, callback_url: this.endpoints.webhookUrl, verify_token: this.webhooks.verifyToken, include_values: 'true', access_token: appToken,
-          }).toString(),
+        await this.client.call('POST', `${this.endpoints.appId}/subscriptions`, {
+          form: { object, fields, callback_url: this.endpoints.webhookUrl, verify_token: this.webhooks.verifyToken, include_values: 'true', access_token: appToken },
         });
       }
     })().catch((error: unknown) => {
@@ -134,9 +137,10 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   }
 
   async about(account: AdapterAccount): Promise<About> {
-    const page = await graphFetch<GraphPageAbout & Record<string, unknown>>(withQuery(`${this.endpoints.graphUrl}/${account.platformAccountId}`, {
-      fields: 'id,name,username,about,category,link,website,fan_count,followers_count,verification_status,picture{url}',
-    }), { headers: { Authorization: `Bearer ${account.credentials.accessToken}` } });
+    const page = await this.client.call<GraphPageAbout & Record<string, unknown>>('GET', account.platformAccountId, {
+      token: account.credentials.accessToken,
+      query: { fields: 'id,name,username,about,category,link,website,fan_count,followers_count,verification_status,picture{url}' },
+    });
     return {
       platformAccountId: page.id, name: page.name, username: page.username ?? null, bio: page.about ?? null,
       url: page.link ?? null, pictureUrl: page.picture?.data?.url ?? null, category: page.category ?? null,

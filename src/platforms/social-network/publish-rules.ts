@@ -1,6 +1,6 @@
 import { PlatformError } from '../errors.js';
 import { classifyMetaError } from '../meta/graph.js';
-import { type PublishContent, PublishRefused, type RuleViolation } from '../publishing.js';
+import { type PublishContent, PublishRefused, type RuleViolation } from '../capabilities/publishing.js';
 
 /**
  * A page post's limits: the message (63,206 characters), photos as the Page photos edge takes them (JPEG, PNG,

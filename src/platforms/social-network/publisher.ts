@@ -1,11 +1,11 @@
 import { PlatformError } from '../errors.js';
-import { callPlatform } from '../http.js';
-import { type GraphList, nextCursorOf, withQuery } from '../meta/graph.js';
+import { type GraphList, nextCursorOf } from '../meta/graph.js';
 import {
   type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, type PublishProgress,
   PostNotFound, PublishRefused, type RuleViolation, StillProcessing,
-} from '../publishing.js';
+} from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
+import type { SocialNetworkClient } from './client.js';
 import { classifyPageError, type SocialNetworkOptions, validatePagePost } from './publish-rules.js';
 
 /**
@@ -47,8 +47,7 @@ const LOOK_AGAIN_MS = 2_000;
  * a refusal, or the last try, is given up and kept in the target's state (`comment.failed`).
  */
 export class SocialNetworkPublisher implements Publisher {
-  /** `graphUrl`: `{host}/{version}`. */
-  constructor(private readonly graphUrl: string) {}
+  constructor(private readonly client: SocialNetworkClient) {}
 
   validate(content: PublishContent): RuleViolation[] {
     return validatePagePost(content);
@@ -226,28 +225,10 @@ export class SocialNetworkPublisher implements Publisher {
     };
   }
 
-  /** One Graph call with the page token; form-encoded for POST, as the Graph takes it; failures classified. */
-  private async call<T>(account: AdapterAccount, method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | number | undefined>): Promise<T> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${account.credentials.accessToken}` };
-    const url = `${this.graphUrl}/${path}`;
-    let init: RequestInit = { method, headers };
-    if (method === 'POST') {
-      const form = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined).map(([k, v]) => [k, String(v)]));
-      init = { method, headers: { ...headers, 'Content-Type': 'application/x-www-form-urlencoded' }, body: form.toString() };
-    }
-    const response = await callPlatform<unknown>(method === 'POST' ? url : withQuery(url, params), init);
-    let body = response.body;
-    if (typeof body === 'string' && body) {
-      try {
-        body = JSON.parse(body) as unknown;
-      } catch {
-        throw response.status >= 400 ? classifyPageError(response.status, {}, response.headers)
-          : new PlatformError('transient', `the Graph API answered something other than JSON (HTTP ${response.status})`, { status: response.status });
-      }
-    }
-    if (response.status >= 400 || (typeof body === 'object' && body !== null && 'error' in body)) throw classifyPageError(response.status, body, response.headers);
-    if (typeof body !== 'object' || body === null) throw new PlatformError('transient', `the Graph API answered an empty body (HTTP ${response.status})`, { status: response.status });
-    return body as T;
+  /** One Graph call with the page token (a write's parameters form-encoded); refusals of the post in the user's terms. */
+  private call<T>(account: AdapterAccount, method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | number | undefined>): Promise<T> {
+    const token = account.credentials.accessToken;
+    return this.client.call<T>(method, path, method === 'POST' ? { token, form: params } : { token, query: params }, classifyPageError);
   }
 }
 

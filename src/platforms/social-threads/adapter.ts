@@ -1,18 +1,10 @@
 import { PlatformError } from '../errors.js';
-import { graphFetch, withQuery } from '../meta/graph.js';
-import type { ConnectingFlow, GrantedAccount, OAuthAdapter, OAuthGrant } from '../oauth.js';
+import { withQuery } from '../meta/graph.js';
+import type { ConnectingFlow, GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
+import { SocialThreadsClient } from './client.js';
 import { SocialThreadsPublisher } from './publisher.js';
-
-/** Where the Threads API and its authorize page live (the real hosts, or the sandbox's), and the app. */
-export interface SocialThreadsEndpoints {
-  appId: string;
-  appSecret: string;
-  /** The token endpoints live at the host's root; the reads under `{host}/{version}`. */
-  apiUrl: string;
-  version: string;
-  authorizeUrl: string;
-}
+import type { SocialThreadsSettings } from './settings.js';
 
 export const SCOPES = ['threads_basic', 'threads_content_publish', 'threads_manage_replies', 'threads_read_replies', 'threads_manage_insights', 'threads_delete'];
 const PROFILE_FIELDS = 'id,username,name,threads_profile_picture_url,threads_biography';
@@ -30,13 +22,15 @@ export class SocialThreadsAdapter implements OAuthAdapter {
   readonly id = 'social_threads' as const;
   readonly refreshAheadMs = REFRESH_AHEAD_MS;
   readonly publisher: SocialThreadsPublisher;
+  private readonly client: SocialThreadsClient;
 
-  constructor(private readonly endpoints: SocialThreadsEndpoints) {
-    this.publisher = new SocialThreadsPublisher(`${endpoints.apiUrl}/${endpoints.version}`);
+  constructor(private readonly endpoints: SocialThreadsSettings) {
+    this.client = new SocialThreadsClient(endpoints.apiUrl, endpoints.version);
+    this.publisher = new SocialThreadsPublisher(this.client);
   }
 
   private profile(accessToken: string): Promise<ThreadsProfile & Record<string, unknown>> {
-    return graphFetch(withQuery(`${this.endpoints.apiUrl}/${this.endpoints.version}/me`, { fields: PROFILE_FIELDS, access_token: accessToken }));
+    return this.client.call(accessToken, 'GET', 'me', { fields: PROFILE_FIELDS });
   }
 
   private expiry(answer: TokenAnswer): Date | null {
@@ -45,21 +39,17 @@ export class SocialThreadsAdapter implements OAuthAdapter {
 
   readonly oauth: ConnectingFlow = {
     pkce: false,
-    configured: true,
     authorizationUrl: ({ state, redirectUri }) => withQuery(this.endpoints.authorizeUrl, {
       client_id: this.endpoints.appId, redirect_uri: redirectUri, scope: SCOPES.join(','), response_type: 'code', state,
     }),
     /** The code gives a one-hour token (form POST); it is swapped at once for a 60-day one. */
     exchange: async (code, redirectUri): Promise<OAuthGrant> => {
-      const short = await graphFetch<TokenAnswer>(`${this.endpoints.apiUrl}/oauth/access_token`, {
-        method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          client_id: this.endpoints.appId, client_secret: this.endpoints.appSecret, code, grant_type: 'authorization_code', redirect_uri: redirectUri,
-        }).toString(),
+      const short = await this.client.token<TokenAnswer>('POST', 'oauth/access_token', {
+        form: { client_id: this.endpoints.appId, client_secret: this.endpoints.appSecret, code, grant_type: 'authorization_code', redirect_uri: redirectUri },
       });
-      const long = await graphFetch<TokenAnswer>(withQuery(`${this.endpoints.apiUrl}/access_token`, {
-        grant_type: 'th_exchange_token', client_secret: this.endpoints.appSecret, access_token: short.access_token,
-      }));
+      const long = await this.client.token<TokenAnswer>('GET', 'access_token', {
+        query: { grant_type: 'th_exchange_token', client_secret: this.endpoints.appSecret, access_token: short.access_token },
+      });
       return {
         accessToken: long.access_token, refreshToken: null, expiresAt: this.expiry(long), scopes: SCOPES,
         extra: short.user_id === undefined ? {} : { userId: String(short.user_id) },
@@ -79,9 +69,9 @@ export class SocialThreadsAdapter implements OAuthAdapter {
 
   /** A long-lived token refreshes itself; once it has expired only a new login helps. */
   readonly refresh = async (credentials: Credentials) => {
-    const answer = await graphFetch<TokenAnswer>(withQuery(`${this.endpoints.apiUrl}/refresh_access_token`, {
-      grant_type: 'th_refresh_token', access_token: credentials.accessToken,
-    }));
+    const answer = await this.client.token<TokenAnswer>('GET', 'refresh_access_token', {
+      query: { grant_type: 'th_refresh_token', access_token: credentials.accessToken },
+    });
     if (!answer.access_token) throw new PlatformError('transient', 'the refresh answered no token');
     return { credentials: { ...credentials, accessToken: answer.access_token }, tokenExpiresAt: this.expiry(answer) };
   };

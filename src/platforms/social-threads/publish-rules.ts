@@ -1,4 +1,4 @@
-import type { PublishContent, RuleViolation } from '../publishing.js';
+import type { PublishContent, RuleViolation } from '../capabilities/publishing.js';
 
 /** The Threads API's limits (posts and media specifications). */
 export const TEXT_LIMIT = 500;

@@ -1,11 +1,11 @@
 import { PlatformError } from '../errors.js';
-import { callPlatform } from '../http.js';
-import { classifyMetaError, type GraphErrorBody, type GraphList, nextCursorOf, withQuery } from '../meta/graph.js';
+import { classifyMetaError, type GraphErrorBody, type GraphList, nextCursorOf } from '../meta/graph.js';
 import {
   type HistoryPage, type HistoryQuery, PostNotFound, type Published, type PublishContent, type Publisher, type PublishMedia, PublishRefused,
   type PublishProgress, type RuleViolation, StillProcessing,
-} from '../publishing.js';
+} from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
+import type { SocialThreadsClient } from './client.js';
 import { threadsViolations } from './publish-rules.js';
 
 /**
@@ -64,8 +64,7 @@ export function threadsError(status: number, body: unknown, headers: Headers | u
  * container per media for a carousel. Containers are processed asynchronously; their status decides the next step.
  */
 export class SocialThreadsPublisher implements Publisher {
-  /** `graphUrl`: the versioned base (`https://graph.threads.net/v1.0`). */
-  constructor(private readonly graphUrl: string) {}
+  constructor(private readonly client: SocialThreadsClient) {}
 
   validate(content: PublishContent): RuleViolation[] {
     return threadsViolations(content);
@@ -197,19 +196,11 @@ export class SocialThreadsPublisher implements Publisher {
     };
   }
 
-  /** One Graph exchange with the user's token (form body for writes), classified by `threadsError`. */
-  private async call<T>(account: AdapterAccount, method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | undefined>, step: 'container' | 'publish' | 'other'): Promise<T> {
-    const query = { ...params, access_token: account.credentials.accessToken };
-    const defined = Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    const response = method === 'POST'
-      ? await callPlatform<unknown>(`${this.graphUrl}/${path}`, {
-        method, headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(defined).toString(),
-      })
-      : await callPlatform<unknown>(withQuery(`${this.graphUrl}/${path}`, defined), { method });
-    const body = typeof response.body === 'string' && response.body ? safeJson(response.body) : response.body;
-    if (response.status >= 400 || (typeof body === 'object' && body !== null && 'error' in body)) throw threadsError(response.status, body, response.headers, step);
-    if (typeof body !== 'object' || body === null) throw new PlatformError('transient', `Threads answered an empty body (HTTP ${response.status})`, { status: response.status });
-    return body as T;
+  /** One call with the user's token, its refusals read by `threadsError` for the step it is. */
+  private call<T>(
+    account: AdapterAccount, method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | undefined>, step: 'container' | 'publish' | 'other',
+  ): Promise<T> {
+    return this.client.call<T>(account.credentials.accessToken, method, path, params, (status, body, headers) => threadsError(status, body, headers, step));
   }
 }
 
@@ -219,12 +210,4 @@ function containerType(media: PublishMedia): 'IMAGE' | 'VIDEO' {
 
 function mediaParams(media: PublishMedia): Record<string, string> {
   return containerType(media) === 'VIDEO' ? { media_type: 'VIDEO', video_url: media.url } : { media_type: 'IMAGE', image_url: media.url };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

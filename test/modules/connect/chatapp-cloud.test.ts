@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
-import { classifyGraphError } from '../../../src/platforms/chatapp-cloud/graph.js';
+import { classifyGraphError } from '../../../src/platforms/chatapp-cloud/client.js';
 import {
   DEMO_ACCESS_TOKEN, DEMO_PHONE_NUMBER_ID, DEMO_VERIFIED_NAME, DEMO_WABA_ID, SANDBOX_APP_SECRET, SANDBOX_VERIFY_TOKEN,
 } from '../../../src/sandbox/chatapp-cloud/platform.js';

@@ -192,7 +192,7 @@ describe('qrchat — pairing a number by QR code, receiving its messages', () =>
   it('a worker takes over a session whose holder is gone, from its stored keys (the old socket is replaced)', async () => {
     const id = await pair('+4915100000007');
     await app.services.db('qrchatSessions').where({ accountId: id }).update({ leaseExpiresAt: new Date(Date.now() - 1000) });
-    const other = new QrchatSessions(app.services, app.services.platforms.qrchat);
+    const other = new QrchatSessions(app.services, app.services.platforms.get('qrchat')!);
     try {
       await other.sweep();
       const row = await until(() => app.services.db('qrchatSessions').where({ accountId: id }).first(), (r) => r.heldBy === other.holder && r.state === 'open');
@@ -212,7 +212,7 @@ describe('qrchat — pairing a number by QR code, receiving its messages', () =>
     await stateOf(started.body.id, 'awaiting_scan');
     await app.services.db('qrchatSessions').where({ accountId: started.body.id })
       .update({ pairingExpiresAt: new Date(Date.now() - 1000), leaseExpiresAt: new Date(Date.now() - 1000) });
-    const other = new QrchatSessions(app.services, app.services.platforms.qrchat);
+    const other = new QrchatSessions(app.services, app.services.platforms.get('qrchat')!);
     try {
       await other.sweep();
     } finally {

@@ -144,7 +144,7 @@ describe('social_network — pages and ad accounts by OAuth, chosen after consen
   });
 
   it('answers the handshake with the verify token only; refuses forged webhooks (401) and stores nothing', async () => {
-    const verifyToken = app.services.platforms.socialNetwork.webhooks.verifyToken;
+    const verifyToken = app.services.platforms.get('social_network')!.webhooks.verifyToken;
     const ok = await app.api.get(`/webhooks/social_network?hub.mode=subscribe&hub.verify_token=${verifyToken}&hub.challenge=1158201444`);
     expect([ok.status, ok.text]).to.deep.equal([200, '1158201444']);
     expect((await app.api.get('/webhooks/social_network?hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1')).status).to.equal(403);

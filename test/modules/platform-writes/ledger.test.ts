@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { newId } from '../../../src/lib/ids.js';
 import { PlatformError } from '../../../src/platforms/errors.js';
-import type { Published } from '../../../src/platforms/publishing.js';
+import type { Published } from '../../../src/platforms/capabilities/publishing.js';
 import { accountById, adapterAccount } from '../../../src/modules/accounts/read.js';
 import { WriteInProgressError, WriteKeyReusedError, WriteOutcomeUnknownError } from '../../../src/modules/platform-writes/errors.js';
 import { type PlatformWrite, writeOnce, type Written } from '../../../src/modules/platform-writes/ledger.js';
@@ -61,7 +61,7 @@ describe('platform writes — a message sent at most once per key, whatever is l
   /** sendMessage to the chat through the botchat adapter's own client, over HTTP to the sandbox. */
   async function sendMessage(text: string): Promise<Published> {
     const account = adapterAccount((await accountById(app.services.db, bot.accountId))!, app.services.secrets);
-    return app.services.platforms.botchat.publisher.publish(account, { text, media: [], options: { chatIds: [CHAT] } }, { state: {}, save: async () => {} });
+    return app.services.platforms.get('botchat')!.publisher.publish(account, { text, media: [], options: { chatIds: [CHAT] } }, { state: {}, save: async () => {} });
   }
 
   /** What a platform that lists what an account sent would answer; the bot API cannot, so only some tests offer it. */

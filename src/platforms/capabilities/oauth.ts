@@ -1,5 +1,5 @@
-import type { components } from '../../generated/api.js';
-import type { Credentials, PlatformAdapter, PlatformIdentity } from './types.js';
+import type { components } from '../../../generated/api.js';
+import type { Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';
 
 /** What the token endpoint granted, kept only until the accounts it covers are saved. */
 export interface OAuthGrant {
@@ -43,8 +43,6 @@ interface OAuthFlow {
   readonly pkce: boolean;
   /** How the S256 challenge is encoded: base64url (RFC 7636, the default), or hex where the platform wants it. */
   readonly challengeEncoding?: 'base64url' | 'hex';
-  /** False when this instance has no app credentials and no sandbox for the platform. */
-  readonly configured: boolean;
   authorizationUrl(request: AuthorizationRequest): string;
   exchange(code: string, redirectUri: string, codeVerifier: string | null): Promise<OAuthGrant>;
 }

@@ -1,6 +1,6 @@
-import type { components } from '../../generated/api.js';
-import { PlatformError, type PlatformFailure } from './errors.js';
-import type { AdapterAccount } from './types.js';
+import type { components } from '../../../generated/api.js';
+import { PlatformError, type PlatformFailure } from '../errors.js';
+import type { AdapterAccount } from '../types.js';
 
 export type RuleCode = components['schemas']['PostValidationError']['code'];
 export type FailureCode = components['schemas']['PostTargetFailure']['code'];

@@ -1,0 +1,21 @@
+import type { Ads } from './ads.js';
+import type { ConnectingFlow, SelectingFlow } from './oauth.js';
+import type { Publisher } from './publishing.js';
+import type { WebhookReceiver } from './webhooks.js';
+
+/**
+ * What a platform may be able to do beyond the core, each a small interface in a file of its own, under the
+ * name an adapter gives it (`adapter.publisher`). A new capability is its file and one line here; the platforms
+ * that have it add the member, and `Platforms.capability(id, name)` finds it.
+ */
+export interface Capabilities {
+  /** Connecting accounts by the OAuth authorization-code flow. */
+  oauth: ConnectingFlow | SelectingFlow;
+  /** Posts: rules, publishing and (where allowed) deletion and history. A platform without it refuses posts at validation. */
+  publisher: Publisher;
+  /** Receiving the platform's webhooks. */
+  webhooks: WebhookReceiver;
+  ads: Ads;
+}
+
+export type CapabilityName = keyof Capabilities;

@@ -1,0 +1,22 @@
+import { google, refreshGoogle } from './client.js';
+import type { SearchSuiteSettings } from './settings.js';
+import type { About, AdapterAccount, Credentials, PlatformAdapter } from '../types.js';
+
+/** `calendar`: the search suite's calendar, connected with search_suite (`include=calendar`); same tokens. */
+export class CalendarAdapter implements PlatformAdapter {
+  readonly id = 'calendar' as const;
+
+  constructor(private readonly endpoints: SearchSuiteSettings) {}
+
+  readonly refresh = (credentials: Credentials) => refreshGoogle(this.endpoints, credentials);
+
+  async about(account: AdapterAccount): Promise<About> {
+    const calendar = await google<{ id: string; summary?: string; description?: string; timeZone?: string } & Record<string, unknown>>(
+      `${this.endpoints.calendarApiUrl}/users/me/calendarList/${encodeURIComponent(account.platformAccountId)}`, account.credentials.accessToken);
+    return {
+      platformAccountId: calendar.id, name: calendar.summary ?? calendar.id, username: null, bio: calendar.description ?? null,
+      url: null, pictureUrl: null, category: 'calendar', followersCount: null, followingCount: null, postsCount: null,
+      verified: null, platformData: calendar,
+    };
+  }
+}

@@ -1,0 +1,43 @@
+import { PlatformError } from '../errors.js';
+import { callPlatform } from '../http.js';
+import { orAfterSeconds, retryAfterHeader } from '../retry-after.js';
+
+/** Every answer is HTTP 200 with this envelope; a non-zero `code` is the failure. */
+interface Envelope<T> { code?: number; message?: string; request_id?: string; data?: T }
+
+/**
+ * The envelope's codes: 40100 rate limit; 40102/40104/40105 the token (or refresh token) is expired, spent or
+ * revoked; 40001 no permission on the advertiser; 5xxxx the platform's fault; the rest are our request's fault
+ * (40101 bad app, 40110 bad auth code, 40002 bad parameters). The envelope gives no time to come back: a
+ * minute, the window its per-minute limits count in, unless a Retry-After says otherwise.
+ */
+function classifyBusiness(status: number, body: Envelope<unknown>, headers?: Headers): PlatformError {
+  const code = body.code ?? status;
+  const message = body.message || `HTTP ${status} (code ${code})`;
+  const details = { platformCode: code, status };
+  if (code === 40100 || status === 429) {
+    return new PlatformError('rate_limited', message, { ...details, retryAt: orAfterSeconds(retryAfterHeader(headers), 60) });
+  }
+  if (code === 40102 || code === 40104 || code === 40105 || status === 401) return new PlatformError('auth_expired', message, details);
+  if (code === 40001) return new PlatformError('permission_revoked', message, details);
+  if (status >= 500 || code >= 50000) return new PlatformError('transient', message, details);
+  return new PlatformError('invalid_request', message, details);
+}
+
+/** The Business API at its versioned root: an envelope's `data`, or the classified failure. */
+export class BusinessApiClient {
+  constructor(private readonly apiUrl: string) {}
+
+  async call<T>(path: string, options: { method?: string; body?: unknown; accessToken?: string }): Promise<T> {
+    const headers: Record<string, string> = {};
+    // The Business API takes its token in `Access-Token`, not as a bearer.
+    if (options.accessToken) headers['Access-Token'] = options.accessToken;
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    const response = await callPlatform<Envelope<T>>(`${this.apiUrl}${path}`, {
+      method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const body = typeof response.body === 'object' && response.body !== null ? response.body : {};
+    if (response.status >= 300 || body.code !== 0) throw classifyBusiness(response.status, body, response.headers);
+    return (body.data ?? {}) as T;
+  }
+}

@@ -1,0 +1,14 @@
+import { socialThreads } from '../../platforms/social-threads/index.js';
+import { DEFAULT_VERSION } from '../../platforms/social-threads/settings.js';
+import { defineSandbox } from '../sandbox-platform.js';
+import { SANDBOX_THREADS_APP } from './demo.js';
+import { mountSocialThreads } from './platform.js';
+
+export const socialThreadsSandbox = defineSandbox({
+  platform: socialThreads,
+  mount: mountSocialThreads,
+  defaults: (sandboxUrl) => ({
+    appId: SANDBOX_THREADS_APP.id, appSecret: SANDBOX_THREADS_APP.secret, version: DEFAULT_VERSION,
+    apiUrl: `${sandboxUrl}/social_threads/graph`, authorizeUrl: `${sandboxUrl}/social_threads/www/oauth/authorize`,
+  }),
+});
