@@ -15,7 +15,8 @@ function variablesNamed(): string[] {
   const names = new Set<string>();
   for (const file of settingsFiles()) {
     const source = readFileSync(file, 'utf8');
-    for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b|'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g)) names.add((match[1] ?? match[2])!);
+    const named = /\benv\.([A-Z][A-Z0-9_]*)\b|\b(?:int|intList|bool)\('([A-Z][A-Z0-9_]*)'|'([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)'/g;
+    for (const match of source.matchAll(named)) names.add((match[1] ?? match[2] ?? match[3])!);
   }
   return [...names];
 }
