@@ -30,6 +30,7 @@ function isMissingBody(error: ErrorObject): boolean {
 }
 
 /** PostgreSQL stores neither a NUL character (text refuses it) nor a lone UTF-16 surrogate (jsonb refuses it). */
+// eslint-disable-next-line no-control-regex -- the NUL character is exactly what this looks for.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**

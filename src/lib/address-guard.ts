@@ -50,7 +50,7 @@ export class AddressGuard {
    * A `lookup` for sockets: resolves, and hands the connection only allowed addresses, so the address
    * actually connected to is the one checked, whatever DNS answered at save time.
    */
-  readonly lookup = (hostname: string, options: { family?: number | string; all?: boolean }, callback: (...args: any[]) => void): void => {
+  readonly lookup = (hostname: string, options: { family?: number | string; all?: boolean }, callback: (error: NodeJS.ErrnoException | null, address?: string | LookupAddress[], family?: number) => void): void => {
     dnsLookup(hostname, { all: true, family: typeof options.family === 'number' ? options.family : 0 }, (error, addresses) => {
       if (error) return callback(error);
       const refused = addresses.find((a) => !this.isAllowed(a.address));

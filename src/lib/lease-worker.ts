@@ -80,6 +80,8 @@ export class LeaseWorker<Item, Result> {
   private stopped: Promise<void> | undefined;
 
   constructor(private readonly databaseUrl: string, private readonly logger: Logger, private readonly work: LeasedWork<Item, Result>) {
+    // The loop's getters read the worker's live state.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const worker = this;
     this.claimLoop = {
       get claiming() { return worker.claiming; },

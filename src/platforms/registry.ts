@@ -23,6 +23,7 @@ export type PlatformSettings = { readonly [M in Module as M['ids'][0]]: ReturnTy
 export type AdapterOf<K extends PlatformId> = Extract<ReturnType<Module['create']>[number], { id: K }>;
 
 /** The loop's view of the list: each module with its own settings, whatever their type. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each module's settings type differs; the loop only passes them back to it.
 const modules: ReadonlyArray<PlatformModule<PlatformId, any>> = PLATFORMS;
 
 export function readPlatformSettings(env: NodeJS.ProcessEnv): PlatformSettings {

@@ -2,7 +2,6 @@ import { type Handler, principalOf } from '../../http/handler.js';
 import { presentAccount } from '../accounts/present.js';
 import { connectBot } from './botchat.js';
 import * as oauth from './oauth.js';
-import { platformToConnect } from './platform.js';
 
 export const connectBotchat: Handler<'connectBotchat'> = async (request, services) => {
   const { row, created } = await connectBot(services, principalOf(request), request.body);

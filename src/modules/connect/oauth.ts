@@ -10,7 +10,7 @@ import { saveConnectedAdAccount } from '../accounts/ad-accounts.js';
 import { AccountAlreadyConnectedError } from '../accounts/errors.js';
 import type { AdAccountRow } from '../accounts/models.js';
 import { findProfile } from '../accounts/profiles.js';
-import { OAuthStateInvalidError, PlatformNotConfiguredError } from './errors.js';
+import { OAuthStateInvalidError } from './errors.js';
 import { createPendingConnection } from './pending.js';
 import { platformToConnect } from './platform.js';
 

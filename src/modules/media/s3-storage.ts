@@ -1,3 +1,5 @@
+import type * as S3 from '@aws-sdk/client-s3';
+import type * as S3Upload from '@aws-sdk/lib-storage';
 import { createReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -45,8 +47,7 @@ export function classify(error: unknown): StorageFailure {
 }
 
 /** The parts of the AWS SDK the storage uses. */
-export type S3Sdk = Pick<typeof import('@aws-sdk/client-s3'), 'S3Client' | 'GetObjectCommand' | 'HeadObjectCommand' | 'DeleteObjectCommand'>
-  & Pick<typeof import('@aws-sdk/lib-storage'), 'Upload'>;
+export type S3Sdk = Pick<typeof S3, 'S3Client' | 'GetObjectCommand' | 'HeadObjectCommand' | 'DeleteObjectCommand'> & Pick<typeof S3Upload, 'Upload'>;
 
 /** The SDK costs a start a third of a second: it is loaded only by an instance configured with a bucket. */
 export async function loadS3Sdk(): Promise<S3Sdk> {

@@ -1,4 +1,4 @@
-import { PlatformError } from '../../platforms/errors.js';
+import { type PlatformError } from '../../platforms/errors.js';
 import { type FailureCode, PublishRefused } from '../../platforms/capabilities/publishing.js';
 import type { TargetFailure } from './models.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { PlatformError } from '../errors.js';
-import { BotchatClient } from './client.js';
+import { type BotchatClient } from './client.js';
 import { BotchatPublisher } from './publisher.js';
 import type { About, AdapterAccount, Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';
 import type { IncomingEvent, WebhookReceiver } from '../capabilities/webhooks.js';

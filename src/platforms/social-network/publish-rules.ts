@@ -1,4 +1,4 @@
-import { PlatformError } from '../errors.js';
+import { type PlatformError } from '../errors.js';
 import { classifyMetaError } from '../meta/graph.js';
 import { type PublishContent, PublishRefused, type RuleViolation } from '../capabilities/publishing.js';
 
