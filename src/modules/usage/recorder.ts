@@ -34,9 +34,10 @@ export class UsageRecorder {
     this.timer ??= setInterval(() => void this.flush().catch(() => {}), this.flushMs).unref();
   }
 
-  /** Writes what was counted so far; resolves when it is committed (or has failed and been kept). */
+  /** Writes what was counted so far; rejects when the write failed (its counts are kept for the next flush). */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.write());
+    // After the previous flush, whether it was committed or failed (its counts were kept).
+    this.flushing = this.flushing.catch(() => {}).then(() => this.write());
     return this.flushing;
   }
 
