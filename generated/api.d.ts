@@ -3168,9 +3168,13 @@ export interface paths {
         /**
          * Get usage
          * @description Returns the owner's usage in one calendar month (UTC), default the current one, against the limits of the
-         *     plan: posts, AI generations, connected accounts, profiles, API requests, webhook deliveries and media
-         *     storage. Counts cover the whole owner, every profile. A `period` after the current month answers 422
-         *     `period_out_of_range`; a month before the owner signed up answers zero counts.
+         *     owner's plan, with the plan and the state of its subscription. Flows (posts, messages, AI, API requests,
+         *     webhook deliveries, uploaded media bytes) are those of the month; `connectedAccounts` and `profiles` are
+         *     counted when read. Counts cover every profile of the owner, or the one of `profileId`; a profile-restricted
+         *     API key sees its profiles' usage only (and the owner-wide usage of none of them: requests made with a key
+         *     of several profiles or a session belong to no profile). Counts are written by each process every few
+         *     seconds (`USAGE_FLUSH_MS`), so they may lag that much. A malformed `period` is 400; a `period` after the
+         *     current month answers 422 `period_out_of_range`; a month before the owner signed up answers zero counts.
          */
         get: operations["getUsage"];
         put?: never;
@@ -3951,10 +3955,11 @@ export interface components {
          *     | `request_timeout` | 408 | The request (its headers, or its whole body) did not arrive in time; answered before any route, and the connection is closed. |
          *     | `platform_rate_limited` | 429 | The platform behind the account is rate limiting it; wait `Retry-After` seconds (the platform's own wait where it gives one, else a default that `detail` says is a guess). |
          *     | `permission_missing` | 422 | The account was connected without a platform permission this operation needs: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it. |
+         *     | `plan_limit_reached` | 402 | A hard limit of the owner's plan would be exceeded; `detail` names the quota, the limit and when the period ends. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -11881,19 +11886,18 @@ export interface components {
             expiresAt?: string | null;
         };
         /**
-         * @description The owner's plan; it sets the limits of `GET /usage`.
+         * @description The owner's plan; it sets the limits of `GET /usage`. Plans are the operator's configuration (`BILLING_PLANS`):
+         *     their names, prices and limits. Two names are always there:
          *
          *     | value | meaning |
          *     |---|---|
-         *     | `free` | No subscription: the free limits. |
-         *     | `starter` | The Starter subscription. |
-         *     | `pro` | The Pro subscription. |
-         *     | `business` | The Business subscription. |
+         *     | `free` | No paid subscription: the limits of the configured `free` plan. |
          *     | `unlimited` | Billing is not configured on this instance (self-hosted): no plan limits apply. |
+         *
+         *     Any other value is a paid plan the operator configured (for example `starter`, `pro`, `business`).
          * @example pro
-         * @enum {string}
          */
-        BillingPlan: "free" | "starter" | "pro" | "business" | "unlimited";
+        BillingPlan: string;
         /** @description How much of one quota is used, and the plan's limit for it. */
         UsageMetric: {
             /**
@@ -11908,8 +11912,8 @@ export interface components {
             limit: number | null;
         };
         /**
-         * @description The owner's usage in one calendar month (UTC) against the limits of the plan. Counts cover the whole owner,
-         *     every profile, whatever key reads them.
+         * @description The owner's usage in one calendar month (UTC) against the limits of the plan: every profile's, or one
+         *     profile's (`profileId`); a profile-restricted API key reads its profiles' usage only.
          */
         Usage: {
             /**
@@ -11929,6 +11933,11 @@ export interface components {
              * @example 2026-12-01T00:00:00Z
              */
             periodEnd: string;
+            /**
+             * @description The profile whose usage this is; `null` when it is every profile's the caller may read.
+             * @example null
+             */
+            profileId: string | null;
             plan: components["schemas"]["BillingPlan"];
             /**
              * @description The state of the owner's subscription at the payment provider.
@@ -11936,35 +11945,52 @@ export interface components {
              *     | value | meaning |
              *     |---|---|
              *     | `none` | No subscription (plan `free` or `unlimited`). |
+             *     | `incomplete` | The first payment has not succeeded yet; the plan is still `free`. |
+             *     | `incomplete_expired` | The first payment never succeeded; the plan is `free`. |
              *     | `trialing` | In the trial period. |
              *     | `active` | Paid and current. |
              *     | `past_due` | The latest invoice failed; the provider is retrying the payment. Limits still apply. |
              *     | `unpaid` | Payment retries are exhausted; the plan falls back to `free` limits. |
-             *     | `canceled` | Cancelled; the paid plan lasts until the end of the paid period. |
+             *     | `canceled` | Ended; the plan is `free`. (A cancellation at the period's end keeps `active` until then.) |
+             *     | `paused` | The trial ended without a payment method; the plan is `free` until one is added. |
              * @example active
              * @enum {string}
              */
-            subscriptionStatus: "none" | "trialing" | "active" | "past_due" | "unpaid" | "canceled";
+            subscriptionStatus: "none" | "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "unpaid" | "canceled" | "paused";
             /** @description Used amounts and limits per quota. */
             usage: {
-                /** @description Posts published or scheduled in the period, one per target account. */
+                /**
+                 * @description Posts published in the period, one per target account. A hard limit on posts is checked when a post
+                 *     is created: its targets, with those published in the period and those still waiting, must fit.
+                 */
                 posts: components["schemas"]["UsageMetric"];
+                /** @description Messages sent in the period. */
+                messages: components["schemas"]["UsageMetric"];
                 /** @description AI generation tasks started in the period (copy, image, video and audio). */
                 aiGenerations: components["schemas"]["UsageMetric"];
+                /** @description Tokens the AI providers counted for the period's tasks. */
+                aiTokens: components["schemas"]["UsageMetric"];
+                /** @description Seconds of audio and video the AI providers generated in the period. */
+                aiSeconds: components["schemas"]["UsageMetric"];
+                /** @description Images the AI providers generated in the period. */
+                aiImages: components["schemas"]["UsageMetric"];
                 /** @description Connected accounts and ad accounts (not `disconnected`). */
                 connectedAccounts: components["schemas"]["UsageMetric"];
                 /** @description Profiles. */
                 profiles: components["schemas"]["UsageMetric"];
-                /** @description Authenticated API requests in the period. */
+                /**
+                 * @description Authenticated API requests in the period. Those of a key restricted to one profile are that profile's;
+                 *     the others belong to no profile (they count in the owner's total only).
+                 */
                 apiRequests: components["schemas"]["UsageMetric"];
-                /** @description Outgoing webhook delivery attempts in the period. */
+                /** @description Outgoing webhook delivery attempts in the period (of the event's profile). */
                 webhookDeliveries: components["schemas"]["UsageMetric"];
-                /** @description Bytes of uploaded media stored. */
+                /** @description Bytes of media uploaded (or imported) in the period. */
                 mediaStorageBytes: components["schemas"]["UsageMetric"];
             };
             /**
              * Format: date-time
-             * @description When the counts were last computed; they may lag by up to a minute.
+             * @description When the counts were read; what processes counted since their last write (`USAGE_FLUSH_MS`) is not in them yet.
              * @example 2026-11-22T10:15:00Z
              */
             updatedAt: string;
@@ -13387,6 +13413,25 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A hard limit of the owner's plan would be exceeded (`plan_limit_reached`); `detail` names the quota, the limit and, for a monthly quota, when the period ends. Without billing configured there are no limits. */
+        PlanLimitReached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://socialgate.dev/problems/plan_limit_reached",
+                 *       "title": "Plan limit reached",
+                 *       "status": 402,
+                 *       "detail": "The plan allows 100 posts per month; this would exceed it until the period ends at 2026-12-01T00:00:00.000Z. A larger plan raises the limit.",
+                 *       "code": "plan_limit_reached",
+                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description No such object, or one that belongs to another owner (`not_found`). */
         NotFound: {
             headers: {
@@ -13998,6 +14043,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanLimitReached"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -15551,6 +15597,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanLimitReached"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -24541,6 +24588,8 @@ export interface operations {
                  * @example 2026-11
                  */
                 period?: string;
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
+                profileId?: components["parameters"]["ProfileIdQuery"];
             };
             header?: never;
             path?: never;
@@ -24559,6 +24608,7 @@ export interface operations {
                      *       "period": "2026-11",
                      *       "periodStart": "2026-11-01T00:00:00Z",
                      *       "periodEnd": "2026-12-01T00:00:00Z",
+                     *       "profileId": null,
                      *       "plan": "pro",
                      *       "subscriptionStatus": "active",
                      *       "usage": {
@@ -24566,9 +24616,25 @@ export interface operations {
                      *           "used": 142,
                      *           "limit": 1000
                      *         },
+                     *         "messages": {
+                     *           "used": 1210,
+                     *           "limit": null
+                     *         },
                      *         "aiGenerations": {
                      *           "used": 37,
                      *           "limit": 500
+                     *         },
+                     *         "aiTokens": {
+                     *           "used": 52000,
+                     *           "limit": null
+                     *         },
+                     *         "aiSeconds": {
+                     *           "used": 0,
+                     *           "limit": null
+                     *         },
+                     *         "aiImages": {
+                     *           "used": 4,
+                     *           "limit": null
                      *         },
                      *         "connectedAccounts": {
                      *           "used": 8,
@@ -24600,6 +24666,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             /** @description The period is after the current month (`period_out_of_range`). */
             422: {
                 headers: {
@@ -24620,7 +24687,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createCheckoutSession: {

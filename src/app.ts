@@ -22,7 +22,7 @@ export function createApp(services: Services): Koa {
   app.use(problemMiddleware(logger, config.jsonBodyLimit));
   app.use(routeMiddleware(contract));
   // The per-key (per-session) limit is counted in the statement that authenticates; public routes per address.
-  app.use(authenticationMiddleware(db, contract.document, new PrincipalRateLimit(config.rateLimit)));
+  app.use(authenticationMiddleware(db, contract.document, new PrincipalRateLimit(config.rateLimit), services.usage));
   app.use(rateLimitMiddleware(db, config.publicRateLimit));
   // Uploads in progress live beside the stored media (DATA_DIR/media), so storing one is a rename.
   app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: mediaFolders(config.dataDir).tmp }));

@@ -16,6 +16,7 @@ import type { Config } from './lib/config.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import type { BackgroundWorker } from './modules/area.js';
 import { areas, incomingHandlers } from './modules/index.js';
+import { UsageRecorder } from './modules/usage/recorder.js';
 import type { Services } from './services.js';
 
 export interface Booted {
@@ -79,6 +80,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
   let scheduler: Scheduler | undefined;
   const workers = new Map<string, BackgroundWorker>();
   let sandbox: Sandbox | undefined;
+  let usage: UsageRecorder | undefined;
   try {
     await openStorage(config, logger);
     if (config.sandbox.mode === 'auto' && anyUnconfigured(config.platforms)) {
@@ -100,8 +102,11 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       ...(options.schedulerProcessEvery ? { processEvery: options.schedulerProcessEvery } : {}),
       ...(options.lockLifetimeMs ? { lockLifetimeMs: options.lockLifetimeMs } : {}),
     });
+    // Both roles count usage (requests in the API, deliveries and publications in the worker).
+    usage = new UsageRecorder(db, logger, config.usage.flushMs);
+    usage.start();
     const services: Services = {
-      config, db, logger, contract, scheduler,
+      config, db, logger, contract, scheduler, usage,
       secrets: SecretBox.fromConfig(config.encryptionKey, join(config.dataDir, 'secret.key')),
       addressGuard: new AddressGuard(config.webhooks.allowedCidrs),
       platforms,
@@ -138,6 +143,8 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       ['HTTP server', () => closeFirst?.()],
       // The last started stops first.
       ...[...workers].reverse().map(([name, worker]): [string, () => Promise<void>] => [`${name} worker`, () => worker.stop()]),
+      // After everything that counts has stopped, before the pool it writes through is closed.
+      ['usage counts', () => usage?.stop()],
       ['scheduler', () => scheduler?.stop()],
       ['database pool', () => db?.destroy()],
       ['embedded PostgreSQL', () => (embedded ? stopEmbedded(embedded, join(config.dataDir, 'postgres')) : undefined)],

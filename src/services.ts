@@ -7,6 +7,7 @@ import type { AddressGuard } from './lib/address-guard.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { IncomingHandlers } from './modules/area.js';
 import type { Platforms } from './platforms/registry.js';
+import type { UsageRecorder } from './modules/usage/recorder.js';
 
 /** What handlers and jobs are given: one instance per process, built in main.ts (or by a test). */
 export interface Services {
@@ -21,6 +22,8 @@ export interface Services {
   platforms: Platforms;
   /** What the areas do with each kind of event read from a platform's webhook. */
   incomingHandlers: IncomingHandlers;
+  /** Counts usage in memory (a map increment) and writes it in batches; see src/modules/usage/recorder.ts. */
+  usage: UsageRecorder;
   /** The local platform sandbox, when this process started one. */
   sandboxUrl: string | null;
   startedAt: number;

@@ -4,6 +4,8 @@ import type { Db } from '../db/database.js';
 import { SessionRequiredError } from '../lib/errors.js';
 import { authenticate } from '../modules/auth/authenticate.js';
 import { SESSION_TOKEN_PREFIX } from '../modules/auth/service.js';
+import type { Principal } from '../modules/auth/principal.js';
+import type { UsageRecorder } from '../modules/usage/recorder.js';
 import type { PrincipalRateLimit } from './rate-limit.js';
 import type { RequestState } from './state.js';
 
@@ -19,9 +21,10 @@ export function requirementOf(operationSecurity: unknown, document: Document): R
 
 /**
  * Authenticates the caller and applies its rate limit, which the same statement counts. A request the
- * operation will refuse anyway (an API key on a session-only route: 403) is not counted.
+ * operation will refuse anyway (an API key on a session-only route: 403) is not counted. Each authenticated
+ * request is counted as usage (in memory: `usage.record` writes nothing).
  */
-export function authenticationMiddleware(db: Db, document: Document, limit: PrincipalRateLimit) {
+export function authenticationMiddleware(db: Db, document: Document, limit: PrincipalRateLimit, usage: UsageRecorder) {
   const requirements = new WeakMap<object, Requirement>();
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     const operation = ctx.state.operation!;
@@ -38,6 +41,7 @@ export function authenticationMiddleware(db: Db, document: Document, limit: Prin
       const { principal, window } = await authenticate(db, authorization, counted ? limit.window : undefined);
       if (requirement === 'session' && principal.kind !== 'session') throw new SessionRequiredError();
       ctx.state.principal = principal;
+      usage.record(principal.ownerId, soleProfileOf(principal), 'apiRequests');
       if (window) limit.apply(ctx, window);
     }
     await next();
@@ -46,4 +50,9 @@ export function authenticationMiddleware(db: Db, document: Document, limit: Prin
 
 function sessionTokenIn(authorization: string | undefined): boolean {
   return /^Bearer +(\S+)/i.exec(authorization ?? '')?.[1]?.startsWith(SESSION_TOKEN_PREFIX) ?? false;
+}
+
+/** The profile a request is one profile's usage of: that of a key restricted to exactly one. */
+function soleProfileOf(principal: Principal): string | null {
+  return principal.kind === 'apiKey' && principal.profileIds?.length === 1 ? principal.profileIds[0]! : null;
 }

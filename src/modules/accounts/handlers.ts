@@ -7,8 +7,8 @@ import { presentAccount } from './present.js';
 import * as profiles from './profiles.js';
 import { findAccount } from './read.js';
 
-export const createProfile: Handler<'createProfile'> = async (request, { db }) => {
-  const row = await profiles.createProfile(db, principalOf(request), request.body);
+export const createProfile: Handler<'createProfile'> = async (request, { db, config }) => {
+  const row = await profiles.createProfile(db, config.usage, principalOf(request), request.body);
   return { status: 201, body: profiles.presentProfile(row) };
 };
 

@@ -4,6 +4,8 @@ import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import { assertProfileInScope, assertUnrestricted, profileScope, type Principal } from '../auth/principal.js';
+import { assertWithinPlan } from '../usage/limits.js';
+import type { UsageSettings } from '../usage/settings.js';
 import { ProfileRow } from './models.js';
 
 type Profile = components['schemas']['Profile'];
@@ -18,10 +20,15 @@ export function presentProfile(row: ProfileRow): Profile {
   };
 }
 
-export async function createProfile(db: Db, principal: Principal, input: components['schemas']['ProfileCreate']): Promise<ProfileRow> {
+export async function createProfile(
+  db: Db, usage: UsageSettings, principal: Principal, input: components['schemas']['ProfileCreate'],
+): Promise<ProfileRow> {
   assertUnrestricted(principal, 'create profiles');
-  return ProfileRow.query(db).insertAndFetch({
-    id: newId('prof'), ownerId: principal.ownerId, name: input.name, description: input.description ?? null,
+  return db.transaction(async (trx) => {
+    await assertWithinPlan(trx, usage, principal.ownerId, 'profiles', 1);
+    return ProfileRow.query(trx).insertAndFetch({
+      id: newId('prof'), ownerId: principal.ownerId, name: input.name, description: input.description ?? null,
+    });
   });
 }
 

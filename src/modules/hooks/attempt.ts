@@ -17,7 +17,7 @@ export interface AttemptOutcome {
 }
 
 /** What sending needs of a delivery and of its hook, read with the claim. */
-export type SendingDelivery = Pick<DeliveryRow, 'id' | 'hookId' | 'event' | 'body'>;
+export type SendingDelivery = Pick<DeliveryRow, 'id' | 'hookId' | 'ownerId' | 'event' | 'body'>;
 export type SendingHook = Pick<HookRow, 'id' | 'url' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt'>;
 
 /** The secrets that sign now: the current one, and the previous one during a rotation's overlap. */

@@ -74,7 +74,7 @@ export async function dispatchPending(
     // crash inserts nothing twice (the UNIQUE constraint), and returns only what it did insert.
     for (let start = 0; start < leased.length; start += 1000) {
       claimed.push(...await trx('deliveries').insert(leased.slice(start, start + 1000).map((row) => ({ ...row, lockedUntil })))
-        .onConflict(['eventId', 'hookId']).ignore().returning(['id', 'hookId', 'event', 'body']) as SendingDelivery[]);
+        .onConflict(['eventId', 'hookId']).ignore().returning(['id', 'hookId', 'ownerId', 'event', 'body']) as SendingDelivery[]);
     }
     for (let start = 0; start < open.length; start += 1000) {
       await trx('deliveries').insert(open.slice(start, start + 1000)).onConflict(['eventId', 'hookId']).ignore();

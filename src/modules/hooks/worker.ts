@@ -88,6 +88,7 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
   }
 
   record({ delivery }: Claimed, outcome: AttemptOutcome): Promise<void> {
+    this.services.usage.record(delivery.ownerId, envelopeProfileId(delivery.body), 'webhookDeliveries');
     return outcome.errorClass === null
       ? this.successes.add({ delivery, outcome })
       : recordOutcome(this.services.db, delivery, outcome, this.services.config.webhooks);
@@ -112,7 +113,7 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
       )
       UPDATE deliveries d SET locked_until = now() + make_interval(secs => ?)
       FROM due, hooks h WHERE d.id = due.id AND h.id = d.hook_id
-      RETURNING d.id, d.hook_id AS "hookId", d.event, d.body, json_build_object('id', h.id, 'url', h.url, 'secretCiphertext', h.secret_ciphertext,
+      RETURNING d.id, d.hook_id AS "hookId", d.owner_id AS "ownerId", d.event, d.body, json_build_object('id', h.id, 'url', h.url, 'secretCiphertext', h.secret_ciphertext,
           'previousSecretCiphertext', h.previous_secret_ciphertext, 'previousSecretExpiresAt', h.previous_secret_expires_at) AS hook`,
     [room, config.webhooks.leaseSeconds]) as { rows: Array<SendingDelivery & { hook: SendingHook }> };
     return rows.map(({ hook, ...delivery }) => {
@@ -120,4 +121,10 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
       return { delivery, hook };
     });
   }
+}
+
+/** The profile of the event a delivery carries (its envelope's `profileId`), whose usage the attempt is. */
+function envelopeProfileId(body: string): string | null {
+  const { profileId } = JSON.parse(body) as { profileId?: unknown };
+  return typeof profileId === 'string' ? profileId : null;
 }

@@ -106,13 +106,15 @@ export async function storeMedia(
   const storage = storageFor(services.config);
   await storage.put(storageKey, file.path);
   try {
-    return await MediaRow.query(services.db).insertAndFetch({
+    const stored = await MediaRow.query(services.db).insertAndFetch({
       id, ownerId: principal.ownerId, profileId, kind: type.kind, mimeType: type.mimeType, size: file.size,
       width: probed.width, height: probed.height, durationMs: probed.durationMs, codec: probed.codec, frameRate: probed.frameRate,
       sha256: file.sha256, filename: file.filename, storageKey,
       // 256 bits: the URL is the only thing that guards the file.
       token: randomBytes(32).toString('base64url'),
     });
+    services.usage.record(principal.ownerId, profileId, 'mediaStorageBytes', file.size);
+    return stored;
   } catch (error) {
     await storage.delete(storageKey);
     throw error;

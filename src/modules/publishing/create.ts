@@ -8,6 +8,7 @@ import type { Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
 import { emitEvent } from '../events/emit.js';
 import { QueueSlotUnavailableError } from './errors.js';
+import { assertWithinPlan } from '../usage/limits.js';
 import type { PostRow, SlotRow, TargetRow } from './models.js';
 import { isTimeZone, nextFreeSlot } from './occurrences.js';
 import { postEvent } from './present.js';
@@ -62,7 +63,10 @@ export async function createPost(services: Services, principal: Principal, input
     }
   }
   const { profileId, accounts } = await checkPost(services, principal, input);
-  const created = await withQueueRetry(() => services.db.transaction((trx) => insertPost(trx, principal.ownerId, profileId, accounts, input, when, input.timezone ?? null)));
+  const created = await withQueueRetry(() => services.db.transaction(async (trx) => {
+    await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'posts', accounts.length);
+    return insertPost(trx, principal.ownerId, profileId, accounts, input, when, input.timezone ?? null);
+  }));
   if (when.kind !== 'now') await scheduleWake(services, created.post.scheduledAt);
   return created;
 }

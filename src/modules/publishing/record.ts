@@ -39,6 +39,7 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
   if (finished.length === 0) return;
   const { db } = services;
   let retries = false;
+  let published: PublishedUsage[] = [];
   await db.transaction(async (trx) => {
     const postIds = [...new Set(finished.map((f) => f.claimed.target.postId))].sort();
     await trx.raw('SELECT id FROM posts WHERE id = ANY(?) ORDER BY id FOR UPDATE', [postIds]);
@@ -67,7 +68,9 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
       WHERE t.post_id = o.post_id AND t.account_id = o.account_id AND t.status = 'processing'
       RETURNING ${targetColumns('t')}`, [JSON.stringify(values)]) as { rows: TargetRow[] };
     await settlePosts(trx, [...new Set(updated.map((t) => t.postId))], updated.filter((t) => t.status === 'failed'));
+    published = await publishedUsage(trx, updated);
   });
+  for (const { ownerId, profileId, targets } of published) services.usage.record(ownerId, profileId, 'posts', targets);
   await afterCommit(services, finished);
   // A retry due sooner than the next poll still waits for it; one due later is found by the poll too.
   if (retries) await notifyDue(db).catch(() => {});
@@ -107,6 +110,23 @@ export async function settlePosts(trx: Knex.Transaction, postIds: string[], newl
 }
 
 /** What the outcomes teach about the accounts: refused credentials mark them for reconnection; successes are noted. */
+interface PublishedUsage {
+  ownerId: string;
+  profileId: string;
+  targets: number;
+}
+
+/** The targets this batch published, per owner and profile: the `posts` usage they count. */
+async function publishedUsage(trx: Knex.Transaction, updated: TargetRow[]): Promise<PublishedUsage[]> {
+  const postIds = updated.filter((t) => t.status === 'published').map((t) => t.postId);
+  if (postIds.length === 0) return [];
+  const { rows } = await trx.raw(`
+    SELECT owner_id AS "ownerId", profile_id AS "profileId", count(*)::int AS targets
+    FROM posts, unnest(?::text[]) AS published(post_id) WHERE posts.id = published.post_id
+    GROUP BY owner_id, profile_id`, [postIds]) as { rows: PublishedUsage[] };
+  return rows;
+}
+
 async function afterCommit(services: Services, finished: Finished[]): Promise<void> {
   const { db, logger } = services;
   const refused = new Map<string, NonNullable<Extract<Outcome, { kind: 'failed' }>['accountError']>>();

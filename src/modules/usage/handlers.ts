@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Handler } from '../../http/handler.js';
+import { type Handler, principalOf } from '../../http/handler.js';
 import { renderLlmsTxt } from './llms-txt.js';
 import { checkHealth } from './health.js';
+import { readUsage } from './read.js';
 
 const DOCS_PATH = fileURLToPath(new URL('../../../generated/docs.html', import.meta.url));
 
@@ -36,3 +37,8 @@ export const getDocs: Handler<'getDocs'> = async () => {
   cachedDocs ??= readFileSync(DOCS_PATH, 'utf8');
   return { status: 200, body: cachedDocs, contentType: 'text/html; charset=utf-8' };
 };
+
+export const getUsage: Handler<'getUsage'> = async (request, services) => ({
+  status: 200,
+  body: await readUsage(services, principalOf(request), request.query),
+});

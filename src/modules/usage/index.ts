@@ -1,4 +1,5 @@
 import { defineArea } from '../area.js';
 import * as handlers from './handlers.js';
+import { usageSettings } from './settings.js';
 
-export const usage = defineArea({ name: 'usage', contractArea: 'Usage', handlers });
+export const usage = defineArea({ name: 'usage', contractArea: 'Usage', handlers, settings: usageSettings });

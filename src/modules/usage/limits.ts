@@ -1,0 +1,56 @@
+import type { Knex } from 'knex';
+import { PlanLimitReachedError } from './errors.js';
+import { ownerPlan } from './owner-plan.js';
+import { periodAt } from './period.js';
+import type { HardMetric } from './plans.js';
+import type { UsageSettings } from './settings.js';
+
+/** How much of a hard-limited quota the owner uses now, counted exactly in the caller's transaction. */
+const USED: Record<HardMetric, (trx: Knex.Transaction, ownerId: string, periodStart: Date) => Promise<number>> = {
+  profiles: (trx, ownerId) => count(trx.raw('SELECT count(*)::int AS n FROM profiles WHERE owner_id = ?', [ownerId])),
+  connectedAccounts: (trx, ownerId) =>
+    count(
+      trx.raw(
+        `
+    SELECT (SELECT count(*) FROM accounts WHERE owner_id = :ownerId AND status <> 'disconnected')
+      + (SELECT count(*) FROM ad_accounts WHERE owner_id = :ownerId AND status <> 'disconnected') AS n`,
+        { ownerId },
+      ),
+    ),
+  // Published in the period, or still to publish: a target that waits will count when it is published.
+  posts: (trx, ownerId, periodStart) =>
+    count(
+      trx.raw(
+        `
+    SELECT count(*)::int AS n FROM post_targets t JOIN posts p ON p.id = t.post_id
+    WHERE p.owner_id = ? AND (t.status IN ('scheduled', 'processing') OR (t.status IN ('published', 'deleted') AND t.published_at >= ?))`,
+        [ownerId, periodStart],
+      ),
+    ),
+};
+
+async function count(query: Knex.Raw): Promise<number> {
+  const { rows } = (await query) as { rows: Array<{ n: number | string }> };
+  return Number(rows[0]!.n);
+}
+
+/**
+ * Refuses (402 `plan_limit_reached`) an operation that would take `metric` past a hard limit of the owner's
+ * plan by `adding`. Call it in the transaction that then writes what it counts: a transaction-scoped advisory
+ * lock per owner and quota makes racing operations take turns, so two cannot both pass the last unit.
+ */
+export async function assertWithinPlan(
+  trx: Knex.Transaction,
+  settings: UsageSettings,
+  ownerId: string,
+  metric: HardMetric,
+  adding: number,
+): Promise<void> {
+  const { plan } = await ownerPlan(trx, settings, ownerId);
+  const limit = plan.limits[metric];
+  if (!plan.hard.includes(metric) || limit === undefined) return;
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`usage:${ownerId}:${metric}`]);
+  const period = periodAt(Date.now());
+  const used = await USED[metric](trx, ownerId, period.start);
+  if (used + adding > limit) throw new PlanLimitReachedError(metric, limit, metric === 'posts' ? period.end : null);
+}
