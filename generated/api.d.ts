@@ -5301,7 +5301,13 @@ export interface components {
              * @example Europe/Berlin
              */
             timezone?: string;
-        } & ((unknown | unknown) & (unknown | unknown | unknown));
+        } & ({
+            publishNow: unknown;
+        } | {
+            scheduledAt: unknown;
+        } | {
+            useQueue: unknown;
+        });
         /** @description One rule of one target's platform that the post breaks. */
         PostValidationError: {
             /**
@@ -5756,7 +5762,7 @@ export interface components {
              */
             accountIds: string[];
             platformOptions?: components["schemas"]["PostPlatformOptions"];
-        } | unknown | unknown;
+        };
         /** @description What to queue: exactly one of `postId` (an existing post, which moves to the next free slot) or `post` (a new post, created in the next free slot). */
         QueueEnqueue: {
             /**
@@ -5765,7 +5771,11 @@ export interface components {
              */
             postId?: string;
             post?: components["schemas"]["QueuePostDraft"];
-        } & (unknown | unknown);
+        } & ({
+            postId: unknown;
+        } | {
+            post: unknown;
+        });
         /**
          * @description What an AI model or task produces.
          *
@@ -11313,7 +11323,11 @@ export interface components {
              * @example Europe/Berlin
              */
             timeZone?: string;
-        } & (unknown | unknown);
+        } & ({
+            dateTime: unknown;
+        } | {
+            date: unknown;
+        });
         /** @description A guest to invite. */
         CalendarEventAttendeeInput: {
             /**
