@@ -789,8 +789,12 @@ export interface paths {
         put?: never;
         /**
          * Upload or import media
-         * @description Stores a media file for posts: either the file itself (`multipart/form-data`, member `file`) or a
-         *     public URL for the service to fetch (`application/json`, member `url`). The type is detected from the
+         * @description Stores a media file for posts. The request's `Content-Type` selects the form: `multipart/form-data`
+         *     uploads the file itself (`MediaUpload`: the file part `file`, binary, and optionally `profileId`);
+         *     `application/json` has the service fetch it from a public URL (`MediaImport`: `url`, optionally
+         *     `filename` and `profileId`). Generated clients that make one function per operation usually pick the
+         *     JSON form for it; send a file with the same operation as `multipart/form-data` built from the generated
+         *     `MediaUpload` type (a `Blob` or `File` member). The type is detected from the
          *     bytes (the name and the declared type are ignored) and the file is probed for its dimensions,
          *     duration, codec and frame rate. The answer is the stored media with its public, unguessable `url`.
          *
@@ -5441,7 +5445,10 @@ export interface components {
         };
         /** @description A file sent as `multipart/form-data`. */
         MediaUpload: {
-            /** @description The file. Allowed: JPEG, PNG, WebP, HEIC and GIF images up to 20 MiB; MP4, QuickTime and WebM videos up to 1 GiB; MP3, M4A and WAV audio up to 100 MiB; PDF documents up to 100 MiB. */
+            /**
+             * Format: binary
+             * @description The file. Allowed: JPEG, PNG, WebP, HEIC and GIF images up to 20 MiB; MP4, QuickTime and WebM videos up to 1 GiB; MP3, M4A and WAV audio up to 100 MiB; PDF documents up to 100 MiB.
+             */
             file: string;
             /**
              * @description The profile to store it for; required with a profile-restricted API key.
