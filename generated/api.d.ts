@@ -3260,10 +3260,35 @@ export interface paths {
         };
         /**
          * List the endpoints for machines
-         * @description Public. A plain-text listing of every operation (method, path, summary, authentication), generated at
-         *     start-up from this contract, in the llms.txt format.
+         * @description Public. A plain-text listing in the llms.txt format, generated from this contract: how to get a key, the
+         *     conventions (errors, idempotency, paging, rate limits, signed events), then every operation by area with
+         *     its method, path, summary, authentication and place in `/docs`, marked when it is not built yet (it
+         *     answers 501) or built for some platforms only. `GET /llms-full.txt` adds each operation's parameters and
+         *     body fields.
          */
         get: operations["getLlmsTxt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/llms-full.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read every operation in full, for machines
+         * @description Public. The companion of `GET /llms.txt` in the llms.txt format: the same conventions, then every
+         *     operation with its description, authentication, whether it is built, its place in `/docs`, its
+         *     parameters and its request body's fields (with the rules between them), generated from this contract.
+         */
+        get: operations["getLlmsFullTxt"];
         put?: never;
         post?: never;
         delete?: never;
@@ -24903,7 +24928,37 @@ export interface operations {
                      * @example # Socialgate API
                      *     > One contract-first HTTP API for social media management.
                      *     ## Accounts
-                     *     - POST /profiles: Create a profile (auth: apiKey or session)
+                     *     - POST /profiles: Create a profile (auth: apiKey or session). [Reference](http://localhost:8080/docs#/accounts/createprofile)
+                     */
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getLlmsFullTxt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The listing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # Socialgate API: every operation
+                     *     > One contract-first HTTP API for social media management.
+                     *     ## Accounts
+                     *     ### POST /profiles: Create a profile
+                     *     Auth: apiKey or session. Reference: http://localhost:8080/docs#/accounts/createprofile
+                     *     Body (application/json, required):
+                     *     - `name` (string, required): The profile's name.
                      */
                     "text/plain": string;
                 };

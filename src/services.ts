@@ -1,3 +1,4 @@
+import type { OperationId } from '../generated/operations.js';
 import type { Db } from './db/database.js';
 import type { Contract } from './http/contract.js';
 import type { Scheduler } from './jobs/scheduler.js';
@@ -21,6 +22,8 @@ export interface Services {
   platforms: Platforms;
   /** What the areas do with each kind of event read from a platform's webhook. */
   incomingHandlers: IncomingHandlers;
+  /** The operations that answer 501: built by no area, or built for some platforms only (with what is missing). */
+  unbuilt: { operations: readonly OperationId[]; partly: Partial<Record<OperationId, string>> };
   /** The local platform sandbox, when this process started one. */
   sandboxUrl: string | null;
   startedAt: number;
