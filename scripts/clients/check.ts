@@ -14,6 +14,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+// Absolute: hey-api reads a relative `generated/openapi.json` as `organization/project` in its online registry.
 const bundled = join(root, 'generated', 'openapi.json');
 
 async function generateHeyApi(outDir: string): Promise<void> {
