@@ -791,8 +791,12 @@ export interface paths {
         put?: never;
         /**
          * Upload or import media
-         * @description Stores a media file for posts: either the file itself (`multipart/form-data`, member `file`) or a
-         *     public URL for the service to fetch (`application/json`, member `url`). The type is detected from the
+         * @description Stores a media file for posts. The request's `Content-Type` selects the form: `multipart/form-data`
+         *     uploads the file itself (`MediaUpload`: the file part `file`, binary, and optionally `profileId`);
+         *     `application/json` has the service fetch it from a public URL (`MediaImport`: `url`, optionally
+         *     `filename` and `profileId`). Generated clients that make one function per operation usually pick the
+         *     JSON form for it; send a file with the same operation as `multipart/form-data` built from the generated
+         *     `MediaUpload` type (a `Blob` or `File` member). The type is detected from the
          *     bytes (the name and the declared type are ignored) and the file is probed for its dimensions,
          *     duration, codec and frame rate. The answer is the stored media with its public, unguessable `url`.
          *
@@ -3269,10 +3273,35 @@ export interface paths {
         };
         /**
          * List the endpoints for machines
-         * @description Public. A plain-text listing of every operation (method, path, summary, authentication), generated at
-         *     start-up from this contract, in the llms.txt format.
+         * @description Public. A plain-text listing in the llms.txt format, generated from this contract: how to get a key, the
+         *     conventions (errors, idempotency, paging, rate limits, signed events), then every operation by area with
+         *     its method, path, summary, authentication and place in `/docs`, marked when it is not built yet (it
+         *     answers 501) or built for some platforms only. `GET /llms-full.txt` adds each operation's parameters and
+         *     body fields.
          */
         get: operations["getLlmsTxt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/llms-full.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read every operation in full, for machines
+         * @description Public. The companion of `GET /llms.txt` in the llms.txt format: the same conventions, then every
+         *     operation with its description, authentication, whether it is built, its place in `/docs`, its
+         *     parameters and its request body's fields (with the rules between them), generated from this contract.
+         */
+        get: operations["getLlmsFullTxt"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5342,7 +5371,13 @@ export interface components {
              * @example Europe/Berlin
              */
             timezone?: string;
-        } & ((unknown | unknown) & (unknown | unknown | unknown));
+        } & ({
+            publishNow: unknown;
+        } | {
+            scheduledAt: unknown;
+        } | {
+            useQueue: unknown;
+        });
         /** @description One rule of one target's platform that the post breaks. */
         PostValidationError: {
             /**
@@ -5477,7 +5512,10 @@ export interface components {
         };
         /** @description A file sent as `multipart/form-data`. */
         MediaUpload: {
-            /** @description The file. Allowed: JPEG, PNG, WebP, HEIC and GIF images up to 20 MiB; MP4, QuickTime and WebM videos up to 1 GiB; MP3, M4A and WAV audio up to 100 MiB; PDF documents up to 100 MiB. */
+            /**
+             * Format: binary
+             * @description The file. Allowed: JPEG, PNG, WebP, HEIC and GIF images up to 20 MiB; MP4, QuickTime and WebM videos up to 1 GiB; MP3, M4A and WAV audio up to 100 MiB; PDF documents up to 100 MiB.
+             */
             file: string;
             /**
              * @description The profile to store it for; required with a profile-restricted API key.
@@ -5798,7 +5836,7 @@ export interface components {
              */
             accountIds: string[];
             platformOptions?: components["schemas"]["PostPlatformOptions"];
-        } | unknown | unknown;
+        };
         /** @description What to queue: exactly one of `postId` (an existing post, which moves to the next free slot) or `post` (a new post, created in the next free slot). */
         QueueEnqueue: {
             /**
@@ -5807,7 +5845,11 @@ export interface components {
              */
             postId?: string;
             post?: components["schemas"]["QueuePostDraft"];
-        } & (unknown | unknown);
+        } & ({
+            postId: unknown;
+        } | {
+            post: unknown;
+        });
         /**
          * @description What an AI model or task produces.
          *
@@ -11355,7 +11397,11 @@ export interface components {
              * @example Europe/Berlin
              */
             timeZone?: string;
-        } & (unknown | unknown);
+        } & ({
+            dateTime: unknown;
+        } | {
+            date: unknown;
+        });
         /** @description A guest to invite. */
         CalendarEventAttendeeInput: {
             /**
@@ -24911,7 +24957,37 @@ export interface operations {
                      * @example # Socialgate API
                      *     > One contract-first HTTP API for social media management.
                      *     ## Accounts
-                     *     - POST /profiles: Create a profile (auth: apiKey or session)
+                     *     - POST /profiles: Create a profile (auth: apiKey or session). [Reference](http://localhost:8080/docs#/accounts/createprofile)
+                     */
+                    "text/plain": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getLlmsFullTxt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The listing. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # Socialgate API: every operation
+                     *     > One contract-first HTTP API for social media management.
+                     *     ## Accounts
+                     *     ### POST /profiles: Create a profile
+                     *     Auth: apiKey or session. Reference: http://localhost:8080/docs#/accounts/createprofile
+                     *     Body (application/json, required):
+                     *     - `name` (string, required): The profile's name.
                      */
                     "text/plain": string;
                 };

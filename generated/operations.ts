@@ -138,6 +138,7 @@ export const OPERATIONS = [
   { operationId: 'createPortalSession', method: 'POST', path: '/billing/portal', area: 'Usage' },
   { operationId: 'getHealth', method: 'GET', path: '/health', area: 'Usage' },
   { operationId: 'getLlmsTxt', method: 'GET', path: '/llms.txt', area: 'Usage' },
+  { operationId: 'getLlmsFullTxt', method: 'GET', path: '/llms-full.txt', area: 'Usage' },
   { operationId: 'getOpenApiDocument', method: 'GET', path: '/openapi.json', area: 'Usage' },
   { operationId: 'getDocs', method: 'GET', path: '/docs', area: 'Usage' },
 ] as const;

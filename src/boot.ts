@@ -15,7 +15,7 @@ import { startSandbox, type Sandbox } from './sandbox/server.js';
 import type { Config } from './lib/config.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import type { BackgroundWorker } from './modules/area.js';
-import { areas, incomingHandlers } from './modules/index.js';
+import { areas, incomingHandlers, partlyBuiltOperations, unbuiltOperations } from './modules/index.js';
 import { UsageRecorder } from './modules/usage/recorder.js';
 import type { Services } from './services.js';
 
@@ -111,6 +111,8 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       addressGuard: new AddressGuard(config.webhooks.allowedCidrs),
       platforms,
       incomingHandlers: incomingHandlers(),
+      // Joined here, once, so that the usage area's listings do not import the list of areas (no import cycle).
+      unbuilt: { operations: unbuiltOperations(), partly: partlyBuiltOperations() },
       sandboxUrl: sandbox?.url ?? null,
       startedAt: Date.now(),
     };

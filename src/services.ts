@@ -1,3 +1,4 @@
+import type { OperationId } from '../generated/operations.js';
 import type { Db } from './db/database.js';
 import type { Contract } from './http/contract.js';
 import type { Scheduler } from './jobs/scheduler.js';
@@ -24,6 +25,8 @@ export interface Services {
   incomingHandlers: IncomingHandlers;
   /** Counts usage in memory (a map increment) and writes it in batches; see src/modules/usage/recorder.ts. */
   usage: UsageRecorder;
+  /** The operations that answer 501: built by no area, or built for some platforms only (with what is missing). */
+  unbuilt: { operations: readonly OperationId[]; partly: Partial<Record<OperationId, string>> };
   /** The local platform sandbox, when this process started one. */
   sandboxUrl: string | null;
   startedAt: number;

@@ -1,7 +1,7 @@
 /**
  * Builds everything generated from the contract into generated/: the bundled document (openapi.json), its
- * TypeScript types (api.d.ts) and the self-contained Redoc page (docs.html). With --check it builds into a
- * temporary folder and fails when generated/ differs, so a stale commit cannot pass `npm test`.
+ * TypeScript types (api.d.ts) and the Redoc page (docs.html), which loads nothing from elsewhere. With --check
+ * it builds into a temporary folder and fails when generated/ differs, so a stale commit cannot pass `npm test`.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { selfContained } from './docs-page.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const check = process.argv.includes('--check');
@@ -33,7 +34,9 @@ async function build(outDir: string): Promise<void> {
 
   writeFileSync(join(outDir, 'operations.ts'), operationsModule(JSON.parse(readFileSync(bundled, 'utf8'))));
 
-  run(['build-docs', bundled, '--config', 'redocly.yaml', '--inlineBundle', '--title', 'Socialgate API', '--output', join(outDir, 'docs.html')]);
+  const docs = join(outDir, 'docs.html');
+  run(['build-docs', bundled, '--config', 'redocly.yaml', '--inlineBundle', '--title', 'Socialgate API', '--output', docs]);
+  writeFileSync(docs, selfContained(readFileSync(docs, 'utf8')));
 }
 
 /**
