@@ -58,8 +58,6 @@ async function runBench(): Promise<void> {
   const booted = await boot({
     ...base, databaseUrl: pg.url, logLevel: 'warn', dataDir: dir, encryptionKey: randomBytes(32).toString('base64'),
     platformUrls: { ...base.platformUrls, botchat: `${sandboxUrl}/botchat` },
-    // Due within seconds of their creation, so that the run is not mostly waiting.
-    publishing: { ...base.publishing, minScheduleAheadSeconds: 2 },
   });
   const { services } = booted;
   const server = createApp(services).listen(0, '127.0.0.1');

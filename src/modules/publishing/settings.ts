@@ -7,7 +7,7 @@ export interface PublishingSettings {
   leaseSeconds: number;
   /** Seconds before each retry of a passing failure (rate limit, platform down); then the target fails. */
   retryScheduleSeconds: number[];
-  /** The soonest a post may be scheduled, from now. */
+  /** The soonest a post may be scheduled, from now; 0: any time in the future. */
   minScheduleAheadSeconds: number;
 }
 
@@ -17,7 +17,7 @@ export function publishingSettings(env: NodeJS.ProcessEnv): { publishing: Publis
       concurrency: int('PUBLISH_CONCURRENCY', 200, env),
       leaseSeconds: int('PUBLISH_LEASE_SECONDS', 90, env),
       retryScheduleSeconds: intList('PUBLISH_RETRY_SCHEDULE', [10, 60, 300, 900], env),
-      minScheduleAheadSeconds: 60,
+      minScheduleAheadSeconds: int('PUBLISH_MIN_SCHEDULE_AHEAD_SECONDS', 0, env),
     },
   };
 }
