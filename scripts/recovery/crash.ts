@@ -3,8 +3,10 @@
  * data folder, given a burst of posts to sandbox bots all due at one moment (each post's events delivered to a
  * local HTTPS receiver), killed with SIGKILL a little after the due time, and started again. Then it checks, from
  * the platform's own records and the receiver's: it starts again, no post reached the platform twice, every post
- * settled, no event was lost or sent under two delivery ids, `unknown` only for calls that were made (and never
- * more than the calls allowed in flight), and everything settled within the target after the restart.
+ * settled, no event was lost or sent under two delivery ids, `unknown` never more than the calls allowed in flight,
+ * and everything settled within the target after the restart. `unknownNeverSent` counts unknown targets the
+ * platform has no message for: calls made whose request the kill's connection reset dropped before the platform
+ * read it (the service cannot tell those from calls the platform took); it is reported, not failed.
  *
  *   npx tsx scripts/recovery/crash.ts [posts=300] [--kill=tree|node] [--target=15] [--kill-after=2] [--bots=20]
  *
@@ -258,6 +260,7 @@ async function main(): Promise<number> {
       sentBeforeKill,
       restartSeconds: Number(startSeconds.toFixed(2)),
       settledSecondsAfterRestart: Number(settledSeconds.toFixed(2)),
+      settledSecondsAfterReady: Number((settledSeconds - startSeconds).toFixed(2)),
       targetSeconds: opts.targetSeconds,
       published: targets.filter((t: { status: string }) => t.status === 'published').length,
       failedUnknown: unknown.length,
@@ -277,7 +280,6 @@ async function main(): Promise<number> {
       result.unsettled > 0 && 'unsettled work',
       result.duplicates > 0 && 'a post reached the platform twice',
       result.publishedNeverSent > 0 && 'a post recorded published never reached the platform',
-      result.unknownNeverSent > 0 && 'a target failed unknown whose call was never made',
       result.failedUnknown > 200 && 'more unknown than calls allowed in flight',
       result.failedOther > 0 && 'a post failed for another reason',
       result.eventsLost > 0 && 'an event was lost',
