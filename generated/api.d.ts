@@ -5356,7 +5356,7 @@ export interface components {
             publishNow?: true;
             /**
              * Format: date-time
-             * @description Publish at this time; at least 1 minute and at most 365 days ahead. The answer is 201.
+             * @description Publish at this time: any time in the future (or at least `PUBLISH_MIN_SCHEDULE_AHEAD_SECONDS` ahead, where the operator set one) and at most 365 days ahead. The answer is 201.
              * @example 2026-11-23T08:00:00Z
              */
             scheduledAt?: string;

@@ -57,8 +57,6 @@ async function runBench(): Promise<void> {
   const base = loadConfig({ SANDBOX_PORT: '0', RATE_LIMIT_PER_MINUTE: '100000000', BOTCHAT_API_URL: `${sandboxUrl}/botchat` });
   const booted = await boot({
     ...base, databaseUrl: pg.url, logLevel: 'warn', dataDir: dir, encryptionKey: randomBytes(32).toString('base64'),
-    // Due within seconds of their creation, so that the run is not mostly waiting.
-    publishing: { ...base.publishing, minScheduleAheadSeconds: 2 },
   });
   const { services } = booted;
   const server = createApp(services).listen(0, '127.0.0.1');

@@ -13,11 +13,11 @@ export interface LeaseWorkerSettings {
   /** Claim loops side by side (SKIP LOCKED keeps their claims apart). */
   loops: number;
   /**
-   * When an item's slot is free again: once `process` has settled (`processed`), or once its outcome is recorded
-   * too (`recorded`). A worker that records each outcome in its own transaction holds the slot through it, so
-   * outcomes waiting for the database cannot pile up without bound.
+   * How long a claim holds without being renewed. The worker renews the leases of everything it holds several
+   * times per lease, so a live slow call keeps its items however long it takes, and the items of a worker that
+   * died are free for another within this many seconds.
    */
-  slotFreedWhen: 'processed' | 'recorded';
+  leaseSeconds: number;
 }
 
 /** What a claim loop's turn sees of its worker. */
@@ -28,8 +28,12 @@ export interface ClaimLoop<Item> {
   readonly room: number;
   /** Items holding a slot now. */
   readonly busy: number;
-  /** Works on claimed items, each recorded when it ends. The caller has checked there is room for them. */
-  begin(items: Item[]): void;
+  /**
+   * Holds up to `limit` free slots (no more than are free) while `take(n)` claims at most `n` items, then works on
+   * what it took, each recorded when it ends. Loops side by side never claim more than the free slots together.
+   * Resolves to how many were taken.
+   */
+  claim(limit: number, take: (n: number) => Promise<Item[]>): Promise<number>;
   /** Until a NOTIFY, `ms`, or (`untilSlotFreed`) a slot coming free. Returns at once if signalled already. */
   sleep(ms: number, untilSlotFreed?: boolean): Promise<void>;
 }
@@ -43,6 +47,8 @@ export interface LeasedWork<Item, Result> {
   process(item: Item): Promise<Result>;
   /** Commits an item's result (and gives up its lease). */
   record(item: Item, result: Result): Promise<void>;
+  /** Extends the leases of items this worker holds (claimed and not recorded yet), by `settings.leaseSeconds`. */
+  renew(items: Item[]): Promise<void>;
   /** What a log line names an item by. */
   describe(item: Item): Record<string, unknown>;
   /** A NOTIFY on `channel`; none after a (re)connection, when any of them may have been missed. */
@@ -57,24 +63,32 @@ interface Sleeper {
   untilSlotFreed: boolean;
 }
 
+/** Leases are renewed this many times per lease: a renewal or two may be late or fail before one runs out. */
+const RENEWALS_PER_LEASE = 4;
+
 /**
  * Runs a `LeasedWork` that drains a table of leased rows: its turns claim due rows under a lease (FOR UPDATE SKIP
- * LOCKED, so any number of workers share the table and never take one row twice) and hand them to `begin()`;
- * the worker processes each (e.g. a platform call), then records its result, with at most `concurrency` in
- * flight. Claim loops wake on NOTIFY and poll; a turn that fails is logged and retried after the poll. A worker
- * that dies leaves its leases to run out; what the next claim does with such a row (send again, or reconcile
- * first) is the work's.
+ * LOCKED, so any number of workers share the table and never take one row twice) through `claim()`; the worker
+ * processes each (e.g. a platform call), then records its result, with at most `concurrency` items claimed and
+ * not recorded. A slot is free again only once its outcome is committed: what a crash can leave half done (a
+ * call answered, its answer lost) is never more than `concurrency` items. Claim loops wake on NOTIFY and poll;
+ * a turn that fails is logged and retried after the poll. While it holds items the worker renews their leases;
+ * a worker that dies stops renewing, and its leases run out within `leaseSeconds`. What the next claim does with
+ * such a row (send again, or reconcile first) is the work's.
  */
 export class LeaseWorker<Item, Result> {
   private listener: NotificationListener | undefined;
   private claiming = false;
   /** A NOTIFY (or a stop) came since a loop last looked: it looks again before sleeping. */
   private signalled = true;
+  /** A slot came free since a loop last looked: one that would sleep until then looks again. */
+  private slotFreed = false;
   private readonly sleepers = new Set<Sleeper>();
-  /** Items holding a slot (the concurrency limit counts these). */
-  private readonly working = new Set<Promise<void>>();
-  /** Items whose result is not committed yet. */
-  private readonly recording = new Set<Promise<void>>();
+  /** Items claimed and not recorded yet: each holds a slot (the concurrency limit counts these) and its lease. */
+  private readonly held = new Map<Item, Promise<void>>();
+  /** Slots held by claims under way. */
+  private reserved = 0;
+  private renewal: NodeJS.Timeout | undefined;
   private readonly claimLoop: ClaimLoop<Item>;
   private loopsDone: Promise<void> | undefined;
   private stopped: Promise<void> | undefined;
@@ -85,9 +99,9 @@ export class LeaseWorker<Item, Result> {
     const worker = this;
     this.claimLoop = {
       get claiming() { return worker.claiming; },
-      get room() { return work.settings.concurrency - worker.working.size; },
-      get busy() { return worker.working.size; },
-      begin: (items) => this.begin(items),
+      get room() { return work.settings.concurrency - worker.held.size - worker.reserved; },
+      get busy() { return worker.held.size; },
+      claim: (limit, take) => this.claim(limit, take),
       sleep: (ms, untilSlotFreed = false) => this.sleep(ms, untilSlotFreed),
     };
   }
@@ -101,6 +115,7 @@ export class LeaseWorker<Item, Result> {
     }, this.logger, name);
     await this.listener.start();
     this.claiming = true;
+    this.scheduleRenewal();
     this.loopsDone = Promise.all(Array.from({ length: loops }, () => this.loop())).then(() => undefined);
   }
 
@@ -111,8 +126,7 @@ export class LeaseWorker<Item, Result> {
   stop(): Promise<void> {
     this.stopped ??= (async () => {
       await this.stopClaiming();
-      await Promise.allSettled([...this.working]);
-      await Promise.allSettled([...this.recording]);
+      await Promise.allSettled([...this.held.values()]);
       await this.disconnect();
     })();
     return this.stopped;
@@ -125,33 +139,58 @@ export class LeaseWorker<Item, Result> {
     await this.loopsDone;
   }
 
-  /** Closes the LISTEN connection and the work's own. */
+  /** Stops renewing leases; closes the LISTEN connection and the work's own. */
   protected async disconnect(): Promise<void> {
+    clearTimeout(this.renewal);
+    this.renewal = undefined;
     await this.listener?.stop();
     await this.work.close?.();
   }
 
-  private begin(items: Item[]): void {
-    for (const item of items) {
-      const processed = this.work.process(item);
-      const recorded: Promise<void> = processed
-        .then((result) => this.work.record(item, result))
-        .catch((error: unknown) => {
-          this.logger.error({ err: error, ...this.work.describe(item) }, `${this.work.settings.name}: an item failed unexpectedly; its lease will run out`);
-        })
-        .finally(() => this.recording.delete(recorded));
-      this.recording.add(recorded);
-      const held = this.work.settings.slotFreedWhen === 'recorded' ? recorded : processed.then(() => undefined, () => undefined);
-      const slot: Promise<void> = held.finally(() => {
-        this.working.delete(slot);
+  private async claim(limit: number, take: (n: number) => Promise<Item[]>): Promise<number> {
+    const n = Math.max(0, Math.min(limit, this.claimLoop.room));
+    this.reserved += n;
+    let items: Item[];
+    try {
+      items = await take(n);
+    } finally {
+      this.reserved -= n;
+    }
+    for (const item of items) this.begin(item);
+    return items.length;
+  }
+
+  private begin(item: Item): void {
+    const recorded = this.work.process(item)
+      .then((result) => this.work.record(item, result))
+      .catch((error: unknown) => {
+        this.logger.error({ err: error, ...this.work.describe(item) }, `${this.work.settings.name}: an item failed unexpectedly; its lease will run out`);
+      })
+      .finally(() => {
+        this.held.delete(item);
+        this.slotFreed = true;
         for (const sleeper of [...this.sleepers]) if (sleeper.untilSlotFreed) sleeper.done();
       });
-      this.working.add(slot);
+    this.held.set(item, recorded);
+  }
+
+  /** Renews the leases of everything held, a few times per lease, until the worker disconnects. */
+  private scheduleRenewal(): void {
+    this.renewal = setTimeout(() => void this.renewHeld(), (this.work.settings.leaseSeconds * 1000) / RENEWALS_PER_LEASE);
+  }
+
+  private async renewHeld(): Promise<void> {
+    if (this.held.size > 0) {
+      await this.work.renew([...this.held.keys()]).catch((error: unknown) => {
+        this.logger.warn({ err: error }, `${this.work.settings.name}: renewing leases failed; trying again`);
+      });
     }
+    // Not once disconnected (it clears the timer).
+    if (this.renewal) this.scheduleRenewal();
   }
 
   private sleep(ms: number, untilSlotFreed: boolean): Promise<void> {
-    if (this.signalled || !this.claiming) return Promise.resolve();
+    if (this.signalled || (untilSlotFreed && this.slotFreed) || !this.claiming) return Promise.resolve();
     return new Promise((resolve) => {
       const sleeper: Sleeper = {
         untilSlotFreed,
@@ -175,6 +214,7 @@ export class LeaseWorker<Item, Result> {
     while (this.claiming) {
       try {
         this.signalled = false;
+        this.slotFreed = false;
         await this.work.turn(this.claimLoop);
       } catch (error) {
         this.logger.error({ err: error }, `${this.work.settings.name}: claim loop failed; retrying`);

@@ -52,6 +52,8 @@ describe('loadConfig(env)', () => {
     expect(config.webhooks.concurrency).to.equal(0);
     expect(config.trustProxy).to.equal(true);
     expect(loadConfig({}).trustProxy).to.equal(false);
+    expect(loadConfig({}).publishing.minScheduleAheadSeconds).to.equal(0);
+    expect(loadConfig({ PUBLISH_MIN_SCHEDULE_AHEAD_SECONDS: '5' }).publishing.minScheduleAheadSeconds).to.equal(5);
   });
 
   it('refuses values that are not what they should be, naming the variable', () => {

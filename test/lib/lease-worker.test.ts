@@ -11,13 +11,19 @@ class ListWork implements LeasedWork<string, string> {
   readonly due: string[] = [];
   readonly calls = new Map<string, (result: string) => void>();
   readonly recorded: string[] = [];
+  /** The items of each renewal, in order. */
+  readonly renewals: string[][] = [];
   mostAtOnce = 0;
   private readonly watchers = new Set<() => void>();
 
   constructor(readonly settings: LeaseWorkerSettings) {}
 
   async turn(loop: ClaimLoop<string>): Promise<void> {
-    loop.begin(this.due.splice(0, Math.max(0, loop.room)));
+    // A claim takes a round trip, as a database's does: the other loop looks meanwhile.
+    await loop.claim(Infinity, async (n) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return this.due.splice(0, n);
+    });
     await loop.sleep(this.settings.pollMs, this.due.length > 0);
   }
 
@@ -31,6 +37,11 @@ class ListWork implements LeasedWork<string, string> {
 
   async record(_item: string, result: string): Promise<void> {
     this.recorded.push(result);
+    this.changed();
+  }
+
+  async renew(items: string[]): Promise<void> {
+    this.renewals.push(items);
     this.changed();
   }
 
@@ -64,7 +75,8 @@ class ListWork implements LeasedWork<string, string> {
 
 describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in flight, and a stop that waits', () => {
   // Far longer than any test may take: only a NOTIFY wakes the loops.
-  const settings: LeaseWorkerSettings = { name: 'lease-worker-test', channels: [CHANNEL], concurrency: 2, pollMs: 60_000, loops: 2, slotFreedWhen: 'processed' };
+  // Leases of 200 ms, renewed every 50 ms.
+  const settings: LeaseWorkerSettings = { name: 'lease-worker-test', channels: [CHANNEL], concurrency: 2, pollMs: 60_000, loops: 2, leaseSeconds: 0.2 };
   let admin: pg.Client;
   let work: ListWork;
   let worker: LeaseWorker<string, string>;
@@ -113,6 +125,19 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
     expect(work.mostAtOnce).to.equal(2);
   });
 
+  it('renews the lease of every item it holds, several times per lease, until its result is recorded', async () => {
+    await add('a', 'b');
+    await work.when(() => work.calls.size === 2);
+    const since = work.renewals.length;
+    await work.when(() => work.renewals.length >= since + 4);
+    for (const renewal of work.renewals.slice(since)) expect(renewal.sort()).to.deep.equal(['a', 'b']);
+    work.answer('a');
+    await work.when(() => work.recorded.length === 1);
+    const after = work.renewals.length;
+    await work.when(() => work.renewals.length >= after + 2);
+    for (const renewal of work.renewals.slice(after)) expect(renewal).to.deep.equal(['b']);
+  });
+
   it('stops claiming at once, waits for the work in flight and its record, then closes its LISTEN connection', async () => {
     await add('a');
     await work.when(() => work.calls.has('a'));
@@ -127,5 +152,8 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
     await worker.stop();
     const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'lease-worker-test'");
     expect(rows[0].n).to.equal(0);
+    const renewals = work.renewals.length;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(work.renewals.length, 'no renewal once stopped').to.equal(renewals);
   });
 });

@@ -19,10 +19,13 @@ class MortalWorker<Item, Result> extends LeaseWorker<Item, Result> {
     super(services.config.databaseUrl!, services.logger, {
       settings: work.settings,
       turn: (loop) => work.turn(loop),
-      // Nothing claimed once dead is worked on, and nothing in flight is ever recorded: its leases run out.
+      // Nothing claimed once dead is worked on, nothing in flight is ever recorded or renewed: its leases run out.
       process: (item) => (life.dead ? new Promise<Result>(() => {}) : work.process(item)),
       record: async (item, result) => {
         if (!life.dead) await work.record(item, result);
+      },
+      renew: async (items) => {
+        if (!life.dead) await work.renew(items);
       },
       describe: (item) => work.describe(item),
       heard: (channel) => work.heard?.(channel),

@@ -96,6 +96,18 @@ export async function recordSuccesses(db: Knex, successes: Success[]): Promise<v
   [rows.map((r) => r.hookId), rows.map((r) => r.at), rows.map((r) => r.hookId)] as never);
 }
 
+/**
+ * Extends the leases of deliveries still being sent. One being recorded right now is skipped rather than waited
+ * for: its lease is given up by that statement.
+ */
+export async function renewLeases(db: Knex, deliveryIds: string[], leaseSeconds: number): Promise<void> {
+  await db.raw(`
+    UPDATE deliveries SET locked_until = now() + make_interval(secs => ?)
+    WHERE id IN (
+      SELECT id FROM deliveries WHERE id = ANY(?) AND status IN ('pending', 'retrying') AND locked_until IS NOT NULL
+      ORDER BY id FOR UPDATE SKIP LOCKED)`, [leaseSeconds, deliveryIds]);
+}
+
 /** Successes recorded in batches of up to 500; those a dying worker never wrote leave their leases to run out. */
 export function successRecorder(db: Knex): BatchWriter<Success> {
   return new BatchWriter((batch) => recordSuccesses(db, batch), 500);

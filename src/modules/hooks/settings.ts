@@ -10,7 +10,7 @@ export interface WebhookSettings {
   retryScheduleSeconds: number[];
   /** A hook whose deliveries all failed for this long is disabled. */
   disableAfterFailingSeconds: number;
-  /** How long a worker holds a delivery it is sending before another may take it over. */
+  /** How long a claim on a delivery lasts without renewal (renewed while it is sent): how soon after a worker dies another sends it. */
   leaseSeconds: number;
   /** Attempts in flight per worker process. */
   concurrency: number;
@@ -27,7 +27,7 @@ export function webhookSettings(env: NodeJS.ProcessEnv): { webhooks: WebhookSett
       timeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, env),
       retryScheduleSeconds: intList('WEBHOOK_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE, env),
       disableAfterFailingSeconds: int('WEBHOOK_DISABLE_AFTER_SECONDS', 5 * 24 * 3600, env),
-      leaseSeconds: int('WEBHOOK_LEASE_SECONDS', 60, env),
+      leaseSeconds: int('WEBHOOK_LEASE_SECONDS', 10, env),
       concurrency: int('WEBHOOK_CONCURRENCY', 200, env),
       testIntervalSeconds: 30,
     },

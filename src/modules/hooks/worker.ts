@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import { EVENTS_CHANNEL } from '../events/emit.js';
 import { type AttemptOutcome, attemptDelivery, type SendingDelivery, type SendingHook } from './attempt.js';
 import { DELIVERIES_CHANNEL, dispatchPending } from './dispatcher.js';
-import { recordOutcome, type Success, successRecorder } from './outcome.js';
+import { recordOutcome, renewLeases, type Success, successRecorder } from './outcome.js';
 import type { BatchWriter } from '../../lib/batch-writer.js';
 
 /** Due deliveries are looked for at least this often: retries coming due, leases run out, a missed NOTIFY. */
@@ -19,8 +19,9 @@ type Claimed = { delivery: SendingDelivery; hook: SendingHook };
  * Sends deliveries: fans out new events, claims due deliveries under a lease (FOR UPDATE SKIP LOCKED, so any
  * number of workers share the table without sending one twice), sends up to `concurrency` at once, records
  * each outcome. It wakes on NOTIFY from committed events and deliveries, and polls once a second for retries
- * that come due. A worker that dies mid-attempt leaves a lease that runs out; another worker then sends the
- * delivery again with the same id, which is the receiver's de-duplication key.
+ * that come due. The leases of what it holds are renewed while it lives; a worker that dies mid-attempt leaves
+ * leases that run out within `WEBHOOK_LEASE_SECONDS`; another worker then sends the delivery again with the
+ * same id, which is the receiver's de-duplication key.
  */
 export class DeliveryWorker extends LeaseWorker<Claimed, AttemptOutcome> {
   constructor(services: Services, databaseUrl: string) {
@@ -41,11 +42,8 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
   private lastClaimAt = 0;
 
   constructor(private readonly services: Services) {
-    const { concurrency, caFile } = services.config.webhooks;
-    // A failure is recorded in a transaction of its own: the attempt keeps its slot until then.
-    this.settings = {
-      name: 'socialgate-deliveries', channels: [EVENTS_CHANNEL, DELIVERIES_CHANNEL], concurrency, pollMs: IDLE_POLL_MS, loops: 1, slotFreedWhen: 'recorded',
-    };
+    const { concurrency, caFile, leaseSeconds } = services.config.webhooks;
+    this.settings = { name: 'socialgate-deliveries', channels: [EVENTS_CHANNEL, DELIVERIES_CHANNEL], concurrency, pollMs: IDLE_POLL_MS, loops: 1, leaseSeconds };
     this.client = new GuardedHttpClient(services.addressGuard, { caFile, connections: Math.max(10, concurrency) });
     this.successes = successRecorder(services.db);
   }
@@ -63,9 +61,12 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
       this.lastDispatchAt = Date.now();
       // A full batch may leave more behind; a short one means none were left when it looked.
       for (let full = true; full && loop.claiming;) {
-        const { events, claimed } = await dispatchPending(this.services, { batchSize: DISPATCH_BATCH, claim: loop.room });
-        loop.begin(claimed);
-        full = events === DISPATCH_BATCH;
+        // Fan-out runs with no room too: the deliveries it cannot lease to this worker wait for any.
+        await loop.claim(loop.room, async (n) => {
+          const { events, claimed } = await dispatchPending(this.services, { batchSize: DISPATCH_BATCH, claim: n });
+          full = events === DISPATCH_BATCH;
+          return claimed;
+        });
       }
     }
     if (!loop.claiming) return;
@@ -76,10 +77,9 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
     if (room <= 0) return loop.sleep(IDLE_POLL_MS, true);
     this.deliveriesDue = false;
     this.lastClaimAt = Date.now();
-    const claimed = await this.claim(room);
-    loop.begin(claimed);
+    const taken = await loop.claim(room, (n) => this.claim(n));
     // As many as asked for: there may be more. Fewer: nothing more is due now; sleep until a NOTIFY or the poll.
-    if (claimed.length === room) this.deliveriesDue = true;
+    if (taken === room) this.deliveriesDue = true;
     else await loop.sleep(IDLE_POLL_MS);
   }
 
@@ -92,6 +92,10 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
     return outcome.errorClass === null
       ? this.successes.add({ delivery, outcome })
       : recordOutcome(this.services.db, delivery, outcome, this.services.config.webhooks);
+  }
+
+  renew(held: Claimed[]): Promise<void> {
+    return renewLeases(this.services.db, held.map(({ delivery }) => delivery.id), this.services.config.webhooks.leaseSeconds);
   }
 
   describe({ delivery }: Claimed): Record<string, unknown> {

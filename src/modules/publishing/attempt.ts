@@ -11,13 +11,14 @@ import type { PostRow, TargetFailure, TargetRow } from './models.js';
 
 /** What became of one claimed target; recorded by record.ts. */
 export type Outcome =
-  | { kind: 'published'; result: Published; addAttempt: boolean }
-  | { kind: 'failed'; failure: TargetFailure; accountError?: PlatformError; addAttempt?: boolean }
+  | { kind: 'published'; result: Published }
+  | { kind: 'failed'; failure: TargetFailure; accountError?: PlatformError }
   /**
    * Try again at `at`; `unknown`: the last attempt's outcome must be reconciled before anything is sent;
-   * `waiting`: the platform is still processing it, and looking again is not counted as an attempt.
+   * `takeBackAttempt`: the call found the platform still processing the post, so the attempt its mark counted
+   * was only a look.
    */
-  | { kind: 'retry'; at: Date; unknown: boolean; addAttempt?: boolean; waiting?: boolean; lastError?: TargetFailure };
+  | { kind: 'retry'; at: Date; unknown: boolean; takeBackAttempt?: boolean; lastError?: TargetFailure };
 
 /** How long a lost answer may stay unresolved (the platform cannot be asked) before the target fails as unknown. */
 const RECONCILE_GIVE_UP_MS = 24 * 3600 * 1000;
@@ -63,9 +64,12 @@ export function retryAt(settings: PublishingSettings, attemptsMade: number, plat
  * Publishes one claimed target, first reconciling an attempt whose answer was lost. Never throws for a platform's
  * failure: it becomes an outcome. A passing failure is retried on the schedule only when the platform cannot have
  * published (429, no connection); any other lost answer is reconciled first, or — where the platform cannot be
- * asked — fails the target as `unknown` instead of risking a second copy.
+ * asked — fails the target as `unknown` instead of risking a second copy. `markStarted` commits the attempt's
+ * mark; it is awaited just before the publishing call, and only then.
  */
-export async function attemptTarget(services: Services, context: AttemptContext, claimed: Claimed): Promise<Outcome> {
+export async function attemptTarget(
+  services: Services, context: AttemptContext, claimed: Claimed, markStarted: (claimed: Claimed) => Promise<void>,
+): Promise<Outcome> {
   const { target, unknownSince } = claimed;
   const settings = services.config.publishing;
   const post = context.posts.get(target.postId);
@@ -80,18 +84,16 @@ export async function attemptTarget(services: Services, context: AttemptContext,
   }
   const content = contentOf(post, target.platform, context.media);
   const credentials = adapterAccount(account, services.secrets);
-  let addAttempt = false;
   if (unknownSince) {
     if (!publisher.reconcile) return { kind: 'failed', failure: unknownOutcome(target.platform, 'the service stopped while the platform was being called') };
     try {
       const found = await publisher.reconcile(credentials, content, target.progress, unknownSince);
-      if (found) return { kind: 'published', result: found, addAttempt: false };
+      if (found) return { kind: 'published', result: found };
       if (target.attempts > settings.retryScheduleSeconds.length) {
         return { kind: 'failed', failure: failure('platform_unavailable', `${target.platform} failed on every attempt; it did not publish the post (checked). Retry later.`) };
       }
-      addAttempt = true;
     } catch (error) {
-      if (error instanceof StillProcessing) return stillProcessing(error);
+      if (error instanceof StillProcessing) return stillProcessing(error, false);
       if (error instanceof OutcomeUnknowable) return { kind: 'failed', failure: unknownOutcome(target.platform, error.message) };
       if (!(error instanceof PlatformError)) throw error;
       if (!isPassing(error)) return { kind: 'failed', failure: failureOf(error, target.platform), accountError: error };
@@ -112,32 +114,34 @@ export async function attemptTarget(services: Services, context: AttemptContext,
       progress.state = state;
     },
   };
+  await markStarted(claimed);
   try {
-    return { kind: 'published', result: await publisher.publish(credentials, content, progress), addAttempt };
+    return { kind: 'published', result: await publisher.publish(credentials, content, progress) };
   } catch (error) {
-    if (error instanceof StillProcessing) return stillProcessing(error);
+    if (error instanceof StillProcessing) return stillProcessing(error, true);
     if (!(error instanceof PlatformError)) throw error;
-    return failedAttempt(error, target, settings, addAttempt, publisher.reconcile !== undefined);
+    return failedAttempt(error, target, settings, publisher.reconcile !== undefined);
   }
 }
 
-function stillProcessing(error: StillProcessing): Outcome {
-  return { kind: 'retry', at: new Date(Date.now() + error.checkAfterMs), unknown: false, waiting: true };
+function stillProcessing(error: StillProcessing, marked: boolean): Outcome {
+  return { kind: 'retry', at: new Date(Date.now() + error.checkAfterMs), unknown: false, takeBackAttempt: marked };
 }
 
-function failedAttempt(error: PlatformError, target: TargetRow, settings: PublishingSettings, addAttempt: boolean, canReconcile: boolean): Outcome {
-  const attemptsMade = target.attempts + (addAttempt ? 1 : 0);
-  if (!isPassing(error)) return { kind: 'failed', failure: failureOf(error, target.platform), accountError: error, addAttempt };
+/** The outcome of a marked attempt (counted in `attempts` by its mark, not in the claimed row) that failed. */
+function failedAttempt(error: PlatformError, target: TargetRow, settings: PublishingSettings, canReconcile: boolean): Outcome {
+  const attemptsMade = target.attempts + 1;
+  if (!isPassing(error)) return { kind: 'failed', failure: failureOf(error, target.platform), accountError: error };
   const notPublished = error.kind === 'rate_limited' || error.details.unsent === true;
   if (!notPublished && !canReconcile) {
-    return { kind: 'failed', failure: unknownOutcome(target.platform, `the platform answered: ${error.message}`), addAttempt };
+    return { kind: 'failed', failure: unknownOutcome(target.platform, `the platform answered: ${error.message}`) };
   }
   if (attemptsMade > settings.retryScheduleSeconds.length) {
     // Out of retries: a lost answer still gets its reconcile before the target is given up.
-    if (notPublished) return { kind: 'failed', failure: failureOf(error, target.platform), addAttempt };
+    if (notPublished) return { kind: 'failed', failure: failureOf(error, target.platform) };
   }
   return {
-    kind: 'retry', at: retryAt(settings, attemptsMade, error.details.retryAt), unknown: !notPublished, addAttempt,
+    kind: 'retry', at: retryAt(settings, attemptsMade, error.details.retryAt), unknown: !notPublished,
     lastError: interimFailure(error, target.platform, !notPublished),
   };
 }

@@ -58,8 +58,9 @@ export async function createPost(services: Services, principal: Principal, input
   const when: When = input.publishNow ? { kind: 'now' } : input.useQueue ? { kind: 'queue' } : { kind: 'at', at: new Date(input.scheduledAt!) };
   if (when.kind === 'at') {
     const ahead = when.at.getTime() - Date.now();
-    if (ahead < minScheduleAheadSeconds * 1000 || ahead > YEAR_MS) {
-      throw new ValidationFailedError([{ path: 'body/scheduledAt', code: 'schedule_window', message: `must be at least ${minScheduleAheadSeconds} seconds and at most 365 days ahead` }]);
+    if (ahead <= 0 || ahead < minScheduleAheadSeconds * 1000 || ahead > YEAR_MS) {
+      const soonest = minScheduleAheadSeconds > 0 ? `at least ${minScheduleAheadSeconds} seconds ahead` : 'in the future';
+      throw new ValidationFailedError([{ path: 'body/scheduledAt', code: 'schedule_window', message: `must be ${soonest} and at most 365 days ahead` }]);
     }
   }
   const { profileId, accounts } = await checkPost(services, principal, input);

@@ -43,7 +43,7 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
   await db.transaction(async (trx) => {
     const postIds = [...new Set(finished.map((f) => f.claimed.target.postId))].sort();
     await trx.raw('SELECT id FROM posts WHERE id = ANY(?) ORDER BY id FOR UPDATE', [postIds]);
-    const values = finished.map(({ claimed: { target, unknownSince }, outcome }) => ({
+    const values = finished.map(({ claimed: { target }, outcome }) => ({
       post_id: target.postId,
       account_id: target.accountId,
       status: outcome.kind === 'published' ? 'published' : outcome.kind === 'failed' ? 'failed' : 'processing',
@@ -54,8 +54,8 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
       failure: outcome.kind === 'failed' ? outcome.failure : outcome.kind === 'retry' ? outcome.lastError ?? null : null,
       due_at: outcome.kind === 'retry' ? outcome.at.toISOString() : null,
       keep_started: outcome.kind === 'retry' && outcome.unknown,
-      // A look at work the platform is still processing takes back the attempt its claim counted (none after a reconcile).
-      add_attempt: outcome.kind === 'retry' && outcome.waiting ? (unknownSince ? 0 : -1) : outcome.addAttempt ? 1 : 0,
+      // Attempts are counted by their marks (claim.ts); a look at work the platform is still processing is not one.
+      add_attempt: outcome.kind === 'retry' && outcome.takeBackAttempt ? -1 : 0,
     }));
     retries = values.some((v) => v.due_at !== null);
     const { rows: updated } = await trx.raw(`

@@ -3,11 +3,14 @@ import { int, intList } from '../../lib/env.js';
 export interface PublishingSettings {
   /** Targets being published at once per worker process. */
   concurrency: number;
-  /** How long a worker holds a target it is publishing before another may take it over (and reconcile it). */
+  /**
+   * How long a claim on a target lasts without renewal: a live worker renews it while it publishes, so this is how
+   * soon after a worker dies another takes its targets over (and reconciles those whose call it had made).
+   */
   leaseSeconds: number;
   /** Seconds before each retry of a passing failure (rate limit, platform down); then the target fails. */
   retryScheduleSeconds: number[];
-  /** The soonest a post may be scheduled, from now. */
+  /** The soonest a post may be scheduled, from now; 0: any time in the future. */
   minScheduleAheadSeconds: number;
 }
 
@@ -15,9 +18,9 @@ export function publishingSettings(env: NodeJS.ProcessEnv): { publishing: Publis
   return {
     publishing: {
       concurrency: int('PUBLISH_CONCURRENCY', 200, env),
-      leaseSeconds: int('PUBLISH_LEASE_SECONDS', 90, env),
+      leaseSeconds: int('PUBLISH_LEASE_SECONDS', 10, env),
       retryScheduleSeconds: intList('PUBLISH_RETRY_SCHEDULE', [10, 60, 300, 900], env),
-      minScheduleAheadSeconds: 60,
+      minScheduleAheadSeconds: int('PUBLISH_MIN_SCHEDULE_AHEAD_SECONDS', 0, env),
     },
   };
 }

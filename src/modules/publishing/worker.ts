@@ -1,10 +1,10 @@
 import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { type AttemptContext, attemptTarget, loadContext, type Outcome } from './attempt.js';
-import { type Claimed, claimDue } from './claim.js';
+import { type Claimed, claimDue, markAttemptsStarted, renewLeases } from './claim.js';
 import { failure } from './failures.js';
 import { type Finished, outcomeRecorder } from './record.js';
-import type { BatchWriter } from '../../lib/batch-writer.js';
+import { BatchWriter } from '../../lib/batch-writer.js';
 import { POSTS_CHANNEL } from './wake.js';
 
 /** Due targets are looked for at least this often, NOTIFY or not: retries coming due, a lost wake-up. */
@@ -22,8 +22,10 @@ interface Leased {
  * Publishes due targets, draining `post_targets` as the webhook worker drains deliveries: claims due targets
  * under a lease (SKIP LOCKED, so any number of workers share the table), publishes up to `concurrency` at once,
  * and records outcomes in batches. It wakes on NOTIFY (a post published at once, a retry, Agenda's wake-up at
- * a due time) and polls every second. A worker that dies mid-call leaves its attempt marked as started: when
- * the lease runs out, the next claim reconciles it with the platform before anything is sent again.
+ * a due time) and polls every second. Each attempt is marked just before its call; a worker that dies mid-call
+ * leaves that mark: when its lease runs out (it is renewed while the worker lives, so within
+ * `PUBLISH_LEASE_SECONDS` of its death), the next claim reconciles it with the platform before anything is sent
+ * again. A target it had claimed but not called for is simply sent.
  */
 export class PublishWorker extends LeaseWorker<Leased, Outcome> {
   constructor(services: Services, databaseUrl: string) {
@@ -35,16 +37,16 @@ export class PublishWorker extends LeaseWorker<Leased, Outcome> {
 export class TargetPublishing implements LeasedWork<Leased, Outcome> {
   readonly settings: LeaseWorkerSettings;
   private readonly recorder: BatchWriter<Finished>;
+  /** Marks of attempts about to start, committed in batches: the calls that wait meanwhile go out together. */
+  private readonly marks: BatchWriter<Claimed>;
 
   constructor(private readonly services: Services) {
-    // A slot is free again when the platform has answered: outcomes are recorded in the background, in batches.
     // A claim is a few round trips and a commit: claims in parallel keep the platform calls fed while one of them
     // waits for the database.
-    this.settings = {
-      name: 'socialgate-publisher', channels: [POSTS_CHANNEL], concurrency: services.config.publishing.concurrency,
-      pollMs: POLL_MS, loops: CLAIM_LOOPS, slotFreedWhen: 'processed',
-    };
+    const { concurrency, leaseSeconds } = services.config.publishing;
+    this.settings = { name: 'socialgate-publisher', channels: [POSTS_CHANNEL], concurrency, pollMs: POLL_MS, loops: CLAIM_LOOPS, leaseSeconds };
     this.recorder = outcomeRecorder(services);
+    this.marks = new BatchWriter((batch) => markAttemptsStarted(services.db, batch.map((claimed) => claimed.target)), CLAIM_BATCH);
   }
 
   async turn(loop: ClaimLoop<Leased>): Promise<void> {
@@ -55,17 +57,18 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
     if (room <= 0 || (room < Math.min(CLAIM_BATCH, Math.max(1, concurrency >> 2)) && loop.busy > 0)) return loop.sleep(POLL_MS, true);
     // Small claims: the first calls start sooner, and a full claim loops at once for the next.
     const batch = Math.min(room, CLAIM_BATCH);
-    const claimed = await claimDue(this.services.db, batch, leaseSeconds);
-    if (claimed.length > 0) {
+    const taken = await loop.claim(batch, async (n) => {
+      const claimed = await claimDue(this.services.db, n, leaseSeconds);
+      if (claimed.length === 0) return [];
       const context = await loadContext(this.services, claimed);
-      loop.begin(claimed.map((item) => ({ claimed: item, context })));
-    }
+      return claimed.map((item) => ({ claimed: item, context }));
+    });
     // Fewer than asked for: nothing more is due now; sleep until the next due time, a NOTIFY or the poll.
-    if (claimed.length < batch) await loop.sleep(await this.untilNextDue());
+    if (taken < batch) await loop.sleep(await this.untilNextDue());
   }
 
   process(leased: Leased): Promise<Outcome> {
-    return attemptTarget(this.services, leased.context, leased.claimed).catch((error: unknown): Outcome => {
+    return attemptTarget(this.services, leased.context, leased.claimed, (claimed) => this.marks.add(claimed)).catch((error: unknown): Outcome => {
       // A bug, not a platform's answer: the target fails visibly rather than being retried forever.
       this.services.logger.error({ err: error, ...this.describe(leased) }, 'publishing a target failed unexpectedly');
       return { kind: 'failed', failure: failure('unknown', 'Publishing failed inside the service; report it with the post id.') };
@@ -74,6 +77,10 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
 
   record({ claimed }: Leased, outcome: Outcome): Promise<void> {
     return this.recorder.add({ claimed, outcome });
+  }
+
+  renew(held: Leased[]): Promise<void> {
+    return renewLeases(this.services.db, held.map((leased) => leased.claimed.target), this.services.config.publishing.leaseSeconds);
   }
 
   describe({ claimed: { target } }: Leased): Record<string, unknown> {

@@ -5,9 +5,9 @@ import type { TestApp } from '../../support/app.js';
 import type { TestOwner } from '../../support/owners.js';
 import { consent } from '../connect/oauth-support.js';
 
-/** Publishing settings for tests: short leases and retries a second apart, posts schedulable 2 s ahead. */
+/** Publishing settings for tests: short leases and retries a second apart (posts schedulable any time ahead, the default). */
 export function publishingSettings(overrides: Partial<Config['publishing']> = {}): Partial<Config> {
-  return { publishing: { ...loadConfig({}).publishing, leaseSeconds: 2, retryScheduleSeconds: [1, 1], minScheduleAheadSeconds: 2, ...overrides } };
+  return { publishing: { ...loadConfig({}).publishing, leaseSeconds: 2, retryScheduleSeconds: [1, 1], ...overrides } };
 }
 
 export async function sandboxPost<T = any>(app: TestApp, path: string, body: unknown): Promise<T> {
