@@ -1,18 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
-import type { Config } from '../../../src/lib/config.js';
-import { loadConfig } from '../../../src/lib/config.js';
-import type { Received } from '../../support/receiver.js';
-
-/** Webhook settings for tests: the local receiver allowed and trusted, retries a second apart. */
-export function hookSettings(caFile: string, overrides: Partial<Config['webhooks']> = {}): Partial<Config> {
-  return {
-    webhooks: {
-      ...loadConfig({}).webhooks, allowedCidrs: ['127.0.0.0/8'], caFile, retryScheduleSeconds: [1, 1, 1], leaseSeconds: 2, ...overrides,
-    },
-  };
-}
+import type { Received } from './receiver.js';
 
 /** What a careful receiver does: both signatures checked against the raw body, never a re-serialisation. */
 export function assertSigned(request: Received, secret: string): void {
