@@ -18,12 +18,14 @@ export interface ApiTest {
 export interface HarnessOptions {
   /** The app's settings, besides those every test app starts with; a function runs before the app starts. */
   settings?: TestAppSettings | (() => Promise<TestAppSettings>);
+  /** `false`: no owner is signed up before each test (a suite that counts every request it makes). */
+  owner?: boolean;
 }
 
 class Harness implements ApiTest {
   private started: TestApp | undefined;
   private receiver: Receiver | undefined;
-  private current: { owner: TestOwner; inbox: Inbox } | undefined;
+  private current: { owner: TestOwner | undefined; inbox: Inbox } | undefined;
   readonly sandbox = sandboxOf(() => this.app);
 
   constructor(private readonly options: HarnessOptions) {}
@@ -34,7 +36,9 @@ class Harness implements ApiTest {
   }
 
   get owner(): TestOwner {
-    return this.ofThisTest().owner;
+    const { owner } = this.ofThisTest();
+    if (!owner) throw new Error('this suite signs up no owner for its tests (owner: false)');
+    return owner;
   }
 
   get inbox(): Inbox {
@@ -53,7 +57,8 @@ class Harness implements ApiTest {
   }
 
   async beginTest(): Promise<void> {
-    this.current = { owner: await newOwner(this.app.api), inbox: this.receiver!.inbox() };
+    const owner = this.options.owner === false ? undefined : await newOwner(this.app.api);
+    this.current = { owner, inbox: this.receiver!.inbox() };
   }
 
   endTest(): void {
@@ -77,7 +82,7 @@ export function describeApi(title: string, ...rest: [(t: ApiTest) => void] | [Ha
   describe(title, () => {
     const harness = new Harness(options);
     before('start the app and the receiver', () => harness.start());
-    beforeEach('sign up the test\'s owner', () => harness.beginTest());
+    beforeEach('give the test its owner and inbox', () => harness.beginTest());
     afterEach(() => harness.endTest());
     after('close the app and the receiver', () => harness.stop());
     fn(harness);
