@@ -70,7 +70,7 @@ describeApi('short_video — connecting a creator by Login Kit, refresh rotation
 
     const spent = await fetch(`${t.app.services.sandboxUrl}/short_video/v2/oauth/token/`, {
       method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...{ client_key: SANDBOX_APP.clientKey, client_secret: SANDBOX_APP.clientSecret }, grant_type: 'refresh_token', refresh_token: before.credentials.refreshToken }),
+      body: new URLSearchParams({ ...{ client_key: SANDBOX_APP.clientKey, client_secret: SANDBOX_APP.clientSecret }, grant_type: 'refresh_token', refresh_token: before.credentials.refreshToken! }),
     });
     expect(spent.status).to.equal(400);
     expect(await spent.json()).to.include({ error: 'invalid_grant' });
