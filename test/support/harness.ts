@@ -84,7 +84,8 @@ export function describeApi(title: string, ...rest: [(t: ApiTest) => void] | [Ha
     before('start the app and the receiver', () => harness.start());
     beforeEach('give the test its owner and inbox', () => harness.beginTest());
     afterEach(() => harness.endTest());
-    after('close the app and the receiver', () => harness.stop());
     fn(harness);
+    // Registered last, so the suite's own after hooks still have the app.
+    after('close the app and the receiver', () => harness.stop());
   });
 }

@@ -85,7 +85,7 @@ describeApi('short_video — connecting a creator by Login Kit, refresh rotation
     const hook = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events: ['account.needs_reconnection', 'account.disconnected'] } });
     const { creator, outcome } = await connect();
     const accountId = outcome.searchParams.get('accountIds')!;
-    const removed = await shortVideo.removeApp(creator.openId);
+    const removed = await shortVideo.removeApp(creator.openId, { webhook: true });
     expect(removed.webhookStatus).to.equal(200);
     await quiescent(t.app);
     const account = await t.app.api.get(`/accounts/${accountId}`, { token: t.owner.key });

@@ -44,9 +44,9 @@ export class ShortVideoPeople extends People {
     await this.post('settings', settings);
   }
 
-  /** The creator removes the app: every token of theirs stops working, and the platform sends authorization.removed. */
-  removeApp(openId: string): Promise<{ webhookStatus: number | null }> {
-    return this.post('remove-app', { openId, webhookUrl: this.webhookUrl });
+  /** The creator removes the app: every token of theirs stops working; with `webhook`, the platform sends authorization.removed. */
+  removeApp(openId: string, { webhook }: { webhook: boolean }): Promise<{ webhookStatus: number | null }> {
+    return this.post('remove-app', { openId, ...(webhook ? { webhookUrl: this.webhookUrl } : {}) });
   }
 
   async failNext(openId: string, faults: unknown[]): Promise<void> {
@@ -76,12 +76,12 @@ export class ShortVideoPeople extends People {
 
 export interface Creator { accountId: string; openId: string; username: string }
 
-/** A creator of their own, with `settings` in the app, connected to the owner's profile by the Login Kit dance. */
-export async function connectCreator(app: TestApp, owner: TestOwner, settings: CreatorSettings = {}): Promise<Creator> {
+/** A creator of their own (with `settings` in the app, granting `scope` when not all), connected to the owner's profile by the Login Kit dance. */
+export async function connectCreator(app: TestApp, owner: TestOwner, options: { settings?: CreatorSettings; scope?: string } = {}): Promise<Creator> {
   const people = new ShortVideoPeople(() => app);
   const creator = await people.newCreator();
-  if (Object.keys(settings).length > 0) await people.changeCreatorSettings(creator.openId, settings);
-  const outcome = await authorise(app, owner, 'short_video', { fields: { open_id: creator.openId } });
+  if (options.settings) await people.changeCreatorSettings(creator.openId, options.settings);
+  const outcome = await authorise(app, owner, 'short_video', { fields: { open_id: creator.openId, ...(options.scope ? { scope: options.scope } : {}) } });
   const accountId = outcome.searchParams.get('accountIds')!;
   expect(accountId, outcome.toString()).to.match(/^acc_/);
   return { accountId, openId: creator.openId, username: creator.username };
