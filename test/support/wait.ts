@@ -71,6 +71,8 @@ export async function outstanding(db: Db): Promise<Outstanding> {
  * Waits until nothing in the app's database is undispatched, due or unprocessed: every event fanned out and every
  * delivery, post target, platform webhook and job that was due has run. Work planned for later (a retry in a
  * second, a post scheduled for tomorrow) is not waited for. "Nothing more arrived" is asserted after this.
+ * What a worker does in memory after it committed an outcome (marking an account that refused a post) is not in
+ * the database yet: wait for that state itself.
  */
 export async function quiescent(app: { services: { db: Db } }, timeoutMs = 15_000): Promise<void> {
   await until(() => outstanding(app.services.db), {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { accountOnceIn } from '../../support/accounts.js';
 import { describeApi } from '../../support/harness.js';
 import { itPagesByKeyset } from '../../support/keyset-list.js';
 import { newOwner } from '../../support/owners.js';
@@ -169,8 +170,7 @@ describeApi('posts — publishing now, on time, partly, and again', (t) => {
     const post = await waitForPost(t.app, t.owner, created.body.id, settled);
     expect(post.status).to.equal('failed');
     expect(post.targets[0].failure).to.include({ code: 'account_needs_reconnection', action: 'reconnect_account', platformCode: '401' });
-    const account = await t.app.api.get(`/accounts/${bot.accountId}`, { token: t.owner.key });
-    expect(account.body.status).to.equal('needs_reconnection');
+    expect(await accountOnceIn(t.app, t.owner, bot.accountId, 'needs_reconnection')).to.include({ status: 'needs_reconnection' });
     expect((await eventsOf(t.app, post.id)).map((e) => e.name)).to.deep.equal(['post.processing', 'post.platform.failed', 'post.failed']);
     const again = await t.app.api.post('/posts', { token: t.owner.key, body: { text: 'Hello?', accountIds: [bot.accountId], publishNow: true, platformOptions: { botchat: { chatIds: ['1'] } } } });
     expect(again.status).to.equal(422);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { accountOnceIn } from '../../support/accounts.js';
 import { describeApi } from '../../support/harness.js';
 import { connectCreator, type Creator } from '../../support/sandbox/short-video.js';
 import { until } from '../../support/wait.js';
@@ -84,8 +85,7 @@ describeApi('short_video — failures, retries, a lost answer, and the account\'
       await shortVideo.removeApp(creator.openId, { webhook: false });
       const done = await waitForPost(t.app, t.owner, await post(creator, [video]), settled);
       expect(done.targets[0].failure).to.include({ code: 'account_needs_reconnection', action: 'reconnect_account', platformCode: 'access_token_invalid' });
-      const account = await t.app.api.get(`/accounts/${creator.accountId}`, { token: t.owner.key });
-      expect(account.body.status).to.equal('needs_reconnection');
+      expect(await accountOnceIn(t.app, t.owner, creator.accountId, 'needs_reconnection')).to.include({ status: 'needs_reconnection' });
     });
 
     it('a 429 from the 6-a-minute init limit is retried later, not failed, and then publishes once', async () => {

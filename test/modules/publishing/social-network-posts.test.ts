@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { storedAccount } from '../../support/accounts.js';
+import { accountOnceIn, storedAccount } from '../../support/accounts.js';
 import { describeApi } from '../../support/harness.js';
 import { connectNewPage, type ConnectedPage } from '../../support/sandbox/social-network.js';
 import { until } from '../../support/wait.js';
@@ -137,7 +137,7 @@ describeApi('posts — social_network pages', (t) => {
       const post = await publishNow({ text: 'Anyone there?' });
       expect(post.status).to.equal('failed');
       expect(post.targets[0].failure).to.include({ code: 'account_needs_reconnection', platformCode: '190', action: 'reconnect_account' });
-      expect((await t.app.api.get(`/accounts/${page.accountId}`, { token: t.owner.key })).body.status).to.equal('needs_reconnection');
+      expect(await accountOnceIn(t.app, t.owner, page.accountId, 'needs_reconnection')).to.include({ status: 'needs_reconnection' });
       expect((await socialNetwork.onPlatform(page.pageId)).posts).to.have.length(0);
     });
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { accountOnceIn } from '../../support/accounts.js';
 import { describeApi } from '../../support/harness.js';
 import { connectThreads } from '../../support/sandbox/social-threads.js';
 import { until } from '../../support/wait.js';
@@ -165,7 +166,7 @@ describeApi('social_threads — publishing with media containers', (t) => {
       await socialThreads.removeApp(person.userId);
       const post = await postNow(t.app, t.owner, { text: 'Nobody home.', accountIds: [person.accountId] });
       expect(post.targets[0].failure).to.include({ code: 'account_needs_reconnection', action: 'reconnect_account', platformCode: '190/458' });
-      expect((await t.app.api.get(`/accounts/${person.accountId}`, { token: t.owner.key })).body.status).to.equal('needs_reconnection');
+      expect(await accountOnceIn(t.app, t.owner, person.accountId, 'needs_reconnection')).to.include({ status: 'needs_reconnection' });
     });
 
     it('a lost answer (500 after publishing) is reconciled from the container\'s status: published once, not twice', async () => {
