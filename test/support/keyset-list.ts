@@ -65,7 +65,8 @@ export function itPagesByKeyset(t: ApiTest, operation: string, make: (count: num
       expect(refused.status, `limit=${limit}`).to.equal(400);
       expect(refused.body.errors[0].path).to.equal('query/limit');
     }
-    const forged = await t.app.api.get(withQuery(listed.path, `cursor=${Buffer.from('v1:not_a_position').toString('base64url')}`), { token: listed.token ?? t.owner.key });
+    const cursor = Buffer.from('v1:not_a_position').toString('base64url');
+    const forged = await t.app.api.get(withQuery(listed.path, `cursor=${cursor}`), { token: listed.token ?? t.owner.key });
     expect(forged.status, 'a cursor the service did not make').to.equal(400);
     expect(forged.body.errors[0].path).to.equal('query/cursor');
 

@@ -3,7 +3,6 @@ import { expect } from 'chai';
 import { DEMO_AD_ACCOUNTS, DEMO_PAGES, DEMO_USER, SANDBOX_APP } from '../../../src/sandbox/social-network/demo.js';
 import { storedAccount } from '../../support/accounts.js';
 import { describeApi } from '../../support/harness.js';
-import { itPagesByKeyset } from '../../support/keyset-list.js';
 import { newOwner } from '../../support/owners.js';
 import { authorise, DONE } from '../../support/sandbox/oauth.js';
 import { connectAdAccounts, connectPages, pendingConnection } from '../../support/sandbox/social-network.js';

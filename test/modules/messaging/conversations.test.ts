@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
 import { itPagesByKeyset } from '../../support/keyset-list.js';
 import { newOwner } from '../../support/owners.js';
-import { connectBot } from '../../support/sandbox/botchat.js';
+import { connectBot, type Writer } from '../../support/sandbox/botchat.js';
 import { quiescent } from '../../support/wait.js';
 
 describeApi('conversations — reading what people wrote', (t) => {
@@ -10,7 +10,7 @@ describeApi('conversations — reading what people wrote', (t) => {
   const lena = { id: 77, firstName: 'Lena', username: 'lena_f' };
 
   /** A connected bot that people wrote to, once every message is stored: its account id. */
-  async function botWithMessages(messages: Array<{ text: string; from?: { id: number; firstName: string; username?: string } }>): Promise<string> {
+  async function botWithMessages(messages: Array<{ text: string; from?: Writer }>): Promise<string> {
     const bot = await connectBot(t.app, t.owner);
     for (const { text, from = lena } of messages) expect((await botchat.sendMessage(bot.token, text, from)).webhookStatus).to.equal(200);
     await quiescent(t.app);

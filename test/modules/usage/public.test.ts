@@ -3,7 +3,7 @@ import { OPERATIONS } from '../../../generated/operations.js';
 import { startTestApp } from '../../support/app.js';
 import { describeApi } from '../../support/harness.js';
 
-describeApi('public routes', (t) => {
+describeApi('public routes', { owner: false }, (t) => {
 
   it('getHealth — GET /health reports the database, the scheduler and the version', async () => {
     const response = await t.app.api.get('/health');

@@ -9,6 +9,9 @@ export interface SentMessage {
   chatId: number; messageId: number; text: string | null; caption: string | null; photo: string | null; at: number; deleted: boolean;
 }
 
+/** Someone on the platform who writes to bots. */
+export interface Writer { id: number; firstName: string; username?: string }
+
 export interface BotFault { kind: 'hang_after_send' | 'server_error' | 'rate_limited'; retryAfter?: number }
 
 /** The people of the bot platform: bot owners, and the people who write to bots. */
@@ -23,7 +26,7 @@ export class BotchatPeople extends People {
   }
 
   /** A person writes to the bot: the platform sends the update to the bot's webhook. */
-  sendMessage(token: string, text: string, from: { id: number; firstName: string; username?: string } = { id: 4242, firstName: 'Ana' }): Promise<{ webhookStatus: number }> {
+  sendMessage(token: string, text: string, from: Writer = { id: 4242, firstName: 'Ana' }): Promise<{ webhookStatus: number }> {
     return this.post('messages', { token, text, from });
   }
 

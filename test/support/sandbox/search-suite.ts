@@ -45,7 +45,8 @@ export async function connectLocations(app: TestApp, owner: TestOwner): Promise<
  */
 export async function localPosts(app: TestApp, accountId: string, summary?: string): Promise<LocalPost[]> {
   const { row, credentials: { accessToken } } = await storedAccount(app, accountId);
-  const response = await fetch(`${app.services.sandboxUrl}/search_suite/v4/${row.platformAccountId}/localPosts?pageSize=100`, { headers: { Authorization: `Bearer ${accessToken}` } });
+  const url = `${app.services.sandboxUrl}/search_suite/v4/${row.platformAccountId}/localPosts?pageSize=100`;
+  const response = await fetch(url, { headers: { Authorization: `Bearer ${accessToken}` } });
   const posts = ((await response.json()) as { localPosts: LocalPost[] }).localPosts;
   return summary === undefined ? posts : posts.filter((post) => post.summary === summary);
 }
