@@ -50,6 +50,18 @@ export class Inbox {
 }
 
 /**
+ * The inbox's answer. A reply that throws answers 500 with the error: a late delivery must never fail whichever
+ * test runs when it arrives.
+ */
+function answer(inbox: Inbox, request: Received): Reply {
+  try {
+    return inbox.reply(request);
+  } catch (error) {
+    return { status: 500, body: `the test's reply failed: ${(error as Error).message}` };
+  }
+}
+
+/**
  * A real HTTPS endpoint on 127.0.0.1 (the tests' certificate), recording every request it receives. Each
  * `inbox()` is a path of its own: a test that sends its hooks there never sees another test's deliveries, not
  * even late ones. A request to no inbox's path is recorded by the receiver itself.
@@ -71,7 +83,7 @@ export class Receiver extends Inbox {
         const [inbox, path] = receiver!.route(req.url ?? '');
         const request: Received = { path, headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
         inbox.received.push(request);
-        const reply = inbox.reply(request);
+        const reply = answer(inbox, request);
         if (reply.hang) return;
         res.writeHead(reply.status, reply.headers);
         res.end(reply.body ?? '');

@@ -107,7 +107,8 @@ describeApi('outgoing webhooks — /hooks', (t) => {
 
     it('does not follow redirects: a 3xx is a failed attempt', async () => {
       const hook = await createHook(t.owner.key);
-      t.inbox.reply = (request) => (request.headers['x-service-event'] ? { status: 302, headers: { Location: `${t.inbox.url}/elsewhere` } } : { status: 200 });
+      const elsewhere = `${t.inbox.url}/elsewhere`;
+      t.inbox.reply = (request) => (request.headers['x-service-event'] ? { status: 302, headers: { Location: elsewhere } } : { status: 200 });
       await emit('message.received');
       await t.inbox.waitFor(1);
       await quiescent(t.app);
