@@ -62,7 +62,7 @@ const OUTSTANDING = `
     (SELECT count(*) FROM agenda_jobs WHERE locked_at IS NOT NULL
       OR (next_run_at <= now() AND disabled IS NOT TRUE))::int AS "jobs"`;
 
-export async function outstanding(db: Db): Promise<Outstanding> {
+async function outstanding(db: Db): Promise<Outstanding> {
   const { rows } = await db.raw(OUTSTANDING) as { rows: Outstanding[] };
   return rows[0]!;
 }
