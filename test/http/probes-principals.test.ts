@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { newOwner, restrictedKey, type TestOwner } from '../support/owners.js';
-import { connectBot } from '../modules/publishing/posts-support.js';
+import { connectBot } from '../support/sandbox/botchat.js';
 import { png, upload } from '../modules/publishing/support.js';
 
 describe('what one principal can reach through another: keys, profiles and owners', () => {

@@ -4,7 +4,7 @@ import { expect } from 'chai';
 import { mediaFolders } from '../../src/modules/media/storage.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { newOwner, type TestOwner } from '../support/owners.js';
-import { connectBot, sandboxPost } from '../modules/publishing/posts-support.js';
+import { BotchatPeople, connectBot } from '../support/sandbox/botchat.js';
 import { checked, png } from '../modules/publishing/support.js';
 
 /** A cursor as the service wraps one, around contents it never made. */
@@ -88,7 +88,7 @@ describe('requests the probes sent: each answered with a declared 4xx, never a 5
 
     it("an incoming platform webhook is still taken as the platform sent it (x-verbatim-body), lone surrogates and all", async () => {
       const { token } = await connectBot(app, owner);
-      const sent = await sandboxPost<{ webhookStatus: number }>(app, '/_sandbox/botchat/messages', { token, text: 'cut off \ud83d', from: { id: 7, firstName: 'Ana' } });
+      const sent = await new BotchatPeople(() => app).sendMessage(token, 'cut off \ud83d', { id: 7, firstName: 'Ana' });
       expect(sent.webhookStatus).to.equal(200);
     });
 

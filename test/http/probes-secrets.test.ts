@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { newOwner, type TestOwner } from '../support/owners.js';
-import { connectBot, sandboxPost, until } from '../modules/publishing/posts-support.js';
+import { BotchatPeople, connectBot } from '../support/sandbox/botchat.js';
+import { until } from '../support/wait.js';
 
 /** Every text column of every row of a table, as one string to search for a secret in. */
 async function tableText(app: TestApp, table: string): Promise<string> {
@@ -37,7 +38,7 @@ describe('secrets at rest: what the tables hold', () => {
 
   it("an incoming platform webhook is stored without the bot's secret token", async () => {
     const { accountId, token } = await connectBot(app, owner);
-    const sent = await sandboxPost<{ webhookStatus: number }>(app, '/_sandbox/botchat/messages', { token, text: 'hello', from: { id: 4242, firstName: 'Ana' } });
+    const sent = await new BotchatPeople(() => app).sendMessage(token, 'hello', { id: 4242, firstName: 'Ana' });
     expect(sent.webhookStatus).to.equal(200);
     await until(async () => (await app.services.db('platformWebhooks').where({ sourceAccountId: accountId })).length > 0);
     const row = await app.services.db('accounts').where({ id: accountId }).first() as { credentialsCiphertext: string };

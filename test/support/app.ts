@@ -9,6 +9,8 @@ import { createApp } from '../../src/app.js';
 import { boot } from '../../src/boot.js';
 import { createDatabaseIfMissing } from '../../src/db/embedded.js';
 import { loadConfig, type Config } from '../../src/lib/config.js';
+import type { WebhookSettings } from '../../src/modules/hooks/settings.js';
+import type { PublishingSettings } from '../../src/modules/publishing/settings.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Services } from '../../src/services.js';
 import type { DeliveryWorker } from '../../src/modules/hooks/worker.js';
@@ -16,6 +18,7 @@ import type { PublishWorker } from '../../src/modules/publishing/worker.js';
 import { adminUrl, TEMPLATE_DATABASE, withDatabase } from '../fixtures.js';
 import { ApiClient } from './client.js';
 import { freePort } from './net.js';
+import { testCertificate } from './tls.js';
 
 export interface TestApp {
   url: string;
@@ -26,14 +29,34 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Settings of a test app: any of the service's, with its webhook and publishing settings changed one by one. */
+export type TestAppSettings = Omit<Partial<Config>, 'webhooks' | 'publishing'> & {
+  webhooks?: Partial<WebhookSettings>;
+  publishing?: Partial<PublishingSettings>;
+};
+
+/**
+ * What every test app starts with, besides a database and a folder of its own: webhooks may go to this machine
+ * (127.0.0.0/8) and the tests' certificate is trusted, so the receiver and the file server are reachable; webhook
+ * retries come a second apart; publishing has short leases, retries a second apart, and takes posts 2 s ahead.
+ */
+async function testDefaults(settings: TestAppSettings): Promise<Pick<Config, 'webhooks' | 'publishing'>> {
+  const defaults = loadConfig({});
+  const { caFile } = await testCertificate();
+  return {
+    webhooks: { ...defaults.webhooks, allowedCidrs: ['127.0.0.0/8'], caFile, retryScheduleSeconds: [1, 1, 1], leaseSeconds: 2, ...settings.webhooks },
+    publishing: { ...defaults.publishing, leaseSeconds: 2, retryScheduleSeconds: [1, 1], minScheduleAheadSeconds: 2, ...settings.publishing },
+  };
+}
+
 /** The whole service on a fresh copy of the migrated database, listening on a free port. */
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(settings: TestAppSettings = {}): Promise<TestApp> {
   const database = `t_${randomBytes(6).toString('hex')}`;
   await createDatabaseIfMissing(adminUrl(), database, TEMPLATE_DATABASE);
   // The service must know its own address before it starts: platforms (the sandbox) call it back there.
   const port = await freePort();
   // A data folder of its own (media files), so that test processes never share or clean another's files.
-  const ownDataDir = overrides.dataDir ? null : mkdtempSync(join(tmpdir(), 'socialgate-test-'));
+  const ownDataDir = settings.dataDir ? null : mkdtempSync(join(tmpdir(), 'socialgate-test-'));
   const config: Config = {
     ...loadConfig({}),
     ...(ownDataDir ? { dataDir: ownDataDir } : {}),
@@ -42,7 +65,8 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     databaseUrl: withDatabase(adminUrl(), database),
     logLevel: process.env.LOG_LEVEL ?? 'silent',
     encryptionKey: randomBytes(32).toString('base64'),
-    ...overrides,
+    ...settings,
+    ...await testDefaults(settings),
   };
   const logger = createLogger(config.logLevel);
   const { services, workers, shutdown } = await boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });

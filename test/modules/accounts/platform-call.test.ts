@@ -4,8 +4,8 @@ import { CapabilityUnsupportedError, PermissionMissingError } from '../../../src
 import { withConnectedAccount } from '../../../src/modules/accounts/platform-call.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, restrictedKey, type TestOwner } from '../../support/owners.js';
-import { connectPages, newPerson, pendingConnection, person } from '../connect/social-network-support.js';
-import { connectBot } from '../publishing/posts-support.js';
+import { connectBot } from '../../support/sandbox/botchat.js';
+import { connectPages, pendingConnection, SocialNetworkPeople } from '../../support/sandbox/social-network.js';
 
 describe('acting on an account through its platform — one way for every area', () => {
   let app: TestApp;
@@ -17,7 +17,7 @@ describe('acting on an account through its platform — one way for every area',
   });
   beforeEach(async () => {
     owner = await newOwner(app.api);
-    const pat = await newPerson(app, { pages: 1 });
+    const pat = await new SocialNetworkPeople(() => app).newPerson({ pages: 1 });
     const connected = await connectPages(app, owner, await pendingConnection(app, owner), pat.pageIds);
     expect(connected.status, JSON.stringify(connected.body)).to.equal(201);
     pageId = connected.body.data[0].id;
@@ -31,7 +31,7 @@ describe('acting on an account through its platform — one way for every area',
   const accountStatus = async (id = pageId) => (await app.api.get(`/accounts/${id}`, { token: owner.key })).body;
 
   it('a platform that throttles the account without saying for how long: 429 platform_rate_limited, a minute said to be a guess, and no reconnection', async () => {
-    await person(app, 'fail-next', { code: 4, message: '(#4) Application request limit reached' });
+    await new SocialNetworkPeople(() => app).failNextCall({ code: 4, message: '(#4) Application request limit reached' });
     const throttled = await about();
     expect([throttled.status, throttled.body.code]).to.deep.equal([429, 'platform_rate_limited']);
     expect(throttled.headers.get('retry-after')).to.equal('60');
@@ -41,7 +41,7 @@ describe('acting on an account through its platform — one way for every area',
   });
 
   it('a permission the platform refuses: 422 permission_missing asking for a reconnection; after that the account is not connected (409)', async () => {
-    await person(app, 'fail-next', { code: 200, message: '(#200) Requires pages_read_engagement permission to manage the object' });
+    await new SocialNetworkPeople(() => app).failNextCall({ code: 200, message: '(#200) Requires pages_read_engagement permission to manage the object' });
     const refused = await about();
     expect(refused.status).to.equal(422);
     expect(refused.body).to.include({ code: 'permission_missing', action: 'reconnect_account' });

@@ -4,7 +4,8 @@ import { startTestApp, type TestApp } from '../../support/app.js';
 import { CrashableWorker } from '../../support/crashable-worker.js';
 import { newOwner } from '../../support/owners.js';
 import { Receiver } from '../../support/receiver.js';
-import { assertSigned, hookSettings, publishedData } from './support.js';
+import { quiescent } from '../../support/wait.js';
+import { assertSigned, publishedData } from '../../support/webhooks.js';
 
 describe('a worker killed in the middle of an attempt', () => {
   let receiver: Receiver;
@@ -13,7 +14,7 @@ describe('a worker killed in the middle of an attempt', () => {
   let second: TestApp | undefined;
   before(async () => {
     receiver = await Receiver.start();
-    first = await startTestApp(hookSettings(receiver.caFile, { leaseSeconds: 1 }));
+    first = await startTestApp({ webhooks: { leaseSeconds: 1 } });
     dying = await CrashableWorker.standIn(first, 'deliveries');
   });
   after(async () => {
@@ -33,14 +34,14 @@ describe('a worker killed in the middle of an attempt', () => {
 
     receiver.reply = () => ({ status: 200 });
     second = await startTestApp({
-      ...hookSettings(receiver.caFile, { leaseSeconds: 1 }),
+      webhooks: { leaseSeconds: 1 },
       databaseUrl: first.services.config.databaseUrl, encryptionKey: first.services.config.encryptionKey,
     });
     const [, completed] = await receiver.waitFor(2, 15_000);
     expect(completed!.headers['x-service-delivery']).to.equal(hung!.headers['x-service-delivery']);
     expect(completed!.rawBody).to.equal(hung!.rawBody);
     assertSigned(completed!, created.body.secret);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await quiescent(second);
     const rows = await second.services.db('deliveries').where({ hookId: created.body.id });
     expect(rows).to.have.length(1);
     expect(rows[0]).to.include({ status: 'succeeded', attemptCount: 1 });

@@ -6,7 +6,6 @@ import { envelopeOf } from '../../../src/modules/events/emit.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, restrictedKey, type TestOwner } from '../../support/owners.js';
 import { Receiver } from '../../support/receiver.js';
-import { hookSettings } from './support.js';
 
 /** What a receiver that validates deliveries against the contract's `webhooks:` does with a `webhook.test` body. */
 function contractErrorsOfTestPing(body: unknown): unknown[] {
@@ -23,7 +22,7 @@ describe('outgoing webhooks — the envelope of every delivery has a string prof
   let owner: TestOwner;
   before(async () => {
     receiver = await Receiver.start();
-    app = await startTestApp(hookSettings(receiver.caFile));
+    app = await startTestApp();
   });
   beforeEach(async () => { owner = await newOwner(app.api); });
   after(async () => {

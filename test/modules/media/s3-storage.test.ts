@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import { expect } from 'chai';
@@ -8,8 +7,8 @@ import { loadConfig } from '../../../src/lib/config.js';
 import type { MediaSettings } from '../../../src/modules/media/settings.js';
 import { classify, loadS3Sdk, S3Storage } from '../../../src/modules/media/s3-storage.js';
 import { storageFor, storageKeyFor } from '../../../src/modules/media/storage.js';
-import { startTestApp, type TestApp } from '../../support/app.js';
-import { newOwner, type TestOwner } from '../../support/owners.js';
+import { startTestApp } from '../../support/app.js';
+import { describeApi } from '../../support/harness.js';
 import { S3_TEST_CREDENTIALS, TestS3Server } from '../../support/s3.js';
 import { bmp, download, png, upload } from '../publishing/support.js';
 
@@ -24,25 +23,20 @@ function s3Env(s3: TestS3Server, extra: Record<string, string> = {}): NodeJS.Pro
   };
 }
 
-describe('media on S3-compatible object storage (MEDIA_STORAGE=s3)', () => {
-  let s3: TestS3Server;
-  let app: TestApp;
-  let owner: TestOwner;
-  let dataDir: string;
-  let media: MediaSettings;
-  const objectKey = (mediaId: string) => `tenant-a/media/${storageKeyFor(mediaId)}`;
+let s3: TestS3Server;
+let media: MediaSettings;
+/** The store starts first: the service checks its bucket and credentials when it starts. */
+async function withStore() {
+  s3 = await TestS3Server.start();
+  media = loadConfig(s3Env(s3)).media;
+  return { media };
+}
 
-  before(async () => {
-    s3 = await TestS3Server.start();
-    dataDir = mkdtempSync(join(tmpdir(), 'socialgate-s3-media-'));
-    media = loadConfig(s3Env(s3)).media;
-    app = await startTestApp({ dataDir, media });
-    owner = await newOwner(app.api);
-  });
+describeApi('media on S3-compatible object storage (MEDIA_STORAGE=s3)', { settings: withStore }, (t) => {
+  const objectKey = (mediaId: string) => `tenant-a/media/${storageKeyFor(mediaId)}`;
+  const dataDir = () => t.app.services.config.dataDir;
   after(async () => {
-    await app?.close();
     await s3?.close();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   describe('settings', () => {
@@ -69,11 +63,11 @@ describe('media on S3-compatible object storage (MEDIA_STORAGE=s3)', () => {
 
     it('refuses to start on a bucket that does not exist, or with credentials the store refuses', async () => {
       let refused: unknown;
-      await startTestApp({ dataDir, media: { ...media, s3: { ...media.s3!, bucket: 'no-such-bucket' } } }).catch((error) => { refused = error; });
+      await startTestApp({ media: { ...media, s3: { ...media.s3!, bucket: 'no-such-bucket' } } }).catch((error) => { refused = error; });
       expect(String(refused)).to.match(/The S3 bucket "no-such-bucket" \(S3_BUCKET\) does not exist at http:\/\/127\.0\.0\.1:\d+/);
       refused = undefined;
       const stranger = { accessKeyId: 'STRANGER', secretAccessKey: 'not-the-secret' };
-      await startTestApp({ dataDir, media: { ...media, s3: { ...media.s3!, credentials: stranger } } }).catch((error) => { refused = error; });
+      await startTestApp({ media: { ...media, s3: { ...media.s3!, credentials: stranger } } }).catch((error) => { refused = error; });
       expect(String(refused)).to.match(/The store at http:\/\/127\.0\.0\.1:\d+ refuses the S3 credentials/);
     });
   });
@@ -81,61 +75,61 @@ describe('media on S3-compatible object storage (MEDIA_STORAGE=s3)', () => {
   describe('through the service', () => {
     it('uploads a PNG into the bucket under its key, leaving no file on disk', async () => {
       const bytes = png(8, 6);
-      const response = await upload(app, owner.key, { bytes, filename: 'swatch.png', type: 'image/png' }, { profileId: owner.profileId });
+      const response = await upload(t.app, t.owner.key, { bytes, filename: 'swatch.png', type: 'image/png' }, { profileId: t.owner.profileId });
       expect(response.status, response.text).to.equal(201);
       expect(response.body).to.include({ kind: 'image', mimeType: 'image/png', size: bytes.length, width: 8, height: 6, sha256: sha256(bytes) });
       const id = response.body.id as string;
       expect(await s3.keys('tenant-a/')).to.include(objectKey(id));
       expect((await s3.object(objectKey(id))).equals(bytes)).to.equal(true);
       // The temporary file was uploaded and removed; nothing went to the local media folder.
-      expect(readdirSync(join(dataDir, 'media', 'tmp'))).to.deep.equal([]);
-      expect(existsSync(join(dataDir, 'media', 'files'))).to.equal(false);
+      expect(readdirSync(join(dataDir(), 'media', 'tmp'))).to.deep.equal([]);
+      expect(existsSync(join(dataDir(), 'media', 'files'))).to.equal(false);
     });
 
     it('serves the file from the bucket whole and by range, with the same headers as from disk', async () => {
       const bytes = png(40, 30, () => [...randomBytes(3)] as [number, number, number]);
-      const created = await upload(app, owner.key, { bytes, filename: 'noise.png' });
+      const created = await upload(t.app, t.owner.key, { bytes, filename: 'noise.png' });
       expect(created.status, created.text).to.equal(201);
       const url = created.body.url as string;
-      const whole = await download(app, url);
+      const whole = await download(t.app, url);
       expect(whole.status).to.equal(200);
       expect(whole.bytes.equals(bytes)).to.equal(true);
       expect(whole.headers.get('content-type')).to.equal('image/png');
       expect(whole.headers.get('content-length')).to.equal(String(bytes.length));
       expect(whole.headers.get('etag')).to.equal(`"${sha256(bytes)}"`);
-      const part = await download(app, url, { Range: 'bytes=10-19' });
+      const part = await download(t.app, url, { Range: 'bytes=10-19' });
       expect(part.status).to.equal(206);
       expect(part.headers.get('content-range')).to.equal(`bytes 10-19/${bytes.length}`);
       expect(part.bytes.equals(bytes.subarray(10, 20))).to.equal(true);
-      const tail = await download(app, url, { Range: 'bytes=-100' });
+      const tail = await download(t.app, url, { Range: 'bytes=-100' });
       expect(tail.status).to.equal(206);
       expect(tail.bytes.equals(bytes.subarray(bytes.length - 100))).to.equal(true);
-      const past = await download(app, url, { Range: `bytes=${bytes.length}-` });
+      const past = await download(t.app, url, { Range: `bytes=${bytes.length}-` });
       expect(past.status).to.equal(416);
-      expect((await download(app, url.replace(/token=.*/, `token=${'A'.repeat(43)}`))).status).to.equal(404);
+      expect((await download(t.app, url.replace(/token=.*/, `token=${'A'.repeat(43)}`))).status).to.equal(404);
     });
 
     it('leaves nothing in the bucket when an upload fails: a refused file (422), or a store that is down (503 storage_unavailable, also for downloads)', async () => {
       const before = await s3.keys();
-      const refused = await upload(app, owner.key, { bytes: bmp(), filename: 'photo.bmp' });
+      const refused = await upload(t.app, t.owner.key, { bytes: bmp(), filename: 'photo.bmp' });
       expect(refused.status).to.equal(422);
       await s3.stop();
       try {
-        const failed = await upload(app, owner.key, { bytes: png(4, 4), filename: 'lost.png' });
+        const failed = await upload(t.app, t.owner.key, { bytes: png(4, 4), filename: 'lost.png' });
         expect(failed.status).to.equal(503);
         expect(failed.body).to.include({ code: 'storage_unavailable' });
         expect(failed.headers.get('retry-after')).to.equal('30');
         // A stored file cannot be served while the store is down either.
-        const stored = await app.services.db('media').first('id', 'token');
-        const unavailable = await download(app, `${app.url}/media/${stored.id}/file?token=${stored.token}`);
+        const stored = await t.app.services.db('media').first('id', 'token');
+        const unavailable = await download(t.app, `${t.app.url}/media/${stored.id}/file?token=${stored.token}`);
         expect(unavailable.status).to.equal(503);
       } finally {
         await s3.restart();
       }
       expect(await s3.keys()).to.deep.equal(before);
-      expect(readdirSync(join(dataDir, 'media', 'tmp'))).to.deep.equal([]);
+      expect(readdirSync(join(dataDir(), 'media', 'tmp'))).to.deep.equal([]);
       // And the service uses the store again once it is back.
-      const again = await upload(app, owner.key, { bytes: png(4, 4), filename: 'back.png' });
+      const again = await upload(t.app, t.owner.key, { bytes: png(4, 4), filename: 'back.png' });
       expect(again.status, again.text).to.equal(201);
       expect(await s3.keys()).to.include(objectKey(again.body.id));
     });
@@ -143,9 +137,9 @@ describe('media on S3-compatible object storage (MEDIA_STORAGE=s3)', () => {
 
   describe('S3Storage', () => {
     it('stats, deletes (twice without complaint) and reports a missing object as null', async () => {
-      const response = await upload(app, owner.key, { bytes: png(5, 5), filename: 'gone.png' });
+      const response = await upload(t.app, t.owner.key, { bytes: png(5, 5), filename: 'gone.png' });
       expect(response.status, response.text).to.equal(201);
-      const storage = storageFor(app.services.config);
+      const storage = storageFor(t.app.services.config);
       expect(storage).to.be.instanceOf(S3Storage);
       const key = storageKeyFor(response.body.id);
       expect(await storage.stat(key)).to.deep.equal({ size: response.body.size });
@@ -168,7 +162,7 @@ describe('media on S3-compatible object storage (MEDIA_STORAGE=s3)', () => {
       }, { step: 'initialize' });
       const storage = new S3Storage(media.s3!, await loadS3Sdk(), client);
       const bytes = randomBytes(9 * MIB + 123);
-      const temp = join(dataDir, 'big.part');
+      const temp = join(dataDir(), 'big.part');
       writeFileSync(temp, bytes);
       const key = storageKeyFor(`media_${randomBytes(8).toString('hex')}`);
       await storage.put(key, temp);

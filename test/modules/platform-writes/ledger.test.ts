@@ -8,7 +8,8 @@ import { WriteInProgressError, WriteKeyReusedError, WriteOutcomeUnknownError } f
 import { type PlatformWrite, writeOnce, type Written } from '../../../src/modules/platform-writes/ledger.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
-import { botMessages, connectBot, sandboxPost, until } from '../publishing/posts-support.js';
+import { BotchatPeople, connectBot } from '../../support/sandbox/botchat.js';
+import { until } from '../../support/wait.js';
 
 /** A person's private chat with the bot. */
 const CHAT = '555000111';
@@ -30,7 +31,7 @@ describe('platform writes — a message sent at most once per key, whatever is l
   });
 
   /** What the platform shows the bot sent with this text. */
-  const onPlatform = async (text: string) => (await botMessages(app, bot.token)).filter((message) => message.text === text);
+  const onPlatform = async (text: string) => (await new BotchatPeople(() => app).onPlatform(bot.token)).filter((message) => message.text === text);
 
   /** The messages the owner sees in the chat's conversation. */
   const inConversation = async (text: string) => {
@@ -126,7 +127,7 @@ describe('platform writes — a message sent at most once per key, whatever is l
   });
 
   it('a platform refusal (a rate limit) sends and stores nothing; the same key then sends, once', async () => {
-    await sandboxPost(app, '/_sandbox/botchat/faults', { token: bot.token, faults: [{ kind: 'rate_limited', retryAfter: 3 }] });
+    await new BotchatPeople(() => app).failNext(bot.token, [{ kind: 'rate_limited', retryAfter: 3 }]);
     const write = messageWrite('order-1004', 'Your order 1004 has shipped.');
     const refused = await writeOnce(app.services.db, write).catch((error: Error) => error);
     expect(refused).to.be.instanceOf(PlatformError).and.include({ kind: 'rate_limited' });

@@ -1,60 +1,56 @@
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../../support/app.js';
-import { newOwner, type TestOwner } from '../../support/owners.js';
 import { CrashableWorker } from '../../support/crashable-worker.js';
-import { person } from '../connect/social-network-support.js';
-import { publishingSettings, settled, until, waitForPost } from './posts-support.js';
-import { connectNewPage, type ConnectedPage, pageContents, postFaults, uploadPhoto, uploadVideo } from './social-network-support.js';
+import { describeApi } from '../../support/harness.js';
+import { connectNewPage, type ConnectedPage } from '../../support/sandbox/social-network.js';
+import { until } from '../../support/wait.js';
+import { settled, waitForPost } from './posts-support.js';
+import { uploadPhoto, uploadVideo } from './support.js';
 
-describe('social_network — a lost answer, the page\'s history and deleting', () => {
-  let app: TestApp;
-  let owner: TestOwner;
+describeApi('social_network — a lost answer, the page\'s history and deleting', { settings: { publishing: { leaseSeconds: 1 } } }, (t) => {
+  const { socialNetwork } = t.sandbox;
   let page: ConnectedPage;
   let worker: CrashableWorker;
 
   before(async () => {
-    app = await startTestApp(publishingSettings({ leaseSeconds: 1 }));
-    worker = await CrashableWorker.standIn(app, 'publishing');
+    worker = await CrashableWorker.standIn(t.app, 'publishing');
   });
   beforeEach(async () => {
-    owner = await newOwner(app.api);
-    page = await connectNewPage(app, owner);
+    page = await connectNewPage(t.app, t.owner);
   });
   after(async () => {
     await worker.stop();
-    await app.close();
   });
 
   async function create(body: Record<string, unknown>): Promise<string> {
-    const created = await app.api.post('/posts', { token: owner.key, body: { accountIds: [page.accountId], publishNow: true, ...body } });
+    const created = await t.app.api.post('/posts', { token: t.owner.key, body: { accountIds: [page.accountId], publishNow: true, ...body } });
     expect(created.status, JSON.stringify(created.body)).to.equal(202);
     return created.body.id;
   }
 
   /** A post made in the page's app, not through us. */
-  const madeInApp = (message: string, extra: Record<string, unknown> = {}) => person<{ id: string }>(app, 'page-posts', { pageId: page.pageId, message, ...extra });
+  const madeInApp = (message: string, extra: { reactions?: number; shares?: number; comments?: string[] } = {}) => socialNetwork.postInApp(page.pageId, message, extra);
 
   describe('an answer that never came', () => {
     it('the next worker finds the post among the page\'s published posts and records it; nothing is posted twice', async () => {
-      await postFaults(app, page.pageId, [{ kind: 'hang_after_create', edge: 'feed' }]);
+      await socialNetwork.failNext(page.pageId, [{ kind: 'hang_after_create', edge: 'feed' }]);
       const postId = await create({ text: 'Exactly once, please.' });
-      await until(async () => (await pageContents(app, page.pageId)).posts.length === 1);
+      await until(async () => (await socialNetwork.onPlatform(page.pageId)).posts.length === 1);
       await worker.crashAndReplace();
-      const post = await waitForPost(app, owner, postId, settled);
-      const { posts } = await pageContents(app, page.pageId);
+      const post = await waitForPost(t.app, t.owner, postId, settled);
+      const { posts } = await socialNetwork.onPlatform(page.pageId);
       expect(posts).to.have.length(1);
       expect(post.status).to.equal('published');
       expect(post.targets[0]).to.include({ platformPostId: posts[0]!.id, attempts: 1 });
     });
 
     it('a video whose answer never came is found among the page\'s videos and followed, not uploaded again', async () => {
-      const mediaId = await uploadVideo(app, owner);
-      await postFaults(app, page.pageId, [{ kind: 'hang_after_create', edge: 'videos' }]);
+      const mediaId = await uploadVideo(t.app, t.owner);
+      await socialNetwork.failNext(page.pageId, [{ kind: 'hang_after_create', edge: 'videos' }]);
       const postId = await create({ text: 'One clip only.', mediaIds: [mediaId] });
-      await until(async () => (await pageContents(app, page.pageId)).videos.length === 1);
+      await until(async () => (await socialNetwork.onPlatform(page.pageId)).videos.length === 1);
       await worker.crashAndReplace();
-      const post = await waitForPost(app, owner, postId, settled, 15_000);
-      const { videos, posts } = await pageContents(app, page.pageId);
+      const post = await waitForPost(t.app, t.owner, postId, settled, 15_000);
+      const { videos, posts } = await socialNetwork.onPlatform(page.pageId);
       expect(videos).to.have.length(1);
       expect(post.status).to.equal('published');
       expect(post.targets[0]).to.include({ platformPostId: videos[0]!.postId });
@@ -62,22 +58,22 @@ describe('social_network — a lost answer, the page\'s history and deleting', (
     });
 
     it('an outage (code 2) is checked before trying again: not there, so it is posted, once', async () => {
-      const mediaId = await uploadPhoto(app, owner);
-      await postFaults(app, page.pageId, [{ kind: 'server_error' }]);
-      const post = await waitForPost(app, owner, await create({ text: 'After the outage.', mediaIds: [mediaId] }), settled);
+      const mediaId = await uploadPhoto(t.app, t.owner);
+      await socialNetwork.failNext(page.pageId, [{ kind: 'server_error' }]);
+      const post = await waitForPost(t.app, t.owner, await create({ text: 'After the outage.', mediaIds: [mediaId] }), settled);
       expect(post.status).to.equal('published');
       expect(post.targets[0]).to.include({ attempts: 2 });
-      expect((await pageContents(app, page.pageId)).posts.map((p) => p.message)).to.deep.equal(['After the outage.']);
+      expect((await socialNetwork.onPlatform(page.pageId)).posts.map((p) => p.message)).to.deep.equal(['After the outage.']);
     });
   });
 
   describe('GET /accounts/{id}/history', () => {
     it('lists the page\'s posts newest first with their counts, ours with its postId and one made in the app with postId null', async () => {
       const since = new Date(Date.now() - 1000).toISOString();
-      const ours = await waitForPost(app, owner, await create({ text: 'Through the API.' }), settled);
+      const ours = await waitForPost(t.app, t.owner, await create({ text: 'Through the API.' }), settled);
       await madeInApp('Made in the app.', { reactions: 12, shares: 3, comments: ['Lovely', 'When?'] });
 
-      const history = await app.api.get(`/accounts/${page.accountId}/history?from=${encodeURIComponent(since)}`, { token: owner.key });
+      const history = await t.app.api.get(`/accounts/${page.accountId}/history?from=${encodeURIComponent(since)}`, { token: t.owner.key });
       expect(history.status, JSON.stringify(history.body)).to.equal(200);
       expect(history.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Made in the app.', 'Through the API.']);
       const [inApp, throughUs] = history.body.data;
@@ -92,16 +88,16 @@ describe('social_network — a lost answer, the page\'s history and deleting', (
       const before = new Date(Date.now() - 1000).toISOString();
       for (const message of ['First.', 'Second.', 'Third.']) await madeInApp(message);
 
-      const first = await app.api.get(`/accounts/${page.accountId}/history?limit=2&from=${encodeURIComponent(before)}`, { token: owner.key });
+      const first = await t.app.api.get(`/accounts/${page.accountId}/history?limit=2&from=${encodeURIComponent(before)}`, { token: t.owner.key });
       expect(first.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Third.', 'Second.']);
       expect(first.body.nextCursor).to.be.a('string');
-      const second = await app.api.get(`/accounts/${page.accountId}/history?limit=2&from=${encodeURIComponent(before)}&cursor=${first.body.nextCursor}`, { token: owner.key });
+      const second = await t.app.api.get(`/accounts/${page.accountId}/history?limit=2&from=${encodeURIComponent(before)}&cursor=${first.body.nextCursor}`, { token: t.owner.key });
       expect(second.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['First.']);
       expect(second.body.nextCursor).to.equal(null);
 
-      const future = await app.api.get(`/accounts/${page.accountId}/history?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: owner.key });
+      const future = await t.app.api.get(`/accounts/${page.accountId}/history?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: t.owner.key });
       expect(future.body).to.deep.equal({ data: [], nextCursor: null });
-      const earlier = await app.api.get(`/accounts/${page.accountId}/history?to=${encodeURIComponent(before)}`, { token: owner.key });
+      const earlier = await t.app.api.get(`/accounts/${page.accountId}/history?to=${encodeURIComponent(before)}`, { token: t.owner.key });
       expect(earlier.body.data).to.deep.equal([]);
     });
   });
@@ -110,24 +106,24 @@ describe('social_network — a lost answer, the page\'s history and deleting', (
     it('DELETE /accounts/{id}/posts/{objectId} deletes a post made in the app; a second time, or another page\'s post, is 404', async () => {
       const made = await madeInApp('Delete me.');
       const path = `/accounts/${page.accountId}/posts/${encodeURIComponent(made.id)}`;
-      const deleted = await app.api.delete(path, { token: owner.key });
+      const deleted = await t.app.api.delete(path, { token: t.owner.key });
       expect(deleted.status, JSON.stringify(deleted.body)).to.equal(204);
-      expect((await pageContents(app, page.pageId)).posts[0]).to.include({ message: 'Delete me.', deleted: true });
-      expect((await app.api.delete(path, { token: owner.key })).status).to.equal(404);
+      expect((await socialNetwork.onPlatform(page.pageId)).posts[0]).to.include({ message: 'Delete me.', deleted: true });
+      expect((await t.app.api.delete(path, { token: t.owner.key })).status).to.equal(404);
 
-      const other = await connectNewPage(app, owner);
-      const theirs = await person<{ id: string }>(app, 'page-posts', { pageId: other.pageId, message: 'Not yours.' });
-      expect((await app.api.delete(`/accounts/${page.accountId}/posts/${encodeURIComponent(theirs.id)}`, { token: owner.key })).status).to.equal(404);
-      expect((await pageContents(app, other.pageId)).posts[0]).to.include({ deleted: false });
+      const other = await connectNewPage(t.app, t.owner);
+      const theirs = await socialNetwork.postInApp(other.pageId, 'Not yours.');
+      expect((await t.app.api.delete(`/accounts/${page.accountId}/posts/${encodeURIComponent(theirs.id)}`, { token: t.owner.key })).status).to.equal(404);
+      expect((await socialNetwork.onPlatform(other.pageId)).posts[0]).to.include({ deleted: false });
     });
 
     it('DELETE /posts/{id} deletes our published post on the page and marks its target deleted', async () => {
-      const post = await waitForPost(app, owner, await create({ text: 'Here, then gone.' }), settled);
-      const deleted = await app.api.delete(`/posts/${post.id}`, { token: owner.key });
+      const post = await waitForPost(t.app, t.owner, await create({ text: 'Here, then gone.' }), settled);
+      const deleted = await t.app.api.delete(`/posts/${post.id}`, { token: t.owner.key });
       expect(deleted.status, JSON.stringify(deleted.body)).to.equal(200);
       expect(deleted.body.targets[0]).to.include({ result: 'deleted', platformPostId: post.targets[0].platformPostId });
-      expect((await pageContents(app, page.pageId)).posts[0]).to.include({ message: 'Here, then gone.', deleted: true });
-      const history = await app.api.get(`/accounts/${page.accountId}/history`, { token: owner.key });
+      expect((await socialNetwork.onPlatform(page.pageId)).posts[0]).to.include({ message: 'Here, then gone.', deleted: true });
+      const history = await t.app.api.get(`/accounts/${page.accountId}/history`, { token: t.owner.key });
       expect(history.body.data).to.deep.equal([]);
     });
   });

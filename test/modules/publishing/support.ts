@@ -1,17 +1,22 @@
+import { expect } from 'chai';
 import { once } from 'node:events';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { generate } from 'selfsigned';
 import type { TestApp } from '../../support/app.js';
 import type { ApiResponse } from '../../support/client.js';
 import { assertMatchesContract } from '../../support/contract-check.js';
+import type { TestOwner } from '../../support/owners.js';
+import { testCertificate } from '../../support/tls.js';
 
 // ---- Real files, made byte by byte (the fixtures folder holds the JPEG and MP4 that need an encoder).
+
+export const fixture = (name: string) => readFileSync(new URL(`../../fixtures/media/${name}`, import.meta.url));
+
+/** A 360×640, 30 fps, 2 s H.264 MP4: a video every platform takes. */
+export const VIDEO = fixture('vertical.mp4');
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -45,6 +50,12 @@ export function png(width: number, height: number, pixel: (x: number, y: number)
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(Buffer.concat(rows))), pngChunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** A PNG of random pixels: incompressible, and never the same twice. */
+export function noisyPng(width: number, height: number): Buffer {
+  const random = () => Math.floor(Math.random() * 256);
+  return png(width, height, () => [random(), random(), random()]);
 }
 
 /** A looping 1×1 GIF of `frames` frames, each shown for `delayCs` hundredths of a second. */
@@ -122,6 +133,16 @@ export async function upload(
   return checked(app, 'POST', '/upload', response);
 }
 
+/** Uploads a file to the owner's profile: its media id. */
+export async function uploadMedia(app: TestApp, owner: TestOwner, bytes: Buffer, filename: string, type?: string): Promise<string> {
+  const uploaded = await upload(app, owner.key, { bytes, filename, ...(type ? { type } : {}) }, { profileId: owner.profileId });
+  expect(uploaded.status, uploaded.text).to.equal(201);
+  return uploaded.body.id;
+}
+
+export const uploadPhoto = (app: TestApp, owner: TestOwner, name = 'photo.png') => uploadMedia(app, owner, noisyPng(40, 40), name, 'image/png');
+export const uploadVideo = (app: TestApp, owner: TestOwner) => uploadMedia(app, owner, fixture('tiny.mp4'), 'clip.mp4', 'video/mp4');
+
 export async function checked(app: TestApp, method: string, path: string, response: Response): Promise<ApiResponse & { bytes: Buffer }> {
   const bytes = Buffer.from(await response.arrayBuffer());
   const contentType = response.headers.get('content-type');
@@ -137,7 +158,7 @@ export async function download(app: TestApp, url: string, headers: Record<string
   return checked(app, 'GET', new URL(url).pathname, response);
 }
 
-// ---- A place on this machine to import from, over HTTPS (a self-signed CA the service is told to trust) and HTTP.
+// ---- A place on this machine to import from, over HTTPS (the tests' certificate, which test apps trust) and HTTP.
 
 type Route = (res: ServerResponse) => void;
 
@@ -145,15 +166,10 @@ export class FileServer {
   readonly routes = new Map<string, Route>();
   readonly requests: string[] = [];
 
-  private constructor(private readonly servers: Server[], readonly httpsUrl: string, readonly httpUrl: string, readonly caFile: string) {}
+  private constructor(private readonly servers: Server[], readonly httpsUrl: string, readonly httpUrl: string) {}
 
   static async start(): Promise<FileServer> {
-    const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keySize: 2048, days: 2, algorithm: 'sha256',
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] }],
-    } as never);
-    const caFile = join(mkdtempSync(join(tmpdir(), 'socialgate-files-')), 'ca.pem');
-    writeFileSync(caFile, pems.cert);
+    const { key, cert } = await testCertificate();
     let files: FileServer | undefined;
     const handle = (req: IncomingMessage, res: ServerResponse) => {
       files!.requests.push(req.url ?? '');
@@ -161,11 +177,11 @@ export class FileServer {
       if (route) route(res);
       else res.writeHead(404).end('not here');
     };
-    const https = createHttpsServer({ key: pems.private, cert: pems.cert }, handle).listen(0, '127.0.0.1');
+    const https = createHttpsServer({ key, cert }, handle).listen(0, '127.0.0.1');
     const http = createHttpServer(handle).listen(0, '127.0.0.1');
     await Promise.all([once(https, 'listening'), once(http, 'listening')]);
     const port = (server: Server) => (server.address() as AddressInfo).port;
-    files = new FileServer([https, http], `https://127.0.0.1:${port(https)}`, `http://127.0.0.1:${port(http)}`, caFile);
+    files = new FileServer([https, http], `https://127.0.0.1:${port(https)}`, `http://127.0.0.1:${port(http)}`);
     return files;
   }
 

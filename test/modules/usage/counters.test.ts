@@ -3,11 +3,11 @@ import { emitEvent } from '../../../src/modules/events/emit.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, restrictedKey, type TestOwner } from '../../support/owners.js';
 import { Receiver } from '../../support/receiver.js';
-import { hookSettings } from '../hooks/support.js';
-import { connectBot, publishingSettings, sandboxPost, settled, waitForPost } from '../publishing/posts-support.js';
+import { BotchatPeople, connectBot } from '../../support/sandbox/botchat.js';
+import { publishedData } from '../../support/webhooks.js';
+import { settled, waitForPost } from '../publishing/posts-support.js';
 import { png, upload } from '../publishing/support.js';
 import { usageSettings, usageWhen } from './support.js';
-import { publishedData } from '../hooks/support.js';
 
 describe('usage counters — what a user does shows in GET /usage', () => {
   let app: TestApp;
@@ -15,7 +15,7 @@ describe('usage counters — what a user does shows in GET /usage', () => {
   let owner: TestOwner;
   before(async () => {
     receiver = await Receiver.start();
-    app = await startTestApp({ ...usageSettings(), ...publishingSettings(), ...hookSettings(receiver.caFile) });
+    app = await startTestApp(usageSettings());
   });
   beforeEach(async () => {
     owner = await newOwner(app.api);
@@ -57,7 +57,7 @@ describe('usage counters — what a user does shows in GET /usage', () => {
   it('counts a published post once per target, and the connected accounts and profiles when read', async () => {
     const first = await connectBot(app, owner);
     const second = await connectBot(app, owner);
-    await sandboxPost(app, '/_sandbox/botchat/channels', { username: '@usage_news' });
+    await new BotchatPeople(() => app).newChannel('@usage_news');
     const created = await app.api.post('/posts', {
       token: owner.key,
       body: {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, restrictedKey, type TestOwner } from '../../support/owners.js';
-import { connectBot, publishingSettings } from '../publishing/posts-support.js';
+import { connectBot } from '../../support/sandbox/botchat.js';
 import { usageSettings, usageWhen } from './support.js';
 
 function thisMonth(offset = 0): string {
@@ -67,7 +67,7 @@ describe('GET /usage and hard limits — plans configured', () => {
   let app: TestApp;
   let owner: TestOwner;
   before(async () => {
-    app = await startTestApp({ ...usageSettings(plans), ...publishingSettings() });
+    app = await startTestApp(usageSettings(plans));
   });
   beforeEach(async () => {
     owner = await newOwner(app.api);

@@ -1,19 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
-import type { Config } from '../../../src/lib/config.js';
-import type { EventData } from '../../../src/modules/events/emit.js';
-import { loadConfig } from '../../../src/lib/config.js';
-import type { Received } from '../../support/receiver.js';
-
-/** Webhook settings for tests: the local receiver allowed and trusted, retries a second apart. */
-export function hookSettings(caFile: string, overrides: Partial<Config['webhooks']> = {}): Partial<Config> {
-  return {
-    webhooks: {
-      ...loadConfig({}).webhooks, allowedCidrs: ['127.0.0.0/8'], caFile, retryScheduleSeconds: [1, 1, 1], leaseSeconds: 2, ...overrides,
-    },
-  };
-}
+import type { EventData } from '../../src/modules/events/emit.js';
+import type { Received } from './receiver.js';
 
 /** The data of a `post.published` event of a post with no targets, for tests of delivery alone. */
 export function publishedData(postId: string): EventData<'post.published'> {

@@ -1,0 +1,35 @@
+import type { TestApp } from '../app.js';
+import { BotchatPeople } from './botchat.js';
+import { ChatappCloudPeople } from './chatapp-cloud.js';
+import { QrchatPeople } from './qrchat.js';
+import { SearchSuitePeople } from './search-suite.js';
+import { ShortVideoAdsPeople } from './short-video-ads.js';
+import { ShortVideoPeople } from './short-video.js';
+import { SocialNetworkPeople } from './social-network.js';
+import { SocialThreadsPeople } from './social-threads.js';
+
+/** The people of every platform of an app's sandbox. */
+export interface Sandbox {
+  botchat: BotchatPeople;
+  chatappCloud: ChatappCloudPeople;
+  qrchat: QrchatPeople;
+  searchSuite: SearchSuitePeople;
+  shortVideo: ShortVideoPeople;
+  shortVideoAds: ShortVideoAdsPeople;
+  socialNetwork: SocialNetworkPeople;
+  socialThreads: SocialThreadsPeople;
+}
+
+/** `app` is read at each call, so the drivers can be made before the app starts. */
+export function sandboxOf(app: () => TestApp): Sandbox {
+  return {
+    botchat: new BotchatPeople(app),
+    chatappCloud: new ChatappCloudPeople(app),
+    qrchat: new QrchatPeople(app),
+    searchSuite: new SearchSuitePeople(app),
+    shortVideo: new ShortVideoPeople(app),
+    shortVideoAds: new ShortVideoAdsPeople(app),
+    socialNetwork: new SocialNetworkPeople(app),
+    socialThreads: new SocialThreadsPeople(app),
+  };
+}
