@@ -11,7 +11,7 @@ import type { PostgresBinaries } from './postgres-binaries.js';
 const run = promisify(execFile);
 
 /** Where, as root, what the user `postgres` cannot reach in the clone is kept instead. */
-const ROOT_STATE_DIR = '/var/lib/socialgate';
+export const ROOT_STATE_DIR = '/var/lib/socialgate';
 
 export interface UserIds {
   uid: number;
