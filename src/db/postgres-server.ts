@@ -19,8 +19,8 @@ import { readPostmasterLock } from './postmaster-lock.js';
  * ends, and then asks the server for a fast shutdown. PostgreSQL itself only watches its own children.
  */
 const WATCHDOG = 'while read -r _; do :; done; kill -INT "$1" 2>/dev/null';
-/** The last lines of a program's output kept to say why it failed. */
-const KEPT_LINES = 20;
+/** The last lines of a program's output, kept to say why it failed: PostgreSQL and initdb say it last. */
+const KEPT_LINES = 3;
 const READY_POLL_MS = 50;
 
 /** What the programs say is logged at debug; the last lines are kept to explain a failure. */
@@ -39,10 +39,8 @@ class ProgramOutput {
     });
   }
 
-  /** Its complaints (FATAL, PANIC, ERROR), or else its last lines. */
   summary(): string {
-    const complaints = this.lines.filter((line) => /\b(FATAL|PANIC|ERROR|error):/.test(line));
-    return (complaints.length > 0 ? complaints : this.lines.slice(-3)).join(' / ') || 'it said nothing';
+    return this.lines.map((line) => line.replace(/\s+/g, ' ').trim()).join(' / ') || 'it said nothing';
   }
 }
 
@@ -106,21 +104,31 @@ export async function ensurePortFree(port: number): Promise<void> {
 
 /** A PostgreSQL server this process started, which cannot outlive it. */
 export class PostgresServer {
+  /** Its output read to the end too ('close'), so that what it said last is there to explain it. */
+  private ended = false;
+  private readonly end: Promise<void>;
+  /** An end before it was ready is the start's failure, reported by the start. */
+  private running = false;
   private stopping = false;
-  private readonly ended: Promise<unknown>;
 
   private constructor(
     private readonly server: ChildProcess,
     private readonly output: ProgramOutput,
     logger: Logger | undefined,
   ) {
-    this.ended = new Promise((resolve) => server.once('exit', resolve));
-    void this.ended.then(() => {
-      if (!this.stopping)
+    this.end = new Promise((resolve) =>
+      server.once('close', () => {
+        this.ended = true;
+        resolve();
+      }),
+    );
+    void this.end.then(() => {
+      if (this.running && !this.stopping) {
         logger?.error(
           { code: server.exitCode, signal: server.signalCode },
           `the embedded PostgreSQL stopped unexpectedly: ${output.summary()}`,
         );
+      }
     });
   }
 
@@ -139,8 +147,9 @@ export class PostgresServer {
         programOptions(placement, ['pipe', 'ignore', 'ignore']),
       );
       await once(watchdog, 'spawn');
-      void started.ended.then(() => watchdog.kill());
+      void started.end.then(() => watchdog.kill());
       await started.ready(placement.dataDir);
+      started.running = true;
     } catch (error) {
       await started.stop();
       throw error;
@@ -148,14 +157,10 @@ export class PostgresServer {
     return started;
   }
 
-  private get exited(): boolean {
-    return this.server.exitCode !== null || this.server.signalCode !== null;
-  }
-
   /** Ready once its postmaster.pid, not one an earlier server left, says so. */
   private async ready(dataDir: string): Promise<void> {
     for (;;) {
-      if (this.exited) {
+      if (this.ended) {
         throw new StartError(
           'embedded_postgres_failed',
           `the embedded PostgreSQL did not start (${howItEnded(this.server)}): ${this.output.summary()}`,
@@ -171,7 +176,7 @@ export class PostgresServer {
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.server.pid === undefined) return; // It never ran.
-    if (!this.exited) this.server.kill('SIGINT');
-    await this.ended;
+    if (!this.ended) this.server.kill('SIGINT');
+    await this.end;
   }
 }

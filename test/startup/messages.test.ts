@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { once } from 'node:events';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
 import { cleanUp, Scene, type ServiceProcess } from './service.js';
 
 /** Another program on the port. */
@@ -40,6 +42,20 @@ describe('npm start says why it cannot start, in words, at the default log level
       }
     });
   }
+
+  it('passes on what PostgreSQL says when its server cannot start on the data folder', async () => {
+    const scene = await Scene.create();
+    mkdirSync(scene.settings.DATA_DIR);
+    mkdirSync(scene.postgresDir, { mode: 0o700 });
+    // A data folder that lost its files (an interrupted initdb, a careless clean-up).
+    writeFileSync(join(scene.postgresDir, 'PG_VERSION'), '18\n');
+    const { code, msg } = await failure(scene.start());
+    expect(code).to.equal('embedded_postgres_failed');
+    expect(msg).to.equal(
+      'could not start: the embedded PostgreSQL did not start (exit code 2): ' +
+        `postgres: could not access the server configuration file "${join(scene.postgresDir, 'postgresql.conf')}": No such file or directory`,
+    );
+  });
 
   it('names a wrong setting and what it must be, without a stack trace', async () => {
     const scene = await Scene.create();
