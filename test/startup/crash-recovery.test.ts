@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
-import { isRunning, readPostmasterLock } from '../../src/db/postmaster-lock.js';
-import { cleanUp, processesRunning, Scene, until } from './service.js';
+import { readPostmasterLock } from '../../src/db/postmaster-lock.js';
+import { cleanUp, hasEnded, processesRunning, Scene, until } from './service.js';
 
 describe('npm start after a crash: the embedded PostgreSQL never outlives its service, and a start recovers by itself', function () {
   this.timeout(180_000);
@@ -15,7 +15,7 @@ describe('npm start after a crash: the embedded PostgreSQL never outlives its se
 
     process.kill(servicePid, 'SIGKILL');
 
-    await until(() => !isRunning(server.pid), 'the embedded PostgreSQL of the killed service has stopped', 30_000);
+    await until(() => hasEnded(server.pid), 'the embedded PostgreSQL of the killed service has stopped', 30_000);
     expect(existsSync(`${scene.postgresDir}/postmaster.pid`), 'it stopped cleanly, removing its lock file').to.equal(false);
     const second = scene.start();
     await second.started();
@@ -33,12 +33,12 @@ describe('npm start after a crash: the embedded PostgreSQL never outlives its se
     for (const watchdog of processesRunning(`socialgate-postgres-watchdog ${server.pid}`)) process.kill(watchdog, 'SIGKILL');
     process.kill(servicePid, 'SIGKILL');
     await first.exited();
-    expect(isRunning(server.pid), 'the server is left running').to.equal(true);
+    expect(hasEnded(server.pid), 'the server is left running').to.equal(false);
 
     const second = scene.start();
     await second.started();
 
-    expect(isRunning(server.pid)).to.equal(false);
+    expect(hasEnded(server.pid)).to.equal(true);
     expect(second.log.map((line) => line.msg)).to.include('stopping the embedded PostgreSQL that a Socialgate left running when it ended');
     const health = await (await scene.api()).get('/health');
     expect(health.body.checks.database.status).to.equal('ok');

@@ -130,6 +130,18 @@ export class Scene {
   }
 }
 
+/**
+ * Whether the process has ended, also when its parent has not collected it yet (a zombie, which signals still
+ * reach): an orphan's new parent, here the machine's init, collects it when it gets round to it. Linux: /proc.
+ */
+export function hasEnded(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1)!.startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
 /** The processes whose command line contains `text` (Linux: read from /proc). */
 export function processesRunning(text: string): number[] {
   return readdirSync('/proc').flatMap((entry) => {
@@ -165,7 +177,7 @@ function killEverything(): number[] {
 /** Kills every service and embedded server the tests started, and removes their folders. */
 export async function cleanUp(): Promise<void> {
   const servers = killEverything();
-  await until(() => servers.every((pid) => !isRunning(pid)), 'the servers left by the tests are gone', 15_000);
+  await until(() => servers.every(hasEnded), 'the servers left by the tests are gone', 15_000);
   for (const folder of dataFolders) rmSync(folder, { recursive: true, force: true });
   dataFolders.clear();
 }
