@@ -50,12 +50,7 @@ describe('crash recovery — the service killed with SIGKILL during a burst of d
     expectRecovered(await crashRun('300', '--kill=tree', '--kill-after=0.3'));
   });
 
-  // Node alone leaves the embedded PostgreSQL running, orphaned: starting again needs issue 17 item 1 (start-up
-  // recovery). Switch this on with RECOVERY_KILL_NODE_ALONE=1 once that has landed.
-  (process.env.RECOVERY_KILL_NODE_ALONE === '1' ? it : it.skip)(
-    'killed alone (Node, not its database): starts again and settles everything within 15 s',
-    async () => {
-      expectRecovered(await crashRun('300', '--kill=node', '--kill-after=0.3'));
-    },
-  );
+  it('killed alone (Node, not its database): the orphaned PostgreSQL is stopped by its watchdog, and everything settles once', async () => {
+    expectRecovered(await crashRun('300', '--kill=node', '--kill-after=0.3'));
+  });
 });
