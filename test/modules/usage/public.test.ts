@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { OPERATIONS } from '../../../generated/operations.js';
+import { connect } from '../../../src/db/database.js';
+import { adminUrl } from '../../fixtures.js';
 import { startTestApp } from '../../support/app.js';
 import { describeApi } from '../../support/harness.js';
 
@@ -16,12 +18,18 @@ describeApi('public routes', { owner: false }, (t) => {
 
   it('getHealth answers 503 degraded when the database is gone', async () => {
     const broken = await startTestApp();
+    const database = new URL(broken.services.config.databaseUrl!).pathname.slice(1);
+    const admin = connect(adminUrl(), 1);
     try {
-      await broken.services.db.destroy();
+      // The server refuses the app's database and ends its sessions: what a failover or an outage looks like.
+      await admin.raw(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
+      await admin.raw('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ?', [database]);
       const response = await broken.api.get('/health');
       expect(response.status).to.equal(503);
       expect(response.body.checks.database.status).to.equal('failing');
     } finally {
+      await admin.raw(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+      await admin.destroy();
       await broken.close();
     }
   });
