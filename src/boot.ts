@@ -14,6 +14,7 @@ import { startSandbox, type Sandbox } from './sandbox/server.js';
 import type { Config } from './lib/config.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import type { BackgroundWorker } from './modules/area.js';
+import { PrincipalCache } from './modules/auth/principal-cache.js';
 import { areas, incomingHandlers } from './modules/index.js';
 import type { Services } from './services.js';
 
@@ -76,6 +77,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
   const { url, embedded } = await openDatabase(config, logger);
   let db: Db | undefined;
   let scheduler: Scheduler | undefined;
+  let principals: PrincipalCache | undefined;
   const workers = new Map<string, BackgroundWorker>();
   let sandbox: Sandbox | undefined;
   try {
@@ -87,13 +89,14 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
     db = connect(url);
     await migrate(db);
     const contract = await Contract.load();
+    principals = await PrincipalCache.start(url, logger);
     scheduler = await Scheduler.create({
       databaseUrl: url, mongodbUrl: config.mongodbUrl, logger,
       ...(options.schedulerProcessEvery ? { processEvery: options.schedulerProcessEvery } : {}),
       ...(options.lockLifetimeMs ? { lockLifetimeMs: options.lockLifetimeMs } : {}),
     });
     const services: Services = {
-      config, db, logger, contract, scheduler,
+      config, db, logger, contract, scheduler, principals,
       secrets: SecretBox.fromConfig(config.encryptionKey, join(config.dataDir, 'secret.key')),
       addressGuard: new AddressGuard(config.webhooks.allowedCidrs),
       platforms: new Platforms(config, sandbox?.url ?? null),
@@ -131,6 +134,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       // The last started stops first.
       ...[...workers].reverse().map(([name, worker]): [string, () => Promise<void>] => [`${name} worker`, () => worker.stop()]),
       ['scheduler', () => scheduler?.stop()],
+      ['principal cache', () => principals?.stop()],
       ['database pool', () => db?.destroy()],
       ['embedded PostgreSQL', () => (embedded ? stopEmbedded(embedded, join(config.dataDir, 'postgres')) : undefined)],
       ['platform sandbox', () => sandbox?.close()],

@@ -1,9 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Document } from 'openapi-backend';
-import type { Db } from '../db/database.js';
 import { SessionRequiredError } from '../lib/errors.js';
-import { authenticate } from '../modules/auth/authenticate.js';
-import { SESSION_TOKEN_PREFIX } from '../modules/auth/service.js';
+import type { Authenticator } from '../modules/auth/authenticate.js';
 import type { PrincipalRateLimit } from './rate-limit.js';
 import type { RequestState } from './state.js';
 
@@ -18,10 +16,10 @@ export function requirementOf(operationSecurity: unknown, document: Document): R
 }
 
 /**
- * Authenticates the caller and applies its rate limit, which the same statement counts. A request the
- * operation will refuse anyway (an API key on a session-only route: 403) is not counted.
+ * Authenticates the caller and applies its rate limit. A request the operation will refuse anyway (an API key
+ * on a session-only route: 403) is not counted.
  */
-export function authenticationMiddleware(db: Db, document: Document, limit: PrincipalRateLimit) {
+export function authenticationMiddleware(authenticator: Authenticator, document: Document, limit: PrincipalRateLimit) {
   const requirements = new WeakMap<object, Requirement>();
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     const operation = ctx.state.operation!;
@@ -33,17 +31,11 @@ export function authenticationMiddleware(db: Db, document: Document, limit: Prin
     if (requirement === 'public') {
       ctx.state.principal = null;
     } else {
-      const authorization = ctx.get('Authorization') || undefined;
-      const counted = requirement === 'any' || sessionTokenIn(authorization);
-      const { principal, window } = await authenticate(db, authorization, counted ? limit.window : undefined);
+      const principal = await authenticator.authenticate(ctx.get('Authorization') || undefined);
       if (requirement === 'session' && principal.kind !== 'session') throw new SessionRequiredError();
       ctx.state.principal = principal;
-      if (window) limit.apply(ctx, window);
+      await limit.apply(ctx, principal);
     }
     await next();
   };
-}
-
-function sessionTokenIn(authorization: string | undefined): boolean {
-  return /^Bearer +(\S+)/i.exec(authorization ?? '')?.[1]?.startsWith(SESSION_TOKEN_PREFIX) ?? false;
 }

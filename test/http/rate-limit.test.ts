@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { connect } from '../../src/db/database.js';
-import { authenticate } from '../../src/modules/auth/authenticate.js';
+import { SharedWindows } from '../../src/modules/auth/shared-window.js';
+import { createLogger } from '../../src/lib/logger.js';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { newOwner, type TestOwner } from '../support/owners.js';
 
-/** The per-principal limit, counted in the statement that authenticates. */
+/** The per-principal limit, shared by the processes on one database. */
 describe('the per-key and per-session rate limit', () => {
   let app: TestApp;
   before(async () => {
@@ -79,8 +80,8 @@ describe('the per-key and per-session rate limit', () => {
     const owner = await newOwner(app.api);
     const single = connect(app.services.config.databaseUrl!, 1);
     try {
-      const { window } = await authenticate(single, `Bearer ${owner.key}`, { keyPrefix: 'p', points: 3, windowMs: 60_000 });
-      expect(window?.consumed).to.equal(1);
+      const windows = new SharedWindows(single, { keyPrefix: 'p', points: 3, windowMs: 60_000 }, createLogger('silent'));
+      expect((await windows.count(await keyIdOf(owner))).consumed).to.equal(1);
       const { rows } = await single.raw<{ rows: Array<{ setting: string }> }>("SELECT current_setting('synchronous_commit') AS setting");
       expect(rows[0]!.setting).to.equal('on');
     } finally {

@@ -89,7 +89,10 @@ describe('auth — owners and sessions', () => {
 
     it('answers 401 token_expired for an expired session', async () => {
       const owner = await newOwner(app.api);
-      await app.services.db('sessions').where({ ownerId: owner.ownerId }).update({ expiresAt: new Date(Date.now() - 1000) });
+      const session = await app.services.db('sessions').where({ ownerId: owner.ownerId }).first('id');
+      // Changed behind the service's back: the change is announced all the same, and heard before the next request.
+      await app.services.principals.change(session.id, () =>
+        app.services.db('sessions').where({ id: session.id }).update({ expiresAt: new Date(Date.now() - 1000) }));
       const response = await app.api.get('/profiles', { token: owner.session });
       expect(response.status).to.equal(401);
       expect(response.body.code).to.equal('token_expired');
