@@ -16,7 +16,7 @@ import Koa from 'koa';
 import { connect } from '../../src/db/database.js';
 import { listProfiles } from '../../src/modules/accounts/profiles.js';
 import { freePort } from '../../test/support/net.js';
-import { call, HOST, serviceDatabaseUrl, startChild, startService, stopChild, stopChildren, waitFor200 } from './processes.js';
+import { call, HOST, nodeCpuMs, serviceDatabaseUrl, startChild, startService, stopChild, stopChildren, waitFor200 } from './processes.js';
 
 const SELF = fileURLToPath(import.meta.url);
 
@@ -63,10 +63,12 @@ async function timeStart(port: number, pgPort: number): Promise<{ child: ChildPr
   return { child, text: `${Math.round(performance.now() - started)} ms (the service reports ${reported} s)` };
 }
 
-async function load(title: string, url: string, headers: Record<string, string> = {}) {
+async function load(title: string, server: ChildProcess, url: string, headers: Record<string, string> = {}) {
+  const cpuBefore = nodeCpuMs(server);
   const result = await autocannon({ url, headers, connections: 50, duration: 10 });
   return {
     title, 'req/s': Math.round(result.requests.average), 'p50 ms': result.latency.p50, 'p99 ms': result.latency.p99,
+    'server CPU µs/req': Math.round(((nodeCpuMs(server) - cpuBefore) * 1000) / result.requests.total),
     'non-2xx': result.non2xx, 'errors+timeouts': result.errors + result.timeouts,
   };
 }
@@ -106,9 +108,9 @@ async function main(): Promise<void> {
   console.log(`\nautocannon, 50 connections, 10 s each, one after the other, client in this process:`);
   const loadBefore = loadavg()[0]!.toFixed(2);
   const rows = [
-    await load('bare Koa GET /bare', `http://${HOST}:${barePort}/bare`),
-    await load('Koa + the list query of GET /profiles', `http://${HOST}:${queryPort}/profiles`),
-    await load('service GET /profiles (API key)', `${base}/profiles`, { Authorization: `Bearer ${key}` }),
+    await load('bare Koa GET /bare', bare, `http://${HOST}:${barePort}/bare`),
+    await load('Koa + the list query of GET /profiles', query, `http://${HOST}:${queryPort}/profiles`),
+    await load('service GET /profiles (API key)', existing.child, `${base}/profiles`, { Authorization: `Bearer ${key}` }),
   ];
   const ceiling = rows[1]!['req/s'];
   console.table(rows.map((row) => ({ ...row, 'of Koa + query': (row['req/s'] / ceiling).toFixed(2) })));

@@ -37,19 +37,49 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-/** A process group's members other than PostgreSQL's, from /proc (Linux). */
-function membersButPostgres(pgid: number): number[] {
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((pid) => {
-    try {
-      // "pid (comm) state ppid pgrp …"; comm may hold spaces, so the fields are counted after the last ')'.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      return Number(stat.slice(close + 2).split(' ')[2]) === pgid && comm !== 'postgres' ? [Number(pid)] : [];
-    } catch {
-      return []; // gone meanwhile
-    }
-  });
+interface ProcessStat {
+  pid: number;
+  comm: string;
+  pgrp: number;
+  /** User + system CPU time, in clock ticks. */
+  cpuTicks: number;
+}
+
+/** Every process, from /proc (Linux). */
+function processes(): ProcessStat[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        // "pid (comm) state ppid pgrp …"; comm may hold spaces, so the fields are counted after the last ')'.
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const close = stat.lastIndexOf(')');
+        const fields = stat.slice(close + 2).split(' ');
+        return [
+          {
+            pid: Number(pid),
+            comm: stat.slice(stat.indexOf('(') + 1, close),
+            pgrp: Number(fields[2]),
+            cpuTicks: Number(fields[11]) + Number(fields[12]),
+          },
+        ];
+      } catch {
+        return []; // gone meanwhile
+      }
+    });
+}
+
+/** A process group's members other than PostgreSQL's. */
+function membersButPostgres(pgid: number): ProcessStat[] {
+  return processes().filter((stat) => stat.pgrp === pgid && stat.comm !== 'postgres');
+}
+
+/**
+ * The CPU time (ms) a child's Node processes have used so far, PostgreSQL's excluded: what a server costs
+ * per request whatever else the machine runs (clock ticks of 10 ms, Linux's USER_HZ).
+ */
+export function nodeCpuMs(child: ChildProcess): number {
+  return membersButPostgres(child.pid!).reduce((sum, stat) => sum + stat.cpuTicks * 10, 0);
 }
 
 /**
@@ -62,10 +92,12 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   children.delete(child);
   const pgid = child.pid;
   if (pgid === undefined || !groupAlive(pgid)) return;
-  for (const pid of membersButPostgres(pgid)) {
+  for (const { pid } of membersButPostgres(pgid)) {
     try {
       process.kill(pid, 'SIGINT');
-    } catch { /* exited meanwhile */ }
+    } catch {
+      /* exited meanwhile */
+    }
   }
   const deadline = performance.now() + STOP_GRACE_MS;
   while (groupAlive(pgid) && performance.now() < deadline) await sleep(50);
@@ -82,8 +114,12 @@ export async function stopChildren(): Promise<void> {
 export async function waitFor200(url: string, child: ChildProcess, timeoutMs = 120_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the process exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
-    const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then((res) => res.status, () => 0);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`the process exited (${child.exitCode ?? child.signalCode}) before ${url} answered`);
+    const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (res) => res.status,
+      () => 0,
+    );
     if (status === 200) return;
     await sleep(10);
   }
@@ -93,7 +129,11 @@ export async function waitFor200(url: string, child: ChildProcess, timeoutMs = 1
 /** `npx tsx src/main.ts` (API and worker roles, embedded PostgreSQL) on `dataDir`, as `npm start` runs it. */
 export function startService(dataDir: string, port: number, pgPort: number): ChildProcess {
   return startChild('service', 'npx', ['tsx', 'src/main.ts'], {
-    DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), HOST, PUBLIC_URL: `http://${HOST}:${port}`,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    EMBEDDED_PG_PORT: String(pgPort),
+    HOST,
+    PUBLIC_URL: `http://${HOST}:${port}`,
     LOG_LEVEL: 'warn',
     // The throughput run makes ~10^5 requests a minute with one key; the default limit would answer 429 instead.
     RATE_LIMIT_PER_MINUTE: '100000000',
@@ -103,10 +143,10 @@ export function startService(dataDir: string, port: number, pgPort: number): Chi
 /** A POST to the service that must succeed; its JSON answer. */
 export async function call<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
   const res = await fetch(`${base}${path}`, {
-    method: 'POST', body: JSON.stringify(body),
+    method: 'POST',
+    body: JSON.stringify(body),
     headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
   });
   if (!res.ok) throw new Error(`POST ${path} answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
 }
-
