@@ -74,7 +74,12 @@ async function openDatabase(config: Config, logger: Logger): Promise<{ url: stri
 /** Everything a process needs, for its role; the database is migrated before anything uses it. */
 export async function boot(config: Config, options: { logger?: Logger; schedulerProcessEvery?: number; lockLifetimeMs?: number } = {}): Promise<Booted> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { url, embedded } = await openDatabase(config, logger);
+  const database = openDatabase(config, logger);
+  // The contract needs no database: it is read while PostgreSQL starts in a process of its own (spawned by the
+  // microtasks that run before this macrotask, unless it must first look up its user as root).
+  const contractLoaded = new Promise((resolve) => setImmediate(resolve)).then(() => Contract.load());
+  contractLoaded.catch(() => {}); // awaited below, unless starting failed before
+  const { url, embedded } = await database;
   let db: Db | undefined;
   let scheduler: Scheduler | undefined;
   let principals: PrincipalCache | undefined;
@@ -88,7 +93,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
     }
     db = connect(url);
     await migrate(db);
-    const contract = await Contract.load();
+    const contract = await contractLoaded;
     principals = await PrincipalCache.start(url, logger);
     scheduler = await Scheduler.create({
       databaseUrl: url, mongodbUrl: config.mongodbUrl, logger,

@@ -135,6 +135,8 @@ export function startService(dataDir: string, port: number, pgPort: number): Chi
     HOST,
     PUBLIC_URL: `http://${HOST}:${port}`,
     LOG_LEVEL: 'warn',
+    // The platform sandbox on a port of its own, so that a bench runs beside anything else.
+    SANDBOX_PORT: '0',
     // The throughput run makes ~10^5 requests a minute with one key; the default limit would answer 429 instead.
     RATE_LIMIT_PER_MINUTE: '100000000',
   });
