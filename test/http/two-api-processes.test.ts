@@ -54,6 +54,23 @@ describe('two API processes on one database', () => {
     for (const app of [a, b]) expect((await app.api.get('/profiles', { token: owner.key })).body.code).to.equal('token_revoked');
   });
 
+  it('forgets every principal when many rows are deleted at once (the purge of expired sessions)', async () => {
+    const owner = await newOwner(a.api);
+    expect((await b.api.get('/auth/session', { token: owner.session })).status).to.equal(200);
+    const { db } = a.services;
+    const rows = Array.from({ length: 150 }, (_, i) => ({
+      id: `sess_purge${String(i).padStart(22, '0')}`,
+      ownerId: owner.ownerId,
+      tokenHash: `purge-${owner.ownerId}-${i}`,
+      expiresAt: new Date(),
+    }));
+    await db('sessions').insert(rows);
+    await b.services.principals.change('*', () => db('sessions').where({ ownerId: owner.ownerId }).delete());
+    const refused = await b.api.get('/profiles', { token: owner.session });
+    expect(refused.status).to.equal(401);
+    expect(refused.body.code).to.equal('invalid_token');
+  });
+
   it('keeps lastUsedAt within a minute of the last use, whichever process served it', async () => {
     const owner = await newOwner(a.api);
     const keyId = await keyIdOf(owner);

@@ -38,6 +38,8 @@ export interface CachedPrincipal {
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, CachedPrincipal>();
+  /** The token hash of each cached principal (one token each), so that dropping one costs no scan. */
+  private readonly hashes = new Map<string, string>();
   /** Counts the announcements heard: a lookup started before one may have read what it revoked. */
   private generation = 0;
   private readonly listener: NotificationListener;
@@ -48,7 +50,8 @@ export class PrincipalCache {
     this.listener = new NotificationListener(
       databaseUrl,
       [CHANNEL],
-      (channel, id) => this.drop(channel ? id : undefined),
+      // No channel: (re)connected, announcements may have been missed. `*`: many rows went at once.
+      (channel, id) => this.drop(channel && id !== '*' ? id : undefined),
       logger,
       'principal-cache',
     );
@@ -98,7 +101,7 @@ export class PrincipalCache {
   get(tokenHash: string, now: number): CachedPrincipal | undefined {
     const entry = this.entries.get(tokenHash);
     if (entry && entry.trustedUntil <= now) {
-      this.entries.delete(tokenHash);
+      this.forget(tokenHash);
       return undefined;
     }
     return entry;
@@ -112,19 +115,28 @@ export class PrincipalCache {
   /** Caches what was read since `mark`, unless a change was announced meanwhile (it may concern this row). */
   set(tokenHash: string, entry: Omit<CachedPrincipal, 'trustedUntil'>, mark: number, now: number): void {
     if (mark !== this.generation) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size >= MAX_ENTRIES) this.forget(this.entries.keys().next().value!);
     this.entries.set(tokenHash, { ...entry, trustedUntil: now + CACHED_PRINCIPAL_MS });
+    this.hashes.set(principalId(entry.principal), tokenHash);
   }
 
-  /** Drops the principal `id`, or everything (on (re)connection, when announcements may have been missed). */
+  private forget(tokenHash: string): void {
+    const entry = this.entries.get(tokenHash);
+    this.entries.delete(tokenHash);
+    if (entry) this.hashes.delete(principalId(entry.principal));
+  }
+
+  /** Drops the principal `id`, or everything (on (re)connection, when announcements may have been missed, or `*`). */
   private drop(id: string | undefined): void {
     this.generation += 1;
     if (id === undefined) {
       this.entries.clear();
+      this.hashes.clear();
       for (const waiters of this.waiting.values()) for (const heard of waiters) heard();
       return;
     }
-    for (const [hash, entry] of this.entries) if (principalId(entry.principal) === id) this.entries.delete(hash);
+    const hash = this.hashes.get(id);
+    if (hash) this.forget(hash);
     for (const heard of this.waiting.get(id) ?? []) heard();
   }
 }

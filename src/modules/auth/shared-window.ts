@@ -91,12 +91,15 @@ export class SharedWindows {
     for (;;) {
       if (tally.expire > Date.now()) {
         const pending = tally.unsent + tally.sending;
-        if (pending < this.batch && tally.counted + pending < this.settings.points) {
+        const withinBudget = tally.counted + pending < this.settings.points;
+        if (withinBudget && pending < this.batch) {
           tally.unsent += 1;
           tally.timer ??= setTimeout(() => void this.flush(id, tally), FLUSH_MS).unref();
           return { consumed: tally.counted + pending + 1, expire: tally.expire };
         }
-        if (tally.flight) {
+        // The batch is full: the count in flight makes room. A request that may be over budget, or that must be
+        // counted before it is answered anyway (no batch), asks on its own.
+        if (withinBudget && this.batch > 0 && tally.flight) {
           await tally.flight.catch(() => {});
           continue;
         }
