@@ -7,6 +7,7 @@ import { problemMiddleware } from './http/problem.js';
 import { PrincipalRateLimit, rateLimitMiddleware } from './http/rate-limit.js';
 import { routeMiddleware } from './http/route.js';
 import { validationMiddleware } from './http/validate.js';
+import { Authenticator } from './modules/auth/authenticate.js';
 import { operationHandlers } from './modules/index.js';
 import { mediaFolders } from './modules/media/storage.js';
 import type { Services } from './services.js';
@@ -21,8 +22,8 @@ export function createApp(services: Services): Koa {
   app.silent = true;
   app.use(problemMiddleware(logger, config.jsonBodyLimit));
   app.use(routeMiddleware(contract));
-  // The per-key (per-session) limit is counted in the statement that authenticates; public routes per address.
-  app.use(authenticationMiddleware(db, contract.document, new PrincipalRateLimit(config.rateLimit), services.usage));
+  // The per-key (per-session) limit is counted once the caller is known; public routes per address.
+  app.use(authenticationMiddleware(new Authenticator(db, services.principals), contract.document, new PrincipalRateLimit(db, config.rateLimit, logger), services.usage));
   app.use(rateLimitMiddleware(db, config.publicRateLimit));
   // Uploads in progress live beside the stored media (DATA_DIR/media), so storing one is a rename.
   app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: mediaFolders(config.dataDir).tmp }));

@@ -13,6 +13,7 @@ import { startSandbox, type Sandbox } from './sandbox/server.js';
 import type { Config } from './lib/config.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import type { BackgroundWorker } from './modules/area.js';
+import { PrincipalCache } from './modules/auth/principal-cache.js';
 import { areas, incomingHandlers, partlyBuiltOperations, unbuiltOperations } from './modules/index.js';
 import { UsageRecorder } from './modules/usage/recorder.js';
 import type { Services } from './services.js';
@@ -55,9 +56,15 @@ async function openDatabase(config: Config, logger: Logger): Promise<{ url: stri
 /** Everything a process needs, for its role; the database is migrated before anything uses it. */
 export async function boot(config: Config, options: { logger?: Logger; schedulerProcessEvery?: number; lockLifetimeMs?: number } = {}): Promise<Booted> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const { url, embedded } = await openDatabase(config, logger);
+  const database = openDatabase(config, logger);
+  // The contract needs no database: it is read while PostgreSQL starts in a process of its own (spawned by the
+  // microtasks that run before this macrotask, unless it must first look up its user as root).
+  const contractLoaded = new Promise((resolve) => setImmediate(resolve)).then(() => Contract.load());
+  contractLoaded.catch(() => {}); // awaited below, unless starting failed before
+  const { url, embedded } = await database;
   let db: Db | undefined;
   let scheduler: Scheduler | undefined;
+  let principals: PrincipalCache | undefined;
   const workers = new Map<string, BackgroundWorker>();
   let sandbox: Sandbox | undefined;
   let usage: UsageRecorder | undefined;
@@ -76,7 +83,8 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
     }
     db = connect(url);
     await migrate(db);
-    const contract = await Contract.load();
+    const contract = await contractLoaded;
+    principals = await PrincipalCache.start(url, logger);
     scheduler = await Scheduler.create({
       databaseUrl: url, mongodbUrl: config.mongodbUrl, logger,
       ...(options.schedulerProcessEvery ? { processEvery: options.schedulerProcessEvery } : {}),
@@ -86,7 +94,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
     usage = new UsageRecorder(db, logger, config.usage.flushMs);
     usage.start();
     const services: Services = {
-      config, db, logger, contract, scheduler, usage,
+      config, db, logger, contract, scheduler, usage, principals,
       secrets: SecretBox.fromConfig(config.encryptionKey, join(config.dataDir, 'secret.key')),
       addressGuard: new AddressGuard(config.webhooks.allowedCidrs),
       platforms,
@@ -128,6 +136,7 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       // After everything that counts has stopped, before the pool it writes through is closed.
       ['usage counts', () => usage?.stop()],
       ['scheduler', () => scheduler?.stop()],
+      ['principal cache', () => principals?.stop()],
       ['database pool', () => db?.destroy()],
       ['embedded PostgreSQL', () => embedded?.stop()],
       ['platform sandbox', () => sandbox?.close()],

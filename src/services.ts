@@ -7,6 +7,7 @@ import type { Logger } from './lib/logger.js';
 import type { AddressGuard } from './lib/address-guard.js';
 import type { SecretBox } from './lib/secret-box.js';
 import type { IncomingHandlers } from './modules/area.js';
+import type { PrincipalCache } from './modules/auth/principal-cache.js';
 import type { Platforms } from './platforms/registry.js';
 import type { UsageRecorder } from './modules/usage/recorder.js';
 
@@ -19,6 +20,8 @@ export interface Services {
   /** Every process enqueues jobs; only one of the worker role runs them. */
   scheduler: Scheduler;
   secrets: SecretBox;
+  /** The principals of recently used tokens, dropped at once when revoked in any process. */
+  principals: PrincipalCache;
   addressGuard: AddressGuard;
   platforms: Platforms;
   /** What the areas do with each kind of event read from a platform's webhook. */

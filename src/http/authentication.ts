@@ -1,9 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Document } from 'openapi-backend';
-import type { Db } from '../db/database.js';
 import { SessionRequiredError } from '../lib/errors.js';
-import { authenticate } from '../modules/auth/authenticate.js';
-import { SESSION_TOKEN_PREFIX } from '../modules/auth/service.js';
+import type { Authenticator } from '../modules/auth/authenticate.js';
 import type { Principal } from '../modules/auth/principal.js';
 import type { UsageRecorder } from '../modules/usage/recorder.js';
 import type { PrincipalRateLimit } from './rate-limit.js';
@@ -20,11 +18,11 @@ export function requirementOf(operationSecurity: unknown, document: Document): R
 }
 
 /**
- * Authenticates the caller and applies its rate limit, which the same statement counts. A request the
- * operation will refuse anyway (an API key on a session-only route: 403) is not counted. Each authenticated
- * request is counted as usage (in memory: `usage.record` writes nothing).
+ * Authenticates the caller and applies its rate limit. A request the operation will refuse anyway (an API key
+ * on a session-only route: 403) is not counted. Each authenticated request is counted as usage (in memory:
+ * `usage.record` writes nothing).
  */
-export function authenticationMiddleware(db: Db, document: Document, limit: PrincipalRateLimit, usage: UsageRecorder) {
+export function authenticationMiddleware(authenticator: Authenticator, document: Document, limit: PrincipalRateLimit, usage: UsageRecorder) {
   const requirements = new WeakMap<object, Requirement>();
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     const operation = ctx.state.operation!;
@@ -36,20 +34,14 @@ export function authenticationMiddleware(db: Db, document: Document, limit: Prin
     if (requirement === 'public') {
       ctx.state.principal = null;
     } else {
-      const authorization = ctx.get('Authorization') || undefined;
-      const counted = requirement === 'any' || sessionTokenIn(authorization);
-      const { principal, window } = await authenticate(db, authorization, counted ? limit.window : undefined);
+      const principal = await authenticator.authenticate(ctx.get('Authorization') || undefined);
       if (requirement === 'session' && principal.kind !== 'session') throw new SessionRequiredError();
       ctx.state.principal = principal;
       usage.record(principal.ownerId, soleProfileOf(principal), 'apiRequests');
-      if (window) limit.apply(ctx, window);
+      await limit.apply(ctx, principal);
     }
     await next();
   };
-}
-
-function sessionTokenIn(authorization: string | undefined): boolean {
-  return /^Bearer +(\S+)/i.exec(authorization ?? '')?.[1]?.startsWith(SESSION_TOKEN_PREFIX) ?? false;
 }
 
 /** The profile a request is one profile's usage of: that of a key restricted to exactly one. */

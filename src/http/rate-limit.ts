@@ -2,7 +2,9 @@ import type { Context, Next } from 'koa';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../db/database.js';
 import { RateLimitedError } from '../lib/errors.js';
-import type { CountingWindow, WindowCount } from '../modules/auth/authenticate.js';
+import type { Logger } from '../lib/logger.js';
+import { type Principal, principalId } from '../modules/auth/principal.js';
+import { SharedWindows } from '../modules/auth/shared-window.js';
 import type { RequestState } from './state.js';
 
 export interface RateLimitSettings {
@@ -27,18 +29,18 @@ function rateLimited(limit: number, msBeforeNext: number): RateLimitedError {
 
 /**
  * The per-principal limit (per API key, per session): a fixed window in PostgreSQL, so every API process
- * behind a load balancer counts against the same budget. It is counted by the statement that authenticates
- * (src/modules/auth/authenticate.ts), one round trip for both; this decides on the count.
+ * behind a load balancer counts against the same budget, counted in batches (src/modules/auth/shared-window.ts).
  */
 export class PrincipalRateLimit {
-  readonly window: CountingWindow;
+  private readonly windows: SharedWindows;
 
-  constructor(private readonly settings: RateLimitSettings) {
-    this.window = { keyPrefix: 'p', points: settings.points, windowMs: settings.windowSeconds * 1000 };
+  constructor(db: Db, private readonly settings: RateLimitSettings, logger: Logger) {
+    this.windows = new SharedWindows(db, { keyPrefix: 'p', points: settings.points, windowMs: settings.windowSeconds * 1000 }, logger);
   }
 
-  /** Sets the RateLimit headers, or throws 429 rate_limited when the window's budget is spent. */
-  apply(ctx: Context, count: WindowCount): void {
+  /** Counts the request: sets the RateLimit headers, or throws 429 rate_limited when the window's budget is spent. */
+  async apply(ctx: Context, principal: Principal): Promise<void> {
+    const count = await this.windows.count(principalId(principal));
     const msBeforeNext = Math.max(count.expire - Date.now(), 0);
     if (count.consumed > this.settings.points) throw rateLimited(this.settings.points, msBeforeNext);
     setHeaders(ctx, this.settings.points, this.settings.points - count.consumed, msBeforeNext);

@@ -18,7 +18,8 @@ export class NotificationListener {
   constructor(
     private readonly databaseUrl: string,
     private readonly channels: string[],
-    private readonly onNotify: (channel: string | null) => void,
+    /** `payload` is the NOTIFY's payload ('' when it had none). */
+    private readonly onNotify: (channel: string | null, payload?: string) => void,
     private readonly logger: Logger,
     private readonly name: string,
   ) {}
@@ -36,7 +37,7 @@ export class NotificationListener {
 
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.databaseUrl, application_name: this.name });
-    client.on('notification', (message) => this.onNotify(message.channel));
+    client.on('notification', (message) => this.onNotify(message.channel, message.payload ?? ''));
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     try {

@@ -26,8 +26,9 @@ export const logIn: Handler<'logIn'> = async (request, { db, config }) => ({
   body: present(await auth.logIn(db, request.body, config.sessionTtlSeconds)),
 });
 
-export const logOut: Handler<'logOut'> = async (request, { db }) => {
-  await auth.logOut(db, sessionOf(principalOf(request)).sessionId);
+export const logOut: Handler<'logOut'> = async (request, { db, principals }) => {
+  const { sessionId } = sessionOf(principalOf(request));
+  await principals.change(sessionId, () => auth.logOut(db, sessionId));
   return { status: 204, body: undefined };
 };
 

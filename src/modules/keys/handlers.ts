@@ -12,12 +12,14 @@ export const listApiKeys: Handler<'listApiKeys'> = async (request, { db }) => ({
   body: await keys.listApiKeys(db, principalOf(request).ownerId, pageRequest(request.query)),
 });
 
-export const updateApiKey: Handler<'updateApiKey'> = async (request, { db }) => ({
-  status: 200,
-  body: keys.presentApiKey(await keys.updateApiKey(db, principalOf(request).ownerId, request.params.id, request.body)),
-});
+// A new expiry, as a revocation, holds in every process once the caller is answered.
+export const updateApiKey: Handler<'updateApiKey'> = async (request, { db, principals }) => {
+  const update = () => keys.updateApiKey(db, principalOf(request).ownerId, request.params.id, request.body);
+  const row = request.body.expiresAt === undefined ? await update() : await principals.change(request.params.id, update);
+  return { status: 200, body: keys.presentApiKey(row) };
+};
 
-export const deleteApiKey: Handler<'deleteApiKey'> = async (request, { db }) => {
-  await keys.revokeApiKey(db, principalOf(request).ownerId, request.params.id);
+export const deleteApiKey: Handler<'deleteApiKey'> = async (request, { db, principals }) => {
+  await principals.change(request.params.id, () => keys.revokeApiKey(db, principalOf(request).ownerId, request.params.id));
   return { status: 204, body: undefined };
 };

@@ -1,0 +1,137 @@
+/**
+ * `GET /posts` with a million posts: the first page, a page deep in the cursor chain, and each filter (profile,
+ * account, status, time range), under load (autocannon, 10 connections, 10 s each), with the plan PostgreSQL
+ * runs for each list query (EXPLAIN ANALYZE of the very statements listPosts sends). Figures only.
+ *   npx tsx scripts/bench/posts.ts [posts=1000000]
+ * The service runs in its own process (`npx tsx src/main.ts`) on a fresh data folder; the load generator here.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { connect, type Db } from '../../src/db/database.js';
+import { encodeKeyset } from '../../src/modules/publishing/cursor.js';
+import { listPosts } from '../../src/modules/publishing/read.js';
+import { freePort } from '../../test/support/net.js';
+import { call, HOST, serviceDatabaseUrl, startService, stopChildren, waitFor200 } from './processes.js';
+import { seedPosts } from './seed-posts.js';
+
+const COUNT = Number(process.argv[2] ?? 1_000_000);
+
+let dataDir: string | undefined;
+
+/** The plan of every statement listPosts sends for `query`, as EXPLAIN ANALYZE prints it. */
+async function plansOf(db: Db, ownerId: string, query: Parameters<typeof listPosts>[2]): Promise<string[]> {
+  const statements: Array<{ sql: string; bindings: unknown[] }> = [];
+  const capture = (statement: { sql: string; bindings: unknown[] }) => statements.push(statement);
+  db.on('query', capture);
+  try {
+    await listPosts(db, { kind: 'apiKey', ownerId, keyId: 'bench', profileIds: null }, query);
+  } finally {
+    db.off('query', capture);
+  }
+  // The statements as sent (with $n placeholders), on a connection of their own.
+  const connection = (await db.client.acquireConnection()) as {
+    query(text: string, values: unknown[]): Promise<{ rows: Array<{ 'QUERY PLAN': string }> }>;
+  };
+  try {
+    const plans: string[] = [];
+    for (const { sql, bindings } of statements) {
+      const { rows } = await connection.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, bindings);
+      // The post ids of the targets' lookup are elided: a page of them says nothing.
+      plans.push(rows.map((row) => `    ${row['QUERY PLAN'].replace(/'\{post_[^}]*\}'/, "'{…}'")}`).join('\n'));
+    }
+    return plans;
+  } finally {
+    await db.client.releaseConnection(connection);
+  }
+}
+
+async function load(path: string, key: string) {
+  const result = await autocannon({
+    url: path,
+    headers: { Authorization: `Bearer ${key}` },
+    connections: 10,
+    duration: Number(process.env.BENCH_SECONDS ?? 10),
+  });
+  return {
+    'req/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
+    'non-2xx': result.non2xx,
+  };
+}
+
+async function main(): Promise<void> {
+  dataDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-posts-'));
+  chmodSync(dataDir, 0o755); // the embedded PostgreSQL's user must enter it when run as root
+  const [port, pgPort] = [await freePort(), await freePort()];
+  const service: ChildProcess = startService(dataDir, port, pgPort);
+  const base = `http://${HOST}:${port}`;
+  await waitFor200(`${base}/health`, service);
+  const signedUp = await call<{ owner: { id: string }; session: { token: string } }>(base, '/auth/signup', {
+    email: `bench-${Date.now()}@example.com`,
+    password: 'a long bench password',
+  });
+  const ownerId = signedUp.owner.id;
+  const { key } = await call<{ key: string }>(base, '/api-keys', { name: 'bench' }, signedUp.session.token);
+
+  const db = connect(serviceDatabaseUrl(pgPort), 4);
+  try {
+    const started = performance.now();
+    const { profileIds, accountIds } = await seedPosts(db, ownerId, COUNT, (done) => process.stdout.write(`\rseeding: ${done} posts`));
+    console.log(` in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    const deep = await db('posts')
+      .where({ ownerId })
+      .orderBy([
+        { column: 'scheduledAt', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .offset(Math.floor(COUNT / 2))
+      .first('scheduledAt', 'id');
+    const middle = new Date(deep.scheduledAt as Date);
+    const weekBefore = new Date(middle.getTime() - 7 * 86_400_000);
+    const cases: Array<[string, Parameters<typeof listPosts>[2]]> = [
+      ['first page', {}],
+      [`deep page (after post ${Math.floor(COUNT / 2)})`, { cursor: encodeKeyset([middle.toISOString(), deep.id as string]) }],
+      ['by profile (1 of 9)', { profileId: profileIds[3]! }],
+      ['by profile (only the oldest 1 %)', { profileId: profileIds.at(-1)! }],
+      ['by account (1 of 18)', { accountId: accountIds[7]! }],
+      ['by account (only the oldest 0.5 %)', { accountId: accountIds.at(-1)! }],
+      ['by status failed (5 %)', { status: 'failed' }],
+      ['by status partial (only the oldest 1 %)', { status: 'partial' }],
+      ['time range (one week)', { from: weekBefore.toISOString(), to: middle.toISOString() }],
+      [
+        'profile + status + time range',
+        { profileId: profileIds[3]!, status: 'failed', from: weekBefore.toISOString(), to: middle.toISOString() },
+      ],
+    ];
+    const rows = [];
+    const plans: string[] = [];
+    const loadBefore = loadavg()[0]!.toFixed(2);
+    for (const [title, query] of cases) {
+      const search = new URLSearchParams(query as Record<string, string>).toString();
+      rows.push({ case: title, ...(await load(`${base}/posts${search ? `?${search}` : ''}`, key)) });
+      plans.push(`${title}:\n${(await plansOf(db, ownerId, query)).join('\n\n')}`);
+    }
+    console.log(`\nGET /posts with ${COUNT} posts, autocannon 10 connections, 10 s each:`);
+    console.table(rows);
+    console.log(`load average (1 min) before: ${loadBefore}, after: ${loadavg()[0]!.toFixed(2)}`);
+    console.log(`\nplans (EXPLAIN ANALYZE of each statement listPosts sends):\n\n${plans.join('\n\n')}`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+process.once('SIGINT', () => void stopChildren().finally(() => process.exit(130)));
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    await stopChildren();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    process.exit();
+  });

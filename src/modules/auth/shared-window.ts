@@ -1,0 +1,176 @@
+import type { Db } from '../../db/database.js';
+import type { Logger } from '../../lib/logger.js';
+
+export interface WindowSettings {
+  /** `rate_limits.key` is `<keyPrefix>:<principal id>`. */
+  keyPrefix: string;
+  points: number;
+  windowMs: number;
+}
+
+/** Where a principal's window stands after this request. */
+export interface WindowCount {
+  /** Points used in the window, this request included; above the window's points: refused. */
+  consumed: number;
+  /** When the window ends (epoch ms). */
+  expire: number;
+}
+
+/**
+ * The share of a window's points one process may admit before the database has counted them. With N API
+ * processes a window admits at most `points + N × floor(points × UNCOUNTED_SHARE)` requests, never fewer
+ * than `points` (README, "Rate limits"); below 100 points every request is counted before it is answered.
+ */
+export const UNCOUNTED_SHARE = 0.01;
+
+/** Requests admitted without a round trip reach the database within this time even when no more come. */
+const FLUSH_MS = 100;
+
+/** Beyond this many principals, those whose window has ended are forgotten. */
+const MAX_TALLIES = 10_000;
+
+/**
+ * The window's count in the `rate_limits` table (rate-limiter-flexible's layout: `points`, `expire` in epoch ms),
+ * raised by `$2` points: `$1` key, `$3` now, `$4` the end of a window opened now, `$5` the window's points.
+ * A window that has ended starts over; one over budget is left as it is (no write), and its stored count says so.
+ *
+ * The transaction writes nothing but that count, so it commits without waiting for its WAL to reach the disk
+ * (synchronous_commit off, for this transaction only): a crash of PostgreSQL may forget the last fraction of a
+ * second of counts, and each count saves a WAL flush.
+ */
+const COUNT = `
+  WITH counted AS (
+    INSERT INTO rate_limits AS r (key, points, expire) VALUES ($1::text, $2::integer, $4::bigint)
+    ON CONFLICT (key) DO UPDATE SET
+      points = CASE WHEN r.expire <= $3::bigint THEN EXCLUDED.points ELSE r.points + EXCLUDED.points END,
+      expire = CASE WHEN r.expire <= $3::bigint THEN EXCLUDED.expire ELSE r.expire END
+      WHERE r.expire <= $3::bigint OR r.points <= $5::integer
+    RETURNING points, expire
+  )
+  SELECT coalesce(counted.points, stored.points) AS points, coalesce(counted.expire, stored.expire) AS expire,
+         set_config('synchronous_commit', 'off', true) AS relaxed
+    FROM (SELECT 1) AS one
+    LEFT JOIN counted ON true
+    LEFT JOIN rate_limits stored ON stored.key = $1::text`;
+
+/** This process's view of one principal's window. */
+interface Tally {
+  expire: number;
+  /** The database's count when it last answered. */
+  counted: number;
+  /** Admitted here and not sent yet. */
+  unsent: number;
+  /** Admitted here and sent, not answered yet. */
+  sending: number;
+  /** The latest count in flight, which a request finding the batch full waits for. */
+  flight: Promise<unknown> | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * A fixed window per principal shared by every API process through PostgreSQL, counted in batches: a process
+ * admits up to `batch` requests on its last known count without a round trip, and sends them together (when
+ * the batch is full, after FLUSH_MS, or with the next request that must ask). Any request that could be over
+ * budget asks the database, which alone refuses.
+ */
+export class SharedWindows {
+  private readonly tallies = new Map<string, Tally>();
+  private readonly batch: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly settings: WindowSettings,
+    private readonly logger: Logger,
+  ) {
+    this.batch = Math.floor(settings.points * UNCOUNTED_SHARE);
+  }
+
+  /** Counts one request of principal `id`. */
+  async count(id: string): Promise<WindowCount> {
+    const tally = this.tallyOf(id);
+    for (;;) {
+      if (tally.expire > Date.now()) {
+        const pending = tally.unsent + tally.sending;
+        const withinBudget = tally.counted + pending < this.settings.points;
+        if (withinBudget && pending < this.batch) {
+          tally.unsent += 1;
+          tally.timer ??= setTimeout(() => void this.flush(id, tally), FLUSH_MS).unref();
+          return { consumed: tally.counted + pending + 1, expire: tally.expire };
+        }
+        // The batch is full: the count in flight makes room. A request that may be over budget, or that must be
+        // counted before it is answered anyway (no batch), asks on its own.
+        if (withinBudget && this.batch > 0 && tally.flight) {
+          await tally.flight.catch(() => {});
+          continue;
+        }
+      }
+      return this.send(id, tally, 1);
+    }
+  }
+
+  private tallyOf(id: string): Tally {
+    let tally = this.tallies.get(id);
+    if (!tally) {
+      if (this.tallies.size >= MAX_TALLIES) this.forgetEnded();
+      tally = { expire: 0, counted: 0, unsent: 0, sending: 0, flight: null, timer: null };
+      this.tallies.set(id, tally);
+    }
+    return tally;
+  }
+
+  private forgetEnded(): void {
+    const now = Date.now();
+    for (const [id, tally] of this.tallies) {
+      if (tally.expire <= now && tally.sending === 0 && !tally.timer) this.tallies.delete(id);
+    }
+  }
+
+  private async flush(id: string, tally: Tally): Promise<void> {
+    tally.timer = null;
+    try {
+      await this.send(id, tally, 0);
+    } catch (error) {
+      this.logger.warn({ err: error, principal: id }, 'rate limit: counting a batch failed; its requests stay uncounted');
+    }
+  }
+
+  /** Sends the admitted requests not sent yet, plus `own` for the request that asks; answers the new count. */
+  private async send(id: string, tally: Tally, own: number): Promise<WindowCount> {
+    const now = Date.now();
+    // Requests admitted in a window that has ended count for nothing now.
+    const carried = tally.expire > now ? tally.unsent : 0;
+    tally.unsent = 0;
+    clearTimeout(tally.timer ?? undefined);
+    tally.timer = null;
+    if (carried + own === 0) return { consumed: tally.counted, expire: tally.expire };
+    tally.sending += carried;
+    const flight = this.query(id, carried + own, now);
+    tally.flight = flight;
+    try {
+      const count = await flight;
+      if (count.expire > tally.expire) Object.assign(tally, { expire: count.expire, counted: count.consumed });
+      else if (count.expire === tally.expire) tally.counted = Math.max(tally.counted, count.consumed);
+      return count;
+    } finally {
+      tally.sending -= carried;
+      if (tally.flight === flight) tally.flight = null;
+    }
+  }
+
+  /** Runs COUNT as a named (prepared) statement, planned once per connection of the pool. */
+  private async query(id: string, points: number, now: number): Promise<WindowCount> {
+    const { keyPrefix, windowMs, points: budget } = this.settings;
+    const connection = await this.db.client.acquireConnection();
+    try {
+      const result = await connection.query({
+        name: 'socialgate:rate-limit:count',
+        text: COUNT,
+        values: [`${keyPrefix}:${id}`, points, now, now + windowMs, budget],
+      });
+      const row = result.rows[0] as { points: number; expire: string };
+      return { consumed: row.points, expire: Number(row.expire) };
+    } finally {
+      await this.db.client.releaseConnection(connection);
+    }
+  }
+}
