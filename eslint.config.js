@@ -36,16 +36,23 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: ['src/lib/errors.ts', 'src/**/errors.ts'],
     rules: {
-      'no-restricted-syntax': ['error', {
-        selector: "NewExpression[callee.name='ApiError']",
-        message: "Throw an error class from src/lib/errors.ts or the area's errors.ts instead of a new ApiError(…).",
-      }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='ApiError']",
+          message: "Throw an error class from src/lib/errors.ts or the area's errors.ts instead of a new ApiError(…).",
+        },
+      ],
     },
   },
   {
     files: ['test/**/*.ts', 'scripts/bench/**/*.ts'],
     // chai's assertions are property reads (`expect(x).to.exist`).
-    rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-unused-expressions': 'off' },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unused-expressions': 'off',
+    },
   },
   prettier,
 );

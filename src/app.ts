@@ -23,7 +23,14 @@ export function createApp(services: Services): Koa {
   app.use(problemMiddleware(logger, config.jsonBodyLimit));
   app.use(routeMiddleware(contract));
   // The per-key (per-session) limit is counted once the caller is known; public routes per address.
-  app.use(authenticationMiddleware(new Authenticator(db, services.principals), contract.document, new PrincipalRateLimit(db, config.rateLimit, logger), services.usage));
+  app.use(
+    authenticationMiddleware(
+      new Authenticator(db, services.principals),
+      contract.document,
+      new PrincipalRateLimit(db, config.rateLimit, logger),
+      services.usage,
+    ),
+  );
   app.use(rateLimitMiddleware(db, config.publicRateLimit));
   // Uploads in progress live beside the stored media (DATA_DIR/media), so storing one is a rename.
   app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: mediaFolders(config.dataDir).tmp }));

@@ -47,14 +47,21 @@ async function closeInOrder(logger: Logger, steps: Array<[string, () => Promise<
 async function openDatabase(config: Config, logger: Logger): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
   if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
   const embedded = await startEmbeddedPostgres({
-    dir: join(config.dataDir, 'postgres'), port: config.embeddedPostgresPort, database: 'socialgate', persistent: true, logger,
+    dir: join(config.dataDir, 'postgres'),
+    port: config.embeddedPostgresPort,
+    database: 'socialgate',
+    persistent: true,
+    logger,
   });
   logger.info({ dir: join(config.dataDir, 'postgres'), port: config.embeddedPostgresPort }, 'embedded PostgreSQL started');
   return { url: embedded.url, embedded };
 }
 
 /** Everything a process needs, for its role; the database is migrated before anything uses it. */
-export async function boot(config: Config, options: { logger?: Logger; schedulerProcessEvery?: number; lockLifetimeMs?: number } = {}): Promise<Booted> {
+export async function boot(
+  config: Config,
+  options: { logger?: Logger; schedulerProcessEvery?: number; lockLifetimeMs?: number } = {},
+): Promise<Booted> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = openDatabase(config, logger);
   // The contract needs no database: it is read while PostgreSQL starts in a process of its own (spawned by the
@@ -79,14 +86,19 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
       openMedia: (mediaId, range) => storageFor(config).read(storageKeyFor(mediaId), range),
     });
     if (platforms.unavailable.size > 0) {
-      logger.warn({ platforms: Object.fromEntries(platforms.unavailable) }, 'platforms left unconfigured with the sandbox off are not available');
+      logger.warn(
+        { platforms: Object.fromEntries(platforms.unavailable) },
+        'platforms left unconfigured with the sandbox off are not available',
+      );
     }
     db = connect(url);
     await migrate(db);
     const contract = await contractLoaded;
     principals = await PrincipalCache.start(url, logger);
     scheduler = await Scheduler.create({
-      databaseUrl: url, mongodbUrl: config.mongodbUrl, logger,
+      databaseUrl: url,
+      mongodbUrl: config.mongodbUrl,
+      logger,
       ...(options.schedulerProcessEvery ? { processEvery: options.schedulerProcessEvery } : {}),
       ...(options.lockLifetimeMs ? { lockLifetimeMs: options.lockLifetimeMs } : {}),
     });
@@ -94,7 +106,13 @@ export async function boot(config: Config, options: { logger?: Logger; scheduler
     usage = new UsageRecorder(db, logger, config.usage.flushMs);
     usage.start();
     const services: Services = {
-      config, db, logger, contract, scheduler, usage, principals,
+      config,
+      db,
+      logger,
+      contract,
+      scheduler,
+      usage,
+      principals,
       secrets: SecretBox.fromConfig(config.encryptionKey, join(config.dataDir, 'secret.key')),
       addressGuard: new AddressGuard(config.webhooks.allowedCidrs),
       platforms,

@@ -58,17 +58,19 @@ async function main(): Promise<void> {
   logger.info({ role: config.role, seconds, pid: process.pid }, 'started');
   if (server) {
     const base = config.publicUrl;
-    process.stdout.write([
-      '',
-      `  Socialgate ${config.version} is running (${config.role}) in ${seconds} s.`,
-      `  API reference:  ${base}/docs`,
-      `  For machines:   ${base}/llms.txt  ·  ${base}/openapi.json`,
-      `  Health:         ${base}/health`,
-      `  Next: sign up with  curl -X POST ${base}/auth/signup -H 'Content-Type: application/json' \\`,
-      `                        -d '{"email":"you@example.com","password":"a long password"}'`,
-      '  (the README walks you on from there)',
-      '',
-    ].join('\n') + '\n');
+    process.stdout.write(
+      [
+        '',
+        `  Socialgate ${config.version} is running (${config.role}) in ${seconds} s.`,
+        `  API reference:  ${base}/docs`,
+        `  For machines:   ${base}/llms.txt  ·  ${base}/openapi.json`,
+        `  Health:         ${base}/health`,
+        `  Next: sign up with  curl -X POST ${base}/auth/signup -H 'Content-Type: application/json' \\`,
+        `                        -d '{"email":"you@example.com","password":"a long password"}'`,
+        '  (the README walks you on from there)',
+        '',
+      ].join('\n') + '\n',
+    );
   }
 
   let stopping = false;

@@ -67,9 +67,13 @@ async function load(title: string, server: ChildProcess, url: string, headers: R
   const cpuBefore = nodeCpuMs(server);
   const result = await autocannon({ url, headers, connections: 50, duration: 10 });
   return {
-    title, 'req/s': Math.round(result.requests.average), 'p50 ms': result.latency.p50, 'p99 ms': result.latency.p99,
+    title,
+    'req/s': Math.round(result.requests.average),
+    'p50 ms': result.latency.p50,
+    'p99 ms': result.latency.p99,
     'server CPU µs/req': Math.round(((nodeCpuMs(server) - cpuBefore) * 1000) / result.requests.total),
-    'non-2xx': result.non2xx, 'errors+timeouts': result.errors + result.timeouts,
+    'non-2xx': result.non2xx,
+    'errors+timeouts': result.errors + result.timeouts,
   };
 }
 
@@ -94,14 +98,22 @@ async function main(): Promise<void> {
   // this event loop to itself, and what is measured is exactly what `npm start` runs (API + worker roles).
   const base = `http://${HOST}:${port}`;
   const signedUp = await call<{ owner: { id: string }; session: { token: string } }>(base, '/auth/signup', {
-    email: `bench-${Date.now()}@example.com`, password: 'a long bench password',
+    email: `bench-${Date.now()}@example.com`,
+    password: 'a long bench password',
   });
   const { key } = await call<{ key: string }>(base, '/api-keys', { name: 'bench' }, signedUp.session.token);
   await call(base, '/profiles', { name: 'Bench profile' }, key);
 
   const bare = startChild('bare-koa', process.execPath, [...process.execArgv, SELF, '--bare-koa', String(barePort)]);
   const databaseUrl = serviceDatabaseUrl(pgPort);
-  const query = startChild('koa-query', process.execPath, [...process.execArgv, SELF, '--koa-query', String(queryPort), databaseUrl, signedUp.owner.id]);
+  const query = startChild('koa-query', process.execPath, [
+    ...process.execArgv,
+    SELF,
+    '--koa-query',
+    String(queryPort),
+    databaseUrl,
+    signedUp.owner.id,
+  ]);
   await waitFor200(`http://${HOST}:${barePort}/bare`, bare);
   await waitFor200(`http://${HOST}:${queryPort}/profiles`, query);
 

@@ -50,13 +50,24 @@ async function runBench(): Promise<void> {
     rmSync(pgDir, { recursive: true, force: true });
   });
   const sandboxChild: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, BENCH_ROLE: 'sandbox' }, execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')), stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, BENCH_ROLE: 'sandbox' },
+    execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const [{ url: sandboxUrl }] = await once(sandboxChild, 'message') as [Message];
-  const pg = await startEmbeddedPostgres({ dir: pgDir, port: 20000 + Math.floor(Math.random() * 20000), database: 'bench', persistent: false });
+  const [{ url: sandboxUrl }] = (await once(sandboxChild, 'message')) as [Message];
+  const pg = await startEmbeddedPostgres({
+    dir: pgDir,
+    port: 20000 + Math.floor(Math.random() * 20000),
+    database: 'bench',
+    persistent: false,
+  });
   const base = loadConfig({ SANDBOX_PORT: '0', RATE_LIMIT_PER_MINUTE: '100000000', BOTCHAT_API_URL: `${sandboxUrl}/botchat` });
   const booted = await boot({
-    ...base, databaseUrl: pg.url, logLevel: 'warn', dataDir: dir, encryptionKey: randomBytes(32).toString('base64'),
+    ...base,
+    databaseUrl: pg.url,
+    logLevel: 'warn',
+    dataDir: dir,
+    encryptionKey: randomBytes(32).toString('base64'),
   });
   const { services } = booted;
   const server = createApp(services).listen(0, '127.0.0.1');
@@ -64,9 +75,11 @@ async function runBench(): Promise<void> {
   const api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const call = async (method: string, path: string, token: string | null, body?: unknown) => {
     const response = await fetch(`${api}${path}`, {
-      method, headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body),
+      method,
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const json = await response.json() as any;
+    const json = (await response.json()) as any;
     if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
     return json;
   };
@@ -76,19 +89,27 @@ async function runBench(): Promise<void> {
     const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;
     const accounts: string[] = [];
     for (let i = 0; i < BOTS; i += 1) {
-      const bot = await (await fetch(`${sandboxUrl}/_sandbox/botchat/bots`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).json() as { token: string };
+      const bot = (await (
+        await fetch(`${sandboxUrl}/_sandbox/botchat/bots`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+      ).json()) as { token: string };
       accounts.push((await call('POST', '/connect/botchat', key, { profileId, botToken: bot.token })).id);
     }
 
     // Creation speed decides how far ahead the due minute must be: measured on warm-up posts due in an hour.
-    const post = (text: string, i: number, at: number) => call('POST', '/posts', key, {
-      text, accountIds: [accounts[i % BOTS]], platformOptions: { botchat: { chatIds: [String(1000 + (i % 50))] } }, scheduledAt: new Date(at).toISOString(),
-    });
+    const post = (text: string, i: number, at: number) =>
+      call('POST', '/posts', key, {
+        text,
+        accountIds: [accounts[i % BOTS]],
+        platformOptions: { botchat: { chatIds: [String(1000 + (i % 50))] } },
+        scheduledAt: new Date(at).toISOString(),
+      });
     const inParallel = async (count: number, one: (i: number) => Promise<unknown>) => {
       let next = 0;
-      await Promise.all(Array.from({ length: 32 }, async () => {
-        for (let i = next++; i < count; i = next++) await one(i);
-      }));
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          for (let i = next++; i < count; i = next++) await one(i);
+        }),
+      );
     };
     const warmStart = performance.now();
     await inParallel(500, (i) => post(`warm-up ${i}`, i, Date.now() + 3_600_000));
@@ -99,7 +120,9 @@ async function runBench(): Promise<void> {
     await inParallel(POSTS, (i) => post(`bench ${i}`, i, scheduled[i]!));
     const creationSeconds = (performance.now() - createdAt) / 1000;
     const lead = (due - Date.now()) / 1000;
-    console.log(`${POSTS} posts to ${BOTS} bots created in ${creationSeconds.toFixed(1)} s (${(POSTS / creationSeconds).toFixed(0)}/s); due ${SPREAD > 0 ? `over ${SPREAD} s from` : 'at'} ${new Date(due).toISOString()}, ${lead.toFixed(1)} s from now`);
+    console.log(
+      `${POSTS} posts to ${BOTS} bots created in ${creationSeconds.toFixed(1)} s (${(POSTS / creationSeconds).toFixed(0)}/s); due ${SPREAD > 0 ? `over ${SPREAD} s from` : 'at'} ${new Date(due).toISOString()}, ${lead.toFixed(1)} s from now`,
+    );
     if (lead < 1) console.log('warning: creation ran past the due time; lateness below includes it');
 
     let messages: Array<{ text: string; at: number }> = [];
@@ -108,15 +131,25 @@ async function runBench(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 250));
       const published = Number((await services.db('postTargets').where({ status: 'published' }).count({ n: '*' }))[0]!.n);
       if (Date.now() < due) continue;
-      const open = Number((await services.db('postTargets').whereIn('status', ['scheduled', 'processing']).where('dueAt', '<=', new Date(due + SPREAD * 1000)).count({ n: '*' }))[0]!.n);
+      const open = Number(
+        (
+          await services
+            .db('postTargets')
+            .whereIn('status', ['scheduled', 'processing'])
+            .where('dueAt', '<=', new Date(due + SPREAD * 1000))
+            .count({ n: '*' })
+        )[0]!.n,
+      );
       if (open === 0 || Date.now() > deadline) {
-        const sent = await (await fetch(`${sandboxUrl}/_sandbox/botchat/sent`)).json() as { messages: Array<{ text: string; at: number }> };
+        const sent = (await (await fetch(`${sandboxUrl}/_sandbox/botchat/sent`)).json()) as {
+          messages: Array<{ text: string; at: number }>;
+        };
         messages = sent.messages;
         console.log(`settled: ${published} published, ${POSTS - published - open} failed, ${open} still open`);
         break;
       }
     }
-    const lastAck = await services.db('postTargets').max({ at: 'publishedAt' }).first() as { at: Date };
+    const lastAck = (await services.db('postTargets').max({ at: 'publishedAt' }).first()) as { at: Date };
     const byText = new Map<string, number[]>();
     for (const message of messages) byText.set(message.text, [...(byText.get(message.text) ?? []), message.at]);
     const lateness: number[] = [];
@@ -128,13 +161,15 @@ async function runBench(): Promise<void> {
     }
     lateness.sort((a, b) => a - b);
     const lastArrival = Math.max(...messages.map((m) => m.at));
-    console.log([
-      `platform received ${messages.length} messages for ${byText.size} distinct posts; duplicates: ${duplicates}`,
-      `all published (recorded) ${((lastAck.at.getTime() - due) / 1000).toFixed(2)} s after the due time; last arrival at the platform ${((lastArrival - due) / 1000).toFixed(2)} s after`,
-      `lateness against scheduledAt: p50 ${percentile(lateness, 50)} ms, p99 ${percentile(lateness, 99)} ms, max ${lateness[lateness.length - 1]} ms, min ${lateness[0]} ms`,
-      `rate: ${(messages.length / Math.max(0.001, (lastArrival - due) / 1000)).toFixed(0)} posts/s after the due time`,
-      `machine: ${cpus().length} cores; publish concurrency ${services.config.publishing.concurrency}`,
-    ].join('\n'));
+    console.log(
+      [
+        `platform received ${messages.length} messages for ${byText.size} distinct posts; duplicates: ${duplicates}`,
+        `all published (recorded) ${((lastAck.at.getTime() - due) / 1000).toFixed(2)} s after the due time; last arrival at the platform ${((lastArrival - due) / 1000).toFixed(2)} s after`,
+        `lateness against scheduledAt: p50 ${percentile(lateness, 50)} ms, p99 ${percentile(lateness, 99)} ms, max ${lateness[lateness.length - 1]} ms, min ${lateness[0]} ms`,
+        `rate: ${(messages.length / Math.max(0.001, (lastArrival - due) / 1000)).toFixed(0)} posts/s after the due time`,
+        `machine: ${cpus().length} cores; publish concurrency ${services.config.publishing.concurrency}`,
+      ].join('\n'),
+    );
   } finally {
     server.closeAllConnections();
     server.close();

@@ -44,19 +44,24 @@ async function runReceiver(): Promise<void> {
   const seqs: number[] = [];
   const at: number[] = [];
   const ids = new Set<string>();
-  const server = createServer({ key: readFileSync(`${dir}/key.pem`), cert: readFileSync(`${dir}/ca.pem`), keepAliveTimeout: 30_000 }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      at.push(wall());
-      seqs.push(Number((JSON.parse(Buffer.concat(chunks).toString()).data.postId as string).slice(BENCH_POST.length)));
-      ids.add(String(req.headers['x-service-delivery']));
-      res.writeHead(204).end();
-    });
-  });
+  const server = createServer(
+    { key: readFileSync(`${dir}/key.pem`), cert: readFileSync(`${dir}/ca.pem`), keepAliveTimeout: 30_000 },
+    (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        at.push(wall());
+        seqs.push(Number((JSON.parse(Buffer.concat(chunks).toString()).data.postId as string).slice(BENCH_POST.length)));
+        ids.add(String(req.headers['x-service-delivery']));
+        res.writeHead(204).end();
+      });
+    },
+  );
   // TLS handshakes: the sender should reuse its connections, not open one per request.
   let connections = 0;
-  server.on('secureConnection', () => { connections += 1; });
+  server.on('secureConnection', () => {
+    connections += 1;
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
@@ -85,7 +90,12 @@ async function runWriter(): Promise<void> {
   const ownerId = process.env.BENCH_OWNER_ID!;
   await db.raw('select 1');
   async function emit(seq: number, done: { seqs: number[]; committedAt: number[] }): Promise<void> {
-    await emitEvent(db, { ownerId, profileId: null, name: 'post.published', data: { postId: `${BENCH_POST}${seq}`, status: 'published', scheduledAt: null, targets: [] } });
+    await emitEvent(db, {
+      ownerId,
+      profileId: null,
+      name: 'post.published',
+      data: { postId: `${BENCH_POST}${seq}`, status: 'published', scheduledAt: null, targets: [] },
+    });
     done.committedAt.push(wall());
     done.seqs.push(seq);
   }
@@ -100,9 +110,11 @@ async function runWriter(): Promise<void> {
       // `parallel` writers, each committing its next event as soon as the last one is in.
       let next = message.from;
       const end = message.from + message.count;
-      await Promise.all(Array.from({ length: message.parallel! }, async () => {
-        while (next < end) await emit(next++, done);
-      }));
+      await Promise.all(
+        Array.from({ length: message.parallel! }, async () => {
+          while (next < end) await emit(next++, done);
+        }),
+      );
     } else if (message.type === 'steady') {
       // An event every 1/perSecond s on an absolute schedule, so a late timer does not lower the rate offered.
       const pending: Promise<void>[] = [];
@@ -124,7 +136,11 @@ async function runWriter(): Promise<void> {
 
 function spawnChild(role: string, env: Record<string, string>): ChildProcess {
   const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof'));
-  return fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, ...env, BENCH_ROLE: role }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, ...env, BENCH_ROLE: role },
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
 }
 
 function nextMessage<T extends Message['type']>(child: ChildProcess, type: T): Promise<Extract<Message, { type: T }>> {
@@ -158,7 +174,8 @@ async function runBench(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), 'socialgate-bench-'));
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keySize: 2048, extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
+    keySize: 2048,
+    extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }],
   } as never);
   writeFileSync(join(dir, 'ca.pem'), pems.cert);
   writeFileSync(join(dir, 'key.pem'), pems.private);
@@ -186,7 +203,11 @@ async function runBench(): Promise<void> {
     // The platform sandbox (not part of delivery) on a free port rather than its fixed one.
     const base = loadConfig({ SANDBOX_PORT: '0' });
     const booted = await boot({
-      ...base, databaseUrl: pg.url, logLevel: 'warn', dataDir: dir, encryptionKey: randomBytes(32).toString('base64'),
+      ...base,
+      databaseUrl: pg.url,
+      logLevel: 'warn',
+      dataDir: dir,
+      encryptionKey: randomBytes(32).toString('base64'),
       webhooks: { ...base.webhooks, allowedCidrs: ['127.0.0.0/8'], caFile: join(dir, 'ca.pem') },
     });
     shutdown = booted.shutdown;
@@ -219,7 +240,8 @@ async function runBench(): Promise<void> {
     // CPU seconds each party spends on the burst (the database by its processes' counters): what a delivery
     // costs, whatever else the machine is doing while the bench runs.
     const cpuOf = async () => ({
-      sender: cpuSeconds(), postgres: postgresCpuSeconds(pgDir),
+      sender: cpuSeconds(),
+      postgres: postgresCpuSeconds(pgDir),
       receiver: (await nextMessageAfter(receiver, { type: 'cpu' }, 'cpu')).seconds,
       writers: (await nextMessageAfter(writer, { type: 'cpu' }, 'cpu')).seconds,
     });
@@ -244,20 +266,39 @@ async function runBench(): Promise<void> {
     const offeredPerSecond = (steadyEvents * HOOKS) / ((steadyRun.endedAt - steadyRun.startedAt) / 1000);
 
     // Where the steady time goes, by the database's clock: event insert -> fan-out transaction -> attempt start.
-    const stages = (await services.db.raw(`
+    const stages = (
+      await services.db.raw(
+        `
       SELECT extract(epoch FROM d.created_at - e.created_at) * 1000 AS fan_out, extract(epoch FROM d.delivered_at - d.created_at) * 1000 AS to_attempt
-      FROM deliveries d JOIN events e ON e.id = d.event_id WHERE (e.data->>'seq')::int >= ?`, [steadyFrom])).rows as Array<{ fan_out: string; to_attempt: string }>;
+      FROM deliveries d JOIN events e ON e.id = d.event_id WHERE (e.data->>'seq')::int >= ?`,
+        [steadyFrom],
+      )
+    ).rows as Array<{ fan_out: string; to_attempt: string }>;
     const fanOut = stages.map((r) => Number(r.fan_out)).sort((a, b) => a - b);
     const toAttempt = stages.map((r) => Number(r.to_attempt)).sort((a, b) => a - b);
     const rows = Number((await services.db('deliveries').count('id as n').first())!.n);
     const pairs = (BURST_EVENTS + steadyEvents) * HOOKS;
-    console.log(`machine: ${cpus().length} cores, node ${process.version}; ${HOOKS} hooks on one owner; receiver and event writers in their own processes`);
-    console.log(`burst:  ${BURST_EVENTS} events (committed in ${emitSeconds.toFixed(2)} s) -> ${burstReceipts} deliveries in ${burstSeconds.toFixed(2)} s = ${rate.toFixed(0)} deliveries/s (emit + fan-out + send)`);
+    console.log(
+      `machine: ${cpus().length} cores, node ${process.version}; ${HOOKS} hooks on one owner; receiver and event writers in their own processes`,
+    );
+    console.log(
+      `burst:  ${BURST_EVENTS} events (committed in ${emitSeconds.toFixed(2)} s) -> ${burstReceipts} deliveries in ${burstSeconds.toFixed(2)} s = ${rate.toFixed(0)} deliveries/s (emit + fan-out + send)`,
+    );
     const perDelivery = (key: keyof typeof cpuAfter) => `${key} ${(((cpuAfter[key] - cpuBefore[key]) * 1000) / burstReceipts).toFixed(2)}`;
-    console.log(`        CPU ms per delivery in the burst: ${(['sender', 'postgres', 'receiver', 'writers'] as const).map(perDelivery).join(', ')}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log(`steady: ${eventsPerSecond * HOOKS} deliveries/s asked, ${offeredPerSecond.toFixed(0)} offered for ${STEADY_SECONDS} s -> commit-to-receipt p50 ${pct(steady, 50)} ms, p99 ${pct(steady, 99)} ms, max ${pct(steady, 100)} ms (n=${steady.length})`);
-    console.log(`        event insert -> fan-out p50 ${pct(fanOut, 50)} ms, p99 ${pct(fanOut, 99)} ms; fan-out -> attempt p50 ${pct(toAttempt, 50)} ms, p99 ${pct(toAttempt, 99)} ms`);
-    console.log(`delivery rows: ${rows} for ${pairs} (event, hook) pairs (duplicates: ${rows - pairs}); receipts: ${log.at.length}, distinct delivery ids: ${log.distinctDeliveries}; TLS connections: ${burstLog.connections} in the burst, ${log.connections} in all`);
+    console.log(
+      `        CPU ms per delivery in the burst: ${(['sender', 'postgres', 'receiver', 'writers'] as const).map(perDelivery).join(', ')}; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
+    console.log(
+      `steady: ${eventsPerSecond * HOOKS} deliveries/s asked, ${offeredPerSecond.toFixed(0)} offered for ${STEADY_SECONDS} s -> commit-to-receipt p50 ${pct(steady, 50)} ms, p99 ${pct(steady, 99)} ms, max ${pct(steady, 100)} ms (n=${steady.length})`,
+    );
+    console.log(
+      `        event insert -> fan-out p50 ${pct(fanOut, 50)} ms, p99 ${pct(fanOut, 99)} ms; fan-out -> attempt p50 ${pct(toAttempt, 50)} ms, p99 ${pct(toAttempt, 99)} ms`,
+    );
+    console.log(
+      `delivery rows: ${rows} for ${pairs} (event, hook) pairs (duplicates: ${rows - pairs}); receipts: ${log.at.length}, distinct delivery ids: ${log.distinctDeliveries}; TLS connections: ${burstLog.connections} in the burst, ${log.connections} in all`,
+    );
   } catch (error) {
     console.error('bench failed:', error);
     process.exitCode = 1;
@@ -289,7 +330,11 @@ function postgresCpuSeconds(dataDir: string): number {
   return ticks / 100;
 }
 
-function nextMessageAfter<T extends Message['type']>(child: ChildProcess, command: Record<string, unknown>, type: T): Promise<Extract<Message, { type: T }>> {
+function nextMessageAfter<T extends Message['type']>(
+  child: ChildProcess,
+  command: Record<string, unknown>,
+  type: T,
+): Promise<Extract<Message, { type: T }>> {
   const reply = nextMessage(child, type);
   child.send(command);
   return reply;

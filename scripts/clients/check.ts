@@ -43,11 +43,16 @@ async function main(): Promise<void> {
   try {
     await Promise.all([generateHeyApi(scratch), generateOpenapiTypescript(scratch)]);
     cpSync(join(root, 'scripts', 'clients', 'samples'), scratch, { recursive: true });
-    execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(scratch, 'tsconfig.json')], { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(scratch, 'tsconfig.json')], {
+      cwd: scratch,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     console.log('generated clients (@hey-api/openapi-ts, openapi-typescript + openapi-fetch) compile the samples');
   } catch (error) {
     const output = (error as { stdout?: Buffer }).stdout?.toString();
-    console.error(output ? `the samples do not compile against the generated clients:\n${output.replaceAll(scratch, '<generated>')}` : error);
+    console.error(
+      output ? `the samples do not compile against the generated clients:\n${output.replaceAll(scratch, '<generated>')}` : error,
+    );
     process.exitCode = 1;
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -44,12 +44,12 @@ async function build(outDir: string): Promise<void> {
  * with its area (the operation's one tag): an area's handlers are typed by `OperationIdOf<'Area'>`.
  */
 function operationsModule(document: { paths: Record<string, Record<string, { operationId: string; tags: string[] }>> }): string {
-  const rows = Object.entries(document.paths).flatMap(([path, item]) => METHODS
-    .filter((method) => item[method])
-    .map((method) => {
+  const rows = Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.filter((method) => item[method]).map((method) => {
       const { operationId, tags } = item[method]!;
       return `  { operationId: '${operationId}', method: '${method.toUpperCase()}', path: '${path}', area: '${tags[0]}' },`;
-    }));
+    }),
+  );
   return [
     '// Generated from openapi/ by `npm run spec`. Do not edit.',
     '',

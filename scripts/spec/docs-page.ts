@@ -12,12 +12,12 @@ function svgDataUrl(svg: string): string {
 }
 
 const WORDMARK = svgDataUrl(
-  '<svg xmlns="http://www.w3.org/2000/svg" width="56" height="16" viewBox="0 0 56 16">'
-  + '<text x="0" y="12.5" font-family="system-ui, sans-serif" font-size="13" font-weight="600" fill="#0044D4">Redocly</text></svg>',
+  '<svg xmlns="http://www.w3.org/2000/svg" width="56" height="16" viewBox="0 0 56 16">' +
+    '<text x="0" y="12.5" font-family="system-ui, sans-serif" font-size="13" font-weight="600" fill="#0044D4">Redocly</text></svg>',
 );
 const MONOGRAM = svgDataUrl(
-  '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">'
-  + '<text x="3" y="12.5" font-family="system-ui, sans-serif" font-size="13" font-weight="700" fill="#0044D4">R</text></svg>',
+  '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 16 16">' +
+    '<text x="3" y="12.5" font-family="system-ui, sans-serif" font-size="13" font-weight="700" fill="#0044D4">R</text></svg>',
 );
 /** Redoc reads an icon as `${base}/${set}/${name}.svg`: after this base, the rest is the fragment of an empty image. */
 const NO_ICON_BASE = `${svgDataUrl('<svg xmlns="http://www.w3.org/2000/svg"/>')}#`;
@@ -37,13 +37,22 @@ const CDN_ASSETS: ReadonlyArray<[string, string]> = [
  * media); nothing is fetched, framed, submitted or based elsewhere.
  */
 const POLICY = [
-  "default-src 'none'", "script-src 'unsafe-inline'", "style-src 'unsafe-inline'", "img-src 'self' data:",
-  'font-src data:', "connect-src 'self'", "base-uri 'none'", "form-action 'none'",
+  "default-src 'none'",
+  "script-src 'unsafe-inline'",
+  "style-src 'unsafe-inline'",
+  "img-src 'self' data:",
+  'font-src data:',
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
 ].join('; ');
 
 export function selfContained(html: string): string {
   // Right after the character set, before anything the policy governs.
-  const withPolicy = html.replace(/<meta charset="[^"]*"\s*\/?>/i, (charset) => `${charset}\n  <meta http-equiv="Content-Security-Policy" content="${POLICY}" />`);
+  const withPolicy = html.replace(
+    /<meta charset="[^"]*"\s*\/?>/i,
+    (charset) => `${charset}\n  <meta http-equiv="Content-Security-Policy" content="${POLICY}" />`,
+  );
   if (withPolicy === html) throw new Error('the Redoc page has no <meta charset> to put its Content-Security-Policy after');
   return CDN_ASSETS.reduce((page, [address, inline]) => page.replaceAll(address, inline), withPolicy);
 }

@@ -42,8 +42,10 @@ export async function migrate(db: Db): Promise<void> {
   const migrations = await loadMigrations();
   if (await db.schema.hasTable('knex_migrations')) {
     // Compatibility with databases migrated before migrations were named by date.
-    await db.raw('UPDATE knex_migrations m SET name = r.dated FROM unnest(?::text[], ?::text[]) AS r(numbered, dated) WHERE m.name = r.numbered',
-      [NUMBERED_NAMES.map(([numbered]) => numbered), NUMBERED_NAMES.map(([, dated]) => dated)] as never);
+    await db.raw(
+      'UPDATE knex_migrations m SET name = r.dated FROM unnest(?::text[], ?::text[]) AS r(numbered, dated) WHERE m.name = r.numbered',
+      [NUMBERED_NAMES.map(([numbered]) => numbered), NUMBERED_NAMES.map(([, dated]) => dated)] as never,
+    );
     refuseOutOfOrder(migrations, (await db('knex_migrations').pluck('name')) as string[]);
   }
   await db.migrate.latest({ migrationSource: migrationSource(migrations) });
@@ -53,6 +55,8 @@ function refuseOutOfOrder(migrations: Migration[], applied: string[]): void {
   const latest = [...applied].sort().at(-1);
   const late = migrations.filter((m) => latest !== undefined && m.name < latest && !applied.includes(m.name));
   if (late.length > 0) {
-    throw new Error(`migrations ${late.map((m) => m.name).join(', ')} sort before ${latest}, which this database has applied already: name them by a later time`);
+    throw new Error(
+      `migrations ${late.map((m) => m.name).join(', ')} sort before ${latest}, which this database has applied already: name them by a later time`,
+    );
   }
 }

@@ -18,13 +18,15 @@ const FOLDER = new URL('./migrations/', import.meta.url);
  */
 export async function loadMigrations(): Promise<Migration[]> {
   const files = (await readdir(FOLDER)).filter((file) => /\.[cm]?[jt]s$/.test(file) && !file.endsWith('.d.ts'));
-  const migrations = await Promise.all(files.map(async (file) => {
-    const name = file.replace(/\.[^.]+$/, '');
-    if (!MIGRATION_NAME.test(name)) throw new Error(`migration ${file} is not named YYYYMMDDHHMM_<area>_<what>`);
-    const { up, down } = await import(new URL(file, FOLDER).href) as Partial<Migration>;
-    if (typeof up !== 'function' || typeof down !== 'function') throw new Error(`migration ${file} does not export up() and down()`);
-    return { name, up, down };
-  }));
+  const migrations = await Promise.all(
+    files.map(async (file) => {
+      const name = file.replace(/\.[^.]+$/, '');
+      if (!MIGRATION_NAME.test(name)) throw new Error(`migration ${file} is not named YYYYMMDDHHMM_<area>_<what>`);
+      const { up, down } = (await import(new URL(file, FOLDER).href)) as Partial<Migration>;
+      if (typeof up !== 'function' || typeof down !== 'function') throw new Error(`migration ${file} does not export up() and down()`);
+      return { name, up, down };
+    }),
+  );
   return migrations.sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 

@@ -22,7 +22,12 @@ export function requirementOf(operationSecurity: unknown, document: Document): R
  * on a session-only route: 403) is not counted. Each authenticated request is counted as usage (in memory:
  * `usage.record` writes nothing).
  */
-export function authenticationMiddleware(authenticator: Authenticator, document: Document, limit: PrincipalRateLimit, usage: UsageRecorder) {
+export function authenticationMiddleware(
+  authenticator: Authenticator,
+  document: Document,
+  limit: PrincipalRateLimit,
+  usage: UsageRecorder,
+) {
   const requirements = new WeakMap<object, Requirement>();
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     const operation = ctx.state.operation!;

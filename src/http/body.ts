@@ -32,8 +32,12 @@ function hasStatus(error: unknown): boolean {
  */
 export function bodyMiddleware(jsonLimit: string, uploads: UploadSettings) {
   const parse = koaBody({
-    jsonLimit, formLimit: jsonLimit, textLimit: jsonLimit,
-    includeUnparsed: true, multipart: false, jsonStrict: true,
+    jsonLimit,
+    formLimit: jsonLimit,
+    textLimit: jsonLimit,
+    includeUnparsed: true,
+    multipart: false,
+    jsonStrict: true,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   });
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {

@@ -24,13 +24,15 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const problem = problemFor(error.code);
   const requestId = newRequestId();
   const body = JSON.stringify(problemBody(problem, requestId));
-  socket.end([
-    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}`,
-    'Content-Type: application/problem+json',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    `X-Request-Id: ${requestId}`,
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n'));
+  socket.end(
+    [
+      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}`,
+      'Content-Type: application/problem+json',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      `X-Request-Id: ${requestId}`,
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
 }

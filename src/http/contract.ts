@@ -27,9 +27,12 @@ class OpenApi31Backend extends OpenAPIBackend {
  * (its cycle guard), which breaks shared `enum` or `examples` arrays; a tree with no shared node avoids that.
  */
 function dereferenced(document: Document): Document {
-  const resolve = (pointer: string): unknown => pointer.slice(2).split('/')
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], document);
+  const resolve = (pointer: string): unknown =>
+    pointer
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], document);
   const copy = (node: unknown, seen: string[]): unknown => {
     if (Array.isArray(node)) return node.map((item) => copy(item, seen));
     if (typeof node !== 'object' || node === null) return node;
@@ -38,9 +41,11 @@ function dereferenced(document: Document): Document {
       if (seen.includes(ref)) throw new Error(`the contract has a reference cycle through ${ref}`);
       return copy(resolve(ref), [...seen, ref]);
     }
-    return Object.fromEntries(Object.entries(node)
-      .filter(([key]) => key !== 'example' && key !== 'examples')
-      .map(([key, value]) => [key, copy(value, seen)]));
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([key]) => key !== 'example' && key !== 'examples')
+        .map(([key, value]) => [key, copy(value, seen)]),
+    );
   };
   return copy(document, []) as Document;
 }
@@ -51,7 +56,13 @@ type Method = Operation['method'];
 /** `/profiles/{id}` as openapi-backend matches it: each template any one segment, the literal parts escaped. */
 function templatePattern(path: string): RegExp {
   const escape = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${path.replace(/\{[^}]+\}/g, '\0').split('\0').map(escape).join('[^/]+')}$`);
+  return new RegExp(
+    `^${path
+      .replace(/\{[^}]+\}/g, '\0')
+      .split('\0')
+      .map(escape)
+      .join('[^/]+')}$`,
+  );
 }
 
 /**
@@ -68,7 +79,10 @@ class RouteTable {
   private readonly templated = new Map<string, Array<{ pattern: RegExp; operation: Operation }>>();
   readonly methods: Method[];
 
-  constructor(private readonly router: OpenAPIBackend['router'], readonly operations: Operation[]) {
+  constructor(
+    private readonly router: OpenAPIBackend['router'],
+    readonly operations: Operation[],
+  ) {
     const specificity = (op: Operation) => op.path.replace(/\{.*?\}/g, '').length;
     // A stable sort, as lodash's orderBy is: equals keep the document's order.
     const bySpecificity = [...operations].sort((a, b) => specificity(b) - specificity(a));
@@ -117,7 +131,10 @@ export class Contract {
   private readonly routes: RouteTable;
   private readonly bodyValidators = new Map<string, ValidateFunction>();
 
-  private constructor(readonly backend: OpenAPIBackend, readonly document: Document) {
+  private constructor(
+    readonly backend: OpenAPIBackend,
+    readonly document: Document,
+  ) {
     this.routes = new RouteTable(backend.router, backend.router.getOperations());
   }
 
@@ -151,7 +168,11 @@ export class Contract {
     if (!validate) {
       const content = (operation.requestBody as { content?: Record<string, { schema?: object }> } | undefined)?.content;
       // Wrapped as openapi-backend does, so errors point at /requestBody/… like its own.
-      validate = bodyAjv().compile({ type: 'object', required: ['requestBody'], properties: { requestBody: content?.[mediaType]?.schema ?? {} } });
+      validate = bodyAjv().compile({
+        type: 'object',
+        required: ['requestBody'],
+        properties: { requestBody: content?.[mediaType]?.schema ?? {} },
+      });
       this.bodyValidators.set(key, validate);
     }
     return validate({ requestBody: body }) ? [] : [...(validate.errors ?? [])];

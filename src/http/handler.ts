@@ -9,10 +9,16 @@ export type { OperationId };
 
 type Op<K extends OperationId> = operations[K];
 type ParamsOf<K extends OperationId, Where extends 'path' | 'query' | 'header'> =
-  Op<K> extends { parameters: { [W in Where]?: infer P } } ? (undefined extends P ? Partial<NonNullable<P>> : NonNullable<P>) : Record<string, never>;
+  Op<K> extends { parameters: { [W in Where]?: infer P } }
+    ? undefined extends P
+      ? Partial<NonNullable<P>>
+      : NonNullable<P>
+    : Record<string, never>;
 type JsonBodyOf<K extends OperationId> =
-  Op<K> extends { requestBody: { content: { 'application/json': infer B } } } ? B
-    : Op<K> extends { requestBody?: { content: { 'application/json': infer B } } } ? B | undefined
+  Op<K> extends { requestBody: { content: { 'application/json': infer B } } }
+    ? B
+    : Op<K> extends { requestBody?: { content: { 'application/json': infer B } } }
+      ? B | undefined
       : undefined;
 
 /** The statuses a handler answers itself; error statuses come from thrown ApiErrors. */
@@ -21,20 +27,22 @@ type ResponsesOf<K extends OperationId> = Op<K>['responses'];
 type ContentOf<R> = R extends { content: infer C } ? C[keyof C] : undefined;
 
 /** What a handler answers: one of the success statuses its operation declares, with that status's body. */
-export type Reply<K extends OperationId> = {
-  [S in keyof ResponsesOf<K> & SuccessStatus]: {
-    status: S;
-    body: ContentOf<ResponsesOf<K>[S]>;
-    headers?: Record<string, string>;
-    contentType?: string;
-  };
-}[keyof ResponsesOf<K> & SuccessStatus] | {
-  /** A body serialised already (a cached document, a file), sent byte for byte; a stream is piped. */
-  status: keyof ResponsesOf<K> & SuccessStatus;
-  raw: string | Buffer | Readable;
-  contentType: string;
-  headers?: Record<string, string>;
-};
+export type Reply<K extends OperationId> =
+  | {
+      [S in keyof ResponsesOf<K> & SuccessStatus]: {
+        status: S;
+        body: ContentOf<ResponsesOf<K>[S]>;
+        headers?: Record<string, string>;
+        contentType?: string;
+      };
+    }[keyof ResponsesOf<K> & SuccessStatus]
+  | {
+      /** A body serialised already (a cached document, a file), sent byte for byte; a stream is piped. */
+      status: keyof ResponsesOf<K> & SuccessStatus;
+      raw: string | Buffer | Readable;
+      contentType: string;
+      headers?: Record<string, string>;
+    };
 
 export interface Request<K extends OperationId> {
   operationId: K;

@@ -32,7 +32,8 @@ export function idempotencyMiddleware(db: Db, secrets: SecretBox) {
     if (ctx.method !== 'POST' || !key || !principal) return next();
 
     const requestHash = sha256Hex(`${principalId(principal)}\n${ctx.method} ${ctx.path}?${ctx.querystring}\n${ctx.state.rawBody ?? ''}`);
-    const { rows } = await db.raw<{ rows: unknown[] }>(`
+    const { rows } = await db.raw<{ rows: unknown[] }>(
+      `
       INSERT INTO idempotency_keys (owner_id, key, request_hash, state, locked_at, expires_at)
       VALUES (:owner, :key, :hash, 'running', now(), now() + interval '${RETENTION_HOURS} hours')
       ON CONFLICT (owner_id, key) DO UPDATE
@@ -42,7 +43,8 @@ export function idempotencyMiddleware(db: Db, secrets: SecretBox) {
            OR (idempotency_keys.state = 'running' AND idempotency_keys.locked_at < now() - interval '${ABANDONED_AFTER_SECONDS} seconds'
                AND idempotency_keys.request_hash = EXCLUDED.request_hash)
       RETURNING request_hash`,
-    { owner: principal.ownerId, key, hash: requestHash });
+      { owner: principal.ownerId, key, hash: requestHash },
+    );
 
     if (rows.length === 0) return replay(ctx, db, secrets, principal.ownerId, key, requestHash);
 
@@ -56,12 +58,14 @@ export function idempotencyMiddleware(db: Db, secrets: SecretBox) {
       await db('idempotencyKeys').where({ ownerId: principal.ownerId, key }).delete();
       return;
     }
-    await db('idempotencyKeys').where({ ownerId: principal.ownerId, key }).update({
-      state: 'completed',
-      response_status: ctx.status,
-      response_headers: JSON.stringify(pickReplayedHeaders(ctx)),
-      response_body: sealedBody(secrets, ctx.body),
-    });
+    await db('idempotencyKeys')
+      .where({ ownerId: principal.ownerId, key })
+      .update({
+        state: 'completed',
+        response_status: ctx.status,
+        response_headers: JSON.stringify(pickReplayedHeaders(ctx)),
+        response_body: sealedBody(secrets, ctx.body),
+      });
   };
 }
 

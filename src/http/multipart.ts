@@ -32,8 +32,11 @@ function bodyTooLarge(maxBytes: number): ApiError {
 }
 
 function cleanFilename(raw: string | undefined): string | null {
-  // eslint-disable-next-line no-control-regex
-  const name = (raw ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const name = (raw ?? '')
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes.
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 255);
   return name || null;
 }
 
@@ -59,7 +62,12 @@ function readMultipart(ctx: Context, settings: UploadSettings): Promise<{ body: 
       // Parsing stops here, so a file part being written never ends: stopping it makes spool remove the file,
       // and the answer waits for that, so no temporary file outlives its request.
       stopSpooling.abort();
-      spooling.then((file) => discard(file?.path), () => undefined).finally(() => reject(error));
+      spooling
+        .then(
+          (file) => discard(file?.path),
+          () => undefined,
+        )
+        .finally(() => reject(error));
     };
     const invalid = (path: string, message: string, code: string) => fail(new ValidationFailedError([{ path, message, code }]));
     try {
@@ -76,8 +84,10 @@ function readMultipart(ctx: Context, settings: UploadSettings): Promise<{ body: 
     busboy.on('file', (name, stream, filename) => {
       body[name] = filename;
       stream.on('limit', () => fail(bodyTooLarge(settings.maxBytes)));
-      spooling = spool(stream, settings.tmpDir, settings.maxBytes, stopSpooling.signal)
-        .then((file) => ({ ...file, filename: cleanFilename(filename) }));
+      spooling = spool(stream, settings.tmpDir, settings.maxBytes, stopSpooling.signal).then((file) => ({
+        ...file,
+        filename: cleanFilename(filename),
+      }));
       spooling.catch(fail);
     });
     busboy.on('filesLimit', () => invalid('body', 'has more than one file part', 'maxFiles'));

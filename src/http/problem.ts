@@ -30,9 +30,15 @@ export function newRequestId(): string {
   // 80 random bits, 5 bits a character.
   for (let i = randomOffset; i < randomOffset + 10; i += 5) {
     const [b0, b1, b2, b3, b4] = [randomPool[i]!, randomPool[i + 1]!, randomPool[i + 2]!, randomPool[i + 3]!, randomPool[i + 4]!];
-    id += CROCKFORD[b0 >> 3]! + CROCKFORD[((b0 & 7) << 2) | (b1 >> 6)]! + CROCKFORD[(b1 >> 1) & 31]!
-      + CROCKFORD[((b1 & 1) << 4) | (b2 >> 4)]! + CROCKFORD[((b2 & 15) << 1) | (b3 >> 7)]! + CROCKFORD[(b3 >> 2) & 31]!
-      + CROCKFORD[((b3 & 3) << 3) | (b4 >> 5)]! + CROCKFORD[b4 & 31]!;
+    id +=
+      CROCKFORD[b0 >> 3]! +
+      CROCKFORD[((b0 & 7) << 2) | (b1 >> 6)]! +
+      CROCKFORD[(b1 >> 1) & 31]! +
+      CROCKFORD[((b1 & 1) << 4) | (b2 >> 4)]! +
+      CROCKFORD[((b2 & 15) << 1) | (b3 >> 7)]! +
+      CROCKFORD[(b3 >> 2) & 31]! +
+      CROCKFORD[((b3 & 3) << 3) | (b4 >> 5)]! +
+      CROCKFORD[b4 & 31]!;
   }
   randomOffset += 10;
   return `req_${id}`;
@@ -43,11 +49,16 @@ function fromBodyParser(error: unknown, jsonLimit: string): ApiError | undefined
   if (typeof error !== 'object' || error === null) return undefined;
   const { status, type } = error as { status?: number; type?: string };
   if (status === 413 || type === 'entity.too.large') return new PayloadTooLargeError(jsonLimit);
-  if (status === 400 && (type === 'entity.parse.failed' || error instanceof SyntaxError || /JSON|invalid/i.test(String((error as Error).message)))) {
+  if (
+    status === 400 &&
+    (type === 'entity.parse.failed' || error instanceof SyntaxError || /JSON|invalid/i.test(String((error as Error).message)))
+  ) {
     return new MalformedJsonError((error as Error).message);
   }
   if (status === 415) {
-    return new ValidationFailedError([{ path: 'header/content-type', message: 'is not a content type this route accepts', code: 'content_type' }]);
+    return new ValidationFailedError([
+      { path: 'header/content-type', message: 'is not a content type this route accepts', code: 'content_type' },
+    ]);
   }
   return undefined;
 }
@@ -97,9 +108,16 @@ export function problemMiddleware(logger: Logger, jsonLimit: string) {
         writeProblem(ctx, new InternalError(), requestId);
       }
     }
-    logger.info({
-      requestId, method: ctx.method, path: ctx.path, status: ctx.status,
-      operationId: ctx.state.operation?.operationId, ms: Math.round((performance.now() - started) * 10) / 10,
-    }, 'request');
+    logger.info(
+      {
+        requestId,
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        operationId: ctx.state.operation?.operationId,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    );
   };
 }

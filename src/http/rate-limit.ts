@@ -22,7 +22,9 @@ function rateLimited(limit: number, msBeforeNext: number): RateLimitedError {
   const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
   const error = new RateLimitedError(retryAfter);
   Object.assign(error.extra.headers ?? {}, {
-    'RateLimit-Limit': String(limit), 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(retryAfter),
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': '0',
+    'RateLimit-Reset': String(retryAfter),
   });
   return error;
 }
@@ -34,7 +36,11 @@ function rateLimited(limit: number, msBeforeNext: number): RateLimitedError {
 export class PrincipalRateLimit {
   private readonly windows: SharedWindows;
 
-  constructor(db: Db, private readonly settings: RateLimitSettings, logger: Logger) {
+  constructor(
+    db: Db,
+    private readonly settings: RateLimitSettings,
+    logger: Logger,
+  ) {
     this.windows = new SharedWindows(db, { keyPrefix: 'p', points: settings.points, windowMs: settings.windowSeconds * 1000 }, logger);
   }
 
@@ -53,8 +59,13 @@ export class PrincipalRateLimit {
  */
 export function rateLimitMiddleware(db: Db, perAddress: RateLimitSettings) {
   const limiter = new RateLimiterPostgres({
-    storeClient: db, storeType: 'knex', tableName: 'rate_limits', tableCreated: true,
-    points: perAddress.points, duration: perAddress.windowSeconds, keyPrefix: 'ip',
+    storeClient: db,
+    storeType: 'knex',
+    tableName: 'rate_limits',
+    tableCreated: true,
+    points: perAddress.points,
+    duration: perAddress.windowSeconds,
+    keyPrefix: 'ip',
     // Once an address is over its budget, refuse it from memory until the window ends instead of asking the database.
     inMemoryBlockOnConsumed: perAddress.points,
     // While the database is unreachable, count in this process rather than fail every request (health included).

@@ -10,7 +10,7 @@ const WHERE: Record<string, string> = { requestBody: 'body', query: 'query', pat
 export function toFieldError(error: ErrorObject): FieldError {
   const segments = error.instancePath.split('/').filter(Boolean);
   const head = segments.shift();
-  const base = [head ? WHERE[head] ?? head : 'body', ...segments];
+  const base = [head ? (WHERE[head] ?? head) : 'body', ...segments];
   const params = error.params as { missingProperty?: string; additionalProperty?: string };
   if (error.keyword === 'required' && params.missingProperty) {
     if (base.length === 1 && base[0] === 'body' && params.missingProperty === 'requestBody') {
@@ -19,7 +19,11 @@ export function toFieldError(error: ErrorObject): FieldError {
     return { path: [...base, params.missingProperty].join('/'), message: 'is required', code: 'required' };
   }
   if (error.keyword === 'additionalProperties' && params.additionalProperty) {
-    return { path: [...base, params.additionalProperty].join('/'), message: 'is not a member of this object', code: 'additionalProperties' };
+    return {
+      path: [...base, params.additionalProperty].join('/'),
+      message: 'is not a member of this object',
+      code: 'additionalProperties',
+    };
   }
   return { path: base.join('/'), message: error.message ?? 'is invalid', code: error.keyword };
 }
@@ -46,7 +50,8 @@ function unstorableCharacters(where: string, value: unknown): FieldError[] {
       if (UNSTORABLE.test(item)) found.push({ path, message: 'contains a NUL character or a lone surrogate', code: 'characters' });
     } else if (typeof item === 'object' && item !== null) {
       for (const [key, member] of Object.entries(item)) {
-        if (UNSTORABLE.test(key)) found.push({ path, message: 'has a member name with a NUL character or a lone surrogate', code: 'characters' });
+        if (UNSTORABLE.test(key))
+          found.push({ path, message: 'has a member name with a NUL character or a lone surrogate', code: 'characters' });
         else pending.push([`${path}/${key}`, member]);
       }
     }
@@ -72,23 +77,37 @@ export function validationMiddleware(contract: Contract) {
     if (ctx.request.length && mediaTypes.length > 0 && !ctx.is(...mediaTypes)) {
       // An operation that declares 415 answers a wrong content type with it (uploads); the others with 400.
       if ((operation.responses as Record<string, unknown> | undefined)?.['415']) throw new UnsupportedMediaTypeError(mediaTypes);
-      throw new ValidationFailedError([{
-        path: 'header/content-type', message: `must be ${mediaTypes.join(' or ')}`, code: 'content_type',
-      }]);
+      throw new ValidationFailedError([
+        {
+          path: 'header/content-type',
+          message: `must be ${mediaTypes.join(' or ')}`,
+          code: 'content_type',
+        },
+      ]);
     }
     // openapi-backend checks any body against the JSON schema; a multipart body is checked against its own.
     const multipart = mediaTypes.includes('multipart/form-data') && ctx.is('multipart/form-data') === 'multipart/form-data';
-    const result = contract.backend.validator.validateRequest({
-      method: ctx.method, path: ctx.path, headers: ctx.headers as Record<string, string>, query: ctx.query as Record<string, string>,
-      body: multipart ? undefined : ctx.request.body,
-    }, operation);
+    const result = contract.backend.validator.validateRequest(
+      {
+        method: ctx.method,
+        path: ctx.path,
+        headers: ctx.headers as Record<string, string>,
+        query: ctx.query as Record<string, string>,
+        body: multipart ? undefined : ctx.request.body,
+      },
+      operation,
+    );
     const errors = multipart
-      ? [...(result.errors ?? []).filter((e) => !isMissingBody(e)), ...contract.validateBody(operation, 'multipart/form-data', ctx.request.body)]
-      : result.errors ?? [];
+      ? [
+          ...(result.errors ?? []).filter((e) => !isMissingBody(e)),
+          ...contract.validateBody(operation, 'multipart/form-data', ctx.request.body),
+        ]
+      : (result.errors ?? []);
     const coerced = result.coerced as { query?: Record<string, unknown>; params?: Record<string, unknown> } | undefined;
     const refused = [
       ...errors.map(toFieldError),
-      ...unstorableCharacters('query', ctx.query), ...unstorableCharacters('path', coerced?.params),
+      ...unstorableCharacters('query', ctx.query),
+      ...unstorableCharacters('path', coerced?.params),
       ...(isVerbatim(operation) ? [] : unstorableCharacters('body', ctx.request.body)),
     ];
     if (refused.length > 0) throw new ValidationFailedError(refused);

@@ -8,7 +8,8 @@ import type { Scheduler } from './scheduler.js';
 export function registerJobs(services: Services): void {
   services.scheduler.define(PURGE_JOB, () => purgeExpired(services));
   for (const area of areas as readonly AnyArea[]) {
-    for (const [name, run] of Object.entries(area.jobs?.(services) ?? {})) services.scheduler.define(name, run as (data: unknown) => Promise<void>);
+    for (const [name, run] of Object.entries(area.jobs?.(services) ?? {}))
+      services.scheduler.define(name, run as (data: unknown) => Promise<void>);
   }
 }
 

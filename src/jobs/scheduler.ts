@@ -87,7 +87,10 @@ export class Scheduler {
     return new Scheduler(options, new MongoBackend({ address: options.mongodbUrl, collection: 'agendaJobs' }));
   }
 
-  private constructor(private readonly options: SchedulerOptions, mongoBackend: AgendaBackend | undefined) {
+  private constructor(
+    private readonly options: SchedulerOptions,
+    mongoBackend: AgendaBackend | undefined,
+  ) {
     const { logger } = options;
     if (mongoBackend) {
       this.backend = mongoBackend;
@@ -109,7 +112,8 @@ export class Scheduler {
     });
     // The notification channel (LISTEN on its own connection) emits 'error' when that connection drops, and
     // reconnects by itself; without a listener the 'error' would be thrown.
-    const channel = this.backend.notificationChannel as unknown as { on?: (event: 'error', listener: (error: unknown) => void) => void } | undefined;
+    const channel = this.backend.notificationChannel as unknown as
+      { on?: (event: 'error', listener: (error: unknown) => void) => void } | undefined;
     channel?.on?.('error', (error) => {
       if (this.stopping) logger.debug({ err: error }, 'scheduler notification channel closed during shutdown');
       else logger.warn({ err: error }, 'scheduler notification channel lost; reconnecting');

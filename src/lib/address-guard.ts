@@ -4,7 +4,10 @@ import ipaddr from 'ipaddr.js';
 
 export class AddressNotAllowedError extends Error {
   readonly code = 'EADDRNOTALLOWED';
-  constructor(readonly address: string, readonly host: string) {
+  constructor(
+    readonly address: string,
+    readonly host: string,
+  ) {
     super(`${host} resolves to ${address}, which is not a public address`);
   }
 }
@@ -50,7 +53,11 @@ export class AddressGuard {
    * A `lookup` for sockets: resolves, and hands the connection only allowed addresses, so the address
    * actually connected to is the one checked, whatever DNS answered at save time.
    */
-  readonly lookup = (hostname: string, options: { family?: number | string; all?: boolean }, callback: (error: NodeJS.ErrnoException | null, address?: string | LookupAddress[], family?: number) => void): void => {
+  readonly lookup = (
+    hostname: string,
+    options: { family?: number | string; all?: boolean },
+    callback: (error: NodeJS.ErrnoException | null, address?: string | LookupAddress[], family?: number) => void,
+  ): void => {
     dnsLookup(hostname, { all: true, family: typeof options.family === 'number' ? options.family : 0 }, (error, addresses) => {
       if (error) return callback(error);
       const refused = addresses.find((a) => !this.isAllowed(a.address));
@@ -85,5 +92,7 @@ function carriedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] | 'private' | null {
 }
 
 function resolveAll(host: string): Promise<LookupAddress[]> {
-  return new Promise((resolve, reject) => dnsLookup(host, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  return new Promise((resolve, reject) =>
+    dnsLookup(host, { all: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
+  );
 }

@@ -6,7 +6,10 @@ export class BatchWriter<T> {
   private queue: Array<{ item: T; settle: (error?: unknown) => void }> = [];
   private flushing = false;
 
-  constructor(private readonly write: (batch: T[]) => Promise<void>, private readonly maxBatch: number) {}
+  constructor(
+    private readonly write: (batch: T[]) => Promise<void>,
+    private readonly maxBatch: number,
+  ) {}
 
   add(item: T): Promise<void> {
     return new Promise((resolve, reject) => {

@@ -4,7 +4,10 @@
  */
 
 export function list(raw: string | undefined): string[] {
-  return (raw ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 export function int(name: string, fallback: number, env: NodeJS.ProcessEnv): number {

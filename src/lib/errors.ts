@@ -26,8 +26,13 @@ export abstract class ApiError extends Error {
 export class ValidationFailedError extends ApiError {
   constructor(errors: FieldError[]) {
     const count = errors.length;
-    super(400, 'validation_failed', 'The request does not match the contract',
-      `${count} member${count === 1 ? '' : 's'} of the request ${count === 1 ? 'is' : 'are'} invalid.`, { errors });
+    super(
+      400,
+      'validation_failed',
+      'The request does not match the contract',
+      `${count} member${count === 1 ? '' : 's'} of the request ${count === 1 ? 'is' : 'are'} invalid.`,
+      { errors },
+    );
   }
 }
 
@@ -39,37 +44,41 @@ export class MalformedJsonError extends ApiError {
 
 export class InvalidCursorError extends ApiError {
   constructor() {
-    super(400, 'invalid_cursor', 'Invalid cursor', 'The cursor is not one this service gave out for this list; start again without it.',
-      { errors: [{ path: 'query/cursor', message: 'is not a cursor from a previous page of this list', code: 'invalid_cursor' }] });
+    super(400, 'invalid_cursor', 'Invalid cursor', 'The cursor is not one this service gave out for this list; start again without it.', {
+      errors: [{ path: 'query/cursor', message: 'is not a cursor from a previous page of this list', code: 'invalid_cursor' }],
+    });
   }
 }
 
 export class AuthenticationRequiredError extends ApiError {
   constructor() {
-    super(401, 'authentication_required', 'Authentication required', 'Send Authorization: Bearer <token>.',
-      { headers: { 'WWW-Authenticate': 'Bearer' } });
+    super(401, 'authentication_required', 'Authentication required', 'Send Authorization: Bearer <token>.', {
+      headers: { 'WWW-Authenticate': 'Bearer' },
+    });
   }
 }
 
 export class InvalidTokenError extends ApiError {
   constructor() {
-    super(401, 'invalid_token', 'Invalid token', 'The bearer token is not a known session or API key.',
-      { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+    super(401, 'invalid_token', 'Invalid token', 'The bearer token is not a known session or API key.', {
+      headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    });
   }
 }
 
 export class TokenExpiredError extends ApiError {
   constructor(kind: 'session' | 'API key') {
-    super(401, 'token_expired', 'Token expired', `This ${kind} has expired.`,
-      { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+    super(401, 'token_expired', 'Token expired', `This ${kind} has expired.`, {
+      headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    });
   }
 }
 
 export class TokenRevokedError extends ApiError {
   constructor(kind: 'session' | 'API key') {
-    super(401, 'token_revoked', 'Token revoked',
-      kind === 'session' ? 'This session was logged out.' : 'This API key was revoked.',
-      { headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' } });
+    super(401, 'token_revoked', 'Token revoked', kind === 'session' ? 'This session was logged out.' : 'This API key was revoked.', {
+      headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
+    });
   }
 }
 
@@ -81,8 +90,12 @@ export class InvalidCredentialsError extends ApiError {
 
 export class SessionRequiredError extends ApiError {
   constructor() {
-    super(403, 'session_required', 'A user session is required',
-      'This route accepts only a user session (POST /auth/login), not an API key.');
+    super(
+      403,
+      'session_required',
+      'A user session is required',
+      'This route accepts only a user session (POST /auth/login), not an API key.',
+    );
   }
 }
 
@@ -106,8 +119,9 @@ export class RouteNotFoundError extends ApiError {
 
 export class MethodNotAllowedError extends ApiError {
   constructor(method: string, path: string, allowed: string[]) {
-    super(405, 'method_not_allowed', 'Method not allowed', `${path} does not accept ${method}; it accepts ${allowed.join(', ')}.`,
-      { headers: { Allow: allowed.join(', ') } });
+    super(405, 'method_not_allowed', 'Method not allowed', `${path} does not accept ${method}; it accepts ${allowed.join(', ')}.`, {
+      headers: { Allow: allowed.join(', ') },
+    });
   }
 }
 
@@ -119,23 +133,36 @@ export class EmailTakenError extends ApiError {
 
 export class IdempotencyKeyInUseError extends ApiError {
   constructor() {
-    super(409, 'idempotency_key_in_use', 'Idempotency key in use',
-      'A request with this Idempotency-Key is still running; retry when it has finished.');
+    super(
+      409,
+      'idempotency_key_in_use',
+      'Idempotency key in use',
+      'A request with this Idempotency-Key is still running; retry when it has finished.',
+    );
   }
 }
 
 export class IdempotencyKeyReusedError extends ApiError {
   constructor() {
-    super(422, 'idempotency_key_reused', 'Idempotency key reused',
-      'This Idempotency-Key was used with another request; use a new key for a new request.');
+    super(
+      422,
+      'idempotency_key_reused',
+      'Idempotency key reused',
+      'This Idempotency-Key was used with another request; use a new key for a new request.',
+    );
   }
 }
 
 export class PayloadTooLargeError extends ApiError {
   /** `closeConnection`: the rest of the body is not read, so the connection cannot serve another request. */
   constructor(limit: string, { closeConnection = false } = {}) {
-    super(413, 'payload_too_large', 'Payload too large', `The body exceeds the limit of this route (${limit}).`,
-      closeConnection ? { headers: { Connection: 'close' } } : {});
+    super(
+      413,
+      'payload_too_large',
+      'Payload too large',
+      `The body exceeds the limit of this route (${limit}).`,
+      closeConnection ? { headers: { Connection: 'close' } } : {},
+    );
   }
 }
 
@@ -154,8 +181,12 @@ export class RequestTimeoutError extends ApiError {
 
 export class HeadersTooLargeError extends ApiError {
   constructor() {
-    super(431, 'headers_too_large', 'Request header fields too large',
-      'The request line and headers exceed what the server reads (16 KiB); shorten the URL or the headers.');
+    super(
+      431,
+      'headers_too_large',
+      'Request header fields too large',
+      'The request line and headers exceed what the server reads (16 KiB); shorten the URL or the headers.',
+    );
   }
 }
 
@@ -167,8 +198,9 @@ export class MalformedRequestError extends ApiError {
 
 export class RateLimitedError extends ApiError {
   constructor(retryAfterSeconds: number) {
-    super(429, 'rate_limited', 'Too many requests', `Try again in ${retryAfterSeconds} seconds.`,
-      { headers: { 'Retry-After': String(retryAfterSeconds) } });
+    super(429, 'rate_limited', 'Too many requests', `Try again in ${retryAfterSeconds} seconds.`, {
+      headers: { 'Retry-After': String(retryAfterSeconds) },
+    });
   }
 }
 

@@ -6,10 +6,13 @@ import { Agent, request } from 'undici';
 import { AddressNotAllowedError, type AddressGuard } from './address-guard.js';
 
 export type TransportFailure =
-  | 'timeout' | 'dns' | 'connection_refused' | 'connection_reset' | 'tls' | 'address_not_allowed' | 'too_many_redirects' | 'network';
+  'timeout' | 'dns' | 'connection_refused' | 'connection_reset' | 'tls' | 'address_not_allowed' | 'too_many_redirects' | 'network';
 
 export class TransportError extends Error {
-  constructor(readonly kind: TransportFailure, message: string) {
+  constructor(
+    readonly kind: TransportFailure,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -72,7 +75,10 @@ function classify(error: unknown): TransportError {
 export class GuardedHttpClient {
   private readonly agent: Agent;
 
-  constructor(private readonly guard: AddressGuard, options: { caFile?: string | undefined; connections?: number } = {}) {
+  constructor(
+    private readonly guard: AddressGuard,
+    options: { caFile?: string | undefined; connections?: number } = {},
+  ) {
     const extraCa = options.caFile ? [readFileSync(options.caFile, 'utf8')] : [];
     // One context for every connection: given `ca` instead, each TLS connection parses the ~150 root
     // certificates again (tens of ms of CPU per connection, measured).
@@ -89,7 +95,10 @@ export class GuardedHttpClient {
     if (parsed.protocol !== 'https:') throw new TransportError('network', 'only https destinations are allowed');
     // Sockets skip `lookup` for IP literals, so those are checked here.
     const host = parsed.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host)) await this.guard.check(host).catch((error: unknown) => { throw classify(error); });
+    if (isIP(host))
+      await this.guard.check(host).catch((error: unknown) => {
+        throw classify(error);
+      });
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const response = await request(url, { method: 'POST', headers, body, dispatcher: this.agent, signal });
@@ -109,13 +118,20 @@ export class GuardedHttpClient {
    * GET of a user-given http(s) URL, streamed. A redirect is followed only `maxRedirects` times, and each hop
    * meets the same rules (scheme, no credentials, allowed address at connect) as the first request.
    */
-  async open(url: string, options: { maxRedirects: number; signal: AbortSignal; headers?: Record<string, string> }): Promise<GuardedStream> {
+  async open(
+    url: string,
+    options: { maxRedirects: number; signal: AbortSignal; headers?: Record<string, string> },
+  ): Promise<GuardedStream> {
     let current = new URL(url);
     for (let hop = 0; ; hop += 1) {
-      if (current.protocol !== 'https:' && current.protocol !== 'http:') throw new TransportError('network', `only http and https URLs are fetched, not ${current.protocol}`);
+      if (current.protocol !== 'https:' && current.protocol !== 'http:')
+        throw new TransportError('network', `only http and https URLs are fetched, not ${current.protocol}`);
       if (current.username || current.password) throw new TransportError('network', 'URLs with credentials are not fetched');
       const host = current.hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host)) await this.guard.check(host).catch((error: unknown) => { throw classify(error); });
+      if (isIP(host))
+        await this.guard.check(host).catch((error: unknown) => {
+          throw classify(error);
+        });
       let response: Awaited<ReturnType<typeof request>>;
       try {
         response = await request(current, { method: 'GET', headers: options.headers, dispatcher: this.agent, signal: options.signal });

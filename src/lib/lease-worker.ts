@@ -93,14 +93,24 @@ export class LeaseWorker<Item, Result> {
   private loopsDone: Promise<void> | undefined;
   private stopped: Promise<void> | undefined;
 
-  constructor(private readonly databaseUrl: string, private readonly logger: Logger, private readonly work: LeasedWork<Item, Result>) {
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly logger: Logger,
+    private readonly work: LeasedWork<Item, Result>,
+  ) {
     // The loop's getters read the worker's live state.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const worker = this;
     this.claimLoop = {
-      get claiming() { return worker.claiming; },
-      get room() { return work.settings.concurrency - worker.held.size - worker.reserved; },
-      get busy() { return worker.held.size; },
+      get claiming() {
+        return worker.claiming;
+      },
+      get room() {
+        return work.settings.concurrency - worker.held.size - worker.reserved;
+      },
+      get busy() {
+        return worker.held.size;
+      },
       claim: (limit, take) => this.claim(limit, take),
       sleep: (ms, untilSlotFreed = false) => this.sleep(ms, untilSlotFreed),
     };
@@ -109,10 +119,16 @@ export class LeaseWorker<Item, Result> {
   /** The first LISTEN connection fails the start (a worker that cannot reach its database does not run). */
   async start(): Promise<void> {
     const { name, channels, loops } = this.work.settings;
-    this.listener = new NotificationListener(this.databaseUrl, channels, (channel) => {
-      this.work.heard?.(channel);
-      this.signal();
-    }, this.logger, name);
+    this.listener = new NotificationListener(
+      this.databaseUrl,
+      channels,
+      (channel) => {
+        this.work.heard?.(channel);
+        this.signal();
+      },
+      this.logger,
+      name,
+    );
     await this.listener.start();
     this.claiming = true;
     this.scheduleRenewal();
@@ -161,10 +177,14 @@ export class LeaseWorker<Item, Result> {
   }
 
   private begin(item: Item): void {
-    const recorded = this.work.process(item)
+    const recorded = this.work
+      .process(item)
       .then((result) => this.work.record(item, result))
       .catch((error: unknown) => {
-        this.logger.error({ err: error, ...this.work.describe(item) }, `${this.work.settings.name}: an item failed unexpectedly; its lease will run out`);
+        this.logger.error(
+          { err: error, ...this.work.describe(item) },
+          `${this.work.settings.name}: an item failed unexpectedly; its lease will run out`,
+        );
       })
       .finally(() => {
         this.held.delete(item);

@@ -7,7 +7,11 @@ import type { Services } from '../services.js';
 export type IncomingKind = IncomingEvent['kind'];
 
 /** What an area does with one kind of event read from a platform's webhook (the platform is already verified). */
-export type IncomingHandler<K extends IncomingKind> = (services: Services, platform: string, event: Extract<IncomingEvent, { kind: K }>) => Promise<void>;
+export type IncomingHandler<K extends IncomingKind> = (
+  services: Services,
+  platform: string,
+  event: Extract<IncomingEvent, { kind: K }>,
+) => Promise<void>;
 
 /** Every area's handlers of one kind of incoming event, in the areas' order. */
 export type IncomingHandlers = <K extends IncomingKind>(kind: K) => ReadonlyArray<IncomingHandler<K>>;
@@ -56,6 +60,8 @@ export interface Area<A extends AreaName = AreaName, K extends IncomingKind = In
 export type AnyArea = Omit<Area, 'incoming'> & { incoming?: { [Kind in IncomingKind]?: IncomingHandler<Kind> } };
 
 /** Types an area's contribution (its handlers by the operations of its contract area). */
-export function defineArea<A extends AreaName, K extends IncomingKind = never, S extends object = object>(area: Area<A, K, S>): Area<A, K, S> {
+export function defineArea<A extends AreaName, K extends IncomingKind = never, S extends object = object>(
+  area: Area<A, K, S>,
+): Area<A, K, S> {
   return area;
 }

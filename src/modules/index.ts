@@ -40,7 +40,8 @@ export function incomingHandlers(): IncomingHandlers {
   void everyIncomingKindIsHandled;
   const table = new Map<IncomingKind, unknown[]>();
   for (const area of areas as readonly AnyArea[]) {
-    for (const [kind, handler] of Object.entries(area.incoming ?? {})) table.set(kind as IncomingKind, [...(table.get(kind as IncomingKind) ?? []), handler]);
+    for (const [kind, handler] of Object.entries(area.incoming ?? {}))
+      table.set(kind as IncomingKind, [...(table.get(kind as IncomingKind) ?? []), handler]);
   }
   return <K extends IncomingKind>(kind: K) => (table.get(kind) ?? []) as Array<IncomingHandler<K>>;
 }
@@ -62,7 +63,9 @@ export function operationHandlers(): Record<OperationId, AnyHandler> {
       table.set(operationId, handler as AnyHandler);
     }
   }
-  return Object.fromEntries(OPERATIONS.map(({ operationId }) => [operationId, table.get(operationId) ?? notImplemented(operationId)])) as Record<OperationId, AnyHandler>;
+  return Object.fromEntries(
+    OPERATIONS.map(({ operationId }) => [operationId, table.get(operationId) ?? notImplemented(operationId)]),
+  ) as Record<OperationId, AnyHandler>;
 }
 
 function notImplemented(operationId: OperationId): AnyHandler {

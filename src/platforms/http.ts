@@ -19,9 +19,10 @@ export async function callPlatform<T>(url: string, init: RequestInit = {}): Prom
   try {
     response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
-    const code = ((error as { cause?: { code?: string } }).cause?.code) ?? '';
-    throw new PlatformError('transient', `the platform could not be reached: ${(error as Error).message}${code ? ` (${code})` : ''}`,
-      { unsent: UNSENT_CODES.has(code) });
+    const code = (error as { cause?: { code?: string } }).cause?.code ?? '';
+    throw new PlatformError('transient', `the platform could not be reached: ${(error as Error).message}${code ? ` (${code})` : ''}`, {
+      unsent: UNSENT_CODES.has(code),
+    });
   }
   const text = await response.text();
   let body: unknown = text;

@@ -2,7 +2,7 @@
 export function jsonObject<T extends object>(text: string): T | null {
   try {
     const parsed = JSON.parse(text) as unknown;
-    return typeof parsed === 'object' && parsed !== null ? parsed as T : null;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as T) : null;
   } catch {
     return null;
   }

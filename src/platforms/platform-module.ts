@@ -23,6 +23,8 @@ export interface PlatformModule<Id extends PlatformId = PlatformId, S = unknown,
   create(settings: S, deps: PlatformDeps): readonly A[];
 }
 
-export function definePlatform<Id extends PlatformId, S, A extends PlatformAdapter>(module: PlatformModule<Id, S, A>): PlatformModule<Id, S, A> {
+export function definePlatform<Id extends PlatformId, S, A extends PlatformAdapter>(
+  module: PlatformModule<Id, S, A>,
+): PlatformModule<Id, S, A> {
   return module;
 }

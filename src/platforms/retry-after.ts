@@ -41,7 +41,8 @@ export function retryAtFromUsage(headers: Headers | undefined, now = Date.now())
     if (typeof minutes === 'number' && minutes > 0) waits.push(minutes * 60_000);
   };
   const business = read('x-business-use-case-usage');
-  if (business && typeof business === 'object') for (const entries of Object.values(business)) if (Array.isArray(entries)) entries.forEach(minutesIn);
+  if (business && typeof business === 'object')
+    for (const entries of Object.values(business)) if (Array.isArray(entries)) entries.forEach(minutesIn);
   minutesIn(read('x-page-usage'));
   const seconds = (read('x-ad-account-usage') as { reset_time_duration?: unknown } | undefined)?.reset_time_duration;
   if (typeof seconds === 'number' && seconds > 0) waits.push(seconds * 1000);

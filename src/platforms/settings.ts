@@ -2,9 +2,7 @@
  * What a platform module read of the environment: its whole settings, or, where the platform is left
  * unconfigured, the values that were set (the sandbox's defaults fill in the rest) and what would configure it.
  */
-export type SettingsRead<S> =
-  | { configured: true; settings: S }
-  | { configured: false; partial: Partial<S>; needs: string };
+export type SettingsRead<S> = { configured: true; settings: S } | { configured: false; partial: Partial<S>; needs: string };
 
 export function configured<S>(settings: S): SettingsRead<S> {
   return { configured: true, settings };

@@ -12,7 +12,7 @@ export async function verifyCallback(url: string, verifyToken: string): Promise<
     const response = await fetch(target, { signal: AbortSignal.timeout(10_000) });
     const text = await response.text();
     if (response.status !== 200) return `HTTP Status Code = ${response.status}`;
-    return text === challenge ? null : 'The URL couldn\'t be validated. Response does not match challenge';
+    return text === challenge ? null : "The URL couldn't be validated. Response does not match challenge";
   } catch (error) {
     return `URL couldn't be validated: ${(error as Error).message}`;
   }

@@ -13,7 +13,14 @@ import { socialThreadsSandbox } from './social-threads/index.js';
 /** Every platform the sandbox plays. A new platform's sandbox is its folder and one line here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each platform's settings type differs.
 export const SANDBOXES: ReadonlyArray<SandboxPlatform<any>> = [
-  botchatSandbox, chatappCloudSandbox, qrchatSandbox, searchSuiteSandbox, shortVideoSandbox, shortVideoAdsSandbox, socialNetworkSandbox, socialThreadsSandbox,
+  botchatSandbox,
+  chatappCloudSandbox,
+  qrchatSandbox,
+  searchSuiteSandbox,
+  shortVideoSandbox,
+  shortVideoAdsSandbox,
+  socialNetworkSandbox,
+  socialThreadsSandbox,
 ];
 
 /**

@@ -33,8 +33,13 @@ describe('request bodies show their fields in /docs and in generated clients', (
   const schemas = [...schemasOf(document.components?.schemas, '#/components/schemas'), ...schemasOf(document.paths, '#/paths')];
 
   it('never hides a choice of members inside allOf (Redoc then draws only empty variants)', () => {
-    const hidden = schemas.filter(([, schema]) => Array.isArray(schema.allOf) && schema.allOf.some((member: Schema) =>
-      ['oneOf', 'anyOf'].some((keyword) => Array.isArray(member[keyword]) && (member[keyword] as unknown[]).every(picksMembers))));
+    const hidden = schemas.filter(
+      ([, schema]) =>
+        Array.isArray(schema.allOf) &&
+        schema.allOf.some((member: Schema) =>
+          ['oneOf', 'anyOf'].some((keyword) => Array.isArray(member[keyword]) && (member[keyword] as unknown[]).every(picksMembers)),
+        ),
+    );
     expect(hidden.map(([where]) => where)).to.deep.equal([]);
   });
 
@@ -44,10 +49,15 @@ describe('request bodies show their fields in /docs and in generated clients', (
   });
 
   it('names each "one of these members" branch and declares the members it requires', () => {
-    const unnamed = schemas.flatMap(([where, schema]) => (Array.isArray(schema.oneOf) && schema.oneOf.every(picksMembers) ? schema.oneOf : [])
-      .filter((branch: Schema & { required: string[] }) => typeof branch.title !== 'string'
-        || branch.required.some((member) => (branch.properties as Schema | undefined)?.[member] !== true))
-      .map((branch: Schema) => `${where}: ${JSON.stringify(branch)}`));
+    const unnamed = schemas.flatMap(([where, schema]) =>
+      (Array.isArray(schema.oneOf) && schema.oneOf.every(picksMembers) ? schema.oneOf : [])
+        .filter(
+          (branch: Schema & { required: string[] }) =>
+            typeof branch.title !== 'string' ||
+            branch.required.some((member) => (branch.properties as Schema | undefined)?.[member] !== true),
+        )
+        .map((branch: Schema) => `${where}: ${JSON.stringify(branch)}`),
+    );
     expect(unnamed).to.deep.equal([]);
   });
 });

@@ -7,7 +7,8 @@ import { operationHandlers, partlyBuiltOperations, unbuiltOperations } from '../
 /** The interface specification's endpoints (method and path), as data kept beside this test. */
 function specifiedOperations(): string[] {
   return readFileSync(new URL('specified-operations.txt', import.meta.url), 'utf8')
-    .split('\n').filter((line) => line && !line.startsWith('#'));
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#'));
 }
 
 describe('the contract and the service', () => {
@@ -26,16 +27,19 @@ describe('the contract and the service', () => {
   });
 
   it('declares 501 for exactly the operations no area has built, or built for some platforms only', () => {
-    const declaring501 = OPERATIONS
-      .filter((op) => '501' in document.paths[op.path]![op.method.toLowerCase()]!.responses)
-      .map((op) => op.operationId);
+    const declaring501 = OPERATIONS.filter((op) => '501' in document.paths[op.path]![op.method.toLowerCase()]!.responses).map(
+      (op) => op.operationId,
+    );
     expect([...declaring501].sort()).to.deep.equal([...unbuiltOperations(), ...Object.keys(partlyBuiltOperations())].sort());
   });
 
   it('answers 501 not_implemented from every operation no area has built', async () => {
     const handlers = operationHandlers();
     for (const operationId of unbuiltOperations()) {
-      const answer = await handlers[operationId]!({ operationId } as never, {} as never).then(() => null, (error: unknown) => error);
+      const answer = await handlers[operationId]!({ operationId } as never, {} as never).then(
+        () => null,
+        (error: unknown) => error,
+      );
       expect(answer, operationId).to.include({ status: 501, code: 'not_implemented' });
     }
   });

@@ -8,15 +8,21 @@ import { Contract } from '../../src/http/contract.js';
  */
 describe('the members a request body must choose between', () => {
   let contract: Contract;
-  before(async () => { contract = await Contract.load(); });
+  before(async () => {
+    contract = await Contract.load();
+  });
 
   function check(method: string, path: string, body: object): Array<{ path: string; keyword: string }> {
     const operation = contract.match(method, path)!;
-    const result = contract.backend.validator.validateRequest({ method, path, headers: { 'content-type': 'application/json' }, query: {}, body }, operation);
+    const result = contract.backend.validator.validateRequest(
+      { method, path, headers: { 'content-type': 'application/json' }, query: {}, body },
+      operation,
+    );
     return (result.errors ?? []).map((error) => ({ path: error.instancePath, keyword: error.keyword }));
   }
   const accepts = (method: string, path: string, body: object) => expect(check(method, path, body), JSON.stringify(body)).to.deep.equal([]);
-  const refuses = (method: string, path: string, body: object) => expect(check(method, path, body), JSON.stringify(body)).to.not.deep.equal([]);
+  const refuses = (method: string, path: string, body: object) =>
+    expect(check(method, path, body), JSON.stringify(body)).to.not.deep.equal([]);
 
   const accountIds = ['acc_01jd3z8x9y0a1b2c3d4e5f6g7h'];
   const mediaIds = ['media_01jd4b7c8d9e0f1g2h3j4k5m6n'];
@@ -46,7 +52,9 @@ describe('the members a request body must choose between', () => {
     });
 
     it('names the bad member when the chosen one is malformed, and no other', () => {
-      expect(check('POST', '/posts', { accountIds, text: 'Hello', scheduledAt: 'tomorrow' })).to.deep.equal([{ path: '/requestBody/scheduledAt', keyword: 'format' }]);
+      expect(check('POST', '/posts', { accountIds, text: 'Hello', scheduledAt: 'tomorrow' })).to.deep.equal([
+        { path: '/requestBody/scheduledAt', keyword: 'format' },
+      ]);
     });
 
     it('still refuses members it does not know, whichever schedule is chosen', () => {
@@ -73,12 +81,16 @@ describe('the members a request body must choose between', () => {
     });
   });
 
-  describe('a calendar event\'s start and end', () => {
+  describe("a calendar event's start and end", () => {
     const path = '/accounts/acc_01jd3z8x9y0a1b2c3d4e5f6g7h/calendar/events';
     const event = (start: object, end: object) => ({ summary: 'Shoot', start, end });
 
     it('is a dateTime or a date, never both and never neither', () => {
-      accepts('POST', path, event({ dateTime: '2026-12-01T09:00:00+01:00' }, { dateTime: '2026-12-01T10:00:00+01:00', timeZone: 'Europe/Berlin' }));
+      accepts(
+        'POST',
+        path,
+        event({ dateTime: '2026-12-01T09:00:00+01:00' }, { dateTime: '2026-12-01T10:00:00+01:00', timeZone: 'Europe/Berlin' }),
+      );
       accepts('POST', path, event({ date: '2026-12-24' }, { date: '2026-12-25' }));
       refuses('POST', path, event({ timeZone: 'Europe/Berlin' }, { date: '2026-12-25' }));
       refuses('POST', path, event({ date: '2026-12-24', dateTime: '2026-12-24T09:00:00Z' }, { date: '2026-12-25' }));

@@ -3,7 +3,11 @@ import type { Operation } from 'openapi-backend';
 import { Contract } from '../../src/http/contract.js';
 import { requirementOf } from '../../src/http/authentication.js';
 
-interface Parameter { in: string; name: string; schema?: { pattern?: string } }
+interface Parameter {
+  in: string;
+  name: string;
+  schema?: { pattern?: string };
+}
 
 /**
  * The statuses the request pipeline itself can answer for an operation, whatever its handler does: the
@@ -14,7 +18,7 @@ function pipelineStatuses(operation: Operation, contract: Contract): Record<stri
   const parameters = (operation.parameters ?? []) as Parameter[];
   const requirement = requirementOf(operation.security, contract.document);
   const statuses: Record<string, string> = { 429: 'a rate limit (per key, session or client address)' };
-  if (parameters.length > 0 || operation.requestBody) statuses[400] = 'the contract\'s validation';
+  if (parameters.length > 0 || operation.requestBody) statuses[400] = "the contract's validation";
   if (operation.requestBody) statuses[413] = 'the body size limit';
   if (requirement !== 'public') statuses[401] = 'authentication';
   if (requirement === 'session') statuses[403] = 'an API key on a session-only route';
@@ -30,7 +34,9 @@ function pipelineStatuses(operation: Operation, contract: Contract): Record<stri
 
 describe('the contract declares every status the service can answer', () => {
   let contract: Contract;
-  before(async () => { contract = await Contract.load(); });
+  before(async () => {
+    contract = await Contract.load();
+  });
 
   it('every operation declares, with a problem+json body, each status the request pipeline can answer for it', () => {
     const missing: string[] = [];
@@ -46,6 +52,12 @@ describe('the contract declares every status the service can answer', () => {
 
   it('lists the answers given before any route is known among the problem codes', () => {
     const codes = (contract.document.components?.schemas?.ErrorCode as { enum: string[] }).enum;
-    expect(codes).to.include.members(['route_not_found', 'method_not_allowed', 'headers_too_large', 'malformed_request', 'request_timeout']);
+    expect(codes).to.include.members([
+      'route_not_found',
+      'method_not_allowed',
+      'headers_too_large',
+      'malformed_request',
+      'request_timeout',
+    ]);
   });
 });

@@ -25,13 +25,30 @@ describe('loadConfig(env)', () => {
   it('reads every value, numbers included, from its argument and never from process.env', () => {
     const names = variablesNamed();
     expect(names).to.include.members([
-      'PORT', 'RATE_LIMIT_PER_MINUTE', 'WEBHOOK_RETRY_SCHEDULE', 'TRUST_PROXY', 'DATABASE_URL', 'BOTCHAT_API_URL', 'SOCIAL_NETWORK_APP_SECRET', 'QRCHAT_DRIVER',
+      'PORT',
+      'RATE_LIMIT_PER_MINUTE',
+      'WEBHOOK_RETRY_SCHEDULE',
+      'TRUST_PROXY',
+      'DATABASE_URL',
+      'BOTCHAT_API_URL',
+      'SOCIAL_NETWORK_APP_SECRET',
+      'QRCHAT_DRIVER',
     ]);
     const clean = loadConfig({});
     const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
     try {
       // Values every parser accepts, and that differ from every default.
-      for (const name of names) process.env[name] = name === 'TRUST_PROXY' ? 'true' : name === 'SOCIALGATE_ROLE' ? 'worker' : name === 'MEDIA_STORAGE' ? 'local' : name === 'QRCHAT_DRIVER' ? 'baileys' : '7';
+      for (const name of names)
+        process.env[name] =
+          name === 'TRUST_PROXY'
+            ? 'true'
+            : name === 'SOCIALGATE_ROLE'
+              ? 'worker'
+              : name === 'MEDIA_STORAGE'
+                ? 'local'
+                : name === 'QRCHAT_DRIVER'
+                  ? 'baileys'
+                  : '7';
       expect(loadConfig({})).to.deep.equal(clean);
     } finally {
       for (const [name, value] of Object.entries(saved)) {
@@ -43,7 +60,11 @@ describe('loadConfig(env)', () => {
 
   it('takes numbers, lists and flags from its argument', () => {
     const config = loadConfig({
-      PORT: '9001', RATE_LIMIT_PER_MINUTE: '5', WEBHOOK_RETRY_SCHEDULE: '1, 2,3', WEBHOOK_CONCURRENCY: '0', TRUST_PROXY: 'true',
+      PORT: '9001',
+      RATE_LIMIT_PER_MINUTE: '5',
+      WEBHOOK_RETRY_SCHEDULE: '1, 2,3',
+      WEBHOOK_CONCURRENCY: '0',
+      TRUST_PROXY: 'true',
     });
     expect(config.port).to.equal(9001);
     expect(config.publicUrl).to.equal('http://localhost:9001');
@@ -67,12 +88,16 @@ describe('loadConfig(env)', () => {
     const config = loadConfig({ BOTCHAT_API_URL: 'https://bots.example/', SOCIAL_NETWORK_API_VERSION: 'v26.0' });
     expect(config.platforms.botchat).to.deep.equal({ configured: true, settings: { apiUrl: 'https://bots.example' } });
     expect(config.platforms.social_network).to.deep.equal({
-      configured: false, partial: { version: 'v26.0' }, needs: 'set SOCIAL_NETWORK_APP_ID and SOCIAL_NETWORK_APP_SECRET',
+      configured: false,
+      partial: { version: 'v26.0' },
+      needs: 'set SOCIAL_NETWORK_APP_ID and SOCIAL_NETWORK_APP_SECRET',
     });
   });
 
   it('refuses a platform configured by halves, naming the variable that is missing', () => {
-    expect(() => loadConfig({ SOCIAL_NETWORK_APP_ID: '1234' })).to.throw(/^SOCIAL_NETWORK_APP_SECRET must be set with SOCIAL_NETWORK_APP_ID/);
+    expect(() => loadConfig({ SOCIAL_NETWORK_APP_ID: '1234' })).to.throw(
+      /^SOCIAL_NETWORK_APP_SECRET must be set with SOCIAL_NETWORK_APP_ID/,
+    );
     expect(() => loadConfig({ SEARCH_SUITE_CLIENT_SECRET: 'secret' })).to.throw(/^SEARCH_SUITE_CLIENT_ID must be set/);
     expect(() => loadConfig({ QRCHAT_DRIVER: 'baileys' })).to.throw(/QRCHAT_DRIVER "baileys" is not available/);
   });

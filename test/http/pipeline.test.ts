@@ -3,7 +3,6 @@ import { describeApi } from '../support/harness.js';
 import { newOwner } from '../support/owners.js';
 
 describeApi('the request pipeline', (t) => {
-
   it('stamps every response, errors included, with X-Request-Id, and quotes it in problems', async () => {
     const ok = await t.app.api.get('/health');
     const problem = await t.app.api.get('/profiles');
@@ -26,13 +25,21 @@ describeApi('the request pipeline', (t) => {
   });
 
   it('answers malformed JSON with 400 malformed_json', async () => {
-    const response = await t.app.api.post('/profiles', { token: t.owner.key, rawBody: '{"name": ', headers: { 'Content-Type': 'application/json' } });
+    const response = await t.app.api.post('/profiles', {
+      token: t.owner.key,
+      rawBody: '{"name": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(response.status).to.equal(400);
     expect(response.body.code).to.equal('malformed_json');
   });
 
   it('refuses a body of another content type', async () => {
-    const response = await t.app.api.post('/profiles', { token: t.owner.key, rawBody: 'name=x', headers: { 'Content-Type': 'text/plain' } });
+    const response = await t.app.api.post('/profiles', {
+      token: t.owner.key,
+      rawBody: 'name=x',
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expect(response.status).to.equal(400);
     expect(response.body.errors[0]).to.include({ path: 'header/content-type', code: 'content_type' });
   });
@@ -44,9 +51,16 @@ describeApi('the request pipeline', (t) => {
   });
 
   it('refuses members the contract does not name, so ownerId cannot be mass-assigned', async () => {
-    const response = await t.app.api.post('/profiles', { token: t.owner.key, body: { name: 'x', ownerId: 'own_01jd3y6w7q5v8k0n2b4c6e8g1h' } });
+    const response = await t.app.api.post('/profiles', {
+      token: t.owner.key,
+      body: { name: 'x', ownerId: 'own_01jd3y6w7q5v8k0n2b4c6e8g1h' },
+    });
     expect(response.status).to.equal(400);
-    expect(response.body.errors).to.deep.include({ path: 'body/ownerId', message: 'is not a member of this object', code: 'additionalProperties' });
+    expect(response.body.errors).to.deep.include({
+      path: 'body/ownerId',
+      message: 'is not a member of this object',
+      code: 'additionalProperties',
+    });
   });
 
   it('validates query parameters with their types', async () => {
@@ -56,7 +70,10 @@ describeApi('the request pipeline', (t) => {
   });
 
   it('refuses a body over the JSON limit with 413 payload_too_large', async () => {
-    const response = await t.app.api.post('/profiles', { token: t.owner.key, body: { name: 'x', description: 'y'.repeat(2 * 1024 * 1024) } });
+    const response = await t.app.api.post('/profiles', {
+      token: t.owner.key,
+      body: { name: 'x', description: 'y'.repeat(2 * 1024 * 1024) },
+    });
     expect(response.status).to.equal(413);
     expect(response.body.code).to.equal('payload_too_large');
   });
@@ -107,7 +124,6 @@ describeApi('the request pipeline', (t) => {
       expect(theirs.body.id).to.not.equal(mine.body.id);
     });
   });
-
 });
 
 const limits = { rateLimit: { points: 3, windowSeconds: 60 }, publicRateLimit: { points: 2, windowSeconds: 60 } };

@@ -22,7 +22,9 @@ async function exchange(port: number, request: string): Promise<{ status: number
   await once(socket, 'close');
   const [head = '', body = ''] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
   const [statusLine = '', ...lines] = head.split('\r\n');
-  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine.split(' ')[1]), headers, body };
 }
 
@@ -37,15 +39,25 @@ describe('npm start — requests Node cannot parse are still answered as problem
     port = await freePort();
     dataDir = mkdtempSync(join(tmpdir(), 'socialgate-main-'));
     service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
       env: {
-        ...process.env, SOCIALGATE_ROLE: 'api', HOST: '127.0.0.1', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`,
-        DATABASE_URL: withDatabase(adminUrl(), database), DATA_DIR: dataDir, SANDBOX_PORT: '0', LOG_LEVEL: 'silent',
+        ...process.env,
+        SOCIALGATE_ROLE: 'api',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        DATABASE_URL: withDatabase(adminUrl(), database),
+        DATA_DIR: dataDir,
+        SANDBOX_PORT: '0',
+        LOG_LEVEL: 'silent',
         ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       },
     });
     let output = '';
-    service.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+    service.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
     while (!output.includes('is running')) {
       if (service.exitCode !== null) throw new Error(`the service exited with ${service.exitCode}`);
       await Promise.race([once(service.stdout!, 'data'), once(service, 'exit')]);
@@ -65,7 +77,10 @@ describe('npm start — requests Node cannot parse are still answered as problem
     expect(response.headers['content-type']).to.equal('application/problem+json');
     expect(response.headers['x-request-id']).to.match(/^req_[0-9a-z]{26}$/);
     expect(JSON.parse(response.body)).to.deep.include({
-      type: 'https://socialgate.dev/problems/headers_too_large', status: 431, code: 'headers_too_large', requestId: response.headers['x-request-id'],
+      type: 'https://socialgate.dev/problems/headers_too_large',
+      status: 431,
+      code: 'headers_too_large',
+      requestId: response.headers['x-request-id'],
     });
   });
 

@@ -11,16 +11,25 @@ describe('what one principal can reach through another: keys, profiles and owner
   let otherProfileId: string;
   /** An API key restricted to the owner's first profile. */
   let scoped: string;
-  before(async () => { app = await startTestApp(); });
+  before(async () => {
+    app = await startTestApp();
+  });
   beforeEach(async () => {
     owner = await newOwner(app.api);
     otherProfileId = (await app.api.post('/profiles', { token: owner.key, body: { name: 'Second' } })).body.id;
     scoped = await restrictedKey(app.api, owner, [owner.profileId]);
   });
-  after(async () => { await app.close(); });
+  after(async () => {
+    await app.close();
+  });
 
   async function mediaOf(profileId: string | undefined): Promise<string> {
-    const response = await upload(app, owner.key, { bytes: png(8, 8), filename: 'p.png', type: 'image/png' }, profileId ? { profileId } : {});
+    const response = await upload(
+      app,
+      owner.key,
+      { bytes: png(8, 8), filename: 'p.png', type: 'image/png' },
+      profileId ? { profileId } : {},
+    );
     expect(response.status, response.text).to.equal(201);
     return response.body.id as string;
   }
@@ -32,17 +41,26 @@ describe('what one principal can reach through another: keys, profiles and owner
     it("a restricted key cannot publish another profile's media: 403, and no post is made", async () => {
       const { accountId } = await connectBot(app, owner);
       const foreign = await mediaOf(otherProfileId);
-      const response = await app.api.post('/posts', { token: scoped, body: { accountIds: [accountId], mediaIds: [foreign], scheduledAt: inAnHour(), platformOptions: toChat } });
+      const response = await app.api.post('/posts', {
+        token: scoped,
+        body: { accountIds: [accountId], mediaIds: [foreign], scheduledAt: inAnHour(), platformOptions: toChat },
+      });
       expect(response.status, response.text).to.equal(403);
       expect(response.body.code).to.equal('profile_out_of_scope');
       expect(await app.services.db('posts').where({ ownerId: owner.ownerId })).to.have.length(0);
     });
 
-    it("nor queue it in a new post: 403", async () => {
+    it('nor queue it in a new post: 403', async () => {
       const { accountId } = await connectBot(app, owner);
-      await app.api.post('/queue/slots', { token: owner.key, body: { profileId: owner.profileId, dayOfWeek: 'monday', time: '09:00', timezone: 'UTC' } });
+      await app.api.post('/queue/slots', {
+        token: owner.key,
+        body: { profileId: owner.profileId, dayOfWeek: 'monday', time: '09:00', timezone: 'UTC' },
+      });
       const foreign = await mediaOf(otherProfileId);
-      const response = await app.api.post('/queue', { token: scoped, body: { post: { accountIds: [accountId], mediaIds: [foreign], platformOptions: toChat } } });
+      const response = await app.api.post('/queue', {
+        token: scoped,
+        body: { post: { accountIds: [accountId], mediaIds: [foreign], platformOptions: toChat } },
+      });
       expect(response.status, response.text).to.equal(403);
       expect(response.body.code).to.equal('profile_out_of_scope');
     });
@@ -50,13 +68,23 @@ describe('what one principal can reach through another: keys, profiles and owner
     it("any caller's post may use only media of its own profile, or of no profile: 422 media_other_profile", async () => {
       const { accountId } = await connectBot(app, owner);
       const [foreign, shared, own] = [await mediaOf(otherProfileId), await mediaOf(undefined), await mediaOf(owner.profileId)];
-      const refused = await app.api.post('/posts', { token: owner.key, body: { accountIds: [accountId], mediaIds: [own, foreign], scheduledAt: inAnHour(), platformOptions: toChat } });
+      const refused = await app.api.post('/posts', {
+        token: owner.key,
+        body: { accountIds: [accountId], mediaIds: [own, foreign], scheduledAt: inAnHour(), platformOptions: toChat },
+      });
       expect(refused.status).to.equal(422);
       expect(refused.body.errors).to.deep.include({
-        path: 'body/mediaIds/1', code: 'media_other_profile', accountId: null, platform: null, limit: null,
+        path: 'body/mediaIds/1',
+        code: 'media_other_profile',
+        accountId: null,
+        platform: null,
+        limit: null,
         message: `The media belongs to profile ${otherProfileId}; a post may use media of its own profile (${owner.profileId}) or of no profile.`,
       });
-      const allowed = await app.api.post('/posts', { token: scoped, body: { accountIds: [accountId], mediaIds: [shared], scheduledAt: inAnHour(), platformOptions: toChat } });
+      const allowed = await app.api.post('/posts', {
+        token: scoped,
+        body: { accountIds: [accountId], mediaIds: [shared], scheduledAt: inAnHour(), platformOptions: toChat },
+      });
       expect(allowed.status, allowed.text).to.equal(201);
     });
   });

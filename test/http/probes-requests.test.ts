@@ -13,14 +13,20 @@ const forged = (contents: string) => Buffer.from(contents).toString('base64url')
 describe('requests the probes sent: each answered with a declared 4xx, never a 500 or silence', () => {
   let app: TestApp;
   let owner: TestOwner;
-  before(async () => { app = await startTestApp(); });
-  beforeEach(async () => { owner = await newOwner(app.api); });
-  after(async () => { await app.close(); });
+  before(async () => {
+    app = await startTestApp();
+  });
+  beforeEach(async () => {
+    owner = await newOwner(app.api);
+  });
+  after(async () => {
+    await app.close();
+  });
 
   describe('the OpenAPI document', () => {
     it('names this instance (PUBLIC_URL) as its server', async () => {
       const response = await fetch(`${app.url}/openapi.json`);
-      const document = await response.json() as { servers: Array<{ url: string }> };
+      const document = (await response.json()) as { servers: Array<{ url: string }> };
       expect(document.servers.map((server) => server.url)).to.deep.equal([app.services.config.publicUrl]);
     });
   });
@@ -30,7 +36,11 @@ describe('requests the probes sent: each answered with a declared 4xx, never a 5
 
     it('a body that is not what its Content-Encoding says is 400 naming the header, on public routes too', async () => {
       const garbage = 'certainly not gzip';
-      const authenticated = await app.api.post('/profiles', { token: owner.key, rawBody: garbage, headers: { ...json, 'Content-Encoding': 'gzip' } });
+      const authenticated = await app.api.post('/profiles', {
+        token: owner.key,
+        rawBody: garbage,
+        headers: { ...json, 'Content-Encoding': 'gzip' },
+      });
       const open = await app.api.post('/auth/login', { rawBody: garbage, headers: { ...json, 'Content-Encoding': 'deflate' } });
       for (const response of [authenticated, open]) {
         expect(response.status).to.equal(400);
@@ -39,14 +49,19 @@ describe('requests the probes sent: each answered with a declared 4xx, never a 5
     });
 
     it('a coding the service does not decode is 400 naming the header', async () => {
-      const response = await app.api.post('/profiles', { token: owner.key, rawBody: '{"name":"x"}', headers: { ...json, 'Content-Encoding': 'zstd' } });
+      const response = await app.api.post('/profiles', {
+        token: owner.key,
+        rawBody: '{"name":"x"}',
+        headers: { ...json, 'Content-Encoding': 'zstd' },
+      });
       expect(response.status).to.equal(400);
       expect(response.body.errors[0]).to.include({ path: 'header/content-encoding', code: 'content_encoding' });
     });
 
     it('a gzip body is decoded, whatever the case of the coding', async () => {
       const response = await fetch(`${app.url}/profiles`, {
-        method: 'POST', body: gzipSync(JSON.stringify({ name: 'zipped' })),
+        method: 'POST',
+        body: gzipSync(JSON.stringify({ name: 'zipped' })),
         headers: { ...json, 'Content-Encoding': 'GZip', Authorization: `Bearer ${owner.key}` },
       });
       expect(response.status).to.equal(201);
@@ -57,10 +72,16 @@ describe('requests the probes sent: each answered with a declared 4xx, never a 5
   describe('a body an operation does not take', () => {
     it('is not read: not its size, not its encoding', async () => {
       const big = 'x'.repeat(2 * 1024 * 1024);
-      const deleted = await app.api.delete('/hooks/hook_01jd3y9a2b4c6d8e0f2g4h6j8k', { token: owner.key, rawBody: big, headers: { 'Content-Type': 'application/json' } });
+      const deleted = await app.api.delete('/hooks/hook_01jd3y9a2b4c6d8e0f2g4h6j8k', {
+        token: owner.key,
+        rawBody: big,
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(deleted.status).to.equal(404);
       const pinged = await app.api.post('/hooks/hook_01jd3y9a2b4c6d8e0f2g4h6j8k/test', {
-        token: owner.key, rawBody: 'not gzip', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+        token: owner.key,
+        rawBody: 'not gzip',
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
       });
       expect(pinged.status).to.equal(404);
     });
@@ -70,23 +91,32 @@ describe('requests the probes sent: each answered with a declared 4xx, never a 5
     it('a NUL character in a body member is 400 naming the member', async () => {
       const response = await app.api.post('/profiles', { token: owner.key, body: { name: 'Main\u0000profile' } });
       expect(response.status).to.equal(400);
-      expect(response.body.errors).to.deep.include({ path: 'body/name', message: 'contains a NUL character or a lone surrogate', code: 'characters' });
+      expect(response.body.errors).to.deep.include({
+        path: 'body/name',
+        message: 'contains a NUL character or a lone surrogate',
+        code: 'characters',
+      });
     });
 
     it('a lone surrogate is 400, in a member name as in a value (platformOptions)', async () => {
-      const text = await app.api.post('/profiles', { token: owner.key, rawBody: '{"name":"a\\ud800b"}', headers: { 'Content-Type': 'application/json' } });
+      const text = await app.api.post('/profiles', {
+        token: owner.key,
+        rawBody: '{"name":"a\\ud800b"}',
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(text.status).to.equal(400);
       expect(text.body.errors[0]).to.include({ path: 'body/name', code: 'characters' });
       const options = await app.api.post('/posts', {
         token: owner.key,
-        rawBody: '{"text":"hi","accountIds":["acc_01jd3z8x9y0a1b2c3d4e5f6g7h"],"publishNow":true,"platformOptions":{"botchat":{"\\udc00":"x"}}}',
+        rawBody:
+          '{"text":"hi","accountIds":["acc_01jd3z8x9y0a1b2c3d4e5f6g7h"],"publishNow":true,"platformOptions":{"botchat":{"\\udc00":"x"}}}',
         headers: { 'Content-Type': 'application/json' },
       });
       expect(options.status).to.equal(400);
       expect(options.body.errors.map((error: { code: string }) => error.code)).to.include('characters');
     });
 
-    it("an incoming platform webhook is still taken as the platform sent it (x-verbatim-body), lone surrogates and all", async () => {
+    it('an incoming platform webhook is still taken as the platform sent it (x-verbatim-body), lone surrogates and all', async () => {
       const { token } = await connectBot(app, owner);
       const sent = await new BotchatPeople(() => app).sendMessage(token, 'cut off \ud83d', { id: 7, firstName: 'Ana' });
       expect(sent.webhookStatus).to.equal(200);
@@ -95,7 +125,11 @@ describe('requests the probes sent: each answered with a declared 4xx, never a 5
     it('a NUL character in a query parameter is 400 naming the parameter, on public routes too', async () => {
       const response = await app.api.get('/connect/social_network/callback?state=st%00te&code=c0de');
       expect(response.status).to.equal(400);
-      expect(response.body.errors).to.deep.include({ path: 'query/state', message: 'contains a NUL character or a lone surrogate', code: 'characters' });
+      expect(response.body.errors).to.deep.include({
+        path: 'query/state',
+        message: 'contains a NUL character or a lone surrogate',
+        code: 'characters',
+      });
     });
   });
 
@@ -104,7 +138,10 @@ describe('requests the probes sent: each answered with a declared 4xx, never a 5
       ['/posts', forged('k1:["yesterday","post_01jd4a2b3c4d5e6f7g8h9j0k1m"]')],
       ['/posts', forged('k1:["2026-11-23T08:00:00.000Z","x\\u0000"]')],
       ['/queue', forged('k1:["2026-11-23T08:00:00.000Z","not an id"]')],
-      ['/queue/slots', forged('k1:["prof_01jd3y6w7q5v8k0n2b4c6e8g1h",100000000000,"09:00","Europe/Berlin","slot_01jd4a2b3c4d5e6f7g8h9j0k1m"]')],
+      [
+        '/queue/slots',
+        forged('k1:["prof_01jd3y6w7q5v8k0n2b4c6e8g1h",100000000000,"09:00","Europe/Berlin","slot_01jd4a2b3c4d5e6f7g8h9j0k1m"]'),
+      ],
       ['/queue/slots', forged('k1:["prof_01jd3y6w7q5v8k0n2b4c6e8g1h",1,"25:99","Mars/Olympus","slot_01jd4a2b3c4d5e6f7g8h9j0k1m"]')],
       ['/profiles', forged('v1:prof_\u0000')],
       ['/posts', 'not-a-cursor'],
@@ -131,9 +168,17 @@ describe('requests the probes sent: each answered with a declared 4xx, never a 5
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(png(4, 4))]), 'a.png');
       form.append('file', new Blob([new Uint8Array(png(5, 5))]), 'b.png');
-      const response = await checked(app, 'POST', '/upload', await fetch(`${app.url}/upload`, {
-        method: 'POST', body: form, headers: { Authorization: `Bearer ${owner.key}` }, signal: AbortSignal.timeout(5000),
-      }));
+      const response = await checked(
+        app,
+        'POST',
+        '/upload',
+        await fetch(`${app.url}/upload`, {
+          method: 'POST',
+          body: form,
+          headers: { Authorization: `Bearer ${owner.key}` },
+          signal: AbortSignal.timeout(5000),
+        }),
+      );
       expect(response.status).to.equal(400);
       expect(response.body.errors[0]).to.include({ path: 'body', code: 'maxFiles' });
       expect(readdirSync(mediaFolders(app.services.config.dataDir).tmp)).to.deep.equal([]);

@@ -6,16 +6,22 @@ import { until } from '../support/wait.js';
 
 /** Every text column of every row of a table, as one string to search for a secret in. */
 async function tableText(app: TestApp, table: string): Promise<string> {
-  const rows = await app.services.db(table).select('*') as Array<Record<string, unknown>>;
+  const rows = (await app.services.db(table).select('*')) as Array<Record<string, unknown>>;
   return JSON.stringify(rows.map((row) => Object.values(row).map((value) => (Buffer.isBuffer(value) ? value.toString('utf8') : value))));
 }
 
 describe('secrets at rest: what the tables hold', () => {
   let app: TestApp;
   let owner: TestOwner;
-  before(async () => { app = await startTestApp(); });
-  beforeEach(async () => { owner = await newOwner(app.api); });
-  after(async () => { await app.close(); });
+  before(async () => {
+    app = await startTestApp();
+  });
+  beforeEach(async () => {
+    owner = await newOwner(app.api);
+  });
+  after(async () => {
+    await app.close();
+  });
 
   it('a stored Idempotency-Key answer holds no API key, yet its replay shows it', async () => {
     const request = { token: owner.session, body: { name: 'deploy' }, headers: { 'Idempotency-Key': 'new-key-1' } };
@@ -27,8 +33,12 @@ describe('secrets at rest: what the tables hold', () => {
     expect(replayed.body.key).to.equal(created.body.key);
   });
 
-  it("a stored Idempotency-Key answer holds no webhook secret, yet its replay shows it", async () => {
-    const request = { token: owner.key, body: { url: 'https://93.184.216.34/in', events: ['post.published'] }, headers: { 'Idempotency-Key': 'new-hook-1' } };
+  it('a stored Idempotency-Key answer holds no webhook secret, yet its replay shows it', async () => {
+    const request = {
+      token: owner.key,
+      body: { url: 'https://93.184.216.34/in', events: ['post.published'] },
+      headers: { 'Idempotency-Key': 'new-hook-1' },
+    };
     const created = await app.api.post('/hooks', request);
     expect(created.status).to.equal(201);
     expect(await tableText(app, 'idempotency_keys')).to.not.include(created.body.secret);
@@ -41,8 +51,9 @@ describe('secrets at rest: what the tables hold', () => {
     const sent = await new BotchatPeople(() => app).sendMessage(token, 'hello', { id: 4242, firstName: 'Ana' });
     expect(sent.webhookStatus).to.equal(200);
     await until(async () => (await app.services.db('platformWebhooks').where({ sourceAccountId: accountId })).length > 0);
-    const row = await app.services.db('accounts').where({ id: accountId }).first() as { credentialsCiphertext: string };
-    const webhookSecret = (JSON.parse(app.services.secrets.open(row.credentialsCiphertext)) as { extra: { webhookSecret: string } }).extra.webhookSecret;
+    const row = (await app.services.db('accounts').where({ id: accountId }).first()) as { credentialsCiphertext: string };
+    const webhookSecret = (JSON.parse(app.services.secrets.open(row.credentialsCiphertext)) as { extra: { webhookSecret: string } }).extra
+      .webhookSecret;
     expect(webhookSecret).to.be.a('string').that.is.not.empty;
     const stored = await tableText(app, 'platform_webhooks');
     expect(stored).to.not.include(webhookSecret);

@@ -11,7 +11,9 @@ describe('the per-key and per-session rate limit', () => {
   before(async () => {
     app = await startTestApp({ rateLimit: { points: 3, windowSeconds: 60 }, publicRateLimit: { points: 1000, windowSeconds: 60 } });
   });
-  after(async () => { await app.close(); });
+  after(async () => {
+    await app.close();
+  });
 
   async function keyIdOf(owner: TestOwner): Promise<string> {
     const row = await app.services.db('apiKeys').where({ ownerId: owner.ownerId }).first();
@@ -19,7 +21,12 @@ describe('the per-key and per-session rate limit', () => {
   }
 
   async function storedPoints(id: string): Promise<number | undefined> {
-    return (await app.services.db('rateLimits').where({ key: `p:${id}` }).first())?.points;
+    return (
+      await app.services
+        .db('rateLimits')
+        .where({ key: `p:${id}` })
+        .first()
+    )?.points;
   }
 
   it('counts a session across routes and refuses it once its budget is spent', async () => {
@@ -51,7 +58,10 @@ describe('the per-key and per-session rate limit', () => {
     for (let i = 0; i < 6; i += 1) statuses.push((await app.api.get('/profiles', { token: owner.key })).status);
     expect(statuses).to.deep.equal([200, 200, 200, 429, 429, 429]);
     expect(await storedPoints(keyId)).to.equal(4);
-    await app.services.db('rateLimits').where({ key: `p:${keyId}` }).update({ expire: Date.now() - 1 });
+    await app.services
+      .db('rateLimits')
+      .where({ key: `p:${keyId}` })
+      .update({ expire: Date.now() - 1 });
     const fresh = await app.api.get('/profiles', { token: owner.key });
     expect(fresh.status).to.equal(200);
     expect(fresh.headers.get('ratelimit-remaining')).to.equal('2');
@@ -60,7 +70,9 @@ describe('the per-key and per-session rate limit', () => {
 
   it('shares one budget between processes on the same database', async () => {
     const other = await startTestApp({
-      databaseUrl: app.services.config.databaseUrl, rateLimit: { points: 3, windowSeconds: 60 }, publicRateLimit: { points: 1000, windowSeconds: 60 },
+      databaseUrl: app.services.config.databaseUrl,
+      rateLimit: { points: 3, windowSeconds: 60 },
+      publicRateLimit: { points: 1000, windowSeconds: 60 },
     });
     try {
       const owner = await newOwner(app.api);

@@ -31,11 +31,29 @@ function routerMethodsFor(router: Router, path: string): string[] {
 
 /** Request paths for every path of the contract: templates filled in, and the usual near misses. */
 function requestPaths(contract: Contract, extra: string[] = []): string[] {
-  const paths = new Set<string>(['/', '', '/no/such/route', '//profiles', '/profiles//', 'profiles', '/PROFILES', '/profiles?limit=5', ...extra]);
+  const paths = new Set<string>([
+    '/',
+    '',
+    '/no/such/route',
+    '//profiles',
+    '/profiles//',
+    'profiles',
+    '/PROFILES',
+    '/profiles?limit=5',
+    ...extra,
+  ]);
   for (const { path } of contract.operations) {
     const filled = path.replace(/\{[^}]+\}/g, 'x_1');
     const literal = path.replace(/\{[^}]+\}/g, (name) => name.slice(1, -1));
-    for (const candidate of [path, filled, literal, `${filled}//`, `${filled}/extra`, filled.replace(/\/[^/]*$/, ''), ` ${filled}.json?a=b`]) {
+    for (const candidate of [
+      path,
+      filled,
+      literal,
+      `${filled}//`,
+      `${filled}/extra`,
+      filled.replace(/\/[^/]*$/, ''),
+      ` ${filled}.json?a=b`,
+    ]) {
       paths.add(candidate);
     }
   }
@@ -58,28 +76,56 @@ function expectRouterAgreement(contract: Contract, router: Router, paths: string
 const TRICKY_DOCUMENT = {
   openapi: '3.1.0',
   info: { title: 'routing', version: '1' },
-  paths: Object.fromEntries(Object.entries({
-    '/items/{id}': ['get', 'delete'],
-    '/items/mine': ['get', 'post'],
-    '/items/{id}/tags/{tag}': ['get', 'delete'],
-    '/items/{id}/tags/all': ['get', 'put'],
-    '/items/{id}/{sub}/all': ['patch'],
-    '/a/{x}/c': ['get'],
-    '/a/b/{y}': ['get', 'post'],
-    '/files/{name}.json': ['get'],
-    '/files/{name}': ['get', 'post'],
-  }).map(([path, methods]) => [path, Object.fromEntries(methods.map((method) => [method, {
-    operationId: `${method} ${path}`, responses: { 200: { description: 'ok' } },
-  }]))])),
+  paths: Object.fromEntries(
+    Object.entries({
+      '/items/{id}': ['get', 'delete'],
+      '/items/mine': ['get', 'post'],
+      '/items/{id}/tags/{tag}': ['get', 'delete'],
+      '/items/{id}/tags/all': ['get', 'put'],
+      '/items/{id}/{sub}/all': ['patch'],
+      '/a/{x}/c': ['get'],
+      '/a/b/{y}': ['get', 'post'],
+      '/files/{name}.json': ['get'],
+      '/files/{name}': ['get', 'post'],
+    }).map(([path, methods]) => [
+      path,
+      Object.fromEntries(
+        methods.map((method) => [
+          method,
+          {
+            operationId: `${method} ${path}`,
+            responses: { 200: { description: 'ok' } },
+          },
+        ]),
+      ),
+    ]),
+  ),
 };
 
 describe('the route table', () => {
-  it('agrees with the router where only specificity, not the document\'s order, picks the operation', async () => {
+  it("agrees with the router where only specificity, not the document's order, picks the operation", async () => {
     const tricky = await Contract.load(TRICKY_DOCUMENT as never);
-    const compared = expectRouterAgreement(tricky, referenceRouter(tricky), requestPaths(tricky, [
-      '/items/mine', '/items/mine/', '/items/x', '/items/mine/tags/all', '/items/x/tags/all', '/items/x/other/all', '/items/x/tags/y',
-      '/a/b/c', '/a/z/c', '/a/b/z', '/files/x.json', '/files/xjson', '/files/xxjson', '/files/x.json/', '/files/.json',
-    ]));
+    const compared = expectRouterAgreement(
+      tricky,
+      referenceRouter(tricky),
+      requestPaths(tricky, [
+        '/items/mine',
+        '/items/mine/',
+        '/items/x',
+        '/items/mine/tags/all',
+        '/items/x/tags/all',
+        '/items/x/other/all',
+        '/items/x/tags/y',
+        '/a/b/c',
+        '/a/z/c',
+        '/a/b/z',
+        '/files/x.json',
+        '/files/xjson',
+        '/files/xxjson',
+        '/files/x.json/',
+        '/files/.json',
+      ]),
+    );
     expect(compared).to.be.greaterThan(100);
     expect(tricky.match('GET', '/items/mine')?.operationId).to.equal('get /items/mine');
     expect(tricky.match('DELETE', '/items/mine')?.operationId).to.equal('delete /items/{id}');
@@ -97,7 +143,7 @@ describe('the route table', () => {
     router = referenceRouter(contract);
   });
 
-  it('matches every method and path exactly as openapi-backend\'s router does', () => {
+  it("matches every method and path exactly as openapi-backend's router does", () => {
     let compared = 0;
     for (const path of requestPaths(contract)) {
       for (const method of METHODS) {
@@ -119,7 +165,7 @@ describe('the route table', () => {
     expect(contract.match('GET', '/accounts/acc_1')?.path).to.equal('/accounts/{id}');
   });
 
-  it('hands the validator the router\'s operation, path-level parameters and security included', () => {
+  it("hands the validator the router's operation, path-level parameters and security included", () => {
     for (const op of router.getOperations()) {
       const matched = contract.match(op.method, op.path.replace(/\{[^}]+\}/g, 'x_1'));
       if (matched?.operationId !== op.operationId) continue; // a more specific literal path takes this request

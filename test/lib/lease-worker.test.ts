@@ -76,7 +76,14 @@ class ListWork implements LeasedWork<string, string> {
 describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in flight, and a stop that waits', () => {
   // Far longer than any test may take: only a NOTIFY wakes the loops.
   // Leases of 200 ms, renewed every 50 ms.
-  const settings: LeaseWorkerSettings = { name: 'lease-worker-test', channels: [CHANNEL], concurrency: 2, pollMs: 60_000, loops: 2, leaseSeconds: 0.2 };
+  const settings: LeaseWorkerSettings = {
+    name: 'lease-worker-test',
+    channels: [CHANNEL],
+    concurrency: 2,
+    pollMs: 60_000,
+    loops: 2,
+    leaseSeconds: 0.2,
+  };
   let admin: pg.Client;
   let work: ListWork;
   let worker: LeaseWorker<string, string>;

@@ -19,16 +19,25 @@ describe('NotificationListener — a LISTEN connection that comes back', () => {
     await admin.end();
   });
 
-  const heardAll = (count: number, what: string) => until(() => heard.length, { done: (n) => n >= count, what: `${what}; heard ${JSON.stringify(heard)}` });
+  const heardAll = (count: number, what: string) =>
+    until(() => heard.length, { done: (n) => n >= count, what: `${what}; heard ${JSON.stringify(heard)}` });
 
   it('hears its channel, reconnects when the server ends its connection, says so once, and hears the channel again', async () => {
-    listener = new NotificationListener(adminUrl(), ['listener_test'], (channel) => heard.push(channel), createLogger('silent'), 'listener-test');
+    listener = new NotificationListener(
+      adminUrl(),
+      ['listener_test'],
+      (channel) => heard.push(channel),
+      createLogger('silent'),
+      'listener-test',
+    );
     await listener.start();
     expect(heard).to.deep.equal([null]);
     await admin.query("NOTIFY listener_test, 'one'");
     await heardAll(2, 'the first notification');
 
-    const { rows } = await admin.query("SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'listener-test'");
+    const { rows } = await admin.query(
+      "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'listener-test'",
+    );
     expect(rows).to.deep.equal([{ ended: true }]);
     await heardAll(3, 'the reconnection');
     expect(heard[2]).to.equal(null);
@@ -41,7 +50,13 @@ describe('NotificationListener — a LISTEN connection that comes back', () => {
   it('stops for good: a stopped listener does not reconnect', async () => {
     // A listener left running, whose connection ends at the same time: by the time it is back, a stopped one would be too.
     const reconnections: Array<string | null> = [];
-    const control = new NotificationListener(adminUrl(), ['listener_test'], (channel) => reconnections.push(channel), createLogger('silent'), 'listener-control');
+    const control = new NotificationListener(
+      adminUrl(),
+      ['listener_test'],
+      (channel) => reconnections.push(channel),
+      createLogger('silent'),
+      'listener-control',
+    );
     await control.start();
     try {
       await listener.stop();

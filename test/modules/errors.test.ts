@@ -14,7 +14,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('problems — declared in one place per area', () => {
-  it('every problem class lives in src/lib/errors.ts or in its area\'s errors.ts (ApiError itself is abstract)', () => {
+  it("every problem class lives in src/lib/errors.ts or in its area's errors.ts (ApiError itself is abstract)", () => {
     const elsewhere = sourceFiles(join(root, 'src'))
       .filter((file) => !file.endsWith('/errors.ts'))
       .filter((file) => /\bextends (ApiError|UnprocessableError)\b/.test(readFileSync(file, 'utf8')))

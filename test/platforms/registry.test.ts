@@ -18,19 +18,33 @@ describe('the platform registry', () => {
     expect(platforms.get('calendar')).to.equal(undefined);
     expect(platforms.unavailable.get('calendar')).to.equal('set SEARCH_SUITE_CLIENT_ID and SEARCH_SUITE_CLIENT_SECRET');
     expect([...platforms.unavailable.keys()]).to.have.members([
-      'chatapp-cloud', 'qrchat', 'search_suite', 'calendar', 'short_video', 'short_video_ads', 'social_network', 'social_threads',
+      'chatapp-cloud',
+      'qrchat',
+      'search_suite',
+      'calendar',
+      'short_video',
+      'short_video_ads',
+      'social_network',
+      'social_threads',
     ]);
   });
 
   it('points every platform left unconfigured at the sandbox, keeping what was set of its own', () => {
-    const read = readPlatformSettings({ BOTCHAT_API_URL: 'https://bots.example', CHATAPP_CLOUD_VERIFY_TOKEN: 'own token', SOCIAL_NETWORK_API_VERSION: 'v26.0' });
+    const read = readPlatformSettings({
+      BOTCHAT_API_URL: 'https://bots.example',
+      CHATAPP_CLOUD_VERIFY_TOKEN: 'own token',
+      SOCIAL_NETWORK_API_VERSION: 'v26.0',
+    });
     const settings = withSandboxDefaults(read, 'http://127.0.0.1:8081');
     expect(settings.botchat).to.deep.equal(read.botchat);
     expect(settings['chatapp-cloud']).to.deep.equal({
-      configured: true, settings: { apiUrl: 'http://127.0.0.1:8081/chatapp-cloud/v25.0', appSecret: SANDBOX_APP_SECRET, verifyToken: 'own token' },
+      configured: true,
+      settings: { apiUrl: 'http://127.0.0.1:8081/chatapp-cloud/v25.0', appSecret: SANDBOX_APP_SECRET, verifyToken: 'own token' },
     });
     expect(settings.social_network).to.nested.include({
-      configured: true, 'settings.graphHost': 'http://127.0.0.1:8081/social_network/graph', 'settings.version': 'v26.0',
+      configured: true,
+      'settings.graphHost': 'http://127.0.0.1:8081/social_network/graph',
+      'settings.version': 'v26.0',
     });
     const platforms = new Platforms(settings, deps);
     expect(platforms.unavailable.size).to.equal(0);
@@ -51,7 +65,10 @@ describe('platforms left unconfigured while the sandbox is off', () => {
   it('are not available: connecting an account answers 422 platform_not_configured, saying what the operator would set', async () => {
     expect(app.services.sandboxUrl).to.equal(null);
     const owner = await newOwner(app.api);
-    const bot = await app.api.post('/connect/botchat', { token: owner.key, body: { profileId: owner.profileId, botToken: DEMO_BOT_TOKEN } });
+    const bot = await app.api.post('/connect/botchat', {
+      token: owner.key,
+      body: { profileId: owner.profileId, botToken: DEMO_BOT_TOKEN },
+    });
     expect(bot.status).to.equal(422);
     expect(bot.body.code).to.equal('platform_not_configured');
     expect(bot.body.detail).to.include('BOTCHAT_API_URL');

@@ -17,6 +17,7 @@ export async function storedAccount(app: TestApp, accountId: string): Promise<{ 
 /** The account as the owner reads it, once its status is `status`: a worker marks it after it records an outcome. */
 export function accountOnceIn(app: TestApp, owner: TestOwner, accountId: string, status: string): Promise<any> {
   return until(async () => (await app.api.get(`/accounts/${accountId}`, { token: owner.key })).body, {
-    done: (account) => account.status === status, what: `the account ${accountId} to be ${status}`,
+    done: (account) => account.status === status,
+    what: `the account ${accountId} to be ${status}`,
   });
 }

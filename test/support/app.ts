@@ -44,8 +44,21 @@ async function testDefaults(settings: TestAppSettings): Promise<Pick<Config, 'we
   const defaults = loadConfig({});
   const { caFile } = await testCertificate();
   return {
-    webhooks: { ...defaults.webhooks, allowedCidrs: ['127.0.0.0/8'], caFile, retryScheduleSeconds: [1, 1, 1], leaseSeconds: 2, ...settings.webhooks },
-    publishing: { ...defaults.publishing, leaseSeconds: 2, retryScheduleSeconds: [1, 1], minScheduleAheadSeconds: 2, ...settings.publishing },
+    webhooks: {
+      ...defaults.webhooks,
+      allowedCidrs: ['127.0.0.0/8'],
+      caFile,
+      retryScheduleSeconds: [1, 1, 1],
+      leaseSeconds: 2,
+      ...settings.webhooks,
+    },
+    publishing: {
+      ...defaults.publishing,
+      leaseSeconds: 2,
+      retryScheduleSeconds: [1, 1],
+      minScheduleAheadSeconds: 2,
+      ...settings.publishing,
+    },
   };
 }
 
@@ -66,7 +79,7 @@ export async function startTestApp(settings: TestAppSettings = {}): Promise<Test
     logLevel: process.env.LOG_LEVEL ?? 'silent',
     encryptionKey: randomBytes(32).toString('base64'),
     ...settings,
-    ...await testDefaults(settings),
+    ...(await testDefaults(settings)),
   };
   const logger = createLogger(config.logLevel);
   const { services, workers, shutdown } = await boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });

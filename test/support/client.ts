@@ -18,7 +18,10 @@ export interface RequestOptions {
 
 /** Real HTTP to the service; every answer is checked against the contract before the test sees it. */
 export class ApiClient {
-  constructor(readonly baseUrl: string, private readonly contract: Contract) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly contract: Contract,
+  ) {}
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
@@ -36,8 +39,16 @@ export class ApiClient {
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 
-  get<T = any>(path: string, options?: RequestOptions) { return this.request<T>('GET', path, options); }
-  post<T = any>(path: string, options?: RequestOptions) { return this.request<T>('POST', path, options); }
-  patch<T = any>(path: string, options?: RequestOptions) { return this.request<T>('PATCH', path, options); }
-  delete<T = any>(path: string, options?: RequestOptions) { return this.request<T>('DELETE', path, options); }
+  get<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('GET', path, options);
+  }
+  post<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('POST', path, options);
+  }
+  patch<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('PATCH', path, options);
+  }
+  delete<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('DELETE', path, options);
+  }
 }

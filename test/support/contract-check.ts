@@ -5,9 +5,16 @@ import type { Contract } from '../../src/http/contract.js';
  * Every response a test receives is checked against the contract: the status must be declared for the
  * operation, the content type must be one it declares, and a JSON body must match its schema.
  */
-export function assertMatchesContract(contract: Contract, method: string, path: string, response: {
-  status: number; contentType: string | null; body: unknown;
-}): void {
+export function assertMatchesContract(
+  contract: Contract,
+  method: string,
+  path: string,
+  response: {
+    status: number;
+    contentType: string | null;
+    body: unknown;
+  },
+): void {
   const operation = contract.match(method, path);
   if (!operation) {
     // Unknown routes are answered by the router, not an operation; they must still be problems.
@@ -25,7 +32,9 @@ export function assertMatchesContract(contract: Contract, method: string, path: 
   }
   const type = (response.contentType ?? '').split(';')[0]!.trim();
   // A declared `image/*` covers every image type.
-  const declaredType = mediaTypes.find((declared) => declared === type || (declared.endsWith('/*') && type.startsWith(declared.slice(0, -1))));
+  const declaredType = mediaTypes.find(
+    (declared) => declared === type || (declared.endsWith('/*') && type.startsWith(declared.slice(0, -1))),
+  );
   expect(declaredType, `${where} with Content-Type ${type}, not one of ${mediaTypes.join(', ')}`).to.exist;
   if (type.endsWith('json')) {
     const result = contract.backend.validator.validateResponse(response.body, operation, response.status);

@@ -55,7 +55,11 @@ class MortalWorker<Item, Result> extends LeaseWorker<Item, Result> {
  * crash may still commit, as a commit under way when a process dies may.
  */
 export class CrashableWorker {
-  private constructor(private readonly app: TestApp, private readonly kind: keyof typeof WORK, private worker: MortalWorker<unknown, unknown>) {}
+  private constructor(
+    private readonly app: TestApp,
+    private readonly kind: keyof typeof WORK,
+    private worker: MortalWorker<unknown, unknown>,
+  ) {}
 
   static async standIn(app: TestApp, kind: keyof typeof WORK): Promise<CrashableWorker> {
     await app[kind]!.stop();

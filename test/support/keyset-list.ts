@@ -54,7 +54,10 @@ export function itPagesByKeyset(t: ApiTest, operation: string, make: (count: num
     const whole = await read('limit=100');
     expect(whole.nextCursor, 'the whole list in one page').to.equal(null);
     const ids = whole.data.map((item) => item.id);
-    expect(ids.filter((id) => listed.ids.includes(id)), 'the items made, in order').to.deep.equal(listed.ids);
+    expect(
+      ids.filter((id) => listed.ids.includes(id)),
+      'the items made, in order',
+    ).to.deep.equal(listed.ids);
     const walked = await walk('');
     expect(walked, 'the pages, one after another').to.deep.equal(ids);
     expect(new Set(walked).size, 'items listed twice').to.equal(walked.length);

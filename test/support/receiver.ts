@@ -69,7 +69,11 @@ function answer(inbox: Inbox, request: Received): Reply {
 export class Receiver extends Inbox {
   private readonly inboxes = new Map<string, Inbox>();
 
-  private constructor(private readonly server: Server, url: string, readonly caFile: string) {
+  private constructor(
+    private readonly server: Server,
+    url: string,
+    readonly caFile: string,
+  ) {
     super(url);
   }
 

@@ -15,16 +15,24 @@ export class TestS3Server {
   private server: S3rver;
   readonly client: S3Client;
 
-  private constructor(private readonly directory: string, readonly bucket: string, readonly port: number, server: S3rver) {
+  private constructor(
+    private readonly directory: string,
+    readonly bucket: string,
+    readonly port: number,
+    server: S3rver,
+  ) {
     this.server = server;
     this.client = new S3Client({ region: 'us-east-1', endpoint: this.endpoint, forcePathStyle: true, credentials: S3_TEST_CREDENTIALS });
     // s3rver signs a bucket's own path as `/bucket` while the SDK sends `/bucket/` (ListObjects): the signatures
     // differ. Object paths, all the service uses, are signed alike; only this looking-in client needs the fix.
-    this.client.middlewareStack.add((next) => async (args) => {
-      const request = args.request as { path?: string };
-      if (request.path && /^\/[^/]+\/$/.test(request.path)) request.path = request.path.slice(0, -1);
-      return next(args);
-    }, { step: 'build', name: 's3rverBucketPath' });
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        const request = args.request as { path?: string };
+        if (request.path && /^\/[^/]+\/$/.test(request.path)) request.path = request.path.slice(0, -1);
+        return next(args);
+      },
+      { step: 'build', name: 's3rverBucketPath' },
+    );
   }
 
   static async start(bucket = 'media'): Promise<TestS3Server> {

@@ -20,8 +20,18 @@ let certificate: Promise<TestCertificate> | undefined;
 export function testCertificate(): Promise<TestCertificate> {
   certificate ??= (async () => {
     const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
-      keySize: 2048, days: 2, algorithm: 'sha256',
-      extensions: [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] }],
+      keySize: 2048,
+      days: 2,
+      algorithm: 'sha256',
+      extensions: [
+        {
+          name: 'subjectAltName',
+          altNames: [
+            { type: 7, ip: '127.0.0.1' },
+            { type: 2, value: 'localhost' },
+          ],
+        },
+      ],
     } as never);
     const caFile = join(mkdtempSync(join(tmpdir(), 'socialgate-test-tls-')), 'ca.pem');
     writeFileSync(caFile, pems.cert);

@@ -63,7 +63,7 @@ const OUTSTANDING = `
       OR (next_run_at <= now() AND disabled IS NOT TRUE))::int AS "jobs"`;
 
 async function outstanding(db: Db): Promise<Outstanding> {
-  const { rows } = await db.raw(OUTSTANDING) as { rows: Outstanding[] };
+  const { rows } = (await db.raw(OUTSTANDING)) as { rows: Outstanding[] };
   return rows[0]!;
 }
 

@@ -25,7 +25,12 @@ export async function publishWithAPicture(picture: Blob, accountId: string): Pro
 
   const post = await client.POST('/posts', {
     params: { header: { 'Idempotency-Key': 'a5b1c2d3-winter-blend' } },
-    body: { accountIds: [accountId], text: 'Our winter blend is back.', mediaIds: [uploaded.data.id, imported.data.id], scheduledAt: '2030-01-01T08:00:00Z' },
+    body: {
+      accountIds: [accountId],
+      text: 'Our winter blend is back.',
+      mediaIds: [uploaded.data.id, imported.data.id],
+      scheduledAt: '2030-01-01T08:00:00Z',
+    },
   });
   // @ts-expect-error a post says when to publish: publishNow, scheduledAt or useQueue
   await client.POST('/posts', { body: { accountIds: [accountId], text: 'When?' } });
@@ -34,7 +39,9 @@ export async function publishWithAPicture(picture: Blob, accountId: string): Pro
   // @ts-expect-error a queued post's members are typed: its text is a string
   await client.POST('/queue', { body: { post: { accountIds: [accountId], text: 42 } } });
 
-  const hook = await client.POST('/hooks', { body: { url: 'https://hooks.example.com/socialgate', events: ['post.published', 'post.failed'] } });
+  const hook = await client.POST('/hooks', {
+    body: { url: 'https://hooks.example.com/socialgate', events: ['post.published', 'post.failed'] },
+  });
   if (!post.data || !hook.data) throw new Error('refused');
   return `${post.data.id} ${post.data.status} ${hook.data.secret.length}`;
 }

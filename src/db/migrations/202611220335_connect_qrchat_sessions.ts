@@ -5,7 +5,9 @@ export async function up(db: Knex): Promise<void> {
   // and which worker process holds its socket (one at a time: a second socket on the same keys is replaced).
   await db.schema.createTable('qrchat_sessions', (t) => {
     t.text('account_id').primary().references('accounts.id').onDelete('CASCADE');
-    t.text('state').notNullable().defaultTo('disconnected')
+    t.text('state')
+      .notNullable()
+      .defaultTo('disconnected')
       .checkIn(['disconnected', 'connecting', 'qr_pending', 'code_pending', 'pairing', 'open', 'logged_out']);
     t.text('qr');
     t.timestamp('qr_expires_at', { useTz: true });

@@ -5,8 +5,7 @@ export async function up(db: Knex): Promise<void> {
     t.text('id').primary();
     t.text('owner_id').notNullable().references('owners.id').onDelete('CASCADE');
     t.text('profile_id').notNullable().references('profiles.id').onDelete('CASCADE');
-    t.text('status').notNullable()
-      .checkIn(['scheduled', 'processing', 'published', 'partial', 'failed', 'cancelled', 'deleted']);
+    t.text('status').notNullable().checkIn(['scheduled', 'processing', 'published', 'partial', 'failed', 'cancelled', 'deleted']);
     t.text('text');
     // Media by id only (the media table is another module's); checked when the post is created.
     t.specificType('media_ids', 'text[]').notNullable().defaultTo('{}');
@@ -23,7 +22,9 @@ export async function up(db: Knex): Promise<void> {
     t.index(['owner_id', 'scheduled_at', 'id']);
   });
   // One post per slot occurrence: two requests racing for the same free slot cannot both take it.
-  await db.raw(`CREATE UNIQUE INDEX posts_slot_occurrence ON posts (slot_id, scheduled_at) WHERE slot_id IS NOT NULL AND status = 'scheduled'`);
+  await db.raw(
+    `CREATE UNIQUE INDEX posts_slot_occurrence ON posts (slot_id, scheduled_at) WHERE slot_id IS NOT NULL AND status = 'scheduled'`,
+  );
   await db.raw(`CREATE INDEX posts_queue ON posts (profile_id, scheduled_at, id) WHERE slot_id IS NOT NULL AND status = 'scheduled'`);
 
   await db.schema.createTable('post_targets', (t) => {

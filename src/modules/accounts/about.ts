@@ -8,6 +8,9 @@ type About = components['schemas']['AccountAbout'];
 /** The account's live public profile; a refusal by the platform is recorded on the account as well. */
 export async function aboutAccount(services: Services, principal: Principal, id: string): Promise<About> {
   return withConnectedAccount(services, principal, id, 'about', async (adapter, account, row) => ({
-    accountId: row.id, platform: row.platform as About['platform'], ...await adapter.about(account), fetchedAt: new Date().toISOString(),
+    accountId: row.id,
+    platform: row.platform as About['platform'],
+    ...(await adapter.about(account)),
+    fetchedAt: new Date().toISOString(),
   }));
 }

@@ -17,10 +17,21 @@ import { adapterAccount, findAccount } from './read.js';
 
 type Account = components['schemas']['Account'];
 
-export async function listAccounts(db: Knex, principal: Principal, page: PageRequest, filters: {
-  profileId?: string; platform?: string; kind?: string; status?: string;
-}): Promise<Page<Account>> {
-  const query = AccountRow.query(db).where({ ownerId: principal.ownerId }).orderBy('id', 'desc').limit(page.limit + 1);
+export async function listAccounts(
+  db: Knex,
+  principal: Principal,
+  page: PageRequest,
+  filters: {
+    profileId?: string;
+    platform?: string;
+    kind?: string;
+    status?: string;
+  },
+): Promise<Page<Account>> {
+  const query = AccountRow.query(db)
+    .where({ ownerId: principal.ownerId })
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
   const profiles = await listedProfiles(db, principal, filters.profileId);
   if (profiles) query.whereIn('profileId', profiles);
   if (filters.platform) query.where({ platform: filters.platform });
@@ -32,10 +43,22 @@ export async function listAccounts(db: Knex, principal: Principal, page: PageReq
 }
 
 /** Health from the records (no platform is called); `needsAction` filters within each page. */
-export async function listAccountHealth(db: Knex, principal: Principal, page: PageRequest, filters: {
-  profileId?: string; platform?: string; needsAction?: boolean;
-}, refreshable: (platform: string) => boolean = () => false): Promise<Page<components['schemas']['AccountHealth']>> {
-  const query = AccountRow.query(db).where({ ownerId: principal.ownerId }).whereNot({ status: 'disconnected' }).orderBy('id', 'desc').limit(page.limit + 1);
+export async function listAccountHealth(
+  db: Knex,
+  principal: Principal,
+  page: PageRequest,
+  filters: {
+    profileId?: string;
+    platform?: string;
+    needsAction?: boolean;
+  },
+  refreshable: (platform: string) => boolean = () => false,
+): Promise<Page<components['schemas']['AccountHealth']>> {
+  const query = AccountRow.query(db)
+    .where({ ownerId: principal.ownerId })
+    .whereNot({ status: 'disconnected' })
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
   const profiles = await listedProfiles(db, principal, filters.profileId);
   if (profiles) query.whereIn('profileId', profiles);
   if (filters.platform) query.where({ platform: filters.platform });
@@ -49,48 +72,90 @@ export async function listAccountHealth(db: Knex, principal: Principal, page: Pa
  * Creates the account, or repairs the same platform account of the same profile (new credentials, same id).
  * The platform account in another profile of the owner is a 409. Emits `account.connected`.
  */
-export async function saveConnectedAccount(services: Services, principal: Principal, input: {
-  profileId: string; platform: string; identity: PlatformIdentity; credentials: Credentials; id?: string;
-}, outer?: Knex.Transaction): Promise<{ row: AccountRow; created: boolean }> {
+export async function saveConnectedAccount(
+  services: Services,
+  principal: Principal,
+  input: {
+    profileId: string;
+    platform: string;
+    identity: PlatformIdentity;
+    credentials: Credentials;
+    id?: string;
+  },
+  outer?: Knex.Transaction,
+): Promise<{ row: AccountRow; created: boolean }> {
   const { secrets } = services;
   // Inside a caller's transaction this is a savepoint: several accounts of one grant are saved all or none.
   const db = outer ?? services.db;
   try {
     return await db.transaction(async (trx) => {
       await findProfile(trx, principal, input.profileId);
-      const existing = await AccountRow.query(trx).forUpdate()
+      const existing = await AccountRow.query(trx)
+        .forUpdate()
         .findOne({ ownerId: principal.ownerId, platform: input.platform, platformAccountId: input.identity.platformAccountId });
       if (existing && existing.profileId !== input.profileId && existing.status !== 'disconnected') {
-        throw new AccountAlreadyConnectedError(`This ${input.platform} account is connected to another profile (${existing.profileId}); disconnect it there first.`);
+        throw new AccountAlreadyConnectedError(
+          `This ${input.platform} account is connected to another profile (${existing.profileId}); disconnect it there first.`,
+        );
       }
       const now = new Date();
       const fields = {
-        profileId: input.profileId, kind: input.identity.kind, name: input.identity.name, username: input.identity.username,
-        avatarUrl: input.identity.avatarUrl, status: 'connected' as const, statusReason: null, scopes: input.identity.scopes,
-        credentialsCiphertext: secrets.seal(JSON.stringify(input.credentials)), tokenExpiresAt: input.identity.tokenExpiresAt,
-        platformUserId: input.identity.platformUserId ?? null, connectedAt: now, lastError: null, updatedAt: now,
+        profileId: input.profileId,
+        kind: input.identity.kind,
+        name: input.identity.name,
+        username: input.identity.username,
+        avatarUrl: input.identity.avatarUrl,
+        status: 'connected' as const,
+        statusReason: null,
+        scopes: input.identity.scopes,
+        credentialsCiphertext: secrets.seal(JSON.stringify(input.credentials)),
+        tokenExpiresAt: input.identity.tokenExpiresAt,
+        platformUserId: input.identity.platformUserId ?? null,
+        connectedAt: now,
+        lastError: null,
+        updatedAt: now,
       };
       const row = existing
         ? (await AccountRow.query(trx).patch(fields).where({ id: existing.id }).returning('*'))[0]!
         : await AccountRow.query(trx).insertAndFetch({
-          id: input.id ?? newId('acc'), ownerId: principal.ownerId, platform: input.platform,
-          platformAccountId: input.identity.platformAccountId, ...fields,
-        });
-      await emitEvent(trx, { ownerId: principal.ownerId, profileId: row.profileId, name: 'account.connected', data: accountEventData(row, 'connected') });
+            id: input.id ?? newId('acc'),
+            ownerId: principal.ownerId,
+            platform: input.platform,
+            platformAccountId: input.identity.platformAccountId,
+            ...fields,
+          });
+      await emitEvent(trx, {
+        ownerId: principal.ownerId,
+        profileId: row.profileId,
+        name: 'account.connected',
+        data: accountEventData(row, 'connected'),
+      });
       return { row, created: !existing };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AccountAlreadyConnectedError('This platform account was connected at the same moment by another request.');
+    if (isUniqueViolation(error))
+      throw new AccountAlreadyConnectedError('This platform account was connected at the same moment by another request.');
     throw error;
   }
 }
 
 export function accountErrorOf(error: PlatformError): AccountError {
-  const code: AccountError['code'] = error.kind === 'auth_expired' ? 'token_revoked'
-    : error.kind === 'permission_revoked' ? 'permission_missing'
-      : error.kind === 'rate_limited' ? 'rate_limited'
-        : error.kind === 'transient' ? 'platform_unavailable' : 'platform_error';
-  return { code, message: error.message.slice(0, 1000), platformCode: error.details.platformCode === undefined ? null : String(error.details.platformCode), at: new Date().toISOString() };
+  const code: AccountError['code'] =
+    error.kind === 'auth_expired'
+      ? 'token_revoked'
+      : error.kind === 'permission_revoked'
+        ? 'permission_missing'
+        : error.kind === 'rate_limited'
+          ? 'rate_limited'
+          : error.kind === 'transient'
+            ? 'platform_unavailable'
+            : 'platform_error';
+  return {
+    code,
+    message: error.message.slice(0, 1000),
+    platformCode: error.details.platformCode === undefined ? null : String(error.details.platformCode),
+    at: new Date().toISOString(),
+  };
 }
 
 /**
@@ -107,13 +172,19 @@ export async function recordPlatformOutcome(db: Knex, accountId: string, error: 
     if (!row) return;
     const lastError = accountErrorOf(error);
     if (!error.needsReconnection || row.status !== 'connected') {
-      await AccountRow.query(trx).patch({ lastError: lastError as never, updatedAt: new Date() }).where({ id: accountId });
+      await AccountRow.query(trx)
+        .patch({ lastError: lastError as never, updatedAt: new Date() })
+        .where({ id: accountId });
       return;
     }
     const statusReason = error.kind === 'permission_revoked' ? 'permission_missing' : 'token_revoked';
-    await AccountRow.query(trx).patch({ status: 'needs_reconnection', statusReason, lastError: lastError as never, updatedAt: new Date() }).where({ id: accountId });
+    await AccountRow.query(trx)
+      .patch({ status: 'needs_reconnection', statusReason, lastError: lastError as never, updatedAt: new Date() })
+      .where({ id: accountId });
     await emitEvent(trx, {
-      ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection',
+      ownerId: row.ownerId,
+      profileId: row.profileId,
+      name: 'account.needs_reconnection',
       data: accountEventData(row, 'needs_reconnection', statusReason, lastError.message),
     });
   });
@@ -122,10 +193,13 @@ export async function recordPlatformOutcome(db: Knex, accountId: string, error: 
 /** Notes that the platform accepted the accounts' credentials just now, at most once a minute per account. */
 export async function noteSuccesses(db: Knex, accountIds: string[]): Promise<void> {
   // Skipped while locked and touched once a minute at most, so a busy account is not a lock every batch queues on.
-  await db.raw(`
+  await db.raw(
+    `
     UPDATE accounts SET last_success_at = now() WHERE id IN (
       SELECT id FROM accounts WHERE id = ANY(?) AND (last_success_at IS NULL OR last_success_at < now() - interval '1 minute')
-      ORDER BY id FOR UPDATE SKIP LOCKED)`, [accountIds]);
+      ORDER BY id FOR UPDATE SKIP LOCKED)`,
+    [accountIds],
+  );
 }
 
 /**
@@ -144,9 +218,20 @@ export async function disconnectAccount(services: Services, principal: Principal
   await services.db.transaction(async (trx) => {
     const locked = await AccountRow.query(trx).findById(id).forUpdate();
     if (!locked || locked.status === 'disconnected') return;
-    await AccountRow.query(trx).patch({
-      status: 'disconnected', statusReason: 'disconnected_by_user', credentialsCiphertext: null, tokenExpiresAt: null, updatedAt: new Date(),
-    }).where({ id });
-    await emitEvent(trx, { ownerId: locked.ownerId, profileId: locked.profileId, name: 'account.disconnected', data: accountEventData(locked, 'disconnected') });
+    await AccountRow.query(trx)
+      .patch({
+        status: 'disconnected',
+        statusReason: 'disconnected_by_user',
+        credentialsCiphertext: null,
+        tokenExpiresAt: null,
+        updatedAt: new Date(),
+      })
+      .where({ id });
+    await emitEvent(trx, {
+      ownerId: locked.ownerId,
+      profileId: locked.profileId,
+      name: 'account.disconnected',
+      data: accountEventData(locked, 'disconnected'),
+    });
   });
 }

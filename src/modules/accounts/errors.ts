@@ -27,7 +27,9 @@ export class CapabilityUnsupportedError extends UnprocessableError {
  */
 export class PermissionMissingError extends ApiError {
   constructor(detail: string, scope?: string) {
-    super(422, 'permission_missing', 'A platform permission is missing', detail, { members: { action: 'reconnect_account', ...(scope ? { scope } : {}) } });
+    super(422, 'permission_missing', 'A platform permission is missing', detail, {
+      members: { action: 'reconnect_account', ...(scope ? { scope } : {}) },
+    });
   }
 }
 
@@ -39,8 +41,13 @@ export class PlatformRateLimitedError extends ApiError {
   constructor(said: string, retryAt: Date | undefined) {
     const seconds = retryAt ? Math.max(1, Math.ceil((retryAt.getTime() - Date.now()) / 1000)) : GUESSED_WAIT_SECONDS;
     const wait = retryAt ? `try again in ${seconds} seconds` : `it did not say for how long; try again in ${seconds} seconds (a guess)`;
-    super(429, 'platform_rate_limited', 'The platform is rate limiting the account', `The platform is rate limiting this account (${said}); ${wait}.`,
-      { headers: { 'Retry-After': String(seconds) } });
+    super(
+      429,
+      'platform_rate_limited',
+      'The platform is rate limiting the account',
+      `The platform is rate limiting this account (${said}); ${wait}.`,
+      { headers: { 'Retry-After': String(seconds) } },
+    );
   }
 }
 

@@ -34,8 +34,13 @@ export const listAccounts: Handler<'listAccounts'> = async (request, { db }) => 
 
 export const listAccountHealth: Handler<'listAccountHealth'> = async (request, { db, platforms }) => ({
   status: 200,
-  body: await accounts.listAccountHealth(db, principalOf(request), pageRequest(request.query), request.query,
-    (platform) => platforms.get(platform)?.refresh !== undefined),
+  body: await accounts.listAccountHealth(
+    db,
+    principalOf(request),
+    pageRequest(request.query),
+    request.query,
+    (platform) => platforms.get(platform)?.refresh !== undefined,
+  ),
 });
 
 export const getAccount: Handler<'getAccount'> = async (request, { db }) => ({

@@ -11,7 +11,11 @@ import { AccountRow, AdAccountRow } from './models.js';
  * connected account with the platform's id of it (a platform account may be connected by several owners, and
  * each of them receives the event).
  */
-export async function accountsAddressedBy(db: Knex, platform: string, event: { accountId: string | null; platformAccountId: string | null }): Promise<AccountRow[]> {
+export async function accountsAddressedBy(
+  db: Knex,
+  platform: string,
+  event: { accountId: string | null; platformAccountId: string | null },
+): Promise<AccountRow[]> {
   if (event.accountId) {
     const row = await AccountRow.query(db).findById(event.accountId);
     return row && row.status !== 'disconnected' ? [row] : [];
@@ -25,9 +29,10 @@ export async function accountsAddressedBy(db: Knex, platform: string, event: { a
  * permission taken back leaves the rest (permission_missing). The accounts need a reconnection.
  */
 export async function permissionRevoked(services: Services, platform: string, event: PermissionRevoked): Promise<void> {
-  const error = event.reason === 'token_revoked'
-    ? new PlatformError('auth_expired', 'The user removed the app on the platform; its tokens are revoked.')
-    : new PlatformError('permission_revoked', 'The user removed the app\'s access on the platform.');
+  const error =
+    event.reason === 'token_revoked'
+      ? new PlatformError('auth_expired', 'The user removed the app on the platform; its tokens are revoked.')
+      : new PlatformError('permission_revoked', "The user removed the app's access on the platform.");
   if (event.platformUserId) return revokeGrant(services, platform, event, event.platformUserId, error);
   for (const row of await accountsAddressedBy(services.db, platform, event)) await recordPlatformOutcome(services.db, row.id, error);
 }
@@ -36,7 +41,13 @@ export async function permissionRevoked(services: Services, platform: string, ev
  * A person took back what they granted, and the platform names only them: every account and ad account
  * connected through their grant needs a reconnection, or only those of `platformAccountId` when it is named.
  */
-async function revokeGrant(services: Services, platform: string, event: PermissionRevoked, platformUserId: string, error: PlatformError): Promise<void> {
+async function revokeGrant(
+  services: Services,
+  platform: string,
+  event: PermissionRevoked,
+  platformUserId: string,
+  error: PlatformError,
+): Promise<void> {
   const accounts = AccountRow.query(services.db).where({ platform, platformUserId }).whereNot({ status: 'disconnected' }).select('id');
   const adAccounts = AdAccountRow.query(services.db).where({ platform, platformUserId }).whereNot({ status: 'disconnected' }).select('id');
   if (event.platformAccountId) {

@@ -13,7 +13,14 @@ export class ProfileRow extends BaseModel {
 export type AccountStatus = 'connected' | 'needs_reconnection' | 'disconnected' | 'pending';
 
 export interface AccountError {
-  code: 'token_expired' | 'token_revoked' | 'permission_missing' | 'rate_limited' | 'platform_unavailable' | 'session_logged_out' | 'platform_error';
+  code:
+    | 'token_expired'
+    | 'token_revoked'
+    | 'permission_missing'
+    | 'rate_limited'
+    | 'platform_unavailable'
+    | 'session_logged_out'
+    | 'platform_error';
   message: string;
   platformCode: string | null;
   at: string;

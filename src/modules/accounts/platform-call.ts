@@ -5,7 +5,11 @@ import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { recordPlatformOutcome } from './accounts.js';
 import {
-  AccountNotConnectedError, CapabilityUnsupportedError, PermissionMissingError, PlatformFailedError, PlatformRateLimitedError,
+  AccountNotConnectedError,
+  CapabilityUnsupportedError,
+  PermissionMissingError,
+  PlatformFailedError,
+  PlatformRateLimitedError,
 } from './errors.js';
 import type { AccountRow } from './models.js';
 import { adapterAccount, findAccount } from './read.js';
@@ -15,8 +19,9 @@ export type Capability = keyof PlatformAdapter;
 type Member<C extends Capability> = NonNullable<PlatformAdapter[C]>;
 
 /** The adapter, known to have capability `C` and, when asked for, the part `P` of it (a publisher's `history`). */
-export type CapableAdapter<C extends Capability, P extends keyof Member<C> = never> = PlatformAdapter
-  & { [K in C]-?: Member<C> & { [Q in P]-?: NonNullable<Member<C>[Q]> } };
+export type CapableAdapter<C extends Capability, P extends keyof Member<C> = never> = PlatformAdapter & {
+  [K in C]-?: Member<C> & { [Q in P]-?: NonNullable<Member<C>[Q]> };
+};
 
 export interface AccountCallOptions<C extends Capability, P extends keyof Member<C>> {
   /** The optional part of the capability this needs as well. */
@@ -36,7 +41,10 @@ export interface AccountCallOptions<C extends Capability, P extends keyof Member
  * the opened credentials. What the platform answers is recorded on the account, and its failure becomes our problem.
  */
 export async function withConnectedAccount<C extends Capability, T, P extends keyof Member<C> = never>(
-  services: Services, principal: Principal, accountId: string, capability: C,
+  services: Services,
+  principal: Principal,
+  accountId: string,
+  capability: C,
   call: (adapter: CapableAdapter<C, P>, account: AdapterAccount, row: AccountRow) => Promise<T>,
   options: AccountCallOptions<C, P> = {},
 ): Promise<T> {
@@ -45,13 +53,17 @@ export async function withConnectedAccount<C extends Capability, T, P extends ke
   const provided = adapter?.[capability] as Record<PropertyKey, unknown> | undefined;
   if (!adapter || !provided || (options.part !== undefined && !provided[options.part as PropertyKey])) {
     const what = options.part === undefined ? String(capability) : `${String(capability)} ${String(options.part)}`;
-    throw new CapabilityUnsupportedError(options.unsupported?.(row.platform) ?? `${row.platform} accounts cannot do this: the platform offers apps no ${what}.`);
+    throw new CapabilityUnsupportedError(
+      options.unsupported?.(row.platform) ?? `${row.platform} accounts cannot do this: the platform offers apps no ${what}.`,
+    );
   }
   assertConnected(row);
   const missing = (options.scopes ?? []).filter((scope) => !row.scopes.includes(scope));
   if (missing.length > 0) {
-    throw new PermissionMissingError(`The account was connected without ${missing.join(' and ')}, which this needs. Connect the account again and grant it.`,
-      missing.join(' '));
+    throw new PermissionMissingError(
+      `The account was connected without ${missing.join(' and ')}, which this needs. Connect the account again and grant it.`,
+      missing.join(' '),
+    );
   }
   return callForAccount(services, row, (account) => call(adapter as CapableAdapter<C, P>, account, row), options.handle);
 }
@@ -65,7 +77,10 @@ function assertConnected(row: AccountRow): void {
  * it for reconnection); a failure becomes our problem, after `handle` has had its say.
  */
 async function callForAccount<T>(
-  services: Services, row: AccountRow, call: (account: AdapterAccount) => Promise<T>, handle: (error: PlatformError) => void = () => {},
+  services: Services,
+  row: AccountRow,
+  call: (account: AdapterAccount) => Promise<T>,
+  handle: (error: PlatformError) => void = () => {},
 ): Promise<T> {
   assertConnected(row);
   const account = adapterAccount(row, services.secrets);
@@ -87,7 +102,9 @@ export function platformProblem(error: PlatformError): ApiError {
     case 'auth_expired':
       return new AccountNotConnectedError(`The platform refused the account's credentials (${error.message}); connect the account again.`);
     case 'permission_revoked':
-      return new PermissionMissingError(`The platform refused for a permission the account lacks (${error.message}); connect the account again and grant it.`);
+      return new PermissionMissingError(
+        `The platform refused for a permission the account lacks (${error.message}); connect the account again and grant it.`,
+      );
     case 'rate_limited':
       return new PlatformRateLimitedError(error.message, error.details.retryAt);
     default:

@@ -30,15 +30,19 @@ const WEEK_MS = 7 * 24 * 3600 * 1000;
 /** `refreshable`: the service refreshes this account's token itself, so its nearing expiry asks nothing of the user. */
 export function presentHealth(row: AccountRow, now = Date.now(), refreshable = false): AccountHealth {
   const expiresSoon = !refreshable && row.tokenExpiresAt !== null && row.tokenExpiresAt.getTime() - now < WEEK_MS;
-  const passingError = row.lastError !== null && (row.lastError.code === 'rate_limited' || row.lastError.code === 'platform_unavailable')
-    && (row.lastSuccessAt === null || Date.parse(row.lastError.at) > row.lastSuccessAt.getTime());
+  const passingError =
+    row.lastError !== null &&
+    (row.lastError.code === 'rate_limited' || row.lastError.code === 'platform_unavailable') &&
+    (row.lastSuccessAt === null || Date.parse(row.lastError.at) > row.lastSuccessAt.getTime());
   let health: AccountHealth['health'] = 'healthy';
   let action: AccountHealth['action'] = 'none';
   let message = 'Connected and working.';
   if (row.status === 'needs_reconnection') {
     health = 'unhealthy';
     action = row.statusReason === 'permission_missing' ? 'grant_permissions' : row.platform === 'qrchat' ? 'pair' : 'reconnect';
-    message = row.lastError?.message ? `Reconnect the account: ${row.lastError.message}` : 'Reconnect the account: the platform no longer accepts its credentials.';
+    message = row.lastError?.message
+      ? `Reconnect the account: ${row.lastError.message}`
+      : 'Reconnect the account: the platform no longer accepts its credentials.';
   } else if (row.status === 'pending') {
     health = 'unhealthy';
     action = 'pair';
@@ -57,11 +61,22 @@ export function presentHealth(row: AccountRow, now = Date.now(), refreshable = f
     message = 'The token expires within 7 days and cannot be refreshed; reconnect the account.';
   }
   return {
-    accountId: row.id, profileId: row.profileId, platform: row.platform as AccountHealth['platform'], kind: row.kind as AccountHealth['kind'],
-    name: row.name, status: row.status, health, action, message,
+    accountId: row.id,
+    profileId: row.profileId,
+    platform: row.platform as AccountHealth['platform'],
+    kind: row.kind as AccountHealth['kind'],
+    name: row.name,
+    status: row.status,
+    health,
+    action,
+    message,
     tokenExpiresAt: row.tokenExpiresAt?.toISOString() ?? null,
     lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
     lastError: row.lastError,
-    checkedAt: (row.lastError ? new Date(Math.max(Date.parse(row.lastError.at), row.lastSuccessAt?.getTime() ?? 0)) : row.lastSuccessAt)?.toISOString() ?? null,
+    checkedAt:
+      (row.lastError
+        ? new Date(Math.max(Date.parse(row.lastError.at), row.lastSuccessAt?.getTime() ?? 0))
+        : row.lastSuccessAt
+      )?.toISOString() ?? null,
   };
 }

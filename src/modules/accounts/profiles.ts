@@ -21,19 +21,28 @@ export function presentProfile(row: ProfileRow): Profile {
 }
 
 export async function createProfile(
-  db: Db, usage: UsageSettings, principal: Principal, input: components['schemas']['ProfileCreate'],
+  db: Db,
+  usage: UsageSettings,
+  principal: Principal,
+  input: components['schemas']['ProfileCreate'],
 ): Promise<ProfileRow> {
   assertUnrestricted(principal, 'create profiles');
   return db.transaction(async (trx) => {
     await assertWithinPlan(trx, usage, principal.ownerId, 'profiles', 1);
     return ProfileRow.query(trx).insertAndFetch({
-      id: newId('prof'), ownerId: principal.ownerId, name: input.name, description: input.description ?? null,
+      id: newId('prof'),
+      ownerId: principal.ownerId,
+      name: input.name,
+      description: input.description ?? null,
     });
   });
 }
 
 export async function listProfiles(db: Db, principal: Principal, page: PageRequest): Promise<Page<Profile>> {
-  const query = ProfileRow.query(db).where({ ownerId: principal.ownerId }).orderBy('id', 'desc').limit(page.limit + 1);
+  const query = ProfileRow.query(db)
+    .where({ ownerId: principal.ownerId })
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
   const scope = profileScope(principal);
   if (scope) query.whereIn('id', scope);
   if (page.after) query.where('id', '<', page.after);
@@ -55,7 +64,10 @@ export async function findProfile(db: Db, principal: Principal, id: string): Pro
 }
 
 export async function updateProfile(
-  db: Db, principal: Principal, id: string, input: components['schemas']['ProfileUpdate'],
+  db: Db,
+  principal: Principal,
+  id: string,
+  input: components['schemas']['ProfileUpdate'],
 ): Promise<ProfileRow> {
   return db.transaction(async (trx) => {
     await findProfile(trx, principal, id);

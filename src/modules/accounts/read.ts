@@ -34,7 +34,13 @@ export async function ownedAccounts(db: Knex, ownerId: string, ids: string[]): P
 }
 
 /** The owner's accounts of `platform` with these platform ids, disconnected ones too (`profileId`: of that profile only). */
-export async function accountsAtPlatform(db: Knex, ownerId: string, platform: string, platformAccountIds: string[], profileId?: string): Promise<AccountRow[]> {
+export async function accountsAtPlatform(
+  db: Knex,
+  ownerId: string,
+  platform: string,
+  platformAccountIds: string[],
+  profileId?: string,
+): Promise<AccountRow[]> {
   if (platformAccountIds.length === 0) return [];
   const query = AccountRow.query(db).where({ ownerId, platform }).whereIn('platformAccountId', platformAccountIds);
   if (profileId) query.where({ profileId });
@@ -42,7 +48,13 @@ export async function accountsAtPlatform(db: Knex, ownerId: string, platform: st
 }
 
 /** The owner's ad accounts of `platform` with these platform ids, disconnected ones too (`profileId`: of that profile only). */
-export async function adAccountsAtPlatform(db: Knex, ownerId: string, platform: string, platformAdAccountIds: string[], profileId?: string): Promise<AdAccountRow[]> {
+export async function adAccountsAtPlatform(
+  db: Knex,
+  ownerId: string,
+  platform: string,
+  platformAdAccountIds: string[],
+  profileId?: string,
+): Promise<AdAccountRow[]> {
   if (platformAdAccountIds.length === 0) return [];
   const query = AdAccountRow.query(db).where({ ownerId, platform }).whereIn('platformAdAccountId', platformAdAccountIds);
   if (profileId) query.where({ profileId });

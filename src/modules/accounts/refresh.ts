@@ -21,13 +21,19 @@ export async function refreshExpiringTokens(services: Services): Promise<number>
   const aheadOf = (platform: string) => platforms.get(platform)?.refreshAheadMs ?? REFRESH_AHEAD_MS;
   const refreshing = platforms.all().filter((adapter) => adapter.refresh);
   if (refreshing.length === 0) return 0;
-  const due = await AccountRow.query(db).where({ status: 'connected' }).whereNotNull('tokenExpiresAt')
+  const due = await AccountRow.query(db)
+    .where({ status: 'connected' })
+    .whereNotNull('tokenExpiresAt')
     .where((query) => {
       for (const adapter of refreshing) {
-        query.orWhere((one) => one.where({ platform: adapter.id }).where('tokenExpiresAt', '<', new Date(Date.now() + aheadOf(adapter.id))));
+        query.orWhere((one) =>
+          one.where({ platform: adapter.id }).where('tokenExpiresAt', '<', new Date(Date.now() + aheadOf(adapter.id))),
+        );
       }
     })
-    .orderBy('tokenExpiresAt').limit(200).select('id', 'platform');
+    .orderBy('tokenExpiresAt')
+    .limit(200)
+    .select('id', 'platform');
   let refreshed = 0;
   for (const { id, platform } of due) {
     const adapter = platforms.get(platform);
@@ -35,12 +41,18 @@ export async function refreshExpiringTokens(services: Services): Promise<number>
     let failure: PlatformError | null = null;
     await db.transaction(async (trx) => {
       const row = await AccountRow.query(trx).findById(id).forUpdate().skipLocked();
-      if (!row || row.status !== 'connected' || !row.tokenExpiresAt || row.tokenExpiresAt.getTime() > Date.now() + aheadOf(platform)) return;
+      if (!row || row.status !== 'connected' || !row.tokenExpiresAt || row.tokenExpiresAt.getTime() > Date.now() + aheadOf(platform))
+        return;
       try {
         const { credentials, tokenExpiresAt } = await adapter.refresh!(adapterAccount(row, secrets).credentials);
-        await AccountRow.query(trx).patch({
-          credentialsCiphertext: secrets.seal(JSON.stringify(credentials)), tokenExpiresAt, lastSuccessAt: new Date(), updatedAt: new Date(),
-        }).where({ id });
+        await AccountRow.query(trx)
+          .patch({
+            credentialsCiphertext: secrets.seal(JSON.stringify(credentials)),
+            tokenExpiresAt,
+            lastSuccessAt: new Date(),
+            updatedAt: new Date(),
+          })
+          .where({ id });
         refreshed += 1;
       } catch (error) {
         if (!(error instanceof PlatformError)) throw error;

@@ -32,7 +32,10 @@ const TOUCH_API_KEY = 'UPDATE api_keys SET last_used_at = :at WHERE id = :id AND
  * empties of it at once; otherwise its row is read (and cached when valid).
  */
 export class Authenticator {
-  constructor(private readonly db: Db, private readonly cache: PrincipalCache) {}
+  constructor(
+    private readonly db: Db,
+    private readonly cache: PrincipalCache,
+  ) {}
 
   async authenticate(authorization: string | undefined): Promise<Principal> {
     if (!authorization) throw new AuthenticationRequiredError();
@@ -54,9 +57,10 @@ export class Authenticator {
     const row = await this.lookup(kind, hash);
     if (!row) throw new InvalidTokenError();
     if (row.revoked_at) throw new TokenRevokedError(kind === 'session' ? 'session' : 'API key');
-    const principal: Principal = kind === 'session'
-      ? { kind: 'session', ownerId: row.owner_id, sessionId: row.id }
-      : { kind: 'apiKey', ownerId: row.owner_id, keyId: row.id, profileIds: row.profile_ids ?? null };
+    const principal: Principal =
+      kind === 'session'
+        ? { kind: 'session', ownerId: row.owner_id, sessionId: row.id }
+        : { kind: 'apiKey', ownerId: row.owner_id, keyId: row.id, profileIds: row.profile_ids ?? null };
     const entry = { principal, expiresAt: row.expires_at?.getTime() ?? null, lastUsedAt: row.last_used_at?.getTime() ?? null };
     this.cache.set(hash, entry, mark, now);
     return entry;

@@ -38,7 +38,7 @@ export function assertProfileInScope(principal: Principal, profileId: string): v
  */
 export async function listedProfiles(db: Knex, principal: Principal, profileId: string | undefined): Promise<string[] | null> {
   if (!profileId) return profileScope(principal);
-  if (!await db('profiles').where({ id: profileId, ownerId: principal.ownerId }).first('id')) throw new NotFoundError('profile');
+  if (!(await db('profiles').where({ id: profileId, ownerId: principal.ownerId }).first('id'))) throw new NotFoundError('profile');
   assertProfileInScope(principal, profileId);
   return [profileId];
 }

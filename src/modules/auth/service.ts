@@ -14,13 +14,18 @@ export interface OpenedSession {
 }
 
 export async function signUp(
-  db: Db, input: { email: string; password: string; name?: string }, sessionTtlSeconds: number,
+  db: Db,
+  input: { email: string; password: string; name?: string },
+  sessionTtlSeconds: number,
 ): Promise<OpenedSession> {
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction(async (trx) => {
       const owner = await OwnerRow.query(trx).insertAndFetch({
-        id: newId('own'), email: input.email.trim().toLowerCase(), passwordHash, name: input.name ?? null,
+        id: newId('own'),
+        email: input.email.trim().toLowerCase(),
+        passwordHash,
+        name: input.name ?? null,
       });
       return { owner, session: await openSession(trx, owner.id, sessionTtlSeconds) };
     });
@@ -30,9 +35,7 @@ export async function signUp(
   }
 }
 
-export async function logIn(
-  db: Db, input: { email: string; password: string }, sessionTtlSeconds: number,
-): Promise<OpenedSession> {
+export async function logIn(db: Db, input: { email: string; password: string }, sessionTtlSeconds: number): Promise<OpenedSession> {
   const owner = await OwnerRow.query(db).findOne({ email: input.email.trim().toLowerCase() });
   const valid = await verifyPassword(owner?.passwordHash ?? (await decoyPasswordHash()), input.password);
   if (!owner || !valid) throw new InvalidCredentialsError();

@@ -29,7 +29,9 @@ export const connectChatappCloud: Handler<'connectChatappCloud'> = async (reques
   await findProfile(services.db, principal, input.profileId);
   const adapter = platformToConnect(services, 'chatapp-cloud');
   if (!input.appSecret && !adapter.hasApp) {
-    throw new PlatformNotConfiguredError('This instance has no chat app cloud API app of its own (CHATAPP_CLOUD_APP_SECRET): give the appSecret of the app the token was issued for.');
+    throw new PlatformNotConfiguredError(
+      'This instance has no chat app cloud API app of its own (CHATAPP_CLOUD_APP_SECRET): give the appSecret of the app the token was issued for.',
+    );
   }
   const checked = await adapter.verifyNumber(input).catch((error: unknown) => connectionProblem(error, 'token or phone number'));
   if (!checked.registered && input.pin) {
@@ -37,10 +39,14 @@ export const connectChatappCloud: Handler<'connectChatappCloud'> = async (reques
   }
   await adapter.subscribe(input.accessToken, input.wabaId).catch(subscriptionProblem);
   const credentials: Credentials = {
-    accessToken: input.accessToken, extra: { wabaId: input.wabaId, ...(input.appSecret ? { appSecret: input.appSecret } : {}) },
+    accessToken: input.accessToken,
+    extra: { wabaId: input.wabaId, ...(input.appSecret ? { appSecret: input.appSecret } : {}) },
   };
   const { row, created } = await saveConnectedAccount(services, principal, {
-    profileId: input.profileId, platform: 'chatapp-cloud', identity: checked.identity, credentials,
+    profileId: input.profileId,
+    platform: 'chatapp-cloud',
+    identity: checked.identity,
+    credentials,
   });
   return created ? { status: 201, body: presentAccount(row) } : { status: 200, body: presentAccount(row) };
 };

@@ -6,7 +6,12 @@ import { platformProblem } from '../accounts/platform-call.js';
 /** 400 `oauth_state_invalid`: the callback's state was used already, or never made here. */
 export class OAuthStateInvalidError extends ApiError {
   constructor() {
-    super(400, 'oauth_state_invalid', 'Invalid OAuth state', 'This connection link was used already or is unknown. Start the connection again.');
+    super(
+      400,
+      'oauth_state_invalid',
+      'Invalid OAuth state',
+      'This connection link was used already or is unknown. Start the connection again.',
+    );
   }
 }
 
@@ -27,7 +32,11 @@ export class PlatformCredentialsInvalidError extends UnprocessableError {
 /** 422 `pending_connection_expired`: the grant waited too long for the user's choice. */
 export class PendingConnectionExpiredError extends UnprocessableError {
   constructor(expiredAt: Date) {
-    super('pending_connection_expired', 'Pending connection expired', `The pending connection expired at ${expiredAt.toISOString()}. Start the connection again.`);
+    super(
+      'pending_connection_expired',
+      'Pending connection expired',
+      `The pending connection expired at ${expiredAt.toISOString()}. Start the connection again.`,
+    );
   }
 }
 
@@ -53,6 +62,7 @@ export function connectionProblem(error: unknown, what: string): never {
 /** The platform refused a grant that no account holds yet (a pending connection): only connecting again can help. */
 export function grantProblem(error: unknown): never {
   if (!(error instanceof PlatformError)) throw error;
-  if (error.needsReconnection) throw new PlatformFailedError(`The platform failed: ${error.message}. The grant is no longer valid; start the connection again.`);
+  if (error.needsReconnection)
+    throw new PlatformFailedError(`The platform failed: ${error.message}. The grant is no longer valid; start the connection again.`);
   throw platformProblem(error);
 }

@@ -3,15 +3,26 @@ import { connectChatappCloud } from './chatapp-cloud.js';
 import { completeConnection, connectBotchat, startConnection } from './handlers.js';
 import { connectQrchat, getQrchatQr, qrchatJobs } from './qrchat.js';
 import {
-  connectSocialNetworkAdAccounts, connectSocialNetworkPages, listAvailableSocialNetworkAdAccounts, listAvailableSocialNetworkPages,
+  connectSocialNetworkAdAccounts,
+  connectSocialNetworkPages,
+  listAvailableSocialNetworkAdAccounts,
+  listAvailableSocialNetworkPages,
 } from './social-network.js';
 
 export const connect = defineArea({
   name: 'connect',
   contractArea: 'Connect',
   handlers: {
-    connectBotchat, connectChatappCloud, connectQrchat, getQrchatQr, startConnection, completeConnection,
-    listAvailableSocialNetworkPages, connectSocialNetworkPages, listAvailableSocialNetworkAdAccounts, connectSocialNetworkAdAccounts,
+    connectBotchat,
+    connectChatappCloud,
+    connectQrchat,
+    getQrchatQr,
+    startConnection,
+    completeConnection,
+    listAvailableSocialNetworkPages,
+    connectSocialNetworkPages,
+    listAvailableSocialNetworkAdAccounts,
+    connectSocialNetworkAdAccounts,
   },
   jobs: qrchatJobs,
   // A pending connection holds a user token that no account owns: it goes when its selection window ends.

@@ -52,9 +52,16 @@ export function callbackUrl(services: Services, platform: string): string {
 /** A single-use state bound to owner, profile and platform, a PKCE verifier where used, and the consent URL. */
 type OAuthPlatform = components['schemas']['OAuthPlatform'];
 
-export async function startConnection(services: Services, principal: Principal, platform: OAuthPlatform, input: {
-  profileId: string; redirectUrl?: string; include?: string[];
-}): Promise<components['schemas']['ConnectAuthorization']> {
+export async function startConnection(
+  services: Services,
+  principal: Principal,
+  platform: OAuthPlatform,
+  input: {
+    profileId: string;
+    redirectUrl?: string;
+    include?: string[];
+  },
+): Promise<components['schemas']['ConnectAuthorization']> {
   const adapter = adapterFor(services, platform);
   await findProfile(services.db, principal, input.profileId);
   if (input.include && platform !== 'search_suite') {
@@ -65,20 +72,44 @@ export async function startConnection(services: Services, principal: Principal, 
   const expiresAt = new Date(Date.now() + STATE_TTL_MS);
   const include = input.include ?? [];
   await services.db('oauthStates').insert({
-    state, ownerId: principal.ownerId, profileId: input.profileId, platform, redirectUrl: input.redirectUrl ?? null,
-    codeVerifierCiphertext: verifier ? services.secrets.seal(verifier) : null, include, expiresAt,
+    state,
+    ownerId: principal.ownerId,
+    profileId: input.profileId,
+    platform,
+    redirectUrl: input.redirectUrl ?? null,
+    codeVerifierCiphertext: verifier ? services.secrets.seal(verifier) : null,
+    include,
+    expiresAt,
   });
   const authorizationUrl = adapter.oauth.authorizationUrl({
-    state, redirectUri: callbackUrl(services, platform), include,
-    codeChallenge: verifier ? createHash('sha256').update(verifier).digest(adapter.oauth.challengeEncoding ?? 'base64url') : null,
+    state,
+    redirectUri: callbackUrl(services, platform),
+    include,
+    codeChallenge: verifier
+      ? createHash('sha256')
+          .update(verifier)
+          .digest(adapter.oauth.challengeEncoding ?? 'base64url')
+      : null,
   });
-  return { platform, profileId: input.profileId, authorizationUrl, state, redirectUrl: input.redirectUrl ?? null, expiresAt: expiresAt.toISOString() };
+  return {
+    platform,
+    profileId: input.profileId,
+    authorizationUrl,
+    state,
+    redirectUrl: input.redirectUrl ?? null,
+    expiresAt: expiresAt.toISOString(),
+  };
 }
 
 /** Takes the state once: a replay, an unknown state or another platform's state finds nothing. */
 async function takeState(services: Services, platform: string, state: string | undefined): Promise<StoredState> {
   const [row] = state
-    ? await services.db('oauthStates').where({ state, platform }).whereNull('usedAt').update({ usedAt: services.db.fn.now() }).returning('*') as StoredState[]
+    ? ((await services
+        .db('oauthStates')
+        .where({ state, platform })
+        .whereNull('usedAt')
+        .update({ usedAt: services.db.fn.now() })
+        .returning('*')) as StoredState[])
     : [];
   if (!row) throw new OAuthStateInvalidError();
   return row;
@@ -88,19 +119,39 @@ async function takeState(services: Services, platform: string, state: string | u
  * The platform's redirect after consent: the state taken once, the code exchanged, every account the grant
  * covers saved in one transaction (so a failure leaves no half-made account), `account.connected` per account.
  */
-export async function completeConnection(services: Services, platform: string, query: Record<string, string | undefined>): Promise<{ outcome: Outcome; redirectUrl: string | null }> {
+export async function completeConnection(
+  services: Services,
+  platform: string,
+  query: Record<string, string | undefined>,
+): Promise<{ outcome: Outcome; redirectUrl: string | null }> {
   const stored = await takeState(services, platform, query.state);
   const base = { platform, profileId: stored.profileId };
   const finish = (outcome: Outcome) => ({ outcome, redirectUrl: stored.redirectUrl });
   if (stored.expiresAt.getTime() < Date.now()) {
-    return finish({ ...base, status: 'expired', error: 'state_expired', errorDescription: 'The connection took longer than 30 minutes; start it again.' });
+    return finish({
+      ...base,
+      status: 'expired',
+      error: 'state_expired',
+      errorDescription: 'The connection took longer than 30 minutes; start it again.',
+    });
   }
   if (query.error) {
     const denied = query.error === 'access_denied';
-    return finish({ ...base, status: denied ? 'denied' : 'failed', error: denied ? 'access_denied' : 'platform_error', errorDescription: query.error_description ?? (denied ? 'The request was declined.' : query.error) });
+    return finish({
+      ...base,
+      status: denied ? 'denied' : 'failed',
+      error: denied ? 'access_denied' : 'platform_error',
+      errorDescription: query.error_description ?? (denied ? 'The request was declined.' : query.error),
+    });
   }
   const code = query.code ?? query.auth_code;
-  if (!code) return finish({ ...base, status: 'failed', error: 'token_exchange_failed', errorDescription: 'The platform sent no authorization code.' });
+  if (!code)
+    return finish({
+      ...base,
+      status: 'failed',
+      error: 'token_exchange_failed',
+      errorDescription: 'The platform sent no authorization code.',
+    });
   const adapter = adapterFor(services, platform);
   const refused = (reason: string, error: PlatformError) => {
     services.logger.warn({ err: error, platform }, 'OAuth connection failed');
@@ -115,12 +166,13 @@ export async function completeConnection(services: Services, platform: string, q
     throw error;
   }
   try {
-    return finish({ ...base, ...await connectGrant(services, adapter, stored, grant) });
+    return finish({ ...base, ...(await connectGrant(services, adapter, stored, grant)) });
   } catch (error) {
     if (error instanceof AccountAlreadyConnectedError) {
       return finish({ ...base, status: 'failed', error: 'account_already_connected', errorDescription: error.detail });
     }
-    if (error instanceof PlatformError) return refused(error.kind === 'permission_revoked' ? 'permission_missing' : 'platform_error', error);
+    if (error instanceof PlatformError)
+      return refused(error.kind === 'permission_revoked' ? 'permission_missing' : 'platform_error', error);
     throw error;
   }
 }
@@ -129,7 +181,12 @@ export async function completeConnection(services: Services, platform: string, q
  * Keeps a grant that covers many assets for the user's choice (1 hour), or saves every account it covers, acting for
  * the owner who started the connection, within its profile.
  */
-async function connectGrant(services: Services, adapter: OAuthAdapter, stored: StoredState, grant: OAuthGrant): Promise<Omit<Outcome, 'platform' | 'profileId'>> {
+async function connectGrant(
+  services: Services,
+  adapter: OAuthAdapter,
+  stored: StoredState,
+  grant: OAuthGrant,
+): Promise<Omit<Outcome, 'platform' | 'profileId'>> {
   const { platform, ownerId, profileId } = stored;
   if (isSelectingFlow(adapter.oauth)) {
     const credentials = await adapter.oauth.pendingSelection(grant);
@@ -137,15 +194,28 @@ async function connectGrant(services: Services, adapter: OAuthAdapter, stored: S
     return { status: 'pending_selection', pendingConnectionId: pending.id };
   }
   const granted = await adapter.oauth.accounts(grant, stored.include);
-  const grantedAds = await adapter.oauth.adAccounts?.(grant) ?? [];
-  if (granted.length === 0 && grantedAds.length === 0) return { status: 'failed', error: 'no_accounts_found', errorDescription: 'The grant covers no account to connect.' };
+  const grantedAds = (await adapter.oauth.adAccounts?.(grant)) ?? [];
+  if (granted.length === 0 && grantedAds.length === 0)
+    return { status: 'failed', error: 'no_accounts_found', errorDescription: 'The grant covers no account to connect.' };
   const principal: Principal = { kind: 'oauthCallback', ownerId, profileId };
   const { rows, adRows } = await services.db.transaction(async (trx) => {
     const saved = [];
     for (const account of granted) {
-      saved.push((await saveConnectedAccount(services, principal, {
-        profileId, platform: account.platform ?? platform, identity: account.identity, credentials: account.credentials,
-      }, trx)).row);
+      saved.push(
+        (
+          await saveConnectedAccount(
+            services,
+            principal,
+            {
+              profileId,
+              platform: account.platform ?? platform,
+              identity: account.identity,
+              credentials: account.credentials,
+            },
+            trx,
+          )
+        ).row,
+      );
     }
     const savedAds = [];
     for (const adAccount of grantedAds) {
@@ -179,9 +249,11 @@ const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;',
 
 export function outcomePage(outcome: Outcome): string {
   const title = outcome.status === 'connected' ? 'Connected' : outcome.status === 'pending_selection' ? 'Almost there' : 'Not connected';
-  const text = outcome.status === 'connected'
-    ? `Your ${outcome.platform} account${(outcome.accountIds?.length ?? 0) + (outcome.adAccountIds?.length ?? 0) > 1 ? 's are' : ' is'} connected.`
-    : outcome.status === 'pending_selection' ? `Access to ${outcome.platform} is granted; choose what to connect in the app.`
-    : outcome.errorDescription ?? 'The connection did not complete.';
+  const text =
+    outcome.status === 'connected'
+      ? `Your ${outcome.platform} account${(outcome.accountIds?.length ?? 0) + (outcome.adAccountIds?.length ?? 0) > 1 ? 's are' : ' is'} connected.`
+      : outcome.status === 'pending_selection'
+        ? `Access to ${outcome.platform} is granted; choose what to connect in the app.`
+        : (outcome.errorDescription ?? 'The connection did not complete.');
   return `<!doctype html><html lang="en"><meta charset="utf-8"><title>${title}</title><p>${escape(text)} You can close this window.</p></html>`;
 }

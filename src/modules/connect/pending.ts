@@ -18,17 +18,35 @@ export interface PendingConnection {
   expiresAt: Date;
 }
 
-interface PendingRow { id: string; ownerId: string; profileId: string; platform: string; credentialsCiphertext: string; expiresAt: Date }
+interface PendingRow {
+  id: string;
+  ownerId: string;
+  profileId: string;
+  platform: string;
+  credentialsCiphertext: string;
+  expiresAt: Date;
+}
 
 /** Keeps a grant (sealed) for the owner's profile until the user has chosen what to connect. */
-export async function createPendingConnection(db: Knex, secrets: SecretBox, input: {
-  ownerId: string; profileId: string; platform: string; credentials: Credentials;
-}): Promise<PendingConnection> {
+export async function createPendingConnection(
+  db: Knex,
+  secrets: SecretBox,
+  input: {
+    ownerId: string;
+    profileId: string;
+    platform: string;
+    credentials: Credentials;
+  },
+): Promise<PendingConnection> {
   const id = newId('pconn');
   const expiresAt = new Date(Date.now() + PENDING_TTL_MS);
   await db('pendingConnections').insert({
-    id, ownerId: input.ownerId, profileId: input.profileId, platform: input.platform,
-    credentialsCiphertext: secrets.seal(JSON.stringify(input.credentials)), expiresAt,
+    id,
+    ownerId: input.ownerId,
+    profileId: input.profileId,
+    platform: input.platform,
+    credentialsCiphertext: secrets.seal(JSON.stringify(input.credentials)),
+    expiresAt,
   });
   return { id, profileId: input.profileId, credentials: input.credentials, expiresAt };
 }
@@ -37,12 +55,24 @@ export async function createPendingConnection(db: Knex, secrets: SecretBox, inpu
  * The pending connection of the path's profile: 404/403 for the profile first, then 404 for a pending
  * connection that is unknown, of another profile or platform, and 422 once it expired.
  */
-export async function openPendingConnection(services: Services, principal: Principal, profileId: string, id: string, platform: string): Promise<PendingConnection> {
+export async function openPendingConnection(
+  services: Services,
+  principal: Principal,
+  profileId: string,
+  id: string,
+  platform: string,
+): Promise<PendingConnection> {
   await findProfile(services.db, principal, profileId);
-  const row = await services.db('pendingConnections').where({ id, ownerId: principal.ownerId, profileId, platform }).first() as PendingRow | undefined;
+  const row = (await services.db('pendingConnections').where({ id, ownerId: principal.ownerId, profileId, platform }).first()) as
+    PendingRow | undefined;
   if (!row) throw new NotFoundError('pending connection');
   if (row.expiresAt.getTime() <= Date.now()) {
     throw new PendingConnectionExpiredError(row.expiresAt);
   }
-  return { id: row.id, profileId: row.profileId, credentials: JSON.parse(services.secrets.open(row.credentialsCiphertext)) as Credentials, expiresAt: row.expiresAt };
+  return {
+    id: row.id,
+    profileId: row.profileId,
+    credentials: JSON.parse(services.secrets.open(row.credentialsCiphertext)) as Credentials,
+    expiresAt: row.expiresAt,
+  };
 }

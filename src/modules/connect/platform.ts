@@ -12,5 +12,7 @@ export function platformToConnect(services: Services, id: string): PlatformAdapt
 export function platformToConnect(services: Services, id: string): PlatformAdapter {
   const adapter = services.platforms.get(id);
   if (adapter) return adapter;
-  throw new PlatformNotConfiguredError(`This instance runs without ${id}: its operator would ${services.platforms.unavailable.get(id) ?? 'configure it'}.`);
+  throw new PlatformNotConfiguredError(
+    `This instance runs without ${id}: its operator would ${services.platforms.unavailable.get(id) ?? 'configure it'}.`,
+  );
 }

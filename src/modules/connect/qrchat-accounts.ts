@@ -11,31 +11,58 @@ import { accountEventData } from '../accounts/events.js';
 import { type AccountError, AccountRow } from '../accounts/models.js';
 
 export function assertQrchat(account: AccountRow): void {
-  if (account.platform !== 'qrchat') throw new CapabilityUnsupportedError(`${account.id} is a ${account.platform} account, not a qrchat account.`);
+  if (account.platform !== 'qrchat')
+    throw new CapabilityUnsupportedError(`${account.id} is a ${account.platform} account, not a qrchat account.`);
 }
 
 /**
  * The account a pairing is for: a new `pending` one in the profile, or the profile's qrchat account `accountId` put
  * back to `pending` (404 in another profile, 422 of another platform, 409 while it is connected).
  */
-export async function pendingAccount(trx: Knex.Transaction, principal: Principal, input: {
-  profileId: string; accountId?: string; phoneNumber: string | null;
-}): Promise<{ row: AccountRow; created: boolean }> {
+export async function pendingAccount(
+  trx: Knex.Transaction,
+  principal: Principal,
+  input: {
+    profileId: string;
+    accountId?: string;
+    phoneNumber: string | null;
+  },
+): Promise<{ row: AccountRow; created: boolean }> {
   const name = input.phoneNumber ?? 'Pending pairing';
   if (input.accountId) {
     const existing = await AccountRow.query(trx).findOne({ id: input.accountId, ownerId: principal.ownerId }).forUpdate();
     if (!existing || existing.profileId !== input.profileId) throw new NotFoundError('account in this profile');
     assertQrchat(existing);
-    if (existing.status === 'connected') throw new AccountAlreadyConnectedError(`${existing.id} is paired and connected; disconnect it before pairing it again.`);
-    const [updated] = await AccountRow.query(trx).patch({
-      status: 'pending', statusReason: 'awaiting_pairing', name: existing.platformAccountId ? existing.name : name, lastError: null, updatedAt: new Date(),
-    }).where({ id: existing.id }).returning('*');
+    if (existing.status === 'connected')
+      throw new AccountAlreadyConnectedError(`${existing.id} is paired and connected; disconnect it before pairing it again.`);
+    const [updated] = await AccountRow.query(trx)
+      .patch({
+        status: 'pending',
+        statusReason: 'awaiting_pairing',
+        name: existing.platformAccountId ? existing.name : name,
+        lastError: null,
+        updatedAt: new Date(),
+      })
+      .where({ id: existing.id })
+      .returning('*');
     return { row: updated!, created: false };
   }
   const inserted = await AccountRow.query(trx).insertAndFetch({
-    id: newId('acc'), ownerId: principal.ownerId, profileId: input.profileId, platform: 'qrchat', kind: 'phone_number',
-    platformAccountId: null, name, username: null, avatarUrl: null, status: 'pending',
-    statusReason: 'awaiting_pairing', scopes: [], credentialsCiphertext: null, tokenExpiresAt: null, connectedAt: null,
+    id: newId('acc'),
+    ownerId: principal.ownerId,
+    profileId: input.profileId,
+    platform: 'qrchat',
+    kind: 'phone_number',
+    platformAccountId: null,
+    name,
+    username: null,
+    avatarUrl: null,
+    status: 'pending',
+    statusReason: 'awaiting_pairing',
+    scopes: [],
+    credentialsCiphertext: null,
+    tokenExpiresAt: null,
+    connectedAt: null,
   });
   return { row: inserted, created: true };
 }
@@ -44,28 +71,54 @@ export async function pendingAccount(trx: Knex.Transaction, principal: Principal
  * Pairing completed: the account is `connected` as the paired number and `account.connected` is emitted. The
  * number may be connected already as another account of the owner: then this pairing is refused ('taken').
  */
-export async function markPaired(db: Knex, secrets: SecretBox, accountId: string, device: PairedDevice): Promise<'connected' | 'taken' | 'gone'> {
+export async function markPaired(
+  db: Knex,
+  secrets: SecretBox,
+  accountId: string,
+  device: PairedDevice,
+): Promise<'connected' | 'taken' | 'gone'> {
   return db.transaction(async (trx) => {
     const row = await AccountRow.query(trx).findById(accountId).forUpdate();
     if (!row || row.status === 'disconnected') return 'gone';
     // A paired session that reconnected (a restart, a new worker): nothing changed, nothing to announce.
     if (row.status === 'connected' && row.platformAccountId === device.phoneNumber) return 'connected';
-    const other = await AccountRow.query(trx).findOne({ ownerId: row.ownerId, platform: 'qrchat', platformAccountId: device.phoneNumber }).whereNot({ id: row.id });
+    const other = await AccountRow.query(trx)
+      .findOne({ ownerId: row.ownerId, platform: 'qrchat', platformAccountId: device.phoneNumber })
+      .whereNot({ id: row.id });
     if (other) {
       const lastError: AccountError = {
-        code: 'platform_error', platformCode: null, at: new Date().toISOString(),
+        code: 'platform_error',
+        platformCode: null,
+        at: new Date().toISOString(),
         message: `+${device.phoneNumber} is connected already as ${other.id}; pair that account again (accountId) instead.`,
       };
-      await AccountRow.query(trx).patch({ statusReason: 'pairing_expired', lastError: lastError as never, updatedAt: new Date() }).where({ id: row.id });
+      await AccountRow.query(trx)
+        .patch({ statusReason: 'pairing_expired', lastError: lastError as never, updatedAt: new Date() })
+        .where({ id: row.id });
       return 'taken';
     }
     const credentials: Credentials = { accessToken: device.deviceId, extra: { accountId, name: device.name } };
     const now = new Date();
-    const [updated] = await AccountRow.query(trx).patch({
-      status: 'connected', statusReason: null, platformAccountId: device.phoneNumber, name: device.name.slice(0, 255) || `+${device.phoneNumber}`,
-      credentialsCiphertext: secrets.seal(JSON.stringify(credentials)), connectedAt: now, lastSuccessAt: now, lastError: null, updatedAt: now,
-    }).where({ id: accountId }).returning('*');
-    await emitEvent(trx, { ownerId: updated!.ownerId, profileId: updated!.profileId, name: 'account.connected', data: accountEventData(updated!, 'connected') });
+    const [updated] = await AccountRow.query(trx)
+      .patch({
+        status: 'connected',
+        statusReason: null,
+        platformAccountId: device.phoneNumber,
+        name: device.name.slice(0, 255) || `+${device.phoneNumber}`,
+        credentialsCiphertext: secrets.seal(JSON.stringify(credentials)),
+        connectedAt: now,
+        lastSuccessAt: now,
+        lastError: null,
+        updatedAt: now,
+      })
+      .where({ id: accountId })
+      .returning('*');
+    await emitEvent(trx, {
+      ownerId: updated!.ownerId,
+      profileId: updated!.profileId,
+      name: 'account.connected',
+      data: accountEventData(updated!, 'connected'),
+    });
     return 'connected';
   });
 }
@@ -79,11 +132,20 @@ export async function markLoggedOut(db: Knex, accountId: string, detail: string)
     const row = await AccountRow.query(trx).findById(accountId).forUpdate();
     if (!row || row.status !== 'connected') return;
     const lastError: AccountError = { code: 'session_logged_out', message: detail, platformCode: '401', at: new Date().toISOString() };
-    await AccountRow.query(trx).patch({
-      status: 'needs_reconnection', statusReason: 'session_logged_out', credentialsCiphertext: null, lastError: lastError as never, updatedAt: new Date(),
-    }).where({ id: accountId });
+    await AccountRow.query(trx)
+      .patch({
+        status: 'needs_reconnection',
+        statusReason: 'session_logged_out',
+        credentialsCiphertext: null,
+        lastError: lastError as never,
+        updatedAt: new Date(),
+      })
+      .where({ id: accountId });
     await emitEvent(trx, {
-      ownerId: row.ownerId, profileId: row.profileId, name: 'account.needs_reconnection', data: accountEventData(row, 'needs_reconnection', 'session_logged_out', detail),
+      ownerId: row.ownerId,
+      profileId: row.profileId,
+      name: 'account.needs_reconnection',
+      data: accountEventData(row, 'needs_reconnection', 'session_logged_out', detail),
     });
   });
 }

@@ -51,7 +51,10 @@ export class QrchatSessions implements LiveSessions {
   private lastRenew = 0;
   private lastSweep = 0;
 
-  constructor(private readonly services: Services, private readonly adapter: QrchatAdapter) {}
+  constructor(
+    private readonly services: Services,
+    private readonly adapter: QrchatAdapter,
+  ) {}
 
   start(): void {
     this.adapter.live = this;
@@ -88,7 +91,10 @@ export class QrchatSessions implements LiveSessions {
   /** Job `qrchat.open`: a new pairing window. Takes the session over from any holder (its generation is old). */
   async open(accountId: string): Promise<void> {
     if (this.stopped) return;
-    const [row] = await sessions(this.services.db).where({ accountId }).update({ heldBy: this.holder, leaseExpiresAt: lease(), updatedAt: new Date() }).returning('*');
+    const [row] = await sessions(this.services.db)
+      .where({ accountId })
+      .update({ heldBy: this.holder, leaseExpiresAt: lease(), updatedAt: new Date() })
+      .returning('*');
     if (row) this.take(row);
   }
 
@@ -96,8 +102,15 @@ export class QrchatSessions implements LiveSessions {
     this.drop(row.accountId);
     const pairing = row.pairingExpiresAt !== null;
     const live: Live = {
-      accountId: row.accountId, generation: row.generation, socket: null, queue: Promise.resolve(), pairing,
-      codeNumber: pairing ? row.phoneNumber : null, codeRequested: false, ending: false, failures: 0,
+      accountId: row.accountId,
+      generation: row.generation,
+      socket: null,
+      queue: Promise.resolve(),
+      pairing,
+      codeNumber: pairing ? row.phoneNumber : null,
+      codeRequested: false,
+      ending: false,
+      failures: 0,
     };
     this.live.set(row.accountId, live);
     if (pairing) {
@@ -112,11 +125,13 @@ export class QrchatSessions implements LiveSessions {
   }
 
   private enqueue(live: Live, work: () => Promise<void>): void {
-    live.queue = live.queue.then(async () => {
-      if (this.current(live)) await work();
-    }).catch((error: unknown) => {
-      this.services.logger.warn({ err: error, accountId: live.accountId }, 'qrchat: handling a session event failed');
-    });
+    live.queue = live.queue
+      .then(async () => {
+        if (this.current(live)) await work();
+      })
+      .catch((error: unknown) => {
+        this.services.logger.warn({ err: error, accountId: live.accountId }, 'qrchat: handling a session event failed');
+      });
   }
 
   private write(live: Live, fields: Partial<SessionRow>): Promise<boolean> {
@@ -126,7 +141,11 @@ export class QrchatSessions implements LiveSessions {
   private connect(live: Live): void {
     this.enqueue(live, async () => {
       if (live.pairing) await this.write(live, { state: 'connecting' });
-      const auth = new SealedAuthStore(this.services.db, this.services.secrets, { accountId: live.accountId, generation: live.generation, holder: this.holder });
+      const auth = new SealedAuthStore(this.services.db, this.services.secrets, {
+        accountId: live.accountId,
+        generation: live.generation,
+        holder: this.holder,
+      });
       try {
         live.socket = await this.adapter.driver.connect(auth, this.events(live));
       } catch (error) {
@@ -138,44 +157,66 @@ export class QrchatSessions implements LiveSessions {
 
   private reconnectLater(live: Live): void {
     live.failures++;
-    const timer = setTimeout(() => {
-      if (this.current(live)) this.connect(live);
-    }, Math.min(RECONNECT_MAX_MS, 500 * 2 ** live.failures));
+    const timer = setTimeout(
+      () => {
+        if (this.current(live)) this.connect(live);
+      },
+      Math.min(RECONNECT_MAX_MS, 500 * 2 ** live.failures),
+    );
     timer.unref();
   }
 
   private events(live: Live): DriverEvents {
     return {
-      qr: (text, expiresAt) => this.enqueue(live, async () => {
-        if (!live.codeNumber) {
-          await this.write(live, { state: 'qr_pending', qr: text, qrExpiresAt: expiresAt });
-        } else if (!live.codeRequested && live.socket) {
-          // Code pairing is asked for once the socket is up (the libraries' own advice: on the first QR).
-          live.codeRequested = true;
-          const code = await live.socket.requestPairingCode(live.codeNumber);
-          await this.write(live, { state: 'code_pending', pairingCode: code, qr: null, qrExpiresAt: null });
-        }
-      }),
-      pairing: () => this.enqueue(live, async () => {
-        await this.write(live, { state: 'pairing', qr: null, qrExpiresAt: null, pairingCode: null });
-      }),
-      open: (device) => this.enqueue(live, async () => {
-        live.failures = 0;
-        const outcome = await markPaired(this.services.db, this.services.secrets, live.accountId, device);
-        // The number is another account's, or this one was disconnected meanwhile: unlink the new device.
-        if (outcome !== 'connected') return this.end(live, 'disconnected', true);
-        clearTimeout(live.timer);
-        live.pairing = false;
-        await this.write(live, { state: 'open', qr: null, qrExpiresAt: null, pairingCode: null, pairingExpiresAt: null, phoneNumber: `+${device.phoneNumber}` });
-      }),
-      message: (message) => this.enqueue(live, async () => {
-        const account = await accountById(this.services.db, live.accountId);
-        if (account?.status !== 'connected') return;
-        await storeIncomingMessage(this.services.db, account, {
-          kind: 'message', accountId: account.id, platformAccountId: account.platformAccountId, platformConversationId: message.from,
-          from: message.from, fromName: message.fromName, fromPhone: `+${message.from}`, text: message.text, platformMessageId: message.id, sentAt: message.sentAt,
-        });
-      }),
+      qr: (text, expiresAt) =>
+        this.enqueue(live, async () => {
+          if (!live.codeNumber) {
+            await this.write(live, { state: 'qr_pending', qr: text, qrExpiresAt: expiresAt });
+          } else if (!live.codeRequested && live.socket) {
+            // Code pairing is asked for once the socket is up (the libraries' own advice: on the first QR).
+            live.codeRequested = true;
+            const code = await live.socket.requestPairingCode(live.codeNumber);
+            await this.write(live, { state: 'code_pending', pairingCode: code, qr: null, qrExpiresAt: null });
+          }
+        }),
+      pairing: () =>
+        this.enqueue(live, async () => {
+          await this.write(live, { state: 'pairing', qr: null, qrExpiresAt: null, pairingCode: null });
+        }),
+      open: (device) =>
+        this.enqueue(live, async () => {
+          live.failures = 0;
+          const outcome = await markPaired(this.services.db, this.services.secrets, live.accountId, device);
+          // The number is another account's, or this one was disconnected meanwhile: unlink the new device.
+          if (outcome !== 'connected') return this.end(live, 'disconnected', true);
+          clearTimeout(live.timer);
+          live.pairing = false;
+          await this.write(live, {
+            state: 'open',
+            qr: null,
+            qrExpiresAt: null,
+            pairingCode: null,
+            pairingExpiresAt: null,
+            phoneNumber: `+${device.phoneNumber}`,
+          });
+        }),
+      message: (message) =>
+        this.enqueue(live, async () => {
+          const account = await accountById(this.services.db, live.accountId);
+          if (account?.status !== 'connected') return;
+          await storeIncomingMessage(this.services.db, account, {
+            kind: 'message',
+            accountId: account.id,
+            platformAccountId: account.platformAccountId,
+            platformConversationId: message.from,
+            from: message.from,
+            fromName: message.fromName,
+            fromPhone: `+${message.from}`,
+            text: message.text,
+            platformMessageId: message.id,
+            sentAt: message.sentAt,
+          });
+        }),
       closed: (reason) => this.enqueue(live, () => this.closed(live, reason)),
     };
   }
@@ -190,9 +231,12 @@ export class QrchatSessions implements LiveSessions {
       const row = await sessions(this.services.db).where({ accountId: live.accountId }).first('heldBy', 'generation');
       if (row && (row.heldBy !== this.holder || row.generation !== live.generation)) return this.drop(live.accountId);
     }
-    const detail = reason === 'replaced' ? 'The session was opened by another client with the same device, which replaced it.'
-      : reason === 'bad_session' ? 'The session\'s keys are no longer accepted by the chat app.'
-        : 'The phone logged this linked device out.';
+    const detail =
+      reason === 'replaced'
+        ? 'The session was opened by another client with the same device, which replaced it.'
+        : reason === 'bad_session'
+          ? "The session's keys are no longer accepted by the chat app."
+          : 'The phone logged this linked device out.';
     if (!live.pairing) await markLoggedOut(this.services.db, live.accountId, detail);
     await this.end(live, 'logged_out');
   }
@@ -211,7 +255,14 @@ export class QrchatSessions implements LiveSessions {
     if (logout) await live.socket?.logout().catch(() => {});
     live.socket?.end();
     await this.write(live, {
-      state, qr: null, qrExpiresAt: null, pairingCode: null, pairingExpiresAt: null, authCiphertext: null, heldBy: null, leaseExpiresAt: null,
+      state,
+      qr: null,
+      qrExpiresAt: null,
+      pairingCode: null,
+      pairingExpiresAt: null,
+      authCiphertext: null,
+      heldBy: null,
+      leaseExpiresAt: null,
     });
     if (this.live.get(live.accountId) === live) this.live.delete(live.accountId);
   }
@@ -229,29 +280,55 @@ export class QrchatSessions implements LiveSessions {
   /** Renews the leases of the sessions held here; lets go of those taken over, logs out those disconnected. */
   private async renew(): Promise<void> {
     if (this.live.size === 0) return;
-    const rows = await this.services.db('qrchatSessions as s').join('accounts as a', 'a.id', 's.accountId')
-      .whereIn('s.accountId', [...this.live.keys()]).select('s.accountId', 's.generation', 's.heldBy', 'a.status') as
-      Array<{ accountId: string; generation: number; heldBy: string | null; status: string }>;
+    const rows = (await this.services
+      .db('qrchatSessions as s')
+      .join('accounts as a', 'a.id', 's.accountId')
+      .whereIn('s.accountId', [...this.live.keys()])
+      .select('s.accountId', 's.generation', 's.heldBy', 'a.status')) as Array<{
+      accountId: string;
+      generation: number;
+      heldBy: string | null;
+      status: string;
+    }>;
     for (const live of [...this.live.values()]) {
       const row = rows.find((r) => r.accountId === live.accountId);
       if (!row || row.heldBy !== this.holder || row.generation !== live.generation) this.drop(live.accountId);
       else if (row.status === 'disconnected') this.enqueue(live, () => this.end(live, 'logged_out', true));
     }
-    await sessions(this.services.db).whereIn('accountId', [...this.live.keys()]).where({ heldBy: this.holder }).update({ leaseExpiresAt: lease() });
+    await sessions(this.services.db)
+      .whereIn('accountId', [...this.live.keys()])
+      .where({ heldBy: this.holder })
+      .update({ leaseExpiresAt: lease() });
   }
 
   /** Resumes sessions nobody holds (this process just started, or their holder died); ends windows gone by. */
   async sweep(): Promise<void> {
     const db = this.services.db;
     const now = new Date();
-    const orphans = await db('qrchatSessions as s').join('accounts as a', 'a.id', 's.accountId')
+    const orphans = (await db('qrchatSessions as s')
+      .join('accounts as a', 'a.id', 's.accountId')
       .where((q) => q.whereNull('s.heldBy').orWhere('s.leaseExpiresAt', '<', now))
-      .where((q) => q.where((p) => p.where('a.status', 'connected').whereNotNull('s.authCiphertext')).orWhere((p) => p.where('a.status', 'pending').whereNotNull('s.pairingExpiresAt')))
-      .limit(100).select('s.accountId', 's.pairingExpiresAt') as Array<{ accountId: string; pairingExpiresAt: Date | null }>;
+      .where((q) =>
+        q
+          .where((p) => p.where('a.status', 'connected').whereNotNull('s.authCiphertext'))
+          .orWhere((p) => p.where('a.status', 'pending').whereNotNull('s.pairingExpiresAt')),
+      )
+      .limit(100)
+      .select('s.accountId', 's.pairingExpiresAt')) as Array<{ accountId: string; pairingExpiresAt: Date | null }>;
     for (const orphan of orphans) {
-      const claim = sessions(db).where({ accountId: orphan.accountId }).where((q) => q.whereNull('heldBy').orWhere('leaseExpiresAt', '<', now));
+      const claim = sessions(db)
+        .where({ accountId: orphan.accountId })
+        .where((q) => q.whereNull('heldBy').orWhere('leaseExpiresAt', '<', now));
       if (orphan.pairingExpiresAt && orphan.pairingExpiresAt <= now) {
-        const ended = await claim.update({ state: 'disconnected', qr: null, pairingCode: null, pairingExpiresAt: null, authCiphertext: null, heldBy: null, updatedAt: now });
+        const ended = await claim.update({
+          state: 'disconnected',
+          qr: null,
+          pairingCode: null,
+          pairingExpiresAt: null,
+          authCiphertext: null,
+          heldBy: null,
+          updatedAt: now,
+        });
         if (ended) await markWindowExpired(db, orphan.accountId);
         continue;
       }

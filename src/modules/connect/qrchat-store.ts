@@ -27,8 +27,13 @@ export async function readSession(db: Knex, accountId: string): Promise<SessionR
 }
 
 /** Writes the state a holder observed, only while it still holds this generation (a newer one wins). */
-export async function writeSession(db: Knex, key: { accountId: string; generation: number; holder: string }, fields: Partial<SessionRow>): Promise<boolean> {
-  const updated = await sessions(db).where({ accountId: key.accountId, generation: key.generation, heldBy: key.holder })
+export async function writeSession(
+  db: Knex,
+  key: { accountId: string; generation: number; holder: string },
+  fields: Partial<SessionRow>,
+): Promise<boolean> {
+  const updated = await sessions(db)
+    .where({ accountId: key.accountId, generation: key.generation, heldBy: key.holder })
     .update({ ...fields, updatedAt: new Date() });
   return updated > 0;
 }
@@ -36,14 +41,27 @@ export async function writeSession(db: Knex, key: { accountId: string; generatio
 /** A new pairing window: a new generation, fresh keys (a new pairing is a new linked device), nobody holding it. */
 export async function startWindow(trx: Knex, accountId: string, window: { expiresAt: Date; phoneNumber: string | null }): Promise<void> {
   const fields = {
-    state: 'connecting' as const, qr: null, qrExpiresAt: null, pairingCode: null, phoneNumber: window.phoneNumber,
-    pairingExpiresAt: window.expiresAt, authCiphertext: null, heldBy: null, leaseExpiresAt: null, updatedAt: new Date(),
+    state: 'connecting' as const,
+    qr: null,
+    qrExpiresAt: null,
+    pairingCode: null,
+    phoneNumber: window.phoneNumber,
+    pairingExpiresAt: window.expiresAt,
+    authCiphertext: null,
+    heldBy: null,
+    leaseExpiresAt: null,
+    updatedAt: new Date(),
   };
-  await sessions(trx).insert({ accountId, generation: 1, ...fields })
-    .onConflict('accountId').merge({ ...fields, generation: trx.raw('qrchat_sessions.generation + 1') as unknown as number });
+  await sessions(trx)
+    .insert({ accountId, generation: 1, ...fields })
+    .onConflict('accountId')
+    .merge({ ...fields, generation: trx.raw('qrchat_sessions.generation + 1') as unknown as number });
 }
 
-interface AuthDocument { creds: unknown | null; keys: Record<string, Record<string, unknown>> }
+interface AuthDocument {
+  creds: unknown | null;
+  keys: Record<string, Record<string, unknown>>;
+}
 
 /**
  * The driver's AuthStore over one sealed JSON document in the session row. Reads are served from memory after
@@ -53,12 +71,16 @@ export class SealedAuthStore implements AuthStore {
   private document: AuthDocument | undefined;
   private writes: Promise<void> = Promise.resolve();
 
-  constructor(private readonly db: Knex, private readonly secrets: SecretBox, private readonly key: { accountId: string; generation: number; holder: string }) {}
+  constructor(
+    private readonly db: Knex,
+    private readonly secrets: SecretBox,
+    private readonly key: { accountId: string; generation: number; holder: string },
+  ) {}
 
   private async load(): Promise<AuthDocument> {
     if (!this.document) {
       const row = await sessions(this.db).where({ accountId: this.key.accountId }).first('authCiphertext');
-      this.document = row?.authCiphertext ? JSON.parse(this.secrets.open(row.authCiphertext)) as AuthDocument : { creds: null, keys: {} };
+      this.document = row?.authCiphertext ? (JSON.parse(this.secrets.open(row.authCiphertext)) as AuthDocument) : { creds: null, keys: {} };
     }
     return this.document;
   }

@@ -33,9 +33,15 @@ export function qrchatJobs(services: Services): Record<string, (data: { accountI
  * Creates a `pending` account (or puts an existing one of the profile back to `pending`), opens a pairing window
  * and leaves opening the session to a worker (job `qrchat.open`): the QR shows up at GET …/qrchat/qr.
  */
-async function startPairing(services: Services, principal: Principal, input: {
-  profileId: string; accountId?: string; phoneNumber?: string;
-}): Promise<{ row: AccountRow; created: boolean }> {
+async function startPairing(
+  services: Services,
+  principal: Principal,
+  input: {
+    profileId: string;
+    accountId?: string;
+    phoneNumber?: string;
+  },
+): Promise<{ row: AccountRow; created: boolean }> {
   await findProfile(services.db, principal, input.profileId);
   // Refused before any window opens where this instance runs without qrchat.
   platformToConnect(services, 'qrchat');

@@ -4,7 +4,8 @@ import { presentAccount } from '../accounts/present.js';
 import * as selection from './social-network-selection.js';
 
 export const listAvailableSocialNetworkPages: Handler<'listAvailableSocialNetworkPages'> = async (request, services) => ({
-  status: 200, body: await selection.availablePages(services, principalOf(request), request.params.id, request.query),
+  status: 200,
+  body: await selection.availablePages(services, principalOf(request), request.params.id, request.query),
 });
 
 export const connectSocialNetworkPages: Handler<'connectSocialNetworkPages'> = async (request, services) => {
@@ -13,7 +14,8 @@ export const connectSocialNetworkPages: Handler<'connectSocialNetworkPages'> = a
 };
 
 export const listAvailableSocialNetworkAdAccounts: Handler<'listAvailableSocialNetworkAdAccounts'> = async (request, services) => ({
-  status: 200, body: await selection.availableAdAccounts(services, principalOf(request), request.params.id, request.query),
+  status: 200,
+  body: await selection.availableAdAccounts(services, principalOf(request), request.params.id, request.query),
 });
 
 export const connectSocialNetworkAdAccounts: Handler<'connectSocialNetworkAdAccounts'> = async (request, services) => {

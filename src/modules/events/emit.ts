@@ -18,7 +18,7 @@ export type NewEvent<N extends EventName = EventName> = {
     profileId: string | null;
     name: K;
     data: EventData<K>;
-  }
+  };
 }[N];
 
 /**
@@ -54,8 +54,14 @@ export function envelopeOf(event: EventRecord): string {
 /** Many events in one statement (a batch of posts settling at once), with one NOTIFY; same outbox rules as emitEvent. */
 export async function emitEvents(trx: Knex | Knex.Transaction, events: NewEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await trx('events').insert(events.map((event) => ({
-    id: newId('evt'), ownerId: event.ownerId, profileId: event.profileId, name: event.name, data: JSON.stringify(event.data),
-  })));
+  await trx('events').insert(
+    events.map((event) => ({
+      id: newId('evt'),
+      ownerId: event.ownerId,
+      profileId: event.profileId,
+      name: event.name,
+      data: JSON.stringify(event.data),
+    })),
+  );
   await trx.raw(`NOTIFY ${EVENTS_CHANNEL}`);
 }

@@ -51,7 +51,11 @@ function retryAfterOf(status: number, header: string | string[] | undefined): nu
 
 /** One POST of the stored body; success is a 2xx in time. Anything else is described, never thrown. */
 export async function attemptDelivery(
-  client: GuardedHttpClient, delivery: SendingDelivery, hook: SendingHook, secrets: SecretBox, settings: WebhookSettings,
+  client: GuardedHttpClient,
+  delivery: SendingDelivery,
+  hook: SendingHook,
+  secrets: SecretBox,
+  settings: WebhookSettings,
 ): Promise<AttemptOutcome> {
   const at = new Date();
   const started = performance.now();
@@ -61,13 +65,22 @@ export async function attemptDelivery(
     const response = await client.post(hook.url, headers, delivery.body, settings.timeoutMs);
     const ok = response.status >= 200 && response.status < 300;
     return {
-      at, durationMs: elapsed(), responseStatus: response.status,
+      at,
+      durationMs: elapsed(),
+      responseStatus: response.status,
       errorClass: ok ? null : response.status >= 300 && response.status < 400 ? 'redirect' : 'http_status',
       responseSnippet: response.snippet || null,
       retryAfterSeconds: retryAfterOf(response.status, response.headers['retry-after']),
     };
   } catch (error) {
     const kind = error instanceof TransportError ? error.kind : 'network';
-    return { at, durationMs: elapsed(), responseStatus: null, errorClass: kind, responseSnippet: (error as Error).message.slice(0, 1024), retryAfterSeconds: null };
+    return {
+      at,
+      durationMs: elapsed(),
+      responseStatus: null,
+      errorClass: kind,
+      responseSnippet: (error as Error).message.slice(0, 1024),
+      retryAfterSeconds: null,
+    };
   }
 }

@@ -16,8 +16,11 @@ export const DELIVERIES_CHANNEL = 'socialgate_deliveries';
 export async function fanOut(trx: Knex, event: EventRecord, hooks: HookRow[], settings: WebhookSettings): Promise<DeliveryRow[]> {
   let created: DeliveryRow[] = [];
   if (hooks.length > 0) {
-    created = await trx('deliveries').insert(deliveryRows(trx, event, hooks, settings))
-      .onConflict(['eventId', 'hookId']).ignore().returning('*') as DeliveryRow[];
+    created = (await trx('deliveries')
+      .insert(deliveryRows(trx, event, hooks, settings))
+      .onConflict(['eventId', 'hookId'])
+      .ignore()
+      .returning('*')) as DeliveryRow[];
     await trx.raw(`NOTIFY ${DELIVERIES_CHANNEL}`);
   }
   await trx('events').where({ id: event.id }).update({ dispatchedAt: trx.fn.now() });
@@ -27,8 +30,15 @@ export async function fanOut(trx: Knex, event: EventRecord, hooks: HookRow[], se
 function deliveryRows(trx: Knex, event: EventRecord, hooks: HookRow[], settings: WebhookSettings) {
   const body = envelopeOf(event);
   return hooks.map((hook) => ({
-    id: newId('dlv'), hookId: hook.id, eventId: event.id, ownerId: event.ownerId, event: event.name, body,
-    status: 'pending', attemptCount: 0, nextAttemptAt: trx.fn.now(),
+    id: newId('dlv'),
+    hookId: hook.id,
+    eventId: event.id,
+    ownerId: event.ownerId,
+    event: event.name,
+    body,
+    status: 'pending',
+    attemptCount: 0,
+    nextAttemptAt: trx.fn.now(),
     maxAttempts: hook.active ? settings.retryScheduleSeconds.length + 1 : 1,
   }));
 }
@@ -46,24 +56,28 @@ export interface Dispatched {
  * workers can run it at once. Up to `claim` of the new deliveries are created under the caller's lease (as a
  * claim would leave them), saving a claim and a wake-up per delivery; the rest wait for any worker.
  */
-export async function dispatchPending(
-  { db, config }: Services, options: { batchSize?: number; claim?: number } = {},
-): Promise<Dispatched> {
+export async function dispatchPending({ db, config }: Services, options: { batchSize?: number; claim?: number } = {}): Promise<Dispatched> {
   const batchSize = options.batchSize ?? 500;
   return db.transaction(async (trx) => {
     // Picked and marked dispatched in one statement; the transaction makes the mark and the deliveries one.
-    const { rows: marked } = await trx.raw(`
+    const { rows: marked } = (await trx.raw(
+      `
       UPDATE events SET dispatched_at = now()
       WHERE id IN (SELECT id FROM events WHERE dispatched_at IS NULL ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED)
       RETURNING id, owner_id AS "ownerId", profile_id AS "profileId", name, data, created_at AS "createdAt", dispatched_at AS "dispatchedAt"`,
-    [batchSize]) as { rows: EventRecord[] };
+      [batchSize],
+    )) as { rows: EventRecord[] };
     if (marked.length === 0) return { events: 0, claimed: [] };
     const events = marked.sort((a, b) => (a.id < b.id ? -1 : 1));
     const owners = [...new Set(events.map((event) => event.ownerId))];
     const hooks = await HookRow.query(trx).whereIn('ownerId', owners).where({ active: true });
     const rows = events.flatMap((event) => {
-      const matching = hooks.filter((hook) => hook.ownerId === event.ownerId && hook.events.includes(event.name)
-        && (hook.profileIds === null || (event.profileId !== null && hook.profileIds.includes(event.profileId))));
+      const matching = hooks.filter(
+        (hook) =>
+          hook.ownerId === event.ownerId &&
+          hook.events.includes(event.name) &&
+          (hook.profileIds === null || (event.profileId !== null && hook.profileIds.includes(event.profileId))),
+      );
       return deliveryRows(trx, event, matching, config.webhooks);
     });
     const leased = rows.slice(0, Math.max(0, options.claim ?? 0));
@@ -73,11 +87,19 @@ export async function dispatchPending(
     // One INSERT per thousand deliveries rather than one per event: fan-out keeps up with bursts. A re-run after a
     // crash inserts nothing twice (the UNIQUE constraint), and returns only what it did insert.
     for (let start = 0; start < leased.length; start += 1000) {
-      claimed.push(...await trx('deliveries').insert(leased.slice(start, start + 1000).map((row) => ({ ...row, lockedUntil })))
-        .onConflict(['eventId', 'hookId']).ignore().returning(['id', 'hookId', 'ownerId', 'event', 'body']) as SendingDelivery[]);
+      claimed.push(
+        ...((await trx('deliveries')
+          .insert(leased.slice(start, start + 1000).map((row) => ({ ...row, lockedUntil })))
+          .onConflict(['eventId', 'hookId'])
+          .ignore()
+          .returning(['id', 'hookId', 'ownerId', 'event', 'body'])) as SendingDelivery[]),
+      );
     }
     for (let start = 0; start < open.length; start += 1000) {
-      await trx('deliveries').insert(open.slice(start, start + 1000)).onConflict(['eventId', 'hookId']).ignore();
+      await trx('deliveries')
+        .insert(open.slice(start, start + 1000))
+        .onConflict(['eventId', 'hookId'])
+        .ignore();
     }
     // Other workers need waking only for deliveries nobody holds.
     if (open.length > 0) await trx.raw(`NOTIFY ${DELIVERIES_CHANNEL}`);

@@ -43,7 +43,8 @@ export const rotateHookSecret: Handler<'rotateHookSecret'> = async (request, ser
 export const listHookDeliveries: Handler<'listHookDeliveries'> = async (request, { db }) => ({
   status: 200,
   body: await deliveries.listHookDeliveries(db, principalOf(request), request.params.id, pageRequest(request.query), {
-    status: request.query.status, event: request.query.event,
+    status: request.query.status,
+    event: request.query.event,
   }),
 });
 

@@ -11,6 +11,9 @@ export const hooks = defineArea({
   workers: { deliveries: (services, databaseUrl) => new DeliveryWorker(services, databaseUrl) },
   // A delivery's history is kept 30 days after it ended.
   purge: async ({ db }) => ({
-    deliveries: await db('deliveries').where('createdAt', '<', db.raw("now() - interval '30 days'")).whereIn('status', ['succeeded', 'failed']).delete(),
+    deliveries: await db('deliveries')
+      .where('createdAt', '<', db.raw("now() - interval '30 days'"))
+      .whereIn('status', ['succeeded', 'failed'])
+      .delete(),
   }),
 });

@@ -18,32 +18,49 @@ export function nextDelaySeconds(settings: WebhookSettings, attemptsMade: number
  * Records an attempt and moves the delivery on, in one transaction: succeeded; retrying at the next step;
  * or failed (out of attempts, or 410 Gone — which also disables the hook). A hook failing for too long is disabled.
  */
-export async function recordOutcome(db: Knex, delivery: Pick<DeliveryRow, 'id' | 'hookId'>, outcome: AttemptOutcome, settings: WebhookSettings): Promise<void> {
+export async function recordOutcome(
+  db: Knex,
+  delivery: Pick<DeliveryRow, 'id' | 'hookId'>,
+  outcome: AttemptOutcome,
+  settings: WebhookSettings,
+): Promise<void> {
   if (outcome.errorClass === null) return recordSuccesses(db, [{ delivery, outcome }]);
   await db.transaction(async (trx) => {
-    const current = await trx('deliveries').where({ id: delivery.id }).forUpdate().first() as DeliveryRow | undefined;
+    const current = (await trx('deliveries').where({ id: delivery.id }).forUpdate().first()) as DeliveryRow | undefined;
     // Deleted with its hook, or finished by another worker that took over an expired lease.
     if (!current || (current.status !== 'pending' && current.status !== 'retrying')) return;
     await trx('deliveryAttempts').insert({
-      deliveryId: delivery.id, at: outcome.at, responseStatus: outcome.responseStatus, durationMs: outcome.durationMs,
-      errorClass: outcome.errorClass, responseSnippet: outcome.responseSnippet,
+      deliveryId: delivery.id,
+      at: outcome.at,
+      responseStatus: outcome.responseStatus,
+      durationMs: outcome.durationMs,
+      errorClass: outcome.errorClass,
+      responseSnippet: outcome.responseSnippet,
     });
     const attemptCount = current.attemptCount + 1;
     const gone = outcome.responseStatus === 410;
     const exhausted = attemptCount >= current.maxAttempts;
-    await trx('deliveries').where({ id: delivery.id }).update(gone || exhausted
-      ? { status: 'failed', attemptCount, nextAttemptAt: null, lockedUntil: null }
-      : {
-        status: 'retrying', attemptCount, lockedUntil: null,
-        nextAttemptAt: new Date(Date.now() + nextDelaySeconds(settings, attemptCount, outcome.retryAfterSeconds) * 1000),
-      });
-    const [hook] = await trx('hooks').where({ id: delivery.hookId })
+    await trx('deliveries')
+      .where({ id: delivery.id })
+      .update(
+        gone || exhausted
+          ? { status: 'failed', attemptCount, nextAttemptAt: null, lockedUntil: null }
+          : {
+              status: 'retrying',
+              attemptCount,
+              lockedUntil: null,
+              nextAttemptAt: new Date(Date.now() + nextDelaySeconds(settings, attemptCount, outcome.retryAfterSeconds) * 1000),
+            },
+      );
+    const [hook] = (await trx('hooks')
+      .where({ id: delivery.hookId })
       .update({ failingSince: trx.raw('coalesce(failing_since, ?)', [outcome.at]) })
-      .returning(['failingSince', 'active']) as Array<{ failingSince: Date; active: boolean }>;
+      .returning(['failingSince', 'active'])) as Array<{ failingSince: Date; active: boolean }>;
     if (!hook?.active) return;
     const failingTooLong = Date.now() - hook.failingSince.getTime() >= settings.disableAfterFailingSeconds * 1000;
     if (gone || failingTooLong) {
-      await trx('hooks').where({ id: delivery.hookId })
+      await trx('hooks')
+        .where({ id: delivery.hookId })
         .update({ active: false, disabledReason: gone ? 'endpoint_gone' : 'failing_for_5_days', updatedAt: trx.fn.now() });
       await failOpenDeliveries(trx, delivery.hookId);
     }
@@ -64,7 +81,8 @@ export interface Success {
  */
 export async function recordSuccesses(db: Knex, successes: Success[]): Promise<void> {
   if (successes.length === 0) return;
-  const { rows } = await db.raw(`
+  const { rows } = (await db.raw(
+    `
     WITH outcome AS (
       SELECT * FROM unnest(?::text[], ?::timestamptz[], ?::int[], ?::int[], ?::text[]) AS o(id, at, status, duration_ms, snippet)
     ), closed AS (
@@ -80,20 +98,26 @@ export async function recordSuccesses(db: Knex, successes: Success[]): Promise<v
     GROUP BY c.hook_id, h.failing_since, h.last_success_at
     HAVING (h.failing_since IS NOT NULL AND h.failing_since <= max(c.at))
       OR h.last_success_at IS NULL OR h.last_success_at < now() - interval '1 minute'`,
-  [
-    successes.map((s) => s.delivery.id), successes.map((s) => s.outcome.at), successes.map((s) => s.outcome.responseStatus),
-    successes.map((s) => s.outcome.durationMs), successes.map((s) => s.outcome.responseSnippet),
-  ] as never) as { rows: Array<{ hookId: string; at: Date }> };
+    [
+      successes.map((s) => s.delivery.id),
+      successes.map((s) => s.outcome.at),
+      successes.map((s) => s.outcome.responseStatus),
+      successes.map((s) => s.outcome.durationMs),
+      successes.map((s) => s.outcome.responseSnippet),
+    ] as never,
+  )) as { rows: Array<{ hookId: string; at: Date }> };
   if (rows.length === 0) return;
   // Locked in id order (the sub-select), so two workers touching the same hooks never wait on each other in a
   // cycle; the condition is checked again under the lock. A failure recorded after this success keeps its clock.
-  await db.raw(`
+  await db.raw(
+    `
     UPDATE hooks h SET last_success_at = greatest(h.last_success_at, v.at),
       failing_since = CASE WHEN h.failing_since <= v.at THEN NULL ELSE h.failing_since END
     FROM unnest(?::text[], ?::timestamptz[]) AS v(id, at)
     WHERE h.id = v.id AND h.id IN (SELECT id FROM hooks WHERE id = ANY(?::text[]) ORDER BY id FOR UPDATE)
       AND (h.failing_since <= v.at OR h.last_success_at IS NULL OR h.last_success_at < now() - interval '1 minute')`,
-  [rows.map((r) => r.hookId), rows.map((r) => r.at), rows.map((r) => r.hookId)] as never);
+    [rows.map((r) => r.hookId), rows.map((r) => r.at), rows.map((r) => r.hookId)] as never,
+  );
 }
 
 /**
@@ -101,11 +125,14 @@ export async function recordSuccesses(db: Knex, successes: Success[]): Promise<v
  * for: its lease is given up by that statement.
  */
 export async function renewLeases(db: Knex, deliveryIds: string[], leaseSeconds: number): Promise<void> {
-  await db.raw(`
+  await db.raw(
+    `
     UPDATE deliveries SET locked_until = now() + make_interval(secs => ?)
     WHERE id IN (
       SELECT id FROM deliveries WHERE id = ANY(?) AND status IN ('pending', 'retrying') AND locked_until IS NOT NULL
-      ORDER BY id FOR UPDATE SKIP LOCKED)`, [leaseSeconds, deliveryIds]);
+      ORDER BY id FOR UPDATE SKIP LOCKED)`,
+    [leaseSeconds, deliveryIds],
+  );
 }
 
 /** Successes recorded in batches of up to 500; those a dying worker never wrote leave their leases to run out. */

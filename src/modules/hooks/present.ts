@@ -33,7 +33,7 @@ export function presentDelivery(row: DeliveryRow, attempts: DeliveryAttemptRow[]
       responseSnippet: attempt.responseSnippet,
     })),
     attemptCount: row.attemptCount,
-    nextAttemptAt: row.status === 'pending' || row.status === 'retrying' ? row.nextAttemptAt?.toISOString() ?? null : null,
+    nextAttemptAt: row.status === 'pending' || row.status === 'retrying' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
     createdAt: row.createdAt.toISOString(),
     deliveredAt: row.deliveredAt?.toISOString() ?? null,
   };

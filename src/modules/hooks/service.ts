@@ -52,7 +52,9 @@ export async function findHook(db: Knex, principal: Principal, id: string, forUp
 }
 
 export async function createHook(
-  services: Services, principal: Principal, input: components['schemas']['HookCreate'],
+  services: Services,
+  principal: Principal,
+  input: components['schemas']['HookCreate'],
 ): Promise<{ hook: HookRow; secret: string }> {
   await assertDestinationAllowed(services, input.url);
   const secret = input.secret ?? generateSecret();
@@ -77,7 +79,10 @@ export async function createHook(
 }
 
 export async function listHooks(db: Knex, principal: Principal, page: PageRequest): Promise<Page<Hook>> {
-  const query = HookRow.query(db).where({ ownerId: principal.ownerId }).orderBy('id', 'desc').limit(page.limit + 1);
+  const query = HookRow.query(db)
+    .where({ ownerId: principal.ownerId })
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
   const scope = profileScope(principal);
   // `<@`: the hook's profiles are all inside the key's; a hook for every profile (null) is outside any restriction.
   if (scope) query.whereNotNull('profileIds').whereRaw('profile_ids <@ ?::text[]', [scope]);
@@ -86,7 +91,10 @@ export async function listHooks(db: Knex, principal: Principal, page: PageReques
 }
 
 export async function updateHook(
-  services: Services, principal: Principal, id: string, input: components['schemas']['HookUpdate'],
+  services: Services,
+  principal: Principal,
+  id: string,
+  input: components['schemas']['HookUpdate'],
 ): Promise<HookRow> {
   if (input.url !== undefined) await assertDestinationAllowed(services, input.url);
   return services.db.transaction(async (trx) => {
@@ -107,7 +115,9 @@ export async function updateHook(
 
 /** A paused or disabled hook gives up what it has not delivered yet. */
 export async function failOpenDeliveries(trx: Knex, hookId: string): Promise<void> {
-  await trx('deliveries').where({ hookId }).whereIn('status', ['pending', 'retrying'])
+  await trx('deliveries')
+    .where({ hookId })
+    .whereIn('status', ['pending', 'retrying'])
     .update({ status: 'failed', nextAttemptAt: null, lockedUntil: null });
 }
 
@@ -119,18 +129,23 @@ export async function deleteHook(db: Knex, principal: Principal, id: string): Pr
 }
 
 export async function rotateHookSecret(
-  services: Services, principal: Principal, id: string, overlapSeconds: number,
+  services: Services,
+  principal: Principal,
+  id: string,
+  overlapSeconds: number,
 ): Promise<{ secret: string; previousSecretExpiresAt: Date }> {
   return services.db.transaction(async (trx) => {
     const hook = await findHook(trx, principal, id, true);
     const secret = generateSecret();
     const previousSecretExpiresAt = new Date(Date.now() + overlapSeconds * 1000);
-    await HookRow.query(trx).patch({
-      secretCiphertext: services.secrets.seal(secret),
-      previousSecretCiphertext: overlapSeconds > 0 ? hook.secretCiphertext : null,
-      previousSecretExpiresAt: overlapSeconds > 0 ? previousSecretExpiresAt : null,
-      updatedAt: new Date(),
-    }).where({ id });
+    await HookRow.query(trx)
+      .patch({
+        secretCiphertext: services.secrets.seal(secret),
+        previousSecretCiphertext: overlapSeconds > 0 ? hook.secretCiphertext : null,
+        previousSecretExpiresAt: overlapSeconds > 0 ? previousSecretExpiresAt : null,
+        updatedAt: new Date(),
+      })
+      .where({ id });
     return { secret, previousSecretExpiresAt };
   });
 }
@@ -141,7 +156,7 @@ export async function rotateHookSecret(
  */
 async function testedProfile(trx: Knex, hook: HookRow): Promise<string | null> {
   if (hook.profileIds?.[0]) return hook.profileIds[0];
-  const first = await trx('profiles').where({ ownerId: hook.ownerId }).orderBy('id').first('id') as { id: string } | undefined;
+  const first = (await trx('profiles').where({ ownerId: hook.ownerId }).orderBy('id').first('id')) as { id: string } | undefined;
   return first?.id ?? null;
 }
 
@@ -153,7 +168,8 @@ export async function testHook(services: Services, principal: Principal, id: str
   const interval = services.config.webhooks.testIntervalSeconds;
   return services.db.transaction(async (trx) => {
     const hook = await findHook(trx, principal, id);
-    const stamped = await trx('hooks').where({ id })
+    const stamped = await trx('hooks')
+      .where({ id })
       .where((q) => q.whereNull('lastTestAt').orWhere('lastTestAt', '<=', trx.raw(`now() - interval '${interval} seconds'`)))
       .update({ lastTestAt: trx.fn.now() });
     if (stamped === 0) {
@@ -162,7 +178,12 @@ export async function testHook(services: Services, principal: Principal, id: str
       throw new HookTestRateLimitedError(interval, retryAfter);
     }
     const data = { hookId: hook.id, message: 'This is a test delivery from Socialgate.', sentAt: new Date().toISOString() };
-    const event = await emitEvent(trx, { ownerId: principal.ownerId, profileId: await testedProfile(trx, hook), name: 'webhook.test', data });
+    const event = await emitEvent(trx, {
+      ownerId: principal.ownerId,
+      profileId: await testedProfile(trx, hook),
+      name: 'webhook.test',
+      data,
+    });
     // The test goes to this hook alone, not to every hook subscribed to webhook.test.
     const [delivery] = await fanOut(trx, event, [hook], services.config.webhooks);
     return delivery!;

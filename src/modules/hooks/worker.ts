@@ -43,7 +43,14 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
 
   constructor(private readonly services: Services) {
     const { concurrency, caFile, leaseSeconds } = services.config.webhooks;
-    this.settings = { name: 'socialgate-deliveries', channels: [EVENTS_CHANNEL, DELIVERIES_CHANNEL], concurrency, pollMs: IDLE_POLL_MS, loops: 1, leaseSeconds };
+    this.settings = {
+      name: 'socialgate-deliveries',
+      channels: [EVENTS_CHANNEL, DELIVERIES_CHANNEL],
+      concurrency,
+      pollMs: IDLE_POLL_MS,
+      loops: 1,
+      leaseSeconds,
+    };
     this.client = new GuardedHttpClient(services.addressGuard, { caFile, connections: Math.max(10, concurrency) });
     this.successes = successRecorder(services.db);
   }
@@ -95,7 +102,11 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
   }
 
   renew(held: Claimed[]): Promise<void> {
-    return renewLeases(this.services.db, held.map(({ delivery }) => delivery.id), this.services.config.webhooks.leaseSeconds);
+    return renewLeases(
+      this.services.db,
+      held.map(({ delivery }) => delivery.id),
+      this.services.config.webhooks.leaseSeconds,
+    );
   }
 
   describe({ delivery }: Claimed): Record<string, unknown> {
@@ -109,7 +120,8 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
   /** Leases up to `room` due deliveries and reads their hooks, in one statement. */
   private async claim(room: number): Promise<Claimed[]> {
     const { db, config } = this.services;
-    const { rows } = await db.raw(`
+    const { rows } = (await db.raw(
+      `
       WITH due AS (
         SELECT id FROM deliveries
         WHERE status IN ('pending', 'retrying') AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
@@ -119,7 +131,8 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
       FROM due, hooks h WHERE d.id = due.id AND h.id = d.hook_id
       RETURNING d.id, d.hook_id AS "hookId", d.owner_id AS "ownerId", d.event, d.body, json_build_object('id', h.id, 'url', h.url, 'secretCiphertext', h.secret_ciphertext,
           'previousSecretCiphertext', h.previous_secret_ciphertext, 'previousSecretExpiresAt', h.previous_secret_expires_at) AS hook`,
-    [room, config.webhooks.leaseSeconds]) as { rows: Array<SendingDelivery & { hook: SendingHook }> };
+      [room, config.webhooks.leaseSeconds],
+    )) as { rows: Array<SendingDelivery & { hook: SendingHook }> };
     return rows.map(({ hook, ...delivery }) => {
       if (hook.previousSecretExpiresAt) hook.previousSecretExpiresAt = new Date(hook.previousSecretExpiresAt);
       return { delivery, hook };

@@ -35,7 +35,9 @@ function futureDate(value: string | null | undefined, path: string): Date | null
 }
 
 export async function createApiKey(
-  db: Db, ownerId: string, input: components['schemas']['ApiKeyCreate'],
+  db: Db,
+  ownerId: string,
+  input: components['schemas']['ApiKeyCreate'],
 ): Promise<{ row: ApiKeyRow; key: string }> {
   const expiresAt = futureDate(input.expiresAt, 'body/expiresAt');
   const profileIds = input.scope?.profiles ?? null;
@@ -43,26 +45,34 @@ export async function createApiKey(
     if (profileIds) {
       const owned = await ownedProfileIds(trx, ownerId, profileIds);
       const missing = profileIds.filter((id) => !owned.has(id));
-      if (missing.length > 0) throw new UnknownProfileError(missing.map((id) => ({ id, path: `body/scope/profiles/${profileIds.indexOf(id)}` })));
+      if (missing.length > 0)
+        throw new UnknownProfileError(missing.map((id) => ({ id, path: `body/scope/profiles/${profileIds.indexOf(id)}` })));
     }
     const key = newSecretToken(API_KEY_PREFIX);
     const row = await ApiKeyRow.query(trx).insertAndFetch({
-      id: newId('key'), ownerId, name: input.name, prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
-      secretHash: hashToken(key), profileIds, expiresAt,
+      id: newId('key'),
+      ownerId,
+      name: input.name,
+      prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
+      secretHash: hashToken(key),
+      profileIds,
+      expiresAt,
     });
     return { row, key };
   });
 }
 
 export async function listApiKeys(db: Db, ownerId: string, page: PageRequest): Promise<Page<ApiKey>> {
-  const query = ApiKeyRow.query(db).where({ ownerId }).whereNull('revokedAt').orderBy('id', 'desc').limit(page.limit + 1);
+  const query = ApiKeyRow.query(db)
+    .where({ ownerId })
+    .whereNull('revokedAt')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
   if (page.after) query.where('id', '<', page.after);
   return toPage(await query, page, presentApiKey);
 }
 
-export async function updateApiKey(
-  db: Db, ownerId: string, id: string, input: components['schemas']['ApiKeyUpdate'],
-): Promise<ApiKeyRow> {
+export async function updateApiKey(db: Db, ownerId: string, id: string, input: components['schemas']['ApiKeyUpdate']): Promise<ApiKeyRow> {
   const patch: Partial<ApiKeyRow> = {};
   if (input.name !== undefined) patch.name = input.name;
   if (input.expiresAt !== undefined) patch.expiresAt = futureDate(input.expiresAt, 'body/expiresAt');

@@ -44,13 +44,17 @@ export const ALLOWED_TYPES_TEXT =
 export async function detectType(path: string): Promise<MediaType> {
   const detected = await fileTypeFromFile(path);
   if (!detected) {
-    throw new MediaRejectedError('type_not_allowed',
-      `The file's type could not be recognised from its bytes; allowed are ${ALLOWED_TYPES_TEXT}.`);
+    throw new MediaRejectedError(
+      'type_not_allowed',
+      `The file's type could not be recognised from its bytes; allowed are ${ALLOWED_TYPES_TEXT}.`,
+    );
   }
   const type = ALLOWED[detected.mime];
   if (!type) {
-    throw new MediaRejectedError('type_not_allowed',
-      `The file is ${detected.ext.toUpperCase()} (${detected.mime}), which is not allowed; allowed are ${ALLOWED_TYPES_TEXT}.`);
+    throw new MediaRejectedError(
+      'type_not_allowed',
+      `The file is ${detected.ext.toUpperCase()} (${detected.mime}), which is not allowed; allowed are ${ALLOWED_TYPES_TEXT}.`,
+    );
   }
   return type;
 }

@@ -5,7 +5,11 @@ export type RejectionReason = 'type_not_allowed' | 'too_large' | 'unreadable' | 
 
 /** 422 `media_rejected`: `detail` says exactly why, in words a person can act on. */
 export class MediaRejectedError extends ApiError {
-  constructor(readonly reason: RejectionReason, detail: string, path = 'body/file') {
+  constructor(
+    readonly reason: RejectionReason,
+    detail: string,
+    path = 'body/file',
+  ) {
     super(422, 'media_rejected', 'The media file was refused', detail, { errors: [{ path, message: detail, code: reason }] });
   }
 
@@ -21,7 +25,9 @@ export class MediaRejectedError extends ApiError {
  */
 export class StorageUnavailableError extends ApiError {
   constructor(cause: Error) {
-    super(503, 'storage_unavailable', 'Media storage unavailable', 'The media storage did not answer; try again in a moment.', { headers: { 'Retry-After': '30' } });
+    super(503, 'storage_unavailable', 'Media storage unavailable', 'The media storage did not answer; try again in a moment.', {
+      headers: { 'Retry-After': '30' },
+    });
     this.cause = cause;
   }
 }

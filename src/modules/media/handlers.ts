@@ -44,10 +44,21 @@ export const downloadMediaFile: Handler<'downloadMediaFile'> = async (request, s
   const storage = storageFor(services.config);
   const headers = { 'Accept-Ranges': 'bytes', ETag: etag, 'Cache-Control': 'public, max-age=31536000, immutable' };
   if (!range) {
-    return { status: 200, raw: await storage.read(row.storageKey), contentType: row.mimeType, headers: { ...headers, 'Content-Length': String(size) } };
+    return {
+      status: 200,
+      raw: await storage.read(row.storageKey),
+      contentType: row.mimeType,
+      headers: { ...headers, 'Content-Length': String(size) },
+    };
   }
   return {
-    status: 206, raw: await storage.read(row.storageKey, range), contentType: row.mimeType,
-    headers: { ...headers, 'Content-Length': String(range.end - range.start + 1), 'Content-Range': `bytes ${range.start}-${range.end}/${size}` },
+    status: 206,
+    raw: await storage.read(row.storageKey, range),
+    contentType: row.mimeType,
+    headers: {
+      ...headers,
+      'Content-Length': String(range.end - range.start + 1),
+      'Content-Range': `bytes ${range.start}-${range.end}/${size}`,
+    },
   };
 };

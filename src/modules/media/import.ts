@@ -30,12 +30,18 @@ function transportDetail(error: unknown, timeoutMs: number): string {
   switch (error.kind) {
     case 'address_not_allowed':
       return 'its host resolves to an address that is not public (loopback, private, link-local or reserved); only public addresses are fetched.';
-    case 'dns': return 'its host name does not resolve.';
-    case 'timeout': return `it did not answer with the whole file within ${Math.round(timeoutMs / 1000)} seconds.`;
-    case 'connection_refused': return 'its server refused the connection.';
-    case 'tls': return `its server's TLS certificate is not valid (${error.message}).`;
-    case 'too_many_redirects': return `it redirected more than ${MAX_REDIRECTS} times.`;
-    default: return `${error.message}.`;
+    case 'dns':
+      return 'its host name does not resolve.';
+    case 'timeout':
+      return `it did not answer with the whole file within ${Math.round(timeoutMs / 1000)} seconds.`;
+    case 'connection_refused':
+      return 'its server refused the connection.';
+    case 'tls':
+      return `its server's TLS certificate is not valid (${error.message}).`;
+    case 'too_many_redirects':
+      return `it redirected more than ${MAX_REDIRECTS} times.`;
+    default:
+      return `${error.message}.`;
   }
 }
 
@@ -48,8 +54,11 @@ export function lastSegment(url: string): string | null {
   } catch {
     name = segment;
   }
-  // eslint-disable-next-line no-control-regex
-  name = name.replace(/[\u0000-\u001f\u007f/\\]/g, '').trim().slice(0, 255);
+  name = name
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes.
+    .replace(/[\u0000-\u001f\u007f/\\]/g, '')
+    .trim()
+    .slice(0, 255);
   return name || null;
 }
 
@@ -65,7 +74,9 @@ export async function importFromUrl(services: Services, url: string, filename: s
   let response: Awaited<ReturnType<GuardedHttpClient['open']>>;
   try {
     response = await clientFor(services).open(url, {
-      maxRedirects: MAX_REDIRECTS, signal, headers: { accept: 'image/*, video/*, audio/*, application/pdf, */*;q=0.1' },
+      maxRedirects: MAX_REDIRECTS,
+      signal,
+      headers: { accept: 'image/*, video/*, audio/*, application/pdf, */*;q=0.1' },
     });
   } catch (error) {
     throw fetchFailed(transportDetail(error, media.importTimeoutMs));
@@ -77,16 +88,28 @@ export async function importFromUrl(services: Services, url: string, filename: s
   const declared = Number(response.headers['content-length']);
   if (declared > maxBytes) {
     discardBody(response.body);
-    throw new MediaRejectedError('too_large', `The file at the URL is ${formatBytes(declared)}; no file may be larger than ${formatBytes(maxBytes)}.`, 'body/url');
+    throw new MediaRejectedError(
+      'too_large',
+      `The file at the URL is ${formatBytes(declared)}; no file may be larger than ${formatBytes(maxBytes)}.`,
+      'body/url',
+    );
   }
   try {
     const file = await spool(response.body, mediaFolders(dataDir).tmp, maxBytes, signal);
     return { ...file, filename: filename ?? lastSegment(url) };
   } catch (error) {
     if (error instanceof SpoolLimitError) {
-      throw new MediaRejectedError('too_large', `The file at the URL is larger than ${formatBytes(maxBytes)}, the most any file may be.`, 'body/url');
+      throw new MediaRejectedError(
+        'too_large',
+        `The file at the URL is larger than ${formatBytes(maxBytes)}, the most any file may be.`,
+        'body/url',
+      );
     }
     const timedOut = signal.aborted || (error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError';
-    throw fetchFailed(timedOut ? transportDetail(new TransportError('timeout', 'timeout'), media.importTimeoutMs) : `the answer broke off (${(error as Error).message}).`);
+    throw fetchFailed(
+      timedOut
+        ? transportDetail(new TransportError('timeout', 'timeout'), media.importTimeoutMs)
+        : `the answer broke off (${(error as Error).message}).`,
+    );
   }
 }

@@ -65,12 +65,19 @@ interface FfprobeStream {
 
 function runFfprobe(binary: string, path: string, demuxer: string): Promise<{ streams?: FfprobeStream[]; format?: { duration?: string } }> {
   const args = [
-    '-v', 'error', '-hide_banner',
+    '-v',
+    'error',
+    '-hide_banner',
     // Read only the local file, as the detected format: no playlist or reference may make ffprobe open anything else.
-    '-protocol_whitelist', 'file', '-f', demuxer,
-    '-print_format', 'json',
-    '-show_entries', 'format=duration:stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate'
-      + ':stream_disposition=attached_pic:stream_side_data=rotation',
+    '-protocol_whitelist',
+    'file',
+    '-f',
+    demuxer,
+    '-print_format',
+    'json',
+    '-show_entries',
+    'format=duration:stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate' +
+      ':stream_disposition=attached_pic:stream_side_data=rotation',
     `file:${path}`,
   ];
   return new Promise((resolve, reject) => {
@@ -116,7 +123,7 @@ async function probeStreams(path: string, type: MediaType, ffprobePath: string |
     height: quarterTurn ? width : height,
     durationMs,
     codec: (type.kind === 'gif' ? null : (video ?? audio)?.codec_name) ?? null,
-    frameRate: video && type.kind === 'video' ? rate(video.avg_frame_rate) ?? rate(video.r_frame_rate) : null,
+    frameRate: video && type.kind === 'video' ? (rate(video.avg_frame_rate) ?? rate(video.r_frame_rate)) : null,
     hasVideo: Boolean(video),
     hasAudio: Boolean(audio),
   };

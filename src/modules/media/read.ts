@@ -9,13 +9,27 @@ import { fileUrl } from './service.js';
  */
 export async function mediaFiles(db: Knex, publicUrl: string, ids: string[], ownerId?: string): Promise<Map<string, PublishMedia>> {
   if (ids.length === 0) return new Map();
-  const query = MediaRow.query(db).whereIn('id', ids).select('id', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'frameRate', 'token');
+  const query = MediaRow.query(db)
+    .whereIn('id', ids)
+    .select('id', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'frameRate', 'token');
   if (ownerId) query.where({ ownerId });
   const rows = await query;
-  return new Map(rows.map((row) => [row.id, {
-    id: row.id, kind: row.kind, mimeType: row.mimeType, size: Number(row.size), width: row.width, height: row.height,
-    durationMs: row.durationMs, frameRate: row.frameRate, url: fileUrl(publicUrl, row),
-  }]));
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        id: row.id,
+        kind: row.kind,
+        mimeType: row.mimeType,
+        size: Number(row.size),
+        width: row.width,
+        height: row.height,
+        durationMs: row.durationMs,
+        frameRate: row.frameRate,
+        url: fileUrl(publicUrl, row),
+      },
+    ]),
+  );
 }
 
 /** The profile each of the owner's media among `ids` belongs to (null: the owner's as a whole); others' are left out. */

@@ -24,7 +24,11 @@ const MAX_PARTS = 10_000;
 export type StorageFailure = 'missing' | 'no_bucket' | 'bad_credentials' | 'denied' | 'unavailable';
 
 export class MediaStorageError extends Error {
-  constructor(readonly failure: StorageFailure, message: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly failure: StorageFailure,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'MediaStorageError';
   }
@@ -47,14 +51,18 @@ export function classify(error: unknown): StorageFailure {
 }
 
 /** The parts of the AWS SDK the storage uses. */
-export type S3Sdk = Pick<typeof S3, 'S3Client' | 'GetObjectCommand' | 'HeadObjectCommand' | 'DeleteObjectCommand'> & Pick<typeof S3Upload, 'Upload'>;
+export type S3Sdk = Pick<typeof S3, 'S3Client' | 'GetObjectCommand' | 'HeadObjectCommand' | 'DeleteObjectCommand'> &
+  Pick<typeof S3Upload, 'Upload'>;
 
 /** The SDK costs a start a third of a second: it is loaded only by an instance configured with a bucket. */
 export async function loadS3Sdk(): Promise<S3Sdk> {
   const [s3, storage] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
   return {
-    S3Client: s3.S3Client, GetObjectCommand: s3.GetObjectCommand, HeadObjectCommand: s3.HeadObjectCommand,
-    DeleteObjectCommand: s3.DeleteObjectCommand, Upload: storage.Upload,
+    S3Client: s3.S3Client,
+    GetObjectCommand: s3.GetObjectCommand,
+    HeadObjectCommand: s3.HeadObjectCommand,
+    DeleteObjectCommand: s3.DeleteObjectCommand,
+    Upload: storage.Upload,
   };
 }
 
@@ -62,20 +70,26 @@ export async function loadS3Sdk(): Promise<S3Sdk> {
 export class S3Storage implements MediaStorage {
   private readonly client: S3Client;
 
-  constructor(private readonly settings: S3Settings, private readonly sdk: S3Sdk, client?: S3Client) {
-    this.client = client ?? new sdk.S3Client({
-      region: settings.region,
-      endpoint: settings.endpoint,
-      forcePathStyle: settings.forcePathStyle,
-      // A copy: the SDK marks the object it is given (where the keys came from), and the settings are shared.
-      credentials: settings.credentials && { ...settings.credentials },
-      requestHandler: {
-        connectionTimeout: 10_000,
-        // Every download in flight holds a socket for as long as its client reads: the SDK's 50 would queue them.
-        httpAgent: { maxSockets: 512 },
-        httpsAgent: { maxSockets: 512 },
-      },
-    });
+  constructor(
+    private readonly settings: S3Settings,
+    private readonly sdk: S3Sdk,
+    client?: S3Client,
+  ) {
+    this.client =
+      client ??
+      new sdk.S3Client({
+        region: settings.region,
+        endpoint: settings.endpoint,
+        forcePathStyle: settings.forcePathStyle,
+        // A copy: the SDK marks the object it is given (where the keys came from), and the settings are shared.
+        credentials: settings.credentials && { ...settings.credentials },
+        requestHandler: {
+          connectionTimeout: 10_000,
+          // Every download in flight holds a socket for as long as its client reads: the SDK's 50 would queue them.
+          httpAgent: { maxSockets: 512 },
+          httpsAgent: { maxSockets: 512 },
+        },
+      });
   }
 
   private objectKey(key: string): string {
@@ -122,13 +136,18 @@ export class S3Storage implements MediaStorage {
     let answer;
     try {
       // The GET is answered (headers) before this returns, so a missing object fails here, before our answer starts.
-      answer = await this.client.send(new this.sdk.GetObjectCommand({
-        Bucket: this.settings.bucket, Key: this.objectKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-      }));
+      answer = await this.client.send(
+        new this.sdk.GetObjectCommand({
+          Bucket: this.settings.bucket,
+          Key: this.objectKey(key),
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
     } catch (error) {
       throw this.failed('Reading', key, error);
     }
-    if (!(answer.Body instanceof Readable)) throw new MediaStorageError('unavailable', `Reading s3://${this.settings.bucket}/${this.objectKey(key)} gave no stream`);
+    if (!(answer.Body instanceof Readable))
+      throw new MediaStorageError('unavailable', `Reading s3://${this.settings.bucket}/${this.objectKey(key)} gave no stream`);
     return answer.Body;
   }
 
@@ -158,7 +177,9 @@ export class S3Storage implements MediaStorage {
    */
   async verify(): Promise<void> {
     try {
-      await this.client.send(new this.sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey('start-check'), Range: 'bytes=0-0' }));
+      await this.client.send(
+        new this.sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey('start-check'), Range: 'bytes=0-0' }),
+      );
     } catch (error) {
       const failure = classify(error);
       if (failure === 'missing') return;
@@ -167,7 +188,11 @@ export class S3Storage implements MediaStorage {
         throw new MediaStorageError(failure, `The S3 bucket "${this.settings.bucket}" (S3_BUCKET) does not exist${at}`, { cause: error });
       }
       if (failure === 'bad_credentials') {
-        throw new MediaStorageError(failure, `The store${at} refuses the S3 credentials (S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or the SDK's default chain)`, { cause: error });
+        throw new MediaStorageError(
+          failure,
+          `The store${at} refuses the S3 credentials (S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or the SDK's default chain)`,
+          { cause: error },
+        );
       }
       throw this.failed('Checking', 'start-check', error);
     }

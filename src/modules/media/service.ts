@@ -46,16 +46,22 @@ export function presentMedia(row: MediaRow, publicUrl: string): Media {
  */
 export async function profileForUpload(db: Db, principal: Principal, profileId: string | undefined): Promise<string | null> {
   if (!profileId) {
-    if (profileScope(principal)) throw new ProfileOutOfScopeError('A profile-restricted API key must name one of its profiles in profileId.');
+    if (profileScope(principal))
+      throw new ProfileOutOfScopeError('A profile-restricted API key must name one of its profiles in profileId.');
     return null;
   }
   assertProfileInScope(principal, profileId);
-  if (!(await ownedProfileIds(db, principal.ownerId, [profileId])).has(profileId)) throw new UnknownProfileError([{ id: profileId, path: 'body/profileId' }]);
+  if (!(await ownedProfileIds(db, principal.ownerId, [profileId])).has(profileId))
+    throw new UnknownProfileError([{ id: profileId, path: 'body/profileId' }]);
   return profileId;
 }
 
 const NOUNS: Record<MediaKind, [string, string]> = {
-  image: ['image', 'images'], gif: ['GIF', 'GIFs'], video: ['video', 'videos'], audio: ['audio file', 'audio files'], document: ['document', 'documents'],
+  image: ['image', 'images'],
+  gif: ['GIF', 'GIFs'],
+  video: ['video', 'videos'],
+  audio: ['audio file', 'audio files'],
+  document: ['document', 'documents'],
 };
 
 function assertWithinLimit(services: Services, kind: MediaKind, size: number): void {
@@ -73,7 +79,10 @@ async function inspect(services: Services, file: UploadedFile): Promise<{ type: 
   assertWithinLimit(services, type.kind, file.size);
   const probed = await probe(file.path, type, services.config.media.ffprobePath);
   if (type.demuxer && !probed.hasVideo && !probed.hasAudio) {
-    throw new MediaRejectedError('unreadable', `The file looks like ${type.label} but cannot be read: no picture or sound was found in it.`);
+    throw new MediaRejectedError(
+      'unreadable',
+      `The file looks like ${type.label} but cannot be read: no picture or sound was found in it.`,
+    );
   }
   if (type.kind === 'video' && !probed.hasVideo) {
     if (type.demuxer === 'mov' && probed.hasAudio && type.mimeType === 'video/mp4') {
@@ -92,7 +101,11 @@ async function inspect(services: Services, file: UploadedFile): Promise<{ type: 
  * an unguessable read token. `field` is the member problems point at (`body/file` or `body/url`).
  */
 export async function storeMedia(
-  services: Services, principal: Principal, profileId: string | null, file: UploadedFile, field = 'body/file',
+  services: Services,
+  principal: Principal,
+  profileId: string | null,
+  file: UploadedFile,
+  field = 'body/file',
 ): Promise<MediaRow> {
   let inspected: Awaited<ReturnType<typeof inspect>>;
   try {
@@ -107,9 +120,20 @@ export async function storeMedia(
   await storage.put(storageKey, file.path);
   try {
     const stored = await MediaRow.query(services.db).insertAndFetch({
-      id, ownerId: principal.ownerId, profileId, kind: type.kind, mimeType: type.mimeType, size: file.size,
-      width: probed.width, height: probed.height, durationMs: probed.durationMs, codec: probed.codec, frameRate: probed.frameRate,
-      sha256: file.sha256, filename: file.filename, storageKey,
+      id,
+      ownerId: principal.ownerId,
+      profileId,
+      kind: type.kind,
+      mimeType: type.mimeType,
+      size: file.size,
+      width: probed.width,
+      height: probed.height,
+      durationMs: probed.durationMs,
+      codec: probed.codec,
+      frameRate: probed.frameRate,
+      sha256: file.sha256,
+      filename: file.filename,
+      storageKey,
       // 256 bits: the URL is the only thing that guards the file.
       token: randomBytes(32).toString('base64url'),
     });
@@ -126,7 +150,8 @@ export async function findMedia(db: Db, principal: Principal, id: string): Promi
   const row = await MediaRow.query(db).findOne({ id, ownerId: principal.ownerId });
   if (!row) throw new NotFoundError('media');
   if (row.profileId) assertProfileInScope(principal, row.profileId);
-  else if (profileScope(principal)) throw new ProfileOutOfScopeError('This media belongs to no profile; a profile-restricted API key cannot read it.');
+  else if (profileScope(principal))
+    throw new ProfileOutOfScopeError('This media belongs to no profile; a profile-restricted API key cannot read it.');
   return row;
 }
 

@@ -47,7 +47,8 @@ function s3Settings(storage: MediaSettings['storage'], env: NodeJS.ProcessEnv): 
   if (endpoint && !/^https?:\/\/[^/\s]+/.test(endpoint)) throw new Error(`S3_ENDPOINT must be an http(s) URL, got "${endpoint}"`);
   // AWS needs the bucket's own region; S3-compatible stores mostly take any, and us-east-1 is their usual default.
   const region = env.S3_REGION?.trim() || env.AWS_REGION?.trim() || (endpoint ? 'us-east-1' : '');
-  if (!region) throw new Error("MEDIA_STORAGE=s3 needs S3_REGION, the bucket's region (e.g. eu-west-1), unless S3_ENDPOINT names another store");
+  if (!region)
+    throw new Error("MEDIA_STORAGE=s3 needs S3_REGION, the bucket's region (e.g. eu-west-1), unless S3_ENDPOINT names another store");
   const prefix = (env.S3_PREFIX ?? '').trim().replace(/^\/+|\/+$/g, '');
   if ((prefix && !/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/.test(prefix)) || /(^|\/)\.\.?(\/|$)/.test(prefix)) {
     throw new Error(`S3_PREFIX must be folder names of letters, digits, '.', '_' and '-' separated by '/', got "${env.S3_PREFIX}"`);
@@ -55,10 +56,16 @@ function s3Settings(storage: MediaSettings['storage'], env: NodeJS.ProcessEnv): 
   const accessKeyId = env.S3_ACCESS_KEY_ID || undefined;
   const secretAccessKey = env.S3_SECRET_ACCESS_KEY || undefined;
   if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) {
-    throw new Error(`${accessKeyId ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} must be set with ${accessKeyId ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'} (or neither, for the AWS SDK's default credentials)`);
+    throw new Error(
+      `${accessKeyId ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'} must be set with ${accessKeyId ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'} (or neither, for the AWS SDK's default credentials)`,
+    );
   }
   return {
-    bucket, region, endpoint: endpoint?.replace(/\/$/, ''), forcePathStyle: bool('S3_FORCE_PATH_STYLE', env), prefix,
+    bucket,
+    region,
+    endpoint: endpoint?.replace(/\/$/, ''),
+    forcePathStyle: bool('S3_FORCE_PATH_STYLE', env),
+    prefix,
     credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined,
   };
 }

@@ -11,58 +11,134 @@ type Message = components['schemas']['Message'];
 type Participant = components['schemas']['MessagingParticipant'];
 
 interface ConversationRecord {
-  id: string; profileId: string; accountId: string; platformConversationId: string; participant: Participant;
-  lastMessageAt: Date | null; unreadCount: number; tags: string[]; createdAt: Date; updatedAt: Date;
+  id: string;
+  profileId: string;
+  accountId: string;
+  platformConversationId: string;
+  participant: Participant;
+  lastMessageAt: Date | null;
+  unreadCount: number;
+  tags: string[];
+  createdAt: Date;
+  updatedAt: Date;
 }
 interface MessageRecord {
-  id: string; conversationId: string; accountId: string; direction: 'in' | 'out'; fromId: string; text: string;
-  platformMessageId: string; sentAt: Date; type: Message['type']; status: Message['status'];
+  id: string;
+  conversationId: string;
+  accountId: string;
+  direction: 'in' | 'out';
+  fromId: string;
+  text: string;
+  platformMessageId: string;
+  sentAt: Date;
+  type: Message['type'];
+  status: Message['status'];
 }
 
 /** The platforms that only let a page or business answer within 24 h of the person's last message. */
 const REPLY_WINDOW_PLATFORMS = new Set(['social_network', 'chatapp-cloud']);
 
 function presentMessage(account: AccountRow, conversation: ConversationRecord, message: MessageRecord): Message {
-  const from: Participant = message.direction === 'in'
-    ? conversation.participant
-    : { id: account.platformAccountId ?? account.id, name: account.name, username: account.username, phone: null };
+  const from: Participant =
+    message.direction === 'in'
+      ? conversation.participant
+      : { id: account.platformAccountId ?? account.id, name: account.name, username: account.username, phone: null };
   return {
-    id: message.id, accountId: account.id, conversationId: conversation.id, platform: account.platform as Message['platform'],
-    direction: message.direction, type: message.type, from, text: message.text, attachments: [],
-    platformMessageId: message.platformMessageId, status: message.status, error: null, createdAt: message.sentAt.toISOString(),
+    id: message.id,
+    accountId: account.id,
+    conversationId: conversation.id,
+    platform: account.platform as Message['platform'],
+    direction: message.direction,
+    type: message.type,
+    from,
+    text: message.text,
+    attachments: [],
+    platformMessageId: message.platformMessageId,
+    status: message.status,
+    error: null,
+    createdAt: message.sentAt.toISOString(),
   };
 }
 
 async function presentConversations(db: Knex, account: AccountRow, rows: ConversationRecord[]): Promise<Map<string, Conversation>> {
-  const last = rows.length === 0 ? [] : await db('messages').distinctOn('conversationId')
-    .whereIn('conversationId', rows.map((row) => row.id)).orderBy([{ column: 'conversationId' }, { column: 'id', order: 'desc' }]) as MessageRecord[];
-  const lastIn = rows.length === 0 ? [] : await db('messages').select('conversationId').max('sentAt as at')
-    .whereIn('conversationId', rows.map((row) => row.id)).where({ direction: 'in' }).groupBy('conversationId') as Array<{ conversationId: string; at: Date }>;
-  return new Map(rows.map((row) => {
-    const message = last.find((m) => m.conversationId === row.id);
-    const lastInAt = lastIn.find((m) => m.conversationId === row.id)?.at;
-    return [row.id, {
-      id: row.id, accountId: account.id, profileId: row.profileId, platform: account.platform as Conversation['platform'],
-      platformConversationId: row.platformConversationId, title: row.participant.name ?? row.participant.username ?? null,
-      participants: [row.participant],
-      lastMessage: message ? { id: message.id, direction: message.direction, type: message.type, text: message.text.slice(0, 200), createdAt: message.sentAt.toISOString() } : null,
-      lastMessageAt: row.lastMessageAt?.toISOString() ?? null, unreadCount: row.unreadCount,
-      canReplyUntil: REPLY_WINDOW_PLATFORMS.has(account.platform) && lastInAt ? new Date(lastInAt.getTime() + 24 * 3600 * 1000).toISOString() : null,
-      tags: row.tags, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
-    }];
-  }));
+  const last =
+    rows.length === 0
+      ? []
+      : ((await db('messages')
+          .distinctOn('conversationId')
+          .whereIn(
+            'conversationId',
+            rows.map((row) => row.id),
+          )
+          .orderBy([{ column: 'conversationId' }, { column: 'id', order: 'desc' }])) as MessageRecord[]);
+  const lastIn =
+    rows.length === 0
+      ? []
+      : ((await db('messages')
+          .select('conversationId')
+          .max('sentAt as at')
+          .whereIn(
+            'conversationId',
+            rows.map((row) => row.id),
+          )
+          .where({ direction: 'in' })
+          .groupBy('conversationId')) as Array<{ conversationId: string; at: Date }>);
+  return new Map(
+    rows.map((row) => {
+      const message = last.find((m) => m.conversationId === row.id);
+      const lastInAt = lastIn.find((m) => m.conversationId === row.id)?.at;
+      return [
+        row.id,
+        {
+          id: row.id,
+          accountId: account.id,
+          profileId: row.profileId,
+          platform: account.platform as Conversation['platform'],
+          platformConversationId: row.platformConversationId,
+          title: row.participant.name ?? row.participant.username ?? null,
+          participants: [row.participant],
+          lastMessage: message
+            ? {
+                id: message.id,
+                direction: message.direction,
+                type: message.type,
+                text: message.text.slice(0, 200),
+                createdAt: message.sentAt.toISOString(),
+              }
+            : null,
+          lastMessageAt: row.lastMessageAt?.toISOString() ?? null,
+          unreadCount: row.unreadCount,
+          canReplyUntil:
+            REPLY_WINDOW_PLATFORMS.has(account.platform) && lastInAt ? new Date(lastInAt.getTime() + 24 * 3600 * 1000).toISOString() : null,
+          tags: row.tags,
+          createdAt: row.createdAt.toISOString(),
+          updatedAt: row.updatedAt.toISOString(),
+        },
+      ];
+    }),
+  );
 }
 
-export async function listConversations(db: Knex, principal: Principal, accountId: string, page: PageRequest, filters: {
-  unread?: boolean; tag?: string;
-}): Promise<Page<Conversation>> {
+export async function listConversations(
+  db: Knex,
+  principal: Principal,
+  accountId: string,
+  page: PageRequest,
+  filters: {
+    unread?: boolean;
+    tag?: string;
+  },
+): Promise<Page<Conversation>> {
   const account = await findAccount(db, principal, accountId);
-  const query = db('conversations').where({ accountId: account.id }).orderBy('id', 'desc').limit(page.limit + 1);
+  const query = db('conversations')
+    .where({ accountId: account.id })
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
   if (filters.unread === true) query.where('unreadCount', '>', 0);
   if (filters.unread === false) query.where({ unreadCount: 0 });
   if (filters.tag) query.whereRaw('? = any(tags)', [filters.tag]);
   if (page.after) query.where('id', '<', page.after);
-  const rows = await query as ConversationRecord[];
+  const rows = (await query) as ConversationRecord[];
   const presented = await presentConversations(db, account, rows);
   return toPage(rows, page, (row) => presented.get(row.id)!);
 }
@@ -70,10 +146,14 @@ export async function listConversations(db: Knex, principal: Principal, accountI
 /** One conversation with a page of its messages, newest first. */
 export async function getConversation(db: Knex, principal: Principal, accountId: string, conversationId: string, page: PageRequest) {
   const account = await findAccount(db, principal, accountId);
-  const conversation = await db('conversations').where({ id: conversationId, accountId: account.id }).first() as ConversationRecord | undefined;
+  const conversation = (await db('conversations').where({ id: conversationId, accountId: account.id }).first()) as
+    ConversationRecord | undefined;
   if (!conversation) throw new NotFoundError('conversation');
-  const query = db('messages').where({ conversationId }).orderBy('id', 'desc').limit(page.limit + 1);
+  const query = db('messages')
+    .where({ conversationId })
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
   if (page.after) query.where('id', '<', page.after);
-  const messages = toPage(await query as MessageRecord[], page, (message) => presentMessage(account, conversation, message));
+  const messages = toPage((await query) as MessageRecord[], page, (message) => presentMessage(account, conversation, message));
   return { ...(await presentConversations(db, account, [conversation])).get(conversation.id)!, messages };
 }

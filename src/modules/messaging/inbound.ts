@@ -13,26 +13,49 @@ import { emitEvent } from '../events/emit.js';
  */
 export async function storeIncomingMessage(db: Knex, account: AccountRow, message: IncomingMessage): Promise<void> {
   await db.transaction(async (trx) => {
-    const participant = { id: message.from, name: message.fromName, username: message.fromUsername ?? null, phone: message.fromPhone ?? null };
-    const [conversation] = await trx('conversations')
+    const participant = {
+      id: message.from,
+      name: message.fromName,
+      username: message.fromUsername ?? null,
+      phone: message.fromPhone ?? null,
+    };
+    const [conversation] = (await trx('conversations')
       .insert({
-        id: newId('conv'), ownerId: account.ownerId, profileId: account.profileId, accountId: account.id,
-        platformConversationId: message.platformConversationId, participant: JSON.stringify(participant), lastMessageAt: message.sentAt,
+        id: newId('conv'),
+        ownerId: account.ownerId,
+        profileId: account.profileId,
+        accountId: account.id,
+        platformConversationId: message.platformConversationId,
+        participant: JSON.stringify(participant),
+        lastMessageAt: message.sentAt,
       })
       .onConflict(['accountId', 'platformConversationId'])
-      .merge({ lastMessageAt: trx.raw('greatest(conversations.last_message_at, excluded.last_message_at)'), participant: JSON.stringify(participant), updatedAt: trx.fn.now() })
-      .returning('id') as Array<{ id: string }>;
-    const [inserted] = await trx('messages')
-      .insert({
-        id: newId('msg'), conversationId: conversation!.id, accountId: account.id, direction: 'in', fromId: message.from,
-        text: message.text, platformMessageId: message.platformMessageId, sentAt: message.sentAt,
+      .merge({
+        lastMessageAt: trx.raw('greatest(conversations.last_message_at, excluded.last_message_at)'),
+        participant: JSON.stringify(participant),
+        updatedAt: trx.fn.now(),
       })
-      .onConflict(['accountId', 'platformMessageId']).ignore()
-      .returning('id') as Array<{ id: string }>;
+      .returning('id')) as Array<{ id: string }>;
+    const [inserted] = (await trx('messages')
+      .insert({
+        id: newId('msg'),
+        conversationId: conversation!.id,
+        accountId: account.id,
+        direction: 'in',
+        fromId: message.from,
+        text: message.text,
+        platformMessageId: message.platformMessageId,
+        sentAt: message.sentAt,
+      })
+      .onConflict(['accountId', 'platformMessageId'])
+      .ignore()
+      .returning('id')) as Array<{ id: string }>;
     if (!inserted) return;
     await trx('conversations').where({ id: conversation!.id }).increment('unreadCount', 1);
     await emitEvent(trx, {
-      ownerId: account.ownerId, profileId: account.profileId, name: 'message.received',
+      ownerId: account.ownerId,
+      profileId: account.profileId,
+      name: 'message.received',
       data: { accountId: account.id, from: message.from, text: message.text, msgId: inserted.id, platform: account.platform as PlatformId },
     });
   });
@@ -40,5 +63,6 @@ export async function storeIncomingMessage(db: Knex, account: AccountRow, messag
 
 /** A message a person sent: stored for every connected account it is addressed to. */
 export async function receiveMessage(services: Services, platform: string, message: IncomingMessage): Promise<void> {
-  for (const account of await accountsAddressedBy(services.db, platform, message)) await storeIncomingMessage(services.db, account, message);
+  for (const account of await accountsAddressedBy(services.db, platform, message))
+    await storeIncomingMessage(services.db, account, message);
 }

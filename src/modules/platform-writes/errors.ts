@@ -20,7 +20,11 @@ export class WriteKeyReusedError extends UnprocessableError {
  */
 export class WriteOutcomeUnknownError extends ApiError {
   constructor(why: string) {
-    super(502, 'platform_error', 'The outcome is unknown',
-      `The platform may or may not have done this (${why}), and it cannot be asked. Look on the platform; to do it again, use a new key.`);
+    super(
+      502,
+      'platform_error',
+      'The outcome is unknown',
+      `The platform may or may not have done this (${why}), and it cannot be asked. Look on the platform; to do it again, use a new key.`,
+    );
   }
 }

@@ -2,7 +2,15 @@ import type { Knex } from 'knex';
 import { PlatformError } from '../../platforms/errors.js';
 import { WriteInProgressError, WriteKeyReusedError, WriteOutcomeUnknownError } from './errors.js';
 import {
-  insertStarted, lockWrite, releaseLease, restart, settleFailed, settleSucceeded, settleUnknown, takeLease, type WriteKey,
+  insertStarted,
+  lockWrite,
+  releaseLease,
+  restart,
+  settleFailed,
+  settleSucceeded,
+  settleUnknown,
+  takeLease,
+  type WriteKey,
 } from './records.js';
 
 /**
@@ -42,7 +50,11 @@ const DEFAULT_LEASE_SECONDS = 120;
  * attempt found started and not settled lost its answer: the platform is asked through `reconcile`, or — where it
  * cannot be — the write fails as unknown. Nothing is ever sent twice under one key.
  */
-export async function writeOnce<Result>(db: Knex, write: PlatformWrite<Result>, leaseSeconds = DEFAULT_LEASE_SECONDS): Promise<Written<Result>> {
+export async function writeOnce<Result>(
+  db: Knex,
+  write: PlatformWrite<Result>,
+  leaseSeconds = DEFAULT_LEASE_SECONDS,
+): Promise<Written<Result>> {
   const begun = await begin(db, write, leaseSeconds);
   if (begun.kind === 'replay') return { result: begun.result as Result, how: 'replayed' };
   if (begun.kind === 'lost') {
@@ -87,7 +99,7 @@ async function begin(db: Knex, write: PlatformWrite<unknown>, leaseSeconds: numb
       case 'succeeded':
         return { kind: 'replay', result: row.result };
       case 'unknown':
-        throw new WriteOutcomeUnknownError('an earlier attempt\'s answer was lost');
+        throw new WriteOutcomeUnknownError("an earlier attempt's answer was lost");
       case 'failed':
         await restart(trx, write, leaseSeconds);
         return { kind: 'send' };
@@ -102,8 +114,8 @@ async function begin(db: Knex, write: PlatformWrite<unknown>, leaseSeconds: numb
 /** The lost attempt's result found on the platform (stored now), or null when the platform did not do it. */
 async function reconcile<Result>(db: Knex, write: PlatformWrite<Result>, since: Date): Promise<Result | null> {
   if (!write.reconcile) {
-    await settleUnknown(db, write, 'an attempt\'s answer was lost, and the platform cannot be asked');
-    throw new WriteOutcomeUnknownError('an earlier attempt\'s answer was lost');
+    await settleUnknown(db, write, "an attempt's answer was lost, and the platform cannot be asked");
+    throw new WriteOutcomeUnknownError("an earlier attempt's answer was lost");
   }
   let found: Result | null;
   try {

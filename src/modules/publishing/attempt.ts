@@ -1,6 +1,12 @@
 import type { PublishingSettings } from './settings.js';
 import { PlatformError } from '../../platforms/errors.js';
-import { OutcomeUnknowable, type Published, type PublishContent, type PublishMedia, StillProcessing } from '../../platforms/capabilities/publishing.js';
+import {
+  OutcomeUnknowable,
+  type Published,
+  type PublishContent,
+  type PublishMedia,
+  StillProcessing,
+} from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
 import type { AccountRow } from '../accounts/models.js';
 import { accountsById, adapterAccount } from '../accounts/read.js';
@@ -45,7 +51,11 @@ export async function loadContext(services: Services, claimed: Claimed[]): Promi
   };
 }
 
-export function contentOf(post: Pick<PostRow, 'text' | 'mediaIds' | 'platformOptions'>, platform: string, media: Map<string, PublishMedia>): PublishContent {
+export function contentOf(
+  post: Pick<PostRow, 'text' | 'mediaIds' | 'platformOptions'>,
+  platform: string,
+  media: Map<string, PublishMedia>,
+): PublishContent {
   return {
     text: post.text,
     media: post.mediaIds.map((id) => media.get(id)).filter((m): m is PublishMedia => m !== undefined),
@@ -68,7 +78,10 @@ export function retryAt(settings: PublishingSettings, attemptsMade: number, plat
  * mark; it is awaited just before the publishing call, and only then.
  */
 export async function attemptTarget(
-  services: Services, context: AttemptContext, claimed: Claimed, markStarted: (claimed: Claimed) => Promise<void>,
+  services: Services,
+  context: AttemptContext,
+  claimed: Claimed,
+  markStarted: (claimed: Claimed) => Promise<void>,
 ): Promise<Outcome> {
   const { target, unknownSince } = claimed;
   const settings = services.config.publishing;
@@ -79,18 +92,28 @@ export async function attemptTarget(
   if (!account || account.status !== 'connected' || !account.credentialsCiphertext) {
     return {
       kind: 'failed',
-      failure: failure('account_needs_reconnection', `The account is ${account?.status.replace('_', ' ') ?? 'gone'}; reconnect it, then retry.`),
+      failure: failure(
+        'account_needs_reconnection',
+        `The account is ${account?.status.replace('_', ' ') ?? 'gone'}; reconnect it, then retry.`,
+      ),
     };
   }
   const content = contentOf(post, target.platform, context.media);
   const credentials = adapterAccount(account, services.secrets);
   if (unknownSince) {
-    if (!publisher.reconcile) return { kind: 'failed', failure: unknownOutcome(target.platform, 'the service stopped while the platform was being called') };
+    if (!publisher.reconcile)
+      return { kind: 'failed', failure: unknownOutcome(target.platform, 'the service stopped while the platform was being called') };
     try {
       const found = await publisher.reconcile(credentials, content, target.progress, unknownSince);
       if (found) return { kind: 'published', result: found };
       if (target.attempts > settings.retryScheduleSeconds.length) {
-        return { kind: 'failed', failure: failure('platform_unavailable', `${target.platform} failed on every attempt; it did not publish the post (checked). Retry later.`) };
+        return {
+          kind: 'failed',
+          failure: failure(
+            'platform_unavailable',
+            `${target.platform} failed on every attempt; it did not publish the post (checked). Retry later.`,
+          ),
+        };
       }
     } catch (error) {
       if (error instanceof StillProcessing) return stillProcessing(error, false);
@@ -101,7 +124,9 @@ export async function attemptTarget(
         return { kind: 'failed', failure: unknownOutcome(target.platform, `checking with the platform kept failing: ${error.message}`) };
       }
       return {
-        kind: 'retry', at: retryAt(settings, Math.max(1, target.attempts), error.details.retryAt), unknown: true,
+        kind: 'retry',
+        at: retryAt(settings, Math.max(1, target.attempts), error.details.retryAt),
+        unknown: true,
         lastError: interimFailure(error, target.platform, true),
       };
     }
@@ -109,8 +134,13 @@ export async function attemptTarget(
   const progress = {
     state: target.progress,
     save: async (state: Record<string, unknown>) => {
-      await services.db('postTargets').where({ postId: target.postId, accountId: target.accountId, status: 'processing' })
-        .update({ progress: JSON.stringify(state), lockedUntil: services.db.raw('now() + make_interval(secs => ?)', [settings.leaseSeconds]) });
+      await services
+        .db('postTargets')
+        .where({ postId: target.postId, accountId: target.accountId, status: 'processing' })
+        .update({
+          progress: JSON.stringify(state),
+          lockedUntil: services.db.raw('now() + make_interval(secs => ?)', [settings.leaseSeconds]),
+        });
       progress.state = state;
     },
   };
@@ -141,7 +171,9 @@ function failedAttempt(error: PlatformError, target: TargetRow, settings: Publis
     if (notPublished) return { kind: 'failed', failure: failureOf(error, target.platform) };
   }
   return {
-    kind: 'retry', at: retryAt(settings, attemptsMade, error.details.retryAt), unknown: !notPublished,
+    kind: 'retry',
+    at: retryAt(settings, attemptsMade, error.details.retryAt),
+    unknown: !notPublished,
     lastError: interimFailure(error, target.platform, !notPublished),
   };
 }

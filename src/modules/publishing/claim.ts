@@ -18,7 +18,8 @@ export interface Claimed {
  */
 export async function claimDue(db: Knex, limit: number, leaseSeconds: number): Promise<Claimed[]> {
   return db.transaction(async (trx) => {
-    const { rows } = await trx.raw(`
+    const { rows } = (await trx.raw(
+      `
       WITH due AS (
         SELECT post_id, account_id FROM post_targets
         WHERE status IN ('scheduled', 'processing') AND due_at <= now() AND (locked_until IS NULL OR locked_until < now())
@@ -27,18 +28,34 @@ export async function claimDue(db: Knex, limit: number, leaseSeconds: number): P
       UPDATE post_targets t SET status = 'processing', locked_until = now() + make_interval(secs => ?)
       FROM due WHERE t.post_id = due.post_id AND t.account_id = due.account_id
       RETURNING ${targetColumns('t')}, t.attempt_started_at AS "unknownSince"`,
-    [limit, leaseSeconds]) as { rows: Array<TargetRow & { unknownSince: Date | null }> };
+      [limit, leaseSeconds],
+    )) as { rows: Array<TargetRow & { unknownSince: Date | null }> };
     if (rows.length === 0) return [];
     const postIds = [...new Set(rows.map((row) => row.postId))];
-    const { rows: started } = await trx.raw(`
+    const { rows: started } = (await trx.raw(
+      `
       UPDATE posts SET status = 'processing', updated_at = now()
       WHERE id IN (SELECT id FROM posts WHERE id = ANY(?) AND status = 'scheduled' ORDER BY id FOR UPDATE)
-      RETURNING ${POST_COLUMNS}`, [postIds]) as { rows: PostRow[] };
+      RETURNING ${POST_COLUMNS}`,
+      [postIds],
+    )) as { rows: PostRow[] };
     if (started.length > 0) {
-      const targets = await trx('postTargets').whereIn('postId', started.map((post) => post.id)) as TargetRow[];
-      await emitEvents(trx, started.map((post) => ({
-        ownerId: post.ownerId, profileId: post.profileId, ...postEvent('post.processing', post, targets.filter((target) => target.postId === post.id)),
-      })));
+      const targets = (await trx('postTargets').whereIn(
+        'postId',
+        started.map((post) => post.id),
+      )) as TargetRow[];
+      await emitEvents(
+        trx,
+        started.map((post) => ({
+          ownerId: post.ownerId,
+          profileId: post.profileId,
+          ...postEvent(
+            'post.processing',
+            post,
+            targets.filter((target) => target.postId === post.id),
+          ),
+        })),
+      );
     }
     return rows.map(({ unknownSince, ...target }) => ({ target, unknownSince }));
   });
@@ -48,11 +65,13 @@ type TargetKey = Pick<TargetRow, 'postId' | 'accountId'>;
 
 /** The targets among `targets` this worker still holds (processing, leased), locked in key order. */
 function heldTargets(targets: TargetKey[], skipLocked: boolean): [string, unknown[]] {
-  return [`
+  return [
+    `
     SELECT post_id, account_id FROM post_targets
     WHERE (post_id, account_id) IN (SELECT * FROM unnest(?::text[], ?::text[])) AND status = 'processing' AND locked_until IS NOT NULL
     ORDER BY post_id, account_id FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}`,
-  [targets.map((t) => t.postId), targets.map((t) => t.accountId)]];
+    [targets.map((t) => t.postId), targets.map((t) => t.accountId)],
+  ];
 }
 
 /**
@@ -61,9 +80,12 @@ function heldTargets(targets: TargetKey[], skipLocked: boolean): [string, unknow
  */
 export async function markAttemptsStarted(db: Knex, targets: TargetKey[]): Promise<void> {
   const [held, bindings] = heldTargets(targets, false);
-  await db.raw(`
+  await db.raw(
+    `
     UPDATE post_targets t SET attempt_started_at = now(), attempts = t.attempts + 1
-    FROM (${held}) h WHERE t.post_id = h.post_id AND t.account_id = h.account_id`, bindings as never);
+    FROM (${held}) h WHERE t.post_id = h.post_id AND t.account_id = h.account_id`,
+    bindings as never,
+  );
 }
 
 /**
@@ -72,7 +94,10 @@ export async function markAttemptsStarted(db: Knex, targets: TargetKey[]): Promi
  */
 export async function renewLeases(db: Knex, targets: TargetKey[], leaseSeconds: number): Promise<void> {
   const [held, bindings] = heldTargets(targets, true);
-  await db.raw(`
+  await db.raw(
+    `
     UPDATE post_targets t SET locked_until = now() + make_interval(secs => ?)
-    FROM (${held}) h WHERE t.post_id = h.post_id AND t.account_id = h.account_id`, [leaseSeconds, ...bindings] as never);
+    FROM (${held}) h WHERE t.post_id = h.post_id AND t.account_id = h.account_id`,
+    [leaseSeconds, ...bindings] as never,
+  );
 }

@@ -55,40 +55,75 @@ export async function createPost(services: Services, principal: Principal, input
   if (input.timezone !== undefined && !isTimeZone(input.timezone)) {
     throw new ValidationFailedError([{ path: 'body/timezone', message: `is not an IANA time zone: ${input.timezone}`, code: 'timezone' }]);
   }
-  const when: When = input.publishNow ? { kind: 'now' } : input.useQueue ? { kind: 'queue' } : { kind: 'at', at: new Date(input.scheduledAt!) };
+  const when: When = input.publishNow
+    ? { kind: 'now' }
+    : input.useQueue
+      ? { kind: 'queue' }
+      : { kind: 'at', at: new Date(input.scheduledAt!) };
   if (when.kind === 'at') {
     const ahead = when.at.getTime() - Date.now();
     if (ahead <= 0 || ahead < minScheduleAheadSeconds * 1000 || ahead > YEAR_MS) {
       const soonest = minScheduleAheadSeconds > 0 ? `at least ${minScheduleAheadSeconds} seconds ahead` : 'in the future';
-      throw new ValidationFailedError([{ path: 'body/scheduledAt', code: 'schedule_window', message: `must be ${soonest} and at most 365 days ahead` }]);
+      throw new ValidationFailedError([
+        { path: 'body/scheduledAt', code: 'schedule_window', message: `must be ${soonest} and at most 365 days ahead` },
+      ]);
     }
   }
   const { profileId, accounts } = await checkPost(services, principal, input);
-  const created = await withQueueRetry(() => services.db.transaction(async (trx) => {
-    await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'posts', accounts.length);
-    return insertPost(trx, principal.ownerId, profileId, accounts, input, when, input.timezone ?? null);
-  }));
+  const created = await withQueueRetry(() =>
+    services.db.transaction(async (trx) => {
+      await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'posts', accounts.length);
+      return insertPost(trx, principal.ownerId, profileId, accounts, input, when, input.timezone ?? null);
+    }),
+  );
   if (when.kind !== 'now') await scheduleWake(services, created.post.scheduledAt);
   return created;
 }
 
 /** Inserts the post and its targets, emits `post.processing` (at once) or `post.scheduled`, and wakes the workers. */
 export async function insertPost(
-  trx: Knex.Transaction, ownerId: string, profileId: string, accounts: AccountRow[], input: PostContentInput, when: When, timezone: string | null,
+  trx: Knex.Transaction,
+  ownerId: string,
+  profileId: string,
+  accounts: AccountRow[],
+  input: PostContentInput,
+  when: When,
+  timezone: string | null,
 ): Promise<Created> {
   const placed = when.kind === 'queue' ? await placeInQueue(trx, profileId) : null;
   const now = new Date();
   const scheduledAt = when.kind === 'at' ? when.at : placed ? placed.at : now;
   const status = when.kind === 'now' ? 'processing' : 'scheduled';
-  const [post] = await trx('posts').insert({
-    id: newId('post'), ownerId, profileId, status, text: input.text ?? null, mediaIds: input.mediaIds ?? [],
-    platformOptions: JSON.stringify(input.platformOptions ?? {}), scheduledAt, publishNow: when.kind === 'now',
-    timezone: timezone ?? placed?.slot.timezone ?? (when.kind === 'now' ? null : 'UTC'), slotId: placed?.slot.id ?? null,
-    createdAt: now, updatedAt: now,
-  }).returning('*') as PostRow[];
-  const targets = await trx('postTargets').insert(accounts.map((account, position) => ({
-    postId: post!.id, accountId: account.id, position, platform: account.platform, status, attempts: 0, dueAt: scheduledAt,
-  }))).returning('*') as TargetRow[];
+  const [post] = (await trx('posts')
+    .insert({
+      id: newId('post'),
+      ownerId,
+      profileId,
+      status,
+      text: input.text ?? null,
+      mediaIds: input.mediaIds ?? [],
+      platformOptions: JSON.stringify(input.platformOptions ?? {}),
+      scheduledAt,
+      publishNow: when.kind === 'now',
+      timezone: timezone ?? placed?.slot.timezone ?? (when.kind === 'now' ? null : 'UTC'),
+      slotId: placed?.slot.id ?? null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning('*')) as PostRow[];
+  const targets = (await trx('postTargets')
+    .insert(
+      accounts.map((account, position) => ({
+        postId: post!.id,
+        accountId: account.id,
+        position,
+        platform: account.platform,
+        status,
+        attempts: 0,
+        dueAt: scheduledAt,
+      })),
+    )
+    .returning('*')) as TargetRow[];
   await emitEvent(trx, { ownerId, profileId, ...postEvent(when.kind === 'now' ? 'post.processing' : 'post.scheduled', post!, targets) });
   if (when.kind === 'now') await notifyDue(trx);
   return { post: post!, targets };

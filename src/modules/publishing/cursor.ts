@@ -12,8 +12,11 @@ export type KeyField = 'id' | 'time' | 'dayOfWeek' | 'clock' | 'timeZone' | 'pla
 const IS: Record<KeyField, (value: unknown) => boolean> = {
   id: (value) => typeof value === 'string' && /^[a-z]+_[0-9a-z]{26}$/.test(value),
   // As keysetPage writes a time: toISOString(), four-digit years only.
-  time: (value) => typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value)
-    && !Number.isNaN(Date.parse(value)) && new Date(value).toISOString() === value,
+  time: (value) =>
+    typeof value === 'string' &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(value) &&
+    !Number.isNaN(Date.parse(value)) &&
+    new Date(value).toISOString() === value,
   dayOfWeek: (value) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 7,
   clock: (value) => typeof value === 'string' && /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(value),
   timeZone: (value) => typeof value === 'string' && value.length <= 64 && isTimeZone(value),
@@ -44,7 +47,11 @@ export function decodeKeyset(cursor: string | undefined, shape: KeyField[]): Arr
 }
 
 /** `limit + 1` rows fetched in keyset order: the page's rows, and the cursor after its last (null on the last page). */
-export function keysetPage<R>(rows: R[], limit: number, keyOf: (row: R) => Array<string | number>): { rows: R[]; nextCursor: string | null } {
+export function keysetPage<R>(
+  rows: R[],
+  limit: number,
+  keyOf: (row: R) => Array<string | number>,
+): { rows: R[]; nextCursor: string | null } {
   if (rows.length <= limit) return { rows, nextCursor: null };
   const page = rows.slice(0, limit);
   return { rows: page, nextCursor: encodeKeyset(keyOf(page[page.length - 1]!)) };

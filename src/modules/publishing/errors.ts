@@ -7,8 +7,12 @@ type Violation = components['schemas']['PostValidationError'];
 export class PostValidationError extends UnprocessableError {
   constructor(errors: Violation[]) {
     const count = errors.length;
-    super('post_validation_failed', "The post breaks a platform's rules", `${count} rule${count === 1 ? ' is' : 's are'} broken; see errors.`,
-      errors as unknown as FieldError[]);
+    super(
+      'post_validation_failed',
+      "The post breaks a platform's rules",
+      `${count} rule${count === 1 ? ' is' : 's are'} broken; see errors.`,
+      errors as unknown as FieldError[],
+    );
   }
 }
 
@@ -22,7 +26,12 @@ export class PostStatusConflictError extends ApiError {
 /** 409 `queue_slot_exists`: the profile has a slot at this day, time and time zone. */
 export class QueueSlotExistsError extends ApiError {
   constructor(slot: { dayOfWeek: string; time: string; timezone: string }) {
-    super(409, 'queue_slot_exists', 'The queue slot exists', `The profile has a slot on ${slot.dayOfWeek} at ${slot.time} ${slot.timezone} already.`);
+    super(
+      409,
+      'queue_slot_exists',
+      'The queue slot exists',
+      `The profile has a slot on ${slot.dayOfWeek} at ${slot.time} ${slot.timezone} already.`,
+    );
   }
 }
 
@@ -36,8 +45,12 @@ export class QueueSlotLimitReachedError extends UnprocessableError {
 /** 422 `queue_slot_unavailable`: the profile has no slot at all, or every one is taken for a year. */
 export class QueueSlotUnavailableError extends UnprocessableError {
   constructor(reason: 'no_slots' | 'full') {
-    super('queue_slot_unavailable', 'No free queue slot', reason === 'no_slots'
-      ? 'The profile has no queue slot; create one with POST /queue/slots.'
-      : 'Every slot of the profile is taken for the next 365 days; add slots or schedule the post with scheduledAt.');
+    super(
+      'queue_slot_unavailable',
+      'No free queue slot',
+      reason === 'no_slots'
+        ? 'The profile has no queue slot; create one with POST /queue/slots.'
+        : 'Every slot of the profile is taken for the next 365 days; add slots or schedule the post with scheduledAt.',
+    );
   }
 }

@@ -17,7 +17,12 @@ const ACTIONS: Record<FailureCode, { action: TargetFailure['action']; retryable:
   unknown: { action: 'contact_support', retryable: false },
 };
 
-export function failure(code: FailureCode, message: string, platformCode: string | null = null, overrides: Partial<TargetFailure> = {}): TargetFailure {
+export function failure(
+  code: FailureCode,
+  message: string,
+  platformCode: string | null = null,
+  overrides: Partial<TargetFailure> = {},
+): TargetFailure {
   return { code, message: message.slice(0, 2000), ...ACTIONS[code], platformCode, failedAt: new Date().toISOString(), ...overrides };
 }
 
@@ -35,13 +40,19 @@ export function failureOf(error: PlatformError, platform: string): TargetFailure
   switch (error.kind) {
     case 'auth_expired':
     case 'permission_revoked':
-      return failure('account_needs_reconnection', `The account's access was refused (${said}). Reconnect the account, then retry.`, platformCode);
+      return failure(
+        'account_needs_reconnection',
+        `The account's access was refused (${said}). Reconnect the account, then retry.`,
+        platformCode,
+      );
     case 'rate_limited':
       return failure('rate_limited', `The platform's rate limit held through every retry (${said}). Retry later.`, platformCode);
     case 'transient':
       return failure('platform_unavailable', `The platform failed on every retry (${said}). Retry later.`, platformCode);
     default:
-      return failure('unknown', `The platform refused the post (${said}). Change the post and publish it again.`, platformCode, { action: 'edit_post' });
+      return failure('unknown', `The platform refused the post (${said}). Change the post and publish it again.`, platformCode, {
+        action: 'edit_post',
+      });
   }
 }
 
@@ -52,7 +63,10 @@ export function failureOf(error: PlatformError, platform: string): TargetFailure
 export function interimFailure(error: PlatformError, platform: string, unknown: boolean): TargetFailure {
   const said = `${platform} said: ${error.message}`;
   const [code, message]: [FailureCode, string] = unknown
-    ? ['platform_unavailable', `The last attempt's answer was lost (${said}); the platform is asked whether it published before anything is sent again.`]
+    ? [
+        'platform_unavailable',
+        `The last attempt's answer was lost (${said}); the platform is asked whether it published before anything is sent again.`,
+      ]
     : error.kind === 'rate_limited'
       ? ['rate_limited', `The platform is rate limiting (${said}); tried again automatically.`]
       : ['platform_unavailable', `The platform failed (${said}); tried again automatically.`];
@@ -61,9 +75,13 @@ export function interimFailure(error: PlatformError, platform: string, unknown: 
 
 /** The service cannot tell whether the platform published: said plainly, and never retried on its own. */
 export function unknownOutcome(platform: string, detail: string): TargetFailure {
-  return failure('unknown',
-    `The outcome of the last attempt is unknown (${detail}), and ${platform} offers no way to check it. Look at the account: `
-    + 'if the post is missing, retry this target (a retry sends it again).', null, { action: 'none', retryable: true });
+  return failure(
+    'unknown',
+    `The outcome of the last attempt is unknown (${detail}), and ${platform} offers no way to check it. Look at the account: ` +
+      'if the post is missing, retry this target (a retry sends it again).',
+    null,
+    { action: 'none', retryable: true },
+  );
 }
 
 /** Whether trying again may succeed without anyone changing anything (a passing failure). */

@@ -13,27 +13,33 @@ export const createPost: Handler<'createPost'> = async (request, services) => {
 };
 
 export const listPosts: Handler<'listPosts'> = async (request, { db }) => ({
-  status: 200, body: await list(db, principalOf(request), request.query),
+  status: 200,
+  body: await list(db, principalOf(request), request.query),
 });
 
 export const getPost: Handler<'getPost'> = async (request, { db }) => ({
-  status: 200, body: await get(db, principalOf(request), request.params.id),
+  status: 200,
+  body: await get(db, principalOf(request), request.params.id),
 });
 
 export const deletePost: Handler<'deletePost'> = async (request, services) => ({
-  status: 200, body: await remove(services, principalOf(request), request.params.id),
+  status: 200,
+  body: await remove(services, principalOf(request), request.params.id),
 });
 
 export const retryPost: Handler<'retryPost'> = async (request, services) => ({
-  status: 202, body: await retry(services, principalOf(request), request.params.id, request.body?.accountIds),
+  status: 202,
+  body: await retry(services, principalOf(request), request.params.id, request.body?.accountIds),
 });
 
 export const createQueueSlot: Handler<'createQueueSlot'> = async (request, { db }) => ({
-  status: 201, body: await queue.createSlot(db, principalOf(request), request.body),
+  status: 201,
+  body: await queue.createSlot(db, principalOf(request), request.body),
 });
 
 export const listQueueSlots: Handler<'listQueueSlots'> = async (request, { db }) => ({
-  status: 200, body: await queue.listSlots(db, principalOf(request), request.query),
+  status: 200,
+  body: await queue.listSlots(db, principalOf(request), request.query),
 });
 
 export const deleteQueueSlot: Handler<'deleteQueueSlot'> = async (request, { db }) => {
@@ -42,15 +48,18 @@ export const deleteQueueSlot: Handler<'deleteQueueSlot'> = async (request, { db 
 };
 
 export const enqueuePost: Handler<'enqueuePost'> = async (request, services) => ({
-  status: 201, body: await queue.enqueue(services, principalOf(request), request.body),
+  status: 201,
+  body: await queue.enqueue(services, principalOf(request), request.body),
 });
 
 export const listQueue: Handler<'listQueue'> = async (request, { db }) => ({
-  status: 200, body: await queue.listQueue(db, principalOf(request), request.query),
+  status: 200,
+  body: await queue.listQueue(db, principalOf(request), request.query),
 });
 
 export const listAccountHistory: Handler<'listAccountHistory'> = async (request, services) => ({
-  status: 200, body: await history.listAccountHistory(services, principalOf(request), request.params.id, request.query ?? {}),
+  status: 200,
+  body: await history.listAccountHistory(services, principalOf(request), request.params.id, request.query ?? {}),
 });
 
 export const deletePlatformPost: Handler<'deletePlatformPost'> = async (request, services) => {

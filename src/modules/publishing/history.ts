@@ -12,19 +12,41 @@ type HistoryList = components['schemas']['AccountHistoryList'];
  * The account's posts as the platform lists them, read live; each matched to our post where one of its targets
  * published it. The platform's own cursor travels inside ours, so a page is asked of the platform exactly once.
  */
-export async function listAccountHistory(services: Services, principal: Principal, id: string, query: {
-  from?: string; to?: string; limit?: number; cursor?: string;
-}): Promise<HistoryList> {
+export async function listAccountHistory(
+  services: Services,
+  principal: Principal,
+  id: string,
+  query: {
+    from?: string;
+    to?: string;
+    limit?: number;
+    cursor?: string;
+  },
+): Promise<HistoryList> {
   const from = query.from ? new Date(query.from) : undefined;
   const to = query.to ? new Date(query.to) : undefined;
   if (from && to && from >= to) throw new ValidationFailedError([{ path: 'query/to', message: 'must be after from', code: 'range' }]);
   const cursor = decodeKeyset(query.cursor, ['platformCursor'])?.[0] as string | undefined;
-  const { row, page } = await withConnectedAccount(services, principal, id, 'publisher',
-    async (adapter, account, row) => ({ row, page: await adapter.publisher.history(account, { from, to, limit: query.limit ?? 20, cursor }) }),
-    { part: 'history', unsupported: (platform) => `${platform} accounts have no post history.` });
+  const { row, page } = await withConnectedAccount(
+    services,
+    principal,
+    id,
+    'publisher',
+    async (adapter, account, row) => ({
+      row,
+      page: await adapter.publisher.history(account, { from, to, limit: query.limit ?? 20, cursor }),
+    }),
+    { part: 'history', unsupported: (platform) => `${platform} accounts have no post history.` },
+  );
   const platformIds = page.posts.map((post) => post.platformPostId);
-  const ours = platformIds.length === 0 ? [] : await services.db('postTargets')
-    .where({ accountId: row.id }).whereIn('platformPostId', platformIds).select('postId', 'platformPostId') as Array<{ postId: string; platformPostId: string }>;
+  const ours =
+    platformIds.length === 0
+      ? []
+      : ((await services
+          .db('postTargets')
+          .where({ accountId: row.id })
+          .whereIn('platformPostId', platformIds)
+          .select('postId', 'platformPostId')) as Array<{ postId: string; platformPostId: string }>);
   const postIdOf = new Map(ours.map((target) => [target.platformPostId, target.postId]));
   return {
     data: page.posts.map((post) => ({
@@ -47,21 +69,32 @@ export async function listAccountHistory(services: Services, principal: Principa
  * (its saved state tells the platform adapter everything that post consists of: every chat's message, say).
  */
 export async function deletePlatformPost(services: Services, principal: Principal, id: string, objectId: string): Promise<void> {
-  const target = await withConnectedAccount(services, principal, id, 'publisher', async (adapter, account, row) => {
-    const ours = await services.db('postTargets').where({ accountId: row.id, platformPostId: objectId }).first('postId', 'accountId', 'progress') as
-      { postId: string; accountId: string; progress: Record<string, unknown> } | undefined;
-    await adapter.publisher.delete(account, objectId, ours?.progress ?? {});
-    return ours;
-  }, {
-    part: 'delete',
-    unsupported: (platform) => `${platform} does not let apps delete posts; delete it in the platform's app.`,
-    handle: (error) => {
-      if (error instanceof PostNotFound) throw new NotFoundError('post on the platform');
+  const target = await withConnectedAccount(
+    services,
+    principal,
+    id,
+    'publisher',
+    async (adapter, account, row) => {
+      const ours = (await services
+        .db('postTargets')
+        .where({ accountId: row.id, platformPostId: objectId })
+        .first('postId', 'accountId', 'progress')) as { postId: string; accountId: string; progress: Record<string, unknown> } | undefined;
+      await adapter.publisher.delete(account, objectId, ours?.progress ?? {});
+      return ours;
     },
-  });
+    {
+      part: 'delete',
+      unsupported: (platform) => `${platform} does not let apps delete posts; delete it in the platform's app.`,
+      handle: (error) => {
+        if (error instanceof PostNotFound) throw new NotFoundError('post on the platform');
+      },
+    },
+  );
   if (target) {
     await services.db.transaction(async (trx) => {
-      await trx('postTargets').where({ postId: target.postId, accountId: target.accountId, status: 'published' }).update({ status: 'deleted' });
+      await trx('postTargets')
+        .where({ postId: target.postId, accountId: target.accountId, status: 'published' })
+        .update({ status: 'deleted' });
       await trx('posts').where({ id: target.postId }).update({ updatedAt: trx.fn.now() });
     });
   }

@@ -26,7 +26,8 @@ export async function lockTargets(trx: Knex.Transaction, postId: string): Promis
   try {
     await trx.raw('SELECT 1 FROM post_targets WHERE post_id = ? FOR UPDATE NOWAIT', [postId]);
   } catch (error) {
-    if (sqlStateOf(error) === SqlState.lockNotAvailable) throw new PostStatusConflictError('The post is being published right now; try again when it has settled.');
+    if (sqlStateOf(error) === SqlState.lockNotAvailable)
+      throw new PostStatusConflictError('The post is being published right now; try again when it has settled.');
     throw error;
   }
 }
@@ -39,20 +40,33 @@ export async function lockTargets(trx: Knex.Transaction, postId: string): Promis
 export async function retryPost(services: Services, principal: Principal, id: string, accountIds?: string[]): Promise<Post> {
   return services.db.transaction(async (trx) => {
     const post = await findPost(trx, principal, id, true);
-    if (post.status === 'processing') throw new PostStatusConflictError('The post is being published; retry once it is published, partial or failed.');
+    if (post.status === 'processing')
+      throw new PostStatusConflictError('The post is being published; retry once it is published, partial or failed.');
     if (post.status === 'scheduled' || post.status === 'cancelled' || post.status === 'deleted') {
       throw new PostStatusConflictError(`The post is ${post.status}; only the failed targets of a partial or failed post can be retried.`);
     }
     const targets = await targetsOf(trx, [id]);
     const failed = targets.filter((target) => target.status === 'failed');
     for (const accountId of accountIds ?? []) {
-      if (!failed.some((target) => target.accountId === accountId)) throw new PostStatusConflictError(`${accountId} is not a failed target of the post.`);
+      if (!failed.some((target) => target.accountId === accountId))
+        throw new PostStatusConflictError(`${accountId} is not a failed target of the post.`);
     }
     const chosen = accountIds ? failed.filter((target) => accountIds.includes(target.accountId)) : failed;
     if (chosen.length === 0) throw new PostStatusConflictError('The post has no failed target to retry.');
-    const retried = await trx('postTargets').where({ postId: id }).whereIn('accountId', chosen.map((t) => t.accountId)).update({
-      status: 'processing', failure: null, dueAt: trx.fn.now(), lockedUntil: null, attemptStartedAt: null,
-    }).returning('*') as TargetRow[];
+    const retried = (await trx('postTargets')
+      .where({ postId: id })
+      .whereIn(
+        'accountId',
+        chosen.map((t) => t.accountId),
+      )
+      .update({
+        status: 'processing',
+        failure: null,
+        dueAt: trx.fn.now(),
+        lockedUntil: null,
+        attemptStartedAt: null,
+      })
+      .returning('*')) as TargetRow[];
     const [updated] = await trx('posts').where({ id }).update({ status: 'processing', updatedAt: trx.fn.now() }).returning('*');
     const now = targets.map((target) => retried.find((r) => r.accountId === target.accountId) ?? target);
     await emitEvent(trx, { ownerId: post.ownerId, profileId: post.profileId, ...postEvent('post.processing', updated, now) });
@@ -68,59 +82,75 @@ export async function retryPost(services: Services, principal: Principal, id: st
  */
 export async function deletePost(services: Services, principal: Principal, id: string): Promise<components['schemas']['PostDeletion']> {
   const refusals: Array<{ accountId: string; error: PlatformError }> = [];
-  const result = await services.db.transaction(async (trx) => {
-    const post = await findPost(trx, principal, id, true);
-    if (post.status === 'processing') throw new PostStatusConflictError('The post is being published; delete it once its status is published, partial or failed.');
-    const targets = await targetsOf(trx, [id]);
-    const result = (target: TargetRow, outcome: DeletionTarget['result'], message: string | null = null): DeletionTarget => ({
-      accountId: target.accountId, platform: target.platform as DeletionTarget['platform'], result: outcome, platformPostId: target.platformPostId, message,
-    });
-    if (post.status === 'scheduled') {
-      await lockTargets(trx, id);
-      await trx('postTargets').where({ postId: id, status: 'scheduled' }).update({ status: 'cancelled', dueAt: null });
-      await trx('posts').where({ id }).update({ status: 'cancelled', updatedAt: trx.fn.now() });
-      return { postId: id, status: 'cancelled' as const, targets: targets.map((t) => result(t, t.status === 'scheduled' ? 'cancelled' : 'skipped')) };
-    }
-    const outcomes: DeletionTarget[] = [];
-    for (const target of targets) {
-      if (target.status !== 'published') {
-        outcomes.push(result(target, 'skipped'));
-        continue;
+  const result = await services.db
+    .transaction(async (trx) => {
+      const post = await findPost(trx, principal, id, true);
+      if (post.status === 'processing')
+        throw new PostStatusConflictError('The post is being published; delete it once its status is published, partial or failed.');
+      const targets = await targetsOf(trx, [id]);
+      const result = (target: TargetRow, outcome: DeletionTarget['result'], message: string | null = null): DeletionTarget => ({
+        accountId: target.accountId,
+        platform: target.platform as DeletionTarget['platform'],
+        result: outcome,
+        platformPostId: target.platformPostId,
+        message,
+      });
+      if (post.status === 'scheduled') {
+        await lockTargets(trx, id);
+        await trx('postTargets').where({ postId: id, status: 'scheduled' }).update({ status: 'cancelled', dueAt: null });
+        await trx('posts').where({ id }).update({ status: 'cancelled', updatedAt: trx.fn.now() });
+        return {
+          postId: id,
+          status: 'cancelled' as const,
+          targets: targets.map((t) => result(t, t.status === 'scheduled' ? 'cancelled' : 'skipped')),
+        };
       }
-      const publisher = services.platforms.get(target.platform)?.publisher;
-      if (!publisher?.delete) {
-        outcomes.push(result(target, 'not_supported', `${target.platform} does not let apps delete posts; delete it in the app.`));
-        continue;
-      }
-      const account = await accountById(trx, target.accountId);
-      if (!account || account.status !== 'connected') {
-        outcomes.push(result(target, 'failed', 'The account needs reconnection; reconnect it and delete the post again.'));
-        continue;
-      }
-      try {
-        await publisher.delete(adapterAccount(account, services.secrets), target.platformPostId!, target.progress);
-      } catch (error) {
-        if (!(error instanceof PlatformError)) throw error;
-        // Gone already (deleted in the platform's app): what the user wanted.
-        if (!(error instanceof PostNotFound)) {
-          if (error.needsReconnection) refusals.push({ accountId: target.accountId, error });
-          outcomes.push(result(target, 'failed', `${target.platform} refused the deletion: ${error.message}`.slice(0, 2000)));
+      const outcomes: DeletionTarget[] = [];
+      for (const target of targets) {
+        if (target.status !== 'published') {
+          outcomes.push(result(target, 'skipped'));
           continue;
         }
+        const publisher = services.platforms.get(target.platform)?.publisher;
+        if (!publisher?.delete) {
+          outcomes.push(result(target, 'not_supported', `${target.platform} does not let apps delete posts; delete it in the app.`));
+          continue;
+        }
+        const account = await accountById(trx, target.accountId);
+        if (!account || account.status !== 'connected') {
+          outcomes.push(result(target, 'failed', 'The account needs reconnection; reconnect it and delete the post again.'));
+          continue;
+        }
+        try {
+          await publisher.delete(adapterAccount(account, services.secrets), target.platformPostId!, target.progress);
+        } catch (error) {
+          if (!(error instanceof PlatformError)) throw error;
+          // Gone already (deleted in the platform's app): what the user wanted.
+          if (!(error instanceof PostNotFound)) {
+            if (error.needsReconnection) refusals.push({ accountId: target.accountId, error });
+            outcomes.push(result(target, 'failed', `${target.platform} refused the deletion: ${error.message}`.slice(0, 2000)));
+            continue;
+          }
+        }
+        await trx('postTargets').where({ postId: id, accountId: target.accountId }).update({ status: 'deleted' });
+        outcomes.push(result(target, 'deleted'));
       }
-      await trx('postTargets').where({ postId: id, accountId: target.accountId }).update({ status: 'deleted' });
-      outcomes.push(result(target, 'deleted'));
-    }
-    const handled = outcomes.some((o) => o.result === 'deleted' || o.result === 'not_supported');
-    if (!handled && outcomes.some((o) => o.result === 'failed')) {
-      throw new PlatformFailedError(outcomes.filter((o) => o.result === 'failed').map((o) => o.message).join(' '));
-    }
-    // Nothing was ever published (a failed post): nothing will be now.
-    const status: PostStatus = handled ? 'deleted' : post.status === 'failed' ? 'cancelled' : post.status;
-    if (status !== post.status) await trx('posts').where({ id }).update({ status, updatedAt: trx.fn.now() });
-    return { postId: id, status, targets: outcomes };
-  }).finally(async () => {
-    for (const { accountId, error } of refusals) await recordPlatformOutcome(services.db, accountId, error).catch(() => {});
-  });
+      const handled = outcomes.some((o) => o.result === 'deleted' || o.result === 'not_supported');
+      if (!handled && outcomes.some((o) => o.result === 'failed')) {
+        throw new PlatformFailedError(
+          outcomes
+            .filter((o) => o.result === 'failed')
+            .map((o) => o.message)
+            .join(' '),
+        );
+      }
+      // Nothing was ever published (a failed post): nothing will be now.
+      const status: PostStatus = handled ? 'deleted' : post.status === 'failed' ? 'cancelled' : post.status;
+      if (status !== post.status) await trx('posts').where({ id }).update({ status, updatedAt: trx.fn.now() });
+      return { postId: id, status, targets: outcomes };
+    })
+    .finally(async () => {
+      for (const { accountId, error } of refusals) await recordPlatformOutcome(services.db, accountId, error).catch(() => {});
+    });
   return result;
 }

@@ -10,10 +10,13 @@ import { accountIdsAt } from '../accounts/read.js';
 export async function recordPostMadePublic(db: Knex, platform: string, event: PostMadePublic): Promise<void> {
   const accountIds = await accountIdsAt(db, platform, event.platformAccountId);
   if (accountIds.length === 0) return;
-  const targets = await db('postTargets').whereIn('accountId', accountIds).where({ platformPostId: event.provisionalId })
-    .select('postId', 'accountId', 'progress') as Array<{ postId: string; accountId: string; progress: Record<string, unknown> }>;
+  const targets = (await db('postTargets')
+    .whereIn('accountId', accountIds)
+    .where({ platformPostId: event.provisionalId })
+    .select('postId', 'accountId', 'progress')) as Array<{ postId: string; accountId: string; progress: Record<string, unknown> }>;
   for (const target of targets) {
-    await db('postTargets').where({ postId: target.postId, accountId: target.accountId, platformPostId: event.provisionalId })
+    await db('postTargets')
+      .where({ postId: target.postId, accountId: target.accountId, platformPostId: event.provisionalId })
       .update({ platformPostId: event.platformPostId, url: event.urlFor(target.progress) });
   }
 }

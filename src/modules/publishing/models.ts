@@ -56,9 +56,19 @@ export interface SlotRow {
 /** The columns of post_targets under their camelCase names, for raw statements (knex maps only its builder's). */
 export function targetColumns(alias = 'post_targets'): string {
   const columns: Array<[string, string]> = [
-    ['post_id', 'postId'], ['account_id', 'accountId'], ['position', 'position'], ['platform', 'platform'], ['status', 'status'],
-    ['platform_post_id', 'platformPostId'], ['url', 'url'], ['published_at', 'publishedAt'], ['attempts', 'attempts'],
-    ['failure', 'failure'], ['due_at', 'dueAt'], ['locked_until', 'lockedUntil'], ['attempt_started_at', 'attemptStartedAt'],
+    ['post_id', 'postId'],
+    ['account_id', 'accountId'],
+    ['position', 'position'],
+    ['platform', 'platform'],
+    ['status', 'status'],
+    ['platform_post_id', 'platformPostId'],
+    ['url', 'url'],
+    ['published_at', 'publishedAt'],
+    ['attempts', 'attempts'],
+    ['failure', 'failure'],
+    ['due_at', 'dueAt'],
+    ['locked_until', 'lockedUntil'],
+    ['attempt_started_at', 'attemptStartedAt'],
     ['progress', 'progress'],
   ];
   return columns.map(([column, name]) => `${alias}.${column} AS "${name}"`).join(', ');

@@ -50,9 +50,15 @@ export function occupancyKey(slotId: string, at: Date): string {
 
 /** The profile's slots and the occurrences already taken by scheduled posts, read in the caller's transaction. */
 export async function nextFreeSlot(trx: Knex, profileId: string, from: Date): Promise<{ slot: SlotRow; at: Date } | 'no_slots' | null> {
-  const slots = await trx('queueSlots').where({ profileId }) as SlotRow[];
+  const slots = (await trx('queueSlots').where({ profileId })) as SlotRow[];
   if (slots.length === 0) return 'no_slots';
-  const taken = await trx('posts').whereIn('slotId', slots.map((slot) => slot.id)).where({ status: 'scheduled' })
-    .where('scheduledAt', '>=', from).select('slotId', 'scheduledAt') as Array<{ slotId: string; scheduledAt: Date }>;
+  const taken = (await trx('posts')
+    .whereIn(
+      'slotId',
+      slots.map((slot) => slot.id),
+    )
+    .where({ status: 'scheduled' })
+    .where('scheduledAt', '>=', from)
+    .select('slotId', 'scheduledAt')) as Array<{ slotId: string; scheduledAt: Date }>;
   return firstFree(slots, new Set(taken.map((t) => occupancyKey(t.slotId, new Date(t.scheduledAt)))), from);
 }

@@ -13,7 +13,8 @@ export function presentTarget(row: TargetRow): PostTarget {
     failure: row.status === 'failed' ? row.failure : null,
     lastError: row.status === 'processing' ? row.failure : null,
     // A due time already past is an attempt under way (or about to be), not one to wait for.
-    nextAttemptAt: row.status === 'processing' && row.dueAt && new Date(row.dueAt).getTime() > Date.now() ? new Date(row.dueAt).toISOString() : null,
+    nextAttemptAt:
+      row.status === 'processing' && row.dueAt && new Date(row.dueAt).getTime() > Date.now() ? new Date(row.dueAt).toISOString() : null,
   };
 }
 
@@ -38,7 +39,11 @@ export function presentPost(post: PostRow, targets: TargetRow[]): Post {
 
 /** Each event of a post's life, with the status the post has when it is emitted. */
 const STATUS_OF = {
-  'post.scheduled': 'scheduled', 'post.processing': 'processing', 'post.published': 'published', 'post.partial': 'partial', 'post.failed': 'failed',
+  'post.scheduled': 'scheduled',
+  'post.processing': 'processing',
+  'post.published': 'published',
+  'post.partial': 'partial',
+  'post.failed': 'failed',
 } as const;
 export type PostEventName = keyof typeof STATUS_OF;
 type PostEvent<N extends PostEventName> = { [K in N]: Pick<NewEvent<K>, 'name' | 'data'> }[N];

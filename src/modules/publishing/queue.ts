@@ -24,28 +24,47 @@ const MAX_SLOTS = 100;
 
 function presentSlot(row: SlotRow): QueueSlot {
   return {
-    id: row.id, profileId: row.profileId, dayOfWeek: DAYS[row.dayOfWeek - 1]!, time: row.time, timezone: row.timezone,
+    id: row.id,
+    profileId: row.profileId,
+    dayOfWeek: DAYS[row.dayOfWeek - 1]!,
+    time: row.time,
+    timezone: row.timezone,
     createdAt: new Date(row.createdAt).toISOString(),
   };
 }
 
 function presentEntry(post: PostRow): QueueEntry {
-  return { postId: post.id, profileId: post.profileId, slotId: post.slotId!, scheduledAt: new Date(post.scheduledAt).toISOString(), timezone: post.timezone ?? 'UTC' };
+  return {
+    postId: post.id,
+    profileId: post.profileId,
+    slotId: post.slotId!,
+    scheduledAt: new Date(post.scheduledAt).toISOString(),
+    timezone: post.timezone ?? 'UTC',
+  };
 }
 
 export async function createSlot(db: Knex, principal: Principal, input: components['schemas']['QueueSlotCreate']): Promise<QueueSlot> {
-  if (!isTimeZone(input.timezone)) throw new ValidationFailedError([{ path: 'body/timezone', message: `is not an IANA time zone: ${input.timezone}`, code: 'timezone' }]);
+  if (!isTimeZone(input.timezone))
+    throw new ValidationFailedError([{ path: 'body/timezone', message: `is not an IANA time zone: ${input.timezone}`, code: 'timezone' }]);
   try {
     return await db.transaction(async (trx) => {
       await findProfile(trx, principal, input.profileId);
       // The profile row is the lock that keeps two requests from both adding the 101st slot.
       await trx('profiles').where({ id: input.profileId }).forUpdate().first();
-      const [{ count } = { count: '0' }] = await trx('queueSlots').where({ profileId: input.profileId }).count({ count: '*' }) as Array<{ count: string }>;
+      const [{ count } = { count: '0' }] = (await trx('queueSlots').where({ profileId: input.profileId }).count({ count: '*' })) as Array<{
+        count: string;
+      }>;
       if (Number(count) >= MAX_SLOTS) throw new QueueSlotLimitReachedError(MAX_SLOTS);
-      const [row] = await trx('queueSlots').insert({
-        id: newId('slot'), ownerId: principal.ownerId, profileId: input.profileId, dayOfWeek: DAYS.indexOf(input.dayOfWeek) + 1,
-        time: input.time, timezone: input.timezone,
-      }).returning('*') as SlotRow[];
+      const [row] = (await trx('queueSlots')
+        .insert({
+          id: newId('slot'),
+          ownerId: principal.ownerId,
+          profileId: input.profileId,
+          dayOfWeek: DAYS.indexOf(input.dayOfWeek) + 1,
+          time: input.time,
+          timezone: input.timezone,
+        })
+        .returning('*')) as SlotRow[];
       return presentSlot(row!);
     });
   } catch (error) {
@@ -58,17 +77,20 @@ export async function createSlot(db: Knex, principal: Principal, input: componen
 export async function listSlots(db: Knex, principal: Principal, query: { profileId?: string; limit?: number; cursor?: string }) {
   const limit = query.limit ?? 20;
   const after = decodeKeyset(query.cursor, ['id', 'dayOfWeek', 'clock', 'timeZone', 'id']);
-  const rows = db('queueSlots').where({ ownerId: principal.ownerId }).orderBy(['profileId', 'dayOfWeek', 'time', 'timezone', 'id']).limit(limit + 1);
+  const rows = db('queueSlots')
+    .where({ ownerId: principal.ownerId })
+    .orderBy(['profileId', 'dayOfWeek', 'time', 'timezone', 'id'])
+    .limit(limit + 1);
   const profiles = await listedProfiles(db, principal, query.profileId);
   if (profiles) rows.whereIn('profileId', profiles);
   if (after) rows.whereRaw('(profile_id, day_of_week, time, timezone, id) > (?, ?, ?, ?, ?)', after);
-  const page = keysetPage(await rows as SlotRow[], limit, (slot) => [slot.profileId, slot.dayOfWeek, slot.time, slot.timezone, slot.id]);
+  const page = keysetPage((await rows) as SlotRow[], limit, (slot) => [slot.profileId, slot.dayOfWeek, slot.time, slot.timezone, slot.id]);
   return { data: page.rows.map(presentSlot), nextCursor: page.nextCursor };
 }
 
 /** Posts already placed in it keep their time (and their slotId); later ones go to the other slots. */
 export async function deleteSlot(db: Knex, principal: Principal, id: string): Promise<void> {
-  const slot = await db('queueSlots').where({ id, ownerId: principal.ownerId }).first() as SlotRow | undefined;
+  const slot = (await db('queueSlots').where({ id, ownerId: principal.ownerId }).first()) as SlotRow | undefined;
   if (!slot) throw new NotFoundError('queue slot');
   assertProfileInScope(principal, slot.profileId);
   await db('queueSlots').where({ id }).delete();
@@ -78,12 +100,18 @@ export async function deleteSlot(db: Knex, principal: Principal, id: string): Pr
 export async function listQueue(db: Knex, principal: Principal, query: { profileId?: string; limit?: number; cursor?: string }) {
   const limit = query.limit ?? 20;
   const after = decodeKeyset(query.cursor, ['time', 'id']);
-  const rows = db('posts').where({ ownerId: principal.ownerId, status: 'scheduled' }).whereNotNull('slotId')
-    .orderBy([{ column: 'scheduledAt', order: 'asc' }, { column: 'id', order: 'asc' }]).limit(limit + 1);
+  const rows = db('posts')
+    .where({ ownerId: principal.ownerId, status: 'scheduled' })
+    .whereNotNull('slotId')
+    .orderBy([
+      { column: 'scheduledAt', order: 'asc' },
+      { column: 'id', order: 'asc' },
+    ])
+    .limit(limit + 1);
   const profiles = await listedProfiles(db, principal, query.profileId);
   if (profiles) rows.whereIn('profileId', profiles);
   if (after) rows.whereRaw('(scheduled_at, id) > (?::timestamptz, ?)', after);
-  const page = keysetPage(await rows as PostRow[], limit, (post) => [new Date(post.scheduledAt).toISOString(), post.id]);
+  const page = keysetPage((await rows) as PostRow[], limit, (post) => [new Date(post.scheduledAt).toISOString(), post.id]);
   return { data: page.rows.map(presentEntry), nextCursor: page.nextCursor };
 }
 
@@ -97,7 +125,11 @@ export async function enqueue(services: Services, principal: Principal, input: c
     // The draft's schema (`anyOf` text or media) generates a type without members; it is a PostContentInput.
     const draft = input.post as PostContentInput;
     const { profileId, accounts } = await checkPost(services, principal, draft);
-    post = (await withQueueRetry(() => services.db.transaction((trx) => insertPost(trx, principal.ownerId, profileId, accounts, draft, { kind: 'queue' }, null)))).post;
+    post = (
+      await withQueueRetry(() =>
+        services.db.transaction((trx) => insertPost(trx, principal.ownerId, profileId, accounts, draft, { kind: 'queue' }, null)),
+      )
+    ).post;
   } else {
     post = await withQueueRetry(() => services.db.transaction((trx) => moveToQueue(trx, principal, input.postId!)));
   }
@@ -114,12 +146,19 @@ async function moveToQueue(trx: Knex.Transaction, principal: Principal, postId: 
   // Out of its own slot first, so that the slot it holds counts as free for it.
   await trx('posts').where({ id: postId }).update({ slotId: null });
   const { slot, at } = await placeInQueue(trx, current.profileId);
-  const [post] = await trx('posts').where({ id: postId }).update({
-    status: 'scheduled', slotId: slot.id, scheduledAt: at, timezone: slot.timezone, publishNow: false, updatedAt: trx.fn.now(),
-  }).returning('*') as PostRow[];
+  const [post] = (await trx('posts')
+    .where({ id: postId })
+    .update({
+      status: 'scheduled',
+      slotId: slot.id,
+      scheduledAt: at,
+      timezone: slot.timezone,
+      publishNow: false,
+      updatedAt: trx.fn.now(),
+    })
+    .returning('*')) as PostRow[];
   await trx('postTargets').where({ postId }).whereIn('status', ['scheduled', 'cancelled']).update({ status: 'scheduled', dueAt: at });
-  const targets = await trx('postTargets').where({ postId }) as TargetRow[];
+  const targets = (await trx('postTargets').where({ postId })) as TargetRow[];
   await emitEvent(trx, { ownerId: post!.ownerId, profileId: post!.profileId, ...postEvent('post.scheduled', post!, targets) });
   return post!;
 }
-

@@ -9,7 +9,7 @@ import { presentPost } from './present.js';
 export async function findPost(db: Knex, principal: Principal, id: string, forUpdate = false): Promise<PostRow> {
   const query = db('posts').where({ id, ownerId: principal.ownerId }).first();
   if (forUpdate) query.forUpdate();
-  const post = await query as PostRow | undefined;
+  const post = (await query) as PostRow | undefined;
   if (!post) throw new NotFoundError('post');
   assertProfileInScope(principal, post.profileId);
   return post;
@@ -26,26 +26,53 @@ export async function getPost(db: Knex, principal: Principal, id: string): Promi
 }
 
 /** Latest `scheduledAt` first, keyset-paginated on (scheduledAt, id); filters combine with AND. */
-export async function listPosts(db: Knex, principal: Principal, query: {
-  profileId?: string; accountId?: string; status?: PostStatus; from?: string; to?: string; limit?: number; cursor?: string;
-}): Promise<{ data: Post[]; nextCursor: string | null }> {
+export async function listPosts(
+  db: Knex,
+  principal: Principal,
+  query: {
+    profileId?: string;
+    accountId?: string;
+    status?: PostStatus;
+    from?: string;
+    to?: string;
+    limit?: number;
+    cursor?: string;
+  },
+): Promise<{ data: Post[]; nextCursor: string | null }> {
   const limit = query.limit ?? 20;
   if (query.from && query.to && Date.parse(query.from) > Date.parse(query.to)) {
     throw new ValidationFailedError([{ path: 'query/from', message: 'is after `to`', code: 'range' }]);
   }
   const after = decodeKeyset(query.cursor, ['time', 'id']);
-  const rows = db('posts').where({ ownerId: principal.ownerId }).orderBy([{ column: 'scheduledAt', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit + 1);
+  const rows = db('posts')
+    .where({ ownerId: principal.ownerId })
+    .orderBy([
+      { column: 'scheduledAt', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit + 1);
   const profiles = await listedProfiles(db, principal, query.profileId);
   if (profiles) rows.whereIn('profileId', profiles);
-  if (query.accountId) rows.whereExists((sub) => sub.select(db.raw('1')).from('postTargets').whereRaw('post_targets.post_id = posts.id').where({ accountId: query.accountId }));
+  if (query.accountId)
+    rows.whereExists((sub) =>
+      sub.select(db.raw('1')).from('postTargets').whereRaw('post_targets.post_id = posts.id').where({ accountId: query.accountId }),
+    );
   if (query.status) rows.where({ status: query.status });
   if (query.from) rows.where('scheduledAt', '>=', new Date(query.from));
   if (query.to) rows.where('scheduledAt', '<', new Date(query.to));
   if (after) rows.whereRaw('(scheduled_at, id) < (?::timestamptz, ?)', after);
-  const page = keysetPage(await rows as PostRow[], limit, (post) => [new Date(post.scheduledAt).toISOString(), post.id]);
-  const targets = await targetsOf(db, page.rows.map((post) => post.id));
+  const page = keysetPage((await rows) as PostRow[], limit, (post) => [new Date(post.scheduledAt).toISOString(), post.id]);
+  const targets = await targetsOf(
+    db,
+    page.rows.map((post) => post.id),
+  );
   return {
-    data: page.rows.map((post) => presentPost(post, targets.filter((t) => t.postId === post.id))),
+    data: page.rows.map((post) =>
+      presentPost(
+        post,
+        targets.filter((t) => t.postId === post.id),
+      ),
+    ),
     nextCursor: page.nextCursor,
   };
 }

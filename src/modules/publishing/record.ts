@@ -49,16 +49,17 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
       status: outcome.kind === 'published' ? 'published' : outcome.kind === 'failed' ? 'failed' : 'processing',
       platform_post_id: outcome.kind === 'published' ? outcome.result.platformPostId : null,
       url: outcome.kind === 'published' ? outcome.result.url : null,
-      progress: outcome.kind === 'published' ? outcome.result.state ?? null : null,
+      progress: outcome.kind === 'published' ? (outcome.result.state ?? null) : null,
       // A retry keeps why the attempt did not publish (shown as `lastError` while the target waits).
-      failure: outcome.kind === 'failed' ? outcome.failure : outcome.kind === 'retry' ? outcome.lastError ?? null : null,
+      failure: outcome.kind === 'failed' ? outcome.failure : outcome.kind === 'retry' ? (outcome.lastError ?? null) : null,
       due_at: outcome.kind === 'retry' ? outcome.at.toISOString() : null,
       keep_started: outcome.kind === 'retry' && outcome.unknown,
       // Attempts are counted by their marks (claim.ts); a look at work the platform is still processing is not one.
       add_attempt: outcome.kind === 'retry' && outcome.takeBackAttempt ? -1 : 0,
     }));
     retries = values.some((v) => v.due_at !== null);
-    const { rows: updated } = await trx.raw(`
+    const { rows: updated } = (await trx.raw(
+      `
       UPDATE post_targets t SET status = o.status, platform_post_id = coalesce(o.platform_post_id, t.platform_post_id),
         url = coalesce(o.url, t.url), progress = coalesce(o.progress, t.progress), published_at = CASE WHEN o.status = 'published' THEN now() ELSE t.published_at END,
         failure = o.failure, due_at = o.due_at, locked_until = NULL, attempts = t.attempts + o.add_attempt,
@@ -66,8 +67,14 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
       FROM jsonb_to_recordset(?::jsonb) AS o(post_id text, account_id text, status text, platform_post_id text, url text,
         progress jsonb, failure jsonb, due_at timestamptz, keep_started boolean, add_attempt int)
       WHERE t.post_id = o.post_id AND t.account_id = o.account_id AND t.status = 'processing'
-      RETURNING ${targetColumns('t')}`, [JSON.stringify(values)]) as { rows: TargetRow[] };
-    await settlePosts(trx, [...new Set(updated.map((t) => t.postId))], updated.filter((t) => t.status === 'failed'));
+      RETURNING ${targetColumns('t')}`,
+      [JSON.stringify(values)],
+    )) as { rows: TargetRow[] };
+    await settlePosts(
+      trx,
+      [...new Set(updated.map((t) => t.postId))],
+      updated.filter((t) => t.status === 'failed'),
+    );
     published = await publishedUsage(trx, updated);
   });
   for (const { ownerId, profileId, targets } of published) services.usage.record(ownerId, profileId, 'posts', targets);
@@ -94,18 +101,33 @@ export async function settlePosts(trx: Knex.Transaction, postIds: string[], newl
   for (const post of posts) {
     const own = byPost.get(post.id) ?? [];
     for (const target of newlyFailed.filter((t) => t.postId === post.id)) {
-      events.push({ ownerId: post.ownerId, profileId: post.profileId, name: 'post.platform.failed', data: { postId: post.id, target: presentTarget(target) } });
+      events.push({
+        ownerId: post.ownerId,
+        profileId: post.profileId,
+        name: 'post.platform.failed',
+        data: { postId: post.id, target: presentTarget(target) },
+      });
     }
     const status = post.status === 'processing' || post.status === 'scheduled' ? derivedStatus(own) : post.status;
-    const firstPublished = own.map((t) => t.publishedAt).filter((at): at is Date => at !== null).sort((a, b) => +new Date(a) - +new Date(b))[0];
+    const firstPublished = own
+      .map((t) => t.publishedAt)
+      .filter((at): at is Date => at !== null)
+      .sort((a, b) => +new Date(a) - +new Date(b))[0];
     changes.push({ id: post.id, status, published_at: firstPublished ? new Date(firstPublished).toISOString() : null });
     if (status !== post.status && status in FINAL_EVENTS) {
-      events.push({ ownerId: post.ownerId, profileId: post.profileId, ...postEvent(FINAL_EVENTS[status as keyof typeof FINAL_EVENTS], post, own) });
+      events.push({
+        ownerId: post.ownerId,
+        profileId: post.profileId,
+        ...postEvent(FINAL_EVENTS[status as keyof typeof FINAL_EVENTS], post, own),
+      });
     }
   }
-  await trx.raw(`
+  await trx.raw(
+    `
     UPDATE posts p SET status = v.status, published_at = coalesce(p.published_at, v.published_at), updated_at = now()
-    FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, published_at timestamptz) WHERE p.id = v.id`, [JSON.stringify(changes)]);
+    FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, published_at timestamptz) WHERE p.id = v.id`,
+    [JSON.stringify(changes)],
+  );
   await emitEvents(trx, events);
 }
 
@@ -120,10 +142,13 @@ interface PublishedUsage {
 async function publishedUsage(trx: Knex.Transaction, updated: TargetRow[]): Promise<PublishedUsage[]> {
   const postIds = updated.filter((t) => t.status === 'published').map((t) => t.postId);
   if (postIds.length === 0) return [];
-  const { rows } = await trx.raw(`
+  const { rows } = (await trx.raw(
+    `
     SELECT owner_id AS "ownerId", profile_id AS "profileId", count(*)::int AS targets
     FROM posts, unnest(?::text[]) AS published(post_id) WHERE posts.id = published.post_id
-    GROUP BY owner_id, profile_id`, [postIds]) as { rows: PublishedUsage[] };
+    GROUP BY owner_id, profile_id`,
+    [postIds],
+  )) as { rows: PublishedUsage[] };
   return rows;
 }
 
@@ -136,7 +161,9 @@ async function afterCommit(services: Services, finished: Finished[]): Promise<vo
     if (outcome.kind === 'published') succeeded.add(claimed.target.accountId);
   }
   for (const [accountId, error] of refused) {
-    await recordPlatformOutcome(db, accountId, error).catch((err: unknown) => logger.error({ err, accountId }, 'recording an account refusal failed'));
+    await recordPlatformOutcome(db, accountId, error).catch((err: unknown) =>
+      logger.error({ err, accountId }, 'recording an account refusal failed'),
+    );
   }
   if (succeeded.size === 0) return;
   await noteSuccesses(db, [...succeeded]).catch((err: unknown) => logger.warn({ err }, 'noting account successes failed'));

@@ -25,7 +25,11 @@ export interface PostContentInput {
  * rules. Every broken rule is reported at once (422 `post_validation_failed`), each naming its target; an
  * account or media outside a restricted key's profiles is 403 at once. Returns the accounts in order.
  */
-export async function checkPost(services: Services, principal: Principal, input: PostContentInput): Promise<{ profileId: string; accounts: AccountRow[] }> {
+export async function checkPost(
+  services: Services,
+  principal: Principal,
+  input: PostContentInput,
+): Promise<{ profileId: string; accounts: AccountRow[] }> {
   const { db, platforms } = services;
   const errors: Violation[] = [];
   const rows = await ownedAccounts(db, principal.ownerId, input.accountIds);
@@ -34,7 +38,14 @@ export async function checkPost(services: Services, principal: Principal, input:
   input.accountIds.forEach((id, index) => {
     const row = byId.get(id);
     if (!row) {
-      errors.push({ path: `body/accountIds/${index}`, code: 'account_not_found', message: `No account ${id}.`, accountId: id, platform: null, limit: null });
+      errors.push({
+        path: `body/accountIds/${index}`,
+        code: 'account_not_found',
+        message: `No account ${id}.`,
+        accountId: id,
+        platform: null,
+        limit: null,
+      });
     } else {
       assertProfileInScope(principal, row.profileId);
       accounts.push(row);
@@ -45,16 +56,34 @@ export async function checkPost(services: Services, principal: Principal, input:
     const platform = account.platform as Platform;
     const target = { accountId: account.id, platform, limit: null };
     if (account.profileId !== profileId) {
-      errors.push({ ...target, path: `body/accountIds/${input.accountIds.indexOf(account.id)}`, code: 'account_other_profile', message: `The account belongs to profile ${account.profileId}; a post's accounts must all be of one profile (${profileId}).` });
+      errors.push({
+        ...target,
+        path: `body/accountIds/${input.accountIds.indexOf(account.id)}`,
+        code: 'account_other_profile',
+        message: `The account belongs to profile ${account.profileId}; a post's accounts must all be of one profile (${profileId}).`,
+      });
     }
     if (!platforms.get(account.platform)?.publisher) {
-      errors.push({ ...target, path: `body/accountIds/${input.accountIds.indexOf(account.id)}`, code: 'account_cannot_publish', message: `${account.platform} accounts cannot publish posts through this service (yet).` });
+      errors.push({
+        ...target,
+        path: `body/accountIds/${input.accountIds.indexOf(account.id)}`,
+        code: 'account_cannot_publish',
+        message: `${account.platform} accounts cannot publish posts through this service (yet).`,
+      });
     } else if (account.status !== 'connected') {
-      errors.push({ ...target, path: `body/accountIds/${input.accountIds.indexOf(account.id)}`, code: 'account_needs_reconnection', message: `The account is ${account.status.replace('_', ' ')}; reconnect it before posting.` });
+      errors.push({
+        ...target,
+        path: `body/accountIds/${input.accountIds.indexOf(account.id)}`,
+        code: 'account_needs_reconnection',
+        message: `The account is ${account.status.replace('_', ' ')}; reconnect it before posting.`,
+      });
     }
   }
   const ids = input.mediaIds ?? [];
-  const [media, profileOf] = await Promise.all([mediaFiles(db, services.config.publicUrl, ids, principal.ownerId), mediaProfiles(db, principal.ownerId, ids)]);
+  const [media, profileOf] = await Promise.all([
+    mediaFiles(db, services.config.publicUrl, ids, principal.ownerId),
+    mediaProfiles(db, principal.ownerId, ids),
+  ]);
   (input.mediaIds ?? []).forEach((id, index) => {
     const path = `body/mediaIds/${index}`;
     const mediaProfileId = profileOf.get(id);
@@ -63,23 +92,46 @@ export async function checkPost(services: Services, principal: Principal, input:
     } else if (mediaProfileId !== null) {
       assertProfileInScope(principal, mediaProfileId);
       if (profileId && mediaProfileId !== profileId) {
-        errors.push({ path, code: 'media_other_profile', accountId: null, platform: null, limit: null,
-          message: `The media belongs to profile ${mediaProfileId}; a post may use media of its own profile (${profileId}) or of no profile.` });
+        errors.push({
+          path,
+          code: 'media_other_profile',
+          accountId: null,
+          platform: null,
+          limit: null,
+          message: `The media belongs to profile ${mediaProfileId}; a post may use media of its own profile (${profileId}) or of no profile.`,
+        });
       }
     }
   });
   const targeted = new Set(accounts.map((account) => account.platform));
   for (const platform of Object.keys(input.platformOptions ?? {})) {
     if (!targeted.has(platform)) {
-      errors.push({ path: `body/platformOptions/${platform}`, code: 'option_not_allowed', message: `The post has no ${platform} account; remove platformOptions.${platform}.`, accountId: null, platform: platform as Platform, limit: null });
+      errors.push({
+        path: `body/platformOptions/${platform}`,
+        code: 'option_not_allowed',
+        message: `The post has no ${platform} account; remove platformOptions.${platform}.`,
+        accountId: null,
+        platform: platform as Platform,
+        limit: null,
+      });
     }
   }
-  const post = { text: input.text ?? null, mediaIds: (input.mediaIds ?? []).filter((id) => media.has(id)), platformOptions: (input.platformOptions ?? {}) as Record<string, Record<string, unknown>> };
+  const post = {
+    text: input.text ?? null,
+    mediaIds: (input.mediaIds ?? []).filter((id) => media.has(id)),
+    platformOptions: (input.platformOptions ?? {}) as Record<string, Record<string, unknown>>,
+  };
   for (const account of accounts) {
     const publisher = platforms.get(account.platform)?.publisher;
     if (!publisher) continue;
     for (const violation of publisher.validate(contentOf(post, account.platform, media))) {
-      errors.push({ ...violation, path: `body/${violation.path}`, accountId: account.id, platform: account.platform as Platform, limit: violation.limit ?? null });
+      errors.push({
+        ...violation,
+        path: `body/${violation.path}`,
+        accountId: account.id,
+        platform: account.platform as Platform,
+        limit: violation.limit ?? null,
+      });
     }
   }
   if (errors.length > 0) throw new PostValidationError(errors);

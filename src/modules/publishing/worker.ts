@@ -44,9 +44,23 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
     // A claim is a few round trips and a commit: claims in parallel keep the platform calls fed while one of them
     // waits for the database.
     const { concurrency, leaseSeconds } = services.config.publishing;
-    this.settings = { name: 'socialgate-publisher', channels: [POSTS_CHANNEL], concurrency, pollMs: POLL_MS, loops: CLAIM_LOOPS, leaseSeconds };
+    this.settings = {
+      name: 'socialgate-publisher',
+      channels: [POSTS_CHANNEL],
+      concurrency,
+      pollMs: POLL_MS,
+      loops: CLAIM_LOOPS,
+      leaseSeconds,
+    };
     this.recorder = outcomeRecorder(services);
-    this.marks = new BatchWriter((batch) => markAttemptsStarted(services.db, batch.map((claimed) => claimed.target)), CLAIM_BATCH);
+    this.marks = new BatchWriter(
+      (batch) =>
+        markAttemptsStarted(
+          services.db,
+          batch.map((claimed) => claimed.target),
+        ),
+      CLAIM_BATCH,
+    );
   }
 
   async turn(loop: ClaimLoop<Leased>): Promise<void> {
@@ -68,11 +82,13 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
   }
 
   process(leased: Leased): Promise<Outcome> {
-    return attemptTarget(this.services, leased.context, leased.claimed, (claimed) => this.marks.add(claimed)).catch((error: unknown): Outcome => {
-      // A bug, not a platform's answer: the target fails visibly rather than being retried forever.
-      this.services.logger.error({ err: error, ...this.describe(leased) }, 'publishing a target failed unexpectedly');
-      return { kind: 'failed', failure: failure('unknown', 'Publishing failed inside the service; report it with the post id.') };
-    });
+    return attemptTarget(this.services, leased.context, leased.claimed, (claimed) => this.marks.add(claimed)).catch(
+      (error: unknown): Outcome => {
+        // A bug, not a platform's answer: the target fails visibly rather than being retried forever.
+        this.services.logger.error({ err: error, ...this.describe(leased) }, 'publishing a target failed unexpectedly');
+        return { kind: 'failed', failure: failure('unknown', 'Publishing failed inside the service; report it with the post id.') };
+      },
+    );
   }
 
   record({ claimed }: Leased, outcome: Outcome): Promise<void> {
@@ -80,7 +96,11 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
   }
 
   renew(held: Leased[]): Promise<void> {
-    return renewLeases(this.services.db, held.map((leased) => leased.claimed.target), this.services.config.publishing.leaseSeconds);
+    return renewLeases(
+      this.services.db,
+      held.map((leased) => leased.claimed.target),
+      this.services.config.publishing.leaseSeconds,
+    );
   }
 
   describe({ claimed: { target } }: Leased): Record<string, unknown> {
@@ -92,8 +112,12 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
    * its job lock, ~100 ms late here; this timer makes a running worker start on the millisecond.
    */
   private async untilNextDue(): Promise<number> {
-    const row = await this.services.db('postTargets').whereIn('status', ['scheduled', 'processing'])
-      .where('dueAt', '>', this.services.db.fn.now()).min({ at: 'dueAt' }).first() as { at: Date | null } | undefined;
+    const row = (await this.services
+      .db('postTargets')
+      .whereIn('status', ['scheduled', 'processing'])
+      .where('dueAt', '>', this.services.db.fn.now())
+      .min({ at: 'dueAt' })
+      .first()) as { at: Date | null } | undefined;
     return row?.at ? Math.max(0, Math.min(POLL_MS, new Date(row.at).getTime() - Date.now())) : POLL_MS;
   }
 }

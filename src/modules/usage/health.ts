@@ -11,7 +11,9 @@ async function checkDatabase(services: Services): Promise<Check> {
   try {
     await Promise.race([
       services.db.raw('select 1'),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${DATABASE_TIMEOUT_MS} ms`)), DATABASE_TIMEOUT_MS).unref()),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer in ${DATABASE_TIMEOUT_MS} ms`)), DATABASE_TIMEOUT_MS).unref(),
+      ),
     ]);
     return { status: 'ok', latencyMs: round(performance.now() - started), detail: null };
   } catch (error) {

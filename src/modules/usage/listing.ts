@@ -32,7 +32,9 @@ export interface ListingContext {
 const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
 
 /** The operations under their one tag, in the order of the document's tags, then of its paths. */
-export function operationsByTag(document: Document): Array<{ tag: string; description: string | undefined; operations: ListedOperation[] }> {
+export function operationsByTag(
+  document: Document,
+): Array<{ tag: string; description: string | undefined; operations: ListedOperation[] }> {
   const byTag = new Map<string, { description: string | undefined; operations: ListedOperation[] }>();
   for (const tag of document.tags ?? []) byTag.set(tag.name, { description: tag.description, operations: [] });
   for (const [path, item] of Object.entries(document.paths ?? {}) as Array<[string, Record<string, unknown>]>) {
@@ -41,7 +43,12 @@ export function operationsByTag(document: Document): Array<{ tag: string; descri
       if (!operation) continue;
       const tag = operation.tags?.[0] ?? 'Other';
       if (!byTag.has(tag)) byTag.set(tag, { description: undefined, operations: [] });
-      byTag.get(tag)!.operations.push({ method: method.toUpperCase(), path, pathParameters: (item.parameters as unknown[] | undefined) ?? [], operation });
+      byTag.get(tag)!.operations.push({
+        method: method.toUpperCase(),
+        path,
+        pathParameters: (item.parameters as unknown[] | undefined) ?? [],
+        operation,
+      });
     }
   }
   return [...byTag].filter(([, { operations }]) => operations.length > 0).map(([tag, rest]) => ({ tag, ...rest }));
@@ -76,15 +83,18 @@ export function buildNote(operationId: string, unbuilt: ListingContext['unbuilt'
 export function preamble(document: Document, context: ListingContext, title: string): string[] {
   const info = document.info as { summary?: string; version: string; description?: string };
   const { baseUrl } = context;
-  const description = (info.description ?? '').trim().split('\n').map((line) => line.replace(/^##\s+(.*)$/, '**$1**\n'));
+  const description = (info.description ?? '')
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/^##\s+(.*)$/, '**$1**\n'));
   return [
     `# ${title}`,
     '',
     `> ${info.summary ?? ''}`,
     '',
-    `Version ${info.version}. The OpenAPI document is at ${baseUrl}/openapi.json and the reference at ${baseUrl}/docs;`
-    + ` ${baseUrl}/llms.txt lists the operations, and ${baseUrl}/llms-full.txt adds each one's parameters and body fields.`
-    + ' An operation marked "Not built yet" answers 501 `not_implemented` in this version.',
+    `Version ${info.version}. The OpenAPI document is at ${baseUrl}/openapi.json and the reference at ${baseUrl}/docs;` +
+      ` ${baseUrl}/llms.txt lists the operations, and ${baseUrl}/llms-full.txt adds each one's parameters and body fields.` +
+      ' An operation marked "Not built yet" answers 501 `not_implemented` in this version.',
     '',
     ...description,
     '',

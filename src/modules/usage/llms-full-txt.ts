@@ -2,7 +2,13 @@ import type { Document } from 'openapi-backend';
 import { authOf, buildNote, docsAddress, operationsByTag, preamble, type ListedOperation, type ListingContext } from './listing.js';
 import { SchemaText } from './schema-text.js';
 
-function operationSection(listed: ListedOperation, tag: string, document: Document, context: ListingContext, schemas: SchemaText): string[] {
+function operationSection(
+  listed: ListedOperation,
+  tag: string,
+  document: Document,
+  context: ListingContext,
+  schemas: SchemaText,
+): string[] {
   const { method, path, pathParameters, operation } = listed;
   const note = buildNote(operation.operationId, context.unbuilt);
   const parameters = schemas.parameterLines(pathParameters, operation.parameters ?? []);

@@ -11,8 +11,10 @@ export function renderLlmsTxt(document: Document, context: ListingContext): stri
     '',
     ...operations.map(({ method, path, operation }) => {
       const note = buildNote(operation.operationId, context.unbuilt);
-      return `- ${method} ${path}: ${operation.summary ?? ''} (auth: ${authOf(operation, document)}).${note ? ` ${note}` : ''}`
-        + ` [Reference](${docsAddress(context.baseUrl, tag, operation.operationId)})`;
+      return (
+        `- ${method} ${path}: ${operation.summary ?? ''} (auth: ${authOf(operation, document)}).${note ? ` ${note}` : ''}` +
+        ` [Reference](${docsAddress(context.baseUrl, tag, operation.operationId)})`
+      );
     }),
     '',
   ]);

@@ -16,7 +16,12 @@ function isNode(value: unknown): value is Node {
 /** Markdown cells of a table row, or null for a line that is not one. */
 function cells(line: string): string[] | null {
   const row = line.trim();
-  return row.startsWith('|') && row.endsWith('|') ? row.slice(1, -1).split('|').map((cell) => cell.trim()) : null;
+  return row.startsWith('|') && row.endsWith('|')
+    ? row
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim())
+    : null;
 }
 
 /** A description on one line; a table's rows become `value: meaning; …` (its header and rule dropped). */
@@ -67,7 +72,10 @@ export class SchemaText {
   private resolve(node: unknown): unknown {
     let current = node;
     for (let hops = 0; isNode(current) && typeof current.$ref === 'string' && hops < 16; hops += 1) {
-      current = current.$ref.slice(2).split('/').reduce<unknown>((at, part) => (at as Node | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.document);
+      current = current.$ref
+        .slice(2)
+        .split('/')
+        .reduce<unknown>((at, part) => (at as Node | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], this.document);
     }
     return current;
   }
@@ -80,16 +88,26 @@ export class SchemaText {
     const schema = this.resolve(node);
     if (!isNode(schema)) return 'any';
     if ('const' in schema) return literal(schema.const);
-    if (Array.isArray(schema.enum)) return schema.enum.length === 1 ? literal(schema.enum[0]) : `one of ${schema.enum.map(literal).join(', ')}`;
+    if (Array.isArray(schema.enum))
+      return schema.enum.length === 1 ? literal(schema.enum[0]) : `one of ${schema.enum.map(literal).join(', ')}`;
     if (schema.format === 'binary') return 'binary';
     const variants = schema.oneOf ?? schema.anyOf;
-    if (Array.isArray(variants) && !variants.every(picksMembers)) return [...new Set(variants.map((variant) => this.typeOf(variant)))].join(' or ');
-    const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : schema.properties || schema.allOf ? ['object'] : [];
+    if (Array.isArray(variants) && !variants.every(picksMembers))
+      return [...new Set(variants.map((variant) => this.typeOf(variant)))].join(' or ');
+    const types = Array.isArray(schema.type)
+      ? schema.type
+      : schema.type
+        ? [schema.type]
+        : schema.properties || schema.allOf
+          ? ['object']
+          : [];
     if (types.length === 0) return 'any';
-    return types.map((type) => {
-      if (type === 'array') return `array of ${this.typeOf(schema.items)}`;
-      return type === 'string' && typeof schema.format === 'string' ? `string, ${schema.format}` : String(type);
-    }).join(' or ');
+    return types
+      .map((type) => {
+        if (type === 'array') return `array of ${this.typeOf(schema.items)}`;
+        return type === 'string' && typeof schema.format === 'string' ? `string, ${schema.format}` : String(type);
+      })
+      .join(' or ');
   }
 
   private descriptionOf(node: unknown): string {
@@ -142,7 +160,9 @@ export class SchemaText {
     const lines: string[] = [];
     for (const [name, member] of view.properties) {
       const path = `${prefix}${name}`;
-      lines.push(`${indent}- \`${path}\` (${this.typeOf(member)}, ${view.required.has(name) ? 'required' : 'optional'})${this.descriptionOf(member)}`);
+      lines.push(
+        `${indent}- \`${path}\` (${this.typeOf(member)}, ${view.required.has(name) ? 'required' : 'optional'})${this.descriptionOf(member)}`,
+      );
       const inner = depth < MAX_DEPTH ? this.inner(member) : null;
       if (inner) lines.push(...this.fieldLines(inner.node, `${path}${inner.suffix}`, depth + 1, indent));
     }
@@ -157,7 +177,9 @@ export class SchemaText {
       const branches = schema[keyword];
       if (!Array.isArray(branches)) continue;
       if (branches.every(picksMembers)) {
-        const choices = branches.map((branch) => `${branch.required.map(member).join(' and ')}${typeof branch.title === 'string' ? ` (${branch.title})` : ''}`);
+        const choices = branches.map(
+          (branch) => `${branch.required.map(member).join(' and ')}${typeof branch.title === 'string' ? ` (${branch.title})` : ''}`,
+        );
         lines.push(`${indent}- ${keyword === 'oneOf' ? 'Exactly one of' : 'At least one of'}: ${choices.join(', ')}.`);
       } else if (this.objectForms(schema).length > 1) {
         const by = (schema.discriminator as { propertyName?: string } | undefined)?.propertyName;
@@ -170,9 +192,13 @@ export class SchemaText {
     }
     const absent = ((schema.if as Node | undefined)?.not as Node | undefined)?.required;
     const then = (schema.then as Node | undefined)?.required;
-    if (Array.isArray(absent) && Array.isArray(then)) lines.push(`${indent}- Without ${absent.map(member).join(' and ')}, ${then.map(member).join(' and ')} ${then.length > 1 ? 'are' : 'is'} required.`);
+    if (Array.isArray(absent) && Array.isArray(then))
+      lines.push(
+        `${indent}- Without ${absent.map(member).join(' and ')}, ${then.map(member).join(' and ')} ${then.length > 1 ? 'are' : 'is'} required.`,
+      );
     const together = (schema.not as Node | undefined)?.required;
-    if (Array.isArray(together) && together.length > 1) lines.push(`${indent}- Not ${together.length > 2 ? 'all of' : 'both'} ${together.map(member).join(' and ')}.`);
+    if (Array.isArray(together) && together.length > 1)
+      lines.push(`${indent}- Not ${together.length > 2 ? 'all of' : 'both'} ${together.map(member).join(' and ')}.`);
     if (typeof schema.minProperties === 'number' && schema.minProperties > 0) {
       lines.push(`${indent}- At least ${schema.minProperties} member${schema.minProperties > 1 ? 's' : ''}.`);
     }
@@ -186,8 +212,11 @@ export class SchemaText {
       const resolved = this.resolve(parameter);
       if (isNode(resolved)) byPlace.set(`${String(resolved.in)} ${String(resolved.name)}`, resolved);
     }
-    return [...byPlace.values()].map((parameter) => `- \`${String(parameter.name)}\` (${String(parameter.in)}, ${this.typeOf(parameter.schema)}, `
-      + `${parameter.required ? 'required' : 'optional'})${this.descriptionOf(parameter.description ? parameter : parameter.schema)}`);
+    return [...byPlace.values()].map(
+      (parameter) =>
+        `- \`${String(parameter.name)}\` (${String(parameter.in)}, ${this.typeOf(parameter.schema)}, ` +
+        `${parameter.required ? 'required' : 'optional'})${this.descriptionOf(parameter.description ? parameter : parameter.schema)}`,
+    );
   }
 
   /** Each media type of a request body with its fields. */
@@ -197,15 +226,21 @@ export class SchemaText {
     return Object.entries(body.content).flatMap(([mediaType, media]) => {
       const schema = (media as Node).schema;
       const fields = this.fieldLines(schema);
-      return ['', `Body (${mediaType}, ${body.required ? 'required' : 'optional'}):`, ...(fields.length > 0 ? fields : [`- ${this.typeOf(schema)}`])];
+      return [
+        '',
+        `Body (${mediaType}, ${body.required ? 'required' : 'optional'}):`,
+        ...(fields.length > 0 ? fields : [`- ${this.typeOf(schema)}`]),
+      ];
     });
   }
 
   /** The statuses an operation answers, successes with what they carry. */
   answersLine(responses: Record<string, unknown> | undefined): string {
-    const answers = Object.entries(responses ?? {}).map(([status, response]) => (Number(status) < 400
-      ? `${status} (${oneLine((this.resolve(response) as Node | undefined)?.description).replace(/\.$/, '')})`
-      : status));
+    const answers = Object.entries(responses ?? {}).map(([status, response]) =>
+      Number(status) < 400
+        ? `${status} (${oneLine((this.resolve(response) as Node | undefined)?.description).replace(/\.$/, '')})`
+        : status,
+    );
     return `Answers: ${answers.join(', ')}.`;
   }
 }

@@ -9,7 +9,9 @@ export const verifyPlatformWebhook: Handler<'verifyPlatformWebhook'> = async (re
 
 export const receivePlatformWebhook: Handler<'receivePlatformWebhook'> = async (request, services) => {
   const { duplicate } = await receiveWebhook(services, request.params.platform, {
-    headers: request.koa.headers, query: request.koa.query, rawBody: request.koa.state.rawBody ?? '',
+    headers: request.koa.headers,
+    query: request.koa.query,
+    rawBody: request.koa.state.rawBody ?? '',
   });
   return { status: 200, body: { received: true, duplicate } };
 };

@@ -50,9 +50,18 @@ export async function receiveWebhook(services: Services, platform: string, reque
   const receiver = receiverOf(services, platform);
   const source = await receiver.verify(request, accountsLookup(services));
   if (!source) throw new InvalidSignatureError();
-  const [stored] = await services.db('platformWebhooks')
-    .insert({ platform, dedupeKey: receiver.dedupeKey(request), sourceAccountId: source.accountId, body: request.rawBody, headers: JSON.stringify(keptHeaders(request.headers)) })
-    .onConflict(['platform', 'dedupeKey']).ignore().returning('id') as Array<{ id: string }>;
+  const [stored] = (await services
+    .db('platformWebhooks')
+    .insert({
+      platform,
+      dedupeKey: receiver.dedupeKey(request),
+      sourceAccountId: source.accountId,
+      body: request.rawBody,
+      headers: JSON.stringify(keptHeaders(request.headers)),
+    })
+    .onConflict(['platform', 'dedupeKey'])
+    .ignore()
+    .returning('id')) as Array<{ id: string }>;
   if (!stored) return { duplicate: true };
   await services.scheduler.now(PROCESS_JOB, { id: String(stored.id) });
   return { duplicate: false };

@@ -6,10 +6,22 @@ import { BotchatPublisher } from './publisher.js';
 import type { About, AdapterAccount, Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';
 import type { IncomingEvent, WebhookReceiver } from '../capabilities/webhooks.js';
 
-interface BotUser { id: number; is_bot: boolean; first_name: string; username?: string }
+interface BotUser {
+  id: number;
+  is_bot: boolean;
+  first_name: string;
+  username?: string;
+}
 interface Update {
   update_id: number;
-  message?: { message_id: number; from?: { id: number; first_name?: string; username?: string }; chat: { id: number }; date: number; text?: string; caption?: string };
+  message?: {
+    message_id: number;
+    from?: { id: number; first_name?: string; username?: string };
+    chat: { id: number };
+    date: number;
+    text?: string;
+    caption?: string;
+  };
 }
 
 export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
@@ -21,7 +33,10 @@ export class BotchatAdapter implements PlatformAdapter {
   /** Posts: one message per chat of `platformOptions.botchat.chatIds`. */
   readonly publisher: BotchatPublisher;
 
-  constructor(private readonly client: BotchatClient, private readonly webhookUrl: string) {
+  constructor(
+    private readonly client: BotchatClient,
+    private readonly webhookUrl: string,
+  ) {
     this.publisher = new BotchatPublisher(client);
   }
 
@@ -33,11 +48,20 @@ export class BotchatAdapter implements PlatformAdapter {
     const me = await this.client.call<BotUser>(botToken, 'getMe');
     if (!me.is_bot) throw new PlatformError('invalid_request', 'the token is not a bot token');
     const webhookSecret = `${accountId}-${randomBytes(24).toString('base64url')}`;
-    await this.client.call<boolean>(botToken, 'setWebhook', { url: this.webhookUrl, secret_token: webhookSecret, allowed_updates: ['message'] });
+    await this.client.call<boolean>(botToken, 'setWebhook', {
+      url: this.webhookUrl,
+      secret_token: webhookSecret,
+      allowed_updates: ['message'],
+    });
     return {
       identity: {
-        platformAccountId: String(me.id), kind: 'bot', name: me.first_name, username: me.username ?? null,
-        avatarUrl: null, scopes: [], tokenExpiresAt: null,
+        platformAccountId: String(me.id),
+        kind: 'bot',
+        name: me.first_name,
+        username: me.username ?? null,
+        avatarUrl: null,
+        scopes: [],
+        tokenExpiresAt: null,
       },
       credentials: { accessToken: botToken, extra: { webhookSecret } },
     };
@@ -46,9 +70,18 @@ export class BotchatAdapter implements PlatformAdapter {
   async about(account: AdapterAccount): Promise<About> {
     const me = await this.client.call<BotUser & Record<string, unknown>>(account.credentials.accessToken, 'getMe');
     return {
-      platformAccountId: String(me.id), name: me.first_name, username: me.username ?? null, bio: null,
-      url: me.username ? `https://t.me/${me.username}` : null, pictureUrl: null, category: 'bot',
-      followersCount: null, followingCount: null, postsCount: null, verified: null, platformData: me,
+      platformAccountId: String(me.id),
+      name: me.first_name,
+      username: me.username ?? null,
+      bio: null,
+      url: me.username ? `https://t.me/${me.username}` : null,
+      pictureUrl: null,
+      category: 'bot',
+      followersCount: null,
+      followingCount: null,
+      postsCount: null,
+      verified: null,
+      platformData: me,
     };
   }
 
@@ -76,12 +109,20 @@ export class BotchatAdapter implements PlatformAdapter {
       const message = update.message;
       const text = message?.text ?? message?.caption;
       if (!message || text === undefined) return [];
-      return [{
-        kind: 'message', accountId: source.accountId, platformAccountId: null,
-        platformConversationId: String(message.chat.id),
-        from: String(message.from?.id ?? message.chat.id), fromName: message.from?.first_name ?? null, fromUsername: message.from?.username ?? null,
-        text, platformMessageId: `${message.chat.id}:${message.message_id}`, sentAt: new Date(message.date * 1000),
-      }];
+      return [
+        {
+          kind: 'message',
+          accountId: source.accountId,
+          platformAccountId: null,
+          platformConversationId: String(message.chat.id),
+          from: String(message.from?.id ?? message.chat.id),
+          fromName: message.from?.first_name ?? null,
+          fromUsername: message.from?.username ?? null,
+          text,
+          platformMessageId: `${message.chat.id}:${message.message_id}`,
+          sentAt: new Date(message.date * 1000),
+        },
+      ];
     },
   };
 }

@@ -34,7 +34,9 @@ export class BotchatClient {
 
   async call<T>(token: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
     const response = await callPlatform<BotResponse<T>>(`${this.apiUrl}/bot${token}/${method}`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(params),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(params),
     });
     if (typeof response.body === 'object' && response.body !== null && response.body.ok) return response.body.result as T;
     throw classifyBotError(response.status, typeof response.body === 'object' && response.body !== null ? response.body : { ok: false });

@@ -1,5 +1,12 @@
 import { PlatformError } from '../errors.js';
-import { PostNotFound, type Published, type PublishContent, type Publisher, PublishRefused, type RuleViolation } from '../capabilities/publishing.js';
+import {
+  PostNotFound,
+  type Published,
+  type PublishContent,
+  type Publisher,
+  PublishRefused,
+  type RuleViolation,
+} from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import type { BotchatClient } from './client.js';
 
@@ -9,9 +16,14 @@ const CAPTION_LIMIT = 1024;
 const PHOTO_BYTES = 10 * 1024 * 1024;
 const PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
 
-interface SentMessage { message_id: number; chat: { id: number; username?: string } }
+interface SentMessage {
+  message_id: number;
+  chat: { id: number; username?: string };
+}
 /** Kept with the target: the message sent to each chat so far, so that a retry never sends to a chat twice. */
-interface BotchatState { sent?: Record<string, { chatId: number; messageId: number; username?: string }> }
+interface BotchatState {
+  sent?: Record<string, { chatId: number; messageId: number; username?: string }>;
+}
 
 /** `<chatId>:<messageId>`, the platform post id of a bot's message; anything else names no message. */
 function messageOf(platformPostId: string): { chatId: number; messageId: number } {
@@ -32,32 +44,56 @@ export class BotchatPublisher implements Publisher {
     const violations: RuleViolation[] = [];
     const chatIds = content.options.chatIds as string[] | undefined;
     if (!chatIds || chatIds.length === 0) {
-      violations.push({ path: 'platformOptions/botchat/chatIds', code: 'required_option', message: 'botchat posts need platformOptions.botchat.chatIds: the chats, groups or channels to send to.' });
+      violations.push({
+        path: 'platformOptions/botchat/chatIds',
+        code: 'required_option',
+        message: 'botchat posts need platformOptions.botchat.chatIds: the chats, groups or channels to send to.',
+      });
     }
     if (!content.text && content.media.length === 0) {
       violations.push({ path: 'text', code: 'text_or_media_required', message: 'botchat needs text or a photo.' });
     }
     if (content.media.length > 1) {
-      violations.push({ path: 'mediaIds', code: 'media_count', limit: 1, message: `The post has ${content.media.length} media; botchat posts take one photo.` });
+      violations.push({
+        path: 'mediaIds',
+        code: 'media_count',
+        limit: 1,
+        message: `The post has ${content.media.length} media; botchat posts take one photo.`,
+      });
     }
     content.media.forEach((media, index) => {
       if (media.kind !== 'image' || !PHOTO_TYPES.has(media.mimeType)) {
-        violations.push({ path: `mediaIds/${index}`, code: 'media_type', message: `botchat posts take a JPEG, PNG or WebP photo, not ${media.mimeType}.` });
+        violations.push({
+          path: `mediaIds/${index}`,
+          code: 'media_type',
+          message: `botchat posts take a JPEG, PNG or WebP photo, not ${media.mimeType}.`,
+        });
       } else if (media.size > PHOTO_BYTES) {
-        violations.push({ path: `mediaIds/${index}`, code: 'media_size', limit: PHOTO_BYTES, message: `The photo has ${media.size} bytes; botchat takes up to ${PHOTO_BYTES}.` });
+        violations.push({
+          path: `mediaIds/${index}`,
+          code: 'media_size',
+          limit: PHOTO_BYTES,
+          message: `The photo has ${media.size} bytes; botchat takes up to ${PHOTO_BYTES}.`,
+        });
       }
     });
     const limit = content.media.length > 0 ? CAPTION_LIMIT : TEXT_LIMIT;
     if (content.text && content.text.length > limit) {
       violations.push({
-        path: 'text', code: 'max_length', limit,
+        path: 'text',
+        code: 'max_length',
+        limit,
         message: `The text has ${content.text.length} characters; botchat allows ${limit}${content.media.length > 0 ? ' in a photo caption' : ''}.`,
       });
     }
     return violations;
   }
 
-  async publish(account: AdapterAccount, content: PublishContent, progress: { state: BotchatState; save(state: BotchatState): Promise<void> }): Promise<Published> {
+  async publish(
+    account: AdapterAccount,
+    content: PublishContent,
+    progress: { state: BotchatState; save(state: BotchatState): Promise<void> },
+  ): Promise<Published> {
     const chatIds = content.options.chatIds as string[];
     const sent = { ...progress.state.sent };
     const refused: Array<{ chatId: string; error: PublishRefused }> = [];
@@ -65,10 +101,19 @@ export class BotchatPublisher implements Publisher {
     for (const [index, chatId] of chatIds.entries()) {
       if (sent[chatId]) continue;
       try {
-        const message = content.media.length > 0
-          ? await this.call<SentMessage>(account, 'sendPhoto', { chat_id: chatId, photo: content.media[0]!.url, ...(content.text ? { caption: content.text } : {}) })
-          : await this.call<SentMessage>(account, 'sendMessage', { chat_id: chatId, text: content.text });
-        sent[chatId] = { chatId: message.chat.id, messageId: message.message_id, ...(message.chat.username ? { username: message.chat.username } : {}) };
+        const message =
+          content.media.length > 0
+            ? await this.call<SentMessage>(account, 'sendPhoto', {
+                chat_id: chatId,
+                photo: content.media[0]!.url,
+                ...(content.text ? { caption: content.text } : {}),
+              })
+            : await this.call<SentMessage>(account, 'sendMessage', { chat_id: chatId, text: content.text });
+        sent[chatId] = {
+          chatId: message.chat.id,
+          messageId: message.message_id,
+          ...(message.chat.username ? { username: message.chat.username } : {}),
+        };
         unsaved = true;
       } catch (error) {
         if (!(error instanceof PublishRefused)) {
@@ -88,7 +133,12 @@ export class BotchatPublisher implements Publisher {
       if (unsaved) await progress.save({ sent });
       const first = refused[0]!.error;
       const list = refused.map(({ chatId, error }) => `${chatId} (${error.message})`).join(', ');
-      throw new PublishRefused(first.kind, `${refused.length} of ${chatIds.length} chats refused the message: ${list}.`, first.failure, first.details);
+      throw new PublishRefused(
+        first.kind,
+        `${refused.length} of ${chatIds.length} chats refused the message: ${list}.`,
+        first.failure,
+        first.details,
+      );
     }
     const first = sent[chatIds[0]!]!;
     return {
@@ -131,8 +181,11 @@ function chatRefusal(error: PlatformError): PlatformError {
   const description = error.message;
   if (error.details.platformCode === 403) return new PublishRefused('invalid_request', description, 'permission_denied', error.details);
   if (error.details.platformCode === 400) {
-    const failure = /too long/i.test(description) ? 'text_too_long'
-      : /file|url|photo|image/i.test(description) ? 'media_invalid' : 'unknown';
+    const failure = /too long/i.test(description)
+      ? 'text_too_long'
+      : /file|url|photo|image/i.test(description)
+        ? 'media_invalid'
+        : 'unknown';
     return new PublishRefused('invalid_request', description, failure, error.details);
   }
   return error;

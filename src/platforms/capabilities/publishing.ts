@@ -98,7 +98,10 @@ export interface Publisher {
  * and that check is not counted as an attempt. The adapter's next `publish` resumes from the saved progress.
  */
 export class StillProcessing extends Error {
-  constructor(readonly checkAfterMs: number, what = 'the platform is still processing the post') {
+  constructor(
+    readonly checkAfterMs: number,
+    what = 'the platform is still processing the post',
+  ) {
     super(what);
     this.name = 'StillProcessing';
   }
@@ -125,7 +128,12 @@ export class PostNotFound extends PlatformError {
 
 /** A refusal whose user-facing reason the adapter knows better than the generic mapping (a chat not found, a blocked bot). */
 export class PublishRefused extends PlatformError {
-  constructor(kind: PlatformFailure, message: string, readonly failure: FailureCode, details: PlatformError['details'] = {}) {
+  constructor(
+    kind: PlatformFailure,
+    message: string,
+    readonly failure: FailureCode,
+    details: PlatformError['details'] = {},
+  ) {
     super(kind, message, details);
     this.name = 'PublishRefused';
   }

@@ -81,4 +81,3 @@ export interface WebhookReceiver {
   dedupeKey(request: IncomingRequest): string;
   parse(rawBody: string, source: WebhookSource): IncomingEvent[];
 }
-

@@ -12,10 +12,20 @@ interface PhoneNumberNode {
   platform_type?: string;
   [field: string]: unknown;
 }
-interface DebugToken { data?: { is_valid?: boolean; scopes?: string[]; expires_at?: number } }
-interface Paged<T> { data: T[]; paging?: { cursors?: { after?: string }; next?: string } }
+interface DebugToken {
+  data?: { is_valid?: boolean; scopes?: string[]; expires_at?: number };
+}
+interface Paged<T> {
+  data: T[];
+  paging?: { cursors?: { after?: string }; next?: string };
+}
 interface BusinessProfile {
-  about?: string; description?: string; vertical?: string; websites?: string[]; profile_picture_url?: string; [field: string]: unknown;
+  about?: string;
+  description?: string;
+  vertical?: string;
+  websites?: string[];
+  profile_picture_url?: string;
+  [field: string]: unknown;
 }
 
 export const REQUIRED_SCOPES = ['whatsapp_business_messaging', 'whatsapp_business_management'];
@@ -31,7 +41,10 @@ export class ChatappCloudAdapter implements PlatformAdapter {
   readonly webhooks: WebhookReceiver;
 
   /** `webhookUrl`: our `/webhooks/chatapp-cloud` address, set as the business account's alternate callback URL. */
-  constructor(private readonly settings: ChatappCloudSettings, private readonly webhookUrl: string) {
+  constructor(
+    private readonly settings: ChatappCloudSettings,
+    private readonly webhookUrl: string,
+  ) {
     this.webhooks = new ChatappCloudWebhooks(settings.appSecret, settings.verifyToken);
   }
 
@@ -44,19 +57,30 @@ export class ChatappCloudAdapter implements PlatformAdapter {
    * Checks the token and the number before anything is stored: the token's permissions (where the platform says
    * them), the number readable with it, and the number one of the business account's.
    */
-  async verifyNumber(input: { phoneNumberId: string; wabaId: string; accessToken: string }): Promise<{ identity: PlatformIdentity; registered: boolean }> {
+  async verifyNumber(input: {
+    phoneNumberId: string;
+    wabaId: string;
+    accessToken: string;
+  }): Promise<{ identity: PlatformIdentity; registered: boolean }> {
     const { scopes, expiresAt } = await this.inspectToken(input.accessToken);
     if (scopes && !REQUIRED_SCOPES.every((scope) => scopes.includes(scope))) {
       throw new PlatformError('permission_revoked', `the token lacks ${REQUIRED_SCOPES.filter((s) => !scopes.includes(s)).join(' and ')}`);
     }
-    const number = await graph<PhoneNumberNode>(this.settings.apiUrl, input.accessToken, 'GET', input.phoneNumberId, { query: { fields: NUMBER_FIELDS } });
+    const number = await graph<PhoneNumberNode>(this.settings.apiUrl, input.accessToken, 'GET', input.phoneNumberId, {
+      query: { fields: NUMBER_FIELDS },
+    });
     if (!(await this.inBusinessAccount(input.accessToken, input.wabaId, input.phoneNumberId))) {
       throw new PlatformError('invalid_request', `the number ${input.phoneNumberId} is not one of the business account ${input.wabaId}`);
     }
     return {
       identity: {
-        platformAccountId: number.id, kind: 'phone_number', name: number.verified_name || number.display_phone_number || number.id,
-        username: null, avatarUrl: null, scopes: scopes ?? REQUIRED_SCOPES, tokenExpiresAt: expiresAt,
+        platformAccountId: number.id,
+        kind: 'phone_number',
+        name: number.verified_name || number.display_phone_number || number.id,
+        username: null,
+        avatarUrl: null,
+        scopes: scopes ?? REQUIRED_SCOPES,
+        tokenExpiresAt: expiresAt,
       },
       registered: number.platform_type === 'CLOUD_API',
     };
@@ -69,11 +93,13 @@ export class ChatappCloudAdapter implements PlatformAdapter {
   private async inspectToken(token: string): Promise<{ scopes: string[] | null; expiresAt: Date | null }> {
     try {
       const debug = await graph<DebugToken>(this.settings.apiUrl, token, 'GET', 'debug_token', { query: { input_token: token } });
-      if (debug.data?.is_valid === false) throw new PlatformError('auth_expired', 'the platform says the token is not valid', { platformCode: 190 });
+      if (debug.data?.is_valid === false)
+        throw new PlatformError('auth_expired', 'the platform says the token is not valid', { platformCode: 190 });
       const expires = debug.data?.expires_at ?? 0;
       return { scopes: debug.data?.scopes ?? null, expiresAt: expires > 0 ? new Date(expires * 1000) : null };
     } catch (error) {
-      if (error instanceof PlatformError && (error.kind === 'auth_expired' || error.kind === 'transient' || error.kind === 'rate_limited')) throw error;
+      if (error instanceof PlatformError && (error.kind === 'auth_expired' || error.kind === 'transient' || error.kind === 'rate_limited'))
+        throw error;
       return { scopes: null, expiresAt: null };
     }
   }
@@ -111,15 +137,23 @@ export class ChatappCloudAdapter implements PlatformAdapter {
     const id = account.platformAccountId;
     const [number, profiles] = await Promise.all([
       graph<PhoneNumberNode>(this.settings.apiUrl, token, 'GET', id, { query: { fields: ABOUT_FIELDS } }),
-      graph<{ data?: BusinessProfile[] }>(this.settings.apiUrl, token, 'GET', `${id}/whatsapp_business_profile`, { query: { fields: PROFILE_FIELDS } }),
+      graph<{ data?: BusinessProfile[] }>(this.settings.apiUrl, token, 'GET', `${id}/whatsapp_business_profile`, {
+        query: { fields: PROFILE_FIELDS },
+      }),
     ]);
     const profile = profiles.data?.[0] ?? {};
     const digits = (number.display_phone_number ?? '').replace(/\D/g, '');
     return {
-      platformAccountId: id, name: number.verified_name ?? number.display_phone_number ?? id, username: null,
-      bio: profile.about ?? profile.description ?? null, url: digits ? `https://wa.me/${digits}` : null,
-      pictureUrl: profile.profile_picture_url ?? null, category: profile.vertical ?? null,
-      followersCount: null, followingCount: null, postsCount: null,
+      platformAccountId: id,
+      name: number.verified_name ?? number.display_phone_number ?? id,
+      username: null,
+      bio: profile.about ?? profile.description ?? null,
+      url: digits ? `https://wa.me/${digits}` : null,
+      pictureUrl: profile.profile_picture_url ?? null,
+      category: profile.vertical ?? null,
+      followersCount: null,
+      followingCount: null,
+      postsCount: null,
       verified: typeof number.is_official_business_account === 'boolean' ? number.is_official_business_account : null,
       platformData: { ...number, business_profile: profile },
     };

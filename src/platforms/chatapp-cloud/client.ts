@@ -16,8 +16,15 @@ export function classifyGraphError(status: number, body: unknown, headers?: Head
 }
 
 /** One Graph call with a bearer token (never in the URL, so it stays out of logs), a JSON body for writes; failures classified. */
-export function graph<T>(apiUrl: string, token: string, method: 'GET' | 'POST' | 'DELETE', path: string, options: {
-  query?: Record<string, string>; body?: Record<string, unknown>;
-} = {}): Promise<T> {
+export function graph<T>(
+  apiUrl: string,
+  token: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  options: {
+    query?: Record<string, string>;
+    body?: Record<string, unknown>;
+  } = {},
+): Promise<T> {
   return graphCall<T>(apiUrl, method, path, { token, query: options.query, json: options.body }, classifyGraphError);
 }

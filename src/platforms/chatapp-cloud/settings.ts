@@ -16,6 +16,7 @@ export function chatappCloudSettings(env: NodeJS.ProcessEnv): SettingsRead<Chata
   const verifyToken = env.CHATAPP_CLOUD_VERIFY_TOKEN || undefined;
   if (apiUrl) return configured({ apiUrl, appSecret, verifyToken });
   return unconfigured('set CHATAPP_CLOUD_API_URL (with CHATAPP_CLOUD_APP_SECRET and CHATAPP_CLOUD_VERIFY_TOKEN for its webhooks)', {
-    ...(appSecret ? { appSecret } : {}), ...(verifyToken ? { verifyToken } : {}),
+    ...(appSecret ? { appSecret } : {}),
+    ...(verifyToken ? { verifyToken } : {}),
   });
 }

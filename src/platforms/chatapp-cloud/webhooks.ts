@@ -1,6 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
-import type { IncomingEvent, IncomingMessage, IncomingRequest, WebhookAccounts, WebhookReceiver, WebhookSource } from '../capabilities/webhooks.js';
+import type {
+  IncomingEvent,
+  IncomingMessage,
+  IncomingRequest,
+  WebhookAccounts,
+  WebhookReceiver,
+  WebhookSource,
+} from '../capabilities/webhooks.js';
 import { jsonObject } from '../json-body.js';
 
 /** The cloud API's webhook body (only what we read of it). */
@@ -29,7 +36,10 @@ const SIGNATURE_HEADER = 'x-hub-signature-256';
 const MEDIA_TYPES = ['image', 'video', 'document', 'audio', 'sticker'];
 
 function changesOf(notification: Notification): ChangeValue[] {
-  return (notification.entry ?? []).flatMap((entry) => entry.changes ?? []).filter((c) => c.field === 'messages' && c.value).map((c) => c.value!);
+  return (notification.entry ?? [])
+    .flatMap((entry) => entry.changes ?? [])
+    .filter((c) => c.field === 'messages' && c.value)
+    .map((c) => c.value!);
 }
 
 /** The text a person sent: a text's body, a button's or list reply's title, a media caption (empty when none). */
@@ -50,7 +60,10 @@ function textOf(message: CloudMessage): string | null {
  * the own app of an account connected with its `appSecret`; the body names the number (`phone_number_id`).
  */
 export class ChatappCloudWebhooks implements WebhookReceiver {
-  constructor(private readonly appSecret: string | undefined, private readonly verifyToken: string | undefined) {}
+  constructor(
+    private readonly appSecret: string | undefined,
+    private readonly verifyToken: string | undefined,
+  ) {}
 
   handshake(query: IncomingRequest['query']): string | null {
     const one = (name: string) => {
@@ -73,7 +86,7 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
     if (!signature) return null;
     const signedWith = (secret: string) => constantTimeEqual(createHmac('sha256', secret).update(request.rawBody).digest('hex'), signature);
     if (this.appSecret && signedWith(this.appSecret)) return { accountId: null };
-    const numbers = new Set(changesOf((jsonObject<Notification>(request.rawBody) ?? {})).map((value) => value.metadata?.phone_number_id));
+    const numbers = new Set(changesOf(jsonObject<Notification>(request.rawBody) ?? {}).map((value) => value.metadata?.phone_number_id));
     const [number] = numbers;
     if (numbers.size !== 1 || !number || !accounts.withPlatformAccountId) return null;
     for (const account of await accounts.withPlatformAccountId('chatapp-cloud', number)) {
@@ -85,10 +98,10 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
 
   /** The message ids (and status ids) it carries: Meta redelivers, and may batch them differently. */
   dedupeKey(request: IncomingRequest): string {
-    const ids = changesOf((jsonObject<Notification>(request.rawBody) ?? {})).flatMap((value) => [
-      ...(value.messages ?? []).map((m) => m.id),
-      ...(value.statuses ?? []).map((s) => `${s.id}:${s.status}`),
-    ]).filter(Boolean).sort();
+    const ids = changesOf(jsonObject<Notification>(request.rawBody) ?? {})
+      .flatMap((value) => [...(value.messages ?? []).map((m) => m.id), ...(value.statuses ?? []).map((s) => `${s.id}:${s.status}`)])
+      .filter(Boolean)
+      .sort();
     if (ids.length === 0) return `body:${sha256Hex(request.rawBody)}`;
     const key = ids.join(',');
     return key.length <= 200 ? key : `ids:${sha256Hex(key)}`;
@@ -104,8 +117,15 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
         if (text === null || !message.from || !message.id) continue;
         const contact = value.contacts?.find((c) => c.wa_id === message.from);
         events.push({
-          kind: 'message', accountId: null, platformAccountId: phoneNumberId, platformConversationId: message.from,
-          from: message.from, fromName: contact?.profile?.name ?? null, fromPhone: `+${message.from}`, text, platformMessageId: message.id,
+          kind: 'message',
+          accountId: null,
+          platformAccountId: phoneNumberId,
+          platformConversationId: message.from,
+          from: message.from,
+          fromName: contact?.profile?.name ?? null,
+          fromPhone: `+${message.from}`,
+          text,
+          platformMessageId: message.id,
           sentAt: message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date(),
         });
       }

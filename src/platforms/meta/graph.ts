@@ -44,7 +44,9 @@ async function graphFetch<T>(url: string, init: RequestInit = {}, classify: Grap
       body = JSON.parse(body);
     } catch {
       if (response.status >= 400) throw classify(response.status, {}, response.headers);
-      throw new PlatformError('transient', `the Graph API answered something other than JSON (HTTP ${response.status})`, { status: response.status });
+      throw new PlatformError('transient', `the Graph API answered something other than JSON (HTTP ${response.status})`, {
+        status: response.status,
+      });
     }
   }
   if (response.status >= 400 || (typeof body === 'object' && body !== null && 'error' in body)) {
@@ -69,7 +71,11 @@ export interface GraphRequest {
 
 /** `method` on `{base}/{path}`; the answer's JSON, or the failure as `classify` reads it. */
 export function graphCall<T>(
-  base: string, method: 'GET' | 'POST' | 'DELETE', path: string, request: GraphRequest = {}, classify: GraphClassifier = classifyMetaError,
+  base: string,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  request: GraphRequest = {},
+  classify: GraphClassifier = classifyMetaError,
 ): Promise<T> {
   const headers: Record<string, string> = request.token ? { Authorization: `Bearer ${request.token}` } : {};
   let body: string | undefined;
@@ -80,11 +86,17 @@ export function graphCall<T>(
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(request.json);
   }
-  return graphFetch<T>(withQuery(`${base}/${path}`, request.query ?? {}), { method, headers, ...(body === undefined ? {} : { body }) }, classify);
+  return graphFetch<T>(
+    withQuery(`${base}/${path}`, request.query ?? {}),
+    { method, headers, ...(body === undefined ? {} : { body }) },
+    classify,
+  );
 }
 
 function definedEntries(params: Params): Array<[string, string]> {
-  return Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined).map(([name, value]) => [name, String(value)]);
+  return Object.entries(params)
+    .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
+    .map(([name, value]) => [name, String(value)]);
 }
 
 /** A URL with query parameters; `undefined` values are left out. */

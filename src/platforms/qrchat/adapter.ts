@@ -31,9 +31,17 @@ export class QrchatAdapter implements PlatformAdapter {
     });
     const number = account.platformAccountId;
     return {
-      platformAccountId: number, name: live?.name ?? account.credentials.extra?.name ?? `+${number}`, username: null,
-      bio: live?.about ?? null, url: `https://wa.me/${number}`, pictureUrl: live?.pictureUrl ?? null, category: null,
-      followersCount: null, followingCount: null, postsCount: null, verified: null,
+      platformAccountId: number,
+      name: live?.name ?? account.credentials.extra?.name ?? `+${number}`,
+      username: null,
+      bio: live?.about ?? null,
+      url: `https://wa.me/${number}`,
+      pictureUrl: live?.pictureUrl ?? null,
+      category: null,
+      followersCount: null,
+      followingCount: null,
+      postsCount: null,
+      verified: null,
       platformData: { deviceId: account.credentials.accessToken, sessionOpenHere: Boolean(live) },
     };
   }

@@ -12,11 +12,22 @@ export class CalendarAdapter implements PlatformAdapter {
 
   async about(account: AdapterAccount): Promise<About> {
     const calendar = await google<{ id: string; summary?: string; description?: string; timeZone?: string } & Record<string, unknown>>(
-      `${this.endpoints.calendarApiUrl}/users/me/calendarList/${encodeURIComponent(account.platformAccountId)}`, account.credentials.accessToken);
+      `${this.endpoints.calendarApiUrl}/users/me/calendarList/${encodeURIComponent(account.platformAccountId)}`,
+      account.credentials.accessToken,
+    );
     return {
-      platformAccountId: calendar.id, name: calendar.summary ?? calendar.id, username: null, bio: calendar.description ?? null,
-      url: null, pictureUrl: null, category: 'calendar', followersCount: null, followingCount: null, postsCount: null,
-      verified: null, platformData: calendar,
+      platformAccountId: calendar.id,
+      name: calendar.summary ?? calendar.id,
+      username: null,
+      bio: calendar.description ?? null,
+      url: null,
+      pictureUrl: null,
+      category: 'calendar',
+      followersCount: null,
+      followingCount: null,
+      postsCount: null,
+      verified: null,
+      platformData: calendar,
     };
   }
 }

@@ -4,7 +4,10 @@ import type { OAuthGrant } from '../capabilities/oauth.js';
 import { orAfterSeconds, retryAfterHeader } from '../retry-after.js';
 import type { Credentials } from '../types.js';
 
-interface GoogleError { error?: { code?: number; message?: string; status?: string; errors?: Array<{ reason?: string }> } | string; error_description?: string }
+interface GoogleError {
+  error?: { code?: number; message?: string; status?: string; errors?: Array<{ reason?: string }> } | string;
+  error_description?: string;
+}
 
 /** The OAuth app and its token endpoint. */
 export interface GoogleApp {
@@ -26,7 +29,11 @@ function classifyGoogle(status: number, body: GoogleError, headers?: Headers): P
   const reason = body.error?.errors?.[0]?.reason ?? body.error?.status;
   if (status === 401) return new PlatformError('auth_expired', message, { platformCode: reason ?? 401, status });
   if (status === 429 || reason === 'rateLimitExceeded' || reason === 'userRateLimitExceeded' || reason === 'RESOURCE_EXHAUSTED') {
-    return new PlatformError('rate_limited', message, { platformCode: reason ?? status, status, retryAt: orAfterSeconds(retryAfterHeader(headers), 60) });
+    return new PlatformError('rate_limited', message, {
+      platformCode: reason ?? status,
+      status,
+      retryAt: orAfterSeconds(retryAfterHeader(headers), 60),
+    });
   }
   if (status === 403) return new PlatformError('permission_revoked', message, { platformCode: reason ?? 403, status });
   if (status >= 500) return new PlatformError('transient', message, { platformCode: status, status });
@@ -34,7 +41,11 @@ function classifyGoogle(status: number, body: GoogleError, headers?: Headers): P
 }
 
 /** One call of a Google API with the user's token: the answer's JSON object (a DELETE may answer none), or the classified failure. */
-export async function google<T>(url: string, accessToken: string, init: { method?: 'GET' | 'POST' | 'DELETE'; json?: unknown } = {}): Promise<T> {
+export async function google<T>(
+  url: string,
+  accessToken: string,
+  init: { method?: 'GET' | 'POST' | 'DELETE'; json?: unknown } = {},
+): Promise<T> {
   const method = init.method ?? 'GET';
   const response = await callPlatform<T & GoogleError>(url, {
     method,
@@ -48,13 +59,20 @@ export async function google<T>(url: string, accessToken: string, init: { method
 
 /** The token endpoint, for the code exchange and for refreshes (form-encoded, as the protocol wants). */
 export async function googleToken(app: GoogleApp, params: Record<string, string>): Promise<OAuthGrant> {
-  const response = await callPlatform<{ access_token: string; expires_in?: number; refresh_token?: string; scope?: string } & GoogleError>(app.tokenUrl, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ client_id: app.clientId, client_secret: app.clientSecret, ...params }).toString(),
-  });
+  const response = await callPlatform<{ access_token: string; expires_in?: number; refresh_token?: string; scope?: string } & GoogleError>(
+    app.tokenUrl,
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: app.clientId, client_secret: app.clientSecret, ...params }).toString(),
+    },
+  );
   if (response.status >= 300 || typeof response.body !== 'object' || response.body === null) {
-    throw classifyGoogle(response.status, typeof response.body === 'object' && response.body !== null ? response.body : {}, response.headers);
+    throw classifyGoogle(
+      response.status,
+      typeof response.body === 'object' && response.body !== null ? response.body : {},
+      response.headers,
+    );
   }
   const body = response.body;
   return {

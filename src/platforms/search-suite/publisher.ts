@@ -1,6 +1,12 @@
 import { PlatformError } from '../errors.js';
 import {
-  type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, PostNotFound, type RuleViolation,
+  type HistoryPage,
+  type HistoryQuery,
+  type Published,
+  type PublishContent,
+  type Publisher,
+  PostNotFound,
+  type RuleViolation,
 } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import { google } from './client.js';
@@ -20,10 +26,18 @@ interface Options {
   offer?: { couponCode?: string; redeemUrl?: string; terms?: string };
 }
 interface LocalPost {
-  name: string; summary?: string; topicType?: string; state?: string; searchUrl?: string; createTime?: string;
+  name: string;
+  summary?: string;
+  topicType?: string;
+  state?: string;
+  searchUrl?: string;
+  createTime?: string;
   media?: Array<{ googleUrl?: string; sourceUrl?: string }>;
 }
-interface LocalPostList { localPosts?: LocalPost[]; nextPageToken?: string }
+interface LocalPostList {
+  localPosts?: LocalPost[];
+  nextPageToken?: string;
+}
 
 function googleDate(iso: string) {
   const at = new Date(iso);
@@ -41,12 +55,18 @@ export function localPostOf(content: PublishContent): Record<string, unknown> {
   if (content.text) body.summary = content.text;
   if (options.languageCode) body.languageCode = options.languageCode;
   if (options.callToAction) {
-    body.callToAction = { actionType: options.callToAction.actionType.toUpperCase(), ...(options.callToAction.url ? { url: options.callToAction.url } : {}) };
+    body.callToAction = {
+      actionType: options.callToAction.actionType.toUpperCase(),
+      ...(options.callToAction.url ? { url: options.callToAction.url } : {}),
+    };
   }
   if (options.event) {
     const start = googleDate(options.event.startAt);
     const end = googleDate(options.event.endAt);
-    body.event = { title: options.event.title, schedule: { startDate: start.date, startTime: start.time, endDate: end.date, endTime: end.time } };
+    body.event = {
+      title: options.event.title,
+      schedule: { startDate: start.date, startTime: start.time, endDate: end.date, endTime: end.time },
+    };
   }
   if (options.offer) {
     body.offer = {
@@ -73,57 +93,108 @@ export class SearchSuitePublisher implements Publisher {
     const topicType = options.topicType ?? 'standard';
     const violations: RuleViolation[] = [];
     if (!content.text && topicType !== 'event' && topicType !== 'offer') {
-      violations.push({ path: 'text', code: 'text_or_media_required', message: `search_suite ${topicType} posts need text (the post's summary).` });
+      violations.push({
+        path: 'text',
+        code: 'text_or_media_required',
+        message: `search_suite ${topicType} posts need text (the post's summary).`,
+      });
     }
     if (content.text && content.text.length > SUMMARY_LIMIT) {
-      violations.push({ path: 'text', code: 'max_length', limit: SUMMARY_LIMIT, message: `The text has ${content.text.length} characters; search_suite allows ${SUMMARY_LIMIT}.` });
+      violations.push({
+        path: 'text',
+        code: 'max_length',
+        limit: SUMMARY_LIMIT,
+        message: `The text has ${content.text.length} characters; search_suite allows ${SUMMARY_LIMIT}.`,
+      });
     }
     if (content.media.length > 1) {
-      violations.push({ path: 'mediaIds', code: 'media_count', limit: 1, message: `The post has ${content.media.length} media; a search_suite post takes one photo.` });
+      violations.push({
+        path: 'mediaIds',
+        code: 'media_count',
+        limit: 1,
+        message: `The post has ${content.media.length} media; a search_suite post takes one photo.`,
+      });
     }
     content.media.forEach((media, index) => {
       const path = `mediaIds/${index}`;
       if (media.kind !== 'image' || !PHOTO_TYPES.has(media.mimeType)) {
         violations.push({ path, code: 'media_type', message: `search_suite posts take a JPEG or PNG photo, not ${media.mimeType}.` });
       } else if (media.size < PHOTO_MIN_BYTES || media.size > PHOTO_MAX_BYTES) {
-        violations.push({ path, code: 'media_size', limit: media.size < PHOTO_MIN_BYTES ? PHOTO_MIN_BYTES : PHOTO_MAX_BYTES, message: `The photo has ${media.size} bytes; search_suite takes 10 KB to 5 MB.` });
+        violations.push({
+          path,
+          code: 'media_size',
+          limit: media.size < PHOTO_MIN_BYTES ? PHOTO_MIN_BYTES : PHOTO_MAX_BYTES,
+          message: `The photo has ${media.size} bytes; search_suite takes 10 KB to 5 MB.`,
+        });
       } else if ((media.width ?? PHOTO_MIN_SIDE) < PHOTO_MIN_SIDE || (media.height ?? PHOTO_MIN_SIDE) < PHOTO_MIN_SIDE) {
-        violations.push({ path, code: 'media_size', limit: PHOTO_MIN_SIDE, message: `The photo is ${media.width}×${media.height}; search_suite needs at least ${PHOTO_MIN_SIDE}×${PHOTO_MIN_SIDE}.` });
+        violations.push({
+          path,
+          code: 'media_size',
+          limit: PHOTO_MIN_SIDE,
+          message: `The photo is ${media.width}×${media.height}; search_suite needs at least ${PHOTO_MIN_SIDE}×${PHOTO_MIN_SIDE}.`,
+        });
       }
     });
     if ((topicType === 'event' || topicType === 'offer') && !options.event) {
-      violations.push({ path: 'platformOptions/search_suite/event', code: 'required_option', message: `search_suite ${topicType} posts need platformOptions.search_suite.event (its title and period).` });
+      violations.push({
+        path: 'platformOptions/search_suite/event',
+        code: 'required_option',
+        message: `search_suite ${topicType} posts need platformOptions.search_suite.event (its title and period).`,
+      });
     }
     if (options.event && Date.parse(options.event.endAt) <= Date.parse(options.event.startAt)) {
-      violations.push({ path: 'platformOptions/search_suite/event/endAt', code: 'option_not_allowed', message: 'The event must end after it starts.' });
+      violations.push({
+        path: 'platformOptions/search_suite/event/endAt',
+        code: 'option_not_allowed',
+        message: 'The event must end after it starts.',
+      });
     }
     if (options.offer && topicType !== 'offer') {
-      violations.push({ path: 'platformOptions/search_suite/offer', code: 'option_not_allowed', message: 'platformOptions.search_suite.offer goes with topicType offer only.' });
+      violations.push({
+        path: 'platformOptions/search_suite/offer',
+        code: 'option_not_allowed',
+        message: 'platformOptions.search_suite.offer goes with topicType offer only.',
+      });
     }
     if (options.callToAction && options.callToAction.actionType !== 'call' && !options.callToAction.url) {
-      violations.push({ path: 'platformOptions/search_suite/callToAction/url', code: 'required_option', message: `A ${options.callToAction.actionType} button needs a url.` });
+      violations.push({
+        path: 'platformOptions/search_suite/callToAction/url',
+        code: 'required_option',
+        message: `A ${options.callToAction.actionType} button needs a url.`,
+      });
     }
     if (options.callToAction && topicType === 'offer') {
-      violations.push({ path: 'platformOptions/search_suite/callToAction', code: 'option_not_allowed', message: 'search_suite offers have no button; use offer.redeemUrl.' });
+      violations.push({
+        path: 'platformOptions/search_suite/callToAction',
+        code: 'option_not_allowed',
+        message: 'search_suite offers have no button; use offer.redeemUrl.',
+      });
     }
     return violations;
   }
 
   async publish(account: AdapterAccount, content: PublishContent): Promise<Published> {
     const post = await google<LocalPost>(`${this.v4Url}/${account.platformAccountId}/localPosts`, account.credentials.accessToken, {
-      method: 'POST', json: localPostOf(content),
+      method: 'POST',
+      json: localPostOf(content),
     });
     return { platformPostId: post.name, url: post.searchUrl ?? null };
   }
 
   /** Our post among the location's newest local posts created since the attempt started: same summary and topic. */
-  async reconcile(account: AdapterAccount, content: PublishContent, _state: Record<string, unknown>, since: Date): Promise<Published | null> {
+  async reconcile(
+    account: AdapterAccount,
+    content: PublishContent,
+    _state: Record<string, unknown>,
+    since: Date,
+  ): Promise<Published | null> {
     const wanted = localPostOf(content);
     let pageToken = '';
     for (let page = 0; page < 5; page += 1) {
       const listed = await google<LocalPostList>(
         `${this.v4Url}/${account.platformAccountId}/localPosts?pageSize=100${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`,
-        account.credentials.accessToken);
+        account.credentials.accessToken,
+      );
       const posts = listed.localPosts ?? [];
       // Clocks differ: a minute of slack before the attempt started.
       const recent = posts.filter((post) => !post.createTime || Date.parse(post.createTime) >= since.getTime() - 60_000);
@@ -148,7 +219,10 @@ export class SearchSuitePublisher implements Publisher {
   async history(account: AdapterAccount, query: HistoryQuery): Promise<HistoryPage> {
     const params = new URLSearchParams({ pageSize: String(Math.min(query.limit, 100)) });
     if (query.cursor) params.set('pageToken', query.cursor);
-    const page = await google<LocalPostList>(`${this.v4Url}/${account.platformAccountId}/localPosts?${params}`, account.credentials.accessToken);
+    const page = await google<LocalPostList>(
+      `${this.v4Url}/${account.platformAccountId}/localPosts?${params}`,
+      account.credentials.accessToken,
+    );
     const listed = (page.localPosts ?? []).filter((post) => post.createTime);
     const inRange = listed.filter((post) => {
       const at = Date.parse(post.createTime!);
@@ -165,7 +239,7 @@ export class SearchSuitePublisher implements Publisher {
         publishedAt: new Date(post.createTime!),
         metrics: null,
       })),
-      nextCursor: pastFrom ? null : page.nextPageToken ?? null,
+      nextCursor: pastFrom ? null : (page.nextPageToken ?? null),
     };
   }
 }

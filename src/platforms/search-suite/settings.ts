@@ -20,7 +20,8 @@ export function searchSuiteSettings(env: NodeJS.ProcessEnv): SettingsRead<Search
   const app = appCredentials(env, 'SEARCH_SUITE_CLIENT_ID', 'SEARCH_SUITE_CLIENT_SECRET');
   if (!app) return unconfigured('set SEARCH_SUITE_CLIENT_ID and SEARCH_SUITE_CLIENT_SECRET');
   return configured({
-    clientId: app.id, clientSecret: app.secret,
+    clientId: app.id,
+    clientSecret: app.secret,
     authorizeUrl: url(env.SEARCH_SUITE_AUTHORIZE_URL, 'https://accounts.google.com/o/oauth2/v2/auth'),
     tokenUrl: url(env.SEARCH_SUITE_TOKEN_URL, 'https://oauth2.googleapis.com/token'),
     revokeUrl: url(env.SEARCH_SUITE_REVOKE_URL, 'https://oauth2.googleapis.com/revoke'),

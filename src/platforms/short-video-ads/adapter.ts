@@ -5,7 +5,12 @@ import type { GrantedAdAccount, OAuthAdapter, OAuthGrant } from '../capabilities
 import type { About, AdapterAccount } from '../types.js';
 
 interface Advertiser {
-  advertiser_id: string; name?: string; currency?: string; timezone?: string; display_timezone?: string; status?: string;
+  advertiser_id: string;
+  name?: string;
+  currency?: string;
+  timezone?: string;
+  display_timezone?: string;
+  status?: string;
   [field: string]: unknown;
 }
 
@@ -14,10 +19,17 @@ type PlatformStatus = GrantedAdAccount['platformStatus'];
 /** The advertiser's own state at the platform; anything not listed is `unknown`. */
 const STATUSES: Record<string, PlatformStatus> = {
   STATUS_ENABLE: 'active',
-  STATUS_DISABLE: 'disabled', STATUS_LIMIT: 'disabled', STATUS_CONFIRM_FAIL: 'disabled', STATUS_CONFIRM_FAIL_END: 'disabled',
-  STATUS_PENDING_CONFIRM: 'pending_review', STATUS_PENDING_VERIFIED: 'pending_review', STATUS_PENDING_CONFIRM_MODIFY: 'pending_review',
-  STATUS_WAIT_FOR_BPM_AUDIT: 'pending_review', STATUS_WAIT_FOR_PUBLIC_AUTH: 'pending_review',
-  STATUS_SELF_SERVICE_UNAUDITED: 'pending_review', STATUS_CONTRACT_PENDING: 'pending_review',
+  STATUS_DISABLE: 'disabled',
+  STATUS_LIMIT: 'disabled',
+  STATUS_CONFIRM_FAIL: 'disabled',
+  STATUS_CONFIRM_FAIL_END: 'disabled',
+  STATUS_PENDING_CONFIRM: 'pending_review',
+  STATUS_PENDING_VERIFIED: 'pending_review',
+  STATUS_PENDING_CONFIRM_MODIFY: 'pending_review',
+  STATUS_WAIT_FOR_BPM_AUDIT: 'pending_review',
+  STATUS_WAIT_FOR_PUBLIC_AUTH: 'pending_review',
+  STATUS_SELF_SERVICE_UNAUDITED: 'pending_review',
+  STATUS_CONTRACT_PENDING: 'pending_review',
 };
 
 const FIELDS = ['advertiser_id', 'name', 'currency', 'timezone', 'display_timezone', 'status', 'company', 'country', 'role'];
@@ -40,14 +52,23 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
       `${this.endpoints.authUrl}?${new URLSearchParams({ app_id: this.endpoints.appId, state, redirect_uri: redirectUri })}`,
     /** The consent sends `auth_code` (valid 10 minutes); it is exchanged with the app's secret, JSON-encoded. */
     exchange: async (authCode: string): Promise<OAuthGrant> => {
-      const data = await this.client.call<{ access_token?: string; advertiser_ids?: Array<string | number>; scope?: unknown[]; expires_in?: number }>(
-        '/oauth2/access_token/', { method: 'POST', body: { app_id: this.endpoints.appId, secret: this.endpoints.secret, auth_code: authCode } });
+      const data = await this.client.call<{
+        access_token?: string;
+        advertiser_ids?: Array<string | number>;
+        scope?: unknown[];
+        expires_in?: number;
+      }>('/oauth2/access_token/', {
+        method: 'POST',
+        body: { app_id: this.endpoints.appId, secret: this.endpoints.secret, auth_code: authCode },
+      });
       if (!data.access_token) throw new PlatformError('transient', 'the token answer carries no access token');
       return {
-        accessToken: data.access_token, refreshToken: null,
+        accessToken: data.access_token,
+        refreshToken: null,
         // Advertiser tokens do not expire (until revoked); an answer that says otherwise is believed.
         expiresAt: data.expires_in ? new Date(Date.now() + data.expires_in * 1000) : null,
-        scopes: (data.scope ?? []).map(String), extra: { advertiserIds: (data.advertiser_ids ?? []).map(String).join(',') },
+        scopes: (data.scope ?? []).map(String),
+        extra: { advertiserIds: (data.advertiser_ids ?? []).map(String).join(',') },
       };
     },
     accounts: async () => [],
@@ -57,11 +78,13 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
       for (let at = 0; at < ids.length; at += PAGE) {
         for (const advertiser of await this.advertisers(grant.accessToken, ids.slice(at, at + PAGE))) {
           granted.push({
-            platformAdAccountId: String(advertiser.advertiser_id), name: (advertiser.name || String(advertiser.advertiser_id)).slice(0, 255),
+            platformAdAccountId: String(advertiser.advertiser_id),
+            name: (advertiser.name || String(advertiser.advertiser_id)).slice(0, 255),
             // XXX is ISO 4217's "no currency": the contract wants three letters even where the platform gave none.
             currency: /^[A-Za-z]{3}$/.test(advertiser.currency ?? '') ? advertiser.currency!.toUpperCase() : 'XXX',
             timezone: (advertiser.display_timezone || advertiser.timezone || 'UTC').slice(0, 64),
-            platformStatus: STATUSES[advertiser.status ?? ''] ?? 'unknown', tokenExpiresAt: grant.expiresAt,
+            platformStatus: STATUSES[advertiser.status ?? ''] ?? 'unknown',
+            tokenExpiresAt: grant.expiresAt,
             credentials: { accessToken: grant.accessToken },
           });
         }
@@ -74,9 +97,18 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
     const [advertiser] = await this.advertisers(account.credentials.accessToken, [account.platformAccountId]);
     if (!advertiser) throw new PlatformError('permission_revoked', 'the advertiser is no longer granted to the app');
     return {
-      platformAccountId: String(advertiser.advertiser_id), name: advertiser.name ?? String(advertiser.advertiser_id), username: null,
-      bio: null, url: null, pictureUrl: null, category: 'advertiser', followersCount: null, followingCount: null, postsCount: null,
-      verified: null, platformData: advertiser,
+      platformAccountId: String(advertiser.advertiser_id),
+      name: advertiser.name ?? String(advertiser.advertiser_id),
+      username: null,
+      bio: null,
+      url: null,
+      pictureUrl: null,
+      category: 'advertiser',
+      followersCount: null,
+      followingCount: null,
+      postsCount: null,
+      verified: null,
+      platformData: advertiser,
     };
   }
 

@@ -3,7 +3,12 @@ import { callPlatform } from '../http.js';
 import { orAfterSeconds, retryAfterHeader } from '../retry-after.js';
 
 /** Every answer is HTTP 200 with this envelope; a non-zero `code` is the failure. */
-interface Envelope<T> { code?: number; message?: string; request_id?: string; data?: T }
+interface Envelope<T> {
+  code?: number;
+  message?: string;
+  request_id?: string;
+  data?: T;
+}
 
 /**
  * The envelope's codes: 40100 rate limit; 40102/40104/40105 the token (or refresh token) is expired, spent or
@@ -34,7 +39,9 @@ export class BusinessApiClient {
     if (options.accessToken) headers['Access-Token'] = options.accessToken;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     const response = await callPlatform<Envelope<T>>(`${this.apiUrl}${path}`, {
-      method: options.method ?? 'GET', headers, body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
     const body = typeof response.body === 'object' && response.body !== null ? response.body : {};
     if (response.status >= 300 || body.code !== 0) throw classifyBusiness(response.status, body, response.headers);

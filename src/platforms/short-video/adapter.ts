@@ -20,8 +20,17 @@ const FIELDS_BY_SCOPE: Record<string, string[]> = {
 };
 
 interface TikTokUser {
-  open_id: string; union_id?: string; avatar_url?: string; display_name?: string; username?: string; bio_description?: string;
-  profile_deep_link?: string; is_verified?: boolean; follower_count?: number; following_count?: number; video_count?: number;
+  open_id: string;
+  union_id?: string;
+  avatar_url?: string;
+  display_name?: string;
+  username?: string;
+  bio_description?: string;
+  profile_deep_link?: string;
+  is_verified?: boolean;
+  follower_count?: number;
+  following_count?: number;
+  video_count?: number;
 }
 /** `short_video`: a creator's own profile over Login Kit v2 (PKCE, 2 h access tokens, rotating refresh tokens). */
 export class ShortVideoAdapter implements OAuthAdapter {
@@ -32,7 +41,10 @@ export class ShortVideoAdapter implements OAuthAdapter {
   private readonly client: ShortVideoClient;
 
   /** `openMedia` reads a stored media file's bytes, which a video's upload sends in chunks. */
-  constructor(private readonly endpoints: ShortVideoSettings, openMedia: OpenMedia) {
+  constructor(
+    private readonly endpoints: ShortVideoSettings,
+    openMedia: OpenMedia,
+  ) {
     this.client = new ShortVideoClient(endpoints.apiUrl, endpoints);
     this.webhooks = new ShortVideoWebhooks(endpoints.clientKey, endpoints.clientSecret);
     this.publisher = new ShortVideoPublisher(this.client, openMedia);
@@ -44,7 +56,11 @@ export class ShortVideoAdapter implements OAuthAdapter {
     challengeEncoding: 'hex' as const,
     authorizationUrl: ({ state, redirectUri, codeChallenge }: { state: string; redirectUri: string; codeChallenge: string | null }) => {
       const params = new URLSearchParams({
-        client_key: this.endpoints.clientKey, scope: SCOPES.join(','), response_type: 'code', redirect_uri: redirectUri, state,
+        client_key: this.endpoints.clientKey,
+        scope: SCOPES.join(','),
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        state,
       });
       if (codeChallenge) {
         params.set('code_challenge', codeChallenge);
@@ -52,20 +68,31 @@ export class ShortVideoAdapter implements OAuthAdapter {
       }
       return `${this.endpoints.authorizeUrl}?${params}`;
     },
-    exchange: (code: string, redirectUri: string, codeVerifier: string | null) => this.token({
-      grant_type: 'authorization_code', code, redirect_uri: redirectUri, ...(codeVerifier ? { code_verifier: codeVerifier } : {}),
-    }),
+    exchange: (code: string, redirectUri: string, codeVerifier: string | null) =>
+      this.token({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        ...(codeVerifier ? { code_verifier: codeVerifier } : {}),
+      }),
     accounts: async (grant: OAuthGrant): Promise<GrantedAccount[]> => {
       const missing = REQUIRED_SCOPES.filter((scope) => !grant.scopes.includes(scope));
       if (missing.length > 0) throw new PlatformError('permission_revoked', `the ${missing.join(', ')} permission was not granted`);
       const user = await this.user(grant.accessToken, grant.scopes);
-      return [{
-        identity: {
-          platformAccountId: user.open_id, kind: 'user', name: user.display_name || user.username || user.open_id,
-          username: user.username ?? null, avatarUrl: user.avatar_url ?? null, scopes: grant.scopes, tokenExpiresAt: grant.expiresAt,
+      return [
+        {
+          identity: {
+            platformAccountId: user.open_id,
+            kind: 'user',
+            name: user.display_name || user.username || user.open_id,
+            username: user.username ?? null,
+            avatarUrl: user.avatar_url ?? null,
+            scopes: grant.scopes,
+            tokenExpiresAt: grant.expiresAt,
+          },
+          credentials: credentialsOf(grant, null),
         },
-        credentials: credentialsOf(grant, null),
-      }];
+      ];
     },
   };
 
@@ -80,10 +107,18 @@ export class ShortVideoAdapter implements OAuthAdapter {
     const scopes = (account.credentials.extra?.scope ?? 'user.info.basic').split(',');
     const user = await this.user(account.credentials.accessToken, scopes);
     return {
-      platformAccountId: user.open_id, name: user.display_name || user.username || user.open_id, username: user.username ?? null,
-      bio: user.bio_description || null, url: user.profile_deep_link ?? null, pictureUrl: user.avatar_url ?? null, category: null,
-      followersCount: user.follower_count ?? null, followingCount: user.following_count ?? null, postsCount: user.video_count ?? null,
-      verified: user.is_verified ?? null, platformData: user as unknown as Record<string, unknown>,
+      platformAccountId: user.open_id,
+      name: user.display_name || user.username || user.open_id,
+      username: user.username ?? null,
+      bio: user.bio_description || null,
+      url: user.profile_deep_link ?? null,
+      pictureUrl: user.avatar_url ?? null,
+      category: null,
+      followersCount: user.follower_count ?? null,
+      followingCount: user.following_count ?? null,
+      postsCount: user.video_count ?? null,
+      verified: user.is_verified ?? null,
+      platformData: user as unknown as Record<string, unknown>,
     };
   }
 
@@ -96,7 +131,9 @@ export class ShortVideoAdapter implements OAuthAdapter {
     const body = await this.client.oauth('/v2/oauth/token/', params, (answer) => Boolean(answer.access_token));
     const inSeconds = (seconds: number | undefined) => (seconds ? new Date(Date.now() + seconds * 1000) : null);
     return {
-      accessToken: body.access_token!, refreshToken: body.refresh_token ?? null, expiresAt: inSeconds(body.expires_in),
+      accessToken: body.access_token!,
+      refreshToken: body.refresh_token ?? null,
+      expiresAt: inSeconds(body.expires_in),
       scopes: (body.scope ?? '').split(/[,\s]+/).filter(Boolean),
       extra: { openId: body.open_id ?? '', refreshExpiresAt: inSeconds(body.refresh_expires_in)?.toISOString() ?? '' },
     };
@@ -116,7 +153,7 @@ export class ShortVideoAdapter implements OAuthAdapter {
  */
 function credentialsOf(grant: OAuthGrant, previous: Credentials | null): Credentials {
   const refreshToken = grant.refreshToken ?? previous?.refreshToken;
-  const scope = grant.scopes.length > 0 ? grant.scopes.join(',') : previous?.extra?.scope ?? '';
+  const scope = grant.scopes.length > 0 ? grant.scopes.join(',') : (previous?.extra?.scope ?? '');
   const refreshExpiresAt = grant.extra.refreshExpiresAt || previous?.extra?.refreshExpiresAt || '';
   return { accessToken: grant.accessToken, ...(refreshToken ? { refreshToken } : {}), extra: { scope, refreshExpiresAt } };
 }

@@ -3,11 +3,21 @@ import { callPlatform } from '../http.js';
 import { orAfterSeconds, retryAfterHeader } from '../retry-after.js';
 
 /** Every open API answer: `error.code` is `ok` on success. */
-interface ApiBody<T> { data?: T; error?: { code?: string; message?: string; log_id?: string } }
+interface ApiBody<T> {
+  data?: T;
+  error?: { code?: string; message?: string; log_id?: string };
+}
 /** The OAuth endpoints answer the token itself, or `{error, error_description, log_id}`. */
 export interface TokenBody {
-  access_token?: string; expires_in?: number; refresh_token?: string; refresh_expires_in?: number; open_id?: string; scope?: string;
-  error?: string; error_description?: string; log_id?: string;
+  access_token?: string;
+  expires_in?: number;
+  refresh_token?: string;
+  refresh_expires_in?: number;
+  open_id?: string;
+  scope?: string;
+  error?: string;
+  error_description?: string;
+  log_id?: string;
 }
 
 /** A refusal the caller knows better than the common rules (an init's), or null to apply them. */
@@ -23,7 +33,8 @@ function classifyApi(status: number, body: ApiBody<unknown>, headers?: Headers):
   const code = body.error?.code ?? String(status);
   const message = body.error?.message || `HTTP ${status} (${code})`;
   const details = { platformCode: code, status };
-  if (code === 'scope_not_authorized' || code === 'scope_permission_missed') return new PlatformError('permission_revoked', message, details);
+  if (code === 'scope_not_authorized' || code === 'scope_permission_missed')
+    return new PlatformError('permission_revoked', message, details);
   if (status === 401 || code === 'access_token_invalid') return new PlatformError('auth_expired', message, details);
   if (status === 429 || code === 'rate_limit_exceeded') {
     return new PlatformError('rate_limited', message, { ...details, retryAt: throttledUntil(headers) });
@@ -49,20 +60,33 @@ function classifyOAuth(status: number, body: TokenBody, headers?: Headers): Plat
  * would round to another post's id: they are made strings before parsing.
  */
 function parseWithLongIds(text: string): unknown {
-  return JSON.parse(text.replace(/("publicaly_available_post_id"\s*:\s*\[)([^\]]*)\]/, (_, head: string, ids: string) => `${head}${ids.replace(/-?\d+/g, '"$&"')}]`));
+  return JSON.parse(
+    text.replace(
+      /("publicaly_available_post_id"\s*:\s*\[)([^\]]*)\]/,
+      (_, head: string, ids: string) => `${head}${ids.replace(/-?\d+/g, '"$&"')}]`,
+    ),
+  );
 }
 
 /** Login Kit and the open API of one host, for one app: each call's `data`, or the classified failure. */
 export class ShortVideoClient {
-  constructor(private readonly apiUrl: string, private readonly app: { clientKey: string; clientSecret: string }) {}
+  constructor(
+    private readonly apiUrl: string,
+    private readonly app: { clientKey: string; clientSecret: string },
+  ) {}
 
   /**
    * An OAuth endpoint (form-encoded, with the app's client): its answer, refused when it names an error (even
    * with HTTP 200) or when `answered` finds what was asked for missing.
    */
-  async oauth(path: '/v2/oauth/token/' | '/v2/oauth/revoke/', params: Record<string, string>, answered: (body: TokenBody) => boolean = () => true): Promise<TokenBody> {
+  async oauth(
+    path: '/v2/oauth/token/' | '/v2/oauth/revoke/',
+    params: Record<string, string>,
+    answered: (body: TokenBody) => boolean = () => true,
+  ): Promise<TokenBody> {
     const response = await callPlatform<TokenBody>(`${this.apiUrl}${path}`, {
-      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ client_key: this.app.clientKey, client_secret: this.app.clientSecret, ...params }).toString(),
     });
     const body = typeof response.body === 'object' && response.body !== null ? response.body : {};
@@ -80,7 +104,10 @@ export class ShortVideoClient {
     const parsed = typeof response.body === 'object' && response.body !== null ? response.body : {};
     const code = parsed.error?.code;
     if (response.status < 300 && (!code || code === 'ok')) return (parsed.data ?? {}) as T;
-    throw (code ? refusal?.(code, parsed.error?.message ?? '', response.status) : null) ?? classifyApi(response.status, parsed, response.headers);
+    throw (
+      (code ? refusal?.(code, parsed.error?.message ?? '', response.status) : null) ??
+      classifyApi(response.status, parsed, response.headers)
+    );
   }
 
   /**
@@ -92,7 +119,9 @@ export class ShortVideoClient {
     let text: string;
     try {
       response = await fetch(`${this.apiUrl}/v2/post/publish/status/fetch/`, {
-        method: 'POST', redirect: 'manual', signal: AbortSignal.timeout(20_000),
+        method: 'POST',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(20_000),
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json; charset=UTF-8' },
         body: JSON.stringify({ publish_id: publishId }),
       });
@@ -104,7 +133,8 @@ export class ShortVideoClient {
     try {
       parsed = parseWithLongIds(text) as ApiBody<T>;
     } catch {
-      if (response.status < 300) throw new PlatformError('transient', `the platform answered invalid JSON (HTTP ${response.status})`, { status: response.status });
+      if (response.status < 300)
+        throw new PlatformError('transient', `the platform answered invalid JSON (HTTP ${response.status})`, { status: response.status });
     }
     const code = parsed.error?.code;
     if (response.status < 300 && (!code || code === 'ok')) return (parsed.data ?? {}) as T;

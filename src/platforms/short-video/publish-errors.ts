@@ -10,11 +10,18 @@ import { type FailureCode, PublishRefused } from '../capabilities/publishing.js'
 const INIT_REFUSALS: Record<string, { failure: FailureCode; hint: string }> = {
   // The creator's daily cap (about 15 posts a day, shared by every app), not a per-minute limit: retrying in minutes cannot help.
   spam_risk_too_many_posts: { failure: 'rate_limited', hint: 'The creator reached the daily number of posts; try again tomorrow.' },
-  spam_risk_too_many_pending_share: { failure: 'rate_limited', hint: 'Too many posts are still pending for this creator; try again later.' },
-  reached_active_user_cap: { failure: 'rate_limited', hint: 'The app reached its daily number of creators allowed to post; try again tomorrow.' },
+  spam_risk_too_many_pending_share: {
+    failure: 'rate_limited',
+    hint: 'Too many posts are still pending for this creator; try again later.',
+  },
+  reached_active_user_cap: {
+    failure: 'rate_limited',
+    hint: 'The app reached its daily number of creators allowed to post; try again tomorrow.',
+  },
   spam_risk_user_banned_from_posting: { failure: 'policy_violation', hint: 'The creator is banned from posting.' },
   unaudited_client_can_only_post_to_private_accounts: {
-    failure: 'permission_denied', hint: 'The app is not audited yet, so it may post only with privacyLevel SELF_ONLY.',
+    failure: 'permission_denied',
+    hint: 'The app is not audited yet, so it may post only with privacyLevel SELF_ONLY.',
   },
   privacy_level_option_mismatch: { failure: 'permission_denied', hint: "The privacy level is not one of the creator's options." },
   url_ownership_unverified: { failure: 'permission_denied', hint: "The media URL's domain is not verified for the app." },
@@ -28,7 +35,10 @@ const FAIL_REASONS: Record<string, { failure: FailureCode; hint: string }> = {
   // The platform's own processing failed; its documentation calls it retryable.
   internal: { failure: 'media_processing_failed', hint: 'The platform failed to process the media; retry later.' },
   video_pull_failed: { failure: 'media_processing_failed', hint: 'The platform could not download the video.' },
-  photo_pull_failed: { failure: 'media_processing_failed', hint: 'The platform could not download the photos (they must be reachable at their public URL).' },
+  photo_pull_failed: {
+    failure: 'media_processing_failed',
+    hint: 'The platform could not download the photos (they must be reachable at their public URL).',
+  },
   publish_cancelled: { failure: 'unknown', hint: 'The post was cancelled on the platform.' },
   spam_risk_too_many_posts: { failure: 'rate_limited', hint: 'The creator reached the daily number of posts; try again tomorrow.' },
   spam_risk_user_banned_from_posting: { failure: 'policy_violation', hint: 'The creator is banned from posting.' },
@@ -47,7 +57,8 @@ export function initRefusal(code: string, message: string, status: number): Publ
 /** A FAILED status: the reason as a refusal (the user removing the app mid-way is a lost authorisation). */
 export function failReasonRefusal(reason: string | undefined): PlatformError {
   const code = reason || 'unknown';
-  if (code === 'auth_removed') return new PlatformError('permission_revoked', 'The creator removed the app while the post was processing.', { platformCode: code });
+  if (code === 'auth_removed')
+    return new PlatformError('permission_revoked', 'The creator removed the app while the post was processing.', { platformCode: code });
   const known = FAIL_REASONS[code];
   if (!known) return new PublishRefused('invalid_request', `The platform failed the post (${code}).`, 'unknown', { platformCode: code });
   const kind = known.failure === 'rate_limited' ? 'rate_limited' : 'invalid_request';

@@ -1,7 +1,16 @@
 import { PlatformError } from '../errors.js';
 import {
-  type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, type PublishMedia, type PublishProgress,
-  OutcomeUnknowable, PublishRefused, type RuleViolation, StillProcessing,
+  type HistoryPage,
+  type HistoryQuery,
+  type Published,
+  type PublishContent,
+  type Publisher,
+  type PublishMedia,
+  type PublishProgress,
+  OutcomeUnknowable,
+  PublishRefused,
+  type RuleViolation,
+  StillProcessing,
 } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import type { ShortVideoClient } from './client.js';
@@ -12,21 +21,44 @@ import type { OpenMedia } from '../platform-module.js';
 import { planChunks, uploadChunks } from './upload.js';
 
 interface CreatorInfo {
-  creator_username?: string; privacy_level_options?: string[]; comment_disabled?: boolean; duet_disabled?: boolean;
-  stitch_disabled?: boolean; max_video_post_duration_sec?: number;
+  creator_username?: string;
+  privacy_level_options?: string[];
+  comment_disabled?: boolean;
+  duet_disabled?: boolean;
+  stitch_disabled?: boolean;
+  max_video_post_duration_sec?: number;
 }
 /** `publicaly_available_post_id` (the platform's spelling) holds int64 numbers, read here as strings. */
-interface PostStatus { status?: string; fail_reason?: string; publicaly_available_post_id?: string[]; uploaded_bytes?: number }
+interface PostStatus {
+  status?: string;
+  fail_reason?: string;
+  publicaly_available_post_id?: string[];
+  uploaded_bytes?: number;
+}
 interface ListedVideo {
-  id: string; title?: string; video_description?: string; create_time: number; share_url?: string; cover_image_url?: string;
-  like_count?: number; comment_count?: number; share_count?: number; view_count?: number;
+  id: string;
+  title?: string;
+  video_description?: string;
+  create_time: number;
+  share_url?: string;
+  cover_image_url?: string;
+  like_count?: number;
+  comment_count?: number;
+  share_count?: number;
+  view_count?: number;
 }
 
 /**
  * Kept with the target between calls. `initSentAt`: an init was (about to be) sent; `publishId` its answer;
  * `uploaded`: every chunk of the video was accepted. With these a later attempt resumes instead of posting again.
  */
-interface ProgressState { kind?: 'video' | 'photo'; initSentAt?: string; publishId?: string; uploaded?: boolean; username?: string }
+interface ProgressState {
+  kind?: 'video' | 'photo';
+  initSentAt?: string;
+  publishId?: string;
+  uploaded?: boolean;
+  username?: string;
+}
 
 const HISTORY_FIELDS = 'id,title,video_description,create_time,share_url,cover_image_url,like_count,comment_count,share_count,view_count';
 
@@ -40,7 +72,10 @@ const HISTORY_FIELDS = 'id,title,video_description,create_time,share_url,cover_i
  * (see `reconcile`). Apps cannot delete posts on this platform, so there is no `delete`.
  */
 export class ShortVideoPublisher implements Publisher {
-  constructor(private readonly client: ShortVideoClient, private readonly openMedia: OpenMedia) {}
+  constructor(
+    private readonly client: ShortVideoClient,
+    private readonly openMedia: OpenMedia,
+  ) {}
 
   validate(content: PublishContent): RuleViolation[] {
     return validateShortVideo(content);
@@ -56,19 +91,36 @@ export class ShortVideoPublisher implements Publisher {
     const creator = await this.call<CreatorInfo>(account, '/v2/post/publish/creator_info/query/', {});
     const video = content.media.find((media) => media.kind === 'video');
     const postInfo = postInfoOf(content, creator, video);
-    const started: ProgressState = { kind: video ? 'video' : 'photo', initSentAt: new Date().toISOString(), username: creator.creator_username ?? '' };
+    const started: ProgressState = {
+      kind: video ? 'video' : 'photo',
+      initSentAt: new Date().toISOString(),
+      username: creator.creator_username ?? '',
+    };
     // Saved before the init: a lost answer then tells reconcile that an init may exist (a photo post may be on its way).
     await progress.save({ ...started });
     let init: { publish_id?: string; upload_url?: string };
     try {
       init = video
-        ? await this.call(account, '/v2/post/publish/video/init/', {
-          post_info: postInfo, source_info: { source: 'FILE_UPLOAD', ...sourceOf(video) },
-        }, true)
-        : await this.call(account, '/v2/post/publish/content/init/', {
-          post_info: postInfo, media_type: 'PHOTO', post_mode: 'DIRECT_POST',
-          source_info: { source: 'PULL_FROM_URL', photo_images: content.media.map((media) => media.url), photo_cover_index: 0 },
-        }, true);
+        ? await this.call(
+            account,
+            '/v2/post/publish/video/init/',
+            {
+              post_info: postInfo,
+              source_info: { source: 'FILE_UPLOAD', ...sourceOf(video) },
+            },
+            true,
+          )
+        : await this.call(
+            account,
+            '/v2/post/publish/content/init/',
+            {
+              post_info: postInfo,
+              media_type: 'PHOTO',
+              post_mode: 'DIRECT_POST',
+              source_info: { source: 'PULL_FROM_URL', photo_images: content.media.map((media) => media.url), photo_cover_index: 0 },
+            },
+            true,
+          );
     } catch (error) {
       // A definite refusal created nothing; only a lost answer leaves the init's outcome to be found out.
       if (error instanceof PlatformError && error.kind !== 'transient') await progress.save({});
@@ -99,22 +151,30 @@ export class ShortVideoPublisher implements Publisher {
     const saved = state as ProgressState;
     if (saved.publishId) return this.follow(account, content, saved, null);
     if (!saved.initSentAt || saved.kind !== 'photo') return null;
-    throw new OutcomeUnknowable('the platform did not answer the photo post\'s init, and without that answer it cannot be asked');
+    throw new OutcomeUnknowable("the platform did not answer the photo post's init, and without that answer it cannot be asked");
   }
 
   /** The creator's public videos, newest first, with the platform's cursor; the list has no time filter, so from/to apply here. */
   async history(account: AdapterAccount, query: HistoryQuery): Promise<HistoryPage> {
     const body: Record<string, number> = { max_count: Math.min(query.limit, 20) };
     if (query.cursor) body.cursor = Number(query.cursor);
-    const missingScope = () => new PlatformError('invalid_request', 'The creator has not granted video.list (reading their videos): connect the '
-      + 'account again to read its history. Publishing does not need it.', { platformCode: 'scope_not_authorized' });
+    const missingScope = () =>
+      new PlatformError(
+        'invalid_request',
+        'The creator has not granted video.list (reading their videos): connect the ' +
+          'account again to read its history. Publishing does not need it.',
+        { platformCode: 'scope_not_authorized' },
+      );
     // Accounts connected before the service asked for video.list lack it; that must not stop them publishing.
     const granted = account.credentials.extra?.scope;
     if (granted !== undefined && !granted.split(',').includes('video.list')) throw missingScope();
-    const page = await this.call<{ videos?: ListedVideo[]; cursor?: number; has_more?: boolean }>(account, `/v2/video/list/?fields=${HISTORY_FIELDS}`, body)
-      .catch((error: unknown) => {
-        throw error instanceof PlatformError && error.details.platformCode === 'scope_not_authorized' ? missingScope() : error;
-      });
+    const page = await this.call<{ videos?: ListedVideo[]; cursor?: number; has_more?: boolean }>(
+      account,
+      `/v2/video/list/?fields=${HISTORY_FIELDS}`,
+      body,
+    ).catch((error: unknown) => {
+      throw error instanceof PlatformError && error.details.platformCode === 'scope_not_authorized' ? missingScope() : error;
+    });
     const listed = page.videos ?? [];
     const inRange = listed.filter((video) => {
       const at = video.create_time * 1000;
@@ -130,8 +190,14 @@ export class ShortVideoPublisher implements Publisher {
         mediaUrls: video.cover_image_url ? [video.cover_image_url] : [],
         publishedAt: new Date(video.create_time * 1000),
         metrics: {
-          impressions: null, reach: null, views: video.view_count ?? null, likes: video.like_count ?? null,
-          comments: video.comment_count ?? null, shares: video.share_count ?? null, saves: null, clicks: null,
+          impressions: null,
+          reach: null,
+          views: video.view_count ?? null,
+          likes: video.like_count ?? null,
+          comments: video.comment_count ?? null,
+          shares: video.share_count ?? null,
+          saves: null,
+          clicks: null,
         },
       })),
       nextCursor: !pastFrom && page.has_more && page.cursor !== undefined ? String(page.cursor) : null,
@@ -143,7 +209,12 @@ export class ShortVideoPublisher implements Publisher {
    * processing, or null when a video's upload never completed (nothing will publish from it) or, for reconcile
    * (no progress to clear), when the post failed.
    */
-  private async follow(account: AdapterAccount, content: PublishContent, state: ProgressState, progress: PublishProgress | null): Promise<Published | null> {
+  private async follow(
+    account: AdapterAccount,
+    content: PublishContent,
+    state: ProgressState,
+    progress: PublishProgress | null,
+  ): Promise<Published | null> {
     const status = await this.client.postStatus<PostStatus>(account.credentials.accessToken, state.publishId!);
     if (status.status === 'PUBLISH_COMPLETE') return publishedOf(state, status);
     if (status.status === 'FAILED') {
@@ -159,7 +230,10 @@ export class ShortVideoPublisher implements Publisher {
       state.uploaded = true;
       if (progress) await progress.save({ ...state });
     }
-    throw new StillProcessing(checkAfterMs(state), `the platform is processing the ${state.kind ?? 'post'} (${status.status ?? 'no status'})`);
+    throw new StillProcessing(
+      checkAfterMs(state),
+      `the platform is processing the ${state.kind ?? 'post'} (${status.status ?? 'no status'})`,
+    );
   }
 
   /** A POST of the open API with the creator's token; inits have refusals of their own. */
@@ -175,36 +249,59 @@ function postInfoOf(content: PublishContent, creator: CreatorInfo, video: Publis
   const privacy = options.privacyLevel ?? '';
   if (!allowed.includes(privacy)) {
     if (allowed.length === 1 && allowed[0] === 'SELF_ONLY') {
-      throw new PublishRefused('invalid_request', `The app is not audited by short_video yet, so it may post only privately (privacyLevel SELF_ONLY), not ${privacy}. `
-        + 'Choose SELF_ONLY, or have the app audited.', 'permission_denied', { platformCode: 'unaudited_client_can_only_post_to_private_accounts' });
+      throw new PublishRefused(
+        'invalid_request',
+        `The app is not audited by short_video yet, so it may post only privately (privacyLevel SELF_ONLY), not ${privacy}. ` +
+          'Choose SELF_ONLY, or have the app audited.',
+        'permission_denied',
+        { platformCode: 'unaudited_client_can_only_post_to_private_accounts' },
+      );
     }
-    throw new PublishRefused('invalid_request', `privacyLevel ${privacy} is not one of this creator's options (${allowed.join(', ')}).`,
-      'permission_denied', { platformCode: 'privacy_level_option_mismatch' });
+    throw new PublishRefused(
+      'invalid_request',
+      `privacyLevel ${privacy} is not one of this creator's options (${allowed.join(', ')}).`,
+      'permission_denied',
+      { platformCode: 'privacy_level_option_mismatch' },
+    );
   }
   const maxSeconds = creator.max_video_post_duration_sec;
   if (video?.durationMs && maxSeconds && video.durationMs > maxSeconds * 1000) {
-    throw new PublishRefused('invalid_request', `The video lasts ${Math.ceil(video.durationMs / 1000)} s; this creator may post videos of up to ${maxSeconds} s.`,
-      'media_invalid', { platformCode: 'duration_check_failed' });
+    throw new PublishRefused(
+      'invalid_request',
+      `The video lasts ${Math.ceil(video.durationMs / 1000)} s; this creator may post videos of up to ${maxSeconds} s.`,
+      'media_invalid',
+      { platformCode: 'duration_check_failed' },
+    );
   }
   // An interaction the creator turned off stays off: asked for explicitly it is refused, left unset it follows the creator.
-  const interaction = (option: 'disableComment' | 'disableDuet' | 'disableStitch', offForCreator: boolean | undefined, name: string): boolean => {
+  const interaction = (
+    option: 'disableComment' | 'disableDuet' | 'disableStitch',
+    offForCreator: boolean | undefined,
+    name: string,
+  ): boolean => {
     if (!offForCreator) return options[option] ?? false;
     if (options[option] === false) {
-      throw new PublishRefused('invalid_request', `The creator has turned ${name} off in their settings; ${option} cannot be false.`, 'permission_denied');
+      throw new PublishRefused(
+        'invalid_request',
+        `The creator has turned ${name} off in their settings; ${option} cannot be false.`,
+        'permission_denied',
+      );
     }
     return true;
   };
-  const title = video ? options.title ?? content.text ?? '' : options.title ?? '';
+  const title = video ? (options.title ?? content.text ?? '') : (options.title ?? '');
   return {
     title,
     ...(video ? {} : { description: content.text ?? '' }),
     privacy_level: privacy,
     disable_comment: interaction('disableComment', creator.comment_disabled, 'comments'),
-    ...(video ? {
-      disable_duet: interaction('disableDuet', creator.duet_disabled, 'duets'),
-      disable_stitch: interaction('disableStitch', creator.stitch_disabled, 'stitches'),
-      ...(options.coverTimestampMs !== undefined ? { video_cover_timestamp_ms: options.coverTimestampMs } : {}),
-    } : {}),
+    ...(video
+      ? {
+          disable_duet: interaction('disableDuet', creator.duet_disabled, 'duets'),
+          disable_stitch: interaction('disableStitch', creator.stitch_disabled, 'stitches'),
+          ...(options.coverTimestampMs !== undefined ? { video_cover_timestamp_ms: options.coverTimestampMs } : {}),
+        }
+      : {}),
   };
 }
 
@@ -223,7 +320,6 @@ function publishedOf(state: ProgressState, status: PostStatus): Published {
   if (postId === undefined) return { platformPostId: state.publishId!, url: null, state: kept };
   return { platformPostId: String(postId), url: publicUrlOf(kept, String(postId)), state: kept };
 }
-
 
 /** Every few seconds at first (most posts are done within a minute), then less often: status is limited to 30 a minute. */
 function checkAfterMs(state: ProgressState): number {

@@ -14,7 +14,8 @@ export function shortVideoSettings(env: NodeJS.ProcessEnv): SettingsRead<ShortVi
   const app = appCredentials(env, 'SHORT_VIDEO_CLIENT_KEY', 'SHORT_VIDEO_CLIENT_SECRET');
   if (!app) return unconfigured('set SHORT_VIDEO_CLIENT_KEY and SHORT_VIDEO_CLIENT_SECRET');
   return configured({
-    clientKey: app.id, clientSecret: app.secret,
+    clientKey: app.id,
+    clientSecret: app.secret,
     authorizeUrl: env.SHORT_VIDEO_AUTHORIZE_URL || 'https://www.tiktok.com/v2/auth/authorize/',
     apiUrl: baseUrl(env.SHORT_VIDEO_API_URL, 'https://open.tiktokapis.com')!,
   });

@@ -46,10 +46,14 @@ export async function uploadChunks(uploadUrl: string, mediaId: string, mimeType:
       response = await fetch(uploadUrl, {
         method: 'PUT',
         headers: {
-          'Content-Type': mimeType, 'Content-Length': String(range.end - range.start + 1),
+          'Content-Type': mimeType,
+          'Content-Length': String(range.end - range.start + 1),
           'Content-Range': `bytes ${range.start}-${range.end}/${plan.videoSize}`,
         },
-        body: NodeReadable.toWeb(stream) as ReadableStream, duplex: 'half', redirect: 'manual', signal: AbortSignal.timeout(CHUNK_TIMEOUT_MS),
+        body: NodeReadable.toWeb(stream) as ReadableStream,
+        duplex: 'half',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(CHUNK_TIMEOUT_MS),
       } as RequestInit);
     } catch (error) {
       stream.destroy();

@@ -9,7 +9,13 @@ const SIGNATURE_HEADER = 'tiktok-signature';
 export const TOLERANCE_SECONDS = 300;
 
 /** The webhook body: `content` is itself a JSON string, its members depend on `event`. */
-interface Notification { client_key?: string; event?: string; create_time?: number; user_openid?: string; content?: string }
+interface Notification {
+  client_key?: string;
+  event?: string;
+  create_time?: number;
+  user_openid?: string;
+  content?: string;
+}
 
 /**
  * The event's `content`, itself JSON. `post_id` is an int64 past 2^53, which a plain parse would round to another
@@ -23,10 +29,12 @@ function readContent(content: string | undefined): { publish_id?: string; post_i
 function parseSignature(header: string | string[] | undefined): { t: string; s: string } | null {
   const value = Array.isArray(header) ? header[0] : header;
   if (!value) return null;
-  const parts = new Map(value.split(',').map((part) => {
-    const at = part.indexOf('=');
-    return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
-  }));
+  const parts = new Map(
+    value.split(',').map((part) => {
+      const at = part.indexOf('=');
+      return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
+    }),
+  );
   const t = parts.get('t');
   const s = parts.get('s');
   return t && /^\d{1,12}$/.test(t) && s && /^[0-9a-f]{64}$/.test(s) ? { t, s } : null;
@@ -37,7 +45,10 @@ function parseSignature(header: string | string[] | undefined): { t: string; s: 
  * app's client secret over `t + "." + rawBody`. The body names the user only by open_id, so the source is the app.
  */
 export class ShortVideoWebhooks implements WebhookReceiver {
-  constructor(private readonly clientKey: string, private readonly clientSecret: string) {}
+  constructor(
+    private readonly clientKey: string,
+    private readonly clientSecret: string,
+  ) {}
 
   async verify(request: IncomingRequest): Promise<WebhookSource | null> {
     const signature = parseSignature(request.headers[SIGNATURE_HEADER]);
@@ -68,10 +79,15 @@ export class ShortVideoWebhooks implements WebhookReceiver {
       const content = readContent(notification.content);
       if (!content.publish_id || !content.post_id) return [];
       const platformPostId = content.post_id;
-      return [{
-        kind: 'post_public', platformAccountId: notification.user_openid, provisionalId: content.publish_id, platformPostId,
-        urlFor: (state) => publicUrlOf(state, platformPostId),
-      }];
+      return [
+        {
+          kind: 'post_public',
+          platformAccountId: notification.user_openid,
+          provisionalId: content.publish_id,
+          platformPostId,
+          urlFor: (state) => publicUrlOf(state, platformPostId),
+        },
+      ];
     }
     return [];
   }

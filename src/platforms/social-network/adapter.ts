@@ -25,16 +25,39 @@ export interface SocialNetworkEndpoints {
 
 /** Pages (publish, inbox, comments, insights, lead forms) and ads; `pages_show_list` alone lets pages be listed. */
 export const SCOPES = [
-  'pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'pages_read_user_engagement',
-  'pages_messaging', 'pages_manage_metadata', 'read_insights', 'leads_retrieval', 'pages_manage_ads', 'ads_management', 'ads_read',
+  'pages_show_list',
+  'pages_read_engagement',
+  'pages_manage_posts',
+  'pages_manage_engagement',
+  'pages_read_user_engagement',
+  'pages_messaging',
+  'pages_manage_metadata',
+  'read_insights',
+  'leads_retrieval',
+  'pages_manage_ads',
+  'ads_management',
+  'ads_read',
   'business_management',
 ];
 const ADS_SCOPES = ['ads_management', 'ads_read'];
 
-interface TokenAnswer { access_token: string; token_type?: string; expires_in?: number }
+interface TokenAnswer {
+  access_token: string;
+  token_type?: string;
+  expires_in?: number;
+}
 interface GraphPageAbout {
-  id: string; name: string; username?: string; about?: string; category?: string; link?: string; website?: string;
-  fan_count?: number; followers_count?: number; verification_status?: string; picture?: { data?: { url?: string } };
+  id: string;
+  name: string;
+  username?: string;
+  about?: string;
+  category?: string;
+  link?: string;
+  website?: string;
+  fan_count?: number;
+  followers_count?: number;
+  verification_status?: string;
+  picture?: { data?: { url?: string } };
 }
 
 /** The user token kept by a pending connection, and what it was granted. */
@@ -48,7 +71,9 @@ export interface PendingGrant {
 export function pendingGrantOf(credentials: Credentials): PendingGrant {
   const extra = credentials.extra ?? {};
   return {
-    userToken: credentials.accessToken, userId: extra.userId ?? '', scopes: (extra.scopes ?? '').split(',').filter(Boolean),
+    userToken: credentials.accessToken,
+    userId: extra.userId ?? '',
+    scopes: (extra.scopes ?? '').split(',').filter(Boolean),
     expiresAt: extra.expiresAt ? new Date(extra.expiresAt) : null,
   };
 }
@@ -77,7 +102,8 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.pages = new SocialNetworkPages(this.client);
     this.ads = new SocialNetworkAds(this.client, endpoints.appId);
     this.publisher = new SocialNetworkPublisher(this.client);
-    const verifyToken = endpoints.verifyToken ?? createHmac('sha256', endpoints.appSecret).update('socialgate webhook verify token').digest('base64url');
+    const verifyToken =
+      endpoints.verifyToken ?? createHmac('sha256', endpoints.appSecret).update('socialgate webhook verify token').digest('base64url');
     this.webhooks = new SocialNetworkWebhooks(endpoints.appSecret, verifyToken);
   }
 
@@ -89,15 +115,23 @@ export class SocialNetworkAdapter implements OAuthAdapter {
 
   readonly oauth: SelectingFlow = {
     pkce: false,
-    authorizationUrl: ({ state, redirectUri }) => withQuery(this.endpoints.dialogUrl, {
-      client_id: this.endpoints.appId, redirect_uri: redirectUri, state, scope: SCOPES.join(','), response_type: 'code',
-    }),
+    authorizationUrl: ({ state, redirectUri }) =>
+      withQuery(this.endpoints.dialogUrl, {
+        client_id: this.endpoints.appId,
+        redirect_uri: redirectUri,
+        state,
+        scope: SCOPES.join(','),
+        response_type: 'code',
+      }),
     /** The code gives a short-lived token (1-2 hours); it is swapped at once for a long-lived one. */
     exchange: async (code, redirectUri): Promise<OAuthGrant> => {
       const short = await this.token({ redirect_uri: redirectUri, code });
       const long = await this.token({ grant_type: 'fb_exchange_token', fb_exchange_token: short.access_token });
       return {
-        accessToken: long.access_token, refreshToken: null, scopes: [], extra: {},
+        accessToken: long.access_token,
+        refreshToken: null,
+        scopes: [],
+        extra: {},
         expiresAt: long.expires_in ? new Date(Date.now() + long.expires_in * 1000) : null,
       };
     },
@@ -105,10 +139,15 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     pendingSelection: async (grant) => {
       const token = grant.accessToken;
       const me = await this.client.call<{ id: string }>('GET', 'me', { token, query: { fields: 'id,name' } });
-      const permissions = await this.client.call<{ data: Array<{ permission: string; status: string }> }>('GET', 'me/permissions', { token });
+      const permissions = await this.client.call<{ data: Array<{ permission: string; status: string }> }>('GET', 'me/permissions', {
+        token,
+      });
       const scopes = permissions.data.filter((p) => p.status === 'granted').map((p) => p.permission);
       if (!scopes.includes('pages_show_list') && !scopes.some((scope) => ADS_SCOPES.includes(scope))) {
-        throw new PlatformError('permission_revoked', 'Neither the pages nor the ads permissions were granted, so there is nothing to connect.');
+        throw new PlatformError(
+          'permission_revoked',
+          'Neither the pages nor the ads permissions were granted, so there is nothing to connect.',
+        );
       }
       return {
         accessToken: grant.accessToken,
@@ -124,9 +163,19 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   ensureAppSubscriptions(): Promise<void> {
     this.appSubscriptions ??= (async () => {
       const appToken = `${this.endpoints.appId}|${this.endpoints.appSecret}`;
-      for (const [object, fields] of [['page', 'messages,feed,leadgen'], ['permissions', SCOPES.join(',')]] as const) {
+      for (const [object, fields] of [
+        ['page', 'messages,feed,leadgen'],
+        ['permissions', SCOPES.join(',')],
+      ] as const) {
         await this.client.call('POST', `${this.endpoints.appId}/subscriptions`, {
-          form: { object, fields, callback_url: this.endpoints.webhookUrl, verify_token: this.webhooks.verifyToken, include_values: 'true', access_token: appToken },
+          form: {
+            object,
+            fields,
+            callback_url: this.endpoints.webhookUrl,
+            verify_token: this.webhooks.verifyToken,
+            include_values: 'true',
+            access_token: appToken,
+          },
         });
       }
     })().catch((error: unknown) => {
@@ -142,10 +191,18 @@ export class SocialNetworkAdapter implements OAuthAdapter {
       query: { fields: 'id,name,username,about,category,link,website,fan_count,followers_count,verification_status,picture{url}' },
     });
     return {
-      platformAccountId: page.id, name: page.name, username: page.username ?? null, bio: page.about ?? null,
-      url: page.link ?? null, pictureUrl: page.picture?.data?.url ?? null, category: page.category ?? null,
-      followersCount: page.followers_count ?? page.fan_count ?? null, followingCount: null, postsCount: null,
-      verified: page.verification_status === undefined ? null : page.verification_status !== 'not_verified', platformData: page,
+      platformAccountId: page.id,
+      name: page.name,
+      username: page.username ?? null,
+      bio: page.about ?? null,
+      url: page.link ?? null,
+      pictureUrl: page.picture?.data?.url ?? null,
+      category: page.category ?? null,
+      followersCount: page.followers_count ?? page.fan_count ?? null,
+      followingCount: null,
+      postsCount: null,
+      verified: page.verification_status === undefined ? null : page.verification_status !== 'not_verified',
+      platformData: page,
     };
   }
 

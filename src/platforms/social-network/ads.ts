@@ -4,29 +4,53 @@ import type { SocialNetworkClient } from './client.js';
 import { findListed, SCAN_LIMIT } from './listing.js';
 
 interface GraphAdAccount {
-  id: string; name?: string; account_status?: number; currency?: string; timezone_name?: string; business?: { name?: string }; user_tasks?: string[];
+  id: string;
+  name?: string;
+  account_status?: number;
+  currency?: string;
+  timezone_name?: string;
+  business?: { name?: string };
+  user_tasks?: string[];
 }
 
 const AD_ACCOUNT_FIELDS = 'id,name,account_status,currency,timezone_name,business{name},user_tasks';
 
 /** Meta's numeric `account_status`, in the contract's words; 8 is "pending settlement", an unpaid balance. */
 const AD_ACCOUNT_STATUS: Record<number, UsableAdAccount['platformStatus']> = {
-  1: 'active', 2: 'disabled', 3: 'unsettled', 7: 'pending_review', 8: 'unsettled', 9: 'in_grace_period', 100: 'pending_closure', 101: 'closed',
+  1: 'active',
+  2: 'disabled',
+  3: 'unsettled',
+  7: 'pending_review',
+  8: 'unsettled',
+  9: 'in_grace_period',
+  100: 'pending_closure',
+  101: 'closed',
 };
 
 function adAccount(raw: GraphAdAccount): UsableAdAccount {
   return {
-    id: raw.id, name: raw.name ?? raw.id, currency: raw.currency ?? 'USD', timezone: raw.timezone_name ?? 'UTC',
-    platformStatus: AD_ACCOUNT_STATUS[raw.account_status ?? 0] ?? 'unknown', businessName: raw.business?.name ?? null, tasks: raw.user_tasks ?? [],
+    id: raw.id,
+    name: raw.name ?? raw.id,
+    currency: raw.currency ?? 'USD',
+    timezone: raw.timezone_name ?? 'UTC',
+    platformStatus: AD_ACCOUNT_STATUS[raw.account_status ?? 0] ?? 'unknown',
+    businessName: raw.business?.name ?? null,
+    tasks: raw.user_tasks ?? [],
   };
 }
 
 /** The ad accounts a user may use (`GET /me/adaccounts`), read with the user token a pending connection keeps. */
 export class SocialNetworkAds implements Ads {
-  constructor(private readonly client: SocialNetworkClient, private readonly appId: string) {}
+  constructor(
+    private readonly client: SocialNetworkClient,
+    private readonly appId: string,
+  ) {}
 
   async adAccounts(userToken: string, limit: number, after?: string): Promise<AdAccountPage> {
-    const list = await this.client.call<GraphList<GraphAdAccount>>('GET', 'me/adaccounts', { token: userToken, query: { fields: AD_ACCOUNT_FIELDS, limit, after } });
+    const list = await this.client.call<GraphList<GraphAdAccount>>('GET', 'me/adaccounts', {
+      token: userToken,
+      query: { fields: AD_ACCOUNT_FIELDS, limit, after },
+    });
     return { items: list.data.map(adAccount), nextCursor: nextCursorOf(list) };
   }
 

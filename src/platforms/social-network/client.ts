@@ -8,7 +8,12 @@ import { classifyMetaError, type GraphClassifier, graphCall, type GraphRequest }
 export class SocialNetworkClient {
   constructor(private readonly graphUrl: string) {}
 
-  call<T>(method: 'GET' | 'POST' | 'DELETE', path: string, request: GraphRequest = {}, classify: GraphClassifier = classifyMetaError): Promise<T> {
+  call<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    request: GraphRequest = {},
+    classify: GraphClassifier = classifyMetaError,
+  ): Promise<T> {
     return graphCall<T>(this.graphUrl, method, path, request, classify);
   }
 }

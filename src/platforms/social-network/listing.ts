@@ -9,7 +9,10 @@ export const SCAN_LIMIT = 100;
 const SCAN_PAGES = 50;
 
 /** The chosen items among all a list holds (walking its pages until all are found), by id; missing ones are absent. */
-export async function findListed<T extends { id: string }>(ids: string[], read: (after?: string) => Promise<Listed<T>>): Promise<Map<string, T>> {
+export async function findListed<T extends { id: string }>(
+  ids: string[],
+  read: (after?: string) => Promise<Listed<T>>,
+): Promise<Map<string, T>> {
   const wanted = new Set(ids);
   const found = new Map<string, T>();
   let after: string | undefined;

@@ -13,14 +13,27 @@ export interface ManagedPage {
   accessToken: string;
 }
 
-interface GraphPage { id: string; name: string; category?: string; access_token?: string; tasks?: string[]; username?: string; picture?: { data?: { url?: string } } }
+interface GraphPage {
+  id: string;
+  name: string;
+  category?: string;
+  access_token?: string;
+  tasks?: string[];
+  username?: string;
+  picture?: { data?: { url?: string } };
+}
 
 const PAGE_FIELDS = 'id,name,category,access_token,tasks,username,picture{url}';
 
 function page(raw: GraphPage): ManagedPage {
   return {
-    id: raw.id, name: raw.name, category: raw.category ?? null, pictureUrl: raw.picture?.data?.url ?? null, username: raw.username ?? null,
-    tasks: raw.tasks ?? [], accessToken: raw.access_token ?? '',
+    id: raw.id,
+    name: raw.name,
+    category: raw.category ?? null,
+    pictureUrl: raw.picture?.data?.url ?? null,
+    username: raw.username ?? null,
+    tasks: raw.tasks ?? [],
+    accessToken: raw.access_token ?? '',
   };
 }
 
@@ -29,7 +42,10 @@ export class SocialNetworkPages {
   constructor(private readonly client: SocialNetworkClient) {}
 
   async list(userToken: string, limit: number, after?: string): Promise<Listed<ManagedPage>> {
-    const list = await this.client.call<GraphList<GraphPage>>('GET', 'me/accounts', { token: userToken, query: { fields: PAGE_FIELDS, limit, after } });
+    const list = await this.client.call<GraphList<GraphPage>>('GET', 'me/accounts', {
+      token: userToken,
+      query: { fields: PAGE_FIELDS, limit, after },
+    });
     return { items: list.data.map(page), nextCursor: nextCursorOf(list) };
   }
 

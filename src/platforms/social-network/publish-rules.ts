@@ -27,20 +27,43 @@ export function validatePagePost(content: PublishContent): RuleViolation[] {
   const videos = content.media.filter((media) => media.kind === 'video').length;
   const photos = content.media.length - videos;
   if (!content.text && content.media.length === 0 && !options.link) {
-    violations.push({ path: 'text', code: 'text_or_media_required', message: 'A social_network post needs text, media or platformOptions.social_network.link.' });
+    violations.push({
+      path: 'text',
+      code: 'text_or_media_required',
+      message: 'A social_network post needs text, media or platformOptions.social_network.link.',
+    });
   }
   if (content.text && content.text.length > MESSAGE_LIMIT) {
-    violations.push({ path: 'text', code: 'max_length', limit: MESSAGE_LIMIT, message: `The text has ${content.text.length} characters; a social_network post allows ${MESSAGE_LIMIT}.` });
+    violations.push({
+      path: 'text',
+      code: 'max_length',
+      limit: MESSAGE_LIMIT,
+      message: `The text has ${content.text.length} characters; a social_network post allows ${MESSAGE_LIMIT}.`,
+    });
   }
   if (options.link && content.media.length > 0) {
-    violations.push({ path: 'platformOptions/social_network/link', code: 'option_not_allowed', message: 'A social_network post shows either a link preview or media, not both: remove the link or the media.' });
+    violations.push({
+      path: 'platformOptions/social_network/link',
+      code: 'option_not_allowed',
+      message: 'A social_network post shows either a link preview or media, not both: remove the link or the media.',
+    });
   }
   if (videos > 0 && photos > 0) {
     violations.push({ path: 'mediaIds', code: 'media_count', message: 'A social_network post has either photos or one video, not both.' });
   } else if (videos > 1) {
-    violations.push({ path: 'mediaIds', code: 'media_count', limit: 1, message: `The post has ${videos} videos; a social_network post takes one.` });
+    violations.push({
+      path: 'mediaIds',
+      code: 'media_count',
+      limit: 1,
+      message: `The post has ${videos} videos; a social_network post takes one.`,
+    });
   } else if (photos > PHOTO_LIMIT) {
-    violations.push({ path: 'mediaIds', code: 'media_count', limit: PHOTO_LIMIT, message: `The post has ${photos} photos; a social_network post takes up to ${PHOTO_LIMIT}.` });
+    violations.push({
+      path: 'mediaIds',
+      code: 'media_count',
+      limit: PHOTO_LIMIT,
+      message: `The post has ${photos} photos; a social_network post takes up to ${PHOTO_LIMIT}.`,
+    });
   }
   content.media.forEach((media, index) => {
     const path = `mediaIds/${index}`;
@@ -48,14 +71,33 @@ export function validatePagePost(content: PublishContent): RuleViolation[] {
       if (!VIDEO_TYPES.has(media.mimeType)) {
         violations.push({ path, code: 'media_type', message: `social_network videos are MP4 or MOV, not ${media.mimeType}.` });
       } else if (media.size > VIDEO_MAX_BYTES) {
-        violations.push({ path, code: 'media_size', limit: VIDEO_MAX_BYTES, message: `The video has ${media.size} bytes; a social_network video sent by URL may have up to 1 GB.` });
+        violations.push({
+          path,
+          code: 'media_size',
+          limit: VIDEO_MAX_BYTES,
+          message: `The video has ${media.size} bytes; a social_network video sent by URL may have up to 1 GB.`,
+        });
       } else if ((media.durationMs ?? 0) > VIDEO_MAX_MS) {
-        violations.push({ path, code: 'media_size', limit: VIDEO_MAX_MS, message: `The video lasts ${Math.ceil(media.durationMs! / 1000)} s; a social_network video sent by URL may last up to 20 minutes.` });
+        violations.push({
+          path,
+          code: 'media_size',
+          limit: VIDEO_MAX_MS,
+          message: `The video lasts ${Math.ceil(media.durationMs! / 1000)} s; a social_network video sent by URL may last up to 20 minutes.`,
+        });
       }
     } else if (!PHOTO_TYPES.has(media.mimeType)) {
-      violations.push({ path, code: 'media_type', message: `social_network photos are JPEG, PNG, GIF, BMP or TIFF, not ${media.mimeType}.` });
+      violations.push({
+        path,
+        code: 'media_type',
+        message: `social_network photos are JPEG, PNG, GIF, BMP or TIFF, not ${media.mimeType}.`,
+      });
     } else if (media.size > PHOTO_MAX_BYTES) {
-      violations.push({ path, code: 'media_size', limit: PHOTO_MAX_BYTES, message: `The photo has ${media.size} bytes; a social_network photo may have up to 4 MB.` });
+      violations.push({
+        path,
+        code: 'media_size',
+        limit: PHOTO_MAX_BYTES,
+        message: `The photo has ${media.size} bytes; a social_network photo may have up to 4 MB.`,
+      });
     }
   });
   return violations;
@@ -77,6 +119,7 @@ export function classifyPageError(status: number, body: unknown, headers?: Heade
   if (error.code === 1609005 || error.error_subcode === 1609005) {
     return new PublishRefused('invalid_request', generic.message, 'link_unreachable', { ...details, platformCode: 1609005 });
   }
-  if (error.code !== undefined && MEDIA_CODES.has(error.code)) return new PublishRefused('invalid_request', generic.message, 'media_invalid', details);
+  if (error.code !== undefined && MEDIA_CODES.has(error.code))
+    return new PublishRefused('invalid_request', generic.message, 'media_invalid', details);
   return generic;
 }

@@ -1,8 +1,16 @@
 import { PlatformError } from '../errors.js';
 import { type GraphList, nextCursorOf } from '../meta/graph.js';
 import {
-  type HistoryPage, type HistoryQuery, type Published, type PublishContent, type Publisher, type PublishProgress,
-  PostNotFound, PublishRefused, type RuleViolation, StillProcessing,
+  type HistoryPage,
+  type HistoryQuery,
+  type Published,
+  type PublishContent,
+  type Publisher,
+  type PublishProgress,
+  PostNotFound,
+  PublishRefused,
+  type RuleViolation,
+  StillProcessing,
 } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import type { SocialNetworkClient } from './client.js';
@@ -24,15 +32,31 @@ interface Progress {
 }
 
 interface GraphPost {
-  id: string; message?: string; created_time: string; permalink_url?: string; full_picture?: string;
-  attachments?: { data?: Array<{ media?: { image?: { src?: string }; source?: string }; url?: string; subattachments?: { data?: Array<{ media?: { image?: { src?: string } } }> } }> };
+  id: string;
+  message?: string;
+  created_time: string;
+  permalink_url?: string;
+  full_picture?: string;
+  attachments?: {
+    data?: Array<{
+      media?: { image?: { src?: string }; source?: string };
+      url?: string;
+      subattachments?: { data?: Array<{ media?: { image?: { src?: string } } }> };
+    }>;
+  };
   reactions?: { summary?: { total_count?: number } };
   comments?: { summary?: { total_count?: number } };
   shares?: { count?: number };
 }
-interface VideoStatus { id: string; post_id?: string; permalink_url?: string; status?: { video_status?: string; processing_phase?: { errors?: Array<{ message?: string }> } } }
+interface VideoStatus {
+  id: string;
+  post_id?: string;
+  permalink_url?: string;
+  status?: { video_status?: string; processing_phase?: { errors?: Array<{ message?: string }> } };
+}
 
-const LIST_FIELDS = 'id,message,created_time,permalink_url,full_picture,attachments,reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares';
+const LIST_FIELDS =
+  'id,message,created_time,permalink_url,full_picture,attachments,reactions.summary(total_count).limit(0),comments.summary(total_count).limit(0),shares';
 /** A comment that fails for a passing reason is tried again on the next looks, this many times in all. */
 const COMMENT_TRIES = 3;
 const LOOK_AGAIN_MS = 2_000;
@@ -60,16 +84,25 @@ export class SocialNetworkPublisher implements Publisher {
     return this.finish(account, content, state, save);
   }
 
-  private async makePost(account: AdapterAccount, content: PublishContent, state: Progress, save: (change: Partial<Progress>) => Promise<void>): Promise<void> {
+  private async makePost(
+    account: AdapterAccount,
+    content: PublishContent,
+    state: Progress,
+    save: (change: Partial<Progress>) => Promise<void>,
+  ): Promise<void> {
     const page = account.platformAccountId;
     const options = content.options as SocialNetworkOptions;
     const video = content.media.find((media) => media.kind === 'video');
     if (video) {
       // The time is saved before the call, so that a call whose answer was lost finds its video instead of making another.
-      if (!state.videoId && state.videoRequestedAt) state.videoId = await this.findVideo(account, content, new Date(state.videoRequestedAt)) ?? undefined;
+      if (!state.videoId && state.videoRequestedAt)
+        state.videoId = (await this.findVideo(account, content, new Date(state.videoRequestedAt))) ?? undefined;
       if (!state.videoId) {
         await save({ videoRequestedAt: new Date().toISOString() });
-        const created = await this.call<{ id: string }>(account, 'POST', `${page}/videos`, { file_url: video.url, description: content.text ?? undefined });
+        const created = await this.call<{ id: string }>(account, 'POST', `${page}/videos`, {
+          file_url: video.url,
+          description: content.text ?? undefined,
+        });
         await save({ videoId: created.id });
       }
       const ready = await this.videoReady(account, state.videoId!, save);
@@ -81,7 +114,10 @@ export class SocialNetworkPublisher implements Publisher {
       return;
     }
     if (content.media.length === 1) {
-      const photo = await this.call<{ id: string; post_id: string }>(account, 'POST', `${page}/photos`, { url: content.media[0]!.url, caption: content.text ?? undefined });
+      const photo = await this.call<{ id: string; post_id: string }>(account, 'POST', `${page}/photos`, {
+        url: content.media[0]!.url,
+        caption: content.text ?? undefined,
+      });
       await save({ postId: photo.post_id });
       return;
     }
@@ -92,14 +128,19 @@ export class SocialNetworkPublisher implements Publisher {
       await save({ photoIds: [...attached] });
     }
     const post = await this.call<{ id: string }>(account, 'POST', `${page}/feed`, {
-      message: content.text ?? undefined, link: options.link,
+      message: content.text ?? undefined,
+      link: options.link,
       attached_media: attached.length ? JSON.stringify(attached.map((id) => ({ media_fbid: id }))) : undefined,
     });
     await save({ postId: post.id });
   }
 
   /** Whether the video is processed (its post id saved then); a processing error clears the progress and refuses. */
-  private async videoReady(account: AdapterAccount, videoId: string, save?: (change: Partial<Progress>) => Promise<void>): Promise<VideoStatus | null> {
+  private async videoReady(
+    account: AdapterAccount,
+    videoId: string,
+    save?: (change: Partial<Progress>) => Promise<void>,
+  ): Promise<VideoStatus | null> {
     const video = await this.call<VideoStatus>(account, 'GET', videoId, { fields: 'status,post_id,permalink_url' });
     const status = video.status?.video_status;
     if (status === 'error') {
@@ -111,18 +152,34 @@ export class SocialNetworkPublisher implements Publisher {
   }
 
   /** The post exists: its link, and the first comment if asked for. */
-  private async finish(account: AdapterAccount, content: PublishContent, state: Progress, save: ((change: Partial<Progress>) => Promise<void>) | null): Promise<Published> {
+  private async finish(
+    account: AdapterAccount,
+    content: PublishContent,
+    state: Progress,
+    save: ((change: Partial<Progress>) => Promise<void>) | null,
+  ): Promise<Published> {
     if (state.url === undefined) {
-      const read = await this.call<{ permalink_url?: string }>(account, 'GET', state.postId!, { fields: 'permalink_url' }).catch(() => null);
+      const read = await this.call<{ permalink_url?: string }>(account, 'GET', state.postId!, { fields: 'permalink_url' }).catch(
+        () => null,
+      );
       state.url = read?.permalink_url ?? null;
       if (save) await save({});
     }
     const firstComment = (content.options as SocialNetworkOptions).firstComment;
     if (firstComment && !state.comment) await this.comment(account, firstComment, state, save);
-    return { platformPostId: state.postId!, url: state.url ?? null, state: { postId: state.postId, ...(state.comment ? { comment: state.comment } : {}) } };
+    return {
+      platformPostId: state.postId!,
+      url: state.url ?? null,
+      state: { postId: state.postId, ...(state.comment ? { comment: state.comment } : {}) },
+    };
   }
 
-  private async comment(account: AdapterAccount, message: string, state: Progress, save: ((change: Partial<Progress>) => Promise<void>) | null): Promise<void> {
+  private async comment(
+    account: AdapterAccount,
+    message: string,
+    state: Progress,
+    save: ((change: Partial<Progress>) => Promise<void>) | null,
+  ): Promise<void> {
     try {
       const made = await this.call<{ id: string }>(account, 'POST', `${state.postId}/comments`, { message });
       state.comment = { id: made.id };
@@ -135,7 +192,9 @@ export class SocialNetworkPublisher implements Publisher {
         const wait = error.details.retryAt ? Math.max(error.details.retryAt.getTime() - Date.now(), LOOK_AGAIN_MS) : LOOK_AGAIN_MS * tries;
         throw new StillProcessing(wait, `the post is published; its first comment failed (${error.message}) and is tried again`);
       }
-      state.comment = { failed: `${error.message}${error.details.platformCode === undefined ? '' : ` (code ${error.details.platformCode})`}` };
+      state.comment = {
+        failed: `${error.message}${error.details.platformCode === undefined ? '' : ` (code ${error.details.platformCode})`}`,
+      };
     }
     if (save) await save({});
   }
@@ -144,15 +203,22 @@ export class SocialNetworkPublisher implements Publisher {
    * An attempt whose answer was lost: a post saved in the progress is ours; a video created is looked at; else
    * the page's posts (and videos) made since the attempt started are searched for our message.
    */
-  async reconcile(account: AdapterAccount, content: PublishContent, saved: Record<string, unknown>, since: Date): Promise<Published | null> {
+  async reconcile(
+    account: AdapterAccount,
+    content: PublishContent,
+    saved: Record<string, unknown>,
+    since: Date,
+  ): Promise<Published | null> {
     const state = { ...saved } as Progress;
     const video = content.media.some((media) => media.kind === 'video');
     if (!state.postId && video) {
       // Not created, not ready, or failed: `publish` resumes from the saved video (or finds the one a lost answer made).
-      const ready = state.videoId ? await this.videoReady(account, state.videoId).catch((error: unknown) => {
-        if (error instanceof PublishRefused) return null;
-        throw error;
-      }) : null;
+      const ready = state.videoId
+        ? await this.videoReady(account, state.videoId).catch((error: unknown) => {
+            if (error instanceof PublishRefused) return null;
+            throw error;
+          })
+        : null;
       if (!ready) return null;
       state.postId = ready.post_id;
     }
@@ -166,7 +232,12 @@ export class SocialNetworkPublisher implements Publisher {
   private async commentIfMissing(account: AdapterAccount, content: PublishContent, state: Progress): Promise<void> {
     const wanted = (content.options as SocialNetworkOptions).firstComment;
     if (!wanted || state.comment) return;
-    const comments = await this.call<GraphList<{ id: string; message?: string; from?: { id: string } }>>(account, 'GET', `${state.postId}/comments`, { fields: 'id,message,from', limit: 100 });
+    const comments = await this.call<GraphList<{ id: string; message?: string; from?: { id: string } }>>(
+      account,
+      'GET',
+      `${state.postId}/comments`,
+      { fields: 'id,message,from', limit: 100 },
+    );
     const ours = comments.data.find((c) => c.from?.id === account.platformAccountId && c.message === wanted);
     if (ours) state.comment = { id: ours.id };
   }
@@ -174,16 +245,24 @@ export class SocialNetworkPublisher implements Publisher {
   private async findPost(account: AdapterAccount, content: PublishContent, since: Date): Promise<GraphPost | null> {
     // Clocks differ: a minute of slack before the attempt started.
     const list = await this.call<GraphList<GraphPost>>(account, 'GET', `${account.platformAccountId}/published_posts`, {
-      fields: 'id,message,created_time,attachments', since: Math.floor((since.getTime() - 60_000) / 1000), limit: 100,
+      fields: 'id,message,created_time,attachments',
+      since: Math.floor((since.getTime() - 60_000) / 1000),
+      limit: 100,
     });
     const photos = content.media.length;
     return list.data.find((post) => (post.message ?? null) === (content.text || null) && mediaCount(post) === photos) ?? null;
   }
 
   private async findVideo(account: AdapterAccount, content: PublishContent, since: Date): Promise<string | null> {
-    const list = await this.call<GraphList<{ id: string; description?: string; created_time: string }>>(account, 'GET', `${account.platformAccountId}/videos`, {
-      fields: 'id,description,created_time', limit: 25,
-    });
+    const list = await this.call<GraphList<{ id: string; description?: string; created_time: string }>>(
+      account,
+      'GET',
+      `${account.platformAccountId}/videos`,
+      {
+        fields: 'id,description,created_time',
+        limit: 25,
+      },
+    );
     const recent = list.data.filter((v) => Date.parse(v.created_time.replace('+0000', 'Z')) >= since.getTime() - 60_000);
     return recent.find((v) => (v.description ?? null) === (content.text || null))?.id ?? null;
   }
@@ -203,7 +282,9 @@ export class SocialNetworkPublisher implements Publisher {
   /** The page's published posts, newest first, with `since`/`until` on the platform's query and its cursor. */
   async history(account: AdapterAccount, query: HistoryQuery): Promise<HistoryPage> {
     const list = await this.call<GraphList<GraphPost>>(account, 'GET', `${account.platformAccountId}/published_posts`, {
-      fields: LIST_FIELDS, limit: Math.min(query.limit, 100), after: query.cursor,
+      fields: LIST_FIELDS,
+      limit: Math.min(query.limit, 100),
+      after: query.cursor,
       since: query.from ? Math.floor(query.from.getTime() / 1000) : undefined,
       until: query.to ? Math.ceil(query.to.getTime() / 1000) : undefined,
     });
@@ -214,11 +295,20 @@ export class SocialNetworkPublisher implements Publisher {
     });
     return {
       posts: inRange.map((post) => ({
-        platformPostId: post.id, text: post.message ?? null, url: post.permalink_url ?? null, mediaUrls: mediaUrlsOf(post),
+        platformPostId: post.id,
+        text: post.message ?? null,
+        url: post.permalink_url ?? null,
+        mediaUrls: mediaUrlsOf(post),
         publishedAt: graphDate(post.created_time),
         metrics: {
-          impressions: null, reach: null, views: null, saves: null, clicks: null,
-          likes: post.reactions?.summary?.total_count ?? null, comments: post.comments?.summary?.total_count ?? null, shares: post.shares?.count ?? 0,
+          impressions: null,
+          reach: null,
+          views: null,
+          saves: null,
+          clicks: null,
+          likes: post.reactions?.summary?.total_count ?? null,
+          comments: post.comments?.summary?.total_count ?? null,
+          shares: post.shares?.count ?? 0,
         },
       })),
       nextCursor: nextCursorOf(list),
@@ -226,7 +316,12 @@ export class SocialNetworkPublisher implements Publisher {
   }
 
   /** One Graph call with the page token (a write's parameters form-encoded); refusals of the post in the user's terms. */
-  private call<T>(account: AdapterAccount, method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | number | undefined>): Promise<T> {
+  private call<T>(
+    account: AdapterAccount,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    params: Record<string, string | number | undefined>,
+  ): Promise<T> {
     const token = account.credentials.accessToken;
     return this.client.call<T>(method, path, method === 'POST' ? { token, form: params } : { token, query: params }, classifyPageError);
   }
@@ -244,7 +339,8 @@ function mediaCount(post: GraphPost): number {
 
 function mediaUrlsOf(post: GraphPost): string[] {
   const attachment = post.attachments?.data?.[0];
-  const urls = attachment?.subattachments?.data?.map((item) => item.media?.image?.src)
-    ?? [attachment?.media?.source ?? attachment?.media?.image?.src ?? post.full_picture];
+  const urls = attachment?.subattachments?.data?.map((item) => item.media?.image?.src) ?? [
+    attachment?.media?.source ?? attachment?.media?.image?.src ?? post.full_picture,
+  ];
   return urls.filter((url): url is string => Boolean(url));
 }

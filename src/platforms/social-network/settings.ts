@@ -21,7 +21,10 @@ export function socialNetworkSettings(env: NodeJS.ProcessEnv): SettingsRead<Soci
   const app = appCredentials(env, 'SOCIAL_NETWORK_APP_ID', 'SOCIAL_NETWORK_APP_SECRET');
   if (!app) return unconfigured('set SOCIAL_NETWORK_APP_ID and SOCIAL_NETWORK_APP_SECRET', { version });
   return configured({
-    appId: app.id, appSecret: app.secret, verifyToken: env.SOCIAL_NETWORK_VERIFY_TOKEN || undefined, version,
+    appId: app.id,
+    appSecret: app.secret,
+    verifyToken: env.SOCIAL_NETWORK_VERIFY_TOKEN || undefined,
+    version,
     graphHost: baseUrl(env.SOCIAL_NETWORK_GRAPH_URL, 'https://graph.facebook.com')!,
     dialogHost: baseUrl(env.SOCIAL_NETWORK_DIALOG_URL, 'https://www.facebook.com')!,
   });

@@ -20,7 +20,11 @@ interface Messaging {
   message?: { mid?: string; text?: string; is_echo?: boolean };
 }
 /** The deauthorize callback's signed payload. */
-interface SignedRequest { algorithm?: string; issued_at?: number; user_id?: string }
+interface SignedRequest {
+  algorithm?: string;
+  issued_at?: number;
+  user_id?: string;
+}
 
 const SIGNATURE_HEADER = 'x-hub-signature-256';
 
@@ -50,7 +54,10 @@ function decodePayload(payload: string): SignedRequest | null {
  * by the app, so the source is never one account: the body says which.
  */
 export class SocialNetworkWebhooks implements WebhookReceiver {
-  constructor(private readonly appSecret: string, readonly verifyToken: string) {}
+  constructor(
+    private readonly appSecret: string,
+    readonly verifyToken: string,
+  ) {}
 
   handshake(query: IncomingRequest['query']): string | null {
     const token = one(query['hub.verify_token']);
@@ -75,8 +82,11 @@ export class SocialNetworkWebhooks implements WebhookReceiver {
 
   /** Messages by their ids (Meta redelivers, and may batch differently); everything else by its body. */
   dedupeKey(request: IncomingRequest): string {
-    const mids = (jsonObject<Notification>(request.rawBody)?.entry ?? []).flatMap((entry) => entry.messaging ?? [])
-      .map((event) => event.message?.mid).filter((mid): mid is string => Boolean(mid)).sort();
+    const mids = (jsonObject<Notification>(request.rawBody)?.entry ?? [])
+      .flatMap((entry) => entry.messaging ?? [])
+      .map((event) => event.message?.mid)
+      .filter((mid): mid is string => Boolean(mid))
+      .sort();
     if (mids.length === 0) return `body:${sha256Hex(request.rawBody)}`;
     const key = `mids:${mids.join(',')}`;
     return key.length <= 200 ? key : `mids:${sha256Hex(key)}`;
@@ -88,7 +98,17 @@ export class SocialNetworkWebhooks implements WebhookReceiver {
       // Verified already: a form body is the deauthorize callback. The person removed the app.
       const parts = splitSignedRequest(rawBody);
       const userId = parts ? decodePayload(parts.payload)?.user_id : undefined;
-      return userId ? [{ kind: 'permission_revoked', accountId: null, platformAccountId: null, platformUserId: String(userId), reason: 'token_revoked' }] : [];
+      return userId
+        ? [
+            {
+              kind: 'permission_revoked',
+              accountId: null,
+              platformAccountId: null,
+              platformUserId: String(userId),
+              reason: 'token_revoked',
+            },
+          ]
+        : [];
     }
     if (notification.object === 'permissions') return revocations(notification);
     if (notification.object === 'page') return messages(notification);
@@ -127,8 +147,14 @@ function messages(notification: Notification): IncomingEvent[] {
       const pageId = event.recipient?.id ?? entry.id;
       if (!pageId) continue;
       events.push({
-        kind: 'message', accountId: null, platformAccountId: pageId, platformConversationId: event.sender.id,
-        from: event.sender.id, fromName: null, text: message.text, platformMessageId: message.mid,
+        kind: 'message',
+        accountId: null,
+        platformAccountId: pageId,
+        platformConversationId: event.sender.id,
+        from: event.sender.id,
+        fromName: null,
+        text: message.text,
+        platformMessageId: message.mid,
         sentAt: new Date(event.timestamp ?? entry.time ?? Date.now()),
       });
     }

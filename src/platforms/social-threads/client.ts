@@ -5,7 +5,10 @@ import { classifyMetaError, type GraphClassifier, graphCall, type GraphRequest }
  * user's token as `access_token` (in the query, or in the form of a write), as the API takes it.
  */
 export class SocialThreadsClient {
-  constructor(private readonly apiUrl: string, private readonly version: string) {}
+  constructor(
+    private readonly apiUrl: string,
+    private readonly version: string,
+  ) {}
 
   /** A token endpoint (exchange, refresh): the app's or the user's credentials are in the request itself. */
   token<T>(method: 'GET' | 'POST', path: string, request: GraphRequest): Promise<T> {
@@ -13,10 +16,19 @@ export class SocialThreadsClient {
   }
 
   call<T>(
-    token: string, method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | undefined> = {},
+    token: string,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    params: Record<string, string | undefined> = {},
     classify: GraphClassifier = classifyMetaError,
   ): Promise<T> {
     const withToken = { ...params, access_token: token };
-    return graphCall<T>(`${this.apiUrl}/${this.version}`, method, path, method === 'POST' ? { form: withToken } : { query: withToken }, classify);
+    return graphCall<T>(
+      `${this.apiUrl}/${this.version}`,
+      method,
+      path,
+      method === 'POST' ? { form: withToken } : { query: withToken },
+      classify,
+    );
   }
 }

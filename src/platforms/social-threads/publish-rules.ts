@@ -23,38 +23,73 @@ export function threadsViolations(content: PublishContent): RuleViolation[] {
     violations.push({ path: 'text', code: 'text_or_media_required', message: 'A social_threads post needs text, media or both.' });
   }
   if (length > TEXT_LIMIT) {
-    violations.push({ path: 'text', code: 'max_length', limit: TEXT_LIMIT, message: `The text has ${length} characters; social_threads allows ${TEXT_LIMIT}.` });
+    violations.push({
+      path: 'text',
+      code: 'max_length',
+      limit: TEXT_LIMIT,
+      message: `The text has ${length} characters; social_threads allows ${TEXT_LIMIT}.`,
+    });
   }
   if (content.media.length > CAROUSEL_MAX) {
-    violations.push({ path: 'mediaIds', code: 'media_count', limit: CAROUSEL_MAX, message: `The post has ${content.media.length} media; a social_threads carousel takes 2 to ${CAROUSEL_MAX}.` });
+    violations.push({
+      path: 'mediaIds',
+      code: 'media_count',
+      limit: CAROUSEL_MAX,
+      message: `The post has ${content.media.length} media; a social_threads carousel takes 2 to ${CAROUSEL_MAX}.`,
+    });
   }
   content.media.forEach((media, index) => {
     const path = `mediaIds/${index}`;
     if (media.kind === 'image' && IMAGE_TYPES.has(media.mimeType)) {
       if (media.size > IMAGE_MAX_BYTES) {
-        violations.push({ path, code: 'media_size', limit: IMAGE_MAX_BYTES, message: `The image has ${media.size} bytes; social_threads takes images up to 8 MB.` });
+        violations.push({
+          path,
+          code: 'media_size',
+          limit: IMAGE_MAX_BYTES,
+          message: `The image has ${media.size} bytes; social_threads takes images up to 8 MB.`,
+        });
       }
     } else if (media.kind === 'video' && VIDEO_TYPES.has(media.mimeType)) {
       if (media.size > VIDEO_MAX_BYTES) {
-        violations.push({ path, code: 'media_size', limit: VIDEO_MAX_BYTES, message: `The video has ${media.size} bytes; social_threads takes videos up to 1 GB.` });
+        violations.push({
+          path,
+          code: 'media_size',
+          limit: VIDEO_MAX_BYTES,
+          message: `The video has ${media.size} bytes; social_threads takes videos up to 1 GB.`,
+        });
       }
       if (media.durationMs !== null && media.durationMs > VIDEO_MAX_MS) {
-        violations.push({ path, code: 'media_size', limit: VIDEO_MAX_MS / 1000, message: `The video lasts ${Math.round(media.durationMs / 1000)} s; social_threads takes videos up to 5 minutes.` });
+        violations.push({
+          path,
+          code: 'media_size',
+          limit: VIDEO_MAX_MS / 1000,
+          message: `The video lasts ${Math.round(media.durationMs / 1000)} s; social_threads takes videos up to 5 minutes.`,
+        });
       }
       if (media.frameRate !== null && (media.frameRate < FRAME_RATE.min || media.frameRate > FRAME_RATE.max)) {
         violations.push({
-          path, code: 'media_format', limit: media.frameRate < FRAME_RATE.min ? FRAME_RATE.min : FRAME_RATE.max,
+          path,
+          code: 'media_format',
+          limit: media.frameRate < FRAME_RATE.min ? FRAME_RATE.min : FRAME_RATE.max,
           message: `The video has ${media.frameRate} frames a second; social_threads takes ${FRAME_RATE.min} to ${FRAME_RATE.max}.`,
         });
       }
     } else {
-      violations.push({ path, code: 'media_type', message: `social_threads posts take JPEG or PNG images and MP4 or MOV videos, not ${media.mimeType}.` });
+      violations.push({
+        path,
+        code: 'media_type',
+        message: `social_threads posts take JPEG or PNG images and MP4 or MOV videos, not ${media.mimeType}.`,
+      });
       return;
     }
     if (media.width && media.height) {
       const ratio = media.width / media.height;
       if (ratio < ASPECT_MIN || ratio > ASPECT_MAX) {
-        violations.push({ path, code: 'media_size', message: `The ${media.kind} is ${media.width}×${media.height}; social_threads takes aspect ratios from 0.01:1 to 10:1.` });
+        violations.push({
+          path,
+          code: 'media_size',
+          message: `The ${media.kind} is ${media.width}×${media.height}; social_threads takes aspect ratios from 0.01:1 to 10:1.`,
+        });
       }
     }
   });

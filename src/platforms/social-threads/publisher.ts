@@ -1,8 +1,17 @@
 import { PlatformError } from '../errors.js';
 import { classifyMetaError, type GraphErrorBody, type GraphList, nextCursorOf } from '../meta/graph.js';
 import {
-  type HistoryPage, type HistoryQuery, PostNotFound, type Published, type PublishContent, type Publisher, type PublishMedia, PublishRefused,
-  type PublishProgress, type RuleViolation, StillProcessing,
+  type HistoryPage,
+  type HistoryQuery,
+  PostNotFound,
+  type Published,
+  type PublishContent,
+  type Publisher,
+  type PublishMedia,
+  PublishRefused,
+  type PublishProgress,
+  type RuleViolation,
+  StillProcessing,
 } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import type { SocialThreadsClient } from './client.js';
@@ -18,9 +27,18 @@ interface ThreadsProgress {
   containerId?: string;
   containerCreatedAt?: string;
 }
-interface ContainerStatus { id: string; status?: 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED'; error_message?: string }
+interface ContainerStatus {
+  id: string;
+  status?: 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED';
+  error_message?: string;
+}
 interface ThreadsMedia {
-  id: string; text?: string; timestamp?: string; permalink?: string; media_type?: string; media_url?: string;
+  id: string;
+  text?: string;
+  timestamp?: string;
+  permalink?: string;
+  media_type?: string;
+  media_url?: string;
   children?: { data?: Array<{ media_url?: string }> };
 }
 
@@ -40,7 +58,12 @@ function checkAfterMs(createdAt: string | undefined): number {
 }
 
 /** One place for Threads' refusals: Graph's rules first, then what the publishing steps mean by them. */
-export function threadsError(status: number, body: unknown, headers: Headers | undefined, step: 'container' | 'publish' | 'other'): PlatformError {
+export function threadsError(
+  status: number,
+  body: unknown,
+  headers: Headers | undefined,
+  step: 'container' | 'publish' | 'other',
+): PlatformError {
   const base = classifyMetaError(status, body, headers);
   const error = (body as GraphErrorBody | undefined)?.error ?? {};
   const subcode = error.error_subcode;
@@ -53,7 +76,8 @@ export function threadsError(status: number, body: unknown, headers: Headers | u
   if (step === 'container' && ((subcode && MEDIA_SUBCODES.has(subcode)) || (error.code && MEDIA_CODES.has(error.code)))) {
     return new PublishRefused('invalid_request', base.message, 'media_invalid', details);
   }
-  if (step === 'container' && /param text/i.test(base.message)) return new PublishRefused('invalid_request', base.message, 'text_too_long', details);
+  if (step === 'container' && /param text/i.test(base.message))
+    return new PublishRefused('invalid_request', base.message, 'text_too_long', details);
   if (error.code === 506) return new PublishRefused('invalid_request', base.message, 'duplicate_content', details);
   if (error.code === 368) return new PublishRefused('invalid_request', base.message, 'policy_violation', details);
   return new PlatformError(base.kind, base.message, details);
@@ -82,8 +106,12 @@ export class SocialThreadsPublisher implements Publisher {
         case 'ERROR':
           // A retry starts over with new containers; this one can never be published.
           await progress.save({});
-          throw new PublishRefused('invalid_request', `Threads could not process the media: ${container.error_message ?? 'UNKNOWN'}`,
-            'media_processing_failed', { platformCode: container.error_message ?? 'ERROR' });
+          throw new PublishRefused(
+            'invalid_request',
+            `Threads could not process the media: ${container.error_message ?? 'UNKNOWN'}`,
+            'media_processing_failed',
+            { platformCode: container.error_message ?? 'ERROR' },
+          );
         case 'EXPIRED':
           state = {};
           await progress.save({});
@@ -101,17 +129,34 @@ export class SocialThreadsPublisher implements Publisher {
   }
 
   /** A carousel's items (each saved as it is made), then the container to publish, saved before anything else happens. */
-  private async createContainers(account: AdapterAccount, content: PublishContent, start: ThreadsProgress, progress: PublishProgress): Promise<ThreadsProgress> {
+  private async createContainers(
+    account: AdapterAccount,
+    content: PublishContent,
+    start: ThreadsProgress,
+    progress: PublishProgress,
+  ): Promise<ThreadsProgress> {
     // Item containers left from an earlier try expire with the day: close to it, they are made again.
     const stale = start.containerCreatedAt !== undefined && Date.now() - Date.parse(start.containerCreatedAt) > ITEMS_REUSABLE_MS;
-    const state: ThreadsProgress = stale ? { containerCreatedAt: new Date().toISOString() } : { ...start, containerCreatedAt: start.containerCreatedAt ?? new Date().toISOString() };
+    const state: ThreadsProgress = stale
+      ? { containerCreatedAt: new Date().toISOString() }
+      : { ...start, containerCreatedAt: start.containerCreatedAt ?? new Date().toISOString() };
     const options = content.options as { replyControl?: string };
     const replyControl = options.replyControl && options.replyControl !== 'everyone' ? options.replyControl : undefined;
     let params: Record<string, string | undefined>;
     if (content.media.length > 1) {
       const items = [...(state.items ?? [])];
       for (let index = items.length; index < content.media.length; index += 1) {
-        items.push((await this.call<{ id: string }>(account, 'POST', `${account.platformAccountId}/threads`, { ...mediaParams(content.media[index]!), is_carousel_item: 'true' }, 'container')).id);
+        items.push(
+          (
+            await this.call<{ id: string }>(
+              account,
+              'POST',
+              `${account.platformAccountId}/threads`,
+              { ...mediaParams(content.media[index]!), is_carousel_item: 'true' },
+              'container',
+            )
+          ).id,
+        );
         state.items = [...items];
         await progress.save({ ...state });
       }
@@ -128,14 +173,25 @@ export class SocialThreadsPublisher implements Publisher {
   }
 
   private async publishContainer(account: AdapterAccount, state: ThreadsProgress): Promise<Published> {
-    const published = await this.call<{ id: string }>(account, 'POST', `${account.platformAccountId}/threads_publish`, { creation_id: state.containerId }, 'publish');
+    const published = await this.call<{ id: string }>(
+      account,
+      'POST',
+      `${account.platformAccountId}/threads_publish`,
+      { creation_id: state.containerId },
+      'publish',
+    );
     // The permalink is a nicety: the thread exists whether or not it can be read back now.
     const media = await this.call<ThreadsMedia>(account, 'GET', published.id, { fields: 'permalink' }, 'other').catch(() => null);
     return { platformPostId: published.id, url: media?.permalink ?? null, state: { containerId: state.containerId } };
   }
 
   /** The container says PUBLISHED, or our thread is among those listed since the attempt started: it published. */
-  async reconcile(account: AdapterAccount, content: PublishContent, state: Record<string, unknown>, since: Date): Promise<Published | null> {
+  async reconcile(
+    account: AdapterAccount,
+    content: PublishContent,
+    state: Record<string, unknown>,
+    since: Date,
+  ): Promise<Published | null> {
     const { containerId } = state as ThreadsProgress;
     if (containerId) {
       const container = await this.call<ContainerStatus>(account, 'GET', containerId, { fields: 'status' }, 'other');
@@ -150,12 +206,22 @@ export class SocialThreadsPublisher implements Publisher {
 
   /** Our text and kind among the user's threads since `since` (a minute of slack for clocks), newest first. */
   private async findOurs(account: AdapterAccount, content: PublishContent, since: Date): Promise<Published | null> {
-    const wantedType = LISTED_TYPE[content.media.length > 1 ? 'CAROUSEL' : content.media.length === 1 ? containerType(content.media[0]!) : 'TEXT'];
+    const wantedType =
+      LISTED_TYPE[content.media.length > 1 ? 'CAROUSEL' : content.media.length === 1 ? containerType(content.media[0]!) : 'TEXT'];
     let after: string | undefined;
     for (let page = 0; page < 5; page += 1) {
-      const list = await this.call<GraphList<ThreadsMedia>>(account, 'GET', `${account.platformAccountId}/threads`, {
-        fields: 'id,text,timestamp,permalink,media_type', since: String(Math.floor(since.getTime() / 1000) - 60), limit: '100', after,
-      }, 'other');
+      const list = await this.call<GraphList<ThreadsMedia>>(
+        account,
+        'GET',
+        `${account.platformAccountId}/threads`,
+        {
+          fields: 'id,text,timestamp,permalink,media_type',
+          since: String(Math.floor(since.getTime() / 1000) - 60),
+          limit: '100',
+          after,
+        },
+        'other',
+      );
       const match = list.data.find((thread) => (thread.text ?? null) === (content.text || null) && thread.media_type === wantedType);
       if (match) return { platformPostId: match.id, url: match.permalink ?? null };
       after = nextCursorOf(list) ?? undefined;
@@ -176,19 +242,31 @@ export class SocialThreadsPublisher implements Publisher {
 
   /** The user's threads, newest first; `from`/`to` on the platform's own since/until (seconds), metrics absent from the list. */
   async history(account: AdapterAccount, query: HistoryQuery): Promise<HistoryPage> {
-    const list = await this.call<GraphList<ThreadsMedia>>(account, 'GET', `${account.platformAccountId}/threads`, {
-      fields: LIST_FIELDS, limit: String(Math.min(query.limit, 100)), after: query.cursor,
-      since: query.from ? String(Math.floor(query.from.getTime() / 1000)) : undefined,
-      until: query.to ? String(Math.ceil(query.to.getTime() / 1000)) : undefined,
-    }, 'other');
-    const posts = list.data.filter((thread) => thread.timestamp).map((thread) => ({
-      platformPostId: thread.id,
-      text: thread.text ?? null,
-      url: thread.permalink ?? null,
-      mediaUrls: [thread.media_url, ...(thread.children?.data ?? []).map((child) => child.media_url)].filter((url): url is string => Boolean(url)),
-      publishedAt: new Date(thread.timestamp!.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')),
-      metrics: null,
-    }));
+    const list = await this.call<GraphList<ThreadsMedia>>(
+      account,
+      'GET',
+      `${account.platformAccountId}/threads`,
+      {
+        fields: LIST_FIELDS,
+        limit: String(Math.min(query.limit, 100)),
+        after: query.cursor,
+        since: query.from ? String(Math.floor(query.from.getTime() / 1000)) : undefined,
+        until: query.to ? String(Math.ceil(query.to.getTime() / 1000)) : undefined,
+      },
+      'other',
+    );
+    const posts = list.data
+      .filter((thread) => thread.timestamp)
+      .map((thread) => ({
+        platformPostId: thread.id,
+        text: thread.text ?? null,
+        url: thread.permalink ?? null,
+        mediaUrls: [thread.media_url, ...(thread.children?.data ?? []).map((child) => child.media_url)].filter((url): url is string =>
+          Boolean(url),
+        ),
+        publishedAt: new Date(thread.timestamp!.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')),
+        metrics: null,
+      }));
     return {
       // Whole seconds on the platform's side; `to` is exclusive on ours.
       posts: posts.filter((post) => (!query.from || post.publishedAt >= query.from) && (!query.to || post.publishedAt < query.to)),
@@ -198,9 +276,15 @@ export class SocialThreadsPublisher implements Publisher {
 
   /** One call with the user's token, its refusals read by `threadsError` for the step it is. */
   private call<T>(
-    account: AdapterAccount, method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, string | undefined>, step: 'container' | 'publish' | 'other',
+    account: AdapterAccount,
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    params: Record<string, string | undefined>,
+    step: 'container' | 'publish' | 'other',
   ): Promise<T> {
-    return this.client.call<T>(account.credentials.accessToken, method, path, params, (status, body, headers) => threadsError(status, body, headers, step));
+    return this.client.call<T>(account.credentials.accessToken, method, path, params, (status, body, headers) =>
+      threadsError(status, body, headers, step),
+    );
   }
 }
 

@@ -17,7 +17,9 @@ export function socialThreadsSettings(env: NodeJS.ProcessEnv): SettingsRead<Soci
   const app = appCredentials(env, 'SOCIAL_THREADS_APP_ID', 'SOCIAL_THREADS_APP_SECRET');
   if (!app) return unconfigured('set SOCIAL_THREADS_APP_ID and SOCIAL_THREADS_APP_SECRET', { version });
   return configured({
-    appId: app.id, appSecret: app.secret, version,
+    appId: app.id,
+    appSecret: app.secret,
+    version,
     apiUrl: baseUrl(env.SOCIAL_THREADS_API_URL, 'https://graph.threads.net')!,
     authorizeUrl: env.SOCIAL_THREADS_AUTHORIZE_URL || 'https://threads.net/oauth/authorize',
   });

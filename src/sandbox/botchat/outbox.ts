@@ -76,10 +76,13 @@ export class BotOutbox {
     ctx.body = {
       ok: true,
       result: {
-        message_id: message.messageId, date: Math.floor(message.at / 1000),
+        message_id: message.messageId,
+        date: Math.floor(message.at / 1000),
         chat: { id: chat.id, type: chat.type, ...(chat.username ? { username: chat.username } : {}) },
         ...(message.text !== null ? { text: message.text } : {}),
-        ...(message.photo !== null ? { photo: [{ file_id: `photo-${message.messageId}`, file_unique_id: `u${message.messageId}`, width: 800, height: 600 }] } : {}),
+        ...(message.photo !== null
+          ? { photo: [{ file_id: `photo-${message.messageId}`, file_unique_id: `u${message.messageId}`, width: 800, height: 600 }] }
+          : {}),
         ...(message.caption !== null ? { caption: message.caption } : {}),
       },
     };

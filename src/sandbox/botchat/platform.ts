@@ -44,13 +44,17 @@ export function mountBotchat(router: Router): void {
     const params = { ...(ctx.query as Record<string, unknown>), ...((ctx.request.body as Record<string, unknown>) ?? {}) };
     switch (ctx.params.method) {
       case 'getMe':
-        ctx.body = { ok: true, result: { id: bot.id, is_bot: true, first_name: bot.firstName, username: bot.username, can_join_groups: true } };
+        ctx.body = {
+          ok: true,
+          result: { id: bot.id, is_bot: true, first_name: bot.firstName, username: bot.username, can_join_groups: true },
+        };
         return;
       case 'setWebhook': {
         const url = String(params.url ?? '');
         const secret = params.secret_token === undefined ? undefined : String(params.secret_token);
         if (!/^https?:\/\//.test(url)) return fail(ctx, 400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
-        if (secret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(secret)) return fail(ctx, 400, 'Bad Request: secret token contains unallowed characters');
+        if (secret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(secret))
+          return fail(ctx, 400, 'Bad Request: secret token contains unallowed characters');
         bot.webhook = { url, secret };
         ctx.body = { ok: true, result: true, description: 'Webhook was set' };
         return;
@@ -76,21 +80,40 @@ export function mountBotchat(router: Router): void {
   router.post('/_sandbox/botchat/bots', (ctx) => {
     const body = (ctx.request.body ?? {}) as { firstName?: string; username?: string };
     const id = 2_000_000_000 + bots.size;
-    const bot = addBot(`${id}:${randomBytes(24).toString('base64url')}`, body.firstName ?? 'Sandbox Bot', body.username ?? `sandbox_${id}_bot`);
+    const bot = addBot(
+      `${id}:${randomBytes(24).toString('base64url')}`,
+      body.firstName ?? 'Sandbox Bot',
+      body.username ?? `sandbox_${id}_bot`,
+    );
     ctx.status = 201;
     ctx.body = { token: bot.token, id: bot.id, username: bot.username };
   });
 
   /** A person writes to the bot: the sandbox sends the update to the bot's webhook, as the platform does. */
   router.post('/_sandbox/botchat/messages', async (ctx) => {
-    const body = (ctx.request.body ?? {}) as { token?: string; text?: string; from?: { id?: number; firstName?: string; username?: string } };
+    const body = (ctx.request.body ?? {}) as {
+      token?: string;
+      text?: string;
+      from?: { id?: number; firstName?: string; username?: string };
+    };
     const bot = body.token ? bots.get(body.token) : undefined;
     if (!bot) return fail(ctx, 404, 'no such bot');
     if (!bot.webhook) return fail(ctx, 409, 'the bot has no webhook');
-    const from = { id: body.from?.id ?? 555000111, is_bot: false, first_name: body.from?.firstName ?? 'Sam', username: body.from?.username ?? 'sam_sandbox' };
+    const from = {
+      id: body.from?.id ?? 555000111,
+      is_bot: false,
+      first_name: body.from?.firstName ?? 'Sam',
+      username: body.from?.username ?? 'sam_sandbox',
+    };
     const update = {
       update_id: nextUpdateId++,
-      message: { message_id: nextMessageId++, from, chat: { id: from.id, type: 'private', first_name: from.first_name }, date: Math.floor(Date.now() / 1000), text: body.text ?? 'Hello!' },
+      message: {
+        message_id: nextMessageId++,
+        from,
+        chat: { id: from.id, type: 'private', first_name: from.first_name },
+        date: Math.floor(Date.now() / 1000),
+        text: body.text ?? 'Hello!',
+      },
     };
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (bot.webhook.secret) headers['X-Telegram-Bot-Api-Secret-Token'] = bot.webhook.secret;

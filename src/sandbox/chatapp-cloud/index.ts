@@ -7,5 +7,9 @@ import { mountChatappCloud } from './platform.js';
 export const chatappCloudSandbox = defineSandbox({
   platform: chatappCloud,
   mount: (router) => void mountChatappCloud(router),
-  defaults: (sandboxUrl) => ({ apiUrl: `${sandboxUrl}/chatapp-cloud/v25.0`, appSecret: SANDBOX_APP_SECRET, verifyToken: SANDBOX_VERIFY_TOKEN }),
+  defaults: (sandboxUrl) => ({
+    apiUrl: `${sandboxUrl}/chatapp-cloud/v25.0`,
+    appSecret: SANDBOX_APP_SECRET,
+    verifyToken: SANDBOX_VERIFY_TOKEN,
+  }),
 });

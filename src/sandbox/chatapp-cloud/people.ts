@@ -18,8 +18,13 @@ export function mountCloudPeople(router: Router, state: CloudState): void {
     const { waba, number, token } = state.addBusiness(body);
     ctx.status = 201;
     ctx.body = {
-      wabaId: waba.id, phoneNumberId: number.id, displayPhoneNumber: number.displayPhoneNumber,
-      verifiedName: number.verifiedName, accessToken: token.value, pin: number.pin, appId: token.appId,
+      wabaId: waba.id,
+      phoneNumberId: number.id,
+      displayPhoneNumber: number.displayPhoneNumber,
+      verifiedName: number.verifiedName,
+      accessToken: token.value,
+      pin: number.pin,
+      appId: token.appId,
     };
   });
 
@@ -35,23 +40,30 @@ export function mountCloudPeople(router: Router, state: CloudState): void {
     if (!number.registered) return fail(ctx, 409, 'the number is not registered with the cloud API');
     const from = String(body.from ?? '4915112345678').replace(/\D/g, '');
     const message = {
-      from, id: `wamid.${randomBytes(24).toString('base64url')}`, timestamp: String(Math.floor(Date.now() / 1000)),
-      type: 'text', text: { body: body.text ?? 'Hello!' },
+      from,
+      id: `wamid.${randomBytes(24).toString('base64url')}`,
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      type: 'text',
+      text: { body: body.text ?? 'Hello!' },
     };
     const payload = {
       object: 'whatsapp_business_account',
-      entry: [{
-        id: waba.id,
-        changes: [{
-          field: 'messages',
-          value: {
-            messaging_product: 'whatsapp',
-            metadata: { display_phone_number: CloudState.digits(number), phone_number_id: number.id },
-            contacts: [{ profile: { name: body.name ?? 'Sam' }, wa_id: from }],
-            messages: [message],
-          },
-        }],
-      }],
+      entry: [
+        {
+          id: waba.id,
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: CloudState.digits(number), phone_number_id: number.id },
+                contacts: [{ profile: { name: body.name ?? 'Sam' }, wa_id: from }],
+                messages: [message],
+              },
+            },
+          ],
+        },
+      ],
     };
     const raw = JSON.stringify(payload);
     const deliveries: Array<{ appId: string; url: string | null; status: number | null }> = [];

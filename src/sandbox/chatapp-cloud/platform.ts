@@ -20,13 +20,17 @@ export function mountChatappCloud(router: Router): CloudState {
     ctx.status = status;
     ctx.body = {
       error: {
-        message, type: extra.type ?? 'OAuthException', code,
-        ...(extra.subcode === undefined ? {} : { error_subcode: extra.subcode }), fbtrace_id: randomBytes(9).toString('base64url'),
+        message,
+        type: extra.type ?? 'OAuthException',
+        code,
+        ...(extra.subcode === undefined ? {} : { error_subcode: extra.subcode }),
+        fbtrace_id: randomBytes(9).toString('base64url'),
       },
     };
   };
   const params = (ctx: RouterContext): Record<string, unknown> => ({
-    ...(ctx.query as Record<string, unknown>), ...((ctx.request.body as Record<string, unknown> | undefined) ?? {}),
+    ...(ctx.query as Record<string, unknown>),
+    ...((ctx.request.body as Record<string, unknown> | undefined) ?? {}),
   });
 
   /** The caller's token, or an answer already written (the Graph's 2500 and 190 errors). */
@@ -43,14 +47,25 @@ export function mountChatappCloud(router: Router): CloudState {
       return null;
     }
     if (token.revoked) {
-      fail(ctx, 400, 190, 'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.', { subcode: 460 });
+      fail(
+        ctx,
+        400,
+        190,
+        'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
+        { subcode: 460 },
+      );
       return null;
     }
     return token;
   };
-  const unknownObject = (ctx: RouterContext, id: string) => fail(ctx, 400, 100,
-    `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-    { subcode: 33, type: 'GraphMethodException' });
+  const unknownObject = (ctx: RouterContext, id: string) =>
+    fail(
+      ctx,
+      400,
+      100,
+      `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      { subcode: 33, type: 'GraphMethodException' },
+    );
   const lacks = (token: Token, scope: string) => !token.scopes.includes(scope);
   const numberFor = (ctx: RouterContext, token: Token): PhoneNumber | null => {
     const number = state.numbers.get(ctx.params.id!);
@@ -74,9 +89,16 @@ export function mountChatappCloud(router: Router): CloudState {
     }
     ctx.body = {
       data: {
-        app_id: input.appId, type: 'SYSTEM_USER', application: state.apps.get(input.appId)?.name, expires_at: 0, data_access_expires_at: 0,
-        is_valid: true, scopes: input.scopes,
-        granular_scopes: input.scopes.filter((scope) => scope.startsWith('whatsapp')).map((scope) => ({ scope, target_ids: [...input.wabaIds] })),
+        app_id: input.appId,
+        type: 'SYSTEM_USER',
+        application: state.apps.get(input.appId)?.name,
+        expires_at: 0,
+        data_access_expires_at: 0,
+        is_valid: true,
+        scopes: input.scopes,
+        granular_scopes: input.scopes
+          .filter((scope) => scope.startsWith('whatsapp'))
+          .map((scope) => ({ scope, target_ids: [...input.wabaIds] })),
       },
     };
   });
@@ -85,9 +107,14 @@ export function mountChatappCloud(router: Router): CloudState {
     const token = authenticate(ctx);
     if (!token) return;
     if (!state.wabas.has(ctx.params.id!) || !token.wabaIds.has(ctx.params.id!)) return unknownObject(ctx, ctx.params.id!);
-    const data = [...state.numbers.values()].filter((n) => n.wabaId === ctx.params.id).map((n) => ({
-      id: n.id, display_phone_number: n.displayPhoneNumber, verified_name: n.verifiedName, quality_rating: 'GREEN',
-    }));
+    const data = [...state.numbers.values()]
+      .filter((n) => n.wabaId === ctx.params.id)
+      .map((n) => ({
+        id: n.id,
+        display_phone_number: n.displayPhoneNumber,
+        verified_name: n.verifiedName,
+        quality_rating: 'GREEN',
+      }));
     ctx.body = { data, paging: { cursors: { before: 'QVFIUk1', after: 'QVFIUk2' } } };
   });
 
@@ -96,11 +123,18 @@ export function mountChatappCloud(router: Router): CloudState {
     const number = token && numberFor(ctx, token);
     if (!number) return;
     ctx.body = {
-      data: [{
-        messaging_product: 'whatsapp', about: 'Sandbox business: replies within minutes.', address: '1 Sandbox Street',
-        description: `${number.verifiedName} on the sandbox.`, email: 'hello@sandbox.example', vertical: 'RESTAURANT',
-        websites: ['https://sandbox.example/'], profile_picture_url: `https://sandbox.example/pp/${number.id}.jpg`,
-      }],
+      data: [
+        {
+          messaging_product: 'whatsapp',
+          about: 'Sandbox business: replies within minutes.',
+          address: '1 Sandbox Street',
+          description: `${number.verifiedName} on the sandbox.`,
+          email: 'hello@sandbox.example',
+          vertical: 'RESTAURANT',
+          websites: ['https://sandbox.example/'],
+          profile_picture_url: `https://sandbox.example/pp/${number.id}.jpg`,
+        },
+      ],
     };
   });
 
@@ -109,12 +143,21 @@ export function mountChatappCloud(router: Router): CloudState {
     const number = token && numberFor(ctx, token);
     if (!number) return;
     const all: Record<string, unknown> = {
-      display_phone_number: number.displayPhoneNumber, verified_name: number.verifiedName, quality_rating: 'GREEN',
-      code_verification_status: 'VERIFIED', name_status: 'APPROVED', platform_type: number.registered ? 'CLOUD_API' : 'NOT_APPLICABLE',
-      status: number.registered ? 'CONNECTED' : 'PENDING', throughput: { level: 'STANDARD' }, messaging_limit_tier: 'TIER_1K',
-      account_mode: 'LIVE', is_official_business_account: false,
+      display_phone_number: number.displayPhoneNumber,
+      verified_name: number.verifiedName,
+      quality_rating: 'GREEN',
+      code_verification_status: 'VERIFIED',
+      name_status: 'APPROVED',
+      platform_type: number.registered ? 'CLOUD_API' : 'NOT_APPLICABLE',
+      status: number.registered ? 'CONNECTED' : 'PENDING',
+      throughput: { level: 'STANDARD' },
+      messaging_limit_tier: 'TIER_1K',
+      account_mode: 'LIVE',
+      is_official_business_account: false,
     };
-    const fields = String(ctx.query.fields ?? 'display_phone_number,verified_name,quality_rating').split(',').map((f) => f.trim());
+    const fields = String(ctx.query.fields ?? 'display_phone_number,verified_name,quality_rating')
+      .split(',')
+      .map((f) => f.trim());
     ctx.body = { ...Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]])), id: number.id };
   });
 
@@ -133,13 +176,18 @@ export function mountChatappCloud(router: Router): CloudState {
     const token = authenticate(ctx);
     const number = token && numberFor(ctx, token);
     if (!number) return;
-    if (lacks(token!, 'whatsapp_business_messaging')) return fail(ctx, 403, 10, '(#10) Application does not have permission for this action');
+    if (lacks(token!, 'whatsapp_business_messaging'))
+      return fail(ctx, 403, 10, '(#10) Application does not have permission for this action');
     if (!number.registered) return fail(ctx, 400, 133010, 'Account not registered');
     const body = params(ctx) as { messaging_product?: string; to?: string; type?: string; text?: { body?: string } };
     if (body.messaging_product !== 'whatsapp' || !body.to) return fail(ctx, 400, 100, '(#100) Invalid parameter');
-    if ((body.type ?? 'text') === 'text' && !body.text?.body) return fail(ctx, 400, 100, '(#100) The parameter text[\'body\'] is required.');
+    if ((body.type ?? 'text') === 'text' && !body.text?.body) return fail(ctx, 400, 100, "(#100) The parameter text['body'] is required.");
     const waId = body.to.replace(/\D/g, '');
-    ctx.body = { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: waId }], messages: [{ id: `wamid.${randomBytes(24).toString('base64url')}` }] };
+    ctx.body = {
+      messaging_product: 'whatsapp',
+      contacts: [{ input: body.to, wa_id: waId }],
+      messages: [{ id: `wamid.${randomBytes(24).toString('base64url')}` }],
+    };
   });
 
   /** Subscribes the token's app to the business account; an alternate callback URL is verified first, as Meta does. */
@@ -151,7 +199,8 @@ export function mountChatappCloud(router: Router): CloudState {
     const body = params(ctx);
     const override = body.override_callback_uri === undefined ? null : String(body.override_callback_uri);
     if (override !== null) {
-      if (override.length > 200 || !/^https?:\/\//.test(override)) return fail(ctx, 400, 100, '(#100) Param override_callback_uri must be a valid URL of at most 200 characters');
+      if (override.length > 200 || !/^https?:\/\//.test(override))
+        return fail(ctx, 400, 100, '(#100) Param override_callback_uri must be a valid URL of at most 200 characters');
       if (body.verify_token === undefined) return fail(ctx, 400, 100, '(#100) The parameter verify_token is required.');
       const problem = await verifyCallback(override, String(body.verify_token));
       if (problem) return fail(ctx, 400, 2200, `(#2200) Callback verification failed with the following errors: ${problem}`);

@@ -1,14 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import {
-  DEMO_ACCESS_TOKEN, DEMO_DISPLAY_PHONE_NUMBER, DEMO_PHONE_NUMBER_ID, DEMO_PIN, DEMO_VERIFIED_NAME, DEMO_WABA_ID,
-  SANDBOX_APP_ID, SANDBOX_APP_SECRET,
+  DEMO_ACCESS_TOKEN,
+  DEMO_DISPLAY_PHONE_NUMBER,
+  DEMO_PHONE_NUMBER_ID,
+  DEMO_PIN,
+  DEMO_VERIFIED_NAME,
+  DEMO_WABA_ID,
+  SANDBOX_APP_ID,
+  SANDBOX_APP_SECRET,
 } from './demo.js';
 
 /** An app on the platform: webhooks of the business accounts it is subscribed to are signed with its secret. */
-export interface App { id: string; name: string; secret: string }
+export interface App {
+  id: string;
+  name: string;
+  secret: string;
+}
 
 /** A business account (WABA) and the apps subscribed to its webhooks, each with its alternate callback URL. */
-export interface Waba { id: string; name: string; subscriptions: Map<string, { overrideCallbackUri: string | null }> }
+export interface Waba {
+  id: string;
+  name: string;
+  subscriptions: Map<string, { overrideCallbackUri: string | null }>;
+}
 
 export interface PhoneNumber {
   id: string;
@@ -21,7 +35,13 @@ export interface PhoneNumber {
 }
 
 /** A system user token: issued for one app, granted on some business accounts, revocable by its business. */
-export interface Token { value: string; appId: string; scopes: string[]; wabaIds: Set<string>; revoked: boolean }
+export interface Token {
+  value: string;
+  appId: string;
+  scopes: string[];
+  wabaIds: Set<string>;
+  revoked: boolean;
+}
 
 export const FULL_SCOPES = ['whatsapp_business_messaging', 'whatsapp_business_management', 'business_management'];
 
@@ -37,10 +57,20 @@ export class CloudState {
     this.apps.set(SANDBOX_APP_ID, { id: SANDBOX_APP_ID, name: 'Sandbox App', secret: SANDBOX_APP_SECRET });
     this.wabas.set(DEMO_WABA_ID, { id: DEMO_WABA_ID, name: 'Sandbox Demo Business', subscriptions: new Map() });
     this.numbers.set(DEMO_PHONE_NUMBER_ID, {
-      id: DEMO_PHONE_NUMBER_ID, wabaId: DEMO_WABA_ID, displayPhoneNumber: DEMO_DISPLAY_PHONE_NUMBER,
-      verifiedName: DEMO_VERIFIED_NAME, registered: true, pin: DEMO_PIN,
+      id: DEMO_PHONE_NUMBER_ID,
+      wabaId: DEMO_WABA_ID,
+      displayPhoneNumber: DEMO_DISPLAY_PHONE_NUMBER,
+      verifiedName: DEMO_VERIFIED_NAME,
+      registered: true,
+      pin: DEMO_PIN,
     });
-    this.tokens.set(DEMO_ACCESS_TOKEN, { value: DEMO_ACCESS_TOKEN, appId: SANDBOX_APP_ID, scopes: FULL_SCOPES, wabaIds: new Set([DEMO_WABA_ID]), revoked: false });
+    this.tokens.set(DEMO_ACCESS_TOKEN, {
+      value: DEMO_ACCESS_TOKEN,
+      appId: SANDBOX_APP_ID,
+      scopes: FULL_SCOPES,
+      wabaIds: new Set([DEMO_WABA_ID]),
+      revoked: false,
+    });
   }
 
   newId(): string {
@@ -58,13 +88,20 @@ export class CloudState {
     this.wabas.set(waba.id, waba);
     const suffix = String(this.numbers.size + 1).padStart(4, '0');
     const number: PhoneNumber = {
-      id: this.newId(), wabaId: waba.id, displayPhoneNumber: `+1 555-011-${suffix}`,
-      verifiedName: input.verifiedName ?? 'Sandbox Business', registered: input.registered ?? true, pin: DEMO_PIN,
+      id: this.newId(),
+      wabaId: waba.id,
+      displayPhoneNumber: `+1 555-011-${suffix}`,
+      verifiedName: input.verifiedName ?? 'Sandbox Business',
+      registered: input.registered ?? true,
+      pin: DEMO_PIN,
     };
     this.numbers.set(number.id, number);
     const token: Token = {
-      value: `EAASandbox${randomBytes(24).toString('base64url')}`, appId, scopes: input.scopes ?? FULL_SCOPES,
-      wabaIds: new Set([waba.id]), revoked: false,
+      value: `EAASandbox${randomBytes(24).toString('base64url')}`,
+      appId,
+      scopes: input.scopes ?? FULL_SCOPES,
+      wabaIds: new Set([waba.id]),
+      revoked: false,
     };
     this.tokens.set(token.value, token);
     return { waba, number, token };

@@ -10,7 +10,11 @@ export class SandboxQrchatDriver implements QrchatDriver {
 
   async connect(auth: AuthStore, events: DriverEvents): Promise<DriverSocket> {
     const network = qrNetworkAt(this.sandboxUrl);
-    if (!network) throw new PlatformError('transient', 'the qrchat sandbox does not run in this process (another process started it, or it was stopped)');
+    if (!network)
+      throw new PlatformError(
+        'transient',
+        'the qrchat sandbox does not run in this process (another process started it, or it was stopped)',
+      );
     const creds = (await auth.readCreds()) as FakeCreds | null;
     return network.connect(creds, events, (saved) => auth.writeCreds(saved));
   }

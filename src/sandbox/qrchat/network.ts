@@ -8,13 +8,28 @@ import type { DriverEvents, DriverSocket } from '../../platforms/qrchat/driver.j
  * and forces a restart (515); a socket with credentials opens, or is closed with 401 once the phone logged
  * the device out; the same credentials connecting twice close the older socket (440).
  */
-export interface QrTimings { firstQrMs: number; nextQrMs: number; refsPerConnection: number; handshakeMs: number }
+export interface QrTimings {
+  firstQrMs: number;
+  nextQrMs: number;
+  refsPerConnection: number;
+  handshakeMs: number;
+}
 export const DEFAULT_TIMINGS: QrTimings = { firstQrMs: 60_000, nextQrMs: 20_000, refsPerConnection: 6, handshakeMs: 10 };
 
 /** What the fake servers remember of a linked device, saved by the driver through its AuthStore. */
-export interface FakeCreds { deviceId: string; phoneNumber: string; noiseKey: string; identityKey: string }
+export interface FakeCreds {
+  deviceId: string;
+  phoneNumber: string;
+  noiseKey: string;
+  identityKey: string;
+}
 
-interface Device { id: string; phoneNumber: string; name: string; linked: boolean }
+interface Device {
+  id: string;
+  phoneNumber: string;
+  name: string;
+  linked: boolean;
+}
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTVWXYZ123456789';
 const b64 = (bytes: number) => randomBytes(bytes).toString('base64');
@@ -27,7 +42,11 @@ export class FakeConnection implements DriverSocket {
   private state: 'linking' | 'open' | 'closed' = 'linking';
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly network: FakeQrNetwork, private readonly events: DriverEvents, private readonly saveCreds: (creds: FakeCreds) => Promise<void>) {}
+  constructor(
+    private readonly network: FakeQrNetwork,
+    private readonly events: DriverEvents,
+    private readonly saveCreds: (creds: FakeCreds) => Promise<void>,
+  ) {}
 
   get isOpen(): boolean {
     return this.state === 'open';
@@ -158,7 +177,8 @@ export class FakeQrNetwork {
   async enterCode(code: string, phoneNumber: string, name: string): Promise<Device | 'unknown'> {
     const wanted = code.replace(/-/g, '').toUpperCase();
     for (const connection of this.connections) {
-      if (connection.code?.code === wanted && connection.code.phoneNumber === digits(phoneNumber)) return connection.pair(phoneNumber, name);
+      if (connection.code?.code === wanted && connection.code.phoneNumber === digits(phoneNumber))
+        return connection.pair(phoneNumber, name);
     }
     return 'unknown';
   }

@@ -8,9 +8,14 @@ export const searchSuiteSandbox = defineSandbox({
   defaults: (sandboxUrl) => {
     const base = `${sandboxUrl}/search_suite`;
     return {
-      clientId: SANDBOX_CLIENT.id, clientSecret: SANDBOX_CLIENT.secret,
-      authorizeUrl: `${base}/o/oauth2/v2/auth`, tokenUrl: `${base}/token`, revokeUrl: `${base}/revoke`,
-      accountsApiUrl: `${base}/accounts`, businessInfoApiUrl: `${base}/businessinfo`, calendarApiUrl: `${base}/calendar/v3`,
+      clientId: SANDBOX_CLIENT.id,
+      clientSecret: SANDBOX_CLIENT.secret,
+      authorizeUrl: `${base}/o/oauth2/v2/auth`,
+      tokenUrl: `${base}/token`,
+      revokeUrl: `${base}/revoke`,
+      accountsApiUrl: `${base}/accounts`,
+      businessInfoApiUrl: `${base}/businessinfo`,
+      calendarApiUrl: `${base}/calendar/v3`,
       localPostsApiUrl: `${base}/v4`,
     };
   },

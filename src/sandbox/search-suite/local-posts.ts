@@ -45,25 +45,37 @@ export function mountLocalPosts(
     const body = (ctx.request.body ?? {}) as Partial<LocalPost>;
     const topicType = body.topicType ?? 'STANDARD';
     if (!TOPICS.has(topicType)) return apiError(ctx, 400, 'INVALID_ARGUMENT', `Invalid value at 'local_post.topic_type' (${topicType})`);
-    if (body.summary && body.summary.length > 1500) return apiError(ctx, 400, 'INVALID_ARGUMENT', 'Request contains an invalid argument: summary is too long.');
-    if ((topicType === 'EVENT' || topicType === 'OFFER') && !body.event) return apiError(ctx, 400, 'INVALID_ARGUMENT', 'Request contains an invalid argument: event is required.');
+    if (body.summary && body.summary.length > 1500)
+      return apiError(ctx, 400, 'INVALID_ARGUMENT', 'Request contains an invalid argument: summary is too long.');
+    if ((topicType === 'EVENT' || topicType === 'OFFER') && !body.event)
+      return apiError(ctx, 400, 'INVALID_ARGUMENT', 'Request contains an invalid argument: event is required.');
     const fault = faults.shift();
     if (fault?.kind === 'server_error') return apiError(ctx, 500, 'INTERNAL', 'Internal error encountered.');
     if (fault?.kind === 'rate_limited') {
       ctx.set('Retry-After', '1');
-      return apiError(ctx, 429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric \'Requests\'.');
+      return apiError(ctx, 429, 'RESOURCE_EXHAUSTED', "Quota exceeded for quota metric 'Requests'.");
     }
     for (const media of body.media ?? []) {
       const fetched = await fetch(media.sourceUrl).catch(() => null);
       if (!fetched?.ok || !/^image\/(jpeg|png)/.test(fetched.headers.get('content-type') ?? '')) {
-        return apiError(ctx, 400, 'INVALID_ARGUMENT', `Request contains an invalid argument: media could not be fetched from ${media.sourceUrl}.`);
+        return apiError(
+          ctx,
+          400,
+          'INVALID_ARGUMENT',
+          `Request contains an invalid argument: media could not be fetched from ${media.sourceUrl}.`,
+        );
       }
       await fetched.arrayBuffer();
     }
     const id = String(nextId++);
     const now = new Date().toISOString();
     const post: LocalPost = {
-      ...body, name: `${location}/localPosts/${id}`, topicType, state: 'LIVE', createTime: now, updateTime: now,
+      ...body,
+      name: `${location}/localPosts/${id}`,
+      topicType,
+      state: 'LIVE',
+      createTime: now,
+      updateTime: now,
       searchUrl: `https://local.sandbox.example/place?use=posts&lpsid=${id}`,
       ...(body.media ? { media: body.media.map((m) => ({ ...m, googleUrl: `https://lh3.sandbox.example/p/${id}` })) } : {}),
     };
@@ -97,7 +109,12 @@ export function mountLocalPosts(
     const id = String(nextId++);
     const now = new Date().toISOString();
     const post: LocalPost = {
-      name: `${location}/localPosts/${id}`, summary, topicType: 'STANDARD', state: 'LIVE', createTime: now, updateTime: now,
+      name: `${location}/localPosts/${id}`,
+      summary,
+      topicType: 'STANDARD',
+      state: 'LIVE',
+      createTime: now,
+      updateTime: now,
       searchUrl: `https://local.sandbox.example/place?use=posts&lpsid=${id}`,
     };
     posts.set(location, [post, ...(posts.get(location) ?? [])]);

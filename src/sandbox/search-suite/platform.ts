@@ -9,8 +9,18 @@ import { mountLocalPosts } from './local-posts.js';
  */
 export const SANDBOX_CLIENT = { id: 'sandbox-search-suite-client', secret: 'sandbox-search-suite-secret' };
 
-interface Grant { scope: string; revoked: boolean }
-interface Code { clientId: string; redirectUri: string; challenge: string | null; grant: Grant; used: boolean; expiresAt: number }
+interface Grant {
+  scope: string;
+  revoked: boolean;
+}
+interface Code {
+  clientId: string;
+  redirectUri: string;
+  challenge: string | null;
+  grant: Grant;
+  used: boolean;
+  expiresAt: number;
+}
 
 export function mountSearchSuite(router: Router): void {
   const codes = new Map<string, Code>();
@@ -19,14 +29,33 @@ export function mountSearchSuite(router: Router): void {
   const settings = { accessTokenTtlSeconds: 3599 };
   const account = { name: 'accounts/1010', accountName: 'Acme Coffee Group', type: 'ORGANIZATION', role: 'OWNER' };
   const locations = [
-    { name: 'locations/2020', title: 'Acme Coffee — Mitte', websiteUri: 'https://acme.example/mitte', categories: { primaryCategory: { displayName: 'Coffee shop' } }, profile: { description: 'Roastery and café.' } },
-    { name: 'locations/2021', title: 'Acme Coffee — Kreuzberg', websiteUri: 'https://acme.example/kreuzberg', categories: { primaryCategory: { displayName: 'Coffee shop' } }, profile: { description: 'Espresso bar.' } },
+    {
+      name: 'locations/2020',
+      title: 'Acme Coffee — Mitte',
+      websiteUri: 'https://acme.example/mitte',
+      categories: { primaryCategory: { displayName: 'Coffee shop' } },
+      profile: { description: 'Roastery and café.' },
+    },
+    {
+      name: 'locations/2021',
+      title: 'Acme Coffee — Kreuzberg',
+      websiteUri: 'https://acme.example/kreuzberg',
+      categories: { primaryCategory: { displayName: 'Coffee shop' } },
+      profile: { description: 'Espresso bar.' },
+    },
   ];
   const calendar = { id: 'owner@acme.example', summary: 'Acme bookings', timeZone: 'Europe/Berlin', accessRole: 'owner' };
 
   const apiError = (ctx: RouterContext, code: number, status: string, message: string) => {
     ctx.status = code;
-    ctx.body = { error: { code, message, status, errors: [{ message, domain: 'global', reason: status === 'UNAUTHENTICATED' ? 'authError' : 'forbidden' }] } };
+    ctx.body = {
+      error: {
+        code,
+        message,
+        status,
+        errors: [{ message, domain: 'global', reason: status === 'UNAUTHENTICATED' ? 'authError' : 'forbidden' }],
+      },
+    };
   };
   const tokenError = (ctx: RouterContext, error: string, description: string) => {
     ctx.status = error === 'invalid_client' ? 401 : 400;
@@ -60,7 +89,9 @@ export function mountSearchSuite(router: Router): void {
       ctx.body = 'Error 400: invalid_request';
       return;
     }
-    const hidden = Object.entries(q).map(([k, v]) => `<input type="hidden" name="${k}" value="${String(v).replace(/"/g, '&quot;')}">`).join('');
+    const hidden = Object.entries(q)
+      .map(([k, v]) => `<input type="hidden" name="${k}" value="${String(v).replace(/"/g, '&quot;')}">`)
+      .join('');
     ctx.type = 'html';
     ctx.body = `<!doctype html><title>Sign in - Sandbox</title><h1>Acme wants to access your business profiles</h1>
 <p>Scopes: ${q.scope}</p>
@@ -75,8 +106,12 @@ export function mountSearchSuite(router: Router): void {
     } else {
       const code = `4/sandbox-${randomBytes(16).toString('base64url')}`;
       codes.set(code, {
-        clientId: form.client_id!, redirectUri: form.redirect_uri!, challenge: form.code_challenge ?? null,
-        grant: { scope: form.scope ?? '', revoked: false }, used: false, expiresAt: Date.now() + 10 * 60 * 1000,
+        clientId: form.client_id!,
+        redirectUri: form.redirect_uri!,
+        challenge: form.code_challenge ?? null,
+        grant: { scope: form.scope ?? '', revoked: false },
+        used: false,
+        expiresAt: Date.now() + 10 * 60 * 1000,
       });
       target.searchParams.set('code', code);
       target.searchParams.set('scope', form.scope ?? '');
@@ -87,17 +122,30 @@ export function mountSearchSuite(router: Router): void {
 
   router.post('/search_suite/token', (ctx) => {
     const form = ctx.request.body as Record<string, string>;
-    if (form.client_id !== SANDBOX_CLIENT.id || form.client_secret !== SANDBOX_CLIENT.secret) return tokenError(ctx, 'invalid_client', 'The OAuth client was not found.');
+    if (form.client_id !== SANDBOX_CLIENT.id || form.client_secret !== SANDBOX_CLIENT.secret)
+      return tokenError(ctx, 'invalid_client', 'The OAuth client was not found.');
     if (form.grant_type === 'authorization_code') {
       const code = codes.get(form.code ?? '');
-      if (!code || code.used || code.expiresAt < Date.now() || code.redirectUri !== form.redirect_uri) return tokenError(ctx, 'invalid_grant', 'Malformed auth code.');
-      if (code.challenge && createHash('sha256').update(form.code_verifier ?? '').digest('base64url') !== code.challenge) {
+      if (!code || code.used || code.expiresAt < Date.now() || code.redirectUri !== form.redirect_uri)
+        return tokenError(ctx, 'invalid_grant', 'Malformed auth code.');
+      if (
+        code.challenge &&
+        createHash('sha256')
+          .update(form.code_verifier ?? '')
+          .digest('base64url') !== code.challenge
+      ) {
         return tokenError(ctx, 'invalid_grant', 'Invalid code verifier.');
       }
       code.used = true;
       const refreshToken = `1//sandbox-${randomBytes(24).toString('base64url')}`;
       refreshTokens.set(refreshToken, code.grant);
-      ctx.body = { access_token: issue(code.grant), expires_in: settings.accessTokenTtlSeconds, refresh_token: refreshToken, scope: code.grant.scope, token_type: 'Bearer' };
+      ctx.body = {
+        access_token: issue(code.grant),
+        expires_in: settings.accessTokenTtlSeconds,
+        refresh_token: refreshToken,
+        scope: code.grant.scope,
+        token_type: 'Bearer',
+      };
       return;
     }
     if (form.grant_type === 'refresh_token') {
@@ -136,7 +184,12 @@ export function mountSearchSuite(router: Router): void {
     ctx.body = { kind: 'calendar#calendarListEntry', ...calendar };
   });
 
-  mountLocalPosts(router, authorised, apiError, (name) => name.startsWith(`${account.name}/`) && locations.some((l) => name.endsWith(`/${l.name}`)));
+  mountLocalPosts(
+    router,
+    authorised,
+    apiError,
+    (name) => name.startsWith(`${account.name}/`) && locations.some((l) => name.endsWith(`/${l.name}`)),
+  );
 
   // The people on the platform.
   /** The user removes the app's access in their account settings: every token of every grant stops working. */

@@ -9,7 +9,10 @@ import { DEMO_ADVERTISERS, SANDBOX_ADS_APP } from './demo.js';
  * `{code, message, request_id, data}` where a non-zero code is the failure.
  */
 type Advertiser = (typeof DEMO_ADVERTISERS)[number];
-interface Token { advertiserIds: string[]; revoked: boolean }
+interface Token {
+  advertiserIds: string[];
+  revoked: boolean;
+}
 
 const requestId = () => `2026${randomBytes(10).toString('hex').toUpperCase()}`;
 
@@ -41,7 +44,9 @@ export function mountShortVideoAds(router: Router): void {
       return;
     }
     const fields = { ...q, advertiser_ids: [...advertisers.keys()].join(',') };
-    const hidden = Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${String(v).replace(/"/g, '&quot;')}">`).join('');
+    const hidden = Object.entries(fields)
+      .map(([k, v]) => `<input type="hidden" name="${k}" value="${String(v).replace(/"/g, '&quot;')}">`)
+      .join('');
     ctx.type = 'html';
     ctx.body = `<!doctype html><title>Authorize - Sandbox Business</title><h1>Sandbox app requests access to your ad accounts</h1>
 <form method="post" action="/short_video_ads/portal/consent">${hidden}<button name="decision" value="approve">Confirm</button><button name="decision" value="deny">Cancel</button></form>`;
@@ -64,7 +69,8 @@ export function mountShortVideoAds(router: Router): void {
 
   router.post('/short_video_ads/open_api/v1.3/oauth2/access_token/', (ctx) => {
     const body = (ctx.request.body ?? {}) as { app_id?: string; secret?: string; auth_code?: string };
-    if (body.app_id !== SANDBOX_ADS_APP.appId || body.secret !== SANDBOX_ADS_APP.secret) return answer(ctx, 40101, 'The app_id or secret is invalid.');
+    if (body.app_id !== SANDBOX_ADS_APP.appId || body.secret !== SANDBOX_ADS_APP.secret)
+      return answer(ctx, 40101, 'The app_id or secret is invalid.');
     const code = codes.get(body.auth_code ?? '');
     if (!code || code.used || code.expiresAt < Date.now()) return answer(ctx, 40110, 'The auth_code is invalid or has expired.');
     code.used = true;
@@ -82,11 +88,14 @@ export function mountShortVideoAds(router: Router): void {
     } catch {
       ids = null;
     }
-    if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100) return answer(ctx, 40002, 'advertiser_ids: Field must be a JSON array of 1 to 100 ids.');
+    if (!Array.isArray(ids) || ids.length === 0 || ids.length > 100)
+      return answer(ctx, 40002, 'advertiser_ids: Field must be a JSON array of 1 to 100 ids.');
     if (ids.some((id) => !token.advertiserIds.includes(String(id)))) return answer(ctx, 40001, 'No permission to operate the advertiser.');
     let fields: string[] | null = null;
     if (ctx.query.fields) fields = JSON.parse(String(ctx.query.fields)) as string[];
-    const list = ids.map((id) => advertisers.get(String(id))!).map((a) => (fields ? Object.fromEntries(fields.map((f) => [f, a[f as keyof Advertiser] ?? null])) : a));
+    const list = ids
+      .map((id) => advertisers.get(String(id))!)
+      .map((a) => (fields ? Object.fromEntries(fields.map((f) => [f, a[f as keyof Advertiser] ?? null])) : a));
     answer(ctx, 0, 'OK', { list });
   });
 

@@ -6,6 +6,9 @@
 export const SANDBOX_APP = { clientKey: 'sbawsandboxshortvideo0001', clientSecret: 'sandbox-short-video-client-secret-4b1d' };
 
 export const DEMO_USER = {
-  openId: '-000SANDBOXdemoCreatorOpenId0001', unionId: 'sandbox-union-0001', displayName: 'Sandbox Demo Creator',
-  username: 'sandbox.creator', bio: 'Short clips from the sandbox.',
+  openId: '-000SANDBOXdemoCreatorOpenId0001',
+  unionId: 'sandbox-union-0001',
+  displayName: 'Sandbox Demo Creator',
+  username: 'sandbox.creator',
+  bio: 'Short clips from the sandbox.',
 };

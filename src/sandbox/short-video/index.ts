@@ -6,5 +6,9 @@ import { mountShortVideo } from './platform.js';
 export const shortVideoSandbox = defineSandbox({
   platform: shortVideo,
   mount: mountShortVideo,
-  defaults: (sandboxUrl) => ({ ...SANDBOX_APP, authorizeUrl: `${sandboxUrl}/short_video/v2/auth/authorize/`, apiUrl: `${sandboxUrl}/short_video` }),
+  defaults: (sandboxUrl) => ({
+    ...SANDBOX_APP,
+    authorizeUrl: `${sandboxUrl}/short_video/v2/auth/authorize/`,
+    apiUrl: `${sandboxUrl}/short_video`,
+  }),
 });

@@ -8,11 +8,21 @@ export function webhookSender(state: ShortVideoState) {
   /** `content` as an object, or already written (to write an int64 as the number it is). */
   return async (url: string, event: string, openId: string, content: Record<string, unknown> | string) => {
     const written = typeof content === 'string' ? content : JSON.stringify(content);
-    const payload = { client_key: state.app.clientKey, event, create_time: Math.floor(Date.now() / 1000), user_openid: openId, content: written };
+    const payload = {
+      client_key: state.app.clientKey,
+      event,
+      create_time: Math.floor(Date.now() / 1000),
+      user_openid: openId,
+      content: written,
+    };
     const raw = JSON.stringify(payload);
     const t = String(Math.floor(Date.now() / 1000));
     const signature = createHmac('sha256', state.app.clientSecret).update(`${t}.${raw}`).digest('hex');
-    const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'TikTok-Signature': `t=${t},s=${signature}` }, body: raw });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'TikTok-Signature': `t=${t},s=${signature}` },
+      body: raw,
+    });
     await response.arrayBuffer();
     return { payload, webhookStatus: response.status };
   };
@@ -48,7 +58,10 @@ export function mountShortVideoPeople(router: Router, state: ShortVideoState): v
     const revoked = state.removeApp(user.openId);
     const url = body.webhookUrl ?? state.settings.webhookUrl;
     // Reason 1: the user disconnected the app from within TikTok.
-    ctx.body = { revoked, ...(url ? await deliver(url, 'authorization.removed', user.openId, { reason: body.reason ?? 1 }) : { webhookStatus: null }) };
+    ctx.body = {
+      revoked,
+      ...(url ? await deliver(url, 'authorization.removed', user.openId, { reason: body.reason ?? 1 }) : { webhookStatus: null }),
+    };
   });
 
   /** Any other event (a publish result), signed the same way. */

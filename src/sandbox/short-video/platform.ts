@@ -14,26 +14,50 @@ import { logId, ShortVideoState, type User } from './state.js';
  * platform's own bodies (`{data, error: {code, message, log_id}}`).
  */
 const FIELD_SCOPES: Record<string, string> = {
-  open_id: 'user.info.basic', union_id: 'user.info.basic', avatar_url: 'user.info.basic', avatar_url_100: 'user.info.basic',
-  avatar_large_url: 'user.info.basic', display_name: 'user.info.basic', username: 'user.info.profile',
-  bio_description: 'user.info.profile', profile_deep_link: 'user.info.profile', is_verified: 'user.info.profile',
-  follower_count: 'user.info.stats', following_count: 'user.info.stats', likes_count: 'user.info.stats', video_count: 'user.info.stats',
+  open_id: 'user.info.basic',
+  union_id: 'user.info.basic',
+  avatar_url: 'user.info.basic',
+  avatar_url_100: 'user.info.basic',
+  avatar_large_url: 'user.info.basic',
+  display_name: 'user.info.basic',
+  username: 'user.info.profile',
+  bio_description: 'user.info.profile',
+  profile_deep_link: 'user.info.profile',
+  is_verified: 'user.info.profile',
+  follower_count: 'user.info.stats',
+  following_count: 'user.info.stats',
+  likes_count: 'user.info.stats',
+  video_count: 'user.info.stats',
 };
 
 function userField(user: User, field: string): unknown {
   switch (field) {
-    case 'open_id': return user.openId;
-    case 'union_id': return user.unionId;
-    case 'avatar_url': case 'avatar_url_100': case 'avatar_large_url': return `https://sandbox.invalid/avatars/${user.unionId}.jpeg`;
-    case 'display_name': return user.displayName;
-    case 'username': return user.username;
-    case 'bio_description': return user.bio;
-    case 'profile_deep_link': return `https://vm.sandbox.invalid/@${user.username}`;
-    case 'is_verified': return user.verified;
-    case 'follower_count': return user.followers;
-    case 'following_count': return user.following;
-    case 'likes_count': return user.videos * 37;
-    default: return user.videos;
+    case 'open_id':
+      return user.openId;
+    case 'union_id':
+      return user.unionId;
+    case 'avatar_url':
+    case 'avatar_url_100':
+    case 'avatar_large_url':
+      return `https://sandbox.invalid/avatars/${user.unionId}.jpeg`;
+    case 'display_name':
+      return user.displayName;
+    case 'username':
+      return user.username;
+    case 'bio_description':
+      return user.bio;
+    case 'profile_deep_link':
+      return `https://vm.sandbox.invalid/@${user.username}`;
+    case 'is_verified':
+      return user.verified;
+    case 'follower_count':
+      return user.followers;
+    case 'following_count':
+      return user.following;
+    case 'likes_count':
+      return user.videos * 37;
+    default:
+      return user.videos;
   }
 }
 
@@ -51,14 +75,21 @@ export function mountShortVideo(router: Router): void {
   /** The consent page of the signed-in user (the demo creator unless the form names another `open_id`). */
   router.get('/short_video/v2/auth/authorize/', (ctx) => {
     const q = ctx.query as Record<string, string>;
-    if (q.client_key !== state.app.clientKey || q.response_type !== 'code' || !q.redirect_uri || !q.scope
-      || (q.code_challenge && q.code_challenge_method !== 'S256')) {
+    if (
+      q.client_key !== state.app.clientKey ||
+      q.response_type !== 'code' ||
+      !q.redirect_uri ||
+      !q.scope ||
+      (q.code_challenge && q.code_challenge_method !== 'S256')
+    ) {
       ctx.status = 400;
       ctx.body = 'Something went wrong: param_error (client_key, response_type, redirect_uri, scope or code_challenge_method)';
       return;
     }
     const fields = { ...q, open_id: DEMO_USER.openId };
-    const hidden = Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${String(v).replace(/"/g, '&quot;')}">`).join('');
+    const hidden = Object.entries(fields)
+      .map(([k, v]) => `<input type="hidden" name="${k}" value="${String(v).replace(/"/g, '&quot;')}">`)
+      .join('');
     ctx.type = 'html';
     ctx.body = `<!doctype html><title>Authorize - Sandbox</title><h1>Sandbox app would like to access your account</h1>
 <p>Permissions: ${q.scope}</p>
@@ -76,8 +107,11 @@ export function mountShortVideo(router: Router): void {
       const code = randomBytes(24).toString('base64url');
       const scopes = (form.scope ?? '').split(',').filter(Boolean);
       state.codes.set(code, {
-        redirectUri: form.redirect_uri!, challenge: form.code_challenge || null, used: false,
-        grant: { openId: form.open_id!, scopes, revoked: false }, expiresAt: Date.now() + 10 * 60 * 1000,
+        redirectUri: form.redirect_uri!,
+        challenge: form.code_challenge || null,
+        used: false,
+        grant: { openId: form.open_id!, scopes, revoked: false },
+        expiresAt: Date.now() + 10 * 60 * 1000,
       });
       target.searchParams.set('code', code);
       target.searchParams.set('scopes', scopes.join(','));
@@ -97,7 +131,12 @@ export function mountShortVideo(router: Router): void {
         return oauthError(ctx, 400, 'invalid_grant', 'Authorization code is expired or invalid.');
       }
       // Login Kit's challenge is the hex SHA-256 of the verifier.
-      if (code.challenge && createHash('sha256').update(form.code_verifier ?? '').digest('hex') !== code.challenge) {
+      if (
+        code.challenge &&
+        createHash('sha256')
+          .update(form.code_verifier ?? '')
+          .digest('hex') !== code.challenge
+      ) {
         return oauthError(ctx, 400, 'invalid_grant', 'Code verifier or code challenge is invalid.');
       }
       code.used = true;
@@ -130,20 +169,28 @@ export function mountShortVideo(router: Router): void {
   });
 
   router.get('/short_video/v2/user/info/', (ctx) => {
-    if (state.settings.rateLimited) return apiError(ctx, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.');
+    if (state.settings.rateLimited)
+      return apiError(ctx, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.');
     const token = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1];
     const entry = token ? state.accessTokens.get(token) : undefined;
     if (!entry || entry.grant.revoked || entry.expiresAt < Date.now()) {
       return apiError(ctx, 401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
     }
-    const fields = String(ctx.query.fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+    const fields = String(ctx.query.fields ?? '')
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
     const unknown = fields.filter((field) => !FIELD_SCOPES[field]);
-    if (fields.length === 0 || unknown.length > 0) return apiError(ctx, 400, 'invalid_params', `Invalid fields: ${unknown.join(',') || '(none)'}`);
+    if (fields.length === 0 || unknown.length > 0)
+      return apiError(ctx, 400, 'invalid_params', `Invalid fields: ${unknown.join(',') || '(none)'}`);
     if (fields.some((field) => !entry.grant.scopes.includes(FIELD_SCOPES[field]!))) {
       return apiError(ctx, 401, 'scope_not_authorized', 'The user did not authorize the scope required for completing this request.');
     }
     const user = state.users.get(entry.grant.openId)!;
-    ctx.body = { data: { user: Object.fromEntries(fields.map((field) => [field, userField(user, field)])) }, error: { code: 'ok', message: '', log_id: logId() } };
+    ctx.body = {
+      data: { user: Object.fromEntries(fields.map((field) => [field, userField(user, field)])) },
+      error: { code: 'ok', message: '', log_id: logId() },
+    };
   });
 
   mountShortVideoPeople(router, state);

@@ -47,7 +47,12 @@ export function mountShortVideoPostingPeople(router: Router, state: ShortVideoSt
     post.underReview = false;
     const url = webhookUrl ?? state.settings.webhookUrl;
     if (!url || !post.publishId) return void (ctx.body = { post, webhookStatus: null });
-    const sent = await webhookSender(state)(url, 'post.publish.publicly_available', post.openId, `{"publish_id":${JSON.stringify(post.publishId)},"post_id":${post.id}}`);
+    const sent = await webhookSender(state)(
+      url,
+      'post.publish.publicly_available',
+      post.openId,
+      `{"publish_id":${JSON.stringify(post.publishId)},"post_id":${post.id}}`,
+    );
     ctx.body = { post, webhookStatus: sent.webhookStatus };
   });
 
@@ -57,9 +62,13 @@ export function mountShortVideoPostingPeople(router: Router, state: ShortVideoSt
     ctx.body = {
       posts: [...posting.posts.values()].filter((post) => post.openId === openId).sort((a, b) => b.createdAtMs - a.createdAtMs),
       inits: tasks.map((task) => ({
-      publishId: task.publishId, kind: task.kind, status: task.status, failReason: task.failReason, postInfo: task.postInfo,
-      chunks: task.received.map((part) => part.length),
-    })),
+        publishId: task.publishId,
+        kind: task.kind,
+        status: task.status,
+        failReason: task.failReason,
+        postInfo: task.postInfo,
+        chunks: task.received.map((part) => part.length),
+      })),
     };
   });
 }

@@ -3,21 +3,50 @@ import type { ShortVideoState } from './state.js';
 
 /** A creator's posting settings, as creator_info reports them (an unaudited app sees SELF_ONLY alone). */
 export interface Creator {
-  privacyLevelOptions: string[]; commentDisabled: boolean; duetDisabled: boolean; stitchDisabled: boolean; maxVideoPostDurationSec: number;
+  privacyLevelOptions: string[];
+  commentDisabled: boolean;
+  duetDisabled: boolean;
+  stitchDisabled: boolean;
+  maxVideoPostDurationSec: number;
 }
 
 /** One init: its upload (videos), what arrived, and — once processed — the post it became or why it failed. */
 export interface Task {
-  publishId: string; openId: string; kind: 'video' | 'photo'; postInfo: Record<string, unknown>; createdAt: number;
-  uploadId: string; uploadToken: string; upload: { size: number; chunk: number; count: number } | null;
-  received: Buffer[]; downloaded: number; contentType: string | null; sha256: string | null;
-  status: 'PROCESSING' | 'PUBLISH_COMPLETE' | 'FAILED'; failReason: string | null; postId: string | null;
+  publishId: string;
+  openId: string;
+  kind: 'video' | 'photo';
+  postInfo: Record<string, unknown>;
+  createdAt: number;
+  uploadId: string;
+  uploadToken: string;
+  upload: { size: number; chunk: number; count: number } | null;
+  received: Buffer[];
+  downloaded: number;
+  contentType: string | null;
+  sha256: string | null;
+  status: 'PROCESSING' | 'PUBLISH_COMPLETE' | 'FAILED';
+  failReason: string | null;
+  postId: string | null;
 }
 
 export interface Post {
-  id: string; openId: string; username: string; kind: 'video' | 'photo'; title: string; description: string; privacyLevel: string;
-  createdAtMs: number; publishId: string | null; sha256: string | null; size: number; contentType: string | null;
-  durationSec: number; likes: number; comments: number; shares: number; views: number;
+  id: string;
+  openId: string;
+  username: string;
+  kind: 'video' | 'photo';
+  title: string;
+  description: string;
+  privacyLevel: string;
+  createdAtMs: number;
+  publishId: string | null;
+  sha256: string | null;
+  size: number;
+  contentType: string | null;
+  durationSec: number;
+  likes: number;
+  comments: number;
+  shares: number;
+  views: number;
   /** Held for the platform's review: not public (no public id, not listed) until it passes. */
   underReview: boolean;
 }
@@ -38,7 +67,10 @@ export type Fault =
 
 const DEFAULT_CREATOR: Creator = {
   privacyLevelOptions: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
-  commentDisabled: false, duetDisabled: false, stitchDisabled: false, maxVideoPostDurationSec: 600,
+  commentDisabled: false,
+  duetDisabled: false,
+  stitchDisabled: false,
+  maxVideoPostDurationSec: 600,
 };
 
 export class PostingState {
@@ -69,9 +101,21 @@ export class PostingState {
 
   newTask(openId: string, kind: Task['kind'], postInfo: Record<string, unknown>, upload: Task['upload']): Task {
     const task: Task = {
-      publishId: `${kind === 'video' ? 'v_pub_file' : 'p_pub_url'}~v2.${randomBytes(12).toString('hex')}`, openId, kind, postInfo, createdAt: Date.now(),
-      uploadId: randomBytes(8).toString('hex'), uploadToken: randomBytes(16).toString('base64url'), upload, received: [], downloaded: 0,
-      contentType: null, sha256: null, status: 'PROCESSING', failReason: null, postId: null,
+      publishId: `${kind === 'video' ? 'v_pub_file' : 'p_pub_url'}~v2.${randomBytes(12).toString('hex')}`,
+      openId,
+      kind,
+      postInfo,
+      createdAt: Date.now(),
+      uploadId: randomBytes(8).toString('hex'),
+      uploadToken: randomBytes(16).toString('base64url'),
+      upload,
+      received: [],
+      downloaded: 0,
+      contentType: null,
+      sha256: null,
+      status: 'PROCESSING',
+      failReason: null,
+      postId: null,
     };
     this.tasks.set(task.publishId, task);
     return task;
@@ -95,8 +139,14 @@ export class PostingState {
     }
     const size = task.received.reduce((sum, part) => sum + part.length, 0);
     const post = this.addPost(task.openId, {
-      kind: task.kind, title: String(task.postInfo.title ?? ''), description: String(task.postInfo.description ?? task.postInfo.title ?? ''),
-      privacyLevel: String(task.postInfo.privacy_level), publishId: task.publishId, sha256: task.sha256, size, contentType: task.contentType,
+      kind: task.kind,
+      title: String(task.postInfo.title ?? ''),
+      description: String(task.postInfo.description ?? task.postInfo.title ?? ''),
+      privacyLevel: String(task.postInfo.privacy_level),
+      publishId: task.publishId,
+      sha256: task.sha256,
+      size,
+      contentType: task.contentType,
     });
     if (this.takeFault(task.openId, ['review'])) post.underReview = true;
     task.postId = post.id;
@@ -115,9 +165,25 @@ export class PostingState {
     this.lastCreatedAtMs = createdAtMs;
     this.nextPostId += BigInt(1 + Math.floor(Math.random() * 1000));
     const post: Post = {
-      id: String(this.nextPostId), openId, username: this.login.users.get(openId)?.username ?? 'creator', kind: 'video', title: '', description: '',
-      privacyLevel: 'PUBLIC_TO_EVERYONE', createdAtMs, publishId: null, sha256: null, size: 0, contentType: null, durationSec: 15,
-      likes: 12, comments: 3, shares: 1, views: 340, underReview: false, ...fields,
+      id: String(this.nextPostId),
+      openId,
+      username: this.login.users.get(openId)?.username ?? 'creator',
+      kind: 'video',
+      title: '',
+      description: '',
+      privacyLevel: 'PUBLIC_TO_EVERYONE',
+      createdAtMs,
+      publishId: null,
+      sha256: null,
+      size: 0,
+      contentType: null,
+      durationSec: 15,
+      likes: 12,
+      comments: 3,
+      shares: 1,
+      views: 340,
+      underReview: false,
+      ...fields,
     };
     this.posts.set(post.id, post);
     return post;

@@ -61,8 +61,9 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
     const creator = posting.creator(openId, state.settings.unaudited);
     const privacy = String(postInfo.privacy_level ?? '');
     if (!creator.privacyLevelOptions.includes(privacy)) {
-      if (state.settings.unaudited) apiError(ctx, 403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to a private account.');
-      else apiError(ctx, 403, 'privacy_level_option_mismatch', 'The privacy level is not one of the creator\'s options.');
+      if (state.settings.unaudited)
+        apiError(ctx, 403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to a private account.');
+      else apiError(ctx, 403, 'privacy_level_option_mismatch', "The privacy level is not one of the creator's options.");
       return null;
     }
     return creator;
@@ -74,9 +75,14 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
     const user = state.users.get(openId)!;
     const creator = posting.creator(openId, state.settings.unaudited);
     ok(ctx, {
-      creator_avatar_url: `https://sandbox.invalid/avatars/${user.unionId}.jpeg`, creator_username: user.username, creator_nickname: user.displayName,
-      privacy_level_options: creator.privacyLevelOptions, comment_disabled: creator.commentDisabled, duet_disabled: creator.duetDisabled,
-      stitch_disabled: creator.stitchDisabled, max_video_post_duration_sec: creator.maxVideoPostDurationSec,
+      creator_avatar_url: `https://sandbox.invalid/avatars/${user.unionId}.jpeg`,
+      creator_username: user.username,
+      creator_nickname: user.displayName,
+      privacy_level_options: creator.privacyLevelOptions,
+      comment_disabled: creator.commentDisabled,
+      duet_disabled: creator.duetDisabled,
+      stitch_disabled: creator.stitchDisabled,
+      max_video_post_duration_sec: creator.maxVideoPostDurationSec,
     });
   });
 
@@ -91,25 +97,43 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
     const chunk = Number(source.chunk_size);
     const count = Number(source.total_chunk_count);
     if (source.source !== 'FILE_UPLOAD') return apiError(ctx, 400, 'invalid_param', 'This sandbox takes source FILE_UPLOAD for videos.');
-    const chunkRuleBroken = !(size > 0) || !(chunk > 0) || count !== Math.floor(size / chunk) || count < 1 || count > 1000
-      || (size < 5 * MB ? chunk !== size : chunk < 5 * MB || chunk > 64 * MB) || size - (count - 1) * chunk > 128 * MB;
+    const chunkRuleBroken =
+      !(size > 0) ||
+      !(chunk > 0) ||
+      count !== Math.floor(size / chunk) ||
+      count < 1 ||
+      count > 1000 ||
+      (size < 5 * MB ? chunk !== size : chunk < 5 * MB || chunk > 64 * MB) ||
+      size - (count - 1) * chunk > 128 * MB;
     if (chunkRuleBroken) return apiError(ctx, 400, 'invalid_param', 'The chunk size or total chunk count is invalid.');
     if (!initAllowed(ctx, openId, postInfo)) return;
     const task = posting.newTask(openId, 'video', postInfo, { size, chunk, count });
-    ok(ctx, { publish_id: task.publishId, upload_url: `${ctx.protocol}://${ctx.host}/short_video/upload/?upload_id=${task.uploadId}&upload_token=${task.uploadToken}` });
+    ok(ctx, {
+      publish_id: task.publishId,
+      upload_url: `${ctx.protocol}://${ctx.host}/short_video/upload/?upload_id=${task.uploadId}&upload_token=${task.uploadToken}`,
+    });
     if (posting.takeFault(openId, ['hang_after_init'])) await new Promise(() => {});
   });
 
   router.post('/short_video/v2/post/publish/content/init/', async (ctx) => {
     const openId = authorised(ctx, 'video.publish');
     if (!openId) return;
-    const body = (ctx.request.body ?? {}) as { media_type?: string; post_mode?: string; post_info?: Record<string, unknown>; source_info?: Record<string, unknown> };
+    const body = (ctx.request.body ?? {}) as {
+      media_type?: string;
+      post_mode?: string;
+      post_info?: Record<string, unknown>;
+      source_info?: Record<string, unknown>;
+    };
     const postInfo = body.post_info ?? {};
     const images = (body.source_info?.photo_images ?? []) as string[];
-    if (body.media_type !== 'PHOTO' || !['DIRECT_POST', 'MEDIA_UPLOAD'].includes(body.post_mode ?? '')) return apiError(ctx, 400, 'invalid_param', 'media_type or post_mode is invalid.');
-    if (body.source_info?.source !== 'PULL_FROM_URL') return apiError(ctx, 400, 'invalid_param', 'Photos can only be posted with source PULL_FROM_URL.');
-    if (!Array.isArray(images) || images.length < 1 || images.length > 35) return apiError(ctx, 400, 'invalid_param', 'photo_images must have 1 to 35 URLs.');
-    if (String(postInfo.title ?? '').length > 90 || String(postInfo.description ?? '').length > 4000) return apiError(ctx, 400, 'invalid_param', 'The title or description is too long.');
+    if (body.media_type !== 'PHOTO' || !['DIRECT_POST', 'MEDIA_UPLOAD'].includes(body.post_mode ?? ''))
+      return apiError(ctx, 400, 'invalid_param', 'media_type or post_mode is invalid.');
+    if (body.source_info?.source !== 'PULL_FROM_URL')
+      return apiError(ctx, 400, 'invalid_param', 'Photos can only be posted with source PULL_FROM_URL.');
+    if (!Array.isArray(images) || images.length < 1 || images.length > 35)
+      return apiError(ctx, 400, 'invalid_param', 'photo_images must have 1 to 35 URLs.');
+    if (String(postInfo.title ?? '').length > 90 || String(postInfo.description ?? '').length > 4000)
+      return apiError(ctx, 400, 'invalid_param', 'The title or description is too long.');
     if (!initAllowed(ctx, openId, postInfo)) return;
     const task = posting.newTask(openId, 'photo', postInfo, null);
     // The platform pulls the photos on its own, whether or not anyone asks for the status.
@@ -127,7 +151,8 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
     if (!task || !task.upload) return void (ctx.status = 404);
     if (Date.now() - task.createdAt > 3600_000) return void (ctx.status = 403);
     const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(ctx.get('Content-Range'));
-    if (!range || Number(range[3]) !== task.upload.size || Number(ctx.get('Content-Length')) !== bytes.length) return void (ctx.status = 400);
+    if (!range || Number(range[3]) !== task.upload.size || Number(ctx.get('Content-Length')) !== bytes.length)
+      return void (ctx.status = 400);
     const [start, end] = [Number(range[1]), Number(range[2])];
     if (end - start + 1 !== bytes.length) return void (ctx.status = 400);
     const received = task.received.reduce((sum, part) => sum + part.length, 0);
@@ -141,7 +166,8 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
     const file = Buffer.concat(task.received);
     task.sha256 = createHash('sha256').update(file).digest('hex');
     // What the platform's format check sees: an ISO media file (MP4, MOV) or a Matroska one (WebM).
-    if (file.subarray(4, 8).toString('latin1') !== 'ftyp' && file.readUInt32BE(0) !== 0x1a45dfa3) task.failReason = 'file_format_check_failed';
+    if (file.subarray(4, 8).toString('latin1') !== 'ftyp' && file.readUInt32BE(0) !== 0x1a45dfa3)
+      task.failReason = 'file_format_check_failed';
     ctx.status = 201;
     posting.finishLater(task);
     if (posting.takeFault(task.openId, ['hang_after_upload'])) await new Promise(() => {});
@@ -152,7 +178,8 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
     if (!openId) return;
     const task = posting.tasks.get(String((ctx.request.body as { publish_id?: string } | undefined)?.publish_id ?? ''));
     if (!task) return apiError(ctx, 400, 'invalid_publish_id', 'The publish_id does not exist.');
-    if (task.openId !== openId) return apiError(ctx, 400, 'token_not_authorized_for_specified_publish_id', 'The token is not authorized for this publish_id.');
+    if (task.openId !== openId)
+      return apiError(ctx, 400, 'token_not_authorized_for_specified_publish_id', 'The token is not authorized for this publish_id.');
     const uploaded = task.received.reduce((sum, part) => sum + part.length, 0);
     const status = task.status === 'PROCESSING' ? (task.kind === 'video' ? 'PROCESSING_UPLOAD' : 'PROCESSING_DOWNLOAD') : task.status;
     const post = task.postId ? posting.posts.get(task.postId) : undefined;
@@ -172,11 +199,15 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
   router.post('/short_video/v2/video/list/', (ctx) => {
     const openId = authorised(ctx, 'video.list');
     if (!openId) return;
-    const fields = String(ctx.query.fields ?? '').split(',').filter(Boolean);
+    const fields = String(ctx.query.fields ?? '')
+      .split(',')
+      .filter(Boolean);
     const body = (ctx.request.body ?? {}) as { max_count?: number; cursor?: number };
     const max = body.max_count ?? 10;
-    if (fields.length === 0 || !Number.isInteger(max) || max < 1 || max > 20) return apiError(ctx, 400, 'invalid_params', 'fields is required and max_count must be 1 to 20.');
-    const all = [...posting.posts.values()].filter((post) => post.openId === openId && PostingState.isPublic(post))
+    if (fields.length === 0 || !Number.isInteger(max) || max < 1 || max > 20)
+      return apiError(ctx, 400, 'invalid_params', 'fields is required and max_count must be 1 to 20.');
+    const all = [...posting.posts.values()]
+      .filter((post) => post.openId === openId && PostingState.isPublic(post))
       .filter((post) => body.cursor === undefined || post.createdAtMs < body.cursor)
       .sort((a, b) => b.createdAtMs - a.createdAtMs);
     const page = all.slice(0, max);
@@ -198,17 +229,29 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
 
 function fieldOf(post: Post, field: string): unknown {
   switch (field) {
-    case 'id': return post.id;
-    case 'title': return post.title;
-    case 'video_description': return post.description;
-    case 'create_time': return Math.floor(post.createdAtMs / 1000);
-    case 'share_url': return `https://www.tiktok.com/@${post.username}/video/${post.id}`;
-    case 'cover_image_url': return `https://p16-sign.sandbox.invalid/obj/${post.id}.jpeg`;
-    case 'like_count': return post.likes;
-    case 'comment_count': return post.comments;
-    case 'share_count': return post.shares;
-    case 'view_count': return post.views;
-    case 'duration': return post.durationSec;
-    default: return null;
+    case 'id':
+      return post.id;
+    case 'title':
+      return post.title;
+    case 'video_description':
+      return post.description;
+    case 'create_time':
+      return Math.floor(post.createdAtMs / 1000);
+    case 'share_url':
+      return `https://www.tiktok.com/@${post.username}/video/${post.id}`;
+    case 'cover_image_url':
+      return `https://p16-sign.sandbox.invalid/obj/${post.id}.jpeg`;
+    case 'like_count':
+      return post.likes;
+    case 'comment_count':
+      return post.comments;
+    case 'share_count':
+      return post.shares;
+    case 'view_count':
+      return post.views;
+    case 'duration':
+      return post.durationSec;
+    default:
+      return null;
   }
 }

@@ -2,12 +2,29 @@ import { randomBytes } from 'node:crypto';
 import { DEMO_USER, SANDBOX_APP } from './demo.js';
 
 export interface User {
-  openId: string; unionId: string; displayName: string; username: string; bio: string;
-  followers: number; following: number; videos: number; verified: boolean;
+  openId: string;
+  unionId: string;
+  displayName: string;
+  username: string;
+  bio: string;
+  followers: number;
+  following: number;
+  videos: number;
+  verified: boolean;
 }
 /** One authorization of the app by one user: removing the app revokes it, and every token it issued. */
-export interface Grant { openId: string; scopes: string[]; revoked: boolean }
-export interface Code { redirectUri: string; challenge: string | null; grant: Grant; used: boolean; expiresAt: number }
+export interface Grant {
+  openId: string;
+  scopes: string[];
+  revoked: boolean;
+}
+export interface Code {
+  redirectUri: string;
+  challenge: string | null;
+  grant: Grant;
+  used: boolean;
+  expiresAt: number;
+}
 
 /** Login Kit's memory: users, authorization codes, tokens (access 2 h, refresh 180 d, rotated on each use). */
 export class ShortVideoState {
@@ -16,9 +33,13 @@ export class ShortVideoState {
   readonly accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
   readonly refreshTokens = new Map<string, { grant: Grant; expiresAt: number }>();
   readonly settings = {
-    accessTokenTtlSeconds: 7200, refreshTokenTtlSeconds: 180 * 86400, webhookUrl: null as string | null, rateLimited: false,
+    accessTokenTtlSeconds: 7200,
+    refreshTokenTtlSeconds: 180 * 86400,
+    webhookUrl: null as string | null,
+    rateLimited: false,
     /** How long a post takes to process once its media arrived; `unaudited`: the app may post SELF_ONLY only. */
-    processingMs: 0, unaudited: false,
+    processingMs: 0,
+    unaudited: false,
   };
   readonly app = SANDBOX_APP;
 
@@ -29,9 +50,15 @@ export class ShortVideoState {
   addUser(input: Partial<Omit<User, 'openId'>> & { openId?: string }): User {
     const id = randomBytes(12).toString('base64url');
     const user: User = {
-      openId: input.openId ?? `-000${id}`, unionId: input.unionId ?? `union-${id}`, displayName: input.displayName ?? 'Sandbox Creator',
-      username: input.username ?? `creator.${id.slice(0, 6).toLowerCase()}`, bio: input.bio ?? '', followers: input.followers ?? 1200,
-      following: input.following ?? 85, videos: input.videos ?? 42, verified: input.verified ?? false,
+      openId: input.openId ?? `-000${id}`,
+      unionId: input.unionId ?? `union-${id}`,
+      displayName: input.displayName ?? 'Sandbox Creator',
+      username: input.username ?? `creator.${id.slice(0, 6).toLowerCase()}`,
+      bio: input.bio ?? '',
+      followers: input.followers ?? 1200,
+      following: input.following ?? 85,
+      videos: input.videos ?? 42,
+      verified: input.verified ?? false,
     };
     this.users.set(user.openId, user);
     return user;
@@ -45,8 +72,13 @@ export class ShortVideoState {
     this.accessTokens.set(accessToken, { grant, expiresAt: now + this.settings.accessTokenTtlSeconds * 1000 });
     this.refreshTokens.set(refreshToken, { grant, expiresAt: now + this.settings.refreshTokenTtlSeconds * 1000 });
     return {
-      open_id: grant.openId, scope: grant.scopes.join(','), access_token: accessToken, expires_in: this.settings.accessTokenTtlSeconds,
-      refresh_token: refreshToken, refresh_expires_in: this.settings.refreshTokenTtlSeconds, token_type: 'Bearer',
+      open_id: grant.openId,
+      scope: grant.scopes.join(','),
+      access_token: accessToken,
+      expires_in: this.settings.accessTokenTtlSeconds,
+      refresh_token: refreshToken,
+      refresh_expires_in: this.settings.refreshTokenTtlSeconds,
+      token_type: 'Bearer',
     };
   }
 

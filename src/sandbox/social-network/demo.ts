@@ -7,8 +7,22 @@ export const SANDBOX_APP = { id: '1000000000000101', secret: 'sandbox-social-net
 
 export const DEMO_USER = { id: '10000000000000001', name: 'Sam Sandbox' };
 export const DEMO_PAGES = [
-  { id: '108234567890123', name: 'Acme Coffee', username: 'acmecoffee', category: 'Coffee shop', about: 'Specialty coffee roasted in Berlin since 2014.', followers: 12840 },
-  { id: '108234567890456', name: 'Acme Coffee Kreuzberg', username: 'acmekreuzberg', category: 'Café', about: 'Espresso bar by the canal.', followers: 2310 },
+  {
+    id: '108234567890123',
+    name: 'Acme Coffee',
+    username: 'acmecoffee',
+    category: 'Coffee shop',
+    about: 'Specialty coffee roasted in Berlin since 2014.',
+    followers: 12840,
+  },
+  {
+    id: '108234567890456',
+    name: 'Acme Coffee Kreuzberg',
+    username: 'acmekreuzberg',
+    category: 'Café',
+    about: 'Espresso bar by the canal.',
+    followers: 2310,
+  },
 ];
 export const DEMO_AD_ACCOUNTS = [
   { id: 'act_1234567890', name: 'Acme Coffee Ads', currency: 'EUR', timezone: 'Europe/Berlin', status: 1, business: 'Acme Coffee GmbH' },

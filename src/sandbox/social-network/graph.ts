@@ -7,12 +7,21 @@ export class Graph {
   constructor(readonly state: SocialState) {}
 
   /** Graph's error body; the HTTP status is mostly 400 whatever the code, as on the real API. */
-  fail(ctx: RouterContext, status: number, code: number, message: string, extra: { subcode?: number; type?: string; headers?: Record<string, string> } = {}): void {
+  fail(
+    ctx: RouterContext,
+    status: number,
+    code: number,
+    message: string,
+    extra: { subcode?: number; type?: string; headers?: Record<string, string> } = {},
+  ): void {
     ctx.status = status;
     for (const [name, value] of Object.entries(extra.headers ?? {})) ctx.set(name, value);
     ctx.body = {
       error: {
-        message, type: extra.type ?? 'OAuthException', code, ...(extra.subcode === undefined ? {} : { error_subcode: extra.subcode }),
+        message,
+        type: extra.type ?? 'OAuthException',
+        code,
+        ...(extra.subcode === undefined ? {} : { error_subcode: extra.subcode }),
         fbtrace_id: randomBytes(9).toString('base64url'),
       },
     };
@@ -28,7 +37,11 @@ export class Graph {
     const failure = this.state.failNext;
     if (!failure) return false;
     this.state.failNext = null;
-    this.fail(ctx, failure.status, failure.code, failure.message, { subcode: failure.subcode, headers: failure.headers, type: failure.code === 1 || failure.code === 2 ? 'FacebookApiException' : 'OAuthException' });
+    this.fail(ctx, failure.status, failure.code, failure.message, {
+      subcode: failure.subcode,
+      headers: failure.headers,
+      type: failure.code === 1 || failure.code === 2 ? 'FacebookApiException' : 'OAuthException',
+    });
     return true;
   }
 
@@ -55,8 +68,13 @@ export class Graph {
   }
 
   unknownObject(ctx: RouterContext, id: string): void {
-    this.fail(ctx, 400, 100, `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-      { subcode: 33, type: 'GraphMethodException' });
+    this.fail(
+      ctx,
+      400,
+      100,
+      `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      { subcode: 33, type: 'GraphMethodException' },
+    );
   }
 
   missingPermission(ctx: RouterContext, permissions: string): void {
@@ -65,7 +83,10 @@ export class Graph {
 
   /** Only the fields asked for, and `id`, as the Graph answers; `picture{url}` asks for `picture`. */
   pick(all: Record<string, unknown>, fields: string | undefined, fallback: string): Record<string, unknown> {
-    const names = (fields ?? fallback).split(/,(?![^{]*\})/).map((field) => field.replace(/\{.*\}$/, '').trim()).filter(Boolean);
+    const names = (fields ?? fallback)
+      .split(/,(?![^{]*\})/)
+      .map((field) => field.replace(/\{.*\}$/, '').trim())
+      .filter(Boolean);
     return { ...Object.fromEntries(names.filter((name) => all[name] !== undefined).map((name) => [name, all[name]])), id: all.id };
   }
 
@@ -73,7 +94,13 @@ export class Graph {
   list<T>(ctx: RouterContext, items: T[], base: string): { data: T[]; paging?: Record<string, unknown> } {
     const params = this.params(ctx);
     const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), 100);
-    const start = params.after ? Number(Buffer.from(params.after, 'base64url').toString('utf8').replace(/^after:/, '')) || 0 : 0;
+    const start = params.after
+      ? Number(
+          Buffer.from(params.after, 'base64url')
+            .toString('utf8')
+            .replace(/^after:/, ''),
+        ) || 0
+      : 0;
     const data = items.slice(start, start + limit);
     if (data.length === 0) return { data };
     const cursor = (index: number) => Buffer.from(`after:${index}`).toString('base64url');

@@ -9,7 +9,11 @@ export const socialNetworkSandbox = defineSandbox({
   platform: socialNetwork,
   mount: (router) => void mountSocialNetwork(router),
   defaults: (sandboxUrl) => ({
-    appId: SANDBOX_APP.id, appSecret: SANDBOX_APP.secret, verifyToken: undefined, version: DEFAULT_VERSION,
-    graphHost: `${sandboxUrl}/social_network/graph`, dialogHost: `${sandboxUrl}/social_network/www`,
+    appId: SANDBOX_APP.id,
+    appSecret: SANDBOX_APP.secret,
+    verifyToken: undefined,
+    version: DEFAULT_VERSION,
+    graphHost: `${sandboxUrl}/social_network/graph`,
+    dialogHost: `${sandboxUrl}/social_network/www`,
   }),
 });

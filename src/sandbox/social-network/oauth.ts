@@ -24,7 +24,9 @@ export function mountSocialOAuth(router: Router, graph: Graph): void {
     }
     const user = state.users.get(state.browserUserId)!;
     const fields = { client_id: app.id, redirect_uri: q.redirect_uri!, state: q.state ?? '', scope: q.scope ?? '', user_id: user.id };
-    const hidden = Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${escape(v)}">`).join('');
+    const hidden = Object.entries(fields)
+      .map(([k, v]) => `<input type="hidden" name="${k}" value="${escape(v)}">`)
+      .join('');
     ctx.type = 'html';
     ctx.body = `<!doctype html><title>Log in with Sandbox</title><h1>${escape(app.name)} wants to access your pages and ad accounts</h1>
 <p>Signed in as ${escape(user.name)}. Permissions: ${escape((q.scope ?? '').split(',').join(', '))}</p>
@@ -43,11 +45,21 @@ export function mountSocialOAuth(router: Router, graph: Graph): void {
     } else {
       // The person grants what was asked, less what they untick; a grant adds to what they granted the app before.
       const granted = user.grants.get(form.client_id!) ?? new Set<string>();
-      for (const scope of (form.scope ?? '').split(',').map((s) => s.trim()).filter(Boolean)) if (!user.declines.has(scope)) granted.add(scope);
+      for (const scope of (form.scope ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean))
+        if (!user.declines.has(scope)) granted.add(scope);
       granted.add('public_profile');
       user.grants.set(form.client_id!, granted);
       const code = `AQ${randomBytes(24).toString('base64url')}`;
-      state.codes.set(code, { appId: form.client_id!, redirectUri: form.redirect_uri!, userId: user.id, used: false, expiresAt: Date.now() + 10 * 60 * 1000 });
+      state.codes.set(code, {
+        appId: form.client_id!,
+        redirectUri: form.redirect_uri!,
+        userId: user.id,
+        used: false,
+        expiresAt: Date.now() + 10 * 60 * 1000,
+      });
       target.searchParams.set('code', code);
     }
     if (form.state) target.searchParams.set('state', form.state);
@@ -63,7 +75,8 @@ export function mountSocialOAuth(router: Router, graph: Graph): void {
     if (q.grant_type === 'fb_exchange_token') {
       const short = state.tokens.get(q.fb_exchange_token ?? '');
       const refusal = short ? state.refusal(short) : { message: 'Invalid OAuth access token - Cannot parse access token' };
-      if (!short || short.kind !== 'user' || short.appId !== app.id || refusal) return graph.fail(ctx, 400, 190, refusal?.message ?? 'Invalid OAuth access token.');
+      if (!short || short.kind !== 'user' || short.appId !== app.id || refusal)
+        return graph.fail(ctx, 400, 190, refusal?.message ?? 'Invalid OAuth access token.');
       const long = state.issue('user', app.id, short.userId, LONG_LIVED_SECONDS);
       ctx.body = { access_token: long.value, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS };
       return;
@@ -73,7 +86,13 @@ export function mountSocialOAuth(router: Router, graph: Graph): void {
     if (code.used) return graph.fail(ctx, 400, 100, 'This authorization code has been used.', { subcode: 36009 });
     if (code.expiresAt < Date.now()) return graph.fail(ctx, 400, 100, 'This authorization code has expired.', { subcode: 36007 });
     if (code.redirectUri !== q.redirect_uri) {
-      return graph.fail(ctx, 400, 100, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', { subcode: 36008 });
+      return graph.fail(
+        ctx,
+        400,
+        100,
+        'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+        { subcode: 36008 },
+      );
     }
     code.used = true;
     const token = state.issue('user', app.id, code.userId, SHORT_LIVED_SECONDS);

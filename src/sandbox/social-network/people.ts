@@ -3,7 +3,11 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { App, SocialState } from './state.js';
 
-interface Delivery { appId: string; url: string | null; status: number | null }
+interface Delivery {
+  appId: string;
+  url: string | null;
+  status: number | null;
+}
 
 /** POSTs a webhook as the platform does: JSON signed with the app secret (SHA-256, and the legacy SHA-1). */
 async function deliver(app: App, url: string | null, payload: unknown): Promise<Delivery> {
@@ -25,10 +29,13 @@ async function deliver(app: App, url: string | null, payload: unknown): Promise<
 /** The deauthorize callback: a form with `signed_request`, HMAC-SHA256 (app secret) over the base64url payload. */
 async function deauthorize(app: App, url: string | null, userId: string): Promise<Delivery> {
   if (!url) return { appId: app.id, url, status: null };
-  const payload = Buffer.from(JSON.stringify({ algorithm: 'HMAC-SHA256', issued_at: Math.floor(Date.now() / 1000), user_id: userId })).toString('base64url');
+  const payload = Buffer.from(
+    JSON.stringify({ algorithm: 'HMAC-SHA256', issued_at: Math.floor(Date.now() / 1000), user_id: userId }),
+  ).toString('base64url');
   const signature = createHmac('sha256', app.secret).update(payload).digest('base64url');
   const response = await fetch(url, {
-    method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ signed_request: `${signature}.${payload}` }).toString(),
   });
   await response.arrayBuffer();
@@ -51,8 +58,16 @@ export function mountSocialPeople(router: Router, state: SocialState): void {
     for (const app of state.apps.values()) {
       const subscription = app.subscriptions.get('permissions');
       if (!subscription) continue;
-      const changes = revoked.map(({ permission, targetIds }) => ({ field: permission, value: { verb: 'revoked', ...(targetIds ? { target_ids: targetIds } : {}) } }));
-      deliveries.push(await deliver(app, subscription.callbackUrl, { object: 'permissions', entry: [{ id: userId, time: Math.floor(Date.now() / 1000), changes }] }));
+      const changes = revoked.map(({ permission, targetIds }) => ({
+        field: permission,
+        value: { verb: 'revoked', ...(targetIds ? { target_ids: targetIds } : {}) },
+      }));
+      deliveries.push(
+        await deliver(app, subscription.callbackUrl, {
+          object: 'permissions',
+          entry: [{ id: userId, time: Math.floor(Date.now() / 1000), changes }],
+        }),
+      );
     }
     return deliveries;
   };
@@ -80,13 +95,20 @@ export function mountSocialPeople(router: Router, state: SocialState): void {
     const now = Date.now();
     const payload = {
       object: 'page',
-      entry: [{
-        id: page.id, time: now,
-        messaging: [{
-          sender: { id: String(input.from ?? '6543210987654321') }, recipient: { id: page.id }, timestamp: now,
-          message: { mid: `m_${randomBytes(18).toString('base64url')}`, text: input.text ?? 'Hello!' },
-        }],
-      }],
+      entry: [
+        {
+          id: page.id,
+          time: now,
+          messaging: [
+            {
+              sender: { id: String(input.from ?? '6543210987654321') },
+              recipient: { id: page.id },
+              timestamp: now,
+              message: { mid: `m_${randomBytes(18).toString('base64url')}`, text: input.text ?? 'Hello!' },
+            },
+          ],
+        },
+      ],
     };
     const deliveries: Delivery[] = [];
     for (const [appId, fields] of page.subscribedApps) {
@@ -96,7 +118,7 @@ export function mountSocialPeople(router: Router, state: SocialState): void {
       if (!fields.includes('messages') || !subscription?.fields.includes('messages')) continue;
       deliveries.push(await deliver(app, subscription.callbackUrl, payload));
     }
-    if (deliveries.length === 0) return fail(ctx, 409, 'no app is subscribed to the page\'s messages');
+    if (deliveries.length === 0) return fail(ctx, 409, "no app is subscribed to the page's messages");
     ctx.body = { payload, deliveries, webhookStatus: deliveries[0]!.status };
   });
 
@@ -108,8 +130,15 @@ export function mountSocialPeople(router: Router, state: SocialState): void {
     const granted = app && user?.grants.get(app.id);
     if (!user || !app || !granted) return fail(ctx, 404, 'the person has not authorised this app');
     user.grants.delete(app.id);
-    const deauthorization = await deauthorize(app, app.deauthCallbackUrl ?? app.subscriptions.get('permissions')?.callbackUrl ?? null, user.id);
-    const permissions = await permissionsWebhook(user.id, [...granted].filter((p) => p !== 'public_profile').map((permission) => ({ permission })));
+    const deauthorization = await deauthorize(
+      app,
+      app.deauthCallbackUrl ?? app.subscriptions.get('permissions')?.callbackUrl ?? null,
+      user.id,
+    );
+    const permissions = await permissionsWebhook(
+      user.id,
+      [...granted].filter((p) => p !== 'public_profile').map((permission) => ({ permission })),
+    );
     ctx.body = { deauthorization, permissions };
   });
 
@@ -120,7 +149,11 @@ export function mountSocialPeople(router: Router, state: SocialState): void {
     const granted = user?.grants.get(String(input.appId ?? [...state.apps.keys()][0]));
     if (!user || !granted || !input.permission || !granted.has(input.permission)) return fail(ctx, 404, 'the permission is not granted');
     if (!input.targetIds) granted.delete(input.permission);
-    ctx.body = { permissions: await permissionsWebhook(user.id, [{ permission: input.permission, ...(input.targetIds ? { targetIds: input.targetIds } : {}) }]) };
+    ctx.body = {
+      permissions: await permissionsWebhook(user.id, [
+        { permission: input.permission, ...(input.targetIds ? { targetIds: input.targetIds } : {}) },
+      ]),
+    };
   });
 
   /** A token stops working (the person changed their password, a session was ended): 190 with subcode 460. */
@@ -144,7 +177,10 @@ export function mountSocialPeople(router: Router, state: SocialState): void {
   router.post('/_sandbox/social_network/fail-next', (ctx) => {
     const input = body(ctx) as { status?: number; code?: number; subcode?: number; message?: string; headers?: Record<string, string> };
     state.failNext = {
-      status: input.status ?? 400, code: input.code ?? 1, message: input.message ?? 'An unknown error occurred', headers: input.headers ?? {},
+      status: input.status ?? 400,
+      code: input.code ?? 1,
+      message: input.message ?? 'An unknown error occurred',
+      headers: input.headers ?? {},
       ...(input.subcode === undefined ? {} : { subcode: input.subcode }),
     };
     ctx.body = { failNext: state.failNext };

@@ -23,9 +23,16 @@ export function mountSocialNetwork(router: Router): SocialState {
   mountSocialOAuth(router, graph);
 
   const pageView = (page: Page, token: Token | null) => ({
-    id: page.id, name: page.name, username: page.username, category: page.category, about: page.about,
-    link: `https://social.example/${page.username}`, website: `https://${page.username}.example`, fan_count: page.followers,
-    followers_count: page.followers, verification_status: 'not_verified',
+    id: page.id,
+    name: page.name,
+    username: page.username,
+    category: page.category,
+    about: page.about,
+    link: `https://social.example/${page.username}`,
+    website: `https://${page.username}.example`,
+    fan_count: page.followers,
+    followers_count: page.followers,
+    verification_status: 'not_verified',
     picture: { data: { url: `https://cdn.social.example/p/${page.id}.jpg`, is_silhouette: false } },
     ...(token ? { access_token: token.value, tasks: TASKS, category_list: [{ id: '1', name: page.category }] } : {}),
   });
@@ -54,7 +61,11 @@ export function mountSocialNetwork(router: Router): SocialState {
     if (!token) return;
     const user = state.users.get(token.userId)!;
     const granted = user.grants.get(token.appId)!;
-    ctx.body = { data: [...granted].map((permission) => ({ permission, status: 'granted' })).concat([...user.declines].filter((p) => !granted.has(p)).map((permission) => ({ permission, status: 'declined' }))) };
+    ctx.body = {
+      data: [...granted]
+        .map((permission) => ({ permission, status: 'granted' }))
+        .concat([...user.declines].filter((p) => !granted.has(p)).map((permission) => ({ permission, status: 'declined' }))),
+    };
   });
 
   /** The pages the person manages, each with a page token (non-expiring when derived from a long-lived token). */
@@ -66,7 +77,11 @@ export function mountSocialNetwork(router: Router): SocialState {
     const pages = user.pageIds.map((id) => {
       const ttl = token.expiresAt !== null && token.expiresAt - Date.now() < 24 * 3600 * 1000 ? 3600 : null;
       const pageToken = state.issue('page', token.appId, user.id, ttl, id);
-      return graph.pick(pageView(state.pages.get(id)!, pageToken), graph.params(ctx).fields, 'name,access_token,category,category_list,tasks');
+      return graph.pick(
+        pageView(state.pages.get(id)!, pageToken),
+        graph.params(ctx).fields,
+        'name,access_token,category,category_list,tasks',
+      );
     });
     ctx.body = graph.list(ctx, pages, `${ctx.origin}${ctx.path}`);
   });
@@ -77,10 +92,20 @@ export function mountSocialNetwork(router: Router): SocialState {
     if (!ADS.some((p) => state.granted(token, p))) return graph.missingPermission(ctx, 'ads_management or ads_read');
     const accounts = state.users.get(token.userId)!.adAccountIds.map((id) => {
       const a = state.adAccounts.get(id)!;
-      return graph.pick({
-        id: a.id, account_id: a.id.slice(4), name: a.name, account_status: a.status, currency: a.currency, timezone_name: a.timezone,
-        ...(a.business ? { business: { id: '9000000001', name: a.business } } : {}), user_tasks: ['MANAGE', 'ADVERTISE', 'ANALYZE'],
-      }, graph.params(ctx).fields, 'account_id');
+      return graph.pick(
+        {
+          id: a.id,
+          account_id: a.id.slice(4),
+          name: a.name,
+          account_status: a.status,
+          currency: a.currency,
+          timezone_name: a.timezone,
+          ...(a.business ? { business: { id: '9000000001', name: a.business } } : {}),
+          user_tasks: ['MANAGE', 'ADVERTISE', 'ANALYZE'],
+        },
+        graph.params(ctx).fields,
+        'account_id',
+      );
     });
     ctx.body = graph.list(ctx, accounts, `${ctx.origin}${ctx.path}`);
   });
@@ -92,18 +117,35 @@ export function mountSocialNetwork(router: Router): SocialState {
     const app = state.apps.get(ctx.params.appId!);
     if (!app) return graph.unknownObject(ctx, ctx.params.appId!);
     if (p.access_token !== `${app.id}|${app.secret}`) return graph.fail(ctx, 400, 190, 'Invalid OAuth access token signature.');
-    if (!['page', 'permissions', 'user', 'ad_account'].includes(p.object ?? '')) return graph.fail(ctx, 400, 100, '(#100) Param object must be one of {user, page, permissions, ad_account}');
-    if (!p.callback_url || !p.verify_token) return graph.fail(ctx, 400, 100, '(#100) The parameters callback_url and verify_token are required.');
+    if (!['page', 'permissions', 'user', 'ad_account'].includes(p.object ?? ''))
+      return graph.fail(ctx, 400, 100, '(#100) Param object must be one of {user, page, permissions, ad_account}');
+    if (!p.callback_url || !p.verify_token)
+      return graph.fail(ctx, 400, 100, '(#100) The parameters callback_url and verify_token are required.');
     const problem = await verifyCallback(p.callback_url, p.verify_token);
     if (problem) return graph.fail(ctx, 400, 2200, `(#2200) Callback verification failed with the following errors: ${problem}`);
-    app.subscriptions.set(p.object!, { callbackUrl: p.callback_url, verifyToken: p.verify_token, fields: (p.fields ?? '').split(',').map((f) => f.trim()).filter(Boolean) });
+    app.subscriptions.set(p.object!, {
+      callbackUrl: p.callback_url,
+      verifyToken: p.verify_token,
+      fields: (p.fields ?? '')
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+    });
     ctx.body = { success: true };
   });
 
   router.get(`${base}/:appId/subscriptions`, (ctx) => {
     const app = state.apps.get(ctx.params.appId!);
-    if (!app || graph.params(ctx).access_token !== `${app.id}|${app.secret}`) return graph.fail(ctx, 400, 190, 'Invalid OAuth access token signature.');
-    ctx.body = { data: [...app.subscriptions].map(([object, s]) => ({ object, callback_url: s.callbackUrl, active: true, fields: s.fields.map((name) => ({ name, version: 'v25.0' })) })) };
+    if (!app || graph.params(ctx).access_token !== `${app.id}|${app.secret}`)
+      return graph.fail(ctx, 400, 190, 'Invalid OAuth access token signature.');
+    ctx.body = {
+      data: [...app.subscriptions].map(([object, s]) => ({
+        object,
+        callback_url: s.callbackUrl,
+        active: true,
+        fields: s.fields.map((name) => ({ name, version: 'v25.0' })),
+      })),
+    };
   });
 
   /** Page subscriptions need the page's token; ad account subscriptions the person's, with an ads permission. */
@@ -122,9 +164,13 @@ export function mountSocialNetwork(router: Router): SocialState {
     }
     const page = state.pages.get(id);
     if (!page || !user.pageIds.includes(id)) return graph.unknownObject(ctx, id);
-    if (token.kind !== 'page' || token.pageId !== id) return graph.fail(ctx, 400, 210, '(#210) A page access token is required to request this resource.');
+    if (token.kind !== 'page' || token.pageId !== id)
+      return graph.fail(ctx, 400, 210, '(#210) A page access token is required to request this resource.');
     if (!state.granted(token, 'pages_manage_metadata')) return graph.missingPermission(ctx, 'pages_manage_metadata');
-    const fields = (graph.params(ctx).subscribed_fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+    const fields = (graph.params(ctx).subscribed_fields ?? '')
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
     if (fields.length === 0) return graph.fail(ctx, 400, 100, '(#100) The parameter subscribed_fields is required.');
     page.subscribedApps.set(token.appId, fields);
     ctx.body = { success: true };
@@ -135,7 +181,13 @@ export function mountSocialNetwork(router: Router): SocialState {
     const page = state.pages.get(ctx.params.id!);
     if (!token) return;
     if (!page || token.pageId !== page.id) return graph.unknownObject(ctx, ctx.params.id!);
-    ctx.body = { data: [...page.subscribedApps].map(([appId, fields]) => ({ id: appId, name: state.apps.get(appId)?.name, subscribed_fields: fields })) };
+    ctx.body = {
+      data: [...page.subscribedApps].map(([appId, fields]) => ({
+        id: appId,
+        name: state.apps.get(appId)?.name,
+        subscribed_fields: fields,
+      })),
+    };
   });
 
   router.delete(`${base}/:id/subscribed_apps`, (ctx) => {
@@ -156,7 +208,8 @@ export function mountSocialNetwork(router: Router): SocialState {
     if (!token) return;
     const page = state.pages.get(ctx.params.id!);
     const user = state.users.get(token.userId)!;
-    if (!page || !user.pageIds.includes(page.id) || (token.kind === 'page' && token.pageId !== page.id)) return graph.unknownObject(ctx, ctx.params.id!);
+    if (!page || !user.pageIds.includes(page.id) || (token.kind === 'page' && token.pageId !== page.id))
+      return graph.unknownObject(ctx, ctx.params.id!);
     ctx.body = graph.pick(pageView(page, null), graph.params(ctx).fields, 'name');
   });
 

@@ -5,12 +5,35 @@ import type { Token } from './state.js';
 
 /** A post on a page's timeline: made through the API (text, link, photos, a video) or in the app. */
 export interface PagePost {
-  id: string; pageId: string; message: string | null; link: string | null; photoUrls: string[]; videoId: string | null;
-  createdAt: number; deleted: boolean; madeInApp: boolean; reactions: number; shares: number;
+  id: string;
+  pageId: string;
+  message: string | null;
+  link: string | null;
+  photoUrls: string[];
+  videoId: string | null;
+  createdAt: number;
+  deleted: boolean;
+  madeInApp: boolean;
+  reactions: number;
+  shares: number;
   comments: Array<{ id: string; message: string; fromPage: boolean; createdAt: number }>;
 }
-interface Photo { id: string; pageId: string; url: string; postId: string | null }
-interface Video { id: string; pageId: string; description: string | null; title: string | null; status: 'processing' | 'ready' | 'error'; readsUntilReady: number; failing: boolean; post: PagePost }
+interface Photo {
+  id: string;
+  pageId: string;
+  url: string;
+  postId: string | null;
+}
+interface Video {
+  id: string;
+  pageId: string;
+  description: string | null;
+  title: string | null;
+  status: 'processing' | 'ready' | 'error';
+  readsUntilReady: number;
+  failing: boolean;
+  post: PagePost;
+}
 
 /**
  * What the people's control can make the next call on a page answer: throttling with the usage headers, a
@@ -18,8 +41,13 @@ interface Video { id: string; pageId: string; description: string | null; title:
  * whose processing fails, a failing comment (`code`: 1 is transient, 368 a block); `edge` limits it to one edge.
  */
 export type PostFault = (
-  | { kind: 'rate_limited'; minutes?: number } | { kind: 'duplicate' } | { kind: 'policy' } | { kind: 'server_error' }
-  | { kind: 'hang_after_create' } | { kind: 'video_processing_error' } | { kind: 'comment_fails'; code?: number }
+  | { kind: 'rate_limited'; minutes?: number }
+  | { kind: 'duplicate' }
+  | { kind: 'policy' }
+  | { kind: 'server_error' }
+  | { kind: 'hang_after_create' }
+  | { kind: 'video_processing_error' }
+  | { kind: 'comment_fails'; code?: number }
 ) & { edge?: 'feed' | 'photos' | 'videos' };
 
 const PHOTO_TYPES = /^image\/(jpeg|png|gif|bmp|tiff)/;
@@ -28,7 +56,8 @@ const VIDEO_TYPES = /^video\/(mp4|quicktime)/;
 /** The Graph's time format: seconds, `+0000`. */
 const graphTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', '+0000');
 /** `since`/`until`: a unix time in seconds or anything Date parses (the real API takes strtotime strings). */
-const timeParam = (value: string | undefined) => (value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value));
+const timeParam = (value: string | undefined) =>
+  value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
 
 /**
  * Page posts over the Graph API: `/{page}/feed`, `/{page}/photos`, `/{page}/videos` (from `file_url`, processed
@@ -50,8 +79,19 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
   };
   const newPost = (pageId: string, fields: Partial<PagePost>): PagePost => {
     const post: PagePost = {
-      id: `${pageId}_${state.newId()}`, pageId, message: null, link: null, photoUrls: [], videoId: null, createdAt: Date.now(),
-      deleted: false, madeInApp: false, reactions: 0, shares: 0, comments: [], ...fields,
+      id: `${pageId}_${state.newId()}`,
+      pageId,
+      message: null,
+      link: null,
+      photoUrls: [],
+      videoId: null,
+      createdAt: Date.now(),
+      deleted: false,
+      madeInApp: false,
+      reactions: 0,
+      shares: 0,
+      comments: [],
+      ...fields,
     };
     posts.set(post.id, post);
     return post;
@@ -64,7 +104,8 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
     if (!token) return null;
     const user = state.users.get(token.userId)!;
     if (!state.pages.has(pageId) || !user.pageIds.includes(pageId)) graph.unknownObject(ctx, pageId);
-    else if (token.kind !== 'page' || token.pageId !== pageId) graph.fail(ctx, 400, 210, '(#210) A page access token is required to request this resource.');
+    else if (token.kind !== 'page' || token.pageId !== pageId)
+      graph.fail(ctx, 400, 210, '(#210) A page access token is required to request this resource.');
     else if (!state.granted(token, 'pages_manage_posts')) graph.missingPermission(ctx, 'pages_manage_posts');
     else return token;
     return null;
@@ -75,10 +116,15 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
     const fault = takeFault(pageId, ['rate_limited', 'duplicate', 'policy', 'server_error'], edge);
     if (!fault) return false;
     if (fault.kind === 'rate_limited') {
-      const usage = { [pageId]: [{ type: 'pages', call_count: 100, total_cputime: 30, total_time: 40, estimated_time_to_regain_access: fault.minutes ?? 0 }] };
+      const usage = {
+        [pageId]: [
+          { type: 'pages', call_count: 100, total_cputime: 30, total_time: 40, estimated_time_to_regain_access: fault.minutes ?? 0 },
+        ],
+      };
       graph.fail(ctx, 400, 32, '(#32) Page request limit reached', { headers: { 'X-Business-Use-Case-Usage': JSON.stringify(usage) } });
     } else if (fault.kind === 'duplicate') graph.fail(ctx, 400, 506, '(#506) Duplicate status message');
-    else if (fault.kind === 'policy') graph.fail(ctx, 400, 368, '(#368) The action attempted has been deemed abusive or is otherwise disallowed');
+    else if (fault.kind === 'policy')
+      graph.fail(ctx, 400, 368, '(#368) The action attempted has been deemed abusive or is otherwise disallowed');
     else graph.fail(ctx, 500, 2, 'An unexpected error has occurred. Please retry your request later.', { type: 'FacebookApiException' });
     return true;
   };
@@ -123,7 +169,11 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
     if (p.message && attached.length === 0 && last?.message === p.message && (last.link ?? undefined) === p.link) {
       return graph.fail(ctx, 400, 506, '(#506) Duplicate status message');
     }
-    const post = newPost(pageId, { message: p.message || null, link: p.link || null, photoUrls: attachedPhotos.map((photo) => photo!.url) });
+    const post = newPost(pageId, {
+      message: p.message || null,
+      link: p.link || null,
+      photoUrls: attachedPhotos.map((photo) => photo!.url),
+    });
     for (const photo of attachedPhotos) photo!.postId = post.id;
     await hangIfAsked(pageId, 'feed');
     ctx.body = { id: post.id };
@@ -152,11 +202,21 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
     const p = graph.params(ctx);
     const fetched = await fetchMedia(p.file_url, VIDEO_TYPES);
     if (fetched === 'unreachable') return graph.fail(ctx, 400, 389, '(#389) Unable to fetch video file from URL.');
-    if (fetched === 'wrong_type') return graph.fail(ctx, 400, 352, '(#352) Sorry, the video file you selected is in a format that we don\'t support.');
+    if (fetched === 'wrong_type')
+      return graph.fail(ctx, 400, 352, "(#352) Sorry, the video file you selected is in a format that we don't support.");
     const id = state.newId();
     const post = newPost(pageId, { message: p.description || null, videoId: id });
     const failing = takeFault(pageId, ['video_processing_error']) !== undefined;
-    videos.set(id, { id, pageId, description: p.description || null, title: p.title || null, status: 'processing', readsUntilReady: 1, failing, post });
+    videos.set(id, {
+      id,
+      pageId,
+      description: p.description || null,
+      title: p.title || null,
+      status: 'processing',
+      readsUntilReady: 1,
+      failing,
+      post,
+    });
     await hangIfAsked(pageId, 'videos');
     ctx.body = { id };
   });
@@ -167,12 +227,18 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
     const media = post.photoUrls.map((url) => ({ type: 'photo', media: { image: { src: url, width: 720, height: 720 } } }));
     const attachment = video
       ? { type: 'video_inline', media: { source: `${origin}/social_network/cdn/v/${video.id}.mp4` }, target: { id: video.id } }
-      : post.link ? { type: 'share', url: post.link }
-        : media.length > 1 ? { type: 'album', subattachments: { data: media } } : media[0];
+      : post.link
+        ? { type: 'share', url: post.link }
+        : media.length > 1
+          ? { type: 'album', subattachments: { data: media } }
+          : media[0];
     return {
-      id: post.id, message: post.message ?? undefined, created_time: graphTime(post.createdAt),
+      id: post.id,
+      message: post.message ?? undefined,
+      created_time: graphTime(post.createdAt),
       permalink_url: `https://social.example/${state.pages.get(post.pageId)?.username}/posts/${post.id.split('_')[1]}`,
-      full_picture: post.photoUrls[0], attachments: attachment ? { data: [attachment] } : undefined,
+      full_picture: post.photoUrls[0],
+      attachments: attachment ? { data: [attachment] } : undefined,
       reactions: { data: [], summary: { total_count: post.reactions, viewer_reaction: 'NONE' } },
       comments: { data: [], summary: { order: 'chronological', total_count: post.comments.length, can_comment: true } },
       shares: post.shares ? { count: post.shares } : undefined,
@@ -193,10 +259,18 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
       const p = graph.params(ctx);
       const since = timeParam(p.since);
       const until = timeParam(p.until);
-      const listed = [...posts.values()].filter((post) => post.pageId === pageId && visible(post))
-        .filter((post) => (since === undefined || post.createdAt >= Math.floor(since / 1000) * 1000) && (until === undefined || post.createdAt < until))
+      const listed = [...posts.values()]
+        .filter((post) => post.pageId === pageId && visible(post))
+        .filter(
+          (post) =>
+            (since === undefined || post.createdAt >= Math.floor(since / 1000) * 1000) && (until === undefined || post.createdAt < until),
+        )
         .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id));
-      ctx.body = graph.list(ctx, listed.map((post) => pick(postView(post, ctx.origin), p.fields)), `${ctx.origin}${ctx.path}`);
+      ctx.body = graph.list(
+        ctx,
+        listed.map((post) => pick(postView(post, ctx.origin), p.fields)),
+        `${ctx.origin}${ctx.path}`,
+      );
     });
   }
 
@@ -204,8 +278,15 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
     const token = graph.authenticate(ctx);
     if (!token) return;
     if (token.pageId !== ctx.params.pageId) return graph.unknownObject(ctx, ctx.params.pageId!);
-    const list = [...videos.values()].filter((video) => video.pageId === ctx.params.pageId && !video.post.deleted).reverse()
-      .map((video) => ({ id: video.id, description: video.description ?? undefined, title: video.title ?? undefined, created_time: graphTime(video.post.createdAt) }));
+    const list = [...videos.values()]
+      .filter((video) => video.pageId === ctx.params.pageId && !video.post.deleted)
+      .reverse()
+      .map((video) => ({
+        id: video.id,
+        description: video.description ?? undefined,
+        title: video.title ?? undefined,
+        created_time: graphTime(video.post.createdAt),
+      }));
     ctx.body = graph.list(ctx, list, `${ctx.origin}${ctx.path}`);
   });
 
@@ -221,15 +302,26 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
     if (post) return void (ctx.body = pick(postView(post, ctx.origin), graph.params(ctx).fields));
     if (video!.status === 'processing' && video!.readsUntilReady-- <= 0) video!.status = video!.failing ? 'error' : 'ready';
     const videoStatus = video!.status;
-    ctx.body = pick({
-      id, description: video!.description ?? undefined, title: video!.title ?? undefined, post_id: videoStatus === 'ready' ? video!.post.id : undefined,
-      permalink_url: `/${state.pages.get(video!.pageId)?.username}/videos/${id}/`,
-      status: {
-        video_status: videoStatus, processing_progress: videoStatus === 'processing' ? 50 : 100,
-        processing_phase: { status: videoStatus === 'error' ? 'error' : videoStatus === 'ready' ? 'complete' : 'in_progress',
-          ...(videoStatus === 'error' ? { errors: [{ code: 1363008, message: 'The video could not be processed: the file is corrupt.' }] } : {}) },
+    ctx.body = pick(
+      {
+        id,
+        description: video!.description ?? undefined,
+        title: video!.title ?? undefined,
+        post_id: videoStatus === 'ready' ? video!.post.id : undefined,
+        permalink_url: `/${state.pages.get(video!.pageId)?.username}/videos/${id}/`,
+        status: {
+          video_status: videoStatus,
+          processing_progress: videoStatus === 'processing' ? 50 : 100,
+          processing_phase: {
+            status: videoStatus === 'error' ? 'error' : videoStatus === 'ready' ? 'complete' : 'in_progress',
+            ...(videoStatus === 'error'
+              ? { errors: [{ code: 1363008, message: 'The video could not be processed: the file is corrupt.' }] }
+              : {}),
+          },
+        },
       },
-    }, graph.params(ctx).fields);
+      graph.params(ctx).fields,
+    );
   });
 
   router.post(`${base}/:postId/comments`, (ctx) => {
@@ -241,7 +333,13 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
     const fault = takeFault(post.pageId, ['comment_fails']);
     if (fault?.kind === 'comment_fails') {
       const code = fault.code ?? 1;
-      return graph.fail(ctx, code === 1 ? 500 : 400, code, code === 1 ? 'An unknown error has occurred.' : `(#${code}) The comment could not be posted.`, { type: code === 1 ? 'FacebookApiException' : 'OAuthException' });
+      return graph.fail(
+        ctx,
+        code === 1 ? 500 : 400,
+        code,
+        code === 1 ? 'An unknown error has occurred.' : `(#${code}) The comment could not be posted.`,
+        { type: code === 1 ? 'FacebookApiException' : 'OAuthException' },
+      );
     }
     const message = graph.params(ctx).message;
     if (!message) return graph.fail(ctx, 400, 100, '(#100) Missing message');
@@ -256,7 +354,12 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
     if (!token) return;
     if (!post || !visible(post) || token.pageId !== post.pageId) return graph.unknownObject(ctx, ctx.params.postId!);
     const page = state.pages.get(post.pageId)!;
-    const list = post.comments.map((c) => ({ id: c.id, message: c.message, created_time: graphTime(c.createdAt), ...(c.fromPage ? { from: { id: page.id, name: page.name } } : {}) }));
+    const list = post.comments.map((c) => ({
+      id: c.id,
+      message: c.message,
+      created_time: graphTime(c.createdAt),
+      ...(c.fromPage ? { from: { id: page.id, name: page.name } } : {}),
+    }));
     ctx.body = graph.list(ctx, list, `${ctx.origin}${ctx.path}`);
   });
 
@@ -282,8 +385,14 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
   router.post(`${people}/page-posts`, (ctx) => {
     const input = body(ctx) as { pageId?: string; message?: string; reactions?: number; shares?: number; comments?: string[] };
     if (!state.pages.has(String(input.pageId))) return noPage(ctx);
-    const post = newPost(String(input.pageId), { message: input.message ?? null, madeInApp: true, reactions: input.reactions ?? 0, shares: input.shares ?? 0 });
-    for (const message of input.comments ?? []) post.comments.push({ id: `${post.id.split('_')[1]}_${state.newId()}`, message, fromPage: false, createdAt: Date.now() });
+    const post = newPost(String(input.pageId), {
+      message: input.message ?? null,
+      madeInApp: true,
+      reactions: input.reactions ?? 0,
+      shares: input.shares ?? 0,
+    });
+    for (const message of input.comments ?? [])
+      post.comments.push({ id: `${post.id.split('_')[1]}_${state.newId()}`, message, fromPage: false, createdAt: Date.now() });
     ctx.status = 201;
     ctx.body = postView(post, ctx.origin);
   });

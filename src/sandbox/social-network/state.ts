@@ -24,20 +24,50 @@ export interface User {
 }
 
 export interface Page {
-  id: string; name: string; username: string; category: string; about: string; followers: number;
+  id: string;
+  name: string;
+  username: string;
+  category: string;
+  about: string;
+  followers: number;
   /** appId → fields the app is subscribed to on this page. */
   subscribedApps: Map<string, string[]>;
 }
 
-export interface AdAccount { id: string; name: string; currency: string; timezone: string; status: number; business: string | null; subscribedApps: Set<string> }
+export interface AdAccount {
+  id: string;
+  name: string;
+  currency: string;
+  timezone: string;
+  status: number;
+  business: string | null;
+  subscribedApps: Set<string>;
+}
 
 /** A token: a person's for an app (short- or long-lived), or a page's derived from it. Checked on every use. */
-export interface Token { value: string; kind: 'user' | 'page'; appId: string; userId: string; pageId: string | null; expiresAt: number | null; revoked: boolean }
+export interface Token {
+  value: string;
+  kind: 'user' | 'page';
+  appId: string;
+  userId: string;
+  pageId: string | null;
+  expiresAt: number | null;
+  revoked: boolean;
+}
 
-export interface Code { appId: string; redirectUri: string; userId: string; used: boolean; expiresAt: number }
+export interface Code {
+  appId: string;
+  redirectUri: string;
+  userId: string;
+  used: boolean;
+  expiresAt: number;
+}
 
 /** Why a token is refused, as the Graph API words it (error 190 with a subcode). */
-export interface Refusal { subcode: number; message: string }
+export interface Refusal {
+  subcode: number;
+  message: string;
+}
 
 export const TASKS = ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MESSAGING', 'MANAGE'];
 export const LONG_LIVED_SECONDS = 5_183_944;
@@ -61,7 +91,11 @@ export class SocialState {
     for (const page of DEMO_PAGES) this.pages.set(page.id, { ...page, subscribedApps: new Map() });
     for (const account of DEMO_AD_ACCOUNTS) this.adAccounts.set(account.id, { ...account, subscribedApps: new Set() });
     this.users.set(DEMO_USER.id, {
-      ...DEMO_USER, pageIds: DEMO_PAGES.map((p) => p.id), adAccountIds: DEMO_AD_ACCOUNTS.map((a) => a.id), grants: new Map(), declines: new Set(),
+      ...DEMO_USER,
+      pageIds: DEMO_PAGES.map((p) => p.id),
+      adAccountIds: DEMO_AD_ACCOUNTS.map((a) => a.id),
+      grants: new Map(),
+      declines: new Set(),
     });
   }
 
@@ -71,17 +105,37 @@ export class SocialState {
 
   /** A new person with their own pages and ad accounts. */
   addUser(input: { name?: string; pages?: number; adAccounts?: number; declineScopes?: string[] }): User {
-    const user: User = { id: this.newId(), name: input.name ?? 'Sandbox Person', pageIds: [], adAccountIds: [], grants: new Map(), declines: new Set(input.declineScopes ?? []) };
+    const user: User = {
+      id: this.newId(),
+      name: input.name ?? 'Sandbox Person',
+      pageIds: [],
+      adAccountIds: [],
+      grants: new Map(),
+      declines: new Set(input.declineScopes ?? []),
+    };
     for (let i = 1; i <= (input.pages ?? 2); i += 1) {
       const page: Page = {
-        id: this.newId(), name: `${user.name} Page ${i}`, username: `page${this.nextId}`, category: 'Local business',
-        about: `Page ${i} of ${user.name}.`, followers: 100 * i, subscribedApps: new Map(),
+        id: this.newId(),
+        name: `${user.name} Page ${i}`,
+        username: `page${this.nextId}`,
+        category: 'Local business',
+        about: `Page ${i} of ${user.name}.`,
+        followers: 100 * i,
+        subscribedApps: new Map(),
       };
       this.pages.set(page.id, page);
       user.pageIds.push(page.id);
     }
     for (let i = 1; i <= (input.adAccounts ?? 1); i += 1) {
-      const account: AdAccount = { id: `act_${this.newId()}`, name: `${user.name} Ads ${i}`, currency: 'EUR', timezone: 'Europe/Berlin', status: 1, business: null, subscribedApps: new Set() };
+      const account: AdAccount = {
+        id: `act_${this.newId()}`,
+        name: `${user.name} Ads ${i}`,
+        currency: 'EUR',
+        timezone: 'Europe/Berlin',
+        status: 1,
+        business: null,
+        subscribedApps: new Set(),
+      };
       this.adAccounts.set(account.id, account);
       user.adAccountIds.push(account.id);
     }
@@ -91,8 +145,13 @@ export class SocialState {
 
   issue(kind: Token['kind'], appId: string, userId: string, ttlSeconds: number | null, pageId: string | null = null): Token {
     const token: Token = {
-      value: `EAASandbox${randomBytes(30).toString('base64url')}`, kind, appId, userId, pageId,
-      expiresAt: ttlSeconds === null ? null : Date.now() + ttlSeconds * 1000, revoked: false,
+      value: `EAASandbox${randomBytes(30).toString('base64url')}`,
+      kind,
+      appId,
+      userId,
+      pageId,
+      expiresAt: ttlSeconds === null ? null : Date.now() + ttlSeconds * 1000,
+      revoked: false,
     };
     this.tokens.set(token.value, token);
     return token;
@@ -101,10 +160,18 @@ export class SocialState {
   /** Null when the token works; else why not, in the order the platform checks. */
   refusal(token: Token): Refusal | null {
     const user = this.users.get(token.userId);
-    if (token.revoked) return { subcode: 460, message: 'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.' };
-    if (token.expiresAt !== null && token.expiresAt < Date.now()) return { subcode: 463, message: 'Error validating access token: Session has expired.' };
-    if (!user?.grants.has(token.appId)) return { subcode: 458, message: `Error validating access token: The user has not authorized application ${token.appId}.` };
-    if (token.pageId && !user.pageIds.includes(token.pageId)) return { subcode: 492, message: 'Error validating access token: The user is not an admin of the page any more.' };
+    if (token.revoked)
+      return {
+        subcode: 460,
+        message:
+          'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
+      };
+    if (token.expiresAt !== null && token.expiresAt < Date.now())
+      return { subcode: 463, message: 'Error validating access token: Session has expired.' };
+    if (!user?.grants.has(token.appId))
+      return { subcode: 458, message: `Error validating access token: The user has not authorized application ${token.appId}.` };
+    if (token.pageId && !user.pageIds.includes(token.pageId))
+      return { subcode: 492, message: 'Error validating access token: The user is not an admin of the page any more.' };
     return null;
   }
 

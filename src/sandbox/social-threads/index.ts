@@ -8,7 +8,10 @@ export const socialThreadsSandbox = defineSandbox({
   platform: socialThreads,
   mount: mountSocialThreads,
   defaults: (sandboxUrl) => ({
-    appId: SANDBOX_THREADS_APP.id, appSecret: SANDBOX_THREADS_APP.secret, version: DEFAULT_VERSION,
-    apiUrl: `${sandboxUrl}/social_threads/graph`, authorizeUrl: `${sandboxUrl}/social_threads/www/oauth/authorize`,
+    appId: SANDBOX_THREADS_APP.id,
+    appSecret: SANDBOX_THREADS_APP.secret,
+    version: DEFAULT_VERSION,
+    apiUrl: `${sandboxUrl}/social_threads/graph`,
+    authorizeUrl: `${sandboxUrl}/social_threads/www/oauth/authorize`,
   }),
 });

@@ -6,8 +6,22 @@ import { mountThreadsPosting } from './posting.js';
 
 export * from './demo.js';
 
-interface Person { id: string; username: string; name: string; biography: string; authorised: boolean }
-interface Token { value: string; userId: string; scopes: string[]; longLived: boolean; issuedAt: number; expiresAt: number; revoked: boolean }
+interface Person {
+  id: string;
+  username: string;
+  name: string;
+  biography: string;
+  authorised: boolean;
+}
+interface Token {
+  value: string;
+  userId: string;
+  scopes: string[];
+  longLived: boolean;
+  issuedAt: number;
+  expiresAt: number;
+  revoked: boolean;
+}
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
@@ -27,12 +41,31 @@ export function mountSocialThreads(router: Router): void {
 
   const fail = (ctx: RouterContext, code: number, message: string, subcode?: number, status = 400) => {
     ctx.status = status;
-    ctx.body = { error: { message, type: 'OAuthException', code, ...(subcode === undefined ? {} : { error_subcode: subcode }), fbtrace_id: randomBytes(9).toString('base64url') } };
+    ctx.body = {
+      error: {
+        message,
+        type: 'OAuthException',
+        code,
+        ...(subcode === undefined ? {} : { error_subcode: subcode }),
+        fbtrace_id: randomBytes(9).toString('base64url'),
+      },
+    };
   };
-  const params = (ctx: RouterContext): Record<string, string> => ({ ...(ctx.query as Record<string, string>), ...((ctx.request.body as Record<string, string> | undefined) ?? {}) });
+  const params = (ctx: RouterContext): Record<string, string> => ({
+    ...(ctx.query as Record<string, string>),
+    ...((ctx.request.body as Record<string, string> | undefined) ?? {}),
+  });
   const issue = (userId: string, scopes: string[], longLived: boolean): Token => {
     const ttl = longLived ? settings.longLivedTtlSeconds : 3600;
-    const token: Token = { value: `THSandbox${randomBytes(30).toString('base64url')}`, userId, scopes, longLived, issuedAt: Date.now(), expiresAt: Date.now() + ttl * 1000, revoked: false };
+    const token: Token = {
+      value: `THSandbox${randomBytes(30).toString('base64url')}`,
+      userId,
+      scopes,
+      longLived,
+      issuedAt: Date.now(),
+      expiresAt: Date.now() + ttl * 1000,
+      revoked: false,
+    };
     tokens.set(token.value, token);
     return token;
   };
@@ -42,7 +75,8 @@ export function mountSocialThreads(router: Router): void {
     if (!token) fail(ctx, 190, 'Invalid OAuth access token - Cannot parse access token');
     else if (token.revoked) fail(ctx, 190, 'Error validating access token: The session has been invalidated.', 460);
     else if (token.expiresAt < Date.now()) fail(ctx, 190, 'Error validating access token: Session has expired.', 463);
-    else if (!people.get(token.userId)?.authorised) fail(ctx, 190, `Error validating access token: The user has not authorized application ${SANDBOX_THREADS_APP.id}.`, 458);
+    else if (!people.get(token.userId)?.authorised)
+      fail(ctx, 190, `Error validating access token: The user has not authorized application ${SANDBOX_THREADS_APP.id}.`, 458);
     else return token;
     return null;
   };
@@ -55,8 +89,16 @@ export function mountSocialThreads(router: Router): void {
       return;
     }
     const person = people.get(browserUserId)!;
-    const fields = { client_id: q.client_id, redirect_uri: q.redirect_uri!, state: q.state ?? '', scope: q.scope ?? '', user_id: person.id };
-    const hidden = Object.entries(fields).map(([k, v]) => `<input type="hidden" name="${k}" value="${escape(v)}">`).join('');
+    const fields = {
+      client_id: q.client_id,
+      redirect_uri: q.redirect_uri!,
+      state: q.state ?? '',
+      scope: q.scope ?? '',
+      user_id: person.id,
+    };
+    const hidden = Object.entries(fields)
+      .map(([k, v]) => `<input type="hidden" name="${k}" value="${escape(v)}">`)
+      .join('');
     ctx.type = 'html';
     ctx.body = `<!doctype html><title>Threads</title><h1>Allow the app to access your Threads profile?</h1><p>@${escape(person.username)} · ${escape(q.scope ?? '')}</p>
 <form method="post" action="/social_threads/www/oauth/consent">${hidden}<button name="decision" value="approve">Allow</button><button name="decision" value="deny">Cancel</button></form>`;
@@ -73,7 +115,12 @@ export function mountSocialThreads(router: Router): void {
     } else {
       person.authorised = true;
       const code = `AQTh${randomBytes(24).toString('base64url')}`;
-      codes.set(code, { userId: person.id, scopes: (form.scope ?? '').split(',').filter(Boolean), redirectUri: form.redirect_uri!, used: false });
+      codes.set(code, {
+        userId: person.id,
+        scopes: (form.scope ?? '').split(',').filter(Boolean),
+        redirectUri: form.redirect_uri!,
+        used: false,
+      });
       target.searchParams.set('code', code);
     }
     if (form.state) target.searchParams.set('state', form.state);
@@ -82,7 +129,8 @@ export function mountSocialThreads(router: Router): void {
 
   router.post('/social_threads/graph/oauth/access_token', (ctx) => {
     const p = params(ctx);
-    if (p.client_id !== SANDBOX_THREADS_APP.id || p.client_secret !== SANDBOX_THREADS_APP.secret) return fail(ctx, 101, 'Error validating client secret.');
+    if (p.client_id !== SANDBOX_THREADS_APP.id || p.client_secret !== SANDBOX_THREADS_APP.secret)
+      return fail(ctx, 101, 'Error validating client secret.');
     const code = codes.get(p.code ?? '');
     if (p.grant_type !== 'authorization_code' || !code || code.used || code.redirectUri !== p.redirect_uri) {
       return fail(ctx, 100, 'Error validating verification code. The code is used, unknown, or the redirect_uri differs.', 36009);
@@ -93,11 +141,16 @@ export function mountSocialThreads(router: Router): void {
 
   router.get('/social_threads/graph/access_token', (ctx) => {
     const p = params(ctx);
-    if (p.grant_type !== 'th_exchange_token' || p.client_secret !== SANDBOX_THREADS_APP.secret) return fail(ctx, 100, 'Unsupported grant_type, or the client secret is wrong.');
+    if (p.grant_type !== 'th_exchange_token' || p.client_secret !== SANDBOX_THREADS_APP.secret)
+      return fail(ctx, 100, 'Unsupported grant_type, or the client secret is wrong.');
     const short = authenticate(ctx);
     if (!short) return;
     if (short.longLived) return fail(ctx, 100, 'The token is long-lived already; refresh it instead.');
-    ctx.body = { access_token: issue(short.userId, short.scopes, true).value, token_type: 'bearer', expires_in: settings.longLivedTtlSeconds };
+    ctx.body = {
+      access_token: issue(short.userId, short.scopes, true).value,
+      token_type: 'bearer',
+      expires_in: settings.longLivedTtlSeconds,
+    };
   });
 
   router.get('/social_threads/graph/refresh_access_token', (ctx) => {
@@ -105,8 +158,13 @@ export function mountSocialThreads(router: Router): void {
     const token = authenticate(ctx);
     if (!token) return;
     if (!token.longLived) return fail(ctx, 100, 'Only long-lived tokens can be refreshed.');
-    if (Date.now() - token.issuedAt < settings.minRefreshAgeSeconds * 1000) return fail(ctx, 100, 'The token must be at least 24 hours old to be refreshed.');
-    ctx.body = { access_token: issue(token.userId, token.scopes, true).value, token_type: 'bearer', expires_in: settings.longLivedTtlSeconds };
+    if (Date.now() - token.issuedAt < settings.minRefreshAgeSeconds * 1000)
+      return fail(ctx, 100, 'The token must be at least 24 hours old to be refreshed.');
+    ctx.body = {
+      access_token: issue(token.userId, token.scopes, true).value,
+      token_type: 'bearer',
+      expires_in: settings.longLivedTtlSeconds,
+    };
   });
 
   router.get('/social_threads/graph/:version/me', (ctx) => {
@@ -114,10 +172,15 @@ export function mountSocialThreads(router: Router): void {
     if (!token) return;
     const person = people.get(token.userId)!;
     const all: Record<string, unknown> = {
-      id: person.id, username: person.username, name: person.name, threads_biography: person.biography,
+      id: person.id,
+      username: person.username,
+      name: person.name,
+      threads_biography: person.biography,
       threads_profile_picture_url: `https://cdn.threads.example/p/${person.id}.jpg`,
     };
-    const fields = String(params(ctx).fields ?? 'id').split(',').map((f) => f.trim());
+    const fields = String(params(ctx).fields ?? 'id')
+      .split(',')
+      .map((f) => f.trim());
     ctx.body = { ...Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]])), id: person.id };
   });
 
@@ -127,7 +190,13 @@ export function mountSocialThreads(router: Router): void {
   router.post('/_sandbox/social_threads/users', (ctx) => {
     const input = (ctx.request.body ?? {}) as { username?: string; name?: string };
     const id = String(nextId++);
-    const person: Person = { id, username: input.username ?? `sandbox.${id.slice(-4)}`, name: input.name ?? 'Sandbox Person', biography: 'On the sandbox.', authorised: false };
+    const person: Person = {
+      id,
+      username: input.username ?? `sandbox.${id.slice(-4)}`,
+      name: input.name ?? 'Sandbox Person',
+      biography: 'On the sandbox.',
+      authorised: false,
+    };
     people.set(id, person);
     browserUserId = id;
     ctx.status = 201;

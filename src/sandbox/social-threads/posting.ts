@@ -12,19 +12,41 @@ export interface ThreadsSandboxAuth {
 
 type Status = 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED';
 interface Container {
-  id: string; userId: string; mediaType: string; text: string | null; mediaUrl: string | null; isCarouselItem: boolean;
-  children: string[]; replyControl: string; createdAt: number; readyAt: number; status: Status; errorMessage: string | null;
+  id: string;
+  userId: string;
+  mediaType: string;
+  text: string | null;
+  mediaUrl: string | null;
+  isCarouselItem: boolean;
+  children: string[];
+  replyControl: string;
+  createdAt: number;
+  readyAt: number;
+  status: Status;
+  errorMessage: string | null;
 }
 interface Thread {
-  id: string; userId: string; text: string | null; mediaType: string; mediaUrl: string | null; children: string[];
-  replyControl: string; timestamp: string; permalink: string; containerId: string | null;
+  id: string;
+  userId: string;
+  text: string | null;
+  mediaType: string;
+  mediaUrl: string | null;
+  children: string[];
+  replyControl: string;
+  timestamp: string;
+  permalink: string;
+  containerId: string | null;
 }
 /**
  * Failures a test switches on: `rate_limited` (the next publish answers code 4), `processing_error` (the next
  * media container fails processing with `errorMessage`), `error_after_publish` (published, then a 500 as answer),
  * `hang_after_publish` (published, never answered).
  */
-type Fault = { kind: 'rate_limited' } | { kind: 'processing_error'; errorMessage?: string } | { kind: 'error_after_publish' } | { kind: 'hang_after_publish' };
+type Fault =
+  | { kind: 'rate_limited' }
+  | { kind: 'processing_error'; errorMessage?: string }
+  | { kind: 'error_after_publish' }
+  | { kind: 'hang_after_publish' };
 
 const MEDIA_TYPES = new Set(['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL']);
 const REPLY_CONTROLS = new Set(['everyone', 'accounts_you_follow', 'mentioned_only', 'followers_only']);
@@ -64,7 +86,8 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
   /** A container's status as of now: processing ends at `readyAt`; unpublished containers expire after 24 hours. */
   const statusOf = (container: Container): Status => {
     if (container.status === 'IN_PROGRESS' && Date.now() >= container.readyAt) container.status = 'FINISHED';
-    if ((container.status === 'FINISHED' || container.status === 'IN_PROGRESS') && Date.now() - container.createdAt > DAY_MS) container.status = 'EXPIRED';
+    if ((container.status === 'FINISHED' || container.status === 'IN_PROGRESS') && Date.now() - container.createdAt > DAY_MS)
+      container.status = 'EXPIRED';
     if (container.mediaType !== 'CAROUSEL' || container.status !== 'FINISHED') return container.status;
     const children = container.children.map((id) => statusOf(containers.get(id)!));
     if (children.includes('ERROR')) return 'ERROR';
@@ -83,7 +106,8 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
     if (!(kind === 'IMAGE' ? IMAGE_TYPES : VIDEO_TYPES).test(type)) {
       return { code: 100, subcode: 2207026, message: `Unsupported ${kind === 'IMAGE' ? 'image' : 'video'} format (${type || 'no type'}).` };
     }
-    if (kind === 'IMAGE' && bytes.length > IMAGE_MAX_BYTES) return { code: 36000, subcode: 2207004, message: 'The image is too large to download. It should be less than 8 MiB.' };
+    if (kind === 'IMAGE' && bytes.length > IMAGE_MAX_BYTES)
+      return { code: 36000, subcode: 2207004, message: 'The image is too large to download. It should be less than 8 MiB.' };
     return null;
   }
 
@@ -100,13 +124,20 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
     if (!REPLY_CONTROLS.has(replyControl)) return auth.fail(ctx, 100, '(#100) Param reply_control is not a valid value.');
     let children: string[] = [];
     if (mediaType === 'CAROUSEL') {
-      children = (p.children ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+      children = (p.children ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean);
       if (children.length < 2 || children.length > 20) return auth.fail(ctx, 100, '(#100) A carousel needs between 2 and 20 children.');
-      const bad = children.find((id) => { const child = containers.get(id); return !child || child.userId !== token.userId || !child.isCarouselItem; });
+      const bad = children.find((id) => {
+        const child = containers.get(id);
+        return !child || child.userId !== token.userId || !child.isCarouselItem;
+      });
       if (bad) return auth.fail(ctx, 100, `(#100) Param children contains an invalid carousel item ${bad}.`);
     }
     const mediaUrl = mediaType === 'IMAGE' ? p.image_url : mediaType === 'VIDEO' ? p.video_url : undefined;
-    if ((mediaType === 'IMAGE' || mediaType === 'VIDEO') && !mediaUrl) return auth.fail(ctx, 100, `(#100) The parameter ${mediaType === 'IMAGE' ? 'image_url' : 'video_url'} is required.`);
+    if ((mediaType === 'IMAGE' || mediaType === 'VIDEO') && !mediaUrl)
+      return auth.fail(ctx, 100, `(#100) The parameter ${mediaType === 'IMAGE' ? 'image_url' : 'video_url'} is required.`);
     if (mediaUrl) {
       const refused = await fetchMedia(mediaUrl, mediaType as 'IMAGE' | 'VIDEO');
       if (refused) return auth.fail(ctx, refused.code, refused.message, refused.subcode);
@@ -114,9 +145,18 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
     const failing = mediaUrl ? fault(token.userId, 'processing_error') : undefined;
     const now = Date.now();
     const container: Container = {
-      id: newId(), userId: token.userId, mediaType, text: p.text || null, mediaUrl: mediaUrl ?? null, isCarouselItem, children, replyControl,
-      createdAt: now, readyAt: mediaType === 'VIDEO' ? now + settings.videoProcessingMs : now,
-      status: failing ? 'ERROR' : 'IN_PROGRESS', errorMessage: failing?.kind === 'processing_error' ? failing.errorMessage ?? 'FAILED_PROCESSING_VIDEO' : null,
+      id: newId(),
+      userId: token.userId,
+      mediaType,
+      text: p.text || null,
+      mediaUrl: mediaUrl ?? null,
+      isCarouselItem,
+      children,
+      replyControl,
+      createdAt: now,
+      readyAt: mediaType === 'VIDEO' ? now + settings.videoProcessingMs : now,
+      status: failing ? 'ERROR' : 'IN_PROGRESS',
+      errorMessage: failing?.kind === 'processing_error' ? (failing.errorMessage ?? 'FAILED_PROCESSING_VIDEO') : null,
     };
     containers.set(container.id, container);
     ctx.body = { id: container.id };
@@ -132,9 +172,12 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
     const status = statusOf(container);
     if (status === 'PUBLISHED') return auth.fail(ctx, 24, 'The media has already been published.', 4279010);
     if (status === 'EXPIRED') return auth.fail(ctx, 24, 'The media container has expired; create a new one.', 4279011);
-    if (status === 'ERROR') return auth.fail(ctx, 24, `The media container failed processing: ${container.errorMessage ?? 'UNKNOWN'}`, 4279012);
+    if (status === 'ERROR')
+      return auth.fail(ctx, 24, `The media container failed processing: ${container.errorMessage ?? 'UNKNOWN'}`, 4279012);
     if (status === 'IN_PROGRESS') return auth.fail(ctx, 24, 'The media is not ready for publishing, please wait for a moment.', 4279001);
-    const published = threads.filter((t) => t.userId === token.userId && t.containerId && Date.now() - Date.parse(t.timestamp) < DAY_MS).length;
+    const published = threads.filter(
+      (t) => t.userId === token.userId && t.containerId && Date.now() - Date.parse(t.timestamp) < DAY_MS,
+    ).length;
     if (fault(token.userId, 'rate_limited') || published >= settings.quotaTotal) {
       ctx.set('X-App-Usage', JSON.stringify({ call_count: 100, total_cputime: 12, total_time: 15 }));
       return auth.fail(ctx, 4, 'Application request limit reached');
@@ -142,11 +185,16 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
     container.status = 'PUBLISHED';
     const id = newId();
     threads.unshift({
-      id, userId: token.userId, text: container.text, mediaType: container.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : container.mediaType === 'TEXT' ? 'TEXT_POST' : container.mediaType,
+      id,
+      userId: token.userId,
+      text: container.text,
+      mediaType: container.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : container.mediaType === 'TEXT' ? 'TEXT_POST' : container.mediaType,
       mediaUrl: container.mediaUrl ? `https://scontent.threads.example/m/${id}` : null,
       children: container.children.map((child) => `https://scontent.threads.example/m/${child}`),
-      replyControl: container.replyControl, timestamp: new Date().toISOString().replace(/\.\d+Z$/, '+0000'),
-      permalink: `https://www.threads.net/@sandbox/post/${id}`, containerId: container.id,
+      replyControl: container.replyControl,
+      timestamp: new Date().toISOString().replace(/\.\d+Z$/, '+0000'),
+      permalink: `https://www.threads.net/@sandbox/post/${id}`,
+      containerId: container.id,
     });
     if (fault(token.userId, 'hang_after_publish')) await new Promise(() => {});
     if (fault(token.userId, 'error_after_publish')) return auth.fail(ctx, 2, 'Service temporarily unavailable', undefined, 500);
@@ -174,8 +222,13 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
     ctx.body = {
       data: page.map((t) => viewOf(t, fields)),
       paging: {
-        cursors: { before: Buffer.from(String(start)).toString('base64url'), after: Buffer.from(String(start + page.length)).toString('base64url') },
-        ...(start + limit < mine.length ? { next: `https://graph.threads.example/next?after=${Buffer.from(String(start + limit)).toString('base64url')}` } : {}),
+        cursors: {
+          before: Buffer.from(String(start)).toString('base64url'),
+          after: Buffer.from(String(start + page.length)).toString('base64url'),
+        },
+        ...(start + limit < mine.length
+          ? { next: `https://graph.threads.example/next?after=${Buffer.from(String(start + limit)).toString('base64url')}` }
+          : {}),
       },
     };
   });
@@ -188,11 +241,21 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
     const container = containers.get(ctx.params.objectId ?? '');
     if (container && container.userId === token.userId) {
       const status = statusOf(container);
-      ctx.body = { id: container.id, ...(fields.includes('status') ? { status } : {}), ...(fields.includes('error_message') && status === 'ERROR' ? { error_message: container.errorMessage } : {}) };
+      ctx.body = {
+        id: container.id,
+        ...(fields.includes('status') ? { status } : {}),
+        ...(fields.includes('error_message') && status === 'ERROR' ? { error_message: container.errorMessage } : {}),
+      };
       return;
     }
     const thread = threads.find((t) => t.id === ctx.params.objectId && t.userId === token.userId);
-    if (!thread) return auth.fail(ctx, 100, `Unsupported get request. Object with ID '${ctx.params.objectId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
+    if (!thread)
+      return auth.fail(
+        ctx,
+        100,
+        `Unsupported get request. Object with ID '${ctx.params.objectId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        33,
+      );
     ctx.body = viewOf(thread, fields);
   });
 
@@ -201,7 +264,13 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
     if (!token) return;
     if (!token.scopes.includes('threads_delete')) return auth.fail(ctx, 10, 'Application does not have permission for this action');
     const index = threads.findIndex((t) => t.id === ctx.params.objectId && t.userId === token.userId);
-    if (index < 0) return auth.fail(ctx, 100, `Unsupported delete request. Object with ID '${ctx.params.objectId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, 33);
+    if (index < 0)
+      return auth.fail(
+        ctx,
+        100,
+        `Unsupported delete request. Object with ID '${ctx.params.objectId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        33,
+      );
     threads.splice(index, 1);
     ctx.body = { success: true, deleted_id: ctx.params.objectId };
   });
@@ -212,8 +281,16 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
     if (!userId || !auth.userExists(userId)) return auth.fail(ctx, 100, 'no such person');
     const id = newId();
     const thread: Thread = {
-      id, userId, text: text ?? null, mediaType: 'TEXT_POST', mediaUrl: null, children: [], replyControl: 'everyone',
-      timestamp: new Date().toISOString().replace(/\.\d+Z$/, '+0000'), permalink: `https://www.threads.net/@sandbox/post/${id}`, containerId: null,
+      id,
+      userId,
+      text: text ?? null,
+      mediaType: 'TEXT_POST',
+      mediaUrl: null,
+      children: [],
+      replyControl: 'everyone',
+      timestamp: new Date().toISOString().replace(/\.\d+Z$/, '+0000'),
+      permalink: `https://www.threads.net/@sandbox/post/${id}`,
+      containerId: null,
     };
     threads.unshift(thread);
     ctx.status = 201;
@@ -223,8 +300,16 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
   router.get('/_sandbox/social_threads/posted', (ctx) => {
     const userId = String(ctx.query.userId ?? '');
     ctx.body = {
-      threads: threads.filter((t) => t.userId === userId).map((t) => ({ ...viewOf(t, ['id', 'text', 'media_type', 'media_url', 'timestamp']), replyControl: t.replyControl, children: t.children.length })),
-      containers: [...containers.values()].filter((c) => c.userId === userId).map((c) => ({ id: c.id, mediaType: c.mediaType, status: statusOf(c), isCarouselItem: c.isCarouselItem })),
+      threads: threads
+        .filter((t) => t.userId === userId)
+        .map((t) => ({
+          ...viewOf(t, ['id', 'text', 'media_type', 'media_url', 'timestamp']),
+          replyControl: t.replyControl,
+          children: t.children.length,
+        })),
+      containers: [...containers.values()]
+        .filter((c) => c.userId === userId)
+        .map((c) => ({ id: c.id, mediaType: c.mediaType, status: statusOf(c), isCarouselItem: c.isCarouselItem })),
     };
   });
   /** Containers left unpublished for a day: they expire. */
@@ -253,8 +338,14 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
 
 function viewOf(thread: Thread, fields: string[]): Record<string, unknown> {
   const all: Record<string, unknown> = {
-    id: thread.id, text: thread.text ?? undefined, timestamp: thread.timestamp, permalink: thread.permalink, media_type: thread.mediaType,
-    media_url: thread.mediaUrl ?? undefined, media_product_type: 'THREADS', is_quote_post: false,
+    id: thread.id,
+    text: thread.text ?? undefined,
+    timestamp: thread.timestamp,
+    permalink: thread.permalink,
+    media_type: thread.mediaType,
+    media_url: thread.mediaUrl ?? undefined,
+    media_product_type: 'THREADS',
+    is_quote_post: false,
     children: thread.children.length ? { data: thread.children.map((url, i) => ({ id: `${thread.id}${i}`, media_url: url })) } : undefined,
   };
   return Object.fromEntries(['id', ...fields].filter((f) => all[f] !== undefined).map((f) => [f, all[f]]));

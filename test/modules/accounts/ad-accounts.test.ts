@@ -6,10 +6,15 @@ import { newOwner, restrictedKey } from '../../support/owners.js';
 
 describeApi('ad accounts — /adaccounts', (t) => {
   /** As a connection flow saves it (the OAuth callback of an ads platform). */
-  const connect = (profileId: string, platformAdAccountId = 'act_1001') => saveConnectedAdAccount(t.app.services,
-    { kind: 'session', ownerId: t.owner.ownerId, sessionId: 'test' }, profileId, 'social_network', {
-      platformAdAccountId, name: 'Acme Ads', currency: 'EUR', timezone: 'Europe/Berlin', platformStatus: 'active',
-      tokenExpiresAt: null, credentials: { accessToken: 'token' },
+  const connect = (profileId: string, platformAdAccountId = 'act_1001') =>
+    saveConnectedAdAccount(t.app.services, { kind: 'session', ownerId: t.owner.ownerId, sessionId: 'test' }, profileId, 'social_network', {
+      platformAdAccountId,
+      name: 'Acme Ads',
+      currency: 'EUR',
+      timezone: 'Europe/Berlin',
+      platformStatus: 'active',
+      tokenExpiresAt: null,
+      credentials: { accessToken: 'token' },
     });
 
   it('listAdAccounts lists them; deleteAdAccount disconnects once with account.disconnected and forgets the tokens', async () => {

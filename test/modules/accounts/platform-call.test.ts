@@ -41,7 +41,10 @@ describe('acting on an account through its platform — one way for every area',
   });
 
   it('a permission the platform refuses: 422 permission_missing asking for a reconnection; after that the account is not connected (409)', async () => {
-    await new SocialNetworkPeople(() => app).failNextCall({ code: 200, message: '(#200) Requires pages_read_engagement permission to manage the object' });
+    await new SocialNetworkPeople(() => app).failNextCall({
+      code: 200,
+      message: '(#200) Requires pages_read_engagement permission to manage the object',
+    });
     const refused = await about();
     expect(refused.status).to.equal(422);
     expect(refused.body).to.include({ code: 'permission_missing', action: 'reconnect_account' });
@@ -54,30 +57,61 @@ describe('acting on an account through its platform — one way for every area',
 
   it('a platform scope the account was connected without: permission_missing naming it, and the platform is not called', async () => {
     const calls: string[] = [];
-    const acting = withConnectedAccount(app.services, sessionOf(owner), pageId, 'publisher', async () => {
-      calls.push('called');
-    }, { scopes: ['MODERATE', 'pages_manage_engagement'] });
-    const error = await acting.then(() => null, (e: unknown) => e);
+    const acting = withConnectedAccount(
+      app.services,
+      sessionOf(owner),
+      pageId,
+      'publisher',
+      async () => {
+        calls.push('called');
+      },
+      { scopes: ['MODERATE', 'pages_manage_engagement'] },
+    );
+    const error = await acting.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(PermissionMissingError);
-    expect((error as PermissionMissingError).extra.members).to.deep.equal({ action: 'reconnect_account', scope: 'pages_manage_engagement' });
+    expect((error as PermissionMissingError).extra.members).to.deep.equal({
+      action: 'reconnect_account',
+      scope: 'pages_manage_engagement',
+    });
     expect(calls).to.deep.equal([]);
 
-    await withConnectedAccount(app.services, sessionOf(owner), pageId, 'publisher', async () => {
-      calls.push('called');
-    }, { scopes: ['MODERATE', 'CREATE_CONTENT'] });
+    await withConnectedAccount(
+      app.services,
+      sessionOf(owner),
+      pageId,
+      'publisher',
+      async () => {
+        calls.push('called');
+      },
+      { scopes: ['MODERATE', 'CREATE_CONTENT'] },
+    );
     expect(calls).to.deep.equal(['called']);
   });
 
-  it('a capability the account\'s platform lacks: 422 naming the platform and what it lacks, whatever state the account is in', async () => {
+  it("a capability the account's platform lacks: 422 naming the platform and what it lacks, whatever state the account is in", async () => {
     const bot = await connectBot(app, owner);
     await app.services.db('accounts').where({ id: bot.accountId }).update({ status: 'needs_reconnection' });
-    const error = await withConnectedAccount(app.services, sessionOf(owner), bot.accountId, 'publisher', async (adapter, account) => adapter.publisher.history(account, { limit: 1 }),
-      { part: 'history' }).then(() => null, (e: unknown) => e);
+    const error = await withConnectedAccount(
+      app.services,
+      sessionOf(owner),
+      bot.accountId,
+      'publisher',
+      async (adapter, account) => adapter.publisher.history(account, { limit: 1 }),
+      { part: 'history' },
+    ).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).to.be.instanceOf(CapabilityUnsupportedError);
-    expect((error as CapabilityUnsupportedError).detail).to.equal('botchat accounts cannot do this: the platform offers apps no publisher history.');
+    expect((error as CapabilityUnsupportedError).detail).to.equal(
+      'botchat accounts cannot do this: the platform offers apps no publisher history.',
+    );
   });
 
-  it('another owner\'s account is not found (404); an account outside the key\'s profiles is refused (403)', async () => {
+  it("another owner's account is not found (404); an account outside the key's profiles is refused (403)", async () => {
     const stranger = await newOwner(app.api);
     expect((await about(pageId, stranger.key)).status).to.equal(404);
     const other = await app.api.post('/profiles', { token: owner.session, body: { name: 'Other' } });

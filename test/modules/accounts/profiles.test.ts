@@ -17,7 +17,8 @@ describeApi('profiles — /profiles', (t) => {
 
   itPagesByKeyset(t, 'listProfiles', async (count) => {
     const ids: string[] = [];
-    for (let n = 0; n < count; n += 1) ids.unshift((await t.app.api.post('/profiles', { token: t.owner.key, body: { name: `profile ${n}` } })).body.id);
+    for (let n = 0; n < count; n += 1)
+      ids.unshift((await t.app.api.post('/profiles', { token: t.owner.key, body: { name: `profile ${n}` } })).body.id);
     // Newest first: the owner's first profile comes last.
     return { path: '/profiles', ids: [...ids, t.owner.profileId] };
   });

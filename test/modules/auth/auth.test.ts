@@ -4,12 +4,18 @@ import { newOwner } from '../../support/owners.js';
 
 describe('auth — owners and sessions', () => {
   let app: TestApp;
-  before(async () => { app = await startTestApp(); });
-  after(async () => { await app.close(); });
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(async () => {
+    await app.close();
+  });
 
   describe('signUp — POST /auth/signup', () => {
     it('creates the owner and opens a session whose token works', async () => {
-      const signUp = await app.api.post('/auth/signup', { body: { email: 'Ada@Example.com', password: 'correct horse battery', name: 'Ada' } });
+      const signUp = await app.api.post('/auth/signup', {
+        body: { email: 'Ada@Example.com', password: 'correct horse battery', name: 'Ada' },
+      });
       expect(signUp.status).to.equal(201);
       expect(signUp.body.owner).to.include({ email: 'ada@example.com', name: 'Ada' });
       expect(signUp.body.session.token).to.match(/^sgs_[0-9A-Za-z]{43}$/);
@@ -92,7 +98,11 @@ describe('auth — owners and sessions', () => {
       const session = await app.services.db('sessions').where({ ownerId: owner.ownerId }).first('id');
       // Changed behind the service's back: the change is announced all the same, and heard before the next request.
       await app.services.principals.change(session.id, () =>
-        app.services.db('sessions').where({ id: session.id }).update({ expiresAt: new Date(Date.now() - 1000) }));
+        app.services
+          .db('sessions')
+          .where({ id: session.id })
+          .update({ expiresAt: new Date(Date.now() - 1000) }),
+      );
       const response = await app.api.get('/profiles', { token: owner.session });
       expect(response.status).to.equal(401);
       expect(response.body.code).to.equal('token_expired');

@@ -19,13 +19,21 @@ describeApi('botchat — connecting a bot, receiving its messages', (t) => {
     const connectedHook = await hook(['account.connected']);
     const connected = await connect(DEMO_BOT_TOKEN);
     expect(connected.status).to.equal(201);
-    expect(connected.body).to.include({ platform: 'botchat', kind: 'bot', platformAccountId: '1000000001', username: 'sandbox_demo_bot', status: 'connected' });
+    expect(connected.body).to.include({
+      platform: 'botchat',
+      kind: 'bot',
+      platformAccountId: '1000000001',
+      username: 'sandbox_demo_bot',
+      status: 'connected',
+    });
     const listed = await t.app.api.get('/accounts', { token: t.owner.key });
     expect(listed.body.data.map((a: { id: string }) => a.id)).to.deep.equal([connected.body.id]);
     const [request] = await t.inbox.waitFor(1);
     assertSigned(request!, connectedHook.body.secret);
     expect(JSON.parse(request!.rawBody).data).to.include({ accountId: connected.body.id, platform: 'botchat', status: 'connected' });
-    const info = await (await fetch(`${t.app.services.sandboxUrl}/botchat/bot${DEMO_BOT_TOKEN}/getWebhookInfo`)).json() as { result: { url: string } };
+    const info = (await (await fetch(`${t.app.services.sandboxUrl}/botchat/bot${DEMO_BOT_TOKEN}/getWebhookInfo`)).json()) as {
+      result: { url: string };
+    };
     expect(info.result.url).to.equal(`${t.app.services.config.publicUrl}/webhooks/botchat`);
     const row = await t.app.services.db('accounts').where({ id: connected.body.id }).first();
     expect(row.credentialsCiphertext).to.not.include(DEMO_BOT_TOKEN);
@@ -76,7 +84,10 @@ describeApi('botchat — connecting a bot, receiving its messages', (t) => {
     const token = await newBot();
     const account = await connect(token);
     const secret = (await storedAccount(t.app, account.body.id)).credentials.extra!.webhookSecret as string;
-    const update = { update_id: 77, message: { message_id: 9, from: { id: 5, first_name: 'Bo' }, chat: { id: 5 }, date: 1700000000, text: 'twice' } };
+    const update = {
+      update_id: 77,
+      message: { message_id: 9, from: { id: 5, first_name: 'Bo' }, chat: { id: 5 }, date: 1700000000, text: 'twice' },
+    };
     const headers = { 'X-Telegram-Bot-Api-Secret-Token': secret };
     const first = await t.app.api.post('/webhooks/botchat', { body: update, headers });
     const second = await t.app.api.post('/webhooks/botchat', { body: update, headers });
@@ -98,7 +109,12 @@ describeApi('botchat — connecting a bot, receiving its messages', (t) => {
     const [request] = await t.inbox.waitFor(1);
     expect(JSON.parse(request!.rawBody)).to.deep.include({ event: 'account.needs_reconnection' });
     const health = await t.app.api.get('/accounts/health', { token: t.owner.key });
-    expect(health.body.data[0]).to.include({ accountId: account.body.id, health: 'unhealthy', action: 'reconnect', status: 'needs_reconnection' });
+    expect(health.body.data[0]).to.include({
+      accountId: account.body.id,
+      health: 'unhealthy',
+      action: 'reconnect',
+      status: 'needs_reconnection',
+    });
     await quiescent(t.app);
     expect(t.inbox.events().map((event) => event.event)).to.not.include('account.disconnected');
   });
@@ -111,8 +127,14 @@ describeApi('botchat — connecting a bot, receiving its messages', (t) => {
     expect((await t.app.api.delete(`/accounts/${account.body.id}`, { token: t.owner.key })).status).to.equal(204);
     const [request] = await t.inbox.waitFor(1);
     assertSigned(request!, disconnectedHook.body.secret);
-    expect(JSON.parse(request!.rawBody).data).to.include({ accountId: account.body.id, status: 'disconnected', statusReason: 'disconnected_by_user' });
-    const info = await (await fetch(`${t.app.services.sandboxUrl}/botchat/bot${token}/getWebhookInfo`)).json() as { result: { url: string } };
+    expect(JSON.parse(request!.rawBody).data).to.include({
+      accountId: account.body.id,
+      status: 'disconnected',
+      statusReason: 'disconnected_by_user',
+    });
+    const info = (await (await fetch(`${t.app.services.sandboxUrl}/botchat/bot${token}/getWebhookInfo`)).json()) as {
+      result: { url: string };
+    };
     expect(info.result.url).to.equal('');
     expect((await t.app.api.get('/accounts', { token: t.owner.key })).body.data).to.deep.equal([]);
     const read = await t.app.api.get(`/accounts/${account.body.id}`, { token: t.owner.key });
@@ -147,6 +169,10 @@ describeApi('botchat — connecting a bot, receiving its messages', (t) => {
   itPagesByKeyset(t, 'listAccountHealth', async (count) => {
     const ids: string[] = [];
     for (let n = 0; n < count; n += 1) ids.unshift((await connectBot(t.app, t.owner)).accountId);
-    return { path: '/accounts/health', ids, page: (body) => ({ data: body.data.map((item: { accountId: string }) => ({ id: item.accountId })), nextCursor: body.nextCursor }) };
+    return {
+      path: '/accounts/health',
+      ids,
+      page: (body) => ({ data: body.data.map((item: { accountId: string }) => ({ id: item.accountId })), nextCursor: body.nextCursor }),
+    };
   });
 });

@@ -2,7 +2,12 @@ import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { classifyGraphError } from '../../../src/platforms/chatapp-cloud/client.js';
 import {
-  DEMO_ACCESS_TOKEN, DEMO_PHONE_NUMBER_ID, DEMO_VERIFIED_NAME, DEMO_WABA_ID, SANDBOX_APP_SECRET, SANDBOX_VERIFY_TOKEN,
+  DEMO_ACCESS_TOKEN,
+  DEMO_PHONE_NUMBER_ID,
+  DEMO_VERIFIED_NAME,
+  DEMO_WABA_ID,
+  SANDBOX_APP_SECRET,
+  SANDBOX_VERIFY_TOKEN,
 } from '../../../src/sandbox/chatapp-cloud/platform.js';
 import { describeApi } from '../../support/harness.js';
 import type { SandboxNumber } from '../../support/sandbox/chatapp-cloud.js';
@@ -14,7 +19,13 @@ describeApi('chatapp-cloud — connecting a cloud API number, receiving its mess
   const connect = (number: Pick<SandboxNumber, 'wabaId' | 'phoneNumberId' | 'accessToken'>, extra: Record<string, string> = {}) =>
     t.app.api.post('/connect/chatapp-cloud', {
       token: t.owner.key,
-      body: { profileId: t.owner.profileId, phoneNumberId: number.phoneNumberId, wabaId: number.wabaId, accessToken: number.accessToken, ...extra },
+      body: {
+        profileId: t.owner.profileId,
+        phoneNumberId: number.phoneNumberId,
+        wabaId: number.wabaId,
+        accessToken: number.accessToken,
+        ...extra,
+      },
     });
   const hook = (events: string[]) => t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events } });
   const sign = (raw: string, secret = SANDBOX_APP_SECRET) => `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`;
@@ -24,15 +35,28 @@ describeApi('chatapp-cloud — connecting a cloud API number, receiving its mess
     const demo = { wabaId: DEMO_WABA_ID, phoneNumberId: DEMO_PHONE_NUMBER_ID, accessToken: DEMO_ACCESS_TOKEN };
     const connected = await connect(demo);
     expect(connected.status).to.equal(201);
-    expect(connected.body).to.include({ platform: 'chatapp-cloud', kind: 'phone_number', platformAccountId: DEMO_PHONE_NUMBER_ID, name: DEMO_VERIFIED_NAME, username: null, status: 'connected' });
+    expect(connected.body).to.include({
+      platform: 'chatapp-cloud',
+      kind: 'phone_number',
+      platformAccountId: DEMO_PHONE_NUMBER_ID,
+      name: DEMO_VERIFIED_NAME,
+      username: null,
+      status: 'connected',
+    });
     expect(connected.body.scopes).to.include.members(['whatsapp_business_messaging', 'whatsapp_business_management']);
-    expect((await t.app.api.get('/accounts', { token: t.owner.key })).body.data.map((a: { id: string }) => a.id)).to.deep.equal([connected.body.id]);
+    expect((await t.app.api.get('/accounts', { token: t.owner.key })).body.data.map((a: { id: string }) => a.id)).to.deep.equal([
+      connected.body.id,
+    ]);
     const health = await t.app.api.get('/accounts/health', { token: t.owner.key });
     expect(health.body.data[0]).to.include({ accountId: connected.body.id, health: 'healthy', action: 'none' });
     const [request] = await t.inbox.waitFor(1);
     assertSigned(request!, connectedHook.body.secret);
     expect(JSON.parse(request!.rawBody).data).to.include({ accountId: connected.body.id, platform: 'chatapp-cloud', status: 'connected' });
-    const subscribed = await (await fetch(`${t.app.services.sandboxUrl}/chatapp-cloud/v25.0/${DEMO_WABA_ID}/subscribed_apps`, { headers: { Authorization: `Bearer ${DEMO_ACCESS_TOKEN}` } })).json() as any;
+    const subscribed = (await (
+      await fetch(`${t.app.services.sandboxUrl}/chatapp-cloud/v25.0/${DEMO_WABA_ID}/subscribed_apps`, {
+        headers: { Authorization: `Bearer ${DEMO_ACCESS_TOKEN}` },
+      })
+    ).json()) as any;
     expect(subscribed.data[0].override_callback_uri).to.equal(`${t.app.services.config.publicUrl}/webhooks/chatapp-cloud`);
     const row = await t.app.services.db('accounts').where({ id: connected.body.id }).first();
     expect(row.credentialsCiphertext).to.not.include(DEMO_ACCESS_TOKEN);
@@ -61,7 +85,11 @@ describeApi('chatapp-cloud — connecting a cloud API number, receiving its mess
     expect(wrong.status).to.equal(422);
     const connected = await connect(number, { pin: number.pin });
     expect(connected.status).to.equal(201);
-    const read = await (await fetch(`${t.app.services.sandboxUrl}/chatapp-cloud/v25.0/${number.phoneNumberId}?fields=platform_type`, { headers: { Authorization: `Bearer ${number.accessToken}` } })).json() as any;
+    const read = (await (
+      await fetch(`${t.app.services.sandboxUrl}/chatapp-cloud/v25.0/${number.phoneNumberId}?fields=platform_type`, {
+        headers: { Authorization: `Bearer ${number.accessToken}` },
+      })
+    ).json()) as any;
     expect(read.platform_type).to.equal('CLOUD_API');
   });
 
@@ -76,14 +104,20 @@ describeApi('chatapp-cloud — connecting a cloud API number, receiving its mess
     const body = JSON.parse(request!.rawBody);
     expect(body).to.include({ event: 'message.received', profileId: t.owner.profileId });
     expect(Object.keys(body.data).sort()).to.deep.equal(['accountId', 'from', 'msgId', 'platform', 'text']);
-    expect(body.data).to.include({ accountId: account.body.id, from: '4915112345678', text: 'Do you ship to Hamburg?', platform: 'chatapp-cloud' });
+    expect(body.data).to.include({
+      accountId: account.body.id,
+      from: '4915112345678',
+      text: 'Do you ship to Hamburg?',
+      platform: 'chatapp-cloud',
+    });
     expect(body.data.msgId).to.match(/^msg_/);
     const conversations = await t.app.api.get(`/accounts/${account.body.id}/conversations`, { token: t.owner.key });
     expect(conversations.body.data[0].participants[0]).to.include({ id: '4915112345678', name: 'Ana', phone: '+4915112345678' });
   });
 
   it('answers the GET handshake with the challenge as plain text, and 403 to a wrong verify token', async () => {
-    const query = (token: string) => `/webhooks/chatapp-cloud?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`;
+    const query = (token: string) =>
+      `/webhooks/chatapp-cloud?hub.mode=subscribe&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=1158201444`;
     const ok = await t.app.api.get(query(SANDBOX_VERIFY_TOKEN));
     expect(ok.status).to.equal(200);
     expect(ok.headers.get('content-type')).to.match(/^text\/plain/);
@@ -98,15 +132,31 @@ describeApi('chatapp-cloud — connecting a cloud API number, receiving its mess
     await connect(number);
     const payload = {
       object: 'whatsapp_business_account',
-      entry: [{ id: number.wabaId, changes: [{ field: 'messages', value: {
-        messaging_product: 'whatsapp', metadata: { display_phone_number: '15550110001', phone_number_id: number.phoneNumberId },
-        contacts: [{ profile: { name: 'Eve' }, wa_id: '15550009999' }],
-        messages: [{ from: '15550009999', id: `wamid.forged${Date.now()}`, timestamp: '1763805600', type: 'text', text: { body: 'forged' } }],
-      } }] }],
+      entry: [
+        {
+          id: number.wabaId,
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '15550110001', phone_number_id: number.phoneNumberId },
+                contacts: [{ profile: { name: 'Eve' }, wa_id: '15550009999' }],
+                messages: [
+                  { from: '15550009999', id: `wamid.forged${Date.now()}`, timestamp: '1763805600', type: 'text', text: { body: 'forged' } },
+                ],
+              },
+            },
+          ],
+        },
+      ],
     };
     const raw = JSON.stringify(payload);
     const before = (await t.app.services.db('platformWebhooks').where({ platform: 'chatapp-cloud' })).length;
-    const forged = await t.app.api.post('/webhooks/chatapp-cloud', { rawBody: raw, headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': sign(raw, 'not-the-app-secret') } });
+    const forged = await t.app.api.post('/webhooks/chatapp-cloud', {
+      rawBody: raw,
+      headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': sign(raw, 'not-the-app-secret') },
+    });
     expect(forged.status).to.equal(401);
     expect(forged.body.code).to.equal('invalid_signature');
     const unsigned = await t.app.api.post('/webhooks/chatapp-cloud', { rawBody: raw, headers: { 'Content-Type': 'application/json' } });
@@ -120,7 +170,7 @@ describeApi('chatapp-cloud — connecting a cloud API number, receiving its mess
     expect(await t.app.services.db('messages').where({ text: 'forged' })).to.have.length(1);
   });
 
-  it('checks the webhooks of a number connected with its own app against that app\'s secret', async () => {
+  it("checks the webhooks of a number connected with its own app against that app's secret", async () => {
     const number = await chatappCloud.newNumber({ appSecret: 'own-app-secret-0123456789abcdef' });
     const account = await connect(number, { appSecret: 'own-app-secret-0123456789abcdef' });
     expect(account.status).to.equal(201);
@@ -158,14 +208,18 @@ describeApi('chatapp-cloud — connecting a cloud API number, receiving its mess
     expect((await t.app.api.delete(`/accounts/${account.body.id}`, { token: t.owner.key })).status).to.equal(204);
     const [request] = await t.inbox.waitFor(1);
     assertSigned(request!, disconnectedHook.body.secret);
-    expect(JSON.parse(request!.rawBody).data).to.include({ accountId: account.body.id, status: 'disconnected', statusReason: 'disconnected_by_user' });
+    expect(JSON.parse(request!.rawBody).data).to.include({
+      accountId: account.body.id,
+      status: 'disconnected',
+      statusReason: 'disconnected_by_user',
+    });
     await chatappCloud.sendMessage(number.phoneNumberId, 'anyone there?');
     await quiescent(t.app);
     expect(t.inbox.received).to.have.length(1);
     expect(await t.app.services.db('messages').where({ accountId: account.body.id })).to.have.length(0);
   });
 
-  it('classifies Graph errors by Meta\'s codes', () => {
+  it("classifies Graph errors by Meta's codes", () => {
     const kind = (code: number, status = 400) => classifyGraphError(status, { error: { message: 'x', code } }).kind;
     expect([kind(190), kind(102)]).to.deep.equal(['auth_expired', 'auth_expired']);
     expect([kind(10), kind(200), kind(299)]).to.deep.equal(['permission_revoked', 'permission_revoked', 'permission_revoked']);

@@ -13,7 +13,8 @@ const PHONE = '+4915112345678';
 
 describeApi('qrchat — pairing a number by QR code, receiving its messages', (t) => {
   const { qrchat } = t.sandbox;
-  const connect = (body: Record<string, string> = {}) => t.app.api.post('/connect/qrchat', { token: t.owner.key, body: { profileId: t.owner.profileId, ...body } });
+  const connect = (body: Record<string, string> = {}) =>
+    t.app.api.post('/connect/qrchat', { token: t.owner.key, body: { profileId: t.owner.profileId, ...body } });
   const qrOf = (id: string) => t.app.api.get(`/accounts/${id}/qrchat/qr`, { token: t.owner.key });
   const stateOf = (id: string, state: string) => qrInState(t.app, t.owner, id, state);
   const hook = (events: string[]) => t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events } });
@@ -23,10 +24,22 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
     const connectedHook = await hook(['account.connected']);
     const started = await connect();
     expect(started.status).to.equal(201);
-    expect(started.body).to.include({ platform: 'qrchat', kind: 'phone_number', platformAccountId: null, name: 'Pending pairing', status: 'pending', statusReason: 'awaiting_pairing', connectedAt: null });
+    expect(started.body).to.include({
+      platform: 'qrchat',
+      kind: 'phone_number',
+      platformAccountId: null,
+      name: 'Pending pairing',
+      status: 'pending',
+      statusReason: 'awaiting_pairing',
+      connectedAt: null,
+    });
     const id = started.body.id as string;
     expect((await t.app.api.get('/accounts', { token: t.owner.key })).body.data.map((a: { id: string }) => a.id)).to.deep.equal([id]);
-    expect((await t.app.api.get('/accounts/health', { token: t.owner.key })).body.data[0]).to.include({ accountId: id, status: 'pending', action: 'pair' });
+    expect((await t.app.api.get('/accounts/health', { token: t.owner.key })).body.data[0]).to.include({
+      accountId: id,
+      status: 'pending',
+      action: 'pair',
+    });
     const shown = await stateOf(id, 'awaiting_scan');
     expect(shown.body.qr.text).to.match(/^2@/);
     expect(shown.body.qr.dataUrl).to.match(/^data:image\/png;base64,/);
@@ -39,7 +52,12 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
     expect(account.body).to.include({ status: 'connected', statusReason: null, platformAccountId: '4915112345678', name: 'Acme Coffee' });
     const [request] = await t.inbox.waitFor(1);
     assertSigned(request!, connectedHook.body.secret);
-    expect(JSON.parse(request!.rawBody).data).to.include({ accountId: id, platform: 'qrchat', status: 'connected', platformAccountId: '4915112345678' });
+    expect(JSON.parse(request!.rawBody).data).to.include({
+      accountId: id,
+      platform: 'qrchat',
+      status: 'connected',
+      platformAccountId: '4915112345678',
+    });
     const session = await t.app.services.db('qrchatSessions').where({ accountId: id }).first();
     expect(session.authCiphertext).to.be.a('string').and.not.include('s.whatsapp.net');
     expect(JSON.parse(t.app.services.secrets.open(session.authCiphertext)).creds.phoneNumber).to.equal('4915112345678');
@@ -48,7 +66,9 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
   it('a message from a phone arrives at a subscribed hook as message.received with exactly the specified data', async () => {
     const id = await pair('+4915100000001');
     const messageHook = await hook(['message.received']);
-    expect(await qrchat.sendMessage({ to: '+4915100000001', from: '+4917012345678', name: 'Ana', text: 'Is the shop open today?' })).to.equal(1);
+    expect(
+      await qrchat.sendMessage({ to: '+4915100000001', from: '+4917012345678', name: 'Ana', text: 'Is the shop open today?' }),
+    ).to.equal(1);
     const [request] = await t.inbox.waitFor(1);
     assertSigned(request!, messageHook.body.secret);
     const body = JSON.parse(request!.rawBody);
@@ -66,9 +86,20 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
     expect(await qrchat.removeApp('+4915100000002')).to.equal(1);
     const [request] = await t.inbox.waitFor(1);
     expect(JSON.parse(request!.rawBody)).to.deep.include({ event: 'account.needs_reconnection' });
-    expect(JSON.parse(request!.rawBody).data).to.include({ accountId: id, status: 'needs_reconnection', statusReason: 'session_logged_out' });
-    expect((await t.app.api.get(`/accounts/${id}`, { token: t.owner.key })).body).to.include({ status: 'needs_reconnection', statusReason: 'session_logged_out' });
-    expect((await t.app.api.get('/accounts/health', { token: t.owner.key })).body.data[0]).to.include({ accountId: id, health: 'unhealthy', action: 'pair' });
+    expect(JSON.parse(request!.rawBody).data).to.include({
+      accountId: id,
+      status: 'needs_reconnection',
+      statusReason: 'session_logged_out',
+    });
+    expect((await t.app.api.get(`/accounts/${id}`, { token: t.owner.key })).body).to.include({
+      status: 'needs_reconnection',
+      statusReason: 'session_logged_out',
+    });
+    expect((await t.app.api.get('/accounts/health', { token: t.owner.key })).body.data[0]).to.include({
+      accountId: id,
+      health: 'unhealthy',
+      action: 'pair',
+    });
     expect((await qrOf(id)).body).to.include({ state: 'idle', qr: null });
     const again = await connect({ accountId: id });
     expect(again.status).to.equal(200);
@@ -89,7 +120,10 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
     expect(shown.body.pairingCode).to.match(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
     expect((await qrchat.enterCode(shown.body.pairingCode, '+4915100000003', 'Code Shop')).status).to.equal(200);
     await stateOf(started.body.id, 'paired');
-    expect((await t.app.api.get(`/accounts/${started.body.id}`, { token: t.owner.key })).body).to.include({ status: 'connected', name: 'Code Shop' });
+    expect((await t.app.api.get(`/accounts/${started.body.id}`, { token: t.owner.key })).body).to.include({
+      status: 'connected',
+      name: 'Code Shop',
+    });
   });
 
   it('keeps rotating QR codes through the pairing window, a new series when the refs run out', async () => {
@@ -100,12 +134,15 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
       const started = await connect();
       const seen = new Set<string>();
       // Two codes a series (after 300 ms, then 150 ms): the third and fourth are a new series, once the refs ran out.
-      await until(async () => {
-        const shown = await qrOf(started.body.id);
-        expect(shown.body.state).to.be.oneOf(['starting', 'awaiting_scan']);
-        if (shown.body.qr) seen.add(shown.body.qr.text);
-        return seen.size;
-      }, { done: (codes) => codes >= 4, what: 'four different QR codes', timeoutMs: 5000, intervalMs: 40 });
+      await until(
+        async () => {
+          const shown = await qrOf(started.body.id);
+          expect(shown.body.state).to.be.oneOf(['starting', 'awaiting_scan']);
+          if (shown.body.qr) seen.add(shown.body.qr.text);
+          return seen.size;
+        },
+        { done: (codes) => codes >= 4, what: 'four different QR codes', timeoutMs: 5000, intervalMs: 40 },
+      );
     } finally {
       Object.assign(network.timings, saved);
     }
@@ -115,7 +152,13 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
     const id = await pair('+4915100000004', 'About Shop');
     const about = await t.app.api.get(`/accounts/${id}/about`, { token: t.owner.key });
     expect(about.status).to.equal(200);
-    expect(about.body).to.include({ accountId: id, platform: 'qrchat', platformAccountId: '4915100000004', name: 'About Shop', url: 'https://wa.me/4915100000004' });
+    expect(about.body).to.include({
+      accountId: id,
+      platform: 'qrchat',
+      platformAccountId: '4915100000004',
+      name: 'About Shop',
+      url: 'https://wa.me/4915100000004',
+    });
     expect(about.body.platformData).to.include({ sessionOpenHere: true });
   });
 
@@ -134,7 +177,10 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
   });
 
   it('refuses accountId of another platform (422), of a connected account (409) or unknown (404); no webhook door', async () => {
-    const bot = await t.app.api.post('/connect/botchat', { token: t.owner.key, body: { profileId: t.owner.profileId, botToken: DEMO_BOT_TOKEN } });
+    const bot = await t.app.api.post('/connect/botchat', {
+      token: t.owner.key,
+      body: { profileId: t.owner.profileId, botToken: DEMO_BOT_TOKEN },
+    });
     expect((await connect({ accountId: bot.body.id })).body.code).to.equal('account_platform_unsupported');
     expect((await qrOf(bot.body.id)).status).to.equal(422);
     const id = await pair('+4915100000006');
@@ -150,12 +196,16 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
 
   it('a worker takes over a session whose holder is gone, from its stored keys (the old socket is replaced)', async () => {
     const id = await pair('+4915100000007');
-    await t.app.services.db('qrchatSessions').where({ accountId: id }).update({ leaseExpiresAt: new Date(Date.now() - 1000) });
+    await t.app.services
+      .db('qrchatSessions')
+      .where({ accountId: id })
+      .update({ leaseExpiresAt: new Date(Date.now() - 1000) });
     const other = new QrchatSessions(t.app.services, t.app.services.platforms.get('qrchat')!);
     try {
       await other.sweep();
       const row = await until(() => t.app.services.db('qrchatSessions').where({ accountId: id }).first(), {
-        done: (found) => found.heldBy === other.holder && found.state === 'open', what: 'the other worker to hold the open session',
+        done: (found) => found.heldBy === other.holder && found.state === 'open',
+        what: 'the other worker to hold the open session',
       });
       expect(row.authCiphertext).to.be.a('string');
       await hook(['message.received', 'account.needs_reconnection']);
@@ -171,7 +221,9 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
   it('a pairing window that ended with nobody holding it leaves the account pending with pairing_expired', async () => {
     const started = await connect();
     await stateOf(started.body.id, 'awaiting_scan');
-    await t.app.services.db('qrchatSessions').where({ accountId: started.body.id })
+    await t.app.services
+      .db('qrchatSessions')
+      .where({ accountId: started.body.id })
       .update({ pairingExpiresAt: new Date(Date.now() - 1000), leaseExpiresAt: new Date(Date.now() - 1000) });
     const other = new QrchatSessions(t.app.services, t.app.services.platforms.get('qrchat')!);
     try {
@@ -180,7 +232,10 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
       other.stop();
     }
     expect((await qrOf(started.body.id)).body).to.include({ state: 'idle', qr: null, pairingExpiresAt: null });
-    expect((await t.app.api.get(`/accounts/${started.body.id}`, { token: t.owner.key })).body).to.include({ status: 'pending', statusReason: 'pairing_expired' });
+    expect((await t.app.api.get(`/accounts/${started.body.id}`, { token: t.owner.key })).body).to.include({
+      status: 'pending',
+      statusReason: 'pairing_expired',
+    });
   });
 
   it('the sandbox driver: 60 s then 20 s QR refs, 408 when they run out, 515 after a scan, 401 once logged out', async () => {
@@ -195,13 +250,17 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
       message: () => log.push([`${tag}message`, Date.now() - started]),
       closed: (reason: CloseReason) => log.push([`${tag}closed:${reason}`, Date.now() - started]),
     });
-    network.connect(null, events(''), async (creds) => { saved = creds; });
+    network.connect(null, events(''), async (creds) => {
+      saved = creds;
+    });
     await until(() => log.length, { done: (n) => n >= 4, what: 'four events', timeoutMs: 3000 });
     expect(log.map(([name]) => name)).to.deep.equal(['qr', 'qr', 'qr', 'closed:qr_timeout']);
     expect(log[0]![2]).to.be.within(110, 120);
     expect(log[1]![2]).to.be.within(30, 40);
     log.length = 0;
-    const second = network.connect(null, events(''), async (creds) => { saved = creds; });
+    const second = network.connect(null, events(''), async (creds) => {
+      saved = creds;
+    });
     await until(() => second.qr, { what: 'a QR code', timeoutMs: 3000 });
     expect(await network.scan(second.qr!.text, PHONE, 'Shop')).to.have.property('id');
     expect(log.map(([name]) => name)).to.deep.equal(['qr', 'pairing', 'closed:restart_required']);

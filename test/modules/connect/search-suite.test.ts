@@ -53,7 +53,10 @@ describeApi('search_suite — connecting business profiles by OAuth', (t) => {
 
   it('an expired state ends as expired, without connecting', async () => {
     const authorization = await start();
-    await t.app.services.db('oauthStates').where({ state: authorization.searchParams.get('state') }).update({ expiresAt: new Date(Date.now() - 1000) });
+    await t.app.services
+      .db('oauthStates')
+      .where({ state: authorization.searchParams.get('state') })
+      .update({ expiresAt: new Date(Date.now() - 1000) });
     const outcome = new URL((await returnToService(t.app, await consent(authorization, 'approve'))).headers.get('location')!);
     expect(outcome.searchParams.get('status')).to.equal('expired');
     expect((await t.app.api.get('/accounts', { token: t.owner.key })).body.data).to.deep.equal([]);
@@ -61,7 +64,10 @@ describeApi('search_suite — connecting business profiles by OAuth', (t) => {
 
   it('refreshes tokens before they expire; access revoked on the platform turns into account.needs_reconnection', async () => {
     await searchSuite.configure({ accessTokenTtlSeconds: 60 });
-    const hook = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events: ['account.needs_reconnection'] } });
+    const hook = await t.app.api.post('/hooks', {
+      token: t.owner.key,
+      body: { url: `${t.inbox.url}/h`, events: ['account.needs_reconnection'] },
+    });
     await returnToService(t.app, await consent(await start(), 'approve'));
     const [before] = (await t.app.api.get('/accounts', { token: t.owner.key })).body.data;
     expect(Date.parse(before.tokenExpiresAt) - Date.now()).to.be.below(61_000);

@@ -19,7 +19,9 @@ describeApi('short_video_ads — connecting advertisers as ad accounts', (t) => 
     const hook = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events: ['account.connected'] } });
     const authorizationUrl = await start();
     expect(Object.fromEntries(authorizationUrl.searchParams)).to.have.keys('app_id', 'state', 'redirect_uri');
-    expect(authorizationUrl.searchParams.get('redirect_uri')).to.equal(`${t.app.services.config.publicUrl}/connect/short_video_ads/callback`);
+    expect(authorizationUrl.searchParams.get('redirect_uri')).to.equal(
+      `${t.app.services.config.publicUrl}/connect/short_video_ads/callback`,
+    );
     const back = await consent(authorizationUrl, 'approve', { advertiser_ids: DEMO_ADVERTISERS.map((a) => a.advertiser_id).join(',') });
     expect(back.searchParams.get('auth_code')).to.be.a('string');
     const outcome = await callback(back);
@@ -31,9 +33,19 @@ describeApi('short_video_ads — connecting advertisers as ad accounts', (t) => 
     const listed = await t.app.api.get('/adaccounts', { token: t.owner.key });
     const byId = Object.fromEntries(listed.body.data.map((a: { platformAdAccountId: string }) => [a.platformAdAccountId, a]));
     expect(byId[DEMO_ADVERTISERS[0]!.advertiser_id]).to.include({
-      platform: 'short_video_ads', name: 'Acme Coffee Ads', currency: 'USD', timezone: 'America/Los_Angeles', platformStatus: 'active', status: 'connected', tokenExpiresAt: null,
+      platform: 'short_video_ads',
+      name: 'Acme Coffee Ads',
+      currency: 'USD',
+      timezone: 'America/Los_Angeles',
+      platformStatus: 'active',
+      status: 'connected',
+      tokenExpiresAt: null,
     });
-    expect(byId[DEMO_ADVERTISERS[1]!.advertiser_id]).to.include({ currency: 'EUR', timezone: 'Europe/Berlin', platformStatus: 'pending_review' });
+    expect(byId[DEMO_ADVERTISERS[1]!.advertiser_id]).to.include({
+      currency: 'EUR',
+      timezone: 'Europe/Berlin',
+      platformStatus: 'pending_review',
+    });
     expect(listed.body.data.map((a: { id: string }) => a.id).sort()).to.deep.equal([...adAccountIds].sort());
     expect((await t.app.api.get('/accounts', { token: t.owner.key })).body.data).to.deep.equal([]);
 
@@ -48,7 +60,12 @@ describeApi('short_video_ads — connecting advertisers as ad accounts', (t) => 
   });
 
   it('maps the advertiser status; connecting again reconnects the same ad account; a spent auth_code fails the exchange', async () => {
-    const advertiser = await t.sandbox.shortVideoAds.newAdvertiser({ name: 'Closed Shop', currency: 'jpy', display_timezone: 'Asia/Tokyo', status: 'STATUS_DISABLE' });
+    const advertiser = await t.sandbox.shortVideoAds.newAdvertiser({
+      name: 'Closed Shop',
+      currency: 'jpy',
+      display_timezone: 'Asia/Tokyo',
+      status: 'STATUS_DISABLE',
+    });
     const back = await consent(await start(), 'approve', { advertiser_ids: advertiser.advertiser_id });
     const first = (await callback(back)).searchParams.get('adAccountIds');
     const [listed] = (await t.app.api.get('/adaccounts', { token: t.owner.key })).body.data;
@@ -74,7 +91,10 @@ describeApi('short_video_ads — connecting advertisers as ad accounts', (t) => 
   });
 
   it('deleteAdAccount disconnects once with account.disconnected', async () => {
-    const hook = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events: ['account.disconnected'] } });
+    const hook = await t.app.api.post('/hooks', {
+      token: t.owner.key,
+      body: { url: `${t.inbox.url}/h`, events: ['account.disconnected'] },
+    });
     const outcome = await callback(await consent(await start(), 'approve', { advertiser_ids: DEMO_ADVERTISERS[0]!.advertiser_id }));
     const id = outcome.searchParams.get('adAccountIds')!;
     expect((await t.app.api.delete(`/adaccounts/${id}`, { token: t.owner.key })).status).to.equal(204);

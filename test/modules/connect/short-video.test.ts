@@ -26,15 +26,24 @@ describeApi('short_video — connecting a creator by Login Kit, refresh rotation
   /** As the platform signs: `TikTok-Signature: t=<unix>,s=<hex HMAC-SHA256(client secret, t.rawBody)>`. */
   function signed(body: unknown, secret = SANDBOX_APP.clientSecret, t = Math.floor(Date.now() / 1000)) {
     const rawBody = JSON.stringify(body);
-    return { rawBody, headers: { 'Content-Type': 'application/json', 'TikTok-Signature': `t=${t},s=${createHmac('sha256', secret).update(`${t}.${rawBody}`).digest('hex')}` } };
+    return {
+      rawBody,
+      headers: {
+        'Content-Type': 'application/json',
+        'TikTok-Signature': `t=${t},s=${createHmac('sha256', secret).update(`${t}.${rawBody}`).digest('hex')}`,
+      },
+    };
   }
 
   it('runs the whole redirect dance: consent with a hex PKCE challenge, the creator as a user account, health and about', async () => {
     const hook = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events: ['account.connected'] } });
     const { creator, outcome, authorizationUrl } = await connect();
     expect(Object.fromEntries(authorizationUrl.searchParams)).to.include({
-      client_key: SANDBOX_APP.clientKey, scope: 'user.info.basic,video.publish,video.upload,video.list', response_type: 'code',
-      redirect_uri: `${t.app.services.config.publicUrl}/connect/short_video/callback`, code_challenge_method: 'S256',
+      client_key: SANDBOX_APP.clientKey,
+      scope: 'user.info.basic,video.publish,video.upload,video.list',
+      response_type: 'code',
+      redirect_uri: `${t.app.services.config.publicUrl}/connect/short_video/callback`,
+      code_challenge_method: 'S256',
     });
     expect(authorizationUrl.searchParams.get('code_challenge')).to.match(/^[0-9a-f]{64}$/);
     expect(outcome.searchParams.get('status')).to.equal('connected');
@@ -42,7 +51,14 @@ describeApi('short_video — connecting a creator by Login Kit, refresh rotation
 
     const listed = await t.app.api.get('/accounts', { token: t.owner.key });
     expect(listed.body.data).to.have.length(1);
-    expect(listed.body.data[0]).to.include({ id: accountId, platform: 'short_video', kind: 'user', platformAccountId: creator.openId, name: 'Mia Makes Pasta', status: 'connected' });
+    expect(listed.body.data[0]).to.include({
+      id: accountId,
+      platform: 'short_video',
+      kind: 'user',
+      platformAccountId: creator.openId,
+      name: 'Mia Makes Pasta',
+      status: 'connected',
+    });
     expect(Date.parse(listed.body.data[0].tokenExpiresAt) - Date.now()).to.be.within(7_100_000, 7_200_000);
     const health = await t.app.api.get('/accounts/health', { token: t.owner.key });
     expect(health.body.data[0]).to.include({ accountId, status: 'connected', action: 'none' });
@@ -69,20 +85,31 @@ describeApi('short_video — connecting a creator by Login Kit, refresh rotation
     expect(after.row.tokenExpiresAt.getTime()).to.be.above(before.row.tokenExpiresAt.getTime());
 
     const spent = await fetch(`${t.app.services.sandboxUrl}/short_video/v2/oauth/token/`, {
-      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ ...{ client_key: SANDBOX_APP.clientKey, client_secret: SANDBOX_APP.clientSecret }, grant_type: 'refresh_token', refresh_token: before.credentials.refreshToken! }),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        ...{ client_key: SANDBOX_APP.clientKey, client_secret: SANDBOX_APP.clientSecret },
+        grant_type: 'refresh_token',
+        refresh_token: before.credentials.refreshToken!,
+      }),
     });
     expect(spent.status).to.equal(400);
     expect(await spent.json()).to.include({ error: 'invalid_grant' });
     expect((await t.app.api.get(`/accounts/${accountId}/about`, { token: t.owner.key })).status).to.equal(200);
     // The next refresh spends the newest token, so it still works.
-    await t.app.services.db('accounts').where({ id: accountId }).update({ tokenExpiresAt: new Date(Date.now() + 1000) });
+    await t.app.services
+      .db('accounts')
+      .where({ id: accountId })
+      .update({ tokenExpiresAt: new Date(Date.now() + 1000) });
     expect(await refreshExpiringTokens(t.app.services)).to.be.at.least(1);
     expect((await stored(accountId)).row.status).to.equal('connected');
   });
 
   it('authorization.removed, validly signed, turns the account into needs_reconnection (token_revoked), never disconnected', async () => {
-    const hook = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events: ['account.needs_reconnection', 'account.disconnected'] } });
+    const hook = await t.app.api.post('/hooks', {
+      token: t.owner.key,
+      body: { url: `${t.inbox.url}/h`, events: ['account.needs_reconnection', 'account.disconnected'] },
+    });
     const { creator, outcome } = await connect();
     const accountId = outcome.searchParams.get('accountIds')!;
     const removed = await shortVideo.removeApp(creator.openId, { webhook: true });
@@ -105,9 +132,16 @@ describeApi('short_video — connecting a creator by Login Kit, refresh rotation
   it('refuses a forged, stale or foreign webhook with 401 and stores nothing; other events are stored and change nothing', async () => {
     const { creator, outcome } = await connect();
     const accountId = outcome.searchParams.get('accountIds')!;
-    const count = async () => Number((await t.app.services.db('platformWebhooks').where({ platform: 'short_video' }).count({ n: '*' }))[0]!.n);
+    const count = async () =>
+      Number((await t.app.services.db('platformWebhooks').where({ platform: 'short_video' }).count({ n: '*' }))[0]!.n);
     const stored0 = await count();
-    const removal = { client_key: SANDBOX_APP.clientKey, event: 'authorization.removed', create_time: Math.floor(Date.now() / 1000), user_openid: creator.openId, content: '{"reason":1}' };
+    const removal = {
+      client_key: SANDBOX_APP.clientKey,
+      event: 'authorization.removed',
+      create_time: Math.floor(Date.now() / 1000),
+      user_openid: creator.openId,
+      content: '{"reason":1}',
+    };
     const attempts = [
       signed(removal, 'not-the-client-secret'),
       signed(removal, SANDBOX_APP.clientSecret, Math.floor(Date.now() / 1000) - 3600),
@@ -131,7 +165,10 @@ describeApi('short_video — connecting a creator by Login Kit, refresh rotation
   });
 
   it('deleteAccount revokes at the platform and emits account.disconnected once', async () => {
-    const hook = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events: ['account.disconnected', 'account.needs_reconnection'] } });
+    const hook = await t.app.api.post('/hooks', {
+      token: t.owner.key,
+      body: { url: `${t.inbox.url}/h`, events: ['account.disconnected', 'account.needs_reconnection'] },
+    });
     const { outcome } = await connect();
     const accountId = outcome.searchParams.get('accountIds')!;
     const { credentials } = await stored(accountId);
@@ -142,7 +179,9 @@ describeApi('short_video — connecting a creator by Login Kit, refresh rotation
     expect(JSON.parse(request!.rawBody)).to.deep.include({ event: 'account.disconnected' });
     await quiescent(t.app);
     expect(t.inbox.received).to.have.length(1);
-    const info = await fetch(`${t.app.services.sandboxUrl}/short_video/v2/user/info/?fields=open_id`, { headers: { Authorization: `Bearer ${credentials.accessToken}` } });
+    const info = await fetch(`${t.app.services.sandboxUrl}/short_video/v2/user/info/?fields=open_id`, {
+      headers: { Authorization: `Bearer ${credentials.accessToken}` },
+    });
     expect(info.status).to.equal(401);
     expect(((await info.json()) as { error: { code: string } }).error.code).to.equal('access_token_invalid');
   });

@@ -5,13 +5,15 @@ import { describeApi } from '../../support/harness.js';
 import { consent, returnToService, startConnection } from '../../support/sandbox/oauth.js';
 import { assertSigned } from '../../support/webhooks.js';
 
-describeApi('social_threads — the user\'s own profile by OAuth, long-lived tokens refreshed', (t) => {
+describeApi("social_threads — the user's own profile by OAuth, long-lived tokens refreshed", (t) => {
   const { socialThreads } = t.sandbox;
   beforeEach(() => socialThreads.configure({ longLivedTtlSeconds: 5_184_000, minRefreshAgeSeconds: 86_400 }));
 
   async function dance(decision: 'approve' | 'deny' = 'approve'): Promise<URL> {
     const authorize = await startConnection(t.app, t.owner, 'social_threads');
-    expect(authorize.searchParams.get('scope')).to.equal('threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies,threads_manage_insights,threads_delete');
+    expect(authorize.searchParams.get('scope')).to.equal(
+      'threads_basic,threads_content_publish,threads_manage_replies,threads_read_replies,threads_manage_insights,threads_delete',
+    );
     expect(authorize.searchParams.has('code_challenge')).to.equal(false);
     const callback = await returnToService(t.app, await consent(authorize, decision));
     expect(callback.status).to.equal(302);
@@ -24,7 +26,14 @@ describeApi('social_threads — the user\'s own profile by OAuth, long-lived tok
     expect(outcome.searchParams.get('status')).to.equal('connected');
     const [accountId] = outcome.searchParams.get('accountIds')!.split(',');
     const account = await t.app.api.get(`/accounts/${accountId}`, { token: t.owner.key });
-    expect(account.body).to.include({ platform: 'social_threads', kind: 'user', platformAccountId: DEMO_THREADS_USER.id, username: 'acme.coffee', name: 'Acme Coffee', status: 'connected' });
+    expect(account.body).to.include({
+      platform: 'social_threads',
+      kind: 'user',
+      platformAccountId: DEMO_THREADS_USER.id,
+      username: 'acme.coffee',
+      name: 'Acme Coffee',
+      status: 'connected',
+    });
     expect(account.body.avatarUrl).to.match(/^https:\/\//);
     expect(Date.parse(account.body.tokenExpiresAt) - Date.now()).to.be.above(59 * 24 * 3600 * 1000);
     const [request] = await t.inbox.waitFor(1);
@@ -32,7 +41,11 @@ describeApi('social_threads — the user\'s own profile by OAuth, long-lived tok
     expect(JSON.parse(request!.rawBody).data).to.include({ accountId, platform: 'social_threads', status: 'connected' });
     const about = await t.app.api.get(`/accounts/${accountId}/about`, { token: t.owner.key });
     expect(about.status).to.equal(200);
-    expect(about.body).to.include({ username: 'acme.coffee', bio: 'Coffee, threads and the odd roast.', url: 'https://www.threads.net/@acme.coffee' });
+    expect(about.body).to.include({
+      username: 'acme.coffee',
+      bio: 'Coffee, threads and the odd roast.',
+      url: 'https://www.threads.net/@acme.coffee',
+    });
 
     const declined = await dance('deny');
     expect(declined.searchParams.get('status')).to.equal('denied');
@@ -50,11 +63,20 @@ describeApi('social_threads — the user\'s own profile by OAuth, long-lived tok
     expect((await t.app.api.get(`/accounts/${accountId}/about`, { token: t.owner.key })).body.username).to.equal('refresh.me');
     expect(await refreshExpiringTokens(t.app.services)).to.equal(0);
 
-    const hook = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events: ['account.needs_reconnection'] } });
+    const hook = await t.app.api.post('/hooks', {
+      token: t.owner.key,
+      body: { url: `${t.inbox.url}/h`, events: ['account.needs_reconnection'] },
+    });
     await socialThreads.removeApp(person.userId);
-    await t.app.services.db('accounts').where({ id: accountId }).update({ tokenExpiresAt: new Date(Date.now() + 3600_000) });
+    await t.app.services
+      .db('accounts')
+      .where({ id: accountId })
+      .update({ tokenExpiresAt: new Date(Date.now() + 3600_000) });
     await refreshExpiringTokens(t.app.services);
-    expect((await t.app.api.get(`/accounts/${accountId}`, { token: t.owner.key })).body).to.include({ status: 'needs_reconnection', statusReason: 'token_revoked' });
+    expect((await t.app.api.get(`/accounts/${accountId}`, { token: t.owner.key })).body).to.include({
+      status: 'needs_reconnection',
+      statusReason: 'token_revoked',
+    });
     const [request] = await t.inbox.waitFor(1);
     assertSigned(request!, hook.body.secret);
     expect(JSON.parse(request!.rawBody)).to.deep.include({ event: 'account.needs_reconnection' });

@@ -27,7 +27,12 @@ describe('a worker killed in the middle of an attempt', () => {
     const owner = await newOwner(first.api);
     const created = await first.api.post('/hooks', { token: owner.key, body: { url: `${receiver.url}/h`, events: ['post.published'] } });
     receiver.reply = () => ({ hang: true, status: 0 });
-    await emitEvent(first.services.db, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: publishedData('x') });
+    await emitEvent(first.services.db, {
+      ownerId: owner.ownerId,
+      profileId: owner.profileId,
+      name: 'post.published',
+      data: publishedData('x'),
+    });
     const [hung] = await receiver.waitFor(1);
     // The process dies with the attempt in flight: no outcome is recorded, its lease simply runs out.
     await dying.crash();
@@ -35,7 +40,8 @@ describe('a worker killed in the middle of an attempt', () => {
     receiver.reply = () => ({ status: 200 });
     second = await startTestApp({
       webhooks: { leaseSeconds: 1 },
-      databaseUrl: first.services.config.databaseUrl, encryptionKey: first.services.config.encryptionKey,
+      databaseUrl: first.services.config.databaseUrl,
+      encryptionKey: first.services.config.encryptionKey,
     });
     const [, completed] = await receiver.waitFor(2, 15_000);
     expect(completed!.headers['x-service-delivery']).to.equal(hung!.headers['x-service-delivery']);

@@ -14,7 +14,13 @@ describeApi('outgoing webhooks — /hooks', (t) => {
     return response.body as { id: string; secret: string; profileIds: string[] | null };
   }
 
-  const MESSAGE = { accountId: 'acc_01jd3y6w7q5v8k0n2b4c6e8g1h', from: '+15551234567', text: 'hi', msgId: 'wamid.1', platform: 'chatapp-cloud' };
+  const MESSAGE = {
+    accountId: 'acc_01jd3y6w7q5v8k0n2b4c6e8g1h',
+    from: '+15551234567',
+    text: 'hi',
+    msgId: 'wamid.1',
+    platform: 'chatapp-cloud',
+  };
 
   /** An event of the test's owner, committed as a change in the service would emit it. */
   const emit = (name: EventName, data: unknown = MESSAGE, profileId = t.owner.profileId) =>
@@ -33,7 +39,10 @@ describeApi('outgoing webhooks — /hooks', (t) => {
     });
 
     it('refuses a url that is not https with 400', async () => {
-      const response = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: 'http://example.com/hook', events: ['post.published'] } });
+      const response = await t.app.api.post('/hooks', {
+        token: t.owner.key,
+        body: { url: 'http://example.com/hook', events: ['post.published'] },
+      });
       expect(response.status).to.equal(400);
       expect(response.body.errors[0].path).to.equal('body/url');
     });
@@ -44,7 +53,14 @@ describeApi('outgoing webhooks — /hooks', (t) => {
     });
 
     it('refuses private, link-local and encoded addresses with 422 url_not_allowed', async () => {
-      for (const url of ['https://10.0.0.1/h', 'https://169.254.169.254/latest', 'https://[::ffff:10.0.0.1]/h', 'https://0x0a000001/h', 'https://100.64.0.1/h', 'https://[fd00::1]/h']) {
+      for (const url of [
+        'https://10.0.0.1/h',
+        'https://169.254.169.254/latest',
+        'https://[::ffff:10.0.0.1]/h',
+        'https://0x0a000001/h',
+        'https://100.64.0.1/h',
+        'https://[fd00::1]/h',
+      ]) {
         const response = await t.app.api.post('/hooks', { token: t.owner.key, body: { url, events: ['post.published'] } });
         expect(response.status, url).to.equal(422);
         expect(response.body.code, url).to.equal('url_not_allowed');
@@ -53,7 +69,10 @@ describeApi('outgoing webhooks — /hooks', (t) => {
 
     it('allows 20 hooks per owner and refuses the 21st with hook_limit_reached', async () => {
       await Promise.all(Array.from({ length: 20 }, () => createHook(t.owner.key)));
-      const response = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/x`, events: ['post.published'] } });
+      const response = await t.app.api.post('/hooks', {
+        token: t.owner.key,
+        body: { url: `${t.inbox.url}/x`, events: ['post.published'] },
+      });
       expect(response.status).to.equal(422);
       expect(response.body.code).to.equal('hook_limit_reached');
       expect(await t.app.services.db('hooks').where({ ownerId: t.owner.ownerId }).count('id as n').first()).to.deep.equal({ n: '20' });
@@ -78,10 +97,17 @@ describeApi('outgoing webhooks — /hooks', (t) => {
     it('sends nothing for events the hook does not name, and nothing for a rolled-back change', async () => {
       await createHook(t.owner.key, ['post.published']);
       await emit('message.received');
-      await t.app.services.db.transaction(async (trx) => {
-        await emitEvent(trx, { ownerId: t.owner.ownerId, profileId: t.owner.profileId, name: 'post.published', data: publishedData('post_rolled_back') });
-        await trx.rollback();
-      }).catch(() => {});
+      await t.app.services.db
+        .transaction(async (trx) => {
+          await emitEvent(trx, {
+            ownerId: t.owner.ownerId,
+            profileId: t.owner.profileId,
+            name: 'post.published',
+            data: publishedData('post_rolled_back'),
+          });
+          await trx.rollback();
+        })
+        .catch(() => {});
       await emit('post.published', publishedData('post_marker'));
       const [request] = await t.inbox.waitFor(1);
       await quiescent(t.app);
@@ -108,7 +134,8 @@ describeApi('outgoing webhooks — /hooks', (t) => {
     it('does not follow redirects: a 3xx is a failed attempt', async () => {
       const hook = await createHook(t.owner.key);
       const elsewhere = `${t.inbox.url}/elsewhere`;
-      t.inbox.reply = (request) => (request.headers['x-service-event'] ? { status: 302, headers: { Location: elsewhere } } : { status: 200 });
+      t.inbox.reply = (request) =>
+        request.headers['x-service-event'] ? { status: 302, headers: { Location: elsewhere } } : { status: 200 };
       await emit('message.received');
       await t.inbox.waitFor(1);
       await quiescent(t.app);
@@ -190,7 +217,12 @@ describeApi('outgoing webhooks — /hooks', (t) => {
       await emit('message.received');
       await t.inbox.waitFor(3);
       await quiescent(t.app);
-      const byHook = await t.app.services.db('deliveries').select('hookId').count('id as n').groupBy('hookId').whereIn('hookId', [scoped.id, everything.id]) as Array<{ hookId: string; n: string }>;
+      const byHook = (await t.app.services
+        .db('deliveries')
+        .select('hookId')
+        .count('id as n')
+        .groupBy('hookId')
+        .whereIn('hookId', [scoped.id, everything.id])) as Array<{ hookId: string; n: string }>;
       expect(Object.fromEntries(byHook.map((r) => [r.hookId, Number(r.n)]))).to.deep.equal({ [scoped.id]: 1, [everything.id]: 2 });
 
       const listed = await t.app.api.get('/hooks', { token: secondOnly });
@@ -229,12 +261,19 @@ describeApi('outgoing webhooks — /hooks', (t) => {
     for (let n = 0; n < count; n += 1) {
       const event = n % 2 ? 'post.published' : 'message.received';
       const { id: eventId } = await emit(event);
-      const [delivery] = await until(() => t.app.services.db('deliveries').where({ eventId }), { done: (rows) => rows.length === 1, what: `the delivery of ${eventId}` });
+      const [delivery] = await until(() => t.app.services.db('deliveries').where({ eventId }), {
+        done: (rows) => rows.length === 1,
+        what: `the delivery of ${eventId}`,
+      });
       made.unshift({ id: delivery.id, event });
     }
     await quiescent(t.app);
     const published = made.filter((item) => item.event === 'post.published').map((item) => item.id);
-    return { path: `/hooks/${hook.id}/deliveries`, ids: made.map((item) => item.id), filter: { query: 'event=post.published', ids: published } };
+    return {
+      path: `/hooks/${hook.id}/deliveries`,
+      ids: made.map((item) => item.id),
+      filter: { query: 'event=post.published', ids: published },
+    };
   });
 
   it('updateHook pauses a hook (open deliveries fail) and deleteHook removes it', async () => {

@@ -24,7 +24,9 @@ describe('outgoing webhooks — the envelope of every delivery has a string prof
     receiver = await Receiver.start();
     app = await startTestApp();
   });
-  beforeEach(async () => { owner = await newOwner(app.api); });
+  beforeEach(async () => {
+    owner = await newOwner(app.api);
+  });
   after(async () => {
     await app.close();
     await receiver.close();
@@ -53,15 +55,24 @@ describe('outgoing webhooks — the envelope of every delivery has a string prof
 
   it('an owner without profiles gets an empty string, still a string', async () => {
     const email = `lonely-${Date.now()}@example.com`;
-    const session = (await app.api.post('/auth/signup', { body: { email, password: 'a long enough password' } })).body.session.token as string;
+    const session = (await app.api.post('/auth/signup', { body: { email, password: 'a long enough password' } })).body.session
+      .token as string;
     const key = (await app.api.post('/api-keys', { token: session, body: { name: 'k' } })).body.key as string;
     expect((await pingOnce(key)).profileId).to.equal('');
   });
 
   it('an owner-level event (no profile) is enveloped with an empty string', () => {
-    const body = JSON.parse(envelopeOf({
-      id: 'evt_01jd3y6w7q5v8k0n2b4c6e8g1h', ownerId: owner.ownerId, profileId: null, name: 'invoice.status_updated', data: {}, createdAt: new Date(), dispatchedAt: null,
-    }));
+    const body = JSON.parse(
+      envelopeOf({
+        id: 'evt_01jd3y6w7q5v8k0n2b4c6e8g1h',
+        ownerId: owner.ownerId,
+        profileId: null,
+        name: 'invoice.status_updated',
+        data: {},
+        createdAt: new Date(),
+        dispatchedAt: null,
+      }),
+    );
     expect(body).to.deep.equal({ event: 'invoice.status_updated', ownerId: owner.ownerId, profileId: '', data: {} });
   });
 

@@ -15,7 +15,10 @@ interface DeliveryView {
 }
 
 async function createHook(t: ApiTest, path: string): Promise<{ id: string }> {
-  const response = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}${path}`, events: ['post.published'] } });
+  const response = await t.app.api.post('/hooks', {
+    token: t.owner.key,
+    body: { url: `${t.inbox.url}${path}`, events: ['post.published'] },
+  });
   expect(response.status, JSON.stringify(response.body)).to.equal(201);
   return response.body;
 }
@@ -28,11 +31,20 @@ async function deliveriesOf(t: ApiTest, hookId: string): Promise<DeliveryView[]>
 
 /** The hook's delivery once it is in the state awaited (the receiver answers before its outcome is written). */
 function deliveryOnce(t: ApiTest, hookId: string, done: (delivery: DeliveryView) => boolean, timeoutMs?: number): Promise<DeliveryView> {
-  return until(async () => (await deliveriesOf(t, hookId))[0]!, { done, what: `the delivery of ${hookId}`, ...(timeoutMs ? { timeoutMs } : {}) });
+  return until(async () => (await deliveriesOf(t, hookId))[0]!, {
+    done,
+    what: `the delivery of ${hookId}`,
+    ...(timeoutMs ? { timeoutMs } : {}),
+  });
 }
 
 const emit = (t: ApiTest) =>
-  emitEvent(t.app.services.db, { ownerId: t.owner.ownerId, profileId: t.owner.profileId, name: 'post.published', data: publishedData('p1') });
+  emitEvent(t.app.services.db, {
+    ownerId: t.owner.ownerId,
+    profileId: t.owner.profileId,
+    name: 'post.published',
+    data: publishedData('p1'),
+  });
 
 describeApi('outgoing webhooks — retries a second apart', { settings: { webhooks: { retryScheduleSeconds: [1, 1, 1] } } }, (t) => {
   it('honours Retry-After on 429 and 503: the next attempt is not before it, though the schedule says 1 s', async () => {
@@ -48,7 +60,10 @@ describeApi('outgoing webhooks — retries a second apart', { settings: { webhoo
     await t.inbox.waitFor(2);
 
     // Recorded: retrying, and due no sooner than Retry-After after the attempt (the schedule alone gives ~1 s).
-    for (const [hook, status] of [[tooMany, 429], [unavailable, 503]] as const) {
+    for (const [hook, status] of [
+      [tooMany, 429],
+      [unavailable, 503],
+    ] as const) {
       const delivery = await deliveryOnce(t, hook.id, (found) => found.status === 'retrying');
       expect(delivery).to.include({ status: 'retrying', attemptCount: 1 });
       expect(delivery.attempts[0]).to.include({ responseStatus: status, errorClass: 'http_status' });
@@ -81,7 +96,7 @@ describeApi('outgoing webhooks — retries a second apart', { settings: { webhoo
     expect((await t.app.api.get(`/hooks/${hook.id}`, { token: t.owner.key })).body).to.include({ active: true, disabledReason: null });
   });
 
-  it('records many successes at once, each once and with its attempt, and stops a hook\'s failure clock', async () => {
+  it("records many successes at once, each once and with its attempt, and stops a hook's failure clock", async () => {
     const flaky = await createHook(t, '/flaky');
     const steady = await createHook(t, '/steady');
     let failed = false;
@@ -93,52 +108,72 @@ describeApi('outgoing webhooks — retries a second apart', { settings: { webhoo
     await Promise.all(Array.from({ length: 25 }, () => emit(t)));
     const db = t.app.services.db;
     const rows = await until(() => db('deliveries').whereIn('hookId', [flaky.id, steady.id]), {
-      done: (found) => found.filter((row) => row.status === 'succeeded').length === 50, what: '50 deliveries to succeed', timeoutMs: 15_000,
+      done: (found) => found.filter((row) => row.status === 'succeeded').length === 50,
+      what: '50 deliveries to succeed',
+      timeoutMs: 15_000,
     });
-    const attempts = await db('deliveryAttempts').whereIn('deliveryId', rows.map((row) => row.id));
+    const attempts = await db('deliveryAttempts').whereIn(
+      'deliveryId',
+      rows.map((row) => row.id),
+    );
     for (const row of rows) {
       const own = attempts.filter((attempt) => attempt.deliveryId === row.id);
       expect(own, row.id).to.have.length(row.attemptCount);
-      expect(own.filter((attempt) => attempt.responseStatus === 204), row.id).to.have.length(1);
+      expect(
+        own.filter((attempt) => attempt.responseStatus === 204),
+        row.id,
+      ).to.have.length(1);
       expect(row.deliveredAt, row.id).to.be.an.instanceOf(Date);
     }
     expect(attempts).to.have.length(51);
     expect(new Set(t.inbox.received.map((request) => request.headers['x-service-delivery'])).size).to.equal(50);
     const hooks = await db('hooks').whereIn('id', [flaky.id, steady.id]);
-    for (const hook of hooks) expect(hook).to.include({ failingSince: null, active: true }).and.to.have.property('lastSuccessAt').that.is.an.instanceOf(Date);
+    for (const hook of hooks)
+      expect(hook).to.include({ failingSince: null, active: true }).and.to.have.property('lastSuccessAt').that.is.an.instanceOf(Date);
 
     // A success reported late (a worker whose lease another took over) changes nothing of a finished delivery.
     const done = rows[0]!;
     const before = await db('deliveries').where({ id: done.id }).first();
-    await recordSuccesses(db, [{ delivery: { id: done.id, hookId: done.hookId }, outcome: { at: new Date(), durationMs: 1, responseStatus: 200, errorClass: null, responseSnippet: null, retryAfterSeconds: null } }]);
+    await recordSuccesses(db, [
+      {
+        delivery: { id: done.id, hookId: done.hookId },
+        outcome: { at: new Date(), durationMs: 1, responseStatus: 200, errorClass: null, responseSnippet: null, retryAfterSeconds: null },
+      },
+    ]);
     expect(await db('deliveries').where({ id: done.id }).first()).to.deep.equal(before);
     expect(await db('deliveryAttempts').where({ deliveryId: done.id })).to.have.length(before.attemptCount);
   });
 });
 
-describeApi('outgoing webhooks — a hook that keeps failing past WEBHOOK_DISABLE_AFTER_SECONDS', {
-  settings: { webhooks: { retryScheduleSeconds: [1, 1, 1, 1, 1, 1], disableAfterFailingSeconds: 2 } },
-}, (t) => {
-  it('disables the hook with failing_for_5_days and fails what it still had to send', async () => {
-    const hook = await createHook(t, '/failing');
-    t.inbox.reply = () => ({ status: 502 });
-    await emit(t);
-    const read = await until(async () => (await t.app.api.get(`/hooks/${hook.id}`, { token: t.owner.key })).body, {
-      done: (found) => found.active === false, what: 'the hook to be disabled', timeoutMs: 15_000,
+describeApi(
+  'outgoing webhooks — a hook that keeps failing past WEBHOOK_DISABLE_AFTER_SECONDS',
+  {
+    settings: { webhooks: { retryScheduleSeconds: [1, 1, 1, 1, 1, 1], disableAfterFailingSeconds: 2 } },
+  },
+  (t) => {
+    it('disables the hook with failing_for_5_days and fails what it still had to send', async () => {
+      const hook = await createHook(t, '/failing');
+      t.inbox.reply = () => ({ status: 502 });
+      await emit(t);
+      const read = await until(async () => (await t.app.api.get(`/hooks/${hook.id}`, { token: t.owner.key })).body, {
+        done: (found) => found.active === false,
+        what: 'the hook to be disabled',
+        timeoutMs: 15_000,
+      });
+      expect(read).to.include({ active: false, disabledReason: 'failing_for_5_days' });
+      const sent = t.inbox.received.length;
+      const [delivery] = await deliveriesOf(t, hook.id);
+      expect(delivery).to.include({ status: 'failed', nextAttemptAt: null });
+      // Not at the first failure: once failures have gone on for the setting, before the attempts ran out.
+      const spans = Date.parse(delivery!.attempts.at(-1)!.at) - Date.parse(delivery!.attempts[0]!.at);
+      expect(spans).to.be.at.least(1000);
+      expect(delivery!.attemptCount).to.be.within(2, 6);
+      await quiescent(t.app);
+      expect(t.inbox.received).to.have.length(sent);
+      // Events after that reach it no more.
+      await emit(t);
+      await quiescent(t.app);
+      expect(t.inbox.received).to.have.length(sent);
     });
-    expect(read).to.include({ active: false, disabledReason: 'failing_for_5_days' });
-    const sent = t.inbox.received.length;
-    const [delivery] = await deliveriesOf(t, hook.id);
-    expect(delivery).to.include({ status: 'failed', nextAttemptAt: null });
-    // Not at the first failure: once failures have gone on for the setting, before the attempts ran out.
-    const spans = Date.parse(delivery!.attempts.at(-1)!.at) - Date.parse(delivery!.attempts[0]!.at);
-    expect(spans).to.be.at.least(1000);
-    expect(delivery!.attemptCount).to.be.within(2, 6);
-    await quiescent(t.app);
-    expect(t.inbox.received).to.have.length(sent);
-    // Events after that reach it no more.
-    await emit(t);
-    await quiescent(t.app);
-    expect(t.inbox.received).to.have.length(sent);
-  });
-});
+  },
+);

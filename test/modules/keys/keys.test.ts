@@ -4,7 +4,6 @@ import { itPagesByKeyset } from '../../support/keyset-list.js';
 import { newOwner } from '../../support/owners.js';
 
 describeApi('API keys — /api-keys', (t) => {
-
   describe('createApiKey — POST /api-keys', () => {
     it('shows the key once, stores only its hash, and the key authenticates', async () => {
       const created = await t.app.api.post('/api-keys', { token: t.owner.session, body: { name: 'ci' } });
@@ -21,13 +20,19 @@ describeApi('API keys — /api-keys', (t) => {
 
     it('refuses a profile the owner does not have with 422 unknown_profile', async () => {
       const other = await newOwner(t.app.api);
-      const response = await t.app.api.post('/api-keys', { token: t.owner.session, body: { name: 'x', scope: { profiles: [other.profileId] } } });
+      const response = await t.app.api.post('/api-keys', {
+        token: t.owner.session,
+        body: { name: 'x', scope: { profiles: [other.profileId] } },
+      });
       expect(response.status).to.equal(422);
       expect(response.body.code).to.equal('unknown_profile');
     });
 
     it('refuses an expiry in the past', async () => {
-      const response = await t.app.api.post('/api-keys', { token: t.owner.session, body: { name: 'x', expiresAt: '2020-01-01T00:00:00Z' } });
+      const response = await t.app.api.post('/api-keys', {
+        token: t.owner.session,
+        body: { name: 'x', expiresAt: '2020-01-01T00:00:00Z' },
+      });
       expect(response.status).to.equal(400);
       expect(response.body.errors[0].path).to.equal('body/expiresAt');
     });
@@ -71,7 +76,8 @@ describeApi('API keys — /api-keys', (t) => {
 
   itPagesByKeyset(t, 'listApiKeys', async (count) => {
     const ids: string[] = [];
-    for (let n = 0; n < count; n += 1) ids.unshift((await t.app.api.post('/api-keys', { token: t.owner.session, body: { name: `key ${n}` } })).body.id);
+    for (let n = 0; n < count; n += 1)
+      ids.unshift((await t.app.api.post('/api-keys', { token: t.owner.session, body: { name: `key ${n}` } })).body.id);
     return { path: '/api-keys', ids, token: t.owner.session };
   });
 
@@ -81,7 +87,10 @@ describeApi('API keys — /api-keys', (t) => {
       const renamed = await t.app.api.patch(`/api-keys/${created.body.id}`, { token: t.owner.session, body: { name: 'new' } });
       expect(renamed.status).to.equal(200);
       expect(renamed.body.name).to.equal('new');
-      await t.app.services.db('api_keys').where({ id: created.body.id }).update({ expiresAt: new Date(Date.now() - 1000) });
+      await t.app.services
+        .db('api_keys')
+        .where({ id: created.body.id })
+        .update({ expiresAt: new Date(Date.now() - 1000) });
       const response = await t.app.api.get('/profiles', { token: created.body.key });
       expect(response.status).to.equal(401);
       expect(response.body.code).to.equal('token_expired');

@@ -18,8 +18,14 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 /** The settings an operator writes, read by loadConfig as at start-up. */
 function s3Env(s3: TestS3Server, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
-    MEDIA_STORAGE: 's3', S3_BUCKET: s3.bucket, S3_ENDPOINT: s3.endpoint, S3_FORCE_PATH_STYLE: 'true', S3_PREFIX: '/tenant-a/media/',
-    S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey, ...extra,
+    MEDIA_STORAGE: 's3',
+    S3_BUCKET: s3.bucket,
+    S3_ENDPOINT: s3.endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+    S3_PREFIX: '/tenant-a/media/',
+    S3_ACCESS_KEY_ID: S3_TEST_CREDENTIALS.accessKeyId,
+    S3_SECRET_ACCESS_KEY: S3_TEST_CREDENTIALS.secretAccessKey,
+    ...extra,
   };
 }
 
@@ -43,7 +49,11 @@ describeApi('media on S3-compatible object storage (MEDIA_STORAGE=s3)', { settin
     it('reads the S3_* variables: prefix without its slashes, path style, credentials', () => {
       expect(media.storage).to.equal('s3');
       expect(media.s3).to.deep.equal({
-        bucket: 'media', region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, prefix: 'tenant-a/media',
+        bucket: 'media',
+        region: 'us-east-1',
+        endpoint: s3.endpoint,
+        forcePathStyle: true,
+        prefix: 'tenant-a/media',
         credentials: S3_TEST_CREDENTIALS,
       });
       // No keys: the SDK's default chain; S3_* variables are ignored with local storage.
@@ -63,11 +73,15 @@ describeApi('media on S3-compatible object storage (MEDIA_STORAGE=s3)', { settin
 
     it('refuses to start on a bucket that does not exist, or with credentials the store refuses', async () => {
       let refused: unknown;
-      await startTestApp({ media: { ...media, s3: { ...media.s3!, bucket: 'no-such-bucket' } } }).catch((error) => { refused = error; });
+      await startTestApp({ media: { ...media, s3: { ...media.s3!, bucket: 'no-such-bucket' } } }).catch((error) => {
+        refused = error;
+      });
       expect(String(refused)).to.match(/The S3 bucket "no-such-bucket" \(S3_BUCKET\) does not exist at http:\/\/127\.0\.0\.1:\d+/);
       refused = undefined;
       const stranger = { accessKeyId: 'STRANGER', secretAccessKey: 'not-the-secret' };
-      await startTestApp({ media: { ...media, s3: { ...media.s3!, credentials: stranger } } }).catch((error) => { refused = error; });
+      await startTestApp({ media: { ...media, s3: { ...media.s3!, credentials: stranger } } }).catch((error) => {
+        refused = error;
+      });
       expect(String(refused)).to.match(/The store at http:\/\/127\.0\.0\.1:\d+ refuses the S3 credentials/);
     });
   });
@@ -75,9 +89,21 @@ describeApi('media on S3-compatible object storage (MEDIA_STORAGE=s3)', { settin
   describe('through the service', () => {
     it('uploads a PNG into the bucket under its key, leaving no file on disk', async () => {
       const bytes = png(8, 6);
-      const response = await upload(t.app, t.owner.key, { bytes, filename: 'swatch.png', type: 'image/png' }, { profileId: t.owner.profileId });
+      const response = await upload(
+        t.app,
+        t.owner.key,
+        { bytes, filename: 'swatch.png', type: 'image/png' },
+        { profileId: t.owner.profileId },
+      );
       expect(response.status, response.text).to.equal(201);
-      expect(response.body).to.include({ kind: 'image', mimeType: 'image/png', size: bytes.length, width: 8, height: 6, sha256: sha256(bytes) });
+      expect(response.body).to.include({
+        kind: 'image',
+        mimeType: 'image/png',
+        size: bytes.length,
+        width: 8,
+        height: 6,
+        sha256: sha256(bytes),
+      });
       const id = response.body.id as string;
       expect(await s3.keys('tenant-a/')).to.include(objectKey(id));
       expect((await s3.object(objectKey(id))).equals(bytes)).to.equal(true);
@@ -148,18 +174,28 @@ describeApi('media on S3-compatible object storage (MEDIA_STORAGE=s3)', { settin
       expect(await storage.stat(key)).to.equal(null);
       await storage.delete(key);
       let error: unknown;
-      await storage.read(key).catch((caught) => { error = caught; });
+      await storage.read(key).catch((caught) => {
+        error = caught;
+      });
       expect(error).to.include({ name: 'MediaStorageError', failure: 'missing' });
     });
 
     it('uploads a file larger than one part as a multipart upload, intact', async () => {
       // Its own client, to see the calls made.
-      const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { ...S3_TEST_CREDENTIALS } });
+      const client = new S3Client({
+        region: 'us-east-1',
+        endpoint: s3.endpoint,
+        forcePathStyle: true,
+        credentials: { ...S3_TEST_CREDENTIALS },
+      });
       const calls: string[] = [];
-      client.middlewareStack.add((next, context) => (args) => {
-        calls.push(context.commandName!);
-        return next(args);
-      }, { step: 'initialize' });
+      client.middlewareStack.add(
+        (next, context) => (args) => {
+          calls.push(context.commandName!);
+          return next(args);
+        },
+        { step: 'initialize' },
+      );
       const storage = new S3Storage(media.s3!, await loadS3Sdk(), client);
       const bytes = randomBytes(9 * MIB + 123);
       const temp = join(dataDir(), 'big.part');
@@ -167,7 +203,12 @@ describeApi('media on S3-compatible object storage (MEDIA_STORAGE=s3)', { settin
       const key = storageKeyFor(`media_${randomBytes(8).toString('hex')}`);
       await storage.put(key, temp);
       expect(existsSync(temp)).to.equal(false);
-      expect(calls).to.deep.equal(['CreateMultipartUploadCommand', 'UploadPartCommand', 'UploadPartCommand', 'CompleteMultipartUploadCommand']);
+      expect(calls).to.deep.equal([
+        'CreateMultipartUploadCommand',
+        'UploadPartCommand',
+        'UploadPartCommand',
+        'CompleteMultipartUploadCommand',
+      ]);
       expect(await storage.stat(key)).to.deep.equal({ size: bytes.length });
       expect((await s3.object(`tenant-a/media/${key}`)).equals(bytes)).to.equal(true);
       const chunks: Buffer[] = [];

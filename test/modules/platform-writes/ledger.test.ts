@@ -31,7 +31,8 @@ describe('platform writes — a message sent at most once per key, whatever is l
   });
 
   /** What the platform shows the bot sent with this text. */
-  const onPlatform = async (text: string) => (await new BotchatPeople(() => app).onPlatform(bot.token)).filter((message) => message.text === text);
+  const onPlatform = async (text: string) =>
+    (await new BotchatPeople(() => app).onPlatform(bot.token)).filter((message) => message.text === text);
 
   /** The messages the owner sees in the chat's conversation. */
   const inConversation = async (text: string) => {
@@ -39,41 +40,70 @@ describe('platform writes — a message sent at most once per key, whatever is l
     const texts: string[] = [];
     for (const conversation of list.body.data as Array<{ id: string }>) {
       const read = await app.api.get(`/accounts/${bot.accountId}/conversations/${conversation.id}`, { token: owner.key });
-      texts.push(...(read.body.messages.data as Array<{ text: string; direction: string }>).filter((m) => m.text === text).map((m) => `${m.direction}:${m.text}`));
+      texts.push(
+        ...(read.body.messages.data as Array<{ text: string; direction: string }>)
+          .filter((m) => m.text === text)
+          .map((m) => `${m.direction}:${m.text}`),
+      );
     }
     return texts;
   };
 
-  const ledgerRow = (key: string) => app.services.db('platformWrites').where({ ownerId: owner.ownerId, accountId: bot.accountId, key }).first();
+  const ledgerRow = (key: string) =>
+    app.services.db('platformWrites').where({ ownerId: owner.ownerId, accountId: bot.accountId, key }).first();
 
   /** The caller's records of a sent message: the chat's conversation and the outgoing message in it. */
   async function storeSent(trx: Knex.Transaction, text: string, sent: Published, direction = 'out'): Promise<void> {
     const row = (await accountById(trx, bot.accountId))!;
-    const [conversation] = await trx('conversations').insert({
-      id: newId('conv'), ownerId: row.ownerId, profileId: row.profileId, accountId: row.id, platformConversationId: CHAT,
-      participant: JSON.stringify({ id: CHAT, name: 'Sam', username: null, phone: null }), lastMessageAt: new Date(),
-    }).onConflict(['accountId', 'platformConversationId']).merge({ lastMessageAt: new Date() }).returning('id') as Array<{ id: string }>;
+    const [conversation] = (await trx('conversations')
+      .insert({
+        id: newId('conv'),
+        ownerId: row.ownerId,
+        profileId: row.profileId,
+        accountId: row.id,
+        platformConversationId: CHAT,
+        participant: JSON.stringify({ id: CHAT, name: 'Sam', username: null, phone: null }),
+        lastMessageAt: new Date(),
+      })
+      .onConflict(['accountId', 'platformConversationId'])
+      .merge({ lastMessageAt: new Date() })
+      .returning('id')) as Array<{ id: string }>;
     await trx('messages').insert({
-      id: newId('msg'), conversationId: conversation!.id, accountId: row.id, direction, fromId: row.platformAccountId!, text,
-      platformMessageId: sent.platformPostId, sentAt: new Date(), status: 'sent',
+      id: newId('msg'),
+      conversationId: conversation!.id,
+      accountId: row.id,
+      direction,
+      fromId: row.platformAccountId!,
+      text,
+      platformMessageId: sent.platformPostId,
+      sentAt: new Date(),
+      status: 'sent',
     });
   }
 
   /** sendMessage to the chat through the botchat adapter's own client, over HTTP to the sandbox. */
   async function sendMessage(text: string): Promise<Published> {
     const account = adapterAccount((await accountById(app.services.db, bot.accountId))!, app.services.secrets);
-    return app.services.platforms.get('botchat')!.publisher.publish(account, { text, media: [], options: { chatIds: [CHAT] } }, { state: {}, save: async () => {} });
+    return app.services.platforms
+      .get('botchat')!
+      .publisher.publish(account, { text, media: [], options: { chatIds: [CHAT] } }, { state: {}, save: async () => {} });
   }
 
   /** What a platform that lists what an account sent would answer; the bot API cannot, so only some tests offer it. */
-  const askPlatform = (text: string) => async (since: Date): Promise<Published | null> => {
-    const found = (await onPlatform(text)).find((message) => message.at >= since.getTime() - 1000);
-    return found ? { platformPostId: `${found.chatId}:${found.messageId}`, url: null } : null;
-  };
+  const askPlatform =
+    (text: string) =>
+    async (since: Date): Promise<Published | null> => {
+      const found = (await onPlatform(text)).find((message) => message.at >= since.getTime() - 1000);
+      return found ? { platformPostId: `${found.chatId}:${found.messageId}`, url: null } : null;
+    };
 
   function messageWrite(key: string, text: string, overrides: Partial<PlatformWrite<Published>> = {}): PlatformWrite<Published> {
     return {
-      ownerId: owner.ownerId, accountId: bot.accountId, key, kind: 'message.send', request: { chatId: CHAT, text },
+      ownerId: owner.ownerId,
+      accountId: bot.accountId,
+      key,
+      kind: 'message.send',
+      request: { chatId: CHAT, text },
       send: () => sendMessage(text),
       store: (trx, sent) => storeSent(trx, text, sent),
       ...overrides,
@@ -103,7 +133,9 @@ describe('platform writes — a message sent at most once per key, whatever is l
 
   it('two asks at once with one key: one sends, the other is told the write is under way', async () => {
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const write = messageWrite('order-1002', 'Your order 1002 has shipped.', {
       send: async () => {
         await gate;
@@ -150,7 +182,9 @@ describe('platform writes — a message sent at most once per key, whatever is l
     await until(async () => (await onPlatform(text)).length === 1);
     const retried = await retryOnceLeaseRunsOut(messageWrite('order-1005', text));
     expect(retried).to.be.instanceOf(WriteOutcomeUnknownError).and.include({ status: 502, code: 'platform_error' });
-    expect((await writeOnce(app.services.db, messageWrite('order-1005', text)).catch((error: Error) => error))).to.be.instanceOf(WriteOutcomeUnknownError);
+    expect(await writeOnce(app.services.db, messageWrite('order-1005', text)).catch((error: Error) => error)).to.be.instanceOf(
+      WriteOutcomeUnknownError,
+    );
     expect(await onPlatform(text)).to.have.length(1);
     expect(await inConversation(text)).to.deep.equal([]);
     expect(await ledgerRow('order-1005')).to.include({ status: 'unknown' });
@@ -183,12 +217,15 @@ describe('platform writes — a message sent at most once per key, whatever is l
     expect(await ledgerRow('order-1007')).to.include({ status: 'succeeded', attempts: 2 });
   });
 
-  it('recording the answer fails: the caller\'s records roll back with the write, and the retry reconciles at once instead of sending', async () => {
+  it("recording the answer fails: the caller's records roll back with the write, and the retry reconciles at once instead of sending", async () => {
     const text = 'Your order 1008 has shipped.';
-    const refused = await writeOnce(app.services.db, messageWrite('order-1008', text, {
-      reconcile: askPlatform(text),
-      store: (trx, sent) => storeSent(trx, text, sent, 'sideways'),
-    })).catch((error: Error) => error);
+    const refused = await writeOnce(
+      app.services.db,
+      messageWrite('order-1008', text, {
+        reconcile: askPlatform(text),
+        store: (trx, sent) => storeSent(trx, text, sent, 'sideways'),
+      }),
+    ).catch((error: Error) => error);
     expect(refused).to.be.instanceOf(Error).and.not.instanceOf(PlatformError);
     expect(await ledgerRow('order-1008')).to.include({ status: 'started' });
     expect(await inConversation(text)).to.deep.equal([]);

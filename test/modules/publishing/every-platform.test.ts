@@ -11,13 +11,20 @@ describeApi('one post to every kind of platform at once', (t) => {
   const { botchat, shortVideo, socialNetwork, socialThreads } = t.sandbox;
 
   it('a photo with its text goes to a bot, a page, a threads profile and a short-video creator: each has it once, with its platform id; deletion goes where apps may delete', async () => {
-    const [bot, page, threads, creator] = [await connectBot(t.app, t.owner), await connectNewPage(t.app, t.owner), await connectThreads(t.app, t.owner), await connectCreator(t.app, t.owner)];
+    const [bot, page, threads, creator] = [
+      await connectBot(t.app, t.owner),
+      await connectNewPage(t.app, t.owner),
+      await connectThreads(t.app, t.owner),
+      await connectCreator(t.app, t.owner),
+    ];
     const photo = await uploadMedia(t.app, t.owner, fixture('tiny.jpg'), 'cup.jpg');
     const text = 'The winter blend, poured.';
     const created = await t.app.api.post('/posts', {
       token: t.owner.key,
       body: {
-        text, mediaIds: [photo], publishNow: true,
+        text,
+        mediaIds: [photo],
+        publishNow: true,
         accountIds: [bot.accountId, page.accountId, threads.accountId, creator.accountId],
         platformOptions: {
           botchat: { chatIds: ['5150'] },
@@ -31,7 +38,10 @@ describeApi('one post to every kind of platform at once', (t) => {
     const post = await waitForPost(t.app, t.owner, created.body.id, settled, 20_000);
     expect(post.status, JSON.stringify(post.targets)).to.equal('published');
     expect(post.targets.map((t: { platform: string; status: string }) => [t.platform, t.status])).to.deep.equal([
-      ['botchat', 'published'], ['social_network', 'published'], ['social_threads', 'published'], ['short_video', 'published'],
+      ['botchat', 'published'],
+      ['social_network', 'published'],
+      ['social_threads', 'published'],
+      ['short_video', 'published'],
     ]);
     const [botTarget, pageTarget, threadsTarget, videoTarget] = post.targets;
 
@@ -61,13 +71,19 @@ describeApi('one post to every kind of platform at once', (t) => {
     for (const target of [pageTarget, threadsTarget]) {
       const history = await t.app.api.get(`/accounts/${target.accountId}/history`, { token: t.owner.key });
       expect(history.status, JSON.stringify(history.body)).to.equal(200);
-      expect(history.body.data.find((p: { platformPostId: string }) => p.platformPostId === target.platformPostId)).to.include({ postId: post.id, text });
+      expect(history.body.data.find((p: { platformPostId: string }) => p.platformPostId === target.platformPostId)).to.include({
+        postId: post.id,
+        text,
+      });
     }
 
     const deleted = await t.app.api.delete(`/posts/${post.id}`, { token: t.owner.key });
     expect(deleted.status).to.equal(200);
     expect(deleted.body.targets.map((t: { platform: string; result: string }) => [t.platform, t.result])).to.deep.equal([
-      ['botchat', 'deleted'], ['social_network', 'deleted'], ['social_threads', 'deleted'], ['short_video', 'not_supported'],
+      ['botchat', 'deleted'],
+      ['social_network', 'deleted'],
+      ['social_threads', 'deleted'],
+      ['short_video', 'not_supported'],
     ]);
     expect((await botchat.onPlatform(bot.token))[0]!.deleted).to.equal(true);
     expect((await socialNetwork.onPlatform(page.pageId)).posts.filter((p) => !p.deleted)).to.have.length(0);

@@ -5,7 +5,7 @@ import { connectBot } from '../../support/sandbox/botchat.js';
 import { connectLocations, localPosts } from '../../support/sandbox/search-suite.js';
 import { settled, waitForPost } from './posts-support.js';
 
-describeApi('an account\'s posts on its platform — history and deletion', (t) => {
+describeApi("an account's posts on its platform — history and deletion", (t) => {
   const { botchat, searchSuite } = t.sandbox;
 
   async function platformLocation(accountId: string): Promise<string> {
@@ -13,7 +13,10 @@ describeApi('an account\'s posts on its platform — history and deletion', (t) 
   }
 
   async function publish(accountId: string, text: string, platformOptions: Record<string, unknown> = {}): Promise<any> {
-    const created = await t.app.api.post('/posts', { token: t.owner.key, body: { text, accountIds: [accountId], publishNow: true, platformOptions } });
+    const created = await t.app.api.post('/posts', {
+      token: t.owner.key,
+      body: { text, accountIds: [accountId], publishNow: true, platformOptions },
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(202);
     const post = await waitForPost(t.app, t.owner, created.body.id, settled);
     expect(post.status).to.equal('published');
@@ -21,7 +24,7 @@ describeApi('an account\'s posts on its platform — history and deletion', (t) 
   }
 
   describe('listAccountHistory — GET /accounts/{id}/history', () => {
-    it('lists the location\'s posts newest first, ours with their postId and one made in the app with postId null', async () => {
+    it("lists the location's posts newest first, ours with their postId and one made in the app with postId null", async () => {
       const [location] = await connectLocations(t.app, t.owner);
       const since = new Date(Date.now() - 1000).toISOString();
       const ours = await publish(location!, 'Made through the API.');
@@ -36,7 +39,7 @@ describeApi('an account\'s posts on its platform — history and deletion', (t) 
       expect(history.body.nextCursor).to.equal(null);
     });
 
-    it('pages with the platform\'s cursor inside ours, and applies from and to', async () => {
+    it("pages with the platform's cursor inside ours, and applies from and to", async () => {
       const [location] = await connectLocations(t.app, t.owner);
       const name = await platformLocation(location!);
       const before = new Date().toISOString();
@@ -45,22 +48,30 @@ describeApi('an account\'s posts on its platform — history and deletion', (t) 
       const first = await t.app.api.get(`/accounts/${location}/history?limit=2&from=${encodeURIComponent(before)}`, { token: t.owner.key });
       expect(first.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Third.', 'Second.']);
       expect(first.body.nextCursor).to.be.a('string');
-      const second = await t.app.api.get(`/accounts/${location}/history?limit=2&from=${encodeURIComponent(before)}&cursor=${first.body.nextCursor}`, { token: t.owner.key });
+      const second = await t.app.api.get(
+        `/accounts/${location}/history?limit=2&from=${encodeURIComponent(before)}&cursor=${first.body.nextCursor}`,
+        { token: t.owner.key },
+      );
       expect(second.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['First.']);
 
-      const future = await t.app.api.get(`/accounts/${location}/history?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: t.owner.key });
+      const future = await t.app.api.get(
+        `/accounts/${location}/history?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+        { token: t.owner.key },
+      );
       expect(future.body).to.deep.equal({ data: [], nextCursor: null });
       const earlier = await t.app.api.get(`/accounts/${location}/history?to=${encodeURIComponent(before)}`, { token: t.owner.key });
       expect(earlier.body.data.map((p: { text: string }) => p.text)).to.not.include.members(['First.', 'Second.', 'Third.']);
     });
 
-    it('refuses a made-up cursor and an empty period with 400, a bot with 422, another owner\'s account with 404', async () => {
+    it("refuses a made-up cursor and an empty period with 400, a bot with 422, another owner's account with 404", async () => {
       const [location] = await connectLocations(t.app, t.owner);
       const bad = await t.app.api.get(`/accounts/${location}/history?cursor=bm90LWEtY3Vyc29y`, { token: t.owner.key });
       expect(bad.status).to.equal(400);
       expect(bad.body.errors[0]).to.include({ path: 'query/cursor' });
       const at = new Date().toISOString();
-      const empty = await t.app.api.get(`/accounts/${location}/history?from=${encodeURIComponent(at)}&to=${encodeURIComponent(at)}`, { token: t.owner.key });
+      const empty = await t.app.api.get(`/accounts/${location}/history?from=${encodeURIComponent(at)}&to=${encodeURIComponent(at)}`, {
+        token: t.owner.key,
+      });
       expect(empty.status).to.equal(400);
       expect(empty.body.errors[0]).to.include({ path: 'query/to' });
 
@@ -100,10 +111,14 @@ describeApi('an account\'s posts on its platform — history and deletion', (t) 
       const post = await publish(location!, 'Ours, then gone.');
       const objectId = post.targets[0].platformPostId;
       // Another location of the same owner cannot reach it.
-      expect((await t.app.api.delete(`/accounts/${other}/posts/${encodeURIComponent(objectId)}`, { token: t.owner.key })).status).to.equal(404);
+      expect((await t.app.api.delete(`/accounts/${other}/posts/${encodeURIComponent(objectId)}`, { token: t.owner.key })).status).to.equal(
+        404,
+      );
       expect(await localPosts(t.app, location!, 'Ours, then gone.')).to.have.length(1);
 
-      expect((await t.app.api.delete(`/accounts/${location}/posts/${encodeURIComponent(objectId)}`, { token: t.owner.key })).status).to.equal(204);
+      expect(
+        (await t.app.api.delete(`/accounts/${location}/posts/${encodeURIComponent(objectId)}`, { token: t.owner.key })).status,
+      ).to.equal(204);
       expect(await localPosts(t.app, location!, 'Ours, then gone.')).to.have.length(0);
       const after = await t.app.api.get(`/posts/${post.id}`, { token: t.owner.key });
       expect(after.body.targets[0]).to.include({ status: 'deleted', platformPostId: objectId });

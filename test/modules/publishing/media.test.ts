@@ -28,11 +28,25 @@ describeApi('media — /upload, /media/{id}, /media/{id}/file', { settings: { me
   describe('uploadMedia — POST /upload (multipart)', () => {
     it('stores a PNG with its dimensions and digest, and serves it from its unguessable URL', async () => {
       const bytes = png(8, 6);
-      const response = await upload(t.app, t.owner.key, { bytes, filename: 'swatch.png', type: 'image/png' }, { profileId: t.owner.profileId });
+      const response = await upload(
+        t.app,
+        t.owner.key,
+        { bytes, filename: 'swatch.png', type: 'image/png' },
+        { profileId: t.owner.profileId },
+      );
       expect(response.status, response.text).to.equal(201);
       expect(response.body).to.include({
-        profileId: t.owner.profileId, kind: 'image', mimeType: 'image/png', size: bytes.length, width: 8, height: 6,
-        durationMs: null, codec: null, frameRate: null, sha256: sha256(bytes), filename: 'swatch.png',
+        profileId: t.owner.profileId,
+        kind: 'image',
+        mimeType: 'image/png',
+        size: bytes.length,
+        width: 8,
+        height: 6,
+        durationMs: null,
+        codec: null,
+        frameRate: null,
+        sha256: sha256(bytes),
+        filename: 'swatch.png',
       });
       expect(response.body.url).to.match(new RegExp(`^${t.app.url}/media/${response.body.id}/file\\?token=[A-Za-z0-9_-]{43}$`));
       const file = await download(t.app, response.body.url);
@@ -50,7 +64,14 @@ describeApi('media — /upload, /media/{id}, /media/{id}/file', { settings: { me
       const bytes = fixture('tiny.jpg');
       const response = await upload(t.app, t.owner.key, { bytes, filename: 'not-really.png', type: 'image/png' });
       expect(response.status, response.text).to.equal(201);
-      expect(response.body).to.include({ kind: 'image', mimeType: 'image/jpeg', width: 40, height: 30, profileId: null, filename: 'not-really.png' });
+      expect(response.body).to.include({
+        kind: 'image',
+        mimeType: 'image/jpeg',
+        width: 40,
+        height: 30,
+        profileId: null,
+        filename: 'not-really.png',
+      });
       expect((await download(t.app, response.body.url)).headers.get('content-type')).to.equal('image/jpeg');
     });
 
@@ -64,7 +85,15 @@ describeApi('media — /upload, /media/{id}, /media/{id}/file', { settings: { me
       const bytes = fixture('tiny.mp4');
       const response = await upload(t.app, t.owner.key, { bytes, filename: 'clip.mp4', type: 'video/mp4' });
       expect(response.status, response.text).to.equal(201);
-      expect(response.body).to.include({ kind: 'video', mimeType: 'video/mp4', width: 64, height: 48, durationMs: 1000, codec: 'h264', frameRate: 10 });
+      expect(response.body).to.include({
+        kind: 'video',
+        mimeType: 'video/mp4',
+        width: 64,
+        height: 48,
+        durationMs: 1000,
+        codec: 'h264',
+        frameRate: 10,
+      });
     });
 
     it('takes WAV audio and PDF documents', async () => {
@@ -99,7 +128,7 @@ describeApi('media — /upload, /media/{id}, /media/{id}/file', { settings: { me
       expect(empty.body.errors[0].code).to.equal('unreadable');
     });
 
-    it('refuses a file over its kind\'s limit with 422 too_large, saying the size and the limit', async () => {
+    it("refuses a file over its kind's limit with 422 too_large, saying the size and the limit", async () => {
       const noisy = png(160, 120, () => [...randomBytes(3)] as [number, number, number]);
       expect(noisy.length).to.be.greaterThan(50 * KIB);
       const response = await upload(t.app, t.owner.key, { bytes: noisy, filename: 'noise.png' });
@@ -116,12 +145,22 @@ describeApi('media — /upload, /media/{id}, /media/{id}/file', { settings: { me
       // No Content-Length: the limit is enforced on the bytes as they arrive.
       const boundary = 'x-boundary-x';
       const parts = [
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
-        big.bytes, Buffer.from(`\r\n--${boundary}--\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        ),
+        big.bytes,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
       ];
-      const stream = new ReadableStream({ start(controller) { for (const part of parts) controller.enqueue(part); controller.close(); } });
+      const stream = new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      });
       const streamed = await fetch(`${t.app.url}/upload`, {
-        method: 'POST', body: stream, duplex: 'half',
+        method: 'POST',
+        body: stream,
+        duplex: 'half',
         headers: { Authorization: `Bearer ${t.owner.key}`, 'Content-Type': `multipart/form-data; boundary=${boundary}` },
       } as RequestInit);
       const checkedStreamed = await checked(t.app, 'POST', '/upload', streamed);
@@ -175,11 +214,23 @@ describeApi('media — /upload, /media/{id}, /media/{id}/file', { settings: { me
       const bytes = fixture('tiny.jpg');
       files.serve('/img/winter-blend.jpg', bytes, 'image/jpeg');
       files.redirect('/go', '/img/winter-blend.jpg');
-      const response = await t.app.api.post('/upload', { token: t.owner.key, body: { url: `${files.httpsUrl}/img/winter-blend.jpg`, profileId: t.owner.profileId } });
+      const response = await t.app.api.post('/upload', {
+        token: t.owner.key,
+        body: { url: `${files.httpsUrl}/img/winter-blend.jpg`, profileId: t.owner.profileId },
+      });
       expect(response.status, response.text).to.equal(201);
-      expect(response.body).to.include({ kind: 'image', mimeType: 'image/jpeg', filename: 'winter-blend.jpg', sha256: sha256(bytes), width: 40 });
+      expect(response.body).to.include({
+        kind: 'image',
+        mimeType: 'image/jpeg',
+        filename: 'winter-blend.jpg',
+        sha256: sha256(bytes),
+        width: 40,
+      });
       expect((await download(t.app, response.body.url)).bytes.equals(bytes)).to.equal(true);
-      const redirected = await t.app.api.post('/upload', { token: t.owner.key, body: { url: `${files.httpUrl}/go`, filename: 'kept.jpg' } });
+      const redirected = await t.app.api.post('/upload', {
+        token: t.owner.key,
+        body: { url: `${files.httpUrl}/go`, filename: 'kept.jpg' },
+      });
       expect(redirected.status, redirected.text).to.equal(201);
       expect(redirected.body.filename).to.equal('kept.jpg');
     });

@@ -5,11 +5,14 @@ import { until } from '../../support/wait.js';
 
 /** Reads the post until `done` holds (or the time runs out, failing with the last state). */
 export function waitForPost(app: TestApp, owner: TestOwner, postId: string, done: (post: any) => boolean, ms = 10_000): Promise<any> {
-  return until(async () => {
-    const response = await app.api.get(`/posts/${postId}`, { token: owner.key });
-    expect(response.status).to.equal(200);
-    return response.body;
-  }, { done, what: `the post ${postId} to settle`, timeoutMs: ms });
+  return until(
+    async () => {
+      const response = await app.api.get(`/posts/${postId}`, { token: owner.key });
+      expect(response.status).to.equal(200);
+      return response.body;
+    },
+    { done, what: `the post ${postId} to settle`, timeoutMs: ms },
+  );
 }
 
 export const settled = (post: { status: string }) => ['published', 'partial', 'failed'].includes(post.status);

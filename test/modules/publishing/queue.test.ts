@@ -24,7 +24,8 @@ describeApi('queue — weekly slots in a time zone, and posts in the next free o
   const draft = (text: string) => ({ text, accountIds: [bot.accountId], platformOptions: { botchat: { chatIds: ['1'] } } });
 
   it('createQueueSlot / listQueueSlots / deleteQueueSlot — weekly order, 409 for the same slot, 400 for an unknown zone', async () => {
-    const slot = (dayOfWeek: string, time: string, timezone = 'Europe/Berlin') => t.app.api.post('/queue/slots', { token: t.owner.key, body: { profileId: t.owner.profileId, dayOfWeek, time, timezone } });
+    const slot = (dayOfWeek: string, time: string, timezone = 'Europe/Berlin') =>
+      t.app.api.post('/queue/slots', { token: t.owner.key, body: { profileId: t.owner.profileId, dayOfWeek, time, timezone } });
     const thursday = await slot('thursday', '17:30');
     expect(thursday.status).to.equal(201);
     expect(thursday.body).to.include({ profileId: t.owner.profileId, dayOfWeek: 'thursday', time: '17:30', timezone: 'Europe/Berlin' });
@@ -34,7 +35,10 @@ describeApi('queue — weekly slots in a time zone, and posts in the next free o
     const badZone = await slot('monday', '09:00', 'Mars/Olympus_Mons');
     expect(badZone.status).to.equal(400);
     const first = await t.app.api.get('/queue/slots?limit=2', { token: t.owner.key });
-    expect(first.body.data.map((s: { dayOfWeek: string; time: string }) => `${s.dayOfWeek} ${s.time}`)).to.deep.equal(['monday 08:00', 'monday 09:00']);
+    expect(first.body.data.map((s: { dayOfWeek: string; time: string }) => `${s.dayOfWeek} ${s.time}`)).to.deep.equal([
+      'monday 08:00',
+      'monday 09:00',
+    ]);
     const rest = await t.app.api.get(`/queue/slots?limit=2&cursor=${first.body.nextCursor}`, { token: t.owner.key });
     expect(rest.body.data.map((s: { id: string }) => s.id)).to.deep.equal([thursday.body.id]);
     expect(rest.body.nextCursor).to.equal(null);
@@ -47,8 +51,13 @@ describeApi('queue — weekly slots in a time zone, and posts in the next free o
   });
 
   it('enqueuePost — fills a Sunday 09:00 Europe/Berlin slot week by week across a daylight-saving change: 09:00 local, UTC shifts by an hour', async () => {
-    const slot = await t.app.api.post('/queue/slots', { token: t.owner.key, body: { profileId: t.owner.profileId, dayOfWeek: 'sunday', time: '09:00', timezone: 'Europe/Berlin' } });
-    expect((await t.app.api.post('/queue', { token: t.owner.key, body: { postId: 'post_01jd4a2b3c4d5e6f7g8h9j0k1m' } })).status).to.equal(404);
+    const slot = await t.app.api.post('/queue/slots', {
+      token: t.owner.key,
+      body: { profileId: t.owner.profileId, dayOfWeek: 'sunday', time: '09:00', timezone: 'Europe/Berlin' },
+    });
+    expect((await t.app.api.post('/queue', { token: t.owner.key, body: { postId: 'post_01jd4a2b3c4d5e6f7g8h9j0k1m' } })).status).to.equal(
+      404,
+    );
     const change = nextOffsetChange('Europe/Berlin', DateTime.now());
     const entries: Array<{ postId: string; scheduledAt: string; slotId: string; timezone: string }> = [];
     while (entries.length === 0 || Date.parse(entries[entries.length - 1]!.scheduledAt) < change.toMillis() + 7 * 24 * 3600 * 1000) {
@@ -63,7 +72,8 @@ describeApi('queue — weekly slots in a time zone, and posts in the next free o
       expect(`${local.weekdayLong} ${local.toFormat('HH:mm')}`).to.equal('Sunday 09:00');
       expect(entry).to.include({ slotId: slot.body.id, timezone: 'Europe/Berlin' });
       offsets.add(local.offset);
-      if (index > 0) expect(local.diff(DateTime.fromISO(entries[index - 1]!.scheduledAt, { zone: 'Europe/Berlin' }), 'weeks').weeks).to.equal(1);
+      if (index > 0)
+        expect(local.diff(DateTime.fromISO(entries[index - 1]!.scheduledAt, { zone: 'Europe/Berlin' }), 'weeks').weeks).to.equal(1);
     });
     expect([...offsets].sort((a, b) => a - b)).to.deep.equal([60, 120]);
     const before = entries.find((e) => Date.parse(e.scheduledAt) < change.toMillis())!;
@@ -76,10 +86,17 @@ describeApi('queue — weekly slots in a time zone, and posts in the next free o
 
     const listed = await t.app.api.get(`/queue?profileId=${t.owner.profileId}&limit=3`, { token: t.owner.key });
     expect(listed.body.data.map((e: { postId: string }) => e.postId)).to.deep.equal(entries.slice(0, 3).map((e) => e.postId));
-    const next = await t.app.api.get(`/queue?profileId=${t.owner.profileId}&limit=3&cursor=${listed.body.nextCursor}`, { token: t.owner.key });
+    const next = await t.app.api.get(`/queue?profileId=${t.owner.profileId}&limit=3&cursor=${listed.body.nextCursor}`, {
+      token: t.owner.key,
+    });
     expect(next.body.data[0].postId).to.equal(entries[3]!.postId);
     const post = await t.app.api.get(`/posts/${entries[0]!.postId}`, { token: t.owner.key });
-    expect(post.body).to.include({ status: 'scheduled', slotId: slot.body.id, timezone: 'Europe/Berlin', scheduledAt: entries[0]!.scheduledAt });
+    expect(post.body).to.include({
+      status: 'scheduled',
+      slotId: slot.body.id,
+      timezone: 'Europe/Berlin',
+      scheduledAt: entries[0]!.scheduledAt,
+    });
     expect((await eventsOf(t.app, entries[0]!.postId)).map((e) => e.name)).to.deep.equal(['post.scheduled']);
   });
 
@@ -90,14 +107,19 @@ describeApi('queue — weekly slots in a time zone, and posts in the next free o
     expect(occurrenceInWeek(slot, week('2027-03-22')).toISOString()).to.equal('2027-03-28T01:30:00.000Z'); // 03:30 CEST
     expect(occurrenceInWeek(slot, week('2027-03-29')).toISOString()).to.equal('2027-04-04T00:30:00.000Z');
     expect(occurrenceInWeek(slot, week('2027-10-25')).toISOString()).to.equal('2027-10-31T01:30:00.000Z'); // 02:30 CET
-    expect(occurrenceInWeek({ ...slot, time: '23:30', dayOfWeek: 1, timezone: 'America/New_York' }, week('2027-03-15')).toISOString()).to.equal('2027-03-16T03:30:00.000Z');
+    expect(
+      occurrenceInWeek({ ...slot, time: '23:30', dayOfWeek: 1, timezone: 'America/New_York' }, week('2027-03-15')).toISOString(),
+    ).to.equal('2027-03-16T03:30:00.000Z');
   });
 
   it('a cancelled post frees its slot and can be queued again; useQueue on POST /posts; 422 without slots', async () => {
     const none = await t.app.api.post('/posts', { token: t.owner.key, body: { ...draft('No slot'), useQueue: true } });
     expect(none.status).to.equal(422);
     expect(none.body.code).to.equal('queue_slot_unavailable');
-    await t.app.api.post('/queue/slots', { token: t.owner.key, body: { profileId: t.owner.profileId, dayOfWeek: 'wednesday', time: '12:00', timezone: 'Asia/Tokyo' } });
+    await t.app.api.post('/queue/slots', {
+      token: t.owner.key,
+      body: { profileId: t.owner.profileId, dayOfWeek: 'wednesday', time: '12:00', timezone: 'Asia/Tokyo' },
+    });
     const first = await t.app.api.post('/posts', { token: t.owner.key, body: { ...draft('First'), useQueue: true } });
     expect(first.status).to.equal(201);
     expect(first.body).to.include({ status: 'scheduled', timezone: 'Asia/Tokyo' });
@@ -112,7 +134,9 @@ describeApi('queue — weekly slots in a time zone, and posts in the next free o
     expect(Date.parse(requeued.body.scheduledAt) - Date.parse(second.body.scheduledAt)).to.equal(7 * 24 * 3600 * 1000);
     expect((await t.app.api.get(`/posts/${first.body.id}`, { token: t.owner.key })).body.targets[0].status).to.equal('scheduled');
     const published = await t.app.api.post('/posts', { token: t.owner.key, body: { ...draft('Now'), publishNow: true } });
-    expect((await t.app.api.post('/queue', { token: t.owner.key, body: { postId: published.body.id } })).body.code).to.equal('post_status_conflict');
+    expect((await t.app.api.post('/queue', { token: t.owner.key, body: { postId: published.body.id } })).body.code).to.equal(
+      'post_status_conflict',
+    );
   });
 
   const slot = (profileId: string, dayOfWeek: string, time = '09:00') =>
@@ -129,15 +153,24 @@ describeApi('queue — weekly slots in a time zone, and posts in the next free o
     }
     const of = (profileId: string) => made.filter((item) => item.profileId === profileId).map((item) => item.id);
     // By profile (the older first), then Monday to Sunday.
-    return { path: '/queue/slots', ids: [...of(t.owner.profileId), ...of(second.body.id)], filter: { query: `profileId=${second.body.id}`, ids: of(second.body.id) } };
+    return {
+      path: '/queue/slots',
+      ids: [...of(t.owner.profileId), ...of(second.body.id)],
+      filter: { query: `profileId=${second.body.id}`, ids: of(second.body.id) },
+    };
   });
 
   itPagesByKeyset(t, 'listQueue', async (count) => {
     await slot(t.owner.profileId, 'tuesday');
     await slot(t.owner.profileId, 'friday', '18:00');
     const ids: string[] = [];
-    for (let n = 0; n < count; n += 1) ids.push((await t.app.api.post('/queue', { token: t.owner.key, body: { post: draft(`Queued ${n}`) } })).body.postId);
+    for (let n = 0; n < count; n += 1)
+      ids.push((await t.app.api.post('/queue', { token: t.owner.key, body: { post: draft(`Queued ${n}`) } })).body.postId);
     // Soonest first: each post took the next free slot.
-    return { path: `/queue?profileId=${t.owner.profileId}`, ids, page: (body) => ({ data: body.data.map((entry: { postId: string }) => ({ id: entry.postId })), nextCursor: body.nextCursor }) };
+    return {
+      path: `/queue?profileId=${t.owner.profileId}`,
+      ids,
+      page: (body) => ({ data: body.data.map((entry: { postId: string }) => ({ id: entry.postId })), nextCursor: body.nextCursor }),
+    };
   });
 });

@@ -6,7 +6,7 @@ import { until } from '../../support/wait.js';
 import { settled, waitForPost } from './posts-support.js';
 import { uploadPhoto, uploadVideo } from './support.js';
 
-describeApi('social_network — a lost answer, the page\'s history and deleting', { settings: { publishing: { leaseSeconds: 1 } } }, (t) => {
+describeApi("social_network — a lost answer, the page's history and deleting", { settings: { publishing: { leaseSeconds: 1 } } }, (t) => {
   const { socialNetwork } = t.sandbox;
   let page: ConnectedPage;
   let worker: CrashableWorker;
@@ -22,16 +22,20 @@ describeApi('social_network — a lost answer, the page\'s history and deleting'
   });
 
   async function create(body: Record<string, unknown>): Promise<string> {
-    const created = await t.app.api.post('/posts', { token: t.owner.key, body: { accountIds: [page.accountId], publishNow: true, ...body } });
+    const created = await t.app.api.post('/posts', {
+      token: t.owner.key,
+      body: { accountIds: [page.accountId], publishNow: true, ...body },
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(202);
     return created.body.id;
   }
 
   /** A post made in the page's app, not through us. */
-  const madeInApp = (message: string, extra: { reactions?: number; shares?: number; comments?: string[] } = {}) => socialNetwork.postInApp(page.pageId, message, extra);
+  const madeInApp = (message: string, extra: { reactions?: number; shares?: number; comments?: string[] } = {}) =>
+    socialNetwork.postInApp(page.pageId, message, extra);
 
   describe('an answer that never came', () => {
-    it('the next worker finds the post among the page\'s published posts and records it; nothing is posted twice', async () => {
+    it("the next worker finds the post among the page's published posts and records it; nothing is posted twice", async () => {
       await socialNetwork.failNext(page.pageId, [{ kind: 'hang_after_create', edge: 'feed' }]);
       const postId = await create({ text: 'Exactly once, please.' });
       await until(async () => (await socialNetwork.onPlatform(page.pageId)).posts.length === 1);
@@ -43,7 +47,7 @@ describeApi('social_network — a lost answer, the page\'s history and deleting'
       expect(post.targets[0]).to.include({ platformPostId: posts[0]!.id, attempts: 1 });
     });
 
-    it('a video whose answer never came is found among the page\'s videos and followed, not uploaded again', async () => {
+    it("a video whose answer never came is found among the page's videos and followed, not uploaded again", async () => {
       const mediaId = await uploadVideo(t.app, t.owner);
       await socialNetwork.failNext(page.pageId, [{ kind: 'hang_after_create', edge: 'videos' }]);
       const postId = await create({ text: 'One clip only.', mediaIds: [mediaId] });
@@ -68,7 +72,7 @@ describeApi('social_network — a lost answer, the page\'s history and deleting'
   });
 
   describe('GET /accounts/{id}/history', () => {
-    it('lists the page\'s posts newest first with their counts, ours with its postId and one made in the app with postId null', async () => {
+    it("lists the page's posts newest first with their counts, ours with its postId and one made in the app with postId null", async () => {
       const since = new Date(Date.now() - 1000).toISOString();
       const ours = await waitForPost(t.app, t.owner, await create({ text: 'Through the API.' }), settled);
       await madeInApp('Made in the app.', { reactions: 12, shares: 3, comments: ['Lovely', 'When?'] });
@@ -78,24 +82,41 @@ describeApi('social_network — a lost answer, the page\'s history and deleting'
       expect(history.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Made in the app.', 'Through the API.']);
       const [inApp, throughUs] = history.body.data;
       expect(inApp).to.include({ accountId: page.accountId, platform: 'social_network', postId: null });
-      expect(inApp.metrics).to.deep.equal({ impressions: null, reach: null, views: null, likes: 12, comments: 2, shares: 3, saves: null, clicks: null });
+      expect(inApp.metrics).to.deep.equal({
+        impressions: null,
+        reach: null,
+        views: null,
+        likes: 12,
+        comments: 2,
+        shares: 3,
+        saves: null,
+        clicks: null,
+      });
       expect(throughUs).to.include({ postId: ours.id, platformPostId: ours.targets[0].platformPostId, url: ours.targets[0].url });
       expect(throughUs.metrics).to.include({ likes: 0, comments: 0, shares: 0 });
       expect(history.body.nextCursor).to.equal(null);
     });
 
-    it('pages with the platform\'s cursor, and applies from and to', async () => {
+    it("pages with the platform's cursor, and applies from and to", async () => {
       const before = new Date(Date.now() - 1000).toISOString();
       for (const message of ['First.', 'Second.', 'Third.']) await madeInApp(message);
 
-      const first = await t.app.api.get(`/accounts/${page.accountId}/history?limit=2&from=${encodeURIComponent(before)}`, { token: t.owner.key });
+      const first = await t.app.api.get(`/accounts/${page.accountId}/history?limit=2&from=${encodeURIComponent(before)}`, {
+        token: t.owner.key,
+      });
       expect(first.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['Third.', 'Second.']);
       expect(first.body.nextCursor).to.be.a('string');
-      const second = await t.app.api.get(`/accounts/${page.accountId}/history?limit=2&from=${encodeURIComponent(before)}&cursor=${first.body.nextCursor}`, { token: t.owner.key });
+      const second = await t.app.api.get(
+        `/accounts/${page.accountId}/history?limit=2&from=${encodeURIComponent(before)}&cursor=${first.body.nextCursor}`,
+        { token: t.owner.key },
+      );
       expect(second.body.data.map((p: { text: string }) => p.text)).to.deep.equal(['First.']);
       expect(second.body.nextCursor).to.equal(null);
 
-      const future = await t.app.api.get(`/accounts/${page.accountId}/history?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: t.owner.key });
+      const future = await t.app.api.get(
+        `/accounts/${page.accountId}/history?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+        { token: t.owner.key },
+      );
       expect(future.body).to.deep.equal({ data: [], nextCursor: null });
       const earlier = await t.app.api.get(`/accounts/${page.accountId}/history?to=${encodeURIComponent(before)}`, { token: t.owner.key });
       expect(earlier.body.data).to.deep.equal([]);
@@ -103,7 +124,7 @@ describeApi('social_network — a lost answer, the page\'s history and deleting'
   });
 
   describe('deleting on the platform', () => {
-    it('DELETE /accounts/{id}/posts/{objectId} deletes a post made in the app; a second time, or another page\'s post, is 404', async () => {
+    it("DELETE /accounts/{id}/posts/{objectId} deletes a post made in the app; a second time, or another page's post, is 404", async () => {
       const made = await madeInApp('Delete me.');
       const path = `/accounts/${page.accountId}/posts/${encodeURIComponent(made.id)}`;
       const deleted = await t.app.api.delete(path, { token: t.owner.key });
@@ -113,7 +134,9 @@ describeApi('social_network — a lost answer, the page\'s history and deleting'
 
       const other = await connectNewPage(t.app, t.owner);
       const theirs = await socialNetwork.postInApp(other.pageId, 'Not yours.');
-      expect((await t.app.api.delete(`/accounts/${page.accountId}/posts/${encodeURIComponent(theirs.id)}`, { token: t.owner.key })).status).to.equal(404);
+      expect(
+        (await t.app.api.delete(`/accounts/${page.accountId}/posts/${encodeURIComponent(theirs.id)}`, { token: t.owner.key })).status,
+      ).to.equal(404);
       expect((await socialNetwork.onPlatform(other.pageId)).posts[0]).to.include({ deleted: false });
     });
 

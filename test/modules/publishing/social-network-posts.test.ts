@@ -25,19 +25,23 @@ describeApi('posts — social_network pages', (t) => {
   /** When the target is next due, once its first attempt has been answered and a retry planned. */
   async function dueOnceRetried(postId: string): Promise<Date> {
     const target = await until(() => t.app.services.db('postTargets').where({ postId }).first(), {
-      done: (row) => row.attempts === 1 && row.dueAt && row.dueAt.getTime() > Date.now() + 60_000, what: 'a retry to be planned',
+      done: (row) => row.attempts === 1 && row.dueAt && row.dueAt.getTime() > Date.now() + 60_000,
+      what: 'a retry to be planned',
     });
     return target.dueAt;
   }
 
   async function publishNow(body: Record<string, unknown>): Promise<any> {
-    const created = await t.app.api.post('/posts', { token: t.owner.key, body: { accountIds: [page.accountId], publishNow: true, ...body } });
+    const created = await t.app.api.post('/posts', {
+      token: t.owner.key,
+      body: { accountIds: [page.accountId], publishNow: true, ...body },
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(202);
     return waitForPost(t.app, t.owner, created.body.id, settled, 15_000);
   }
 
   describe('publishing', () => {
-    it('posts text to the page\'s feed, once, with its id and permalink', async () => {
+    it("posts text to the page's feed, once, with its id and permalink", async () => {
       const post = await publishNow({ text: 'Open until 8 today.' });
       expect(post.status).to.equal('published');
       const { posts } = await socialNetwork.onPlatform(page.pageId);
@@ -71,7 +75,11 @@ describeApi('posts — social_network pages', (t) => {
     });
 
     it('posts several photos as one post; a refused last step resumes with the photos already uploaded', async () => {
-      const mediaIds = [await uploadPhoto(t.app, t.owner, 'a.png'), await uploadPhoto(t.app, t.owner, 'b.png'), await uploadPhoto(t.app, t.owner, 'c.png')];
+      const mediaIds = [
+        await uploadPhoto(t.app, t.owner, 'a.png'),
+        await uploadPhoto(t.app, t.owner, 'b.png'),
+        await uploadPhoto(t.app, t.owner, 'c.png'),
+      ];
       await socialNetwork.failNext(page.pageId, [{ kind: 'rate_limited', edge: 'feed' }]);
       const post = await publishNow({ text: 'Three roasts.', mediaIds });
       expect(post.status).to.equal('published');
@@ -105,7 +113,10 @@ describeApi('posts — social_network pages', (t) => {
 
   describe('the first comment', () => {
     it('comes under the post as the page', async () => {
-      const post = await publishNow({ text: 'Tasting on Friday.', platformOptions: { social_network: { firstComment: 'Book at acme.coffee' } } });
+      const post = await publishNow({
+        text: 'Tasting on Friday.',
+        platformOptions: { social_network: { firstComment: 'Book at acme.coffee' } },
+      });
       expect(post.status).to.equal('published');
       const [made] = (await socialNetwork.onPlatform(page.pageId)).posts;
       expect(made!.comments.map((c) => [c.message, c.fromPage])).to.deep.equal([['Book at acme.coffee', true]]);
@@ -143,16 +154,25 @@ describeApi('posts — social_network pages', (t) => {
 
     it('a permission missing at the platform (200) asks for reconnection too', async () => {
       // The next Graph call is the post: the permission webhook of a real revocation may beat it, so the refusal is injected.
-      await socialNetwork.failNextCall({ status: 403, code: 200, message: '(#200) Requires pages_manage_posts permission to manage the object' });
+      await socialNetwork.failNextCall({
+        status: 403,
+        code: 200,
+        message: '(#200) Requires pages_manage_posts permission to manage the object',
+      });
       const post = await publishNow({ text: 'Not allowed.' });
       expect(post.targets[0].failure).to.include({ code: 'account_needs_reconnection', platformCode: '200' });
     });
 
-    it('a duplicate of the page\'s last post (506) is refused as duplicate_content', async () => {
+    it("a duplicate of the page's last post (506) is refused as duplicate_content", async () => {
       expect((await publishNow({ text: 'Same again.' })).status).to.equal('published');
       const again = await publishNow({ text: 'Same again.' });
       expect(again.status).to.equal('failed');
-      expect(again.targets[0].failure).to.include({ code: 'duplicate_content', platformCode: '506', action: 'edit_post', retryable: false });
+      expect(again.targets[0].failure).to.include({
+        code: 'duplicate_content',
+        platformCode: '506',
+        action: 'edit_post',
+        retryable: false,
+      });
       expect((await socialNetwork.onPlatform(page.pageId)).posts).to.have.length(1);
     });
 
@@ -162,34 +182,60 @@ describeApi('posts — social_network pages', (t) => {
       expect(post.targets[0].failure).to.include({ code: 'policy_violation', platformCode: '368' });
     });
 
-    it('throttling (32) is retried, and not before the usage header\'s estimated_time_to_regain_access', async () => {
+    it("throttling (32) is retried, and not before the usage header's estimated_time_to_regain_access", async () => {
       await socialNetwork.failNext(page.pageId, [{ kind: 'rate_limited' }]);
       const soon = await publishNow({ text: 'After the throttle.' });
       expect(soon.targets[0]).to.include({ status: 'published', attempts: 2 });
 
       await socialNetwork.failNext(page.pageId, [{ kind: 'rate_limited', minutes: 7 }]);
-      const created = await t.app.api.post('/posts', { token: t.owner.key, body: { text: 'Much later.', accountIds: [page.accountId], publishNow: true } });
+      const created = await t.app.api.post('/posts', {
+        token: t.owner.key,
+        body: { text: 'Much later.', accountIds: [page.accountId], publishNow: true },
+      });
       // Retried no sooner than the platform said (7 minutes), not after the 1 s of the schedule.
       const due = await dueOnceRetried(created.body.id);
       expect(due.getTime() - Date.now()).to.be.within(6 * 60_000, 7 * 60_000);
       expect((await socialNetwork.onPlatform(page.pageId)).posts.map((p) => p.message)).to.deep.equal(['After the throttle.']);
     });
 
-    it('checks the platform\'s limits before accepting the post', async () => {
+    it("checks the platform's limits before accepting the post", async () => {
       const photos = await Promise.all(Array.from({ length: 11 }, (_, i) => uploadPhoto(t.app, t.owner, `p${i}.png`)));
-      const tooMany = await t.app.api.post('/posts', { token: t.owner.key, body: { text: 'x', mediaIds: photos, accountIds: [page.accountId], publishNow: true } });
+      const tooMany = await t.app.api.post('/posts', {
+        token: t.owner.key,
+        body: { text: 'x', mediaIds: photos, accountIds: [page.accountId], publishNow: true },
+      });
       expect(tooMany.status).to.equal(422);
       expect(tooMany.body.errors).to.deep.include({
-        path: 'body/mediaIds', code: 'media_count', limit: 10, accountId: page.accountId, platform: 'social_network',
+        path: 'body/mediaIds',
+        code: 'media_count',
+        limit: 10,
+        accountId: page.accountId,
+        platform: 'social_network',
         message: 'The post has 11 photos; a social_network post takes up to 10.',
       });
-      const both = await t.app.api.post('/posts', { token: t.owner.key, body: { text: 'x', mediaIds: [photos[0]], accountIds: [page.accountId], publishNow: true, platformOptions: { social_network: { link: 'https://acme.example/' } } } });
+      const both = await t.app.api.post('/posts', {
+        token: t.owner.key,
+        body: {
+          text: 'x',
+          mediaIds: [photos[0]],
+          accountIds: [page.accountId],
+          publishNow: true,
+          platformOptions: { social_network: { link: 'https://acme.example/' } },
+        },
+      });
       expect(both.status).to.equal(422);
       expect(both.body.errors[0]).to.include({ path: 'body/platformOptions/social_network/link', code: 'option_not_allowed' });
       // The contract caps text at 10,000 characters, below the platform's 63,206, so only the media rules are reachable here.
-      const mixed = await t.app.api.post('/posts', { token: t.owner.key, body: { text: 'x', mediaIds: [photos[0], await uploadVideo(t.app, t.owner)], accountIds: [page.accountId], publishNow: true } });
+      const mixed = await t.app.api.post('/posts', {
+        token: t.owner.key,
+        body: { text: 'x', mediaIds: [photos[0], await uploadVideo(t.app, t.owner)], accountIds: [page.accountId], publishNow: true },
+      });
       expect(mixed.status).to.equal(422);
-      expect(mixed.body.errors[0]).to.include({ path: 'body/mediaIds', code: 'media_count', message: 'A social_network post has either photos or one video, not both.' });
+      expect(mixed.body.errors[0]).to.include({
+        path: 'body/mediaIds',
+        code: 'media_count',
+        message: 'A social_network post has either photos or one video, not both.',
+      });
     });
   });
 });

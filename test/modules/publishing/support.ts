@@ -40,7 +40,11 @@ function pngChunk(type: string, data: Buffer): Buffer {
 }
 
 /** An RGB PNG; `pixel` gives each pixel's colour (random bytes make it incompressible). */
-export function png(width: number, height: number, pixel: (x: number, y: number) => [number, number, number] = (x, y) => [x * 20, y * 20, 128]): Buffer {
+export function png(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => [number, number, number] = (x, y) => [x * 20, y * 20, 128],
+): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
@@ -48,7 +52,9 @@ export function png(width: number, height: number, pixel: (x: number, y: number)
   const rows = Array.from({ length: height }, (_, y) => Buffer.from([0, ...Array.from({ length: width }, (_, x) => pixel(x, y)).flat()]));
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(Buffer.concat(rows))), pngChunk('IEND', Buffer.alloc(0)),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.concat(rows))),
+    pngChunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
@@ -61,14 +67,39 @@ export function noisyPng(width: number, height: number): Buffer {
 /** A looping 1×1 GIF of `frames` frames, each shown for `delayCs` hundredths of a second. */
 export function animatedGif(frames: number, delayCs: number): Buffer {
   const frame = Buffer.from([
-    0x21, 0xf9, 0x04, 0x00, delayCs & 0xff, delayCs >> 8, 0x00, 0x00, // graphic control: the delay
-    0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0x00, // image descriptor: 1×1 at 0,0
-    0x02, 0x02, 0x44, 0x01, 0x00, // LZW data of one pixel
+    0x21,
+    0xf9,
+    0x04,
+    0x00,
+    delayCs & 0xff,
+    delayCs >> 8,
+    0x00,
+    0x00, // graphic control: the delay
+    0x2c,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    1,
+    0,
+    0x00, // image descriptor: 1×1 at 0,0
+    0x02,
+    0x02,
+    0x44,
+    0x01,
+    0x00, // LZW data of one pixel
   ]);
   return Buffer.concat([
-    Buffer.from('GIF89a', 'latin1'), Buffer.from([1, 0, 1, 0, 0x80, 0, 0]), Buffer.from([0, 0, 0, 255, 255, 255]),
-    Buffer.from([0x21, 0xff, 0x0b]), Buffer.from('NETSCAPE2.0', 'latin1'), Buffer.from([0x03, 0x01, 0x00, 0x00, 0x00]),
-    ...Array.from({ length: frames }, () => frame), Buffer.from([0x3b]),
+    Buffer.from('GIF89a', 'latin1'),
+    Buffer.from([1, 0, 1, 0, 0x80, 0, 0]),
+    Buffer.from([0, 0, 0, 255, 255, 255]),
+    Buffer.from([0x21, 0xff, 0x0b]),
+    Buffer.from('NETSCAPE2.0', 'latin1'),
+    Buffer.from([0x03, 0x01, 0x00, 0x00, 0x00]),
+    ...Array.from({ length: frames }, () => frame),
+    Buffer.from([0x3b]),
   ]);
 }
 
@@ -110,8 +141,11 @@ export function bmp(): Buffer {
 }
 
 export function pdf(): Buffer {
-  return Buffer.from('%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\n'
-    + 'trailer <</Root 1 0 R>>\n%%EOF\n', 'latin1');
+  return Buffer.from(
+    '%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n2 0 obj <</Type /Pages /Kids [] /Count 0>> endobj\n' +
+      'trailer <</Root 1 0 R>>\n%%EOF\n',
+    'latin1',
+  );
 }
 
 // ---- Talking to the service with bodies the JSON client does not send.
@@ -124,12 +158,20 @@ export interface Part {
 
 /** POST /upload as multipart/form-data; the answer is checked against the contract like every other. */
 export async function upload(
-  app: TestApp, token: string, file: Part | undefined, fields: Record<string, string> = {}, headers: Record<string, string> = {},
+  app: TestApp,
+  token: string,
+  file: Part | undefined,
+  fields: Record<string, string> = {},
+  headers: Record<string, string> = {},
 ): Promise<ApiResponse> {
   const form = new FormData();
   if (file) form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.filename);
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  const response = await fetch(`${app.url}/upload`, { method: 'POST', headers: { ...headers, Authorization: `Bearer ${token}` }, body: form });
+  const response = await fetch(`${app.url}/upload`, {
+    method: 'POST',
+    headers: { ...headers, Authorization: `Bearer ${token}` },
+    body: form,
+  });
   return checked(app, 'POST', '/upload', response);
 }
 
@@ -140,7 +182,8 @@ export async function uploadMedia(app: TestApp, owner: TestOwner, bytes: Buffer,
   return uploaded.body.id;
 }
 
-export const uploadPhoto = (app: TestApp, owner: TestOwner, name = 'photo.png') => uploadMedia(app, owner, noisyPng(40, 40), name, 'image/png');
+export const uploadPhoto = (app: TestApp, owner: TestOwner, name = 'photo.png') =>
+  uploadMedia(app, owner, noisyPng(40, 40), name, 'image/png');
 export const uploadVideo = (app: TestApp, owner: TestOwner) => uploadMedia(app, owner, fixture('tiny.mp4'), 'clip.mp4', 'video/mp4');
 
 export async function checked(app: TestApp, method: string, path: string, response: Response): Promise<ApiResponse & { bytes: Buffer }> {
@@ -166,7 +209,11 @@ export class FileServer {
   readonly routes = new Map<string, Route>();
   readonly requests: string[] = [];
 
-  private constructor(private readonly servers: Server[], readonly httpsUrl: string, readonly httpUrl: string) {}
+  private constructor(
+    private readonly servers: Server[],
+    readonly httpsUrl: string,
+    readonly httpUrl: string,
+  ) {}
 
   static async start(): Promise<FileServer> {
     const { key, cert } = await testCertificate();

@@ -48,8 +48,18 @@ describe('usage counters — what a user does shows in GET /usage', () => {
     receiver.reply = () => ({ status: 200 });
     const hook = await app.api.post('/hooks', { token: owner.key, body: { url: `${receiver.url}/usage`, events: ['post.published'] } });
     expect(hook.status).to.equal(201);
-    await emitEvent(app.services.db, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: publishedData('x') });
-    await emitEvent(app.services.db, { ownerId: owner.ownerId, profileId: owner.profileId, name: 'post.published', data: publishedData('y') });
+    await emitEvent(app.services.db, {
+      ownerId: owner.ownerId,
+      profileId: owner.profileId,
+      name: 'post.published',
+      data: publishedData('x'),
+    });
+    await emitEvent(app.services.db, {
+      ownerId: owner.ownerId,
+      profileId: owner.profileId,
+      name: 'post.published',
+      data: publishedData('y'),
+    });
     const usage = await usageWhen(app, owner.key, (u) => u.usage.webhookDeliveries.used >= 2, `?profileId=${owner.profileId}`);
     expect(usage.usage.webhookDeliveries.used).to.equal(2);
   });

@@ -22,7 +22,12 @@ const LOCAL_SOURCES = new Set(["'none'", "'self'", "'unsafe-inline'", 'data:']);
 
 function isLocal(address: string): boolean {
   const trimmed = address.trim().replace(/^['"]|['"]$/g, '');
-  return trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('data:') || (!/^[a-z][a-z0-9+.-]*:/i.test(trimmed) && !trimmed.startsWith('//'));
+  return (
+    trimmed === '' ||
+    trimmed.startsWith('#') ||
+    trimmed.startsWith('data:') ||
+    (!/^[a-z][a-z0-9+.-]*:/i.test(trimmed) && !trimmed.startsWith('//'))
+  );
 }
 
 /** The page split into its scripts, its styles and the markup around them. */
@@ -30,8 +35,14 @@ function partsOf(html: string): { scripts: string[]; styles: string[]; markup: s
   const scripts: string[] = [];
   const styles: string[] = [];
   const markup = html
-    .replace(/<script\b[^>]*>([\s\S]*?)<\/script>/gi, (_, body: string) => { scripts.push(body); return '<script></script>'; })
-    .replace(/<style\b[^>]*>([\s\S]*?)<\/style>/gi, (_, body: string) => { styles.push(body); return '<style></style>'; });
+    .replace(/<script\b[^>]*>([\s\S]*?)<\/script>/gi, (_, body: string) => {
+      scripts.push(body);
+      return '<script></script>';
+    })
+    .replace(/<style\b[^>]*>([\s\S]*?)<\/style>/gi, (_, body: string) => {
+      styles.push(body);
+      return '<style></style>';
+    });
   return { scripts, styles, markup };
 }
 
@@ -47,8 +58,10 @@ function markupAddresses(markup: string): string[] {
     for (const [, name, value] of attributes!.matchAll(/\s([a-z:-]+)\s*=\s*"([^"]*)"/gi)) {
       const attribute = name!.toLowerCase();
       if (attribute === 'style') addresses.push(...cssAddresses(value!));
-      else if (attribute === 'srcset' || attribute === 'imagesrcset') addresses.push(...value!.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]!));
-      else if (['src', 'poster', 'data', 'background', 'ping', 'manifest', 'action', 'formaction'].includes(attribute)) addresses.push(value!);
+      else if (attribute === 'srcset' || attribute === 'imagesrcset')
+        addresses.push(...value!.split(',').map((candidate) => candidate.trim().split(/\s+/)[0]!));
+      else if (['src', 'poster', 'data', 'background', 'ping', 'manifest', 'action', 'formaction'].includes(attribute))
+        addresses.push(value!);
       else if ((attribute === 'href' || attribute === 'xlink:href') && !['a', 'area'].includes(tag!.toLowerCase())) addresses.push(value!);
     }
   }
@@ -62,16 +75,29 @@ describe('getDocs — GET /docs loads nothing from elsewhere', () => {
     app = await startTestApp();
     html = (await app.api.get('/docs')).text;
   });
-  after(async () => { await app.close(); });
+  after(async () => {
+    await app.close();
+  });
 
   it('declares a policy that lets the browser load only the page itself and data written into it', () => {
     const policy = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]+)"/i.exec(html);
     expect(policy, 'a Content-Security-Policy meta element').to.not.equal(null);
-    expect(html.indexOf(policy![0]), 'the policy comes before anything it governs').to.be.below(Math.min(html.indexOf('<style'), html.indexOf('<script')));
-    const directives = new Map(policy![1]!.split(';').map((directive) => directive.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+    expect(html.indexOf(policy![0]), 'the policy comes before anything it governs').to.be.below(
+      Math.min(html.indexOf('<style'), html.indexOf('<script')),
+    );
+    const directives = new Map(
+      policy![1]!
+        .split(';')
+        .map((directive) => directive.trim().split(/\s+/))
+        .map(([name, ...sources]) => [name!, sources]),
+    );
     expect(directives.get('default-src')).to.deep.equal(["'none'"]);
     for (const [name, sources] of directives) {
-      if (name.endsWith('-src')) expect(sources.filter((source) => !LOCAL_SOURCES.has(source)), name).to.deep.equal([]);
+      if (name.endsWith('-src'))
+        expect(
+          sources.filter((source) => !LOCAL_SOURCES.has(source)),
+          name,
+        ).to.deep.equal([]);
     }
   });
 

@@ -29,7 +29,9 @@ describe('the listings for machines', () => {
     full = (await app.api.get('/llms-full.txt')).text;
     docs = (await app.api.get('/docs')).text;
   });
-  after(async () => { await app.close(); });
+  after(async () => {
+    await app.close();
+  });
 
   describe('getLlmsTxt — GET /llms.txt', () => {
     it('says how to get a key: sign up for a session, then make a key with it', () => {
@@ -54,7 +56,8 @@ describe('the listings for machines', () => {
       for (const { operationId, method, path } of OPERATIONS) {
         const line = lineOf(llms, method, path);
         if (unbuilt.has(operationId)) expect(line, operationId).to.include('Not built yet: answers 501 `not_implemented`.');
-        else if (partly[operationId]) expect(line, operationId).to.include(`Partly built: answers 501 \`not_implemented\` for ${partly[operationId]}.`);
+        else if (partly[operationId])
+          expect(line, operationId).to.include(`Partly built: answers 501 \`not_implemented\` for ${partly[operationId]}.`);
         else expect(line, operationId).to.not.match(/built/i);
       }
       expect(lineOf(llms, 'POST', '/posts')).to.not.include('built');
@@ -62,7 +65,9 @@ describe('the listings for machines', () => {
 
     it('links every operation to its place in /docs', () => {
       for (const { operationId, method, path } of OPERATIONS) {
-        const link = new RegExp(`\\[Reference\\]\\(${app.url}/docs#/([a-z-]+)/${operationId.toLowerCase()}\\)$`).exec(lineOf(llms, method, path));
+        const link = new RegExp(`\\[Reference\\]\\(${app.url}/docs#/([a-z-]+)/${operationId.toLowerCase()}\\)$`).exec(
+          lineOf(llms, method, path),
+        );
         expect(link, operationId).to.not.equal(null);
         // The first part is Redoc's own address of the operation's tag: the page's sidebar links to it.
         expect(docs, operationId).to.include(`href="/${link![1]}"`);
@@ -83,14 +88,15 @@ describe('the listings for machines', () => {
       for (const { method, path } of OPERATIONS) sectionOf(full, method, path);
     });
 
-    it('lists an operation\'s parameters with where they go', () => {
+    it("lists an operation's parameters with where they go", () => {
       const listPosts = sectionOf(full, 'GET', '/posts');
-      for (const name of ['profileId', 'accountId', 'status', 'from', 'to', 'limit', 'cursor']) expect(listPosts).to.match(new RegExp(`- \`${name}\` \\(query, `));
+      for (const name of ['profileId', 'accountId', 'status', 'from', 'to', 'limit', 'cursor'])
+        expect(listPosts).to.match(new RegExp(`- \`${name}\` \\(query, `));
       expect(sectionOf(full, 'GET', '/posts/{id}')).to.match(/- `id` \(path, string, required\)/);
       expect(sectionOf(full, 'POST', '/posts')).to.match(/- `Idempotency-Key` \(header, string, optional\)/);
     });
 
-    it('lists the body\'s fields, nested ones by their path, with the rules between them', () => {
+    it("lists the body's fields, nested ones by their path, with the rules between them", () => {
       const createPost = sectionOf(full, 'POST', '/posts');
       expect(createPost).to.include('Body (application/json, required):');
       expect(createPost).to.match(/- `accountIds` \(array of string, required\): The connected accounts/);

@@ -6,7 +6,6 @@ import { startTestApp } from '../../support/app.js';
 import { describeApi } from '../../support/harness.js';
 
 describeApi('public routes', { owner: false }, (t) => {
-
   it('getHealth — GET /health reports the database, the scheduler and the version', async () => {
     const response = await t.app.api.get('/health');
     expect(response.status).to.equal(200);
@@ -41,7 +40,7 @@ describeApi('public routes', { owner: false }, (t) => {
     for (const operation of OPERATIONS) {
       expect(response.text).to.include(`- ${operation.method} ${operation.path}: `);
     }
-    expect(response.text).to.include('- GET /health: Check the service\'s health (auth: public)');
+    expect(response.text).to.include("- GET /health: Check the service's health (auth: public)");
     expect(response.text).to.include('- POST /api-keys: Create an API key (auth: session)');
   });
 

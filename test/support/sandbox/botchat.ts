@@ -3,16 +3,33 @@ import type { TestApp } from '../app.js';
 import type { TestOwner } from '../owners.js';
 import { People } from './people.js';
 
-export interface Bot { token: string; id: number; username: string }
+export interface Bot {
+  token: string;
+  id: number;
+  username: string;
+}
 
 export interface SentMessage {
-  chatId: number; messageId: number; text: string | null; caption: string | null; photo: string | null; at: number; deleted: boolean;
+  chatId: number;
+  messageId: number;
+  text: string | null;
+  caption: string | null;
+  photo: string | null;
+  at: number;
+  deleted: boolean;
 }
 
 /** Someone on the platform who writes to bots. */
-export interface Writer { id: number; firstName: string; username?: string }
+export interface Writer {
+  id: number;
+  firstName: string;
+  username?: string;
+}
 
-export interface BotFault { kind: 'hang_after_send' | 'server_error' | 'rate_limited'; retryAfter?: number }
+export interface BotFault {
+  kind: 'hang_after_send' | 'server_error' | 'rate_limited';
+  retryAfter?: number;
+}
 
 /** The people of the bot platform: bot owners, and the people who write to bots. */
 export class BotchatPeople extends People {

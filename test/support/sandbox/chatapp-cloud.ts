@@ -1,9 +1,20 @@
 import type { TestApp } from '../app.js';
 import { People } from './people.js';
 
-export interface SandboxNumber { wabaId: string; phoneNumberId: string; accessToken: string; pin: string; displayPhoneNumber: string }
+export interface SandboxNumber {
+  wabaId: string;
+  phoneNumberId: string;
+  accessToken: string;
+  pin: string;
+  displayPhoneNumber: string;
+}
 
-export interface NumberOptions { verifiedName?: string; registered?: boolean; appSecret?: string; scopes?: string[] }
+export interface NumberOptions {
+  verifiedName?: string;
+  registered?: boolean;
+  appSecret?: string;
+  scopes?: string[];
+}
 
 /** The people of the cloud chat API: businesses with their numbers and tokens, and the people who write to them. */
 export class ChatappCloudPeople extends People {

@@ -25,7 +25,11 @@ export async function startConnection(app: TestApp, owner: TestOwner, platform: 
  * replace the form's own (another signed-in user, other ticked assets). Answers where the platform sends the
  * browser back to.
  */
-export async function consent(authorizationUrl: URL | string, decision: 'approve' | 'deny', fields: Record<string, string> = {}): Promise<URL> {
+export async function consent(
+  authorizationUrl: URL | string,
+  decision: 'approve' | 'deny',
+  fields: Record<string, string> = {},
+): Promise<URL> {
   const page = await fetch(authorizationUrl);
   expect(page.status).to.equal(200);
   const html = await page.text();

@@ -17,7 +17,10 @@ import type { TestApp } from '../app.js';
  */
 export abstract class People {
   /** `app`: the app whose sandbox it is, read at each call (a driver may be made before the app starts). */
-  protected constructor(protected readonly app: () => TestApp, private readonly platform: string) {}
+  protected constructor(
+    protected readonly app: () => TestApp,
+    private readonly platform: string,
+  ) {}
 
   /** A control that must succeed; its answer. */
   protected async post<T = any>(control: string, body: unknown = {}): Promise<T> {
@@ -28,13 +31,17 @@ export abstract class People {
 
   /** A control whose refusal the test looks at: its status and answer. */
   protected async attempt<T = any>(control: string, body: unknown = {}): Promise<{ status: number; body: T }> {
-    const response = await fetch(this.url(control), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: response.status, body: await response.json() as T };
+    const response = await fetch(this.url(control), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as T };
   }
 
   protected async get<T = any>(control: string, query: Record<string, string> = {}): Promise<T> {
     const response = await fetch(`${this.url(control)}?${new URLSearchParams(query)}`);
-    const answer = await response.json() as T;
+    const answer = (await response.json()) as T;
     expect(response.status, `GET /_sandbox/${this.platform}/${control}: ${JSON.stringify(answer)}`).to.be.below(300);
     return answer;
   }

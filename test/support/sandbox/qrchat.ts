@@ -46,7 +46,8 @@ export class QrchatPeople extends People {
 /** GET /accounts/{id}/qrchat/qr once it is in `state`. */
 export function qrInState(app: TestApp, owner: TestOwner, accountId: string, state: string): Promise<ApiResponse> {
   return until(() => app.api.get(`/accounts/${accountId}/qrchat/qr`, { token: owner.key }), {
-    done: (shown) => shown.body.state === state, what: `the QR of ${accountId} to be ${state}`,
+    done: (shown) => shown.body.state === state,
+    what: `the QR of ${accountId} to be ${state}`,
   });
 }
 

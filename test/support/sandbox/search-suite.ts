@@ -4,9 +4,15 @@ import type { TestOwner } from '../owners.js';
 import { authorise, connectedAccountIds } from './oauth.js';
 import { People } from './people.js';
 
-export interface LocalPost { name: string; summary?: string; [field: string]: unknown }
+export interface LocalPost {
+  name: string;
+  summary?: string;
+  [field: string]: unknown;
+}
 
-export interface LocalPostFault { kind: 'rate_limited' | 'hang_after_create' }
+export interface LocalPostFault {
+  kind: 'rate_limited' | 'hang_after_create';
+}
 
 /** The people of the search suite: the business owner with their locations, and the suite's settings. */
 export class SearchSuitePeople extends People {
@@ -44,7 +50,10 @@ export async function connectLocations(app: TestApp, owner: TestOwner): Promise<
  * those with `summary` when given (the sandbox's locations are shared by every test's owner).
  */
 export async function localPosts(app: TestApp, accountId: string, summary?: string): Promise<LocalPost[]> {
-  const { row, credentials: { accessToken } } = await storedAccount(app, accountId);
+  const {
+    row,
+    credentials: { accessToken },
+  } = await storedAccount(app, accountId);
   const url = `${app.services.sandboxUrl}/search_suite/v4/${row.platformAccountId}/localPosts?pageSize=100`;
   const response = await fetch(url, { headers: { Authorization: `Bearer ${accessToken}` } });
   const posts = ((await response.json()) as { localPosts: LocalPost[] }).localPosts;

@@ -1,7 +1,13 @@
 import type { TestApp } from '../app.js';
 import { People } from './people.js';
 
-export interface Advertiser { advertiser_id: string; name: string; currency: string; display_timezone: string; status: string }
+export interface Advertiser {
+  advertiser_id: string;
+  name: string;
+  currency: string;
+  display_timezone: string;
+  status: string;
+}
 
 /** The people of the ads platform: the signed-in person's advertisers. */
 export class ShortVideoAdsPeople extends People {

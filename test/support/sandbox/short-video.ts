@@ -4,20 +4,45 @@ import type { TestOwner } from '../owners.js';
 import { authorise } from './oauth.js';
 import { People } from './people.js';
 
-export interface SandboxCreator { openId: string; unionId: string; username: string; displayName: string }
-
-export interface PlatformPost {
-  id: string; kind: string; title: string; description: string; privacyLevel: string; publishId: string | null; sha256: string | null;
-  size: number; contentType: string | null;
+export interface SandboxCreator {
+  openId: string;
+  unionId: string;
+  username: string;
+  displayName: string;
 }
 
-export interface PlatformInit { publishId: string; status: string; failReason: string | null; postInfo: any; chunks: number[] }
+export interface PlatformPost {
+  id: string;
+  kind: string;
+  title: string;
+  description: string;
+  privacyLevel: string;
+  publishId: string | null;
+  sha256: string | null;
+  size: number;
+  contentType: string | null;
+}
+
+export interface PlatformInit {
+  publishId: string;
+  status: string;
+  failReason: string | null;
+  postInfo: any;
+  chunks: number[];
+}
 
 /** The creator's settings in the app, as creator_info reports them. */
-export interface CreatorSettings { privacyLevelOptions?: string[]; maxVideoPostDurationSec?: number; commentDisabled?: boolean }
+export interface CreatorSettings {
+  privacyLevelOptions?: string[];
+  maxVideoPostDurationSec?: number;
+  commentDisabled?: boolean;
+}
 
 export interface ShortVideoSettings {
-  accessTokenTtlSeconds?: number; rateLimited?: boolean; processingMs?: number; unaudited?: boolean;
+  accessTokenTtlSeconds?: number;
+  rateLimited?: boolean;
+  processingMs?: number;
+  unaudited?: boolean;
 }
 
 /** The people of the short-video network: creators, what they do in the app, and the platform's review. */
@@ -74,14 +99,24 @@ export class ShortVideoPeople extends People {
   }
 }
 
-export interface Creator { accountId: string; openId: string; username: string }
+export interface Creator {
+  accountId: string;
+  openId: string;
+  username: string;
+}
 
 /** A creator of their own (with `settings` in the app, granting `scope` when not all), connected to the owner's profile by the Login Kit dance. */
-export async function connectCreator(app: TestApp, owner: TestOwner, options: { settings?: CreatorSettings; scope?: string } = {}): Promise<Creator> {
+export async function connectCreator(
+  app: TestApp,
+  owner: TestOwner,
+  options: { settings?: CreatorSettings; scope?: string } = {},
+): Promise<Creator> {
   const people = new ShortVideoPeople(() => app);
   const creator = await people.newCreator();
   if (options.settings) await people.changeCreatorSettings(creator.openId, options.settings);
-  const outcome = await authorise(app, owner, 'short_video', { fields: { open_id: creator.openId, ...(options.scope ? { scope: options.scope } : {}) } });
+  const outcome = await authorise(app, owner, 'short_video', {
+    fields: { open_id: creator.openId, ...(options.scope ? { scope: options.scope } : {}) },
+  });
   const accountId = outcome.searchParams.get('accountIds')!;
   expect(accountId, outcome.toString()).to.match(/^acc_/);
   return { accountId, openId: creator.openId, username: creator.username };

@@ -4,19 +4,37 @@ import type { TestOwner } from '../owners.js';
 import { authorise, type DanceOptions } from './oauth.js';
 import { People } from './people.js';
 
-export interface SandboxPerson { userId: string; pageIds: string[]; adAccountIds: string[] }
+export interface SandboxPerson {
+  userId: string;
+  pageIds: string[];
+  adAccountIds: string[];
+}
 
 export interface SandboxPagePost {
-  id: string; message: string | null; link: string | null; photoUrls: string[]; videoId: string | null; deleted: boolean;
+  id: string;
+  message: string | null;
+  link: string | null;
+  photoUrls: string[];
+  videoId: string | null;
+  deleted: boolean;
   comments: Array<{ id: string; message: string; fromPage: boolean }>;
 }
 
 export interface PageContents {
-  posts: SandboxPagePost[]; videos: Array<{ id: string; status: string; postId: string }>; photosUploaded: number; unpublishedPhotos: number;
+  posts: SandboxPagePost[];
+  videos: Array<{ id: string; status: string; postId: string }>;
+  photosUploaded: number;
+  unpublishedPhotos: number;
 }
 
 /** A Graph error, with the usage headers the platform sends along. */
-export interface GraphFailure { status?: number; code: number; subcode?: number; message: string; headers?: Record<string, string> }
+export interface GraphFailure {
+  status?: number;
+  code: number;
+  subcode?: number;
+  message: string;
+  headers?: Record<string, string>;
+}
 
 /** The people of the social network: people with pages and ad accounts, who write to pages and remove apps. */
 export class SocialNetworkPeople extends People {
@@ -37,7 +55,11 @@ export class SocialNetworkPeople extends People {
   }
 
   /** A person writes to a page: each app subscribed to the page's messages gets the Messenger webhook. */
-  sendMessage(pageId: string, text: string, from = '6543210987654321'): Promise<{ webhookStatus: number; deliveries: Array<{ url: string; status: number }> }> {
+  sendMessage(
+    pageId: string,
+    text: string,
+    from = '6543210987654321',
+  ): Promise<{ webhookStatus: number; deliveries: Array<{ url: string; status: number }> }> {
     return this.post('messages', { pageId, text, from });
   }
 
@@ -62,7 +84,11 @@ export class SocialNetworkPeople extends People {
   }
 
   /** Someone posts on the page in the app; `reactions`, `shares` and `comments` are what people did since. */
-  postInApp(pageId: string, message: string, extra: { reactions?: number; shares?: number; comments?: string[] } = {}): Promise<{ id: string }> {
+  postInApp(
+    pageId: string,
+    message: string,
+    extra: { reactions?: number; shares?: number; comments?: string[] } = {},
+  ): Promise<{ id: string }> {
     return this.post('page-posts', { pageId, message, ...extra });
   }
 
@@ -79,15 +105,31 @@ export async function pendingConnection(app: TestApp, owner: TestOwner, options:
   return outcome.searchParams.get('pendingConnectionId')!;
 }
 
-export function connectPages(app: TestApp, owner: TestOwner, pendingConnectionId: string, platformPageIds: string[], profileId = owner.profileId) {
-  return app.api.post(`/profiles/${profileId}/connect/social_network`, { token: owner.key, body: { pendingConnectionId, platformPageIds } });
+export function connectPages(
+  app: TestApp,
+  owner: TestOwner,
+  pendingConnectionId: string,
+  platformPageIds: string[],
+  profileId = owner.profileId,
+) {
+  return app.api.post(`/profiles/${profileId}/connect/social_network`, {
+    token: owner.key,
+    body: { pendingConnectionId, platformPageIds },
+  });
 }
 
 export function connectAdAccounts(app: TestApp, owner: TestOwner, pendingConnectionId: string, platformAdAccountIds: string[]) {
-  return app.api.post(`/profiles/${owner.profileId}/connect/social_network/adaccounts`, { token: owner.key, body: { pendingConnectionId, platformAdAccountIds } });
+  return app.api.post(`/profiles/${owner.profileId}/connect/social_network/adaccounts`, {
+    token: owner.key,
+    body: { pendingConnectionId, platformAdAccountIds },
+  });
 }
 
-export interface ConnectedPage { accountId: string; pageId: string; userId: string }
+export interface ConnectedPage {
+  accountId: string;
+  pageId: string;
+  userId: string;
+}
 
 /** A new person's page, connected to the owner's profile by the whole OAuth dance. */
 export async function connectNewPage(app: TestApp, owner: TestOwner): Promise<ConnectedPage> {

@@ -4,12 +4,26 @@ import { authorise, connectedAccountIds } from './oauth.js';
 import { People } from './people.js';
 
 export interface Posted {
-  threads: Array<{ id: string; text?: string; media_type: string; media_url?: string; timestamp: string; replyControl: string; children: number }>;
+  threads: Array<{
+    id: string;
+    text?: string;
+    media_type: string;
+    media_url?: string;
+    timestamp: string;
+    replyControl: string;
+    children: number;
+  }>;
   containers: Array<{ id: string; mediaType: string; status: string; isCarouselItem: boolean }>;
 }
 
-export interface TokenSettings { longLivedTtlSeconds?: number; minRefreshAgeSeconds?: number }
-export interface PublishingSettings { videoProcessingMs?: number; quotaTotal?: number }
+export interface TokenSettings {
+  longLivedTtlSeconds?: number;
+  minRefreshAgeSeconds?: number;
+}
+export interface PublishingSettings {
+  videoProcessingMs?: number;
+  quotaTotal?: number;
+}
 
 /** The people of the threads network: people who connect, post in the app and remove apps; the platform's settings. */
 export class SocialThreadsPeople extends People {
@@ -57,7 +71,10 @@ export class SocialThreadsPeople extends People {
   }
 }
 
-export interface ThreadsPerson { accountId: string; userId: string }
+export interface ThreadsPerson {
+  accountId: string;
+  userId: string;
+}
 
 /** A new person, connected to the owner's profile through the OAuth dance (`scope`: what they grant, when not all). */
 export async function connectThreads(app: TestApp, owner: TestOwner, scope?: string): Promise<ThreadsPerson> {
