@@ -20,6 +20,28 @@ export interface Sandbox {
  * It also plays the people on the platforms through its own `/_sandbox/...` endpoints (send a DM, revoke).
  * With `stateDir`, what the platforms keep (bots, tokens, webhooks, id counters) survives a restart.
  */
+/** The root page: the people's controls, read from the routes mounted, so that it lists exactly what answers. */
+function controlsPage(router: Router, url: string): string {
+  const controls = router.stack
+    .filter((layer) => typeof layer.path === 'string' && layer.path.startsWith('/_sandbox/'))
+    .map(
+      (layer) =>
+        `${layer.methods
+          .filter((method) => method !== 'HEAD')
+          .join(',')
+          .padEnd(7)} ${url}${layer.path}`,
+    );
+  return [
+    'Socialgate platform sandbox',
+    '',
+    "Each platform's protocol lives under its own prefix (/botchat, /social_network, ...). The people on the",
+    'platforms (a person writing to a bot, an owner revoking a token) are played through these controls:',
+    '',
+    ...controls,
+    '',
+  ].join('\n');
+}
+
 export async function startSandbox(options: { port: number; host?: string; stateDir?: string }): Promise<Sandbox> {
   // Listening first: a platform's sandbox may need its own address (the qrchat driver finds its network by it).
   const server = createServer();
@@ -47,6 +69,10 @@ export async function startSandbox(options: { port: number; host?: string; state
     } finally {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') for (const { name, platform } of mounted) save(name, platform);
     }
+  });
+  router.get('/', (ctx) => {
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = controlsPage(router, url);
   });
   app.use(router.routes());
   app.use(router.allowedMethods());

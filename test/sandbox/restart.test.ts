@@ -104,3 +104,19 @@ describe('sandbox — a restart', () => {
     expect(me.ok).to.equal(true);
   });
 });
+
+describe('sandbox — its root page', () => {
+  it("lists the people's controls it mounts, each with its method", async () => {
+    const sandbox = await startSandbox({ port: 0 });
+    try {
+      const page = await fetch(`${sandbox.url}/`);
+      expect(page.headers.get('content-type')).to.match(/^text\/plain/);
+      const text = await page.text();
+      expect(text).to.include(`POST    ${sandbox.url}/_sandbox/botchat/messages`);
+      expect(text).to.include(`GET     ${sandbox.url}/_sandbox/botchat/sent`);
+      expect(text).not.to.include('/botchat/:bot/:method');
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
