@@ -129,7 +129,7 @@ export class BotchatAdapter implements PlatformAdapter {
       if (info.url === this.webhookUrl) return null;
       return info.url
         ? `The bot's webhook points elsewhere (${info.url}): messages to the bot do not reach the service.`
-        : "The bot has no webhook: messages to the bot do not reach the service.";
+        : 'The bot has no webhook: messages to the bot do not reach the service.';
     },
   };
 }
