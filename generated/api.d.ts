@@ -179,8 +179,11 @@ export interface paths {
          *     human `message`. Newest account first; filter by `profileId`, `platform`, or `needsAction=true` for only the
          *     accounts whose `action` is not `none`.
          *
-         *     The entries come from the service's records of its latest platform calls and of a periodic credential
-         *     check (`checkedAt`); this route does not call the platforms itself. A credential that expires within 7 days
+         *     The entries come from the service's records of its latest platform calls and of a periodic check
+         *     (`checkedAt`, every 15 minutes) of the credentials and, where the platform can tell, of its side of the
+         *     connection: a `botchat` bot whose webhook is no longer the service's is `degraded` with `action:
+         *     reconnect` (its messages are not received; connecting it again sets the webhook again). This route does
+         *     not call the platforms itself. A credential that expires within 7 days
          *     gives `action: reconnect` while the account still works. Ad accounts are not listed here; see
          *     `status` and `tokenExpiresAt` in `GET /adaccounts`. Changes of `status` are also announced by the
          *     `account.needs_reconnection` event. A profile-restricted API key sees only its profiles' accounts.
@@ -4335,8 +4338,10 @@ export interface components {
             name: string;
             status: components["schemas"]["AccountStatus"];
             /**
-             * @description A summary for dashboards. `healthy`: connected, no recent error. `degraded`: connected, but the last
-             *     call failed for a passing reason (rate limit, platform outage) or the token expires within 7 days.
+             * @description A summary for dashboards. `healthy`: connected, no recent error. `degraded`: connected, but the
+             *     platform side is broken (a bot whose webhook is no longer the service's: its messages are not
+             *     received), the last call failed for a passing reason (rate limit, platform outage), or the token
+             *     expires within 7 days.
              *     `unhealthy`: not usable until the user acts (`status` is `needs_reconnection` or `pending`).
              * @example degraded
              * @enum {string}
@@ -4344,7 +4349,8 @@ export interface components {
             health: "healthy" | "degraded" | "unhealthy";
             /**
              * @description What the user must do. `none`: nothing. `reconnect`: connect the account again (OAuth for OAuth
-             *     platforms, new credentials for `chatapp-cloud` and `botchat`) before `tokenExpiresAt` or now.
+             *     platforms, new credentials for `chatapp-cloud` and `botchat`) before `tokenExpiresAt` or now; also
+             *     what repairs a broken platform side (connecting a bot again sets its webhook again).
              *     `grant_permissions`: connect again and accept every permission asked. `pair`: scan a new QR code or
              *     enter a pairing code (`qrchat`). `wait`: nothing now; the platform is rate limiting or failing, the
              *     service retries.
@@ -4399,7 +4405,8 @@ export interface components {
             };
             /**
              * Format: date-time
-             * @description When the service last verified the credentials with the platform; `null` if never.
+             * @description When the service last heard from the platform about the account (a call, or the periodic check of its
+             *     credentials and platform side); `null` if never.
              * @example 2026-11-22T09:00:00Z
              */
             checkedAt: string | null;

@@ -78,7 +78,7 @@ export async function boot(
   try {
     await openStorage(config, logger);
     if (config.sandbox.mode === 'auto' && anyUnconfigured(config.platforms)) {
-      sandbox = await startSandbox({ port: config.sandbox.port });
+      sandbox = await startSandbox({ port: config.sandbox.port, stateDir: join(config.dataDir, 'sandbox') });
       logger.info({ url: sandbox.url }, 'platform sandbox started');
     }
     const platforms = new Platforms(sandbox ? withSandboxDefaults(config.platforms, sandbox.url) : config.platforms, {

@@ -5,6 +5,8 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { SANDBOXES } from './platforms.js';
+import type { MountedSandbox } from './sandbox-platform.js';
+import { SandboxStateFiles } from './state-files.js';
 
 export interface Sandbox {
   /** Base URL; each platform lives under its own prefix (`/botchat`), the people's controls under `/_sandbox`. */
@@ -16,24 +18,69 @@ export interface Sandbox {
  * Local implementations of the platforms' protocols — the parts our adapters use — over real HTTP. The
  * service's adapters are pointed here when no real platform is configured; the tests use the same server.
  * It also plays the people on the platforms through its own `/_sandbox/...` endpoints (send a DM, revoke).
+ * With `stateDir`, what the platforms keep (bots, tokens, webhooks, id counters) survives a restart.
  */
-export async function startSandbox(options: { port: number; host?: string }): Promise<Sandbox> {
+/** The root page: the people's controls, read from the routes mounted, so that it lists exactly what answers. */
+function controlsPage(router: Router, url: string): string {
+  const controls = router.stack
+    .filter((layer) => typeof layer.path === 'string' && layer.path.startsWith('/_sandbox/'))
+    .map(
+      (layer) =>
+        `${layer.methods
+          .filter((method) => method !== 'HEAD')
+          .join(',')
+          .padEnd(7)} ${url}${layer.path}`,
+    );
+  return [
+    'Socialgate platform sandbox',
+    '',
+    "Each platform's protocol lives under its own prefix (/botchat, /social_network, ...). The people on the",
+    'platforms (a person writing to a bot, an owner revoking a token) are played through these controls:',
+    '',
+    ...controls,
+    '',
+  ].join('\n');
+}
+
+export async function startSandbox(options: { port: number; host?: string; stateDir?: string }): Promise<Sandbox> {
   // Listening first: a platform's sandbox may need its own address (the qrchat driver finds its network by it).
   const server = createServer();
   server.listen(options.port, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const url = `http://${options.host ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
+  const files = new SandboxStateFiles(options.stateDir ?? null);
   const app = new Koa();
   const router = new Router();
   app.use(koaBody({ jsonLimit: '10mb', formLimit: '10mb', multipart: true }));
-  const mounted = SANDBOXES.map((sandbox) => sandbox.mount(router, url));
+  const mounted: Array<{ name: string; platform: MountedSandbox | void }> = [];
+  const save = (name: string, platform: MountedSandbox | void) => {
+    if (platform?.state) files.write(name, platform.state());
+  };
+  for (const sandbox of SANDBOXES) {
+    const name = sandbox.platform.ids[0];
+    const entry: { name: string; platform: MountedSandbox | void } = { name, platform: undefined };
+    entry.platform = sandbox.mount(router, url, { restored: files.read(name), saveNow: () => save(name, entry.platform) });
+    mounted.push(entry);
+  }
+  // Every request but a read may change a platform's state; it is written once the request is answered.
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') for (const { name, platform } of mounted) save(name, platform);
+    }
+  });
+  router.get('/', (ctx) => {
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = controlsPage(router, url);
+  });
   app.use(router.routes());
   app.use(router.allowedMethods());
   server.on('request', app.callback());
   return {
     url,
     close: async () => {
-      for (const platform of mounted) platform?.close();
+      for (const { platform } of mounted) platform?.close?.();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

@@ -113,6 +113,7 @@ export async function saveConnectedAccount(
         platformUserId: input.identity.platformUserId ?? null,
         connectedAt: now,
         lastError: null,
+        platformProblem: null,
         updatedAt: now,
       };
       const row = existing

@@ -49,6 +49,9 @@ export class AccountRow extends BaseModel {
   platformUserId!: string | null;
   lastSuccessAt!: Date | null;
   lastError!: AccountError | null;
+  /** What the latest check of the platform side found wrong (our webhook gone), null when nothing; see platform-check.ts. */
+  platformProblem!: string | null;
+  platformCheckedAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
 }

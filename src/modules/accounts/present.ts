@@ -24,6 +24,11 @@ export function presentAccount(row: AccountRow): Account {
   };
 }
 
+function latest(dates: Array<Date | null>): Date | null {
+  const times = dates.filter((date): date is Date => date !== null).map((date) => date.getTime());
+  return times.length === 0 ? null : new Date(Math.max(...times));
+}
+
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
 /** What the records say about an account's health, and what the user must do. */
@@ -51,6 +56,10 @@ export function presentHealth(row: AccountRow, now = Date.now(), refreshable = f
     health = 'unhealthy';
     action = 'reconnect';
     message = 'Disconnected; connect it again to use it.';
+  } else if (row.platformProblem) {
+    health = 'degraded';
+    action = 'reconnect';
+    message = `${row.platformProblem} Connect the account again to repair it.`;
   } else if (passingError) {
     health = 'degraded';
     action = 'wait';
@@ -73,10 +82,6 @@ export function presentHealth(row: AccountRow, now = Date.now(), refreshable = f
     tokenExpiresAt: row.tokenExpiresAt?.toISOString() ?? null,
     lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
     lastError: row.lastError,
-    checkedAt:
-      (row.lastError
-        ? new Date(Math.max(Date.parse(row.lastError.at), row.lastSuccessAt?.getTime() ?? 0))
-        : row.lastSuccessAt
-      )?.toISOString() ?? null,
+    checkedAt: latest([row.lastError ? new Date(row.lastError.at) : null, row.lastSuccessAt, row.platformCheckedAt])?.toISOString() ?? null,
   };
 }

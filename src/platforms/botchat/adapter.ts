@@ -124,5 +124,12 @@ export class BotchatAdapter implements PlatformAdapter {
         },
       ];
     },
+    subscriptionProblem: async (account) => {
+      const info = await this.client.call<{ url: string }>(account.credentials.accessToken, 'getWebhookInfo');
+      if (info.url === this.webhookUrl) return null;
+      return info.url
+        ? `The bot's webhook points elsewhere (${info.url}): messages to the bot do not reach the service.`
+        : 'The bot has no webhook: messages to the bot do not reach the service.';
+    },
   };
 }

@@ -80,4 +80,9 @@ export interface WebhookReceiver {
   /** A stable key for dropping a delivery the platform sends twice. */
   dedupeKey(request: IncomingRequest): string;
   parse(rawBody: string, source: WebhookSource): IncomingEvent[];
+  /**
+   * Whether the platform still sends us this account's events, where it can tell: what is wrong (our webhook
+   * replaced or deleted), or null when nothing is.
+   */
+  subscriptionProblem?(account: AdapterAccount): Promise<string | null>;
 }

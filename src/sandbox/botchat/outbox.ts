@@ -21,15 +21,32 @@ interface Sent {
  */
 type Fault = { kind: 'rate_limited'; retryAfter?: number } | { kind: 'server_error' } | { kind: 'hang_after_send' };
 
+/** What the outbox keeps across a restart: what was sent (a post deleted later must be found) and the channels. */
+export interface OutboxState {
+  sent: Sent[];
+  channels: Map<string, number>;
+}
+
 /** sendMessage, sendPhoto (fetching the photo's URL as the platform does) and deleteMessage, with chats and faults. */
 export class BotOutbox {
-  private readonly sent: Sent[] = [];
+  private readonly sent: Sent[];
   private readonly byKey = new Map<string, Sent>();
   /** Channels and groups by `@username`; numeric ids are people's private chats and always exist. */
-  private readonly channels = new Map<string, number>([['@sandbox_channel', -1001000000001]]);
+  private readonly channels: Map<string, number>;
   private readonly faults = new Map<number, Fault[]>();
 
-  constructor(private readonly nextMessageId: () => number) {}
+  constructor(
+    private readonly nextMessageId: () => number,
+    restored?: OutboxState,
+  ) {
+    this.sent = restored?.sent ?? [];
+    this.channels = restored?.channels ?? new Map([['@sandbox_channel', -1001000000001]]);
+    for (const sent of this.sent) this.byKey.set(`${sent.botId}:${sent.chatId}:${sent.messageId}`, sent);
+  }
+
+  state(): OutboxState {
+    return { sent: this.sent, channels: this.channels };
+  }
 
   private chatOf(chatId: unknown): { id: number; username?: string; type: string } | null {
     const raw = String(chatId ?? '');
@@ -103,7 +120,7 @@ export class BotOutbox {
   private record(bot: Bot, chatId: number, content: Pick<Sent, 'text' | 'caption' | 'photo'>): Sent {
     const sent: Sent = { botId: bot.id, chatId, messageId: this.nextMessageId(), ...content, at: Date.now(), deleted: false };
     this.sent.push(sent);
-    this.byKey.set(`${bot.id}:${chatId}:${sent.messageId}`, sent);
+    this.byKey.set(`${sent.botId}:${sent.chatId}:${sent.messageId}`, sent);
     return sent;
   }
 

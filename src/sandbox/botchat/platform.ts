@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { BotOutbox } from './outbox.js';
+import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { BotOutbox, type OutboxState } from './outbox.js';
 
 /**
  * The bot API of a messenger (Telegram's Bot API): `POST /bot<token>/<method>`, answers `{ok, result}` or
@@ -19,17 +20,26 @@ export interface Bot {
 /** A bot every new sandbox has, so a first connection needs no set-up. */
 export const DEMO_BOT_TOKEN = '1000000001:SANDBOX-demo-bot-token-aaaaaaaaaaaaaaa';
 
-export function mountBotchat(router: Router): void {
-  const bots = new Map<string, Bot>();
-  let nextUpdateId = 1;
-  let nextMessageId = 1;
+/** What the platform keeps across a restart: its bots (tokens, webhooks), what they sent, and the ids given so far. */
+interface BotchatState {
+  bots: Map<string, Bot>;
+  nextUpdateId: number;
+  nextMessageId: number;
+  outbox: OutboxState;
+}
+
+export function mountBotchat(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
+  const restored = stored.restored as BotchatState | undefined;
+  const bots = restored?.bots ?? new Map<string, Bot>();
+  let nextUpdateId = restored?.nextUpdateId ?? 1;
+  let nextMessageId = restored?.nextMessageId ?? 1;
   const addBot = (token: string, firstName: string, username: string): Bot => {
     const bot: Bot = { id: Number(token.split(':')[0]), token, firstName, username, revoked: false, webhook: null };
     bots.set(token, bot);
     return bot;
   };
-  addBot(DEMO_BOT_TOKEN, 'Sandbox Demo Bot', 'sandbox_demo_bot');
-  const outbox = new BotOutbox(() => nextMessageId++);
+  if (!restored) addBot(DEMO_BOT_TOKEN, 'Sandbox Demo Bot', 'sandbox_demo_bot');
+  const outbox = new BotOutbox(() => nextMessageId++, restored?.outbox);
   outbox.mount(router, (token) => bots.get(token));
 
   const fail = (ctx: RouterContext, code: number, description: string, extra: Record<string, unknown> = {}) => {
@@ -115,6 +125,8 @@ export function mountBotchat(router: Router): void {
         text: body.text ?? 'Hello!',
       },
     };
+    // The service keeps this update's ids before the request ends: they are never given again, even after a crash.
+    stored.saveNow();
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (bot.webhook.secret) headers['X-Telegram-Bot-Api-Secret-Token'] = bot.webhook.secret;
     const response = await fetch(bot.webhook.url, { method: 'POST', headers, body: JSON.stringify(update) });
@@ -128,4 +140,6 @@ export function mountBotchat(router: Router): void {
     bot.revoked = true;
     ctx.body = { revoked: true };
   });
+
+  return { state: (): BotchatState => ({ bots, nextUpdateId, nextMessageId, outbox: outbox.state() }) };
 }
