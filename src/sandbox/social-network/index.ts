@@ -7,7 +7,7 @@ import { mountSocialNetwork } from './platform.js';
 /** The Graph and the login dialog under their own prefixes, at the configured API version (any version is served). */
 export const socialNetworkSandbox = defineSandbox({
   platform: socialNetwork,
-  mount: (router) => void mountSocialNetwork(router),
+  mount: mountSocialNetwork,
   defaults: (sandboxUrl) => ({
     appId: SANDBOX_APP.id,
     appSecret: SANDBOX_APP.secret,

@@ -4,8 +4,9 @@ import type { RouterContext } from '@koa/router';
 import { Graph } from './graph.js';
 import { mountSocialOAuth } from './oauth.js';
 import { mountSocialPeople } from './people.js';
-import { mountPagePosts } from './posts.js';
-import { type Page, SocialState, TASKS, type Token } from './state.js';
+import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { mountPagePosts, type PagePostsState } from './posts.js';
+import { type Page, type SocialSnapshot, SocialState, TASKS, type Token } from './state.js';
 
 export * from './demo.js';
 
@@ -16,8 +17,15 @@ const ADS = ['ads_management', 'ads_read'];
  * `/social_network/graph/{version}/…`, its login dialog under `/social_network/www/…`: the parts our adapter
  * uses, with the Graph's error bodies and paging. Page webhooks go where the app's subscriptions say.
  */
-export function mountSocialNetwork(router: Router): SocialState {
-  const state = new SocialState();
+/** What the social network keeps across a restart: its people, pages, apps and tokens, and the pages' posts. */
+interface SocialNetworkState {
+  social: SocialSnapshot;
+  posts: PagePostsState;
+}
+
+export function mountSocialNetwork(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
+  const restored = stored.restored as SocialNetworkState | undefined;
+  const state = new SocialState(restored?.social);
   const graph = new Graph(state);
   const base = '/social_network/graph/:version';
   mountSocialOAuth(router, graph);
@@ -200,7 +208,7 @@ export function mountSocialNetwork(router: Router): SocialState {
   });
 
   // Before the page's own GET /:id: a post's or a video's id is answered there, anything else falls through.
-  mountPagePosts(router, graph, base);
+  const posts = mountPagePosts(router, graph, base, restored?.posts);
 
   /** A page, read with its page token or the token of a person who manages it. */
   router.get(`${base}/:id`, (ctx) => {
@@ -214,5 +222,5 @@ export function mountSocialNetwork(router: Router): SocialState {
   });
 
   mountSocialPeople(router, state);
-  return state;
+  return { state: (): SocialNetworkState => ({ social: state.snapshot(), posts: posts.state() }) };
 }

@@ -50,6 +50,13 @@ export type PostFault = (
   | { kind: 'comment_fails'; code?: number }
 ) & { edge?: 'feed' | 'photos' | 'videos' };
 
+/** What the pages' posts keep across a restart: the posts, photos and videos (faults waiting are not kept). */
+export interface PagePostsState {
+  posts: Map<string, PagePost>;
+  photos: Map<string, Photo>;
+  videos: Map<string, Video>;
+}
+
 const PHOTO_TYPES = /^image\/(jpeg|png|gif|bmp|tiff)/;
 const VIDEO_TYPES = /^video\/(mp4|quicktime)/;
 
@@ -64,11 +71,13 @@ const timeParam = (value: string | undefined) =>
  * in the background), `/{page}/published_posts`, a post's comments, and deleting. Media are fetched from their
  * URL over HTTP as the platform does. People's controls: a post made in the app, faults, everything a page has.
  */
-export function mountPagePosts(router: Router, graph: Graph, base: string): void {
+export function mountPagePosts(router: Router, graph: Graph, base: string, restored?: PagePostsState): { state(): PagePostsState } {
   const { state } = graph;
-  const posts = new Map<string, PagePost>();
-  const photos = new Map<string, Photo>();
-  const videos = new Map<string, Video>();
+  const posts = restored?.posts ?? new Map<string, PagePost>();
+  const photos = restored?.photos ?? new Map<string, Photo>();
+  const videos = restored?.videos ?? new Map<string, Video>();
+  // A video's post is one of the posts, not a copy of it: what happens to either shows on both.
+  for (const video of videos.values()) video.post = posts.get(video.post.id) ?? video.post;
   const faults = new Map<string, PostFault[]>();
 
   /** The first fault of one of `kinds` waiting for this page (and this edge, where the fault names one). */
@@ -415,4 +424,6 @@ export function mountPagePosts(router: Router, graph: Graph, base: string): void
     faults.set(String(input.pageId), [...(faults.get(String(input.pageId)) ?? []), ...(input.faults ?? [])]);
     ctx.body = { faults: faults.get(String(input.pageId)) };
   });
+
+  return { state: () => ({ posts, photos, videos }) };
 }

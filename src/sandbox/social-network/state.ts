@@ -72,21 +72,51 @@ export interface Refusal {
 export const TASKS = ['ANALYZE', 'ADVERTISE', 'MODERATE', 'CREATE_CONTENT', 'MESSAGING', 'MANAGE'];
 export const LONG_LIVED_SECONDS = 5_183_944;
 
-/** Everything one sandbox knows of the social network; in memory, gone when the sandbox stops. */
+/** What the social network keeps across a restart: everything but a failure injected for the next call. */
+export interface SocialSnapshot {
+  apps: Map<string, App>;
+  users: Map<string, User>;
+  pages: Map<string, Page>;
+  adAccounts: Map<string, AdAccount>;
+  tokens: Map<string, Token>;
+  codes: Map<string, Code>;
+  browserUserId: string;
+  nextId: number;
+}
+
+/** Everything one sandbox knows of the social network, kept across restarts by `snapshot()`. */
 export class SocialState {
-  readonly apps = new Map<string, App>();
-  readonly users = new Map<string, User>();
-  readonly pages = new Map<string, Page>();
-  readonly adAccounts = new Map<string, AdAccount>();
-  readonly tokens = new Map<string, Token>();
-  readonly codes = new Map<string, Code>();
+  readonly apps: Map<string, App>;
+  readonly users: Map<string, User>;
+  readonly pages: Map<string, Page>;
+  readonly adAccounts: Map<string, AdAccount>;
+  readonly tokens: Map<string, Token>;
+  readonly codes: Map<string, Code>;
   /** The person signed in to the browser that opens the dialog. */
-  browserUserId = DEMO_USER.id;
+  browserUserId: string;
   /** An error the next Graph call answers with (to see throttling and outages). */
   failNext: { status: number; code: number; message: string; subcode?: number; headers: Record<string, string> } | null = null;
-  private nextId = 300_000_000_000_001;
+  private nextId: number;
 
-  constructor() {
+  /** From what it kept before a restart, else with the demo app, person, pages and ad accounts. */
+  constructor(restored?: SocialSnapshot) {
+    this.apps = restored?.apps ?? new Map();
+    this.users = restored?.users ?? new Map();
+    this.pages = restored?.pages ?? new Map();
+    this.adAccounts = restored?.adAccounts ?? new Map();
+    this.tokens = restored?.tokens ?? new Map();
+    this.codes = restored?.codes ?? new Map();
+    this.browserUserId = restored?.browserUserId ?? DEMO_USER.id;
+    this.nextId = restored?.nextId ?? 300_000_000_000_001;
+    if (!restored) this.addDemo();
+  }
+
+  snapshot(): SocialSnapshot {
+    const { apps, users, pages, adAccounts, tokens, codes, browserUserId, nextId } = this;
+    return { apps, users, pages, adAccounts, tokens, codes, browserUserId, nextId };
+  }
+
+  private addDemo(): void {
     this.apps.set(SANDBOX_APP.id, { ...SANDBOX_APP, subscriptions: new Map(), deauthCallbackUrl: null });
     for (const page of DEMO_PAGES) this.pages.set(page.id, { ...page, subscribedApps: new Map() });
     for (const account of DEMO_AD_ACCOUNTS) this.adAccounts.set(account.id, { ...account, subscribedApps: new Set() });

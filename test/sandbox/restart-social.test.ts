@@ -1,0 +1,20 @@
+import { expect } from 'chai';
+import { connectNewPage } from '../support/sandbox/social-network.js';
+import { describeRestart } from './restartable.js';
+
+describeRestart('sandbox — a restart under connected social accounts', (t) => {
+  it('social_network: the page token still posts, and the new post gets a new id', async () => {
+    const page = await connectNewPage(t.app, t.owner);
+    const before = await t.publishText(page.accountId, 'Before the restart');
+
+    await t.restart();
+
+    const after = await t.publishText(page.accountId, 'After the restart');
+    expect(after).to.not.equal(before);
+    const onPage = (await t.people.socialNetwork.onPlatform(page.pageId)).posts.map((post) => [post.id, post.message]);
+    expect(onPage).to.have.deep.members([
+      [before, 'Before the restart'],
+      [after, 'After the restart'],
+    ]);
+  });
+});
