@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { DEMO_THREADS_USER, SANDBOX_THREADS_APP } from './demo.js';
-import { mountThreadsPosting } from './posting.js';
+import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { mountThreadsPosting, type ThreadsPostingState } from './posting.js';
 
 export * from './demo.js';
 
@@ -23,6 +24,23 @@ interface Token {
   revoked: boolean;
 }
 
+interface Code {
+  userId: string;
+  scopes: string[];
+  redirectUri: string;
+  used: boolean;
+}
+
+/** What Threads keeps across a restart: its people, tokens, codes and ids, and what was published. */
+interface SocialThreadsState {
+  people: Map<string, Person>;
+  tokens: Map<string, Token>;
+  codes: Map<string, Code>;
+  browserUserId: string;
+  nextId: bigint;
+  posting: ThreadsPostingState;
+}
+
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 /**
@@ -30,14 +48,15 @@ const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;',
  * token (`th_exchange_token`, 60 days) and its refresh (`th_refresh_token`: at least 24 hours old, not expired),
  * the profile read, and publishing (posting.ts); Graph-style error bodies. The token endpoints live at the host's root, reads under a version.
  */
-export function mountSocialThreads(router: Router): void {
-  const people = new Map<string, Person>([[DEMO_THREADS_USER.id, { ...DEMO_THREADS_USER, authorised: false }]]);
-  const tokens = new Map<string, Token>();
-  const codes = new Map<string, { userId: string; scopes: string[]; redirectUri: string; used: boolean }>();
+export function mountSocialThreads(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
+  const restored = stored.restored as SocialThreadsState | undefined;
+  const people = restored?.people ?? new Map<string, Person>([[DEMO_THREADS_USER.id, { ...DEMO_THREADS_USER, authorised: false }]]);
+  const tokens = restored?.tokens ?? new Map<string, Token>();
+  const codes = restored?.codes ?? new Map<string, Code>();
   const settings = { longLivedTtlSeconds: 5_184_000, minRefreshAgeSeconds: 24 * 3600 };
-  let browserUserId = DEMO_THREADS_USER.id;
+  let browserUserId = restored?.browserUserId ?? DEMO_THREADS_USER.id;
   // Graph ids are beyond a double's integers: counted as BigInt.
-  let nextId = 17_841_400_000_000_100n;
+  let nextId = restored?.nextId ?? 17_841_400_000_000_100n;
 
   const fail = (ctx: RouterContext, code: number, message: string, subcode?: number, status = 400) => {
     ctx.status = status;
@@ -184,7 +203,11 @@ export function mountSocialThreads(router: Router): void {
     ctx.body = { ...Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]])), id: person.id };
   });
 
-  mountThreadsPosting(router, { authenticate, fail, params, userExists: (userId) => people.has(userId) });
+  const posting = mountThreadsPosting(
+    router,
+    { authenticate, fail, params, userExists: (userId) => people.has(userId) },
+    restored?.posting,
+  );
 
   // The people on the platform.
   router.post('/_sandbox/social_threads/users', (ctx) => {
@@ -214,4 +237,8 @@ export function mountSocialThreads(router: Router): void {
     Object.assign(settings, (ctx.request.body ?? {}) as Partial<typeof settings>);
     ctx.body = settings;
   });
+
+  return {
+    state: (): SocialThreadsState => ({ people, tokens, codes, browserUserId, nextId, posting: posting.state() }),
+  };
 }

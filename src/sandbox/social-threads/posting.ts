@@ -48,6 +48,13 @@ type Fault =
   | { kind: 'error_after_publish' }
   | { kind: 'hang_after_publish' };
 
+/** What publishing keeps across a restart: containers, threads and the next id (faults and settings are not kept). */
+export interface ThreadsPostingState {
+  containers: Map<string, Container>;
+  threads: Thread[];
+  nextId: bigint;
+}
+
 const MEDIA_TYPES = new Set(['TEXT', 'IMAGE', 'VIDEO', 'CAROUSEL']);
 const REPLY_CONTROLS = new Set(['everyone', 'accounts_you_follow', 'mentioned_only', 'followers_only']);
 const IMAGE_TYPES = /^image\/(jpeg|png)\b/;
@@ -60,13 +67,17 @@ const DAY_MS = 24 * 3600 * 1000;
  * does, videos processed for a while), their status, `threads_publish` (each container once; 250 posts a day),
  * the user's threads (newest first, `since`/`until`, cursors), the publishing limit and `DELETE /{media-id}`.
  */
-export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): void {
-  const containers = new Map<string, Container>();
-  const threads: Thread[] = [];
+export function mountThreadsPosting(
+  router: Router,
+  auth: ThreadsSandboxAuth,
+  restored?: ThreadsPostingState,
+): { state(): ThreadsPostingState } {
+  const containers = restored?.containers ?? new Map<string, Container>();
+  const threads = restored?.threads ?? [];
   const faults = new Map<string, Fault[]>();
   const settings = { videoProcessingMs: 1500, quotaTotal: 250 };
   // Graph ids are beyond a double's integers: counted as BigInt.
-  let nextId = 18_000_000_000_000_001n;
+  let nextId = restored?.nextId ?? 18_000_000_000_000_001n;
   const newId = () => String(nextId++);
 
   const fault = (userId: string, kind: Fault['kind']): Fault | undefined => {
@@ -334,6 +345,7 @@ export function mountThreadsPosting(router: Router, auth: ThreadsSandboxAuth): v
     Object.assign(settings, (ctx.request.body ?? {}) as Partial<typeof settings>);
     ctx.body = settings;
   });
+  return { state: () => ({ containers, threads, nextId }) };
 }
 
 function viewOf(thread: Thread, fields: string[]): Record<string, unknown> {
