@@ -17,8 +17,8 @@ export interface RestartTest {
   readonly people: SandboxPeople;
   /** Stops the sandbox and starts it again at the same address on the same state folder. */
   restart(): Promise<void>;
-  /** A text post to the account, published now; the platform's id of it. */
-  publishText(accountId: string, text: string, platformOptions?: Record<string, unknown>): Promise<string>;
+  /** A post to the account (`text`, and the rest of the body), published now; the platform's id of it. */
+  publish(accountId: string, text: string, body?: Record<string, unknown>): Promise<string>;
 }
 
 /**
@@ -64,8 +64,8 @@ export function describeRestart(title: string, fn: (t: RestartTest) => void): vo
         await sandbox.close();
         sandbox = await startSandbox({ port: Number(port), stateDir });
       },
-      publishText: async (accountId, text, platformOptions) => {
-        const post = await postNow(app!, owner!, { text, accountIds: [accountId], ...(platformOptions ? { platformOptions } : {}) });
+      publish: async (accountId, text, body = {}) => {
+        const post = await postNow(app!, owner!, { text, accountIds: [accountId], ...body });
         expect(post.status, JSON.stringify(post.targets)).to.equal('published');
         return post.targets[0].platformPostId as string;
       },

@@ -5,8 +5,9 @@ import { DEMO_USER } from './demo.js';
 import { mountShortVideoPeople } from './people.js';
 import { mountShortVideoPosting } from './posting.js';
 import { mountShortVideoPostingPeople } from './posting-people.js';
-import { PostingState } from './posting-state.js';
-import { logId, ShortVideoState, type User } from './state.js';
+import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { type PostingSnapshot, PostingState } from './posting-state.js';
+import { type LoginSnapshot, logId, ShortVideoState, type User } from './state.js';
 
 /**
  * Login Kit v2 and the open API reads our adapter makes: the consent page, the form-encoded token endpoint
@@ -61,8 +62,15 @@ function userField(user: User, field: string): unknown {
   }
 }
 
-export function mountShortVideo(router: Router): void {
-  const state = new ShortVideoState();
+/** What the short-video platform keeps across a restart: Login Kit's users and tokens, and what was posted. */
+interface ShortVideoPlatformState {
+  login: LoginSnapshot;
+  posting: PostingSnapshot;
+}
+
+export function mountShortVideo(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
+  const restored = stored.restored as ShortVideoPlatformState | undefined;
+  const state = new ShortVideoState(restored?.login);
   const oauthError = (ctx: RouterContext, status: number, error: string, description: string) => {
     ctx.status = status;
     ctx.body = { error, error_description: description, log_id: logId() };
@@ -194,7 +202,8 @@ export function mountShortVideo(router: Router): void {
   });
 
   mountShortVideoPeople(router, state);
-  const posting = new PostingState(state);
+  const posting = new PostingState(state, restored?.posting);
   mountShortVideoPosting(router, state, posting);
   mountShortVideoPostingPeople(router, state, posting);
+  return { state: (): ShortVideoPlatformState => ({ login: state.snapshot(), posting: posting.snapshot() }) };
 }

@@ -73,18 +73,44 @@ const DEFAULT_CREATOR: Creator = {
   maxVideoPostDurationSec: 600,
 };
 
+/**
+ * What posting keeps across a restart: creators' settings, the inits (their status; not the bytes that arrived) and
+ * the posts, and where ids and create times go on from. The minute's init count and faults waiting are not kept.
+ */
+export interface PostingSnapshot {
+  creators: Map<string, Partial<Creator>>;
+  tasks: Map<string, Task>;
+  posts: Map<string, Post>;
+  nextPostId: bigint;
+  lastCreatedAtMs: number;
+}
+
 export class PostingState {
-  readonly creators = new Map<string, Partial<Creator>>();
-  readonly tasks = new Map<string, Task>();
-  readonly posts = new Map<string, Post>();
+  readonly creators: Map<string, Partial<Creator>>;
+  readonly tasks: Map<string, Task>;
+  readonly posts: Map<string, Post>;
   /** Each user's init times of the last minute: 6 a minute are allowed. */
   readonly inits = new Map<string, number[]>();
   readonly faults = new Map<string, Fault[]>();
   /** 19 digits, past 2^53, as the real int64 ids are: a client that parses them as plain JSON numbers gets them wrong. */
-  private nextPostId = 7_301_000_000_000_000_000n;
-  private lastCreatedAtMs = 0;
+  private nextPostId: bigint;
+  private lastCreatedAtMs: number;
 
-  constructor(private readonly login: ShortVideoState) {}
+  constructor(
+    private readonly login: ShortVideoState,
+    restored?: PostingSnapshot,
+  ) {
+    this.creators = restored?.creators ?? new Map();
+    this.tasks = restored?.tasks ?? new Map();
+    this.posts = restored?.posts ?? new Map();
+    this.nextPostId = restored?.nextPostId ?? 7_301_000_000_000_000_000n;
+    this.lastCreatedAtMs = restored?.lastCreatedAtMs ?? 0;
+  }
+
+  snapshot(): PostingSnapshot {
+    const tasks = new Map([...this.tasks].map(([id, task]) => [id, { ...task, received: [] }]));
+    return { creators: this.creators, tasks, posts: this.posts, nextPostId: this.nextPostId, lastCreatedAtMs: this.lastCreatedAtMs };
+  }
 
   creator(openId: string, unaudited: boolean): Creator {
     const creator = { ...DEFAULT_CREATOR, ...this.creators.get(openId) };

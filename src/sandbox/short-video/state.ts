@@ -26,12 +26,27 @@ export interface Code {
   expiresAt: number;
 }
 
+type Issued = { grant: Grant; expiresAt: number };
+
+/**
+ * What Login Kit keeps across a restart. Grants are listed once and named by their index, so that a token and its
+ * refresh token still share one grant (removing the app revokes both) after they are read back.
+ */
+export interface LoginSnapshot {
+  users: Map<string, User>;
+  grants: Grant[];
+  codes: Map<string, Omit<Code, 'grant'> & { grant: number }>;
+  accessTokens: Map<string, { grant: number; expiresAt: number }>;
+  refreshTokens: Map<string, { grant: number; expiresAt: number }>;
+  settings: ShortVideoState['settings'];
+}
+
 /** Login Kit's memory: users, authorization codes, tokens (access 2 h, refresh 180 d, rotated on each use). */
 export class ShortVideoState {
   readonly users = new Map<string, User>();
   readonly codes = new Map<string, Code>();
-  readonly accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
-  readonly refreshTokens = new Map<string, { grant: Grant; expiresAt: number }>();
+  readonly accessTokens = new Map<string, Issued>();
+  readonly refreshTokens = new Map<string, Issued>();
   readonly settings = {
     accessTokenTtlSeconds: 7200,
     refreshTokenTtlSeconds: 180 * 86400,
@@ -43,8 +58,33 @@ export class ShortVideoState {
   };
   readonly app = SANDBOX_APP;
 
-  constructor() {
-    this.addUser(DEMO_USER);
+  /** From what it kept before a restart, else with the demo creator. */
+  constructor(restored?: LoginSnapshot) {
+    if (!restored) {
+      this.addUser(DEMO_USER);
+      return;
+    }
+    const { grants } = restored;
+    for (const [openId, user] of restored.users) this.users.set(openId, user);
+    for (const [value, code] of restored.codes) this.codes.set(value, { ...code, grant: grants[code.grant]! });
+    for (const [value, issued] of restored.accessTokens) this.accessTokens.set(value, { ...issued, grant: grants[issued.grant]! });
+    for (const [value, issued] of restored.refreshTokens) this.refreshTokens.set(value, { ...issued, grant: grants[issued.grant]! });
+    Object.assign(this.settings, restored.settings);
+  }
+
+  snapshot(): LoginSnapshot {
+    const grants: Grant[] = [];
+    const indexOf = (grant: Grant) => (grants.includes(grant) ? grants.indexOf(grant) : grants.push(grant) - 1);
+    const named = (issued: Map<string, Issued>) =>
+      new Map([...issued].map(([value, entry]) => [value, { ...entry, grant: indexOf(entry.grant) }]));
+    return {
+      users: this.users,
+      codes: new Map([...this.codes].map(([value, code]) => [value, { ...code, grant: indexOf(code.grant) }])),
+      accessTokens: named(this.accessTokens),
+      refreshTokens: named(this.refreshTokens),
+      grants,
+      settings: this.settings,
+    };
   }
 
   addUser(input: Partial<Omit<User, 'openId'>> & { openId?: string }): User {
