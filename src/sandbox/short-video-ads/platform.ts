@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
 import { DEMO_ADVERTISERS, SANDBOX_ADS_APP } from './demo.js';
 
 /**
@@ -14,13 +15,29 @@ interface Token {
   revoked: boolean;
 }
 
+interface Code {
+  advertiserIds: string[];
+  redirectUri: string;
+  used: boolean;
+  expiresAt: number;
+}
+
+/** What the Business API keeps across a restart: its advertisers, codes and tokens, and the next advertiser id. */
+interface ShortVideoAdsState {
+  advertisers: Map<string, Advertiser>;
+  codes: Map<string, Code>;
+  tokens: Map<string, Token>;
+  nextId: bigint;
+}
+
 const requestId = () => `2026${randomBytes(10).toString('hex').toUpperCase()}`;
 
-export function mountShortVideoAds(router: Router): void {
-  const advertisers = new Map<string, Advertiser>(DEMO_ADVERTISERS.map((a) => [a.advertiser_id, { ...a }]));
-  const codes = new Map<string, { advertiserIds: string[]; redirectUri: string; used: boolean; expiresAt: number }>();
-  const tokens = new Map<string, Token>();
-  let nextId = 7000000000000001000n;
+export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
+  const restored = stored.restored as ShortVideoAdsState | undefined;
+  const advertisers = restored?.advertisers ?? new Map<string, Advertiser>(DEMO_ADVERTISERS.map((a) => [a.advertiser_id, { ...a }]));
+  const codes = restored?.codes ?? new Map<string, Code>();
+  const tokens = restored?.tokens ?? new Map<string, Token>();
+  let nextId = restored?.nextId ?? 7000000000000001000n;
 
   const answer = (ctx: RouterContext, code: number, message: string, data: unknown = {}) => {
     ctx.status = 200;
@@ -114,4 +131,5 @@ export function mountShortVideoAds(router: Router): void {
     for (const token of tokens.values()) token.revoked = true;
     ctx.body = { revoked: true };
   });
+  return { state: (): ShortVideoAdsState => ({ advertisers, codes, tokens, nextId }) };
 }
