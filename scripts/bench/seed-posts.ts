@@ -61,10 +61,10 @@ export async function seedPosts(db: Db, ownerId: string, count: number, progress
       );
       await trx.raw(
         `
-        INSERT INTO post_targets (post_id, account_id, position, platform, status, published_at)
+        INSERT INTO post_targets (post_id, account_id, position, platform, status, published_at, scheduled_at)
         SELECT ${postId}, (CAST(:accounts AS text[]))[profile * ${ACCOUNTS_PER_PROFILE} + (i / ${PROFILES}) % ${ACCOUNTS_PER_PROFILE} + 1],
                0, 'botchat', CASE status WHEN 'partial' THEN 'published' ELSE status END,
-               CASE WHEN status IN ('published', 'partial') THEN at END
+               CASE WHEN status IN ('published', 'partial') THEN at END, at
           FROM ${SERIES}`,
         { accounts: accountIds, from, to, old } as never,
       );

@@ -121,6 +121,7 @@ export async function insertPost(
         status,
         attempts: 0,
         dueAt: scheduledAt,
+        scheduledAt,
       })),
     )
     .returning('*')) as TargetRow[];

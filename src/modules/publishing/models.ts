@@ -38,6 +38,8 @@ export interface TargetRow {
   attempts: number;
   failure: TargetFailure | null;
   dueAt: Date | null;
+  /** The post's `scheduledAt`, written with it: the order of the post list filtered by account. */
+  scheduledAt: Date;
   lockedUntil: Date | null;
   attemptStartedAt: Date | null;
   progress: Record<string, unknown>;
@@ -67,6 +69,7 @@ export function targetColumns(alias = 'post_targets'): string {
     ['attempts', 'attempts'],
     ['failure', 'failure'],
     ['due_at', 'dueAt'],
+    ['scheduled_at', 'scheduledAt'],
     ['locked_until', 'lockedUntil'],
     ['attempt_started_at', 'attemptStartedAt'],
     ['progress', 'progress'],

@@ -157,6 +157,7 @@ async function moveToQueue(trx: Knex.Transaction, principal: Principal, postId: 
       updatedAt: trx.fn.now(),
     })
     .returning('*')) as PostRow[];
+  await trx('postTargets').where({ postId }).update({ scheduledAt: at });
   await trx('postTargets').where({ postId }).whereIn('status', ['scheduled', 'cancelled']).update({ status: 'scheduled', dueAt: at });
   const targets = (await trx('postTargets').where({ postId })) as TargetRow[];
   await emitEvent(trx, { ownerId: post!.ownerId, profileId: post!.profileId, ...postEvent('post.scheduled', post!, targets) });

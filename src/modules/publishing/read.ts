@@ -25,7 +25,10 @@ export async function getPost(db: Knex, principal: Principal, id: string): Promi
   return presentPost(post, await targetsOf(db, [post.id]));
 }
 
-/** Latest `scheduledAt` first, keyset-paginated on (scheduledAt, id); filters combine with AND. */
+/**
+ * Latest `scheduledAt` first, keyset-paginated on (scheduledAt, id); filters combine with AND. Filtered by account,
+ * the account's targets lead: each carries its post's `scheduledAt` and id, so their index gives the same order.
+ */
 export async function listPosts(
   db: Knex,
   principal: Principal,
@@ -44,23 +47,27 @@ export async function listPosts(
     throw new ValidationFailedError([{ path: 'query/from', message: 'is after `to`', code: 'range' }]);
   }
   const after = decodeKeyset(query.cursor, ['time', 'id']);
-  const rows = db('posts')
-    .where({ ownerId: principal.ownerId })
+  const [rows, time, id] = query.accountId
+    ? [
+        db('postTargets').join('posts', 'posts.id', 'postTargets.postId').where('postTargets.accountId', query.accountId),
+        'postTargets.scheduledAt',
+        'postTargets.postId',
+      ]
+    : [db('posts'), 'posts.scheduledAt', 'posts.id'];
+  rows
+    .select('posts.*')
+    .where('posts.ownerId', principal.ownerId)
     .orderBy([
-      { column: 'scheduledAt', order: 'desc' },
-      { column: 'id', order: 'desc' },
+      { column: time, order: 'desc' },
+      { column: id, order: 'desc' },
     ])
     .limit(limit + 1);
   const profiles = await listedProfiles(db, principal, query.profileId);
-  if (profiles) rows.whereIn('profileId', profiles);
-  if (query.accountId)
-    rows.whereExists((sub) =>
-      sub.select(db.raw('1')).from('postTargets').whereRaw('post_targets.post_id = posts.id').where({ accountId: query.accountId }),
-    );
-  if (query.status) rows.where({ status: query.status });
-  if (query.from) rows.where('scheduledAt', '>=', new Date(query.from));
-  if (query.to) rows.where('scheduledAt', '<', new Date(query.to));
-  if (after) rows.whereRaw('(scheduled_at, id) < (?::timestamptz, ?)', after);
+  if (profiles) rows.whereIn('posts.profileId', profiles);
+  if (query.status) rows.where('posts.status', query.status);
+  if (query.from) rows.where(time, '>=', new Date(query.from));
+  if (query.to) rows.where(time, '<', new Date(query.to));
+  if (after) rows.whereRaw('(??, ??) < (?::timestamptz, ?)', [time, id, ...after]);
   const page = keysetPage((await rows) as PostRow[], limit, (post) => [new Date(post.scheduledAt).toISOString(), post.id]);
   const targets = await targetsOf(
     db,

@@ -173,4 +173,27 @@ describeApi('queue — weekly slots in a time zone, and posts in the next free o
       page: (body) => ({ data: body.data.map((entry: { postId: string }) => ({ id: entry.postId })), nextCursor: body.nextCursor }),
     };
   });
+
+  itPagesByKeyset(t, 'listPosts filtered by account, after the latest post is queued', async (count) => {
+    await slot(t.owner.profileId, 'tuesday');
+    // A week ahead and more: every slot occurrence comes before all of them.
+    const base = Date.now() + 8 * 24 * 3600 * 1000;
+    const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
+    const made: string[] = [];
+    for (let n = 0; n < count; n += 1)
+      made.unshift((await t.app.api.post('/posts', { token: t.owner.key, body: { ...draft(`Post ${n}`), scheduledAt: at(n) } })).body.id);
+    const other = await connectBot(t.app, t.owner, 'Other');
+    await t.app.api.post('/posts', {
+      token: t.owner.key,
+      body: { ...draft('Elsewhere'), accountIds: [other.accountId], scheduledAt: at(count) },
+    });
+    // The latest post moves to the next Tuesday: from the top of the list to its end, for the account too.
+    const [latest, ...rest] = made;
+    expect((await t.app.api.post('/queue', { token: t.owner.key, body: { postId: latest } })).status).to.equal(201);
+    return {
+      path: `/posts?accountId=${bot.accountId}`,
+      ids: [...rest, latest!],
+      filter: { query: `to=${encodeURIComponent(at(0))}`, ids: [latest!] },
+    };
+  });
 });
