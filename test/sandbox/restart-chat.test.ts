@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { pairNumber } from '../support/sandbox/qrchat.js';
 import { until } from '../support/wait.js';
 import { describeRestart } from './restartable.js';
 
@@ -26,5 +27,26 @@ describeRestart('sandbox — a restart under connected chat numbers', (t) => {
     ]);
     const another = await t.people.chatappCloud.newNumber();
     expect([another.wabaId, another.phoneNumberId]).to.not.include.members([number.wabaId, number.phoneNumberId]);
+  });
+
+  it('qrchat: the paired session resumes on the restarted servers and receives, and a new device gets a new id', async () => {
+    const accountId = await pairNumber(t.app, t.owner, '+4915100000001');
+    const [paired] = await t.people.qrchat.linkedDevices('+4915100000001');
+
+    await t.restart();
+
+    await until(() => t.people.qrchat.sendMessage({ to: '+4915100000001', text: 'Still there after the restart?' }), {
+      done: (delivered) => delivered === 1,
+      what: 'the session to be open again on the restarted sandbox',
+    });
+    const conversations = await until(() => t.app.api.get(`/accounts/${accountId}/conversations`, { token: t.owner.key }), {
+      done: (listed) => listed.body.data.length > 0,
+      what: 'the message to be in a conversation',
+    });
+    expect(conversations.body.data[0].lastMessage.text).to.equal('Still there after the restart?');
+    await pairNumber(t.app, t.owner, '+4915100000002');
+    const [another] = await t.people.qrchat.linkedDevices('+4915100000002');
+    const sequence = (device: string | undefined) => /:(\d+)@/.exec(device ?? '')?.[1];
+    expect(sequence(another)).to.not.equal(sequence(paired));
   });
 });
