@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { newOwner, type TestOwner } from '../support/owners.js';
 import { type Sandbox as SandboxPeople, sandboxOf } from '../support/sandbox/index.js';
 import { postNow } from '../modules/publishing/posts-support.js';
+import { until } from '../support/wait.js';
 
 /** What a test of a sandbox restart works with: the service, its owner, the sandbox's people, and the restart. */
 export interface RestartTest {
@@ -63,6 +64,18 @@ export function describeRestart(title: string, fn: (t: RestartTest) => void): vo
         const { port } = new URL(sandbox.url);
         await sandbox.close();
         sandbox = await startSandbox({ port: Number(port), stateDir });
+        // This process's connections pooled to the stopped sandbox fail once each before they are dropped: a
+        // read that gets through means the next requests go out on fresh ones.
+        await until(
+          () =>
+            fetch(sandbox.url).then(
+              (answer) => answer.ok,
+              () => false,
+            ),
+          {
+            what: 'the restarted sandbox to answer on a fresh connection',
+          },
+        );
       },
       publish: async (accountId, text, body = {}) => {
         const post = await postNow(app!, owner!, { text, accountIds: [accountId], ...body });

@@ -6,7 +6,7 @@ import { mountChatappCloud } from './platform.js';
 /** The sandbox's app stands in only while the sandbox serves the platform: a real Graph URL needs real values. */
 export const chatappCloudSandbox = defineSandbox({
   platform: chatappCloud,
-  mount: (router) => void mountChatappCloud(router),
+  mount: mountChatappCloud,
   defaults: (sandboxUrl) => ({
     apiUrl: `${sandboxUrl}/chatapp-cloud/v25.0`,
     appSecret: SANDBOX_APP_SECRET,

@@ -3,7 +3,8 @@ import { verifyCallback } from '../meta-callback.js';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { mountCloudPeople } from './people.js';
-import { CloudState, type PhoneNumber, type Token } from './state.js';
+import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { type CloudSnapshot, CloudState, type PhoneNumber, type Token } from './state.js';
 
 export * from './demo.js';
 
@@ -12,8 +13,8 @@ export * from './demo.js';
  * endpoints our adapter uses, with Graph's error bodies `{"error":{"message","type","code","error_subcode",
  * "fbtrace_id"}}`. The token travels as `Authorization: Bearer` or as `access_token`, as on the real Graph.
  */
-export function mountChatappCloud(router: Router): CloudState {
-  const state = new CloudState();
+export function mountChatappCloud(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
+  const state = new CloudState(stored.restored as CloudSnapshot | undefined);
   const base = '/chatapp-cloud/:version';
 
   const fail = (ctx: RouterContext, status: number, code: number, message: string, extra: { subcode?: number; type?: string } = {}) => {
@@ -232,5 +233,5 @@ export function mountChatappCloud(router: Router): CloudState {
   });
 
   mountCloudPeople(router, state);
-  return state;
+  return { state: () => state.snapshot() };
 }

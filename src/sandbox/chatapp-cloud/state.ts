@@ -45,15 +45,31 @@ export interface Token {
 
 export const FULL_SCOPES = ['whatsapp_business_messaging', 'whatsapp_business_management', 'business_management'];
 
-/** Everything one sandbox knows of the chat app's cloud API; in memory, gone when the sandbox stops. */
-export class CloudState {
-  readonly apps = new Map<string, App>();
-  readonly wabas = new Map<string, Waba>();
-  readonly numbers = new Map<string, PhoneNumber>();
-  readonly tokens = new Map<string, Token>();
-  private nextId = 200_000_000_000_001;
+/** What the cloud API keeps across a restart: its apps, business accounts with their webhook subscriptions, numbers, tokens, and the next id. */
+export interface CloudSnapshot {
+  apps: Map<string, App>;
+  wabas: Map<string, Waba>;
+  numbers: Map<string, PhoneNumber>;
+  tokens: Map<string, Token>;
+  nextId: number;
+}
 
-  constructor() {
+/** Everything one sandbox knows of the chat app's cloud API. */
+export class CloudState {
+  readonly apps: Map<string, App>;
+  readonly wabas: Map<string, Waba>;
+  readonly numbers: Map<string, PhoneNumber>;
+  readonly tokens: Map<string, Token>;
+  private nextId: number;
+
+  /** From what it kept before a restart, else with the demo business, its number and token. */
+  constructor(restored?: CloudSnapshot) {
+    this.apps = restored?.apps ?? new Map();
+    this.wabas = restored?.wabas ?? new Map();
+    this.numbers = restored?.numbers ?? new Map();
+    this.tokens = restored?.tokens ?? new Map();
+    this.nextId = restored?.nextId ?? 200_000_000_000_001;
+    if (restored) return;
     this.apps.set(SANDBOX_APP_ID, { id: SANDBOX_APP_ID, name: 'Sandbox App', secret: SANDBOX_APP_SECRET });
     this.wabas.set(DEMO_WABA_ID, { id: DEMO_WABA_ID, name: 'Sandbox Demo Business', subscriptions: new Map() });
     this.numbers.set(DEMO_PHONE_NUMBER_ID, {
@@ -71,6 +87,10 @@ export class CloudState {
       wabaIds: new Set([DEMO_WABA_ID]),
       revoked: false,
     });
+  }
+
+  snapshot(): CloudSnapshot {
+    return { apps: this.apps, wabas: this.wabas, numbers: this.numbers, tokens: this.tokens, nextId: this.nextId };
   }
 
   newId(): string {

@@ -1,15 +1,16 @@
 import { qrchat } from '../../platforms/qrchat/index.js';
 import { defineSandbox } from '../sandbox-platform.js';
 import { SandboxQrchatDriver } from './driver.js';
-import { attachQrNetwork, detachQrNetwork } from './network.js';
+import { attachQrNetwork, detachQrNetwork, type QrNetworkSnapshot } from './network.js';
 import { mountQrchat } from './platform.js';
 
 /** The sessions' driver reaches the fake chat app servers of this process by the sandbox's URL. */
 export const qrchatSandbox = defineSandbox({
   platform: qrchat,
-  mount: (router, sandboxUrl) => {
-    attachQrNetwork(sandboxUrl, mountQrchat(router));
-    return { close: () => detachQrNetwork(sandboxUrl) };
+  mount: (router, sandboxUrl, stored) => {
+    const network = mountQrchat(router, stored.restored as QrNetworkSnapshot | undefined);
+    attachQrNetwork(sandboxUrl, network);
+    return { close: () => detachQrNetwork(sandboxUrl), state: () => network.snapshot() };
   },
   defaults: (sandboxUrl) => ({ driver: new SandboxQrchatDriver(sandboxUrl) }),
 });

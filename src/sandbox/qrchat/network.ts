@@ -31,6 +31,12 @@ interface Device {
   linked: boolean;
 }
 
+/** What the fake servers keep across a restart: the devices linked (a driver resumes with their credentials), the next one's number. */
+export interface QrNetworkSnapshot {
+  devices: Map<string, Device>;
+  nextDevice: number;
+}
+
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTVWXYZ123456789';
 const b64 = (bytes: number) => randomBytes(bytes).toString('base64');
 const digits = (phone: string) => phone.replace(/\D/g, '');
@@ -127,14 +133,20 @@ export class FakeConnection implements DriverSocket {
 
 export class FakeQrNetwork {
   private readonly connections = new Set<FakeConnection>();
-  private readonly devices = new Map<string, Device>();
-  private nextDevice = 1;
+  private readonly devices: Map<string, Device>;
+  private nextDevice: number;
 
   /** Its own copy: a test may shorten one sandbox's timings without touching another's. */
   readonly timings: QrTimings;
 
-  constructor(timings: Partial<QrTimings> = {}) {
+  constructor(timings: Partial<QrTimings> = {}, restored?: QrNetworkSnapshot) {
     this.timings = { ...DEFAULT_TIMINGS, ...timings };
+    this.devices = restored?.devices ?? new Map();
+    this.nextDevice = restored?.nextDevice ?? 1;
+  }
+
+  snapshot(): QrNetworkSnapshot {
+    return { devices: this.devices, nextDevice: this.nextDevice };
   }
 
   /** A socket from a driver: with credentials it resumes (or learns it was logged out), without it links. */
@@ -212,9 +224,9 @@ export class FakeQrNetwork {
     return [...this.devices.values()].filter((d) => d.linked && d.phoneNumber === digits(phoneNumber)).map((d) => d.id);
   }
 
-  /** The sandbox stops: every socket ends without a word to its driver. */
+  /** The sandbox stops: the servers go away under every socket, whose driver connects again later. */
   close(): void {
-    for (const connection of [...this.connections]) connection.end();
+    for (const connection of [...this.connections]) connection.close('connection_lost');
   }
 }
 

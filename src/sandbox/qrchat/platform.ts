@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { FakeQrNetwork } from './network.js';
+import { FakeQrNetwork, type QrNetworkSnapshot } from './network.js';
 
 export { DEFAULT_TIMINGS, FakeQrNetwork } from './network.js';
 
@@ -11,9 +11,10 @@ export const DEMO_PHONE_NUMBER = '+4915112345678';
  * The people of the QR-paired chat app, under `/_sandbox/qrchat/…`. There is no platform API here: the service
  * reaches the fake servers through the sandbox driver in its own process (network.ts). A person scans a QR or
  * types a pairing code with a phone, writes to a paired number, or logs the linked devices out on the phone.
+ * The servers start from the devices they had linked before a restart (`restored`), if any.
  */
-export function mountQrchat(router: Router): FakeQrNetwork {
-  const network = new FakeQrNetwork();
+export function mountQrchat(router: Router, restored: QrNetworkSnapshot | undefined): FakeQrNetwork {
+  const network = new FakeQrNetwork({}, restored);
   const body = (ctx: RouterContext) => (ctx.request.body ?? {}) as Record<string, string | undefined>;
   const fail = (ctx: RouterContext, status: number, error: string) => {
     ctx.status = status;

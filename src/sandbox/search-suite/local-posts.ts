@@ -19,21 +19,28 @@ interface LocalPost {
 /** Like the bot sandbox's: `server_error` (nothing created), `rate_limited` (429), `hang_after_create` (created, no answer). */
 type Fault = { kind: 'server_error' } | { kind: 'rate_limited' } | { kind: 'hang_after_create' };
 
+/** What the local posts keep across a restart: each location's posts, and the next post's id (ids never repeat). */
+export interface LocalPostsState {
+  posts: Map<string, LocalPost[]>;
+  nextId: number;
+}
+
 const TOPICS = new Set(['STANDARD', 'EVENT', 'OFFER', 'ALERT']);
 
 /**
  * Business Profile local posts (v4): create, list (newest first, paged), delete, with Google's error shape.
- * Photos are fetched from their `sourceUrl`, as the platform does.
+ * Photos are fetched from their `sourceUrl`, as the platform does. Starts from what it kept, if anything; returns what it keeps.
  */
 export function mountLocalPosts(
   router: Router,
+  stored: { restored: LocalPostsState | undefined; saveNow(): void },
   authorised: (ctx: RouterContext, scope: string) => boolean,
   apiError: (ctx: RouterContext, code: number, status: string, message: string) => void,
   locationExists: (name: string) => boolean,
-): void {
-  const posts = new Map<string, LocalPost[]>();
+): () => LocalPostsState {
+  const posts = stored.restored?.posts ?? new Map<string, LocalPost[]>();
   const faults: Fault[] = [];
-  let nextId = 1;
+  let nextId = stored.restored?.nextId ?? 1;
   const business = 'https://www.googleapis.com/auth/business.manage';
   const base = '/search_suite/v4/accounts/:account/locations/:location/localPosts';
   const locationOf = (ctx: RouterContext) => `accounts/${ctx.params.account}/locations/${ctx.params.location}`;
@@ -80,7 +87,11 @@ export function mountLocalPosts(
       ...(body.media ? { media: body.media.map((m) => ({ ...m, googleUrl: `https://lh3.sandbox.example/p/${id}` })) } : {}),
     };
     posts.set(location, [post, ...(posts.get(location) ?? [])]);
-    if (fault?.kind === 'hang_after_create') await new Promise(() => {});
+    if (fault?.kind === 'hang_after_create') {
+      // The request never ends, so it is never followed by a save: the post it made is kept now.
+      stored.saveNow();
+      await new Promise(() => {});
+    }
     ctx.body = post;
   });
 
@@ -126,4 +137,6 @@ export function mountLocalPosts(
     faults.push(...(((ctx.request.body ?? {}) as { faults?: Fault[] }).faults ?? []));
     ctx.body = { pending: faults.length };
   });
+
+  return () => ({ posts, nextId });
 }

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { mountLocalPosts } from './local-posts.js';
+import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { GrantNumbers, withGrants } from '../shared-grants.js';
+import { type LocalPostsState, mountLocalPosts } from './local-posts.js';
 
 /**
  * The search suite's OAuth 2.0 (authorization code + PKCE + refresh, form-encoded token endpoint, `invalid_grant`)
@@ -21,12 +23,31 @@ interface Code {
   used: boolean;
   expiresAt: number;
 }
+type Named<E> = Map<string, Omit<E, 'grant'> & { grant: number }>;
 
-export function mountSearchSuite(router: Router): void {
-  const codes = new Map<string, Code>();
-  const accessTokens = new Map<string, { grant: Grant; expiresAt: number }>();
-  const refreshTokens = new Map<string, Grant>();
-  const settings = { accessTokenTtlSeconds: 3599 };
+/**
+ * What the suite keeps across a restart: its codes and tokens, their grants listed once and named by number (a
+ * refresh token and the access tokens it issued share one), its settings and the local posts. The locations and
+ * the calendar are constants.
+ */
+interface SearchSuiteState {
+  grants: Grant[];
+  codes: Named<Code>;
+  accessTokens: Named<AccessToken>;
+  refreshTokens: Named<RefreshToken>;
+  settings: { accessTokenTtlSeconds: number };
+  localPosts: LocalPostsState;
+}
+type AccessToken = { grant: Grant; expiresAt: number };
+type RefreshToken = { grant: Grant };
+
+export function mountSearchSuite(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
+  const restored = stored.restored as SearchSuiteState | undefined;
+  const grants = restored?.grants ?? [];
+  const codes: Map<string, Code> = restored ? withGrants(restored.codes, grants) : new Map();
+  const accessTokens: Map<string, AccessToken> = restored ? withGrants(restored.accessTokens, grants) : new Map();
+  const refreshTokens: Map<string, RefreshToken> = restored ? withGrants(restored.refreshTokens, grants) : new Map();
+  const settings = restored?.settings ?? { accessTokenTtlSeconds: 3599 };
   const account = { name: 'accounts/1010', accountName: 'Acme Coffee Group', type: 'ORGANIZATION', role: 'OWNER' };
   const locations = [
     {
@@ -138,7 +159,7 @@ export function mountSearchSuite(router: Router): void {
       }
       code.used = true;
       const refreshToken = `1//sandbox-${randomBytes(24).toString('base64url')}`;
-      refreshTokens.set(refreshToken, code.grant);
+      refreshTokens.set(refreshToken, { grant: code.grant });
       ctx.body = {
         access_token: issue(code.grant),
         expires_in: settings.accessTokenTtlSeconds,
@@ -149,7 +170,7 @@ export function mountSearchSuite(router: Router): void {
       return;
     }
     if (form.grant_type === 'refresh_token') {
-      const grant = refreshTokens.get(form.refresh_token ?? '');
+      const grant = refreshTokens.get(form.refresh_token ?? '')?.grant;
       if (!grant || grant.revoked) return tokenError(ctx, 'invalid_grant', 'Token has been expired or revoked.');
       ctx.body = { access_token: issue(grant), expires_in: settings.accessTokenTtlSeconds, scope: grant.scope, token_type: 'Bearer' };
       return;
@@ -159,7 +180,7 @@ export function mountSearchSuite(router: Router): void {
 
   router.post('/search_suite/revoke', (ctx) => {
     const token = String(ctx.query.token ?? '');
-    const grant = refreshTokens.get(token) ?? accessTokens.get(token)?.grant;
+    const grant = (refreshTokens.get(token) ?? accessTokens.get(token))?.grant;
     if (!grant) return tokenError(ctx, 'invalid_token', 'Token expired or revoked');
     grant.revoked = true;
     ctx.body = {};
@@ -184,8 +205,9 @@ export function mountSearchSuite(router: Router): void {
     ctx.body = { kind: 'calendar#calendarListEntry', ...calendar };
   });
 
-  mountLocalPosts(
+  const localPosts = mountLocalPosts(
     router,
+    { restored: restored?.localPosts, saveNow: stored.saveNow },
     authorised,
     apiError,
     (name) => name.startsWith(`${account.name}/`) && locations.some((l) => name.endsWith(`/${l.name}`)),
@@ -194,7 +216,7 @@ export function mountSearchSuite(router: Router): void {
   // The people on the platform.
   /** The user removes the app's access in their account settings: every token of every grant stops working. */
   router.post('/_sandbox/search_suite/revoke-access', (ctx) => {
-    for (const grant of refreshTokens.values()) grant.revoked = true;
+    for (const { grant } of refreshTokens.values()) grant.revoked = true;
     ctx.body = { revoked: true };
   });
   /** Shorter-lived access tokens, to see refreshes happen. */
@@ -203,4 +225,18 @@ export function mountSearchSuite(router: Router): void {
     if (body.accessTokenTtlSeconds !== undefined) settings.accessTokenTtlSeconds = body.accessTokenTtlSeconds;
     ctx.body = settings;
   });
+
+  return {
+    state: (): SearchSuiteState => {
+      const numbers = new GrantNumbers<Grant>();
+      return {
+        codes: numbers.named(codes),
+        accessTokens: numbers.named(accessTokens),
+        refreshTokens: numbers.named(refreshTokens),
+        grants: numbers.grants,
+        settings,
+        localPosts: localPosts(),
+      };
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { GrantNumbers, withGrants } from '../shared-grants.js';
 import { DEMO_USER, SANDBOX_APP } from './demo.js';
 
 export interface User {
@@ -66,23 +67,20 @@ export class ShortVideoState {
     }
     const { grants } = restored;
     for (const [openId, user] of restored.users) this.users.set(openId, user);
-    for (const [value, code] of restored.codes) this.codes.set(value, { ...code, grant: grants[code.grant]! });
-    for (const [value, issued] of restored.accessTokens) this.accessTokens.set(value, { ...issued, grant: grants[issued.grant]! });
-    for (const [value, issued] of restored.refreshTokens) this.refreshTokens.set(value, { ...issued, grant: grants[issued.grant]! });
+    for (const [value, code] of withGrants(restored.codes, grants)) this.codes.set(value, code);
+    for (const [value, issued] of withGrants(restored.accessTokens, grants)) this.accessTokens.set(value, issued);
+    for (const [value, issued] of withGrants(restored.refreshTokens, grants)) this.refreshTokens.set(value, issued);
     Object.assign(this.settings, restored.settings);
   }
 
   snapshot(): LoginSnapshot {
-    const grants: Grant[] = [];
-    const indexOf = (grant: Grant) => (grants.includes(grant) ? grants.indexOf(grant) : grants.push(grant) - 1);
-    const named = (issued: Map<string, Issued>) =>
-      new Map([...issued].map(([value, entry]) => [value, { ...entry, grant: indexOf(entry.grant) }]));
+    const numbers = new GrantNumbers<Grant>();
     return {
       users: this.users,
-      codes: new Map([...this.codes].map(([value, code]) => [value, { ...code, grant: indexOf(code.grant) }])),
-      accessTokens: named(this.accessTokens),
-      refreshTokens: named(this.refreshTokens),
-      grants,
+      codes: numbers.named(this.codes),
+      accessTokens: numbers.named(this.accessTokens),
+      refreshTokens: numbers.named(this.refreshTokens),
+      grants: numbers.grants,
       settings: this.settings,
     };
   }
