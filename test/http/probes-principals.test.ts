@@ -1,26 +1,22 @@
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../support/app.js';
+import type { TestApp } from '../support/app.js';
+import { describeApi } from '../support/harness.js';
 import { newOwner, restrictedKey, type TestOwner } from '../support/owners.js';
 import { connectBot } from '../support/sandbox/botchat.js';
 import { png, upload } from '../modules/publishing/support.js';
 
-describe('what one principal can reach through another: keys, profiles and owners', () => {
+describeApi('what one principal can reach through another: keys, profiles and owners', (t) => {
   let app: TestApp;
   let owner: TestOwner;
   /** A second profile of the same owner, outside the restricted key. */
   let otherProfileId: string;
   /** An API key restricted to the owner's first profile. */
   let scoped: string;
-  before(async () => {
-    app = await startTestApp();
-  });
   beforeEach(async () => {
-    owner = await newOwner(app.api);
+    app = t.app;
+    owner = t.owner;
     otherProfileId = (await app.api.post('/profiles', { token: owner.key, body: { name: 'Second' } })).body.id;
     scoped = await restrictedKey(app.api, owner, [owner.profileId]);
-  });
-  after(async () => {
-    await app.close();
   });
 
   async function mediaOf(profileId: string | undefined): Promise<string> {

@@ -2,25 +2,21 @@ import { readdirSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { mediaFolders } from '../../src/modules/media/storage.js';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { newOwner, type TestOwner } from '../support/owners.js';
+import type { TestApp } from '../support/app.js';
+import { describeApi } from '../support/harness.js';
+import type { TestOwner } from '../support/owners.js';
 import { BotchatPeople, connectBot } from '../support/sandbox/botchat.js';
 import { checked, png } from '../modules/publishing/support.js';
 
 /** A cursor as the service wraps one, around contents it never made. */
 const forged = (contents: string) => Buffer.from(contents).toString('base64url');
 
-describe('requests the probes sent: each answered with a declared 4xx, never a 500 or silence', () => {
+describeApi('requests the probes sent: each answered with a declared 4xx, never a 500 or silence', (t) => {
   let app: TestApp;
   let owner: TestOwner;
-  before(async () => {
-    app = await startTestApp();
-  });
   beforeEach(async () => {
-    owner = await newOwner(app.api);
-  });
-  after(async () => {
-    await app.close();
+    app = t.app;
+    owner = t.owner;
   });
 
   describe('the OpenAPI document', () => {

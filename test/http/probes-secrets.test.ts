@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { startTestApp, type TestApp } from '../support/app.js';
-import { newOwner, type TestOwner } from '../support/owners.js';
+import type { TestApp } from '../support/app.js';
+import { describeApi } from '../support/harness.js';
+import type { TestOwner } from '../support/owners.js';
 import { BotchatPeople, connectBot } from '../support/sandbox/botchat.js';
 import { until } from '../support/wait.js';
 
@@ -10,17 +11,12 @@ async function tableText(app: TestApp, table: string): Promise<string> {
   return JSON.stringify(rows.map((row) => Object.values(row).map((value) => (Buffer.isBuffer(value) ? value.toString('utf8') : value))));
 }
 
-describe('secrets at rest: what the tables hold', () => {
+describeApi('secrets at rest: what the tables hold', (t) => {
   let app: TestApp;
   let owner: TestOwner;
-  before(async () => {
-    app = await startTestApp();
-  });
   beforeEach(async () => {
-    owner = await newOwner(app.api);
-  });
-  after(async () => {
-    await app.close();
+    app = t.app;
+    owner = t.owner;
   });
 
   it('a stored Idempotency-Key answer holds no API key, yet its replay shows it', async () => {
