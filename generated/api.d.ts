@@ -3205,12 +3205,16 @@ export interface paths {
          * Start a subscription checkout
          * @description Creates a hosted checkout session at the payment provider for the owner to subscribe to a paid plan, and
          *     answers with its `url`; send the user there. Once paid, the provider tells the service by its webhook
-         *     (`POST /webhooks/billing`), the plan changes and `GET /usage` shows its limits; invoices then announce
+         *     (`POST /billing/webhook`), the plan changes and `GET /usage` shows its limits; invoices then announce
          *     themselves with `invoice.status_updated`. Session only: an API key answers 403 `session_required`.
          *
-         *     Errors: 409 `already_subscribed` (the owner has an active subscription; change plans in the billing
-         *     portal), 422 `billing_not_configured` (no payment provider set up on this instance), 502 `platform_error`
-         *     (the payment provider failed).
+         *     The provider's customer for the owner is created on the first checkout (once: retried calls reuse it), and
+         *     the price is the one the operator gave the plan for `interval` (a price lookup key in `BILLING_PLANS`).
+         *
+         *     Errors: 409 `already_subscribed` (the owner's subscription is trialing, active or past due; change plans in
+         *     the billing portal), 422 `billing_not_configured` (no payment provider set up on this instance), 422
+         *     `plan_unavailable` (the plan is not configured, or has no price for `interval`), 502 `platform_error` (the
+         *     payment provider failed).
          */
         post: operations["createCheckoutSession"];
         delete?: never;
@@ -3232,13 +3236,65 @@ export interface paths {
          * Open the billing portal
          * @description Creates a session of the payment provider's billing portal for the owner, where the user changes or
          *     cancels the plan, updates payment methods and downloads invoices, and answers with its short-lived `url`.
-         *     Changes made there reach the service through `POST /webhooks/billing`. Session only: an API key answers
+         *     Changes made there reach the service through `POST /billing/webhook`. Session only: an API key answers
          *     403 `session_required`.
          *
          *     Errors: 422 `billing_customer_missing` (the owner never subscribed: use `POST /billing/checkout`),
          *     422 `billing_not_configured` (no payment provider set up on this instance), 502 `platform_error`.
          */
         post: operations["createPortalSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the owner's invoices
+         * @description The owner's subscription invoices, newest first (by when the payment provider created them), as the service
+         *     last heard of them from the provider's webhooks: their status, amounts, period, plan, the provider's pages
+         *     and the state of a cancellation. Session only: an API key answers 403 `session_required`. On an instance
+         *     without billing the list is empty.
+         */
+        get: operations["listBillingInvoices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/billing/invoices/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an invoice
+         * @description Cancels one of the owner's invoices at the payment provider: an `open` invoice is voided (nothing is owed
+         *     any more; it becomes `void`), a `paid` one is credited in full with a credit note whose amount is refunded.
+         *     The cancellation is `requested` first, then `accepted` or `rejected` by the provider's answer; each change
+         *     is announced once with `invoice.cancellation_status_updated`, and a voided invoice also with
+         *     `invoice.status_updated`. When the provider cannot be reached, nothing changes (502 `platform_error`) and
+         *     the cancellation may be asked for again. Session only: an API key answers 403 `session_required`.
+         *
+         *     Errors: 404 `not_found` (no such invoice of the owner), 409 `invoice_not_cancellable` (a draft, void or
+         *     uncollectible invoice, or one whose cancellation is requested or accepted already), 422
+         *     `billing_not_configured`, 502 `platform_error`.
+         */
+        post: operations["cancelBillingInvoice"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3828,7 +3884,7 @@ export interface webhooks {
         put?: never;
         /**
          * An invoice cancellation progressed
-         * @description Sent when a request to cancel an invoice of the owner's own subscription moves on: requested, approved or rejected, and completed (the invoice voided, or credited and refunded when it was paid). An owner-level event: `profileId` is the empty string, and only hooks with `profileIds: null` receive it.
+         * @description Sent when a cancellation of an invoice of the owner's own subscription (`POST /billing/invoices/{id}/cancel`) moves on: `requested` when asked for, then `accepted` (the open invoice voided, or the paid one credited in full and refunded) or `rejected` by the payment provider. An owner-level event: `profileId` is the empty string, and only hooks with `profileIds: null` receive it.
          *
          *     Delivered as `POST <hook url>` with the event envelope as the JSON body, to every active webhook that lists `invoice.cancellation_status_updated` in its `events` and has `profileIds: null` (it belongs to no profile). Verify `X-Service-Signature` or `webhook-signature` over the raw body first; drop duplicates by `webhook-id`.
          */
@@ -3988,10 +4044,12 @@ export interface components {
          *     | `platform_rate_limited` | 429 | The platform behind the account is rate limiting it; wait `Retry-After` seconds (the platform's own wait where it gives one, else a default that `detail` says is a guess). |
          *     | `permission_missing` | 422 | The account was connected without a platform permission this operation needs: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it. |
          *     | `plan_limit_reached` | 402 | A hard limit of the owner's plan would be exceeded; `detail` names the quota, the limit and when the period ends. |
+         *     | `plan_unavailable` | 422 | The plan is not sold at this interval on this instance (no price configured for it). |
+         *     | `invoice_not_cancellable` | 409 | The invoice cannot be cancelled: it is a draft, void or uncollectible already, or a cancellation of it is under way or done. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -12051,11 +12109,10 @@ export interface components {
         /** @description The plan to subscribe to and where to send the user back. */
         BillingCheckoutCreate: {
             /**
-             * @description The paid plan to subscribe to (see `BillingPlan`).
+             * @description The paid plan to subscribe to, by the name the operator gave it in `BILLING_PLANS` (see `BillingPlan`); it must have a price for `interval`.
              * @example pro
-             * @enum {string}
              */
-            plan: "starter" | "pro" | "business";
+            plan: string;
             /**
              * @description Billed monthly (`month`) or yearly (`year`).
              * @default month
@@ -12112,6 +12169,138 @@ export interface components {
              * @example https://billing.stripe.com/p/session/test_YWNjdF8xTjN
              */
             url: string;
+        };
+        /** @description One of the owner's subscription invoices at the payment provider, as the service last saw it. */
+        BillingInvoice: {
+            /**
+             * @description The payment provider's id of the invoice (`in_…`).
+             * @example in_1QxYz1AbCdEfGhIj
+             */
+            id: string;
+            /**
+             * @description The invoice number shown to the customer; `null` while a draft.
+             * @example SG-0042-0007
+             */
+            number: string | null;
+            /**
+             * @description The invoice's state at the payment provider (see `invoice.status_updated`).
+             * @example paid
+             * @enum {string}
+             */
+            status: "draft" | "open" | "paid" | "uncollectible" | "void";
+            /**
+             * @description The amount due, in minor units of `currency`.
+             * @example 2900
+             */
+            amountDue: number;
+            /**
+             * @description The amount paid, in minor units of `currency`.
+             * @example 2900
+             */
+            amountPaid: number;
+            /**
+             * @description ISO 4217 currency code.
+             * @example EUR
+             */
+            currency: string;
+            plan: components["schemas"]["BillingPlan"];
+            /**
+             * Format: date-time
+             * @description The start of the billed period.
+             * @example 2026-11-22T00:00:00Z
+             */
+            periodStart: string;
+            /**
+             * Format: date-time
+             * @description The end of the billed period.
+             * @example 2026-12-22T00:00:00Z
+             */
+            periodEnd: string;
+            /**
+             * Format: uri
+             * @description The payment provider's page of the invoice; `null` while a draft.
+             * @example https://invoice.stripe.com/i/acct_1N3/test_YWNjdF8x
+             */
+            hostedInvoiceUrl: string | null;
+            /**
+             * Format: uri
+             * @description The invoice as PDF; `null` while a draft.
+             * @example https://pay.stripe.com/invoice/acct_1N3/test_YWNjdF8x/pdf
+             */
+            invoicePdfUrl: string | null;
+            /**
+             * @description The state of its latest cancellation (`POST /billing/invoices/{id}/cancel`); `null` when none was asked for.
+             * @example null
+             * @enum {string|null}
+             */
+            cancellationStatus: "requested" | "accepted" | "rejected" | null;
+            /**
+             * Format: date-time
+             * @description When the payment provider created the invoice.
+             * @example 2026-11-22T00:00:00Z
+             */
+            createdAt: string;
+        };
+        /** @description A page of the owner's invoices, newest first. */
+        BillingInvoiceList: {
+            data: components["schemas"]["BillingInvoice"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description Why the invoice is cancelled. */
+        BillingInvoiceCancellationCreate: {
+            /**
+             * @description Why, in words for people; kept with the cancellation and sent in its events.
+             * @example Duplicate charge after a plan change.
+             */
+            reason?: string | null;
+        };
+        /**
+         * @description A cancellation of one invoice and where it stands. How an invoice is cancelled depends on its status: an
+         *     `open` invoice is voided at the payment provider (nothing is owed any more; the invoice becomes `void`); a
+         *     `paid` invoice is credited in full with a credit note whose amount is refunded to the payment method.
+         *
+         *     Lifecycle (each change is announced once with `invoice.cancellation_status_updated`):
+         *
+         *     | value | meaning |
+         *     |---|---|
+         *     | `requested` | Asked for; the service is asking the payment provider. |
+         *     | `accepted` | The payment provider voided the invoice, or issued the credit note and the refund. Final. |
+         *     | `rejected` | The payment provider refused (see `reason`); the invoice stands. Final; it may be asked for again. |
+         */
+        BillingInvoiceCancellation: {
+            /**
+             * @description The payment provider's id of the invoice (`in_…`).
+             * @example in_1QxYz1AbCdEfGhIj
+             */
+            invoiceId: string;
+            /**
+             * @description Where the cancellation stands (see above).
+             * @example accepted
+             * @enum {string}
+             */
+            cancellationStatus: "requested" | "accepted" | "rejected";
+            /**
+             * @description `void` for an open invoice, `credit_note` (credit and refund) for a paid one.
+             * @example credit_note
+             * @enum {string}
+             */
+            method: "void" | "credit_note";
+            /**
+             * @description Why it was asked for, or, once `rejected`, why the payment provider refused.
+             * @example Duplicate charge after a plan change.
+             */
+            reason: string | null;
+            /**
+             * @description The amount cancelled (voided, or credited and refunded), in minor units of `currency`.
+             * @example 2900
+             */
+            amount: number;
+            /**
+             * @description ISO 4217 currency code.
+             * @example EUR
+             */
+            currency: string;
         };
         /** @description The result of one check. */
         HealthCheck: {
@@ -13264,7 +13453,11 @@ export interface components {
             profileId: "";
             data: components["schemas"]["InvoiceStatusUpdatedData"];
         };
-        /** @description The invoice and the state of its cancellation. */
+        /**
+         * @description The invoice and the state of its cancellation, asked for with `POST /billing/invoices/{id}/cancel`: an open
+         *     invoice is voided at the payment provider, a paid one credited in full with a credit note and refunded.
+         *     `requested` → `accepted` | `rejected`; each change is sent once.
+         */
         InvoiceCancellationStatusUpdatedData: {
             /**
              * @description The payment provider's id of the invoice (`in_…`).
@@ -13276,27 +13469,32 @@ export interface components {
              *
              *     | value | meaning |
              *     |---|---|
-             *     | `requested` | Cancellation was requested; the invoice is unchanged for now. |
-             *     | `approved` | Accepted; the invoice will be voided, or credited and refunded. |
-             *     | `rejected` | Refused; the invoice stands (see `reason`). |
-             *     | `completed` | Done: the invoice is `void`, or its amount credited and refunded. |
-             * @example approved
+             *     | `requested` | Asked for; the service is asking the payment provider. The invoice is unchanged for now. |
+             *     | `accepted` | Done: the invoice is `void` (it was open), or credited in full and refunded (it was paid). Final. |
+             *     | `rejected` | The payment provider refused (see `reason`); the invoice stands. Final; it may be asked for again. |
+             * @example accepted
              * @enum {string}
              */
-            cancellationStatus: "requested" | "approved" | "rejected" | "completed";
+            cancellationStatus: "requested" | "accepted" | "rejected";
             /**
              * @description The state before this change; `null` when the cancellation was just requested.
              * @example requested
              * @enum {string|null}
              */
-            previousCancellationStatus: "requested" | "approved" | "rejected" | "completed" | null;
+            previousCancellationStatus: "requested" | null;
             /**
-             * @description Why it was requested or rejected, in words for people.
+             * @description `void` for an open invoice, `credit_note` (a full credit note refunded to the payment method) for a paid one.
+             * @example credit_note
+             * @enum {string}
+             */
+            method: "void" | "credit_note";
+            /**
+             * @description Why it was requested, or, once `rejected`, why the payment provider refused.
              * @example Duplicate charge after a plan change.
              */
             reason: string | null;
             /**
-             * @description The amount cancelled or to be refunded, in minor units of `currency`.
+             * @description The amount cancelled (voided, or credited and refunded), in minor units of `currency`.
              * @example 2900
              */
             amount: number;
@@ -24802,7 +25000,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description Billing is not set up on this instance (`billing_not_configured`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description Billing is not set up on this instance (`billing_not_configured`), the plan has no price for the interval (`plan_unavailable`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -24812,7 +25010,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -24873,7 +25070,137 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    listBillingInvoices: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of invoices. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "in_1QxYz1AbCdEfGhIj",
+                     *           "number": "SG-0042-0007",
+                     *           "status": "paid",
+                     *           "amountDue": 2900,
+                     *           "amountPaid": 2900,
+                     *           "currency": "EUR",
+                     *           "plan": "pro",
+                     *           "periodStart": "2026-11-22T00:00:00Z",
+                     *           "periodEnd": "2026-12-22T00:00:00Z",
+                     *           "hostedInvoiceUrl": "https://invoice.stripe.com/i/acct_1N3/test_YWNjdF8x",
+                     *           "invoicePdfUrl": "https://pay.stripe.com/invoice/acct_1N3/test_YWNjdF8x/pdf",
+                     *           "cancellationStatus": null,
+                     *           "createdAt": "2026-11-22T00:00:00Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BillingInvoiceList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    cancelBillingInvoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The payment provider's id of the invoice (`in_…`).
+                 * @example in_1QxYz1AbCdEfGhIj
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Duplicate charge after a plan change."
+                 *     }
+                 */
+                "application/json": components["schemas"]["BillingInvoiceCancellationCreate"];
+            };
+        };
+        responses: {
+            /** @description The provider answered; the cancellation is `accepted` or `rejected`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "invoiceId": "in_1QxYz1AbCdEfGhIj",
+                     *       "cancellationStatus": "accepted",
+                     *       "method": "credit_note",
+                     *       "reason": "Duplicate charge after a plan change.",
+                     *       "amount": 2900,
+                     *       "currency": "EUR"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BillingInvoiceCancellation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The invoice cannot be cancelled (`invoice_not_cancellable`), or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Billing is not set up on this instance (`billing_not_configured`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -27355,8 +27682,9 @@ export interface operations {
                  *       "profileId": "",
                  *       "data": {
                  *         "invoiceId": "in_1QxYz1AbCdEfGhIj",
-                 *         "cancellationStatus": "approved",
+                 *         "cancellationStatus": "accepted",
                  *         "previousCancellationStatus": "requested",
+                 *         "method": "credit_note",
                  *         "reason": "Duplicate charge after a plan change.",
                  *         "amount": 2900,
                  *         "currency": "EUR"

@@ -136,6 +136,8 @@ export const OPERATIONS = [
   { operationId: 'getUsage', method: 'GET', path: '/usage', area: 'Usage' },
   { operationId: 'createCheckoutSession', method: 'POST', path: '/billing/checkout', area: 'Usage' },
   { operationId: 'createPortalSession', method: 'POST', path: '/billing/portal', area: 'Usage' },
+  { operationId: 'listBillingInvoices', method: 'GET', path: '/billing/invoices', area: 'Usage' },
+  { operationId: 'cancelBillingInvoice', method: 'POST', path: '/billing/invoices/{id}/cancel', area: 'Usage' },
   { operationId: 'getHealth', method: 'GET', path: '/health', area: 'Usage' },
   { operationId: 'getLlmsTxt', method: 'GET', path: '/llms.txt', area: 'Usage' },
   { operationId: 'getLlmsFullTxt', method: 'GET', path: '/llms-full.txt', area: 'Usage' },

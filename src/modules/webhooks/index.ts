@@ -3,7 +3,7 @@ import * as handlers from './handlers.js';
 import { processWebhook, sweepWebhooks } from './process.js';
 import { PROCESS_JOB, SWEEP_JOB } from './receive.js';
 
-const UNBUILT = 'every platform but those with a webhook receiver (botchat, chatapp-cloud, short_video and social_network so far)';
+const UNBUILT = 'every platform but those with a webhook receiver (botchat, chatapp-cloud, short_video, social_network and billing so far)';
 
 export const webhooks = defineArea({
   name: 'webhooks',

@@ -1,0 +1,104 @@
+import Stripe from 'stripe';
+import { SANDBOX_BILLING } from '../../sandbox/billing/defaults.js';
+import type { Services } from '../../services.js';
+import type { Plan } from '../usage/plans.js';
+import { BillingNotConfiguredError, BillingProviderError } from './errors.js';
+
+/** The provider's API version this service speaks (the one the installed client is built for). */
+export const STRIPE_API_VERSION = '2026-10-28.endive' as const;
+
+/** The events the service needs, for the endpoint it registers at the sandbox (operators pick them at Stripe). */
+export const HANDLED_EVENTS = [
+  'checkout.session.completed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'invoice.created',
+  'invoice.finalized',
+  'invoice.paid',
+  'invoice.payment_failed',
+  'invoice.voided',
+  'invoice.marked_uncollectible',
+] as const;
+
+export interface BillingProvider {
+  stripe: Stripe;
+  webhookSecret: string;
+  plans: Map<string, Plan>;
+  /** Whether it is the local sandbox (the service registers its own webhook endpoint there). */
+  sandbox: boolean;
+}
+
+const providers = new WeakMap<Services, BillingProvider | null>();
+const registered = new WeakMap<Services, Promise<void>>();
+
+/**
+ * The payment provider, or null when billing is not configured: plans are required, and a provider — the one
+ * configured (`STRIPE_SECRET_KEY`), else the sandbox where it runs.
+ */
+export function providerOf(services: Services): BillingProvider | null {
+  if (!providers.has(services)) providers.set(services, createProvider(services));
+  return providers.get(services)!;
+}
+
+function createProvider({ config, sandboxUrl }: Services): BillingProvider | null {
+  const { plans } = config.usage;
+  const { billing } = config;
+  if (!plans) return null;
+  const sandbox = !billing.secretKey && sandboxUrl !== null;
+  const account = billing.secretKey
+    ? { secretKey: billing.secretKey, webhookSecret: billing.webhookSecret! }
+    : sandbox
+      ? SANDBOX_BILLING
+      : null;
+  if (!account) return null;
+  const url = new URL((sandbox ? sandboxUrl : billing.apiUrl) ?? 'https://api.stripe.com');
+  const stripe = new Stripe(account.secretKey, {
+    apiVersion: STRIPE_API_VERSION,
+    host: url.hostname,
+    port: url.port || (url.protocol === 'http:' ? 80 : 443),
+    protocol: url.protocol === 'http:' ? 'http' : 'https',
+    // Retried writes carry their idempotency key, so a retry after a lost answer never does a write twice.
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+  });
+  return { stripe, webhookSecret: account.webhookSecret, plans, sandbox };
+}
+
+/** The provider, ready for a call: on the sandbox, this service's webhook endpoint is registered once first. */
+export async function readyProvider(services: Services): Promise<BillingProvider> {
+  const provider = providerOf(services);
+  if (!provider) throw new BillingNotConfiguredError();
+  if (provider.sandbox) {
+    if (!registered.has(services)) {
+      const registering = registerEndpoint(provider, `${services.config.publicUrl}/webhooks/billing`);
+      registered.set(services, registering);
+      registering.catch(() => registered.delete(services));
+    }
+    await registered.get(services);
+  }
+  return provider;
+}
+
+async function registerEndpoint({ stripe }: BillingProvider, url: string): Promise<void> {
+  await provided(async () => {
+    for await (const endpoint of stripe.webhookEndpoints.list({ limit: 100 })) if (endpoint.url === url) return;
+    await stripe.webhookEndpoints.create({ url, enabled_events: [...HANDLED_EVENTS] });
+  });
+}
+
+/** A call to the provider; its failures (unreachable, 5xx, 429 after the client's retries) answer 502. */
+export async function provided<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeError) throw new BillingProviderError(error);
+    throw error;
+  }
+}
+
+/** Whether the provider refused the request itself (a 4xx about it), as opposed to failing to answer. */
+export function isRefusal(error: unknown): error is Stripe.errors.StripeError {
+  return error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError;
+}
