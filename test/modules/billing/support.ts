@@ -1,5 +1,7 @@
 import type { TestAppSettings } from '../../support/app.js';
 import type { ApiTest } from '../../support/harness.js';
+import type { BillingPeople } from '../../support/sandbox/billing.js';
+import { until } from '../../support/wait.js';
 import { usageSettings } from '../usage/support.js';
 
 /** Plans sold at the sandbox's demo prices; `free` allows 1 connected account and 2 posts a month, hard. */
@@ -34,4 +36,16 @@ export async function billingHook(t: ApiTest): Promise<void> {
     body: { url: `${t.inbox.url}/billing`, events: ['invoice.status_updated', 'invoice.cancellation_status_updated'] },
   });
   if (response.status !== 201) throw new Error(JSON.stringify(response.body));
+}
+
+/** Waits until the sandbox has delivered every event it made and the service has processed each. */
+export async function settled(t: ApiTest, billing: BillingPeople): Promise<void> {
+  await until(
+    async () => {
+      const deliveries = await billing.deliveries();
+      const waiting = (await t.app.services.db('billingEvents').whereNull('processedAt').count({ n: '*' })) as Array<{ n: string }>;
+      return deliveries.every((d) => d.status === 200) && Number(waiting[0]!.n) === 0;
+    },
+    { what: 'every billing event delivered and processed' },
+  );
 }
