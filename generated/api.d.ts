@@ -402,7 +402,7 @@ export interface paths {
          *     | `accountIds` | `connected` | the connected accounts, comma separated (`acc_…`) |
          *     | `adAccountIds` | `connected`, `short_video_ads` | the connected ad accounts, comma separated (`adacc_…`) |
          *     | `pendingConnectionId` | `pending_selection` | the pending connection (`pconn_…`) |
-         *     | `error` | `denied`, `failed`, `expired` | `access_denied`, `permission_missing` (a required permission was unticked), `no_accounts_found` (no page, location or advertiser to connect), `account_already_connected` (connected to another profile), `token_exchange_failed`, `platform_error`, `state_expired` |
+         *     | `error` | `denied`, `failed`, `expired` | `access_denied`, `permission_missing` (a required permission was unticked), `no_accounts_found` (no page, location or advertiser to connect), `account_already_connected` (connected to another profile), `plan_limit_reached` (the plan's connected accounts are all used), `token_exchange_failed`, `platform_error`, `state_expired` |
          *     | `errorDescription` | with `error` | a sentence for the user |
          *
          *     Without a `redirectUrl` it answers 200 with a short HTML page telling the user the outcome and that the
@@ -15075,6 +15075,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanLimitReached"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountAlreadyConnected"];
@@ -15233,6 +15234,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanLimitReached"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountAlreadyConnected"];
@@ -15328,6 +15330,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanLimitReached"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountAlreadyConnected"];
@@ -15493,6 +15496,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanLimitReached"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountAlreadyConnected"];
@@ -15589,6 +15593,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanLimitReached"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountAlreadyConnected"];
@@ -16112,6 +16117,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanLimitReached"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description The post has no failed target to retry, or is being published (`post_status_conflict`), or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */

@@ -12,6 +12,7 @@ import { AccountAlreadyConnectedError } from './errors.js';
 import { accountEventData } from './events.js';
 import { type AccountError, AccountRow } from './models.js';
 import { presentAccount, presentHealth } from './present.js';
+import { assertWithinPlan } from '../usage/limits.js';
 import { findProfile } from './profiles.js';
 import { adapterAccount, findAccount } from './read.js';
 
@@ -98,6 +99,9 @@ export async function saveConnectedAccount(
           `This ${input.platform} account is connected to another profile (${existing.profileId}); disconnect it there first.`,
         );
       }
+      // A new account (or one connected again) counts against the plan; a repaired connection does not.
+      if (!existing || existing.status === 'disconnected')
+        await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'connectedAccounts', 1);
       const now = new Date();
       const fields = {
         profileId: input.profileId,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { assertWithinPlan } from '../usage/limits.js';
 import type { components } from '../../../generated/api.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -97,6 +98,8 @@ export async function saveConnectedAdAccount(
         `This ad account is connected to another profile (${existing.profileId}); disconnect it there first.`,
       );
     }
+    if (!existing || existing.status === 'disconnected')
+      await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'connectedAccounts', 1);
     const now = new Date();
     const fields = {
       profileId,

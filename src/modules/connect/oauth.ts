@@ -7,6 +7,7 @@ import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { saveConnectedAccount } from '../accounts/accounts.js';
 import { saveConnectedAdAccount } from '../accounts/ad-accounts.js';
+import { PlanLimitReachedError } from '../usage/errors.js';
 import { AccountAlreadyConnectedError } from '../accounts/errors.js';
 import type { AdAccountRow } from '../accounts/models.js';
 import { findProfile } from '../accounts/profiles.js';
@@ -171,6 +172,8 @@ export async function completeConnection(
     if (error instanceof AccountAlreadyConnectedError) {
       return finish({ ...base, status: 'failed', error: 'account_already_connected', errorDescription: error.detail });
     }
+    if (error instanceof PlanLimitReachedError)
+      return finish({ ...base, status: 'failed', error: 'plan_limit_reached', errorDescription: error.detail });
     if (error instanceof PlatformError)
       return refused(error.kind === 'permission_revoked' ? 'permission_missing' : 'platform_error', error);
     throw error;

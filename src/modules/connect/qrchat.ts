@@ -2,6 +2,7 @@ import QRCode from 'qrcode';
 import type { components } from '../../../generated/api.js';
 import { type Handler, principalOf } from '../../http/handler.js';
 import type { Services } from '../../services.js';
+import { assertWithinPlan } from '../usage/limits.js';
 import type { Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
 import { presentAccount } from '../accounts/present.js';
@@ -48,6 +49,8 @@ async function startPairing(
   const phoneNumber = input.phoneNumber ? `+${input.phoneNumber.replace(/^\+/, '')}` : null;
   const window = { expiresAt: new Date(Date.now() + PAIRING_WINDOW_MS), phoneNumber };
   const pending = await services.db.transaction(async (trx) => {
+    // A pending account counts as connected: a new one must fit the plan.
+    if (!input.accountId) await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'connectedAccounts', 1);
     const made = await pendingAccount(trx, principal, { ...input, phoneNumber });
     await startWindow(trx, made.row.id, window);
     return made;

@@ -4,6 +4,7 @@ import { SqlState, sqlStateOf } from '../../lib/pg-errors.js';
 import { PlatformError } from '../../platforms/errors.js';
 import { PostNotFound } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
+import { assertWithinPlan } from '../usage/limits.js';
 import type { Principal } from '../auth/principal.js';
 import { recordPlatformOutcome } from '../accounts/accounts.js';
 import { PlatformFailedError } from '../accounts/errors.js';
@@ -53,6 +54,8 @@ export async function retryPost(services: Services, principal: Principal, id: st
     }
     const chosen = accountIds ? failed.filter((target) => accountIds.includes(target.accountId)) : failed;
     if (chosen.length === 0) throw new PostStatusConflictError('The post has no failed target to retry.');
+    // A retried target will publish again: it must fit the plan's posts like a new one.
+    await assertWithinPlan(trx, services.config.usage, post.ownerId, 'posts', chosen.length);
     const retried = (await trx('postTargets')
       .where({ postId: id })
       .whereIn(
