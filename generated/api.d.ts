@@ -473,6 +473,9 @@ export interface paths {
          *     profile), 403 `profile_out_of_scope`, 409 `account_already_connected` (a page is connected to another
          *     profile of the owner; nothing was connected), 422 `selection_not_available` (a page is not among those the
          *     grant covers), `pending_connection_expired` or `idempotency_key_reused`, 502 `platform_error`.
+         *
+         *     Pages that would take the owner past the plan's connected accounts answer 402 `plan_limit_reached`, and none
+         *     is connected.
          */
         post: operations["connectSocialNetworkPages"];
         delete?: never;
@@ -537,6 +540,9 @@ export interface paths {
          *     another profile of the owner; nothing was connected), 422 `selection_not_available` (not among those the
          *     grant covers, or the ads permissions were not granted), `pending_connection_expired` or
          *     `idempotency_key_reused`, 502 `platform_error`.
+         *
+         *     Ad accounts that would take the owner past the plan's connected accounts answer 402 `plan_limit_reached`,
+         *     and none is connected.
          */
         post: operations["connectSocialNetworkAdAccounts"];
         delete?: never;
@@ -574,6 +580,9 @@ export interface paths {
          *     409 `account_already_connected` (the `accountId` is paired and connected), 422
          *     `account_platform_unsupported` (`accountId` is not a `qrchat` account) or `idempotency_key_reused`, 502
          *     `platform_error` (the pairing code could not be requested).
+         *
+         *     A new pending account counts as connected: past the plan's connected accounts it answers 402
+         *     `plan_limit_reached`.
          */
         post: operations["connectQrchat"];
         delete?: never;
@@ -638,6 +647,9 @@ export interface paths {
          *     invalid or lacks the messaging and management permissions, the number is unknown or not in the business
          *     account, the PIN is wrong), `platform_not_configured` (no `appSecret` given and the instance has no app of
          *     its own) or `idempotency_key_reused`, 502 `platform_error`.
+         *
+         *     A new number that would take the owner past the plan's connected accounts answers 402 `plan_limit_reached`
+         *     (repairing a connected one does not count).
          */
         post: operations["connectChatappCloud"];
         delete?: never;
@@ -669,6 +681,9 @@ export interface paths {
          *     (the bot is connected to another profile of the owner), 422 `platform_credentials_invalid` (the platform
          *     does not know the token) or `idempotency_key_reused`, 502 `platform_error` (for example the webhook could
          *     not be set).
+         *
+         *     A new bot that would take the owner past the plan's connected accounts answers 402 `plan_limit_reached`
+         *     (repairing a connected bot does not count).
          */
         post: operations["connectBotchat"];
         delete?: never;
@@ -775,6 +790,9 @@ export interface paths {
          *     Errors: 404 `not_found`; 409 `post_status_conflict` when the post has no failed target (or an
          *     `accountIds` entry is not a failed target), or is `processing`; 409 `idempotency_key_in_use`;
          *     422 `idempotency_key_reused`.
+         *
+         *     The retried targets count against the plan's posts like new ones: past a hard limit the retry answers 402
+         *     `plan_limit_reached` and nothing changes.
          */
         post: operations["retryPost"];
         delete?: never;
