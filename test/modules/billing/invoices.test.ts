@@ -16,7 +16,7 @@ describeApi('billing — the invoices list', { settings: billingSettings() }, (t
     const [customer] = await billing.onPlatform(t.owner.email);
     for (let renewal = 1; renewal < count; renewal += 1) await billing.renew(customer!.subscriptions[0].id);
     const invoices = await until(async () => (await t.app.api.get('/billing/invoices?limit=100', { token: t.owner.session })).body.data, {
-      done: (data: Array<{ status: string }>) => data.length === count && data.every((invoice) => invoice.status === 'paid'),
+      done: (data: Array<{ id: string; status: string }>) => data.length === count && data.every((invoice) => invoice.status === 'paid'),
       what: `${count} paid invoices`,
     });
     return { path: '/billing/invoices', ids: invoices.map((invoice: { id: string }) => invoice.id), token: t.owner.session };
