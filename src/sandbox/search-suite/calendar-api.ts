@@ -1,0 +1,375 @@
+import { createHash } from 'node:crypto';
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import { DateTime } from 'luxon';
+import {
+  BASE32HEX_ID,
+  type CalendarState,
+  CalendarRefusal,
+  checkTimes,
+  findInstance,
+  matches,
+  type SandboxCalendar,
+  type StoredEvent,
+  windowEvents,
+} from './calendar-store.js';
+
+/**
+ * Faults the next Calendar v3 calls meet: the two quota answers (403 `rateLimitExceeded`, 429), a server error,
+ * and an insert that is made but whose answer is lost (the connection is cut).
+ */
+export type CalendarFault =
+  { kind: 'rate_limited' } | { kind: 'too_many_requests' } | { kind: 'server_error' } | { kind: 'drop_after_insert' };
+
+const SCOPE = 'https://www.googleapis.com/auth/calendar';
+export const PRIMARY: SandboxCalendar = {
+  id: 'owner@acme.example',
+  summary: 'Acme bookings',
+  timeZone: 'Europe/Berlin',
+  accessRole: 'owner',
+  primary: true,
+};
+/** Members a client may write; the rest are the platform's. */
+const WRITABLE = [
+  'summary',
+  'description',
+  'location',
+  'start',
+  'end',
+  'recurrence',
+  'visibility',
+  'transparency',
+  'attendees',
+  'reminders',
+  'status',
+];
+
+type Authorised = (ctx: RouterContext, scope: string) => boolean;
+
+function refuse(ctx: RouterContext, code: number, reason: string, message: string): void {
+  ctx.status = code;
+  ctx.body = { error: { code, message, errors: [{ domain: code === 403 || code === 429 ? 'usageLimits' : 'global', reason, message }] } };
+}
+
+/** JSON merge of a patch: objects member by member, `null` removes, anything else replaces. */
+function merge(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...target };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else if (
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      typeof out[key] === 'object' &&
+      out[key] !== null &&
+      !Array.isArray(out[key])
+    )
+      out[key] = merge(out[key] as Record<string, unknown>, value as Record<string, unknown>);
+    else out[key] = value;
+  }
+  return out;
+}
+
+const writable = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => WRITABLE.includes(key)));
+
+/** Sync tokens and page tokens: opaque to clients, as the platform's are. */
+const token = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+function untoken<T>(raw: string): T | null {
+  try {
+    return JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Calendar v3 for the sandbox's calendars: the calendar list, and events per calendar with etags, `If-Match`
+ * (412), client-chosen ids (409 when taken), recurrence expanded into instances and changed instances kept as
+ * exceptions, windows (`singleEvents` + `orderBy=startTime`), syncs with sync tokens that expire (410), deletes
+ * kept as cancelled events for syncs, and quota errors. Starts from what it kept; returns what it keeps.
+ */
+export function mountCalendar(
+  router: Router,
+  stored: { restored: CalendarState | undefined; saveNow(): void },
+  authorised: Authorised,
+): () => CalendarState {
+  const state: CalendarState = stored.restored ?? {
+    calendars: new Map([[PRIMARY.id, PRIMARY]]),
+    events: new Map(),
+    changes: 0,
+    expiredUpTo: new Map(),
+    nextId: 1,
+    updates: [],
+  };
+  const faults: CalendarFault[] = [];
+  const base = '/search_suite/calendar/v3';
+
+  const calendarOf = (id: string) => state.calendars.get(id === 'primary' ? PRIMARY.id : id);
+  const eventsOf = (calendar: SandboxCalendar) => {
+    if (!state.events.has(calendar.id)) state.events.set(calendar.id, new Map());
+    return state.events.get(calendar.id)!;
+  };
+  const stamp = (event: Omit<StoredEvent, 'etag' | 'changed' | 'updated'>): StoredEvent => {
+    state.changes += 1;
+    return {
+      ...event,
+      changed: state.changes,
+      updated: new Date().toISOString(),
+      etag: `"${Date.now()}${String(state.changes).padStart(4, '0')}"`,
+    };
+  };
+  const present = ({ changed: _changed, ...event }: StoredEvent) => event;
+
+  /** The calendar of the request, after authentication and the next fault; undefined once answered. */
+  const open = (ctx: RouterContext, write = false): SandboxCalendar | undefined => {
+    if (!authorised(ctx, SCOPE)) return undefined;
+    const fault = faults[0]?.kind === 'drop_after_insert' ? undefined : faults.shift();
+    if (fault?.kind === 'rate_limited') return void refuse(ctx, 403, 'rateLimitExceeded', 'Rate Limit Exceeded');
+    if (fault?.kind === 'too_many_requests') return void refuse(ctx, 429, 'rateLimitExceeded', 'Rate Limit Exceeded');
+    if (fault?.kind === 'server_error') return void refuse(ctx, 500, 'backendError', 'Backend Error');
+    const calendar = calendarOf(ctx.params.calendarId!);
+    if (!calendar) return void refuse(ctx, 404, 'notFound', 'Not Found');
+    if (write && calendar.accessRole === 'reader')
+      return void refuse(ctx, 403, 'requiredAccessLevel', 'You need to have writer access to this calendar.');
+    return calendar;
+  };
+  const answer = (ctx: RouterContext, work: () => void) => {
+    try {
+      work();
+    } catch (error) {
+      if (!(error instanceof CalendarRefusal)) throw error;
+      refuse(ctx, error.code, error.reason, error.message);
+    }
+  };
+  const told = (calendar: SandboxCalendar, event: StoredEvent, method: string, sendUpdates: unknown) => {
+    const mode = typeof sendUpdates === 'string' ? sendUpdates : 'none';
+    const guests = mode === 'none' ? [] : (event.attendees ?? []).map((attendee) => attendee.email);
+    state.updates.push({ calendarId: calendar.id, eventId: event.id, method, sendUpdates: mode, guests });
+  };
+  /** The stored event, or an instance of a series nobody changed yet; 404 when neither. */
+  const find = (calendar: SandboxCalendar, id: string): StoredEvent => {
+    const found = eventsOf(calendar).get(id) ?? findInstance(eventsOf(calendar), id, calendar);
+    if (!found) throw new CalendarRefusal(404, 'notFound', 'Not Found');
+    return found;
+  };
+  const precondition = (ctx: RouterContext, event: StoredEvent) => {
+    const wanted = ctx.get('If-Match');
+    if (wanted && wanted !== '*' && wanted !== event.etag) throw new CalendarRefusal(412, 'conditionNotMet', 'Precondition Failed');
+  };
+
+  router.get('/search_suite/calendar/v3/users/me/calendarList', (ctx) => {
+    if (!authorised(ctx, SCOPE)) return;
+    ctx.body = {
+      kind: 'calendar#calendarList',
+      items: [...state.calendars.values()].map((c) => ({ kind: 'calendar#calendarListEntry', ...c })),
+    };
+  });
+  router.get('/search_suite/calendar/v3/users/me/calendarList/:calendarId', (ctx) => {
+    if (!authorised(ctx, SCOPE)) return;
+    const calendar = calendarOf(ctx.params.calendarId!);
+    if (!calendar) return refuse(ctx, 404, 'notFound', 'Not Found');
+    ctx.body = { kind: 'calendar#calendarListEntry', ...calendar };
+  });
+
+  router.get(`${base}/calendars/:calendarId/events`, (ctx) => {
+    const calendar = open(ctx);
+    if (!calendar) return;
+    answer(ctx, () => {
+      const q = ctx.query as Record<string, string | undefined>;
+      const size = Math.min(Number(q.maxResults ?? 250) || 250, 2500);
+      const page = q.pageToken
+        ? untoken<{ offset: number; upTo: number; since: number | null; window: Record<string, string> | null }>(q.pageToken)
+        : null;
+      if (q.pageToken && !page) throw new CalendarRefusal(400, 'invalid', 'Invalid page token.');
+      if (q.syncToken !== undefined && (q.timeMin || q.timeMax || q.q || q.orderBy || q.updatedMin || q.iCalUID))
+        throw new CalendarRefusal(
+          400,
+          'invalid',
+          'Sync token cannot be combined with timeMin, timeMax, q, orderBy, updatedMin or iCalUID.',
+        );
+      if (q.orderBy === 'startTime' && q.singleEvents !== 'true')
+        throw new CalendarRefusal(400, 'invalid', 'The requested ordering is not available for the particular query.');
+      const events = eventsOf(calendar);
+      if (q.singleEvents === 'true') {
+        const window = page?.window ?? { timeMin: q.timeMin ?? '', timeMax: q.timeMax ?? '', q: q.q ?? '' };
+        const from = window.timeMin ? DateTime.fromISO(window.timeMin) : DateTime.now().minus({ years: 1 });
+        const to = window.timeMax ? DateTime.fromISO(window.timeMax) : from.plus({ years: 2 });
+        if (!from.isValid || !to.isValid) throw new CalendarRefusal(400, 'invalid', 'Bad Request');
+        if (to <= from) throw new CalendarRefusal(400, 'timeRangeEmpty', 'The specified time range is empty.');
+        const listed = windowEvents(events, calendar, from, to).filter(({ event }) => !window.q || matches(event, window.q));
+        const offset = page?.offset ?? 0;
+        const more = offset + size < listed.length;
+        ctx.body = {
+          kind: 'calendar#events',
+          summary: calendar.summary,
+          timeZone: calendar.timeZone,
+          items: listed.slice(offset, offset + size).map(({ event }) => present(event)),
+          ...(more ? { nextPageToken: token({ offset: offset + size, upTo: state.changes, since: null, window }) } : {}),
+        };
+        return;
+      }
+      // A sync: everything (a full one leaves out deleted events but keeps cancelled instances), or the changes since a token.
+      let since: number | null = page ? page.since : null;
+      if (!page && q.syncToken !== undefined) {
+        const sync = untoken<{ calendarId: string; upTo: number }>(q.syncToken);
+        if (!sync || sync.calendarId !== calendar.id || sync.upTo <= (state.expiredUpTo.get(calendar.id) ?? -1))
+          throw new CalendarRefusal(410, 'fullSyncRequired', 'Sync token is no longer valid, a full sync is required.');
+        since = sync.upTo;
+      }
+      const upTo = page?.upTo ?? state.changes;
+      const all = [...events.values()]
+        .filter(
+          (event) =>
+            event.changed <= upTo && (since === null ? event.status !== 'cancelled' || event.recurringEventId : event.changed > since),
+        )
+        .sort((a, b) => a.changed - b.changed);
+      const offset = page?.offset ?? 0;
+      const more = offset + size < all.length;
+      ctx.body = {
+        kind: 'calendar#events',
+        summary: calendar.summary,
+        timeZone: calendar.timeZone,
+        items: all.slice(offset, offset + size).map(present),
+        ...(more
+          ? { nextPageToken: token({ offset: offset + size, upTo, since, window: null }) }
+          : { nextSyncToken: token({ calendarId: calendar.id, upTo }) }),
+      };
+    });
+  });
+
+  router.get(`${base}/calendars/:calendarId/events/:eventId`, (ctx) => {
+    const calendar = open(ctx);
+    if (calendar) answer(ctx, () => void (ctx.body = present(find(calendar, ctx.params.eventId!))));
+  });
+
+  router.post(`${base}/calendars/:calendarId/events`, (ctx) => {
+    const calendar = open(ctx, true);
+    if (!calendar) return;
+    answer(ctx, () => {
+      const body = (ctx.request.body ?? {}) as Record<string, unknown> & { id?: string };
+      const events = eventsOf(calendar);
+      if (body.id !== undefined && !BASE32HEX_ID.test(body.id)) throw new CalendarRefusal(400, 'invalid', 'Invalid resource id value.');
+      if (body.id !== undefined && events.has(body.id))
+        throw new CalendarRefusal(409, 'duplicate', 'The requested identifier already exists.');
+      const input = writable(body) as Partial<StoredEvent>;
+      checkTimes(input);
+      const id =
+        body.id ?? createHash('sha256').update(`${calendar.id}/${state.nextId++}`).digest('hex').replace(/[w-z]/g, 'a').slice(0, 26);
+      const now = new Date().toISOString();
+      const event = stamp({
+        ...input,
+        kind: 'calendar#event',
+        id,
+        status: input.status === 'tentative' ? 'tentative' : 'confirmed',
+        iCalUID: `${id}@sandbox.example`,
+        htmlLink: `https://calendar.sandbox.example/event?eid=${Buffer.from(`${id} ${calendar.id}`).toString('base64url')}`,
+        created: now,
+        organizer: { email: calendar.id, displayName: calendar.summary, self: true },
+        attendees: input.attendees?.map((attendee) => ({ ...attendee, responseStatus: 'needsAction' })),
+        reminders: input.reminders ?? { useDefault: true },
+        sequence: 0,
+      });
+      events.set(id, event);
+      told(calendar, event, 'insert', ctx.query.sendUpdates);
+      if (faults[0]?.kind === 'drop_after_insert') {
+        faults.shift();
+        // Made, and the answer never arrives: the connection is cut. Kept now, since no answer ends the request.
+        stored.saveNow();
+        ctx.respond = false;
+        ctx.req.socket.destroy();
+        return;
+      }
+      ctx.body = present(event);
+    });
+  });
+
+  router.patch(`${base}/calendars/:calendarId/events/:eventId`, (ctx) => {
+    const calendar = open(ctx, true);
+    if (!calendar) return;
+    answer(ctx, () => {
+      const current = find(calendar, ctx.params.eventId!);
+      if (current.status === 'cancelled') throw new CalendarRefusal(410, 'deleted', 'Resource has been deleted');
+      precondition(ctx, current);
+      const patch = writable((ctx.request.body ?? {}) as Record<string, unknown>);
+      const next = merge(current as unknown as Record<string, unknown>, patch) as unknown as StoredEvent;
+      if (next.recurringEventId && patch.recurrence)
+        throw new CalendarRefusal(400, 'invalid', 'Cannot set recurrence on an instance of a recurring event.');
+      checkTimes(next);
+      if (patch.attendees)
+        next.attendees = next.attendees?.map((attendee) => ({ ...attendee, responseStatus: attendee.responseStatus ?? 'needsAction' }));
+      const event = stamp({ ...next, sequence: current.sequence + 1 });
+      eventsOf(calendar).set(event.id, event);
+      told(calendar, event, 'patch', ctx.query.sendUpdates);
+      ctx.body = present(event);
+    });
+  });
+
+  router.delete(`${base}/calendars/:calendarId/events/:eventId`, (ctx) => {
+    const calendar = open(ctx, true);
+    if (!calendar) return;
+    answer(ctx, () => {
+      const current = find(calendar, ctx.params.eventId!);
+      if (current.status === 'cancelled') throw new CalendarRefusal(410, 'deleted', 'Resource has been deleted');
+      precondition(ctx, current);
+      const event = stamp({ ...current, status: 'cancelled', sequence: current.sequence + 1 });
+      eventsOf(calendar).set(event.id, event);
+      told(calendar, event, 'delete', ctx.query.sendUpdates);
+      ctx.status = 204;
+    });
+  });
+
+  // The people on the platform.
+  /** A calendar the owner made or was given (a team's), to choose with calendarId. */
+  router.post('/_sandbox/search_suite/calendars', (ctx) => {
+    const body = (ctx.request.body ?? {}) as Partial<SandboxCalendar>;
+    const id = `c_${createHash('sha256').update(`calendar ${state.nextId++}`).digest('hex').slice(0, 26)}@group.calendar.sandbox.example`;
+    const calendar: SandboxCalendar = {
+      id,
+      summary: body.summary ?? 'Team',
+      timeZone: body.timeZone ?? 'Europe/Berlin',
+      accessRole: body.accessRole ?? 'writer',
+    };
+    state.calendars.set(id, calendar);
+    ctx.status = 201;
+    ctx.body = calendar;
+  });
+  /** The calendar's owner changes an event in the platform's own app (a concurrent edit). */
+  router.post('/_sandbox/search_suite/calendar/edit-in-app', (ctx) => {
+    const { calendarId, eventId, changes } = (ctx.request.body ?? {}) as {
+      calendarId: string;
+      eventId: string;
+      changes: Record<string, unknown>;
+    };
+    const calendar = calendarOf(calendarId);
+    if (!calendar) return refuse(ctx, 404, 'notFound', 'Not Found');
+    answer(ctx, () => {
+      const current = find(calendar, eventId);
+      const event = stamp({
+        ...(merge(current as unknown as Record<string, unknown>, writable(changes)) as unknown as StoredEvent),
+        sequence: current.sequence + 1,
+      });
+      eventsOf(calendar).set(event.id, event);
+      ctx.body = present(event);
+    });
+  });
+  /** Every sync token of the calendar issued so far stops working (410), as when they expire. */
+  router.post('/_sandbox/search_suite/calendar/expire-sync-tokens', (ctx) => {
+    const { calendarId } = (ctx.request.body ?? {}) as { calendarId: string };
+    state.expiredUpTo.set(calendarOf(calendarId)?.id ?? calendarId, state.changes);
+    ctx.body = { expiredUpTo: state.changes };
+  });
+  /** Everything the calendar holds (deleted events as cancelled), and who was told of which write. */
+  router.get('/_sandbox/search_suite/calendar/events', (ctx) => {
+    const calendar = calendarOf(String(ctx.query.calendarId ?? PRIMARY.id));
+    if (!calendar) return refuse(ctx, 404, 'notFound', 'Not Found');
+    ctx.body = {
+      events: [...eventsOf(calendar).values()].map(present),
+      updates: state.updates.filter((u) => u.calendarId === calendar.id),
+    };
+  });
+  router.post('/_sandbox/search_suite/calendar/faults', (ctx) => {
+    faults.push(...(((ctx.request.body ?? {}) as { faults?: CalendarFault[] }).faults ?? []));
+    ctx.body = { pending: faults.length };
+  });
+
+  return () => state;
+}
