@@ -96,6 +96,7 @@ export function mountCalendar(
     calendars: new Map([[PRIMARY.id, PRIMARY]]),
     events: new Map(),
     changes: 0,
+    syncTokens: 0,
     expiredUpTo: new Map(),
     nextId: 1,
     updates: [],
@@ -210,8 +211,8 @@ export function mountCalendar(
       // A sync: everything (a full one leaves out deleted events but keeps cancelled instances), or the changes since a token.
       let since: number | null = page ? page.since : null;
       if (!page && q.syncToken !== undefined) {
-        const sync = untoken<{ calendarId: string; upTo: number }>(q.syncToken);
-        if (!sync || sync.calendarId !== calendar.id || sync.upTo <= (state.expiredUpTo.get(calendar.id) ?? -1))
+        const sync = untoken<{ calendarId: string; upTo: number; serial: number }>(q.syncToken);
+        if (!sync || sync.calendarId !== calendar.id || sync.serial <= (state.expiredUpTo.get(calendar.id) ?? 0))
           throw new CalendarRefusal(410, 'fullSyncRequired', 'Sync token is no longer valid, a full sync is required.');
         since = sync.upTo;
       }
@@ -231,7 +232,7 @@ export function mountCalendar(
         items: all.slice(offset, offset + size).map(present),
         ...(more
           ? { nextPageToken: token({ offset: offset + size, upTo, since, window: null }) }
-          : { nextSyncToken: token({ calendarId: calendar.id, upTo }) }),
+          : { nextSyncToken: token({ calendarId: calendar.id, upTo, serial: ++state.syncTokens }) }),
       };
     });
   });
@@ -354,8 +355,8 @@ export function mountCalendar(
   /** Every sync token of the calendar issued so far stops working (410), as when they expire. */
   router.post('/_sandbox/search_suite/calendar/expire-sync-tokens', (ctx) => {
     const { calendarId } = (ctx.request.body ?? {}) as { calendarId: string };
-    state.expiredUpTo.set(calendarOf(calendarId)?.id ?? calendarId, state.changes);
-    ctx.body = { expiredUpTo: state.changes };
+    state.expiredUpTo.set(calendarOf(calendarId)?.id ?? calendarId, state.syncTokens);
+    ctx.body = { expiredUpTo: state.syncTokens };
   });
   /** Everything the calendar holds (deleted events as cancelled), and who was told of which write. */
   router.get('/_sandbox/search_suite/calendar/events', (ctx) => {

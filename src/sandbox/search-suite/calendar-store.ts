@@ -50,7 +50,9 @@ export interface CalendarState {
   events: Map<string, Map<string, StoredEvent>>;
   /** The change counter, shared by every calendar. */
   changes: number;
-  /** Sync tokens of changes up to this number no longer work (410): they expired. */
+  /** How many sync tokens were given out: each is numbered. */
+  syncTokens: number;
+  /** Per calendar, sync tokens numbered up to this no longer work (410): they expired. */
   expiredUpTo: Map<string, number>;
   nextId: number;
   /** Who was told of each write: tests look at whether guests were emailed. */
