@@ -2909,7 +2909,9 @@ export interface paths {
          *     decides whether guests are told. With `If-Match` (the `etag` last read), the change is made only if nobody
          *     changed the event since; otherwise 409 `calendar_event_changed`, never a lost update.
          *
-         *     Errors: 400 `validation_failed` (an empty body, end not after start, mixed kinds, a bad rule or time zone),
+         *     Errors: 400 `validation_failed` (an empty body, end not after start, mixed kinds, a bad rule or time zone;
+         *     or, `path: body` and `code: platform_refused`, a change the platform refuses with the event as it is, such
+         *     as a new end before its start),
          *     404 `not_found` (no such account, or no such event on the calendar), 403 `profile_out_of_scope`, 409
          *     `calendar_event_changed` or `account_not_connected`, 422 `account_platform_unsupported` (not a `calendar`
          *     account) or `permission_missing`, 429 `platform_rate_limited`, 502 `platform_error`.

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { type CalendarEvents, EventChanged, EventNotFound } from '../../platforms/capabilities/calendar.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
@@ -18,8 +18,9 @@ export interface OnCalendar {
 
 /**
  * Acts on a calendar of a connected calendar account: other platforms are refused (422, saying why), an account
- * connected without the calendar permission is 422 `permission_missing`, no such event or calendar is 404, and
- * an event changed since the version in `If-Match` is 409 `calendar_event_changed`.
+ * connected without the calendar permission is 422 `permission_missing`, no such event or calendar is 404, an
+ * event changed since the version in `If-Match` is 409 `calendar_event_changed`, and what the platform finds wrong
+ * with the request (a change that leaves the event ending before it starts) is 400 in the platform's words.
  */
 export function onCalendar<T>(
   services: Services,
@@ -51,6 +52,11 @@ export function onCalendar<T>(
       handle: (error) => {
         if (error instanceof EventNotFound) throw new NotFoundError(error.message.replace(/^the platform has no /, ''));
         if (error instanceof EventChanged && condition?.ifMatch) throw new CalendarEventChangedError(condition.eventId, condition.ifMatch);
+        if (error.kind === 'invalid_request' && error.details.status === 400) {
+          throw new ValidationFailedError([
+            { path: 'body', code: 'platform_refused', message: `The platform refused it: ${error.message}` },
+          ]);
+        }
       },
     },
   );

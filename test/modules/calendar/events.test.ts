@@ -50,6 +50,13 @@ describeApi('calendar events — create, read, change, delete on the chosen cale
     expect(changed.body.summary).to.equal('Product shoot for the winter blend');
     expect(changed.body.etag).to.not.equal(created.body.etag);
 
+    const endBeforeStart = await t.app.api.patch(events(accountId, `/${id}`), {
+      token: t.owner.key,
+      body: { end: { dateTime: '2026-12-01T08:00:00Z' } },
+    });
+    expect(endBeforeStart.status, 'a change the platform finds leaves the event ending before it starts').to.equal(400);
+    expect(endBeforeStart.body.errors[0]).to.deep.include({ path: 'body', code: 'platform_refused' });
+
     const listed = await t.app.api.get(events(accountId, '?timeMin=2026-12-01T00:00:00Z&timeMax=2026-12-02T00:00:00Z&q=winter'), {
       token: t.owner.key,
     });
