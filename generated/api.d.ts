@@ -11609,6 +11609,13 @@ export interface components {
              */
             recurrence?: string[];
             reminders?: components["schemas"]["CalendarEventReminders"];
+            /**
+             * @description `true` asks the platform to attach a new video meeting to the event; its link comes back in
+             *     `conferenceUrl` (the platform may take a moment to make it, and then answers `conferenceUrl: null` first).
+             * @default false
+             * @example true
+             */
+            createConference: boolean;
         };
         /**
          * @description Members to change; those left out keep their value, `null` clears a text member. `attendees`,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type CalendarEventChanges,
   type CalendarEventInput,
@@ -113,10 +114,15 @@ export class GoogleCalendarEvents implements CalendarEvents {
     sendUpdates: SendUpdates,
   ): Promise<PlatformCalendarEvent> {
     const event = await this.call(calendarId, null, () =>
-      google<GoogleEvent>(`${this.events(calendarId)}?${new URLSearchParams({ sendUpdates })}`, account.credentials.accessToken, {
-        method: 'POST',
-        json: { ...eventBody(input, false), ...(id ? { id } : {}) },
-      }),
+      // conferenceDataVersion=1: without it the platform ignores a request for a meeting.
+      google<GoogleEvent>(
+        `${this.events(calendarId)}?${new URLSearchParams({ sendUpdates, conferenceDataVersion: '1' })}`,
+        account.credentials.accessToken,
+        {
+          method: 'POST',
+          json: { ...eventBody(input, false, id ?? randomUUID()), ...(id ? { id } : {}) },
+        },
+      ),
     ).catch((error: unknown) => {
       if (id && error instanceof PlatformError && error.details.status === 409) throw new EventIdTaken(id);
       throw error;

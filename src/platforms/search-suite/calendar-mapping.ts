@@ -118,14 +118,25 @@ function timeBody(time: CalendarEventInput['start'], patch: boolean): Record<str
   return { dateTime: time.dateTime!, ...(time.timeZone ? { timeZone: time.timeZone } : {}), ...(patch ? { date: null } : {}) };
 }
 
-/** Our event (or changes to one) as an Event body: members left out are not sent; `null` clears. */
-export function eventBody(input: CalendarEventInput | CalendarEventChanges, patch: boolean): Record<string, unknown> {
+/**
+ * Our event (or changes to one) as an Event body: members left out are not sent; `null` clears. A new meeting is
+ * asked for under `conferenceRequestId`.
+ */
+export function eventBody(
+  input: CalendarEventInput | CalendarEventChanges,
+  patch: boolean,
+  conferenceRequestId = '',
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const member of ['summary', 'description', 'location', 'status', 'visibility', 'transparency', 'recurrence', 'reminders'] as const) {
     if (input[member] !== undefined) body[member] = input[member];
   }
   if (input.start) body.start = timeBody(input.start, patch);
   if (input.end) body.end = timeBody(input.end, patch);
+  if ('createConference' in input && input.createConference) {
+    // The request id makes the platform create one meeting however often the same event is sent.
+    body.conferenceData = { createRequest: { requestId: conferenceRequestId, conferenceSolutionKey: { type: 'hangoutsMeet' } } };
+  }
   if (input.attendees) {
     body.attendees = input.attendees.map((attendee) => ({
       email: attendee.email,

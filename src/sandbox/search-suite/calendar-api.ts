@@ -2,74 +2,22 @@ import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { DateTime } from 'luxon';
+import { answer, CalendarBook, merge, present, refuse, writable } from './calendar-book.js';
+import { mountCalendarPeople } from './calendar-people.js';
 import {
   BASE32HEX_ID,
   type CalendarState,
   CalendarRefusal,
   checkTimes,
-  findInstance,
   matches,
   type SandboxCalendar,
   type StoredEvent,
   windowEvents,
 } from './calendar-store.js';
 
-/**
- * Faults the next Calendar v3 calls meet: the two quota answers (403 `rateLimitExceeded`, 429), a server error,
- * and an insert that is made but whose answer is lost (the connection is cut).
- */
-export type CalendarFault =
-  { kind: 'rate_limited' } | { kind: 'too_many_requests' } | { kind: 'server_error' } | { kind: 'drop_after_insert' };
-
 const SCOPE = 'https://www.googleapis.com/auth/calendar';
-export const PRIMARY: SandboxCalendar = {
-  id: 'owner@acme.example',
-  summary: 'Acme bookings',
-  timeZone: 'Europe/Berlin',
-  accessRole: 'owner',
-  primary: true,
-};
-/** Members a client may write; the rest are the platform's. */
-const WRITABLE = [
-  'summary',
-  'description',
-  'location',
-  'start',
-  'end',
-  'recurrence',
-  'visibility',
-  'transparency',
-  'attendees',
-  'reminders',
-  'status',
-];
 
 type Authorised = (ctx: RouterContext, scope: string) => boolean;
-
-function refuse(ctx: RouterContext, code: number, reason: string, message: string): void {
-  ctx.status = code;
-  ctx.body = { error: { code, message, errors: [{ domain: code === 403 || code === 429 ? 'usageLimits' : 'global', reason, message }] } };
-}
-
-/** JSON merge of a patch: objects member by member, `null` removes, anything else replaces. */
-function merge(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...target };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete out[key];
-    else if (
-      typeof value === 'object' &&
-      !Array.isArray(value) &&
-      typeof out[key] === 'object' &&
-      out[key] !== null &&
-      !Array.isArray(out[key])
-    )
-      out[key] = merge(out[key] as Record<string, unknown>, value as Record<string, unknown>);
-    else out[key] = value;
-  }
-  return out;
-}
-
-const writable = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => WRITABLE.includes(key)));
 
 /** Sync tokens and page tokens: opaque to clients, as the platform's are. */
 const token = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -79,6 +27,23 @@ function untoken<T>(raw: string): T | null {
   } catch {
     return null;
   }
+}
+
+/** A video meeting made for an event that asks for one (with `conferenceDataVersion=1`), as the platform attaches it. */
+function meeting(requestId: string) {
+  const code = createHash('sha256')
+    .update(requestId)
+    .digest('hex')
+    .replace(/[0-9]/g, (digit) => 'abcdefghij'[Number(digit)]!);
+  const uri = `https://meet.sandbox.example/${code.slice(0, 3)}-${code.slice(3, 7)}-${code.slice(7, 10)}`;
+  return {
+    hangoutLink: uri,
+    conferenceData: {
+      createRequest: { requestId, conferenceSolutionKey: { type: 'hangoutsMeet' }, status: { statusCode: 'success' } },
+      entryPoints: [{ entryPointType: 'video', uri, label: uri.replace('https://', '') }],
+      conferenceSolution: { key: { type: 'hangoutsMeet' }, name: 'Meeting' },
+    },
+  };
 }
 
 /**
@@ -92,33 +57,9 @@ export function mountCalendar(
   stored: { restored: CalendarState | undefined; saveNow(): void },
   authorised: Authorised,
 ): () => CalendarState {
-  const state: CalendarState = stored.restored ?? {
-    calendars: new Map([[PRIMARY.id, PRIMARY]]),
-    events: new Map(),
-    changes: 0,
-    syncTokens: 0,
-    expiredUpTo: new Map(),
-    nextId: 1,
-    updates: [],
-  };
-  const faults: CalendarFault[] = [];
+  const book = new CalendarBook(stored.restored ?? CalendarBook.empty());
+  const { state, faults } = book;
   const base = '/search_suite/calendar/v3';
-
-  const calendarOf = (id: string) => state.calendars.get(id === 'primary' ? PRIMARY.id : id);
-  const eventsOf = (calendar: SandboxCalendar) => {
-    if (!state.events.has(calendar.id)) state.events.set(calendar.id, new Map());
-    return state.events.get(calendar.id)!;
-  };
-  const stamp = (event: Omit<StoredEvent, 'etag' | 'changed' | 'updated'>): StoredEvent => {
-    state.changes += 1;
-    return {
-      ...event,
-      changed: state.changes,
-      updated: new Date().toISOString(),
-      etag: `"${Date.now()}${String(state.changes).padStart(4, '0')}"`,
-    };
-  };
-  const present = ({ changed: _changed, ...event }: StoredEvent) => event;
 
   /** The calendar of the request, after authentication and the next fault; undefined once answered. */
   const open = (ctx: RouterContext, write = false): SandboxCalendar | undefined => {
@@ -127,30 +68,16 @@ export function mountCalendar(
     if (fault?.kind === 'rate_limited') return void refuse(ctx, 403, 'rateLimitExceeded', 'Rate Limit Exceeded');
     if (fault?.kind === 'too_many_requests') return void refuse(ctx, 429, 'rateLimitExceeded', 'Rate Limit Exceeded');
     if (fault?.kind === 'server_error') return void refuse(ctx, 500, 'backendError', 'Backend Error');
-    const calendar = calendarOf(ctx.params.calendarId!);
+    const calendar = book.calendar(ctx.params.calendarId!);
     if (!calendar) return void refuse(ctx, 404, 'notFound', 'Not Found');
     if (write && calendar.accessRole === 'reader')
       return void refuse(ctx, 403, 'requiredAccessLevel', 'You need to have writer access to this calendar.');
     return calendar;
   };
-  const answer = (ctx: RouterContext, work: () => void) => {
-    try {
-      work();
-    } catch (error) {
-      if (!(error instanceof CalendarRefusal)) throw error;
-      refuse(ctx, error.code, error.reason, error.message);
-    }
-  };
   const told = (calendar: SandboxCalendar, event: StoredEvent, method: string, sendUpdates: unknown) => {
     const mode = typeof sendUpdates === 'string' ? sendUpdates : 'none';
     const guests = mode === 'none' ? [] : (event.attendees ?? []).map((attendee) => attendee.email);
     state.updates.push({ calendarId: calendar.id, eventId: event.id, method, sendUpdates: mode, guests });
-  };
-  /** The stored event, or an instance of a series nobody changed yet; 404 when neither. */
-  const find = (calendar: SandboxCalendar, id: string): StoredEvent => {
-    const found = eventsOf(calendar).get(id) ?? findInstance(eventsOf(calendar), id, calendar);
-    if (!found) throw new CalendarRefusal(404, 'notFound', 'Not Found');
-    return found;
   };
   const precondition = (ctx: RouterContext, event: StoredEvent) => {
     const wanted = ctx.get('If-Match');
@@ -166,7 +93,7 @@ export function mountCalendar(
   });
   router.get('/search_suite/calendar/v3/users/me/calendarList/:calendarId', (ctx) => {
     if (!authorised(ctx, SCOPE)) return;
-    const calendar = calendarOf(ctx.params.calendarId!);
+    const calendar = book.calendar(ctx.params.calendarId!);
     if (!calendar) return refuse(ctx, 404, 'notFound', 'Not Found');
     ctx.body = { kind: 'calendar#calendarListEntry', ...calendar };
   });
@@ -189,7 +116,7 @@ export function mountCalendar(
         );
       if (q.orderBy === 'startTime' && q.singleEvents !== 'true')
         throw new CalendarRefusal(400, 'invalid', 'The requested ordering is not available for the particular query.');
-      const events = eventsOf(calendar);
+      const events = book.events(calendar);
       if (q.singleEvents === 'true') {
         const window = page?.window ?? { timeMin: q.timeMin ?? '', timeMax: q.timeMax ?? '', q: q.q ?? '' };
         const from = window.timeMin ? DateTime.fromISO(window.timeMin) : DateTime.now().minus({ years: 1 });
@@ -239,7 +166,7 @@ export function mountCalendar(
 
   router.get(`${base}/calendars/:calendarId/events/:eventId`, (ctx) => {
     const calendar = open(ctx);
-    if (calendar) answer(ctx, () => void (ctx.body = present(find(calendar, ctx.params.eventId!))));
+    if (calendar) answer(ctx, () => void (ctx.body = present(book.find(calendar, ctx.params.eventId!))));
   });
 
   router.post(`${base}/calendars/:calendarId/events`, (ctx) => {
@@ -247,7 +174,7 @@ export function mountCalendar(
     if (!calendar) return;
     answer(ctx, () => {
       const body = (ctx.request.body ?? {}) as Record<string, unknown> & { id?: string };
-      const events = eventsOf(calendar);
+      const events = book.events(calendar);
       if (body.id !== undefined && !BASE32HEX_ID.test(body.id)) throw new CalendarRefusal(400, 'invalid', 'Invalid resource id value.');
       if (body.id !== undefined && events.has(body.id))
         throw new CalendarRefusal(409, 'duplicate', 'The requested identifier already exists.');
@@ -256,8 +183,10 @@ export function mountCalendar(
       const id =
         body.id ?? createHash('sha256').update(`${calendar.id}/${state.nextId++}`).digest('hex').replace(/[w-z]/g, 'a').slice(0, 26);
       const now = new Date().toISOString();
-      const event = stamp({
+      const conference = (body.conferenceData as { createRequest?: { requestId?: string } } | undefined)?.createRequest;
+      const event = book.write(calendar, {
         ...input,
+        ...(conference?.requestId && ctx.query.conferenceDataVersion === '1' ? meeting(conference.requestId) : {}),
         kind: 'calendar#event',
         id,
         status: input.status === 'tentative' ? 'tentative' : 'confirmed',
@@ -269,7 +198,6 @@ export function mountCalendar(
         reminders: input.reminders ?? { useDefault: true },
         sequence: 0,
       });
-      events.set(id, event);
       told(calendar, event, 'insert', ctx.query.sendUpdates);
       if (faults[0]?.kind === 'drop_after_insert') {
         faults.shift();
@@ -287,7 +215,7 @@ export function mountCalendar(
     const calendar = open(ctx, true);
     if (!calendar) return;
     answer(ctx, () => {
-      const current = find(calendar, ctx.params.eventId!);
+      const current = book.find(calendar, ctx.params.eventId!);
       if (current.status === 'cancelled') throw new CalendarRefusal(410, 'deleted', 'Resource has been deleted');
       precondition(ctx, current);
       const patch = writable((ctx.request.body ?? {}) as Record<string, unknown>);
@@ -297,8 +225,7 @@ export function mountCalendar(
       checkTimes(next);
       if (patch.attendees)
         next.attendees = next.attendees?.map((attendee) => ({ ...attendee, responseStatus: attendee.responseStatus ?? 'needsAction' }));
-      const event = stamp({ ...next, sequence: current.sequence + 1 });
-      eventsOf(calendar).set(event.id, event);
+      const event = book.write(calendar, { ...next, sequence: current.sequence + 1 });
       told(calendar, event, 'patch', ctx.query.sendUpdates);
       ctx.body = present(event);
     });
@@ -308,69 +235,16 @@ export function mountCalendar(
     const calendar = open(ctx, true);
     if (!calendar) return;
     answer(ctx, () => {
-      const current = find(calendar, ctx.params.eventId!);
+      const current = book.find(calendar, ctx.params.eventId!);
       if (current.status === 'cancelled') throw new CalendarRefusal(410, 'deleted', 'Resource has been deleted');
       precondition(ctx, current);
-      const event = stamp({ ...current, status: 'cancelled', sequence: current.sequence + 1 });
-      eventsOf(calendar).set(event.id, event);
+      const event = book.write(calendar, { ...current, status: 'cancelled', sequence: current.sequence + 1 });
       told(calendar, event, 'delete', ctx.query.sendUpdates);
       ctx.status = 204;
     });
   });
 
-  // The people on the platform.
-  /** A calendar the owner made or was given (a team's), to choose with calendarId. */
-  router.post('/_sandbox/search_suite/calendars', (ctx) => {
-    const body = (ctx.request.body ?? {}) as Partial<SandboxCalendar>;
-    const id = `c_${createHash('sha256').update(`calendar ${state.nextId++}`).digest('hex').slice(0, 26)}@group.calendar.sandbox.example`;
-    const calendar: SandboxCalendar = {
-      id,
-      summary: body.summary ?? 'Team',
-      timeZone: body.timeZone ?? 'Europe/Berlin',
-      accessRole: body.accessRole ?? 'writer',
-    };
-    state.calendars.set(id, calendar);
-    ctx.status = 201;
-    ctx.body = calendar;
-  });
-  /** The calendar's owner changes an event in the platform's own app (a concurrent edit). */
-  router.post('/_sandbox/search_suite/calendar/edit-in-app', (ctx) => {
-    const { calendarId, eventId, changes } = (ctx.request.body ?? {}) as {
-      calendarId: string;
-      eventId: string;
-      changes: Record<string, unknown>;
-    };
-    const calendar = calendarOf(calendarId);
-    if (!calendar) return refuse(ctx, 404, 'notFound', 'Not Found');
-    answer(ctx, () => {
-      const current = find(calendar, eventId);
-      const event = stamp({
-        ...(merge(current as unknown as Record<string, unknown>, writable(changes)) as unknown as StoredEvent),
-        sequence: current.sequence + 1,
-      });
-      eventsOf(calendar).set(event.id, event);
-      ctx.body = present(event);
-    });
-  });
-  /** Every sync token of the calendar issued so far stops working (410), as when they expire. */
-  router.post('/_sandbox/search_suite/calendar/expire-sync-tokens', (ctx) => {
-    const { calendarId } = (ctx.request.body ?? {}) as { calendarId: string };
-    state.expiredUpTo.set(calendarOf(calendarId)?.id ?? calendarId, state.syncTokens);
-    ctx.body = { expiredUpTo: state.syncTokens };
-  });
-  /** Everything the calendar holds (deleted events as cancelled), and who was told of which write. */
-  router.get('/_sandbox/search_suite/calendar/events', (ctx) => {
-    const calendar = calendarOf(String(ctx.query.calendarId ?? PRIMARY.id));
-    if (!calendar) return refuse(ctx, 404, 'notFound', 'Not Found');
-    ctx.body = {
-      events: [...eventsOf(calendar).values()].map(present),
-      updates: state.updates.filter((u) => u.calendarId === calendar.id),
-    };
-  });
-  router.post('/_sandbox/search_suite/calendar/faults', (ctx) => {
-    faults.push(...(((ctx.request.body ?? {}) as { faults?: CalendarFault[] }).faults ?? []));
-    ctx.body = { pending: faults.length };
-  });
+  mountCalendarPeople(router, book);
 
   return () => state;
 }

@@ -34,6 +34,7 @@ describeApi('calendar events — create, read, change, delete on the chosen cale
     ]);
     expect(created.body.reminders).to.deep.equal({ useDefault: false, overrides: [{ method: 'popup', minutes: 30 }] });
     expect(created.headers.get('etag')).to.equal(created.body.etag);
+    expect(created.body.conferenceUrl).to.equal(null);
     const id = created.body.id;
 
     const read = await t.app.api.get(events(accountId, `/${id}`), { token: t.owner.key });
@@ -142,8 +143,36 @@ describeApi('calendar events — create, read, change, delete on the chosen cale
       'not on the primary calendar',
     ).to.equal(404);
 
+    const shared = await calendar.newCalendar({ summary: 'Holidays', accessRole: 'reader' });
+    const readOnly = await t.app.api.post(events(accountId, `?calendarId=${encodeURIComponent(shared.id)}`), {
+      token: t.owner.key,
+      body: { summary: 'Mine', start: { date: '2026-12-24' }, end: { date: '2026-12-25' } },
+    });
+    expect(readOnly.status, 'a calendar shared to read only').to.equal(502);
+    expect(readOnly.body.detail).to.include(`may not change calendar ${shared.id}`);
+    expect((await t.app.api.get(`/accounts/${accountId}`, { token: t.owner.key })).body.status, 'no reason to reconnect').to.equal(
+      'connected',
+    );
+
     const unknown = await t.app.api.get(events(accountId, '?calendarId=nobody%40nowhere.example'), { token: t.owner.key });
     expect(unknown.status).to.equal(404);
     expect(unknown.body.code).to.equal('not_found');
+  });
+
+  it('attaches a new video meeting when asked, its link in conferenceUrl', async () => {
+    const accountId = await connectCalendar(t.app, t.owner);
+    const created = await t.app.api.post(events(accountId), {
+      token: t.owner.key,
+      body: {
+        summary: 'Call with the roaster',
+        start: { dateTime: '2026-12-02T15:00:00Z' },
+        end: { dateTime: '2026-12-02T15:30:00Z' },
+        createConference: true,
+      },
+    });
+    expect(created.status, created.text).to.equal(201);
+    expect(created.body.conferenceUrl).to.match(/^https:\/\/meet\.sandbox\.example\/[a-z]{3}-[a-z]{4}-[a-z]{3}$/);
+    const read = await t.app.api.get(events(accountId, `/${created.body.id}`), { token: t.owner.key });
+    expect(read.body.conferenceUrl).to.equal(created.body.conferenceUrl);
   });
 });
