@@ -11410,7 +11410,7 @@ export interface components {
              */
             allDay: boolean;
             /**
-             * @description `confirmed`, `tentative`, or `cancelled` (a cancelled instance of a recurring event).
+             * @description `confirmed`, `tentative`, or `cancelled` (a deleted event, or one cancelled instance of a series: seen in syncs and when read by id).
              * @example confirmed
              * @enum {string}
              */

@@ -1,4 +1,5 @@
-import { ValidationFailedError } from '../../lib/errors.js';
+import { type FieldError, InvalidCursorError, ValidationFailedError } from '../../lib/errors.js';
+import type { components } from '../../../generated/api.js';
 import {
   type CalendarEventChanges,
   type CalendarEventInput,
@@ -10,12 +11,10 @@ import {
 } from '../../platforms/capabilities/calendar.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
-import type { components } from '../../../generated/api.js';
 import { decodePosition, decodeSyncPosition, encodePosition, encodeSyncPosition, type ListPosition, type SyncPosition } from './cursor.js';
 import { clientEventId } from './event-id.js';
 import { checkEvent } from './input.js';
 import { onCalendar, type OnCalendar } from './on-calendar.js';
-import { InvalidCursorError } from '../../lib/errors.js';
 
 type CalendarEvent = components['schemas']['CalendarEvent'];
 type CalendarEventList = components['schemas']['CalendarEventList'];
@@ -50,8 +49,8 @@ function sameCalendar<P extends { calendarId: string }>(position: P, calendarId:
 function listPlan(query: ListQuery): { page: ListPosition | null; since: SyncPosition | null; syncing: boolean } {
   const page = query.cursor ? sameCalendar(decodePosition(query.cursor), query.calendarId) : null;
   const since = query.syncCursor ? sameCalendar(decodeSyncPosition(query.syncCursor), query.calendarId) : null;
-  const syncing = Boolean(query.sync) || since !== null || page?.way === 'sync';
-  const errors = [];
+  const syncing = page ? page.way === 'sync' : Boolean(query.sync) || since !== null;
+  const errors: FieldError[] = [];
   if (syncing) {
     for (const filter of ['timeMin', 'timeMax', 'q'] as const) {
       if (query[filter] !== undefined) {

@@ -50,7 +50,7 @@ export function onCalendar<T>(
       unsupported: (platform) =>
         `${platform} accounts have no calendar: calendar events need a calendar account (connect search_suite with include=calendar).`,
       handle: (error) => {
-        if (error instanceof EventNotFound) throw new NotFoundError(error.message.replace(/^the platform has no /, ''));
+        if (error instanceof EventNotFound) throw new NotFoundError(error.what);
         if (error instanceof EventChanged && condition?.ifMatch) throw new CalendarEventChangedError(condition.eventId, condition.ifMatch);
         if (error.kind === 'invalid_request' && error.details.status === 400) {
           throw new ValidationFailedError([

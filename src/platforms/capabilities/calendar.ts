@@ -95,7 +95,8 @@ export class EventChanged extends PlatformError {
 
 /** The calendar has no such event (or the account cannot see the calendar). */
 export class EventNotFound extends PlatformError {
-  constructor(what: string) {
+  /** `what`: the event or calendar not found, in words (`event … on calendar …`). */
+  constructor(readonly what: string) {
     super('invalid_request', `the platform has no ${what}`, { status: 404 });
     this.name = 'EventNotFound';
   }
