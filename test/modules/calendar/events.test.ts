@@ -175,4 +175,41 @@ describeApi('calendar events — create, read, change, delete on the chosen cale
     const read = await t.app.api.get(events(accountId, `/${created.body.id}`), { token: t.owner.key });
     expect(read.body.conferenceUrl).to.equal(created.body.conferenceUrl);
   });
+
+  it('pages a window in start order; the cursor keeps the calendar and the filters', async () => {
+    const accountId = await connectCalendar(t.app, t.owner);
+    const team = await calendar.newCalendar({ summary: 'Paged' });
+    const onTeam = `?calendarId=${encodeURIComponent(team.id)}`;
+    for (const [summary, hour] of [
+      ['Third', 12],
+      ['First', 8],
+      ['Second', 10],
+      ['Elsewhere', 9],
+    ] as const) {
+      const body = {
+        summary: summary === 'Elsewhere' ? summary : `Tasting ${summary}`,
+        start: { dateTime: `2026-12-07T${String(hour).padStart(2, '0')}:00:00Z` },
+        end: { dateTime: `2026-12-07T${String(hour).padStart(2, '0')}:30:00Z` },
+      };
+      expect((await t.app.api.post(events(accountId, onTeam), { token: t.owner.key, body })).status).to.equal(201);
+    }
+    const first = await t.app.api.get(
+      events(accountId, `${onTeam}&timeMin=2026-12-07T00:00:00Z&timeMax=2026-12-08T00:00:00Z&q=tasting&limit=2`),
+      {
+        token: t.owner.key,
+      },
+    );
+    expect(first.body.data.map((event: { summary: string }) => event.summary)).to.deep.equal(['Tasting First', 'Tasting Second']);
+    const next = await t.app.api.get(events(accountId, `?cursor=${first.body.nextCursor}&limit=2`), { token: t.owner.key });
+    expect(next.body.data.map((event: { summary: string }) => event.summary)).to.deep.equal(['Tasting Third']);
+    expect(next.body).to.include({ nextCursor: null, syncCursor: null, fullResync: false });
+    const otherCalendar = await t.app.api.get(
+      events(accountId, `?cursor=${first.body.nextCursor}&calendarId=${encodeURIComponent(PRIMARY_CALENDAR)}`),
+      {
+        token: t.owner.key,
+      },
+    );
+    expect(otherCalendar.status).to.equal(400);
+    expect(otherCalendar.body.code).to.equal('invalid_cursor');
+  });
 });
