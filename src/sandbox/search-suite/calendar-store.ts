@@ -146,7 +146,7 @@ export function findInstance(events: Map<string, StoredEvent>, id: string, calen
     ? DateTime.fromFormat(match[2]!, 'yyyyMMdd', { zone })
     : DateTime.fromFormat(match[2]!, "yyyyMMdd'T'HHmmss'Z'", { zone: 'UTC' }).setZone(zone);
   if (!at.isValid) return undefined;
-  const found = starts(series.recurrence, instantOf(series.start!, zone), at, at.plus({ seconds: 1 }), 1).find((start) => +start === +at);
+  const found = starts(series.recurrence, instantOf(series.start!, zone), at, at.plus({ seconds: 1 })).find((start) => +start === +at);
   return found ? instanceOf(series, found, zone) : undefined;
 }
 

@@ -69,6 +69,39 @@ describeApi('calendar events — recurrence, instances and incremental sync', (t
     ]);
   });
 
+  it('a daily all-day series: one day changes alone, the series keeps its other days', async () => {
+    const { at } = await ownCalendar();
+    const series = await t.app.api.post(at(), {
+      token: t.owner.key,
+      body: {
+        summary: 'Market stall',
+        start: { date: '2026-12-14' },
+        end: { date: '2026-12-15' },
+        recurrence: ['RRULE:FREQ=DAILY;COUNT=3'],
+      },
+    });
+    expect(series.status, series.text).to.equal(201);
+    const middle = `${series.body.id}_20261215`;
+    const read = await t.app.api.get(at(`/${middle}`), { token: t.owner.key });
+    expect(read.status, read.text).to.equal(200);
+    expect(read.body).to.deep.include({ recurringEventId: series.body.id, allDay: true });
+    const changed = await t.app.api.patch(at(`/${middle}`), {
+      token: t.owner.key,
+      headers: { 'If-Match': read.body.etag },
+      body: { location: 'Kollwitzplatz' },
+    });
+    expect(changed.status, changed.text).to.equal(200);
+    const listed = await t.app.api.get<{ data: Array<Listed & { location: string | null }> }>(
+      at('', '&timeMin=2026-12-13T00:00:00Z&timeMax=2026-12-20T00:00:00Z'),
+      { token: t.owner.key },
+    );
+    expect(listed.body.data.map((event) => [event.start.date, event.location])).to.deep.equal([
+      ['2026-12-14', null],
+      ['2026-12-15', 'Kollwitzplatz'],
+      ['2026-12-16', null],
+    ]);
+  });
+
   it('refuses rules the platform cannot expand, and a recurring timed event without its zone', async () => {
     const { at } = await ownCalendar();
     const body = (recurrence: string[], timeZone?: string) => ({
