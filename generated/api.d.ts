@@ -13928,6 +13928,8 @@ export interface components {
          *     calendar, or another the owner made. Without it, the account's own (primary) calendar.
          */
         CalendarIdQuery: string;
+        /** @description The `nextCursor` of the previous page; omit it for the first page. It carries the platform's page token with the calendar and the filters of the first page, so those need not be given again. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+        CalendarCursor: string;
         /**
          * @description Who the platform emails about the change: `all` guests, `externalOnly` guests outside the calendar's
          *     domain, or `none`.
@@ -23489,8 +23491,8 @@ export interface operations {
                 calendarId?: components["parameters"]["CalendarIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
-                cursor?: components["parameters"]["Cursor"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. It carries the platform's page token with the calendar and the filters of the first page, so those need not be given again. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["CalendarCursor"];
             };
             header?: never;
             path: {
