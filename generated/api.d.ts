@@ -2784,6 +2784,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/{id}/calendar/calendars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the account's calendars
+         * @description The calendars a connected calendar account can see, read live from the platform: its own (`primary`),
+         *     others its owner made, and team or shared calendars. Pass a calendar's `id` as `calendarId` to the event
+         *     operations to work on it; `accessRole` says whether events may be changed there.
+         *
+         *     Errors: 404 `not_found`, 403 `profile_out_of_scope`, 409 `account_not_connected`, 422
+         *     `account_platform_unsupported` (not a `calendar` account) or `permission_missing`, 429
+         *     `platform_rate_limited`, 502 `platform_error`.
+         */
+        get: operations["listCalendars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accounts/{id}/calendar/events": {
         parameters: {
             query?: never;
@@ -2796,15 +2825,26 @@ export interface paths {
         };
         /**
          * List calendar events
-         * @description Lists the events of a connected calendar account, read live from the platform, in start order (earliest
-         *     first, the natural order of a calendar). Recurring events are expanded into their instances (each with
-         *     `recurringEventId`); cancelled events are left out. `timeMin` defaults to now, so without filters the list
-         *     shows upcoming events; an event is listed when it ends after `timeMin` and starts before `timeMax`.
-         *     The cursor wraps the platform's page token.
+         * @description Lists the events of a connected calendar account, read live from the platform, from the account's own
+         *     calendar or the one `calendarId` names. Two ways:
          *
-         *     Errors: 400 `validation_failed` (`timeMax` not after `timeMin`), 404 `not_found`, 403
-         *     `profile_out_of_scope`, 409 `account_not_connected`, 422 `account_platform_unsupported` (not a
-         *     `calendar` account), 502 `platform_error`.
+         *     - **A window** (the default): events that end after `timeMin` (default now) and start before `timeMax`,
+         *       optionally matching `q`, in start order (earliest first). Recurring events are expanded into their
+         *       instances (each with `recurringEventId`); cancelled events are left out.
+         *     - **A sync**: `sync=true` lists every event of the calendar (a series once, with its `recurrence`, and each
+         *       changed instance apart), page by page; the last page gives a `syncCursor`. Later, `syncCursor=<it>` lists
+         *       only what changed since, deleted events included as `status: cancelled`, and gives the next `syncCursor`.
+         *       When the platform no longer knows a `syncCursor` (it expires after some weeks, or when the calendar's
+         *       sharing changes), the answer is a full sync again, said by `fullResync: true`: replace what you kept.
+         *       `timeMin`, `timeMax` and `q` do not combine with a sync.
+         *
+         *     `cursor` (the next page, of either way) wraps the platform's page token and remembers the calendar.
+         *
+         *     Errors: 400 `validation_failed` (`timeMax` not after `timeMin`, a filter with a sync), 400 `invalid_cursor`,
+         *     404 `not_found` (no such account, or a calendar the account cannot see), 403 `profile_out_of_scope`, 409
+         *     `account_not_connected`, 422 `account_platform_unsupported` (not a `calendar` account) or
+         *     `permission_missing` (connected without the calendar permission), 429 `platform_rate_limited`, 502
+         *     `platform_error`.
          */
         get: operations["listCalendarEvents"];
         put?: never;
@@ -2813,12 +2853,17 @@ export interface paths {
          * @description Creates an event on a connected calendar account and answers it as the platform stored it (`id`, `etag`,
          *     `htmlLink`, times normalised to UTC). `sendUpdates` decides whether guests get an invitation. Give
          *     `dateTime` or `date` for both `start` and `end`, of the same kind, with `end` after `start`; a recurring
-         *     timed event needs `start.timeZone`. The service keeps no copy; the platform is the record.
+         *     timed event needs `start.timeZone`; `timeZone` is an IANA name. `recurrence` takes RFC 5545 `RRULE`,
+         *     `EXDATE` and `RDATE` lines (checked before the platform sees them). The event goes on the account's own
+         *     calendar, or the one `calendarId` names. The service keeps no copy; the platform is the record.
+         *
+         *     With an `Idempotency-Key`, a retried request never makes a second event, even when the first answer was
+         *     lost: the platform's event id is derived from the key and the request, and a repeat finds the event made.
          *
          *     Errors: 400 `validation_failed` (end not after start, mixed kinds, a bad rule), 404 `not_found`, 403
          *     `profile_out_of_scope`, 409 `account_not_connected` or `idempotency_key_in_use`, 422
          *     `account_platform_unsupported` (not a `calendar` account) or `idempotency_key_reused`, 502
-         *     `platform_error` (the platform refused the event; `detail` says why).
+         *     `platform_error` (the platform refused the event; `detail` says why), 429 `platform_rate_limited`.
          */
         post: operations["createCalendarEvent"];
         delete?: never;
@@ -2829,7 +2874,13 @@ export interface paths {
     };
     "/accounts/{id}/calendar/events/{eventId}": {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Which of the account's calendars (an `id` from `GET /accounts/{id}/calendar/calendars`): a shared or team
+                 *     calendar, or another the owner made. Without it, the account's own (primary) calendar.
+                 */
+                calendarId?: components["parameters"]["CalendarIdQuery"];
+            };
             header?: never;
             path: {
                 /** @description Identifier of the connected account (`acc_…`). */
@@ -2839,18 +2890,29 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a calendar event
+         * @description One event of a connected calendar account, read live from the platform, with its version in `etag` and the
+         *     `ETag` header (for `If-Match` on a change). A series' `id` answers the series; an instance's `id`, that
+         *     instance. A deleted event answers with `status: cancelled`.
+         *
+         *     Errors: 404 `not_found` (no such account, or no such event on the calendar), 403 `profile_out_of_scope`,
+         *     409 `account_not_connected`, 422 `account_platform_unsupported` (not a `calendar` account) or
+         *     `permission_missing`, 429 `platform_rate_limited`, 502 `platform_error`.
+         */
+        get: operations["getCalendarEvent"];
         put?: never;
         post?: never;
         /**
          * Delete a calendar event
          * @description Deletes (cancels) an event on a connected calendar account. The `id` of a series deletes every instance;
          *     the `id` of one instance cancels only that one. `sendUpdates` decides whether guests are told. Deleting an
-         *     event that is deleted already answers 204 again.
+         *     event that is deleted already answers 204 again. With `If-Match`, the event is deleted only if nobody
+         *     changed it since that version; otherwise 409 `calendar_event_changed`.
          *
          *     Errors: 404 `not_found` (no such account, or no such event on the calendar), 403 `profile_out_of_scope`,
-         *     409 `account_not_connected`, 422 `account_platform_unsupported` (not a `calendar` account), 502
-         *     `platform_error`.
+         *     409 `calendar_event_changed` or `account_not_connected`, 422 `account_platform_unsupported` (not a
+         *     `calendar` account) or `permission_missing`, 429 `platform_rate_limited`, 502 `platform_error`.
          */
         delete: operations["deleteCalendarEvent"];
         options?: never;
@@ -2860,12 +2922,17 @@ export interface paths {
          * @description Changes an event on a connected calendar account (JSON merge semantics: members left out keep their
          *     value, `null` clears `description` or `location`; `attendees`, `recurrence` and `reminders` replace the
          *     whole value) and answers the event as the platform stored it, with a new `etag`. The `id` of a series
-         *     changes every instance; the `id` of one instance changes only that one. `sendUpdates` decides whether
-         *     guests are told.
+         *     changes every instance; the `id` of one instance changes only that one (changing "this and the following
+         *     instances" is not offered: change the series' `recurrence` to end it, and create a new series). `sendUpdates`
+         *     decides whether guests are told. With `If-Match` (the `etag` last read), the change is made only if nobody
+         *     changed the event since; otherwise 409 `calendar_event_changed`, never a lost update.
          *
-         *     Errors: 400 `validation_failed` (an empty body, end not after start, mixed kinds), 404 `not_found` (no
-         *     such account, or no such event on the calendar), 403 `profile_out_of_scope`, 409 `account_not_connected`,
-         *     422 `account_platform_unsupported` (not a `calendar` account), 502 `platform_error`.
+         *     Errors: 400 `validation_failed` (an empty body, end not after start, mixed kinds, a bad rule or time zone;
+         *     or, `path: body` and `code: platform_refused`, a change the platform refuses with the event as it is, such
+         *     as a new end before its start),
+         *     404 `not_found` (no such account, or no such event on the calendar), 403 `profile_out_of_scope`, 409
+         *     `calendar_event_changed` or `account_not_connected`, 422 `account_platform_unsupported` (not a `calendar`
+         *     account) or `permission_missing`, 429 `platform_rate_limited`, 502 `platform_error`.
          */
         patch: operations["updateCalendarEvent"];
         trace?: never;
@@ -4064,10 +4131,11 @@ export interface components {
          *     | `plan_limit_reached` | 402 | A hard limit of the owner's plan would be exceeded; `detail` names the quota, the limit and when the period ends. |
          *     | `plan_unavailable` | 422 | The plan is not sold at this interval on this instance (no price configured for it). |
          *     | `invoice_not_cancellable` | 409 | The invoice cannot be cancelled: it is a draft, void or uncollectible already, or a cancellation of it is under way or done. |
+         *     | `calendar_event_changed` | 409 | The calendar event changed on its platform since the version named in `If-Match` (another person or app edited it); nothing was changed. Read it again and reapply the change. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -11227,6 +11295,48 @@ export interface components {
             reference?: string;
         };
         /**
+         * @description A calendar the connected calendar account can see: its own (`primary`), others it made, and calendars shared
+         *     with it. Its `id` is what `calendarId` takes on the event operations.
+         */
+        Calendar: {
+            /**
+             * @description The platform's id of the calendar.
+             * @example owner@acme.example
+             */
+            id: string;
+            /**
+             * @description The calendar's title.
+             * @example Acme bookings
+             */
+            summary: string | null;
+            /**
+             * @description The calendar's notes.
+             * @example null
+             */
+            description: string | null;
+            /**
+             * @description The calendar's IANA time zone, the zone of its events that name none.
+             * @example Europe/Berlin
+             */
+            timeZone: string | null;
+            /**
+             * @description Whether this is the account's own calendar, the one event operations use without `calendarId`.
+             * @example true
+             */
+            primary: boolean;
+            /**
+             * @description What the account may do on it: `owner` and `writer` change events, `reader` sees them, `freeBusyReader`
+             *     sees only when it is busy. Creating, changing and deleting events needs `owner` or `writer`.
+             * @example owner
+             * @enum {string}
+             */
+            accessRole: "owner" | "writer" | "reader" | "freeBusyReader";
+        };
+        /** @description Every calendar the connected calendar account can see, its own first. */
+        CalendarList: {
+            data: components["schemas"]["Calendar"][];
+        };
+        /**
          * @description The start or end of a calendar event: `dateTime` for a timed event, `date` for an all-day event (the other
          *     is `null`). An all-day event's `end.date` is exclusive (the day after its last day).
          */
@@ -11333,7 +11443,9 @@ export interface components {
         /**
          * @description An event of a connected calendar. It lives on the platform: `id` is the platform's event id (for an
          *     instance of a recurring event, the series id with the instance's start appended), and the service keeps no
-         *     copy.
+         *     copy. A cancelled event in a sync (deleted, or one cancelled instance of a series) may carry only its `id`,
+         *     `status`, `etag` and, for an instance, `recurringEventId` and `originalStart`: its other members are then
+         *     `null` or empty.
          */
         CalendarEvent: {
             /**
@@ -11350,7 +11462,7 @@ export interface components {
              * @description The event's iCalendar UID, the same in every calendar that has the event.
              * @example 7kq3c1v0s2hb5n4m6p8r0t2v4x@calendar.example
              */
-            iCalUID: string;
+            iCalUID: string | null;
             /**
              * @description The title.
              * @example Product shoot for the winter blend
@@ -11374,14 +11486,14 @@ export interface components {
              */
             allDay: boolean;
             /**
-             * @description `confirmed`, `tentative`, or `cancelled` (a cancelled instance of a recurring event).
+             * @description `confirmed`, `tentative`, or `cancelled` (a deleted event, or one cancelled instance of a series: seen in syncs and when read by id).
              * @example confirmed
              * @enum {string}
              */
             status: "confirmed" | "tentative" | "cancelled";
             visibility: components["schemas"]["CalendarEventVisibility"];
             transparency: components["schemas"]["CalendarEventTransparency"];
-            /** @description Who organizes the event. */
+            /** @description Who organizes the event; `null` on a cancelled event that carries no more than its id. */
             organizer: {
                 /**
                  * Format: email
@@ -11399,7 +11511,7 @@ export interface components {
                  * @example true
                  */
                 self: boolean;
-            };
+            } | null;
             /** @description The guests; empty when there are none. */
             attendees: components["schemas"]["CalendarEventAttendee"][];
             /**
@@ -11414,6 +11526,11 @@ export interface components {
              * @example null
              */
             recurringEventId: string | null;
+            /**
+             * @description For an instance of a recurring event, when the series planned it (the instance's id and place in the
+             *     series, even once it is moved); `null` otherwise.
+             */
+            originalStart: components["schemas"]["CalendarEventTime"] | null;
             reminders: components["schemas"]["CalendarEventReminders"];
             /**
              * Format: uri
@@ -11426,7 +11543,7 @@ export interface components {
              * @description The event's page in the calendar's web interface.
              * @example https://calendar.example/event?eid=N2txM2MxdjBzMmhiNW40bTZwOHIwdDJ2NHg
              */
-            htmlLink: string;
+            htmlLink: string | null;
             /**
              * @description The platform's version tag of the event; it changes on every change.
              * @example "3401772841390000"
@@ -11437,22 +11554,34 @@ export interface components {
              * @description When the event was created.
              * @example 2026-11-22T09:50:00Z
              */
-            createdAt: string;
+            createdAt: string | null;
             /**
              * Format: date-time
              * @description When the event was last changed.
              * @example 2026-11-22T09:50:00Z
              */
-            updatedAt: string;
+            updatedAt: string | null;
         };
         /**
-         * @description A page of calendar events, in start order (earliest first); recurring events are expanded into their
-         *     instances.
+         * @description A page of calendar events. A window (`timeMin`, `timeMax`, `q`) is in start order (earliest first), with
+         *     recurring events expanded into their instances. A sync (`sync=true`, then `syncCursor`) is in the platform's
+         *     order, with each series once (its `recurrence`) and its changed or cancelled instances apart.
          */
         CalendarEventList: {
             data: components["schemas"]["CalendarEvent"][];
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
+            /**
+             * @description On the last page of a sync: pass it as `syncCursor` later to get only what changed after this answer
+             *     (created, changed, and deleted events as `status: cancelled`). `null` on other pages and outside a sync.
+             */
+            syncCursor: string | null;
+            /**
+             * @description `true` when the `syncCursor` given had expired on the platform (too old, or the calendar's sharing
+             *     changed): this answer and the pages after it hold every event again, not changes, so replace what you
+             *     kept of the calendar with them. `false` otherwise.
+             */
+            fullResync: boolean;
         };
         /**
          * @description The start or end of an event: give `dateTime` for a timed event, or `date` for an all-day event, not both.
@@ -11556,6 +11685,13 @@ export interface components {
              */
             recurrence?: string[];
             reminders?: components["schemas"]["CalendarEventReminders"];
+            /**
+             * @description `true` asks the platform to attach a new video meeting to the event; its link comes back in
+             *     `conferenceUrl` (the platform may take a moment to make it, and then answers `conferenceUrl: null` first).
+             * @default false
+             * @example true
+             */
+            createConference: boolean;
         };
         /**
          * @description Members to change; those left out keep their value, `null` clears a text member. `attendees`,
@@ -13943,6 +14079,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The event changed on the platform since the version in `If-Match` (`calendar_event_changed`): nothing was changed; read the event again and reapply. Or the account is not connected (`account_not_connected`). */
+        CalendarEventConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description How many objects to return in one page. */
@@ -13995,12 +14140,25 @@ export interface components {
          */
         AdEffectiveStatusQuery: components["schemas"]["AdEffectiveStatus"][];
         /**
+         * @description Which of the account's calendars (an `id` from `GET /accounts/{id}/calendar/calendars`): a shared or team
+         *     calendar, or another the owner made. Without it, the account's own (primary) calendar.
+         */
+        CalendarIdQuery: string;
+        /** @description The `nextCursor` of the previous page; omit it for the first page. It carries the platform's page token with the calendar and the filters of the first page, so those need not be given again. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+        CalendarCursor: string;
+        /**
          * @description Who the platform emails about the change: `all` guests, `externalOnly` guests outside the calendar's
          *     domain, or `none`.
          */
         CalendarSendUpdates: "all" | "externalOnly" | "none";
         /** @description The platform's id of the calendar event (the `id` of a `CalendarEvent`). */
         CalendarEventIdPath: string;
+        /**
+         * @description The event's `etag` as last read (or the `ETag` header of that answer): the change is made only if nobody has
+         *     changed the event since. Otherwise the answer is 409 `calendar_event_changed` and nothing is changed; read the
+         *     event again, and reapply. Without it, the change is made whatever the event's version.
+         */
+        CalendarIfMatch: string;
         /** @description The identifier of the webhook. */
         HookIdPath: string;
         /** @description The identifier of the delivery. */
@@ -14056,6 +14214,8 @@ export interface components {
         RateLimitRemaining: number;
         /** @description Seconds until the current window ends. */
         RateLimitReset: number;
+        /** @description The event's version (its `etag`), for `If-Match` on a later change. */
+        CalendarEventETag: string;
     };
     pathItems: never;
 }
@@ -23480,6 +23640,59 @@ export interface operations {
             501: components["responses"]["NotImplemented"];
         };
     };
+    listCalendars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendars. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "owner@acme.example",
+                     *           "summary": "Acme bookings",
+                     *           "description": null,
+                     *           "timeZone": "Europe/Berlin",
+                     *           "primary": true,
+                     *           "accessRole": "owner"
+                     *         },
+                     *         {
+                     *           "id": "c_8f2k1m3n5p7r9t1v3x5z7b9d1f@group.calendar.example",
+                     *           "summary": "Studio shoots",
+                     *           "description": "Shared with the photo team.",
+                     *           "timeZone": "Europe/Berlin",
+                     *           "primary": false,
+                     *           "accessRole": "writer"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CalendarList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
     listCalendarEvents: {
         parameters: {
             query?: {
@@ -23489,10 +23702,19 @@ export interface operations {
                 timeMax?: string;
                 /** @description Only events whose title, description, location or guests contain these words. */
                 q?: string;
+                /** @description `true` starts a sync: every event of the calendar, the last page with a `syncCursor`. */
+                sync?: boolean;
+                /** @description The `syncCursor` of an earlier sync's last page; lists what changed since. */
+                syncCursor?: string;
+                /**
+                 * @description Which of the account's calendars (an `id` from `GET /accounts/{id}/calendar/calendars`): a shared or team
+                 *     calendar, or another the owner made. Without it, the account's own (primary) calendar.
+                 */
+                calendarId?: components["parameters"]["CalendarIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
-                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
-                cursor?: components["parameters"]["Cursor"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. It carries the platform's page token with the calendar and the filters of the first page, so those need not be given again. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["CalendarCursor"];
             };
             header?: never;
             path: {
@@ -23550,6 +23772,7 @@ export interface operations {
                      *           ],
                      *           "recurrence": [],
                      *           "recurringEventId": null,
+                     *           "originalStart": null,
                      *           "reminders": {
                      *             "useDefault": false,
                      *             "overrides": [
@@ -23594,6 +23817,11 @@ export interface operations {
                      *           "attendees": [],
                      *           "recurrence": [],
                      *           "recurringEventId": "2m4p6r8t0v2x4z6b8d0f2h4k6m",
+                     *           "originalStart": {
+                     *             "dateTime": null,
+                     *             "date": "2026-12-24",
+                     *             "timeZone": null
+                     *           },
                      *           "reminders": {
                      *             "useDefault": true
                      *           },
@@ -23604,7 +23832,9 @@ export interface operations {
                      *           "updatedAt": "2025-12-01T10:00:00Z"
                      *         }
                      *       ],
-                     *       "nextCursor": null
+                     *       "nextCursor": null,
+                     *       "syncCursor": null,
+                     *       "fullResync": false
                      *     }
                      */
                     "application/json": components["schemas"]["CalendarEventList"];
@@ -23617,13 +23847,17 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
     createCalendarEvent: {
         parameters: {
             query?: {
+                /**
+                 * @description Which of the account's calendars (an `id` from `GET /accounts/{id}/calendar/calendars`): a shared or team
+                 *     calendar, or another the owner made. Without it, the account's own (primary) calendar.
+                 */
+                calendarId?: components["parameters"]["CalendarIdQuery"];
                 /**
                  * @description Who the platform emails about the change: `all` guests, `externalOnly` guests outside the calendar's
                  *     domain, or `none`.
@@ -23686,6 +23920,7 @@ export interface operations {
             /** @description The event was created. */
             201: {
                 headers: {
+                    ETag: components["headers"]["CalendarEventETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23728,6 +23963,7 @@ export interface operations {
                      *       ],
                      *       "recurrence": [],
                      *       "recurringEventId": null,
+                     *       "originalStart": null,
                      *       "reminders": {
                      *         "useDefault": false,
                      *         "overrides": [
@@ -23781,7 +24017,46 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    getCalendarEvent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Which of the account's calendars (an `id` from `GET /accounts/{id}/calendar/calendars`): a shared or team
+                 *     calendar, or another the owner made. Without it, the account's own (primary) calendar.
+                 */
+                calendarId?: components["parameters"]["CalendarIdQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+                /** @description The platform's id of the calendar event (the `id` of a `CalendarEvent`). */
+                eventId: components["parameters"]["CalendarEventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["CalendarEventETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -23789,12 +24064,24 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description Which of the account's calendars (an `id` from `GET /accounts/{id}/calendar/calendars`): a shared or team
+                 *     calendar, or another the owner made. Without it, the account's own (primary) calendar.
+                 */
+                calendarId?: components["parameters"]["CalendarIdQuery"];
+                /**
                  * @description Who the platform emails about the change: `all` guests, `externalOnly` guests outside the calendar's
                  *     domain, or `none`.
                  */
                 sendUpdates?: components["parameters"]["CalendarSendUpdates"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The event's `etag` as last read (or the `ETag` header of that answer): the change is made only if nobody has
+                 *     changed the event since. Otherwise the answer is 409 `calendar_event_changed` and nothing is changed; read the
+                 *     event again, and reapply. Without it, the change is made whatever the event's version.
+                 */
+                "If-Match"?: components["parameters"]["CalendarIfMatch"];
+            };
             path: {
                 /** @description Identifier of the connected account (`acc_…`). */
                 id: components["parameters"]["AccountIdPath"];
@@ -23816,10 +24103,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["AccountNotConnected"];
+            409: components["responses"]["CalendarEventConflict"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -23827,12 +24113,24 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description Which of the account's calendars (an `id` from `GET /accounts/{id}/calendar/calendars`): a shared or team
+                 *     calendar, or another the owner made. Without it, the account's own (primary) calendar.
+                 */
+                calendarId?: components["parameters"]["CalendarIdQuery"];
+                /**
                  * @description Who the platform emails about the change: `all` guests, `externalOnly` guests outside the calendar's
                  *     domain, or `none`.
                  */
                 sendUpdates?: components["parameters"]["CalendarSendUpdates"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The event's `etag` as last read (or the `ETag` header of that answer): the change is made only if nobody has
+                 *     changed the event since. Otherwise the answer is 409 `calendar_event_changed` and nothing is changed; read the
+                 *     event again, and reapply. Without it, the change is made whatever the event's version.
+                 */
+                "If-Match"?: components["parameters"]["CalendarIfMatch"];
+            };
             path: {
                 /** @description Identifier of the connected account (`acc_…`). */
                 id: components["parameters"]["AccountIdPath"];
@@ -23861,6 +24159,7 @@ export interface operations {
             /** @description The event as changed. */
             200: {
                 headers: {
+                    ETag: components["headers"]["CalendarEventETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -23903,6 +24202,7 @@ export interface operations {
                      *       ],
                      *       "recurrence": [],
                      *       "recurringEventId": null,
+                     *       "originalStart": null,
                      *       "reminders": {
                      *         "useDefault": false,
                      *         "overrides": [
@@ -23926,11 +24226,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["AccountNotConnected"];
+            409: components["responses"]["CalendarEventConflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };

@@ -1,4 +1,5 @@
 import type { Ads } from './ads.js';
+import type { CalendarEvents } from './calendar.js';
 import type { ConnectingFlow, SelectingFlow } from './oauth.js';
 import type { Publisher } from './publishing.js';
 import type { WebhookReceiver } from './webhooks.js';
@@ -16,6 +17,8 @@ export interface Capabilities {
   /** Receiving the platform's webhooks. */
   webhooks: WebhookReceiver;
   ads: Ads;
+  /** Events of the calendars a calendar account reaches. */
+  calendarEvents: CalendarEvents;
 }
 
 export type CapabilityName = keyof Capabilities;

@@ -1,11 +1,12 @@
 import { PlatformError } from '../errors.js';
 import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
+import { CALENDAR_SCOPE } from './calendar-events.js';
 import { google, googleToken, refreshGoogle, revokeGoogle } from './client.js';
 import { SearchSuitePublisher } from './publisher.js';
 import type { SearchSuiteSettings } from './settings.js';
 import type { About, AdapterAccount, Credentials, PlatformIdentity } from '../types.js';
 
-export const SCOPES = { business: 'https://www.googleapis.com/auth/business.manage', calendar: 'https://www.googleapis.com/auth/calendar' };
+export const SCOPES = { business: 'https://www.googleapis.com/auth/business.manage', calendar: CALENDAR_SCOPE };
 
 interface GoogleAccount {
   name: string;

@@ -1,3 +1,4 @@
+import { GoogleCalendarEvents } from './calendar-events.js';
 import { google, refreshGoogle } from './client.js';
 import type { SearchSuiteSettings } from './settings.js';
 import type { About, AdapterAccount, Credentials, PlatformAdapter } from '../types.js';
@@ -6,7 +7,12 @@ import type { About, AdapterAccount, Credentials, PlatformAdapter } from '../typ
 export class CalendarAdapter implements PlatformAdapter {
   readonly id = 'calendar' as const;
 
-  constructor(private readonly endpoints: SearchSuiteSettings) {}
+  /** Events of the account's calendars: its own and those shared with it. */
+  readonly calendarEvents: GoogleCalendarEvents;
+
+  constructor(private readonly endpoints: SearchSuiteSettings) {
+    this.calendarEvents = new GoogleCalendarEvents(endpoints.calendarApiUrl);
+  }
 
   readonly refresh = (credentials: Credentials) => refreshGoogle(this.endpoints, credentials);
 

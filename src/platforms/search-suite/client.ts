@@ -44,12 +44,16 @@ function classifyGoogle(status: number, body: GoogleError, headers?: Headers): P
 export async function google<T>(
   url: string,
   accessToken: string,
-  init: { method?: 'GET' | 'POST' | 'DELETE'; json?: unknown } = {},
+  init: { method?: 'GET' | 'POST' | 'PATCH' | 'DELETE'; json?: unknown; headers?: Record<string, string> } = {},
 ): Promise<T> {
   const method = init.method ?? 'GET';
   const response = await callPlatform<T & GoogleError>(url, {
     method,
-    headers: { Authorization: `Bearer ${accessToken}`, ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${accessToken}`,
+      ...(init.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...init.headers,
+    },
     ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
   });
   const body = typeof response.body === 'object' && response.body !== null ? response.body : undefined;

@@ -3,6 +3,8 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
 import { GrantNumbers, withGrants } from '../shared-grants.js';
+import { mountCalendar } from './calendar-api.js';
+import type { CalendarState } from './calendar-store.js';
 import { type LocalPostsState, mountLocalPosts } from './local-posts.js';
 
 /**
@@ -27,8 +29,8 @@ type Named<E> = Map<string, Omit<E, 'grant'> & { grant: number }>;
 
 /**
  * What the suite keeps across a restart: its codes and tokens, their grants listed once and named by number (a
- * refresh token and the access tokens it issued share one), its settings and the local posts. The locations and
- * the calendar are constants.
+ * refresh token and the access tokens it issued share one), its settings, the local posts and the calendars.
+ * The locations are constants.
  */
 interface SearchSuiteState {
   grants: Grant[];
@@ -37,6 +39,7 @@ interface SearchSuiteState {
   refreshTokens: Named<RefreshToken>;
   settings: { accessTokenTtlSeconds: number };
   localPosts: LocalPostsState;
+  calendar: CalendarState;
 }
 type AccessToken = { grant: Grant; expiresAt: number };
 type RefreshToken = { grant: Grant };
@@ -65,7 +68,6 @@ export function mountSearchSuite(router: Router, _sandboxUrl: string, stored: St
       profile: { description: 'Espresso bar.' },
     },
   ];
-  const calendar = { id: 'owner@acme.example', summary: 'Acme bookings', timeZone: 'Europe/Berlin', accessRole: 'owner' };
 
   const apiError = (ctx: RouterContext, code: number, status: string, message: string) => {
     ctx.status = code;
@@ -200,10 +202,7 @@ export function mountSearchSuite(router: Router, _sandboxUrl: string, stored: St
     if (!location) return apiError(ctx, 404, 'NOT_FOUND', 'Requested entity was not found.');
     ctx.body = location;
   });
-  router.get('/search_suite/calendar/v3/users/me/calendarList/:id', (ctx) => {
-    if (!authorised(ctx, 'https://www.googleapis.com/auth/calendar')) return;
-    ctx.body = { kind: 'calendar#calendarListEntry', ...calendar };
-  });
+  const calendar = mountCalendar(router, { restored: restored?.calendar, saveNow: stored.saveNow }, authorised);
 
   const localPosts = mountLocalPosts(
     router,
@@ -236,6 +235,7 @@ export function mountSearchSuite(router: Router, _sandboxUrl: string, stored: St
         grants: numbers.grants,
         settings,
         localPosts: localPosts(),
+        calendar: calendar(),
       };
     },
   };

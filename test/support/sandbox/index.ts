@@ -1,5 +1,6 @@
 import type { TestApp } from '../app.js';
 import { BotchatPeople } from './botchat.js';
+import { CalendarPeople } from './calendar.js';
 import { ChatappCloudPeople } from './chatapp-cloud.js';
 import { QrchatPeople } from './qrchat.js';
 import { SearchSuitePeople } from './search-suite.js';
@@ -11,6 +12,7 @@ import { SocialThreadsPeople } from './social-threads.js';
 /** The people of every platform of an app's sandbox. */
 export interface Sandbox {
   botchat: BotchatPeople;
+  calendar: CalendarPeople;
   chatappCloud: ChatappCloudPeople;
   qrchat: QrchatPeople;
   searchSuite: SearchSuitePeople;
@@ -24,6 +26,7 @@ export interface Sandbox {
 export function sandboxOf(app: () => TestApp): Sandbox {
   return {
     botchat: new BotchatPeople(app),
+    calendar: new CalendarPeople(app),
     chatappCloud: new ChatappCloudPeople(app),
     qrchat: new QrchatPeople(app),
     searchSuite: new SearchSuitePeople(app),
