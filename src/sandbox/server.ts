@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
+import { mountAiProvider } from './ai/index.js';
 import { SANDBOXES } from './platforms.js';
 import type { MountedSandbox } from './sandbox-platform.js';
 import { SandboxStateFiles } from './state-files.js';
@@ -62,6 +63,7 @@ export async function startSandbox(options: { port: number; host?: string; state
     entry.platform = sandbox.mount(router, url, { restored: files.read(name), saveNow: () => save(name, entry.platform) });
     mounted.push(entry);
   }
+  mounted.push(mountAiProvider(router, url, files));
   // Every request but a read may change a platform's state; it is written once the request is answered.
   app.use(async (ctx, next) => {
     try {
