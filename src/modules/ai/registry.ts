@@ -140,12 +140,23 @@ export class AiRegistry {
       ]);
     }
     if (named.model.kind !== kind) {
-      throw new AiModelUnavailableError(`${id} is a ${named.model.kind} model, not a ${kind} model; see GET /ai/models?kind=${kind}.`, [
-        { path: 'body/model', code: 'enum', message: `must be one of: ${ofKind.map((offered) => offered.model.id).join(', ') || 'none'}` },
-      ]);
+      throw new AiModelUnavailableError(
+        `${id} is ${article(named.model.kind)} ${named.model.kind} model, not ${article(kind)} ${kind} model; see GET /ai/models?kind=${kind}.`,
+        [
+          {
+            path: 'body/model',
+            code: 'enum',
+            message: `must be one of: ${ofKind.map((offered) => offered.model.id).join(', ') || 'none'}`,
+          },
+        ],
+      );
     }
     return named;
   }
+}
+
+function article(kind: AiKind): string {
+  return kind === 'image' || kind === 'audio' ? 'an' : 'a';
 }
 
 /** One registry per service instance (its clients keep their connections). */
