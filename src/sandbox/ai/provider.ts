@@ -16,6 +16,7 @@ export interface ProviderState {
   files: VideoFiles;
   /** Images answered by URL, until they expire. */
   imageFiles: Map<string, Buffer>;
+  /** Requests by endpoint; `videos`: jobs made. */
   calls: Record<'chat' | 'images' | 'speech' | 'videos', number>;
   saveNow(): void;
 }
@@ -74,7 +75,9 @@ export function mountProvider(router: Router, sandboxUrl: string, state: Provide
     }
     await next();
   };
+  // Every request is counted, those that meet a fault too (a video create counts the jobs it makes).
   const faulty = (endpoint: Endpoint) => async (ctx: Context, next: () => Promise<unknown>) => {
+    if (endpoint === 'chat' || endpoint === 'images' || endpoint === 'speech') state.calls[endpoint] += 1;
     if (!(await state.faults.apply(ctx, endpoint, bodyOf(ctx).model as string | undefined))) await next();
   };
 
@@ -86,7 +89,6 @@ export function mountProvider(router: Router, sandboxUrl: string, state: Provide
   });
 
   router.post(`${base}/chat/completions`, authorised, faulty('chat'), (ctx) => {
-    state.calls.chat += 1;
     const model = modelOf(ctx, 'copy');
     if (!model) return;
     const body = bodyOf(ctx);
@@ -151,7 +153,6 @@ export function mountProvider(router: Router, sandboxUrl: string, state: Provide
   };
 
   router.post(`${base}/images/generations`, authorised, faulty('images'), async (ctx) => {
-    state.calls.images += 1;
     if (!modelOf(ctx, 'image')) return;
     const body = bodyOf(ctx);
     const format = (['png', 'jpeg', 'webp'].includes(String(body.output_format)) ? body.output_format : 'png') as 'png' | 'jpeg' | 'webp';
@@ -159,7 +160,6 @@ export function mountProvider(router: Router, sandboxUrl: string, state: Provide
   });
 
   router.post(`${base}/images/edits`, authorised, faulty('images'), async (ctx) => {
-    state.calls.images += 1;
     if (!modelOf(ctx, 'image')) return;
     const reference = await uploaded(ctx, 'image', 'image[]');
     if (!reference) return invalid(ctx, 'image', 'image is required.');
@@ -179,7 +179,6 @@ export function mountProvider(router: Router, sandboxUrl: string, state: Provide
   });
 
   router.post(`${base}/audio/speech`, authorised, faulty('speech'), async (ctx) => {
-    state.calls.speech += 1;
     if (!modelOf(ctx, 'audio')) return;
     const body = bodyOf(ctx);
     const input = String(body.input ?? '');
