@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
+import { until } from '../../support/wait.js';
 import { finished, generate, started, testAiSettings } from './support.js';
 
 describeApi('AI copy — tasks on the sandbox provider', { settings: testAiSettings() }, (t) => {
@@ -19,6 +20,11 @@ describeApi('AI copy — tasks on the sandbox provider', { settings: testAiSetti
     expect(task.usage.inputTokens).to.be.above(0);
     expect(task.usage.outputTokens).to.be.above(0);
     expect(task.completedAt).to.be.a('string');
+    const usage = await until(() => t.app.api.get('/usage', { token: t.owner.key }), {
+      done: (read) => read.body.usage.aiGenerations.used === 1,
+      what: 'the generation to be counted',
+    });
+    expect(usage.body.usage.aiTokens.used).to.equal(task.usage.inputTokens + task.usage.outputTokens);
   });
 
   it('fits every variant into the platform limit, counted as the platform counts, and into maxLength', async () => {

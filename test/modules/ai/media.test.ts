@@ -46,6 +46,10 @@ describeApi('AI media — images, speech and video stored as media, posted at on
     );
     expect(task.status, JSON.stringify(task.error)).to.equal('succeeded');
     expect(task.usage).to.include({ images: 1 });
+    await until(() => t.app.api.get('/usage', { token: t.owner.key }), {
+      done: (read) => read.body.usage.aiImages.used === 1 && read.body.usage.aiGenerations.used === 1,
+      what: 'the image to be counted',
+    });
     expect(task.result.url).to.contain(task.result.mediaId);
     expect(await media(t.app, t.owner, task.result.mediaId)).to.include({
       kind: 'image',
@@ -98,6 +102,11 @@ describeApi('AI media — images, speech and video stored as media, posted at on
     expect(mp3.durationMs).to.be.within(30_000, 34_000);
     expect(wav.durationMs).to.be.below(mp3.durationMs);
     expect(long.usage.seconds).to.be.within(30, 34);
+    const usage = await until(() => t.app.api.get('/usage', { token: t.owner.key }), {
+      done: (read) => read.body.usage.aiGenerations.used === 2,
+      what: 'both generations to be counted',
+    });
+    expect(usage.body.usage.aiSeconds.used).to.equal(Math.ceil(short.usage.seconds) + Math.ceil(long.usage.seconds));
   });
 
   it('makes a video through a provider job that moves on over time, ending in a playable MP4 posted to Threads', async () => {
