@@ -1224,8 +1224,8 @@ export interface paths {
          *     deleted at the provider where its API allows; what the provider did before that may still be billed by it.
          *     Cancelling a cancelled task answers it again. Emits no event.
          *
-         *     Errors: 409 `ai_task_finished` (the task succeeded or failed already); 404 `not_found` (also for another
-         *     owner's task); 403 `profile_out_of_scope`.
+         *     Errors: 409 `ai_task_finished` (the task succeeded or failed already), `idempotency_key_in_use`; 422
+         *     `idempotency_key_reused`; 404 `not_found` (also for another owner's task); 403 `profile_out_of_scope`.
          */
         post: operations["cancelGeneration"];
         delete?: never;
@@ -17549,7 +17549,17 @@ export interface operations {
     cancelGeneration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The task. */
                 taskId: string;
@@ -17592,7 +17602,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The task has finished (`ai_task_finished`). */
+            /** @description The task has finished (`ai_task_finished`), or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -17605,6 +17615,25 @@ export interface operations {
                      *       "status": 409,
                      *       "detail": "The task has succeeded already; only a queued or running task can be cancelled.",
                      *       "code": "ai_task_finished",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/idempotency_key_reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with another request.",
+                     *       "code": "idempotency_key_reused",
                      *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
                      *     }
                      */
