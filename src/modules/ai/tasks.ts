@@ -121,7 +121,7 @@ export async function waitForTask(db: Db, row: TaskRow, seconds: number): Promis
   let pause = 20;
   while (!FINISHED.includes(current.status) && Date.now() < until) {
     await sleep(Math.min(pause, Math.max(0, until - Date.now())));
-    pause = Math.min(pause * 1.5, 250);
+    pause = Math.min(pause * 1.5, 100);
     current = ((await db('aiTasks').where({ id: row.id }).first()) as TaskRow | undefined) ?? current;
   }
   return current;
