@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { EventEmitter, once } from 'node:events';
 import type { Db } from '../../db/database.js';
 import { NotFoundError, ProfileOutOfScopeError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -114,14 +114,31 @@ export function preferredWait(prefer: string | undefined, maxSeconds: number): n
   return match ? Math.min(Number(match[1]), maxSeconds) : null;
 }
 
+/**
+ * Tasks this process finished, by id: a `Prefer: wait` in the process whose worker ran the task (`npm start` runs
+ * both roles) answers at once; one in an API-only process finds out by reading the task.
+ */
+const finishedHere = new EventEmitter().setMaxListeners(0);
+
+export function announceFinished(taskId: string): void {
+  finishedHere.emit(taskId);
+}
+
+/** How often a waiting request reads its task, when no worker of its process announces it. */
+const WAIT_READ_MS = 200;
+
 /** The task once finished, or as it is when `seconds` run out. */
 export async function waitForTask(db: Db, row: TaskRow, seconds: number): Promise<TaskRow> {
   const until = Date.now() + seconds * 1000;
   let current = row;
-  let pause = 20;
   while (!FINISHED.includes(current.status) && Date.now() < until) {
-    await sleep(Math.min(pause, Math.max(0, until - Date.now())));
-    pause = Math.min(pause * 1.5, 100);
+    const stop = new AbortController();
+    const wait = Math.min(WAIT_READ_MS, Math.max(0, until - Date.now()));
+    await Promise.race([
+      once(finishedHere, row.id, { signal: stop.signal }).catch(() => {}),
+      new Promise((resolve) => setTimeout(resolve, wait)),
+    ]);
+    stop.abort();
     current = ((await db('aiTasks').where({ id: row.id }).first()) as TaskRow | undefined) ?? current;
   }
   return current;

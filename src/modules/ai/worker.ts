@@ -3,7 +3,7 @@ import type { Services } from '../../services.js';
 import { failed, type Outcome, outcomeOf } from './outcome.js';
 import type { TaskRow } from './present.js';
 import { runTask } from './run.js';
-import { AI_CHANNEL } from './tasks.js';
+import { AI_CHANNEL, announceFinished } from './tasks.js';
 
 /** Due tasks are looked for at least this often, NOTIFY or not: retries and video polls coming due, a lost wake-up. */
 const POLL_MS = 500;
@@ -83,6 +83,7 @@ export class AiTaskWork implements LeasedWork<TaskRow, Outcome> {
         return;
       case 'failed':
         await running.update({ status: 'failed', error: JSON.stringify(outcome.error), completedAt: db.fn.now(), lockedUntil: null });
+        announceFinished(task.id);
         return;
       case 'succeeded': {
         const updated = await running.update({
@@ -94,6 +95,7 @@ export class AiTaskWork implements LeasedWork<TaskRow, Outcome> {
           lockedUntil: null,
         });
         if (updated === 0) return;
+        announceFinished(task.id);
         usage.record(task.ownerId, task.profileId, 'aiGenerations', 1);
         const tokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
         if (tokens > 0) usage.record(task.ownerId, task.profileId, 'aiTokens', tokens);
