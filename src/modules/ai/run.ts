@@ -109,8 +109,9 @@ async function runAudio({ services, task, client, timeout }: Run): Promise<Outco
 /**
  * A video is a job at the provider. The first turn creates it (with the task's id as its Idempotency-Key) and
  * commits its id before anything else; every later turn — in this worker or another after a crash — only looks
- * at that job, so a task never pays for two (and a provider that honours Idempotency-Key answers a repeated create,
- * after a crash between the create and its commit, with the same job). Until the job is done the task is looked at again after the poll.
+ * at that job, so a task never pays for two (a provider that honours Idempotency-Key also answers a create
+ * repeated after a crash between the create and its commit with the same job). Until the job is done, the task
+ * is looked at again after the poll.
  */
 async function runVideo({ services, task, client, offered, timeout }: Run): Promise<Outcome> {
   const { videoPollMs } = services.config.ai;
