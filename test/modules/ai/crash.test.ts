@@ -13,12 +13,15 @@ describeApi('AI tasks — a worker dying while a provider job runs', { settings:
   });
   after(() => worker.stop());
 
-  it('resumes polling the same video job after the crash, never starting a second one', async () => {
-    await provider.configure({ videoStepMs: 1000 });
+  it('resumes polling the same video job after the crash, never starting a second one', async function () {
+    // Provider jobs, ffmpeg and posting take seconds; on a loaded machine, more than mocha's default.
+    this.timeout(60_000);
+    await provider.configure({ videoStepMs: 3000 });
     const taskId = await started(t.app, t.owner, 'video', { prompt: 'Survive a crash', durationSeconds: 4 });
     const row = await until(() => t.app.services.db('aiTasks').where({ id: taskId }).first(), {
       done: (task) => Boolean(task?.providerJobId),
       what: 'the provider job id to be stored',
+      timeoutMs: 30_000,
     });
     const calls = await provider.calls();
     expect(calls.videoJobs.map((job) => job.id)).to.deep.equal([row.providerJobId]);

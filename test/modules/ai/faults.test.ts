@@ -62,13 +62,17 @@ describeApi(
       expect(ms(task)).to.be.within(2500, 6000);
     });
 
-    it('fails a video whose provider job failed, with the provider’s message', async () => {
+    it('fails a video whose provider job failed, with the provider’s message', async function () {
+      // Provider jobs, ffmpeg and posting take seconds; on a loaded machine, more than mocha's default.
+      this.timeout(60_000);
       await provider.failNext('video_failed', { endpoint: 'videos' });
       const task = await finished(t.app, t.owner, await started(t.app, t.owner, 'video', { prompt: 'Doomed', durationSeconds: 4 }), 30_000);
       expect(task.error).to.deep.equal({ code: 'provider_error', message: 'The video could not be generated; try another prompt.' });
     });
 
-    it('fails a video whose download has expired', async () => {
+    it('fails a video whose download has expired', async function () {
+      // Provider jobs, ffmpeg and posting take seconds; on a loaded machine, more than mocha's default.
+      this.timeout(60_000);
       await provider.failNext('expired', { endpoint: 'content' });
       const task = await finished(
         t.app,
@@ -86,7 +90,9 @@ describeApi(
       ['audio', 'speech', { prompt: 'Broken sound' }],
       ['video', 'content', { prompt: 'Broken video', durationSeconds: 4 }],
     ] as const) {
-      it(`refuses corrupt ${kind} bytes through the media checks${'aspectRatio' in body ? ' (before cropping)' : ''}, storing nothing`, async () => {
+      it(`refuses corrupt ${kind} bytes through the media checks${'aspectRatio' in body ? ' (before cropping)' : ''}, storing nothing`, async function () {
+        // Provider jobs, ffmpeg and posting take seconds; on a loaded machine, more than mocha's default.
+        this.timeout(60_000);
         await provider.failNext('corrupt', { endpoint });
         const task = await finished(t.app, t.owner, await started(t.app, t.owner, kind, body), 30_000);
         expect(task.status).to.equal('failed');

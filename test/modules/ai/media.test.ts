@@ -38,7 +38,9 @@ describeApi('AI media — images, speech and video stored as media, posted at on
   const provider = new AiProvider(() => t.app);
   const { botchat, socialThreads } = t.sandbox;
 
-  it('makes an image, stores it as media and posts it to a bot channel', async () => {
+  it('makes an image, stores it as media and posts it to a bot channel', async function () {
+    // Provider jobs, ffmpeg and posting take seconds; on a loaded machine, more than mocha's default.
+    this.timeout(60_000);
     const task = await finished(
       t.app,
       t.owner,
@@ -82,7 +84,9 @@ describeApi('AI media — images, speech and video stored as media, posted at on
     expect(await media(t.app, t.owner, edited.result.mediaId)).to.include({ kind: 'image', width: 1024, height: 1024 });
   });
 
-  it('speaks a text as MP3 or WAV whose length follows the text, and counts its seconds', async () => {
+  it('speaks a text as MP3 or WAV whose length follows the text, and counts its seconds', async function () {
+    // Provider jobs, ffmpeg and posting take seconds; on a loaded machine, more than mocha's default.
+    this.timeout(60_000);
     const short = await finished(
       t.app,
       t.owner,
@@ -109,7 +113,9 @@ describeApi('AI media — images, speech and video stored as media, posted at on
     expect(usage.body.usage.aiSeconds.used).to.equal(Math.ceil(short.usage.seconds) + Math.ceil(long.usage.seconds));
   });
 
-  it('makes a video through a provider job that moves on over time, ending in a playable MP4 posted to Threads', async () => {
+  it('makes a video through a provider job that moves on over time, ending in a playable MP4 posted to Threads', async function () {
+    // Provider jobs, ffmpeg and posting take seconds; on a loaded machine, more than mocha's default.
+    this.timeout(60_000);
     await provider.configure({ videoStepMs: 300 });
     await socialThreads.configurePublishing({ videoProcessingMs: 200, quotaTotal: 250 });
     const taskId = await started(t.app, t.owner, 'video', { prompt: 'Coffee pouring', durationSeconds: 4, profileId: t.owner.profileId });

@@ -13,7 +13,9 @@ describe('the sandbox AI provider, through the official client', () => {
   const stateDir = mkdtempSync(join(tmpdir(), 'sandbox-ai-'));
   after(() => rmSync(stateDir, { recursive: true, force: true }));
 
-  it('keeps its video jobs across a restart: a job started before it completes after it, and one key makes one job', async () => {
+  it('keeps its video jobs across a restart: a job started before it completes after it, and one key makes one job', async function () {
+    // Provider jobs, ffmpeg and posting take seconds; on a loaded machine, more than mocha's default.
+    this.timeout(60_000);
     const first = await startSandbox({ port: 0, stateDir });
     const job = await client(first.url).videos.create(
       { model: 'sandbox-video', prompt: 'Restart me', seconds: '4', size: '720x1280' },
@@ -32,6 +34,7 @@ describe('the sandbox AI provider, through the official client', () => {
       const done = await until(() => client(second.url).videos.retrieve(job.id), {
         done: (read) => read.status === 'completed',
         what: 'the job to complete',
+        timeoutMs: 30_000,
       });
       expect(done.progress).to.equal(100);
       const content = await client(second.url).videos.downloadContent(job.id);
