@@ -129,10 +129,12 @@ async function runVideo({ services, task, client, offered, timeout }: Run): Prom
       },
       { timeout: timeout(), headers: { 'Idempotency-Key': task.id } },
     );
-    await services
+    const kept = await services
       .db('aiTasks')
-      .where({ id: task.id })
+      .where({ id: task.id, status: 'running' })
       .update({ providerJobId: job.id, progress: job.progress ?? 0 });
+    // Cancelled while the job was being created: the job is not wanted either.
+    if (kept === 0) await client.videos.delete(job.id, { timeout: timeout() });
     return { kind: 'poll', at: new Date(Date.now() + videoPollMs), progress: job.progress ?? 0 };
   }
   const job = await client.videos.retrieve(task.providerJobId, { timeout: timeout() });
