@@ -1050,7 +1050,7 @@ export interface paths {
         };
         /**
          * List AI models
-         * @description Lists the generative models this instance can run (those whose provider its operator configured), grouped by `kind`, with the inputs each takes and the default of each kind. The list is never paged (`nextCursor` is always `null`). Errors: 400 `validation_failed`.
+         * @description Lists the generative models this instance can run: those of the providers its operator configured (any OpenAI-compatible API: OpenAI, Azure, Ollama, vLLM, LiteLLM, OpenRouter, …) that the provider's own model list still holds, grouped by `kind`, with the default of each kind and, in `parameters`, the values each parameter really takes (aspect ratios native or by cropping, durations, voices, formats, the longest prompt). With no provider configured, the local sandbox provider's models are listed, named and labelled as such (`sandbox: true`). `kinds` says for each kind which providers serve it, or why none does. The list is never paged (`nextCursor` is always `null`). Errors: 400 `validation_failed`.
          */
         get: operations["listAiModels"];
         put?: never;
@@ -1073,14 +1073,21 @@ export interface paths {
         /**
          * Generate post copy
          * @description Starts writing text for a post from a prompt, with the copy model given (or the default one). With
-         *     `platform` the text follows that platform's length limit and style; with `maxLength` it is cut to
-         *     fit. The text is returned in the task's `result.text`; nothing is posted.
+         *     `platform` the text fits that platform's length limit, counted as the platform counts it (the same rules
+         *     `POST /posts` applies); with `maxLength` it has at most that many characters (the smaller of the two
+         *     wins). `n` asks for several variants (`result.variants`). The text is returned in the task's
+         *     `result.text`; nothing is posted.
          *
-         *     The answer is 202 with the task in `queued`; poll `GET /ai/generate/{taskId}` until it is
-         *     `succeeded` (see `result`) or `failed` (see `error`). Emits no event.
+         *     The answer is 202 with the task in `queued`; a worker runs it (`running`) until it is `succeeded` (see
+         *     `result` and `usage`), `failed` (see `error`: `content_policy` with the provider's reason, `timeout` past
+         *     the kind's deadline, `provider_rate_limited` or `provider_error` once the retries are spent) or `cancelled`.
+         *     Poll `GET /ai/generate/{taskId}`, or send `Prefer: wait=N` to have a task that finishes within N seconds
+         *     answered with 200 at once. With `Idempotency-Key`, a retried request answers the same task and never starts
+         *     a second one. Emits no event (the event list has none for AI tasks).
          *
-         *     Errors: 400 `validation_failed`; 422 `ai_model_unavailable` (an unknown model, one of another kind,
-         *     or no provider configured on this instance for the kind),
+         *     Errors: 400 `validation_failed`; 422 `ai_model_unavailable` (an unknown model, one of another kind, no
+         *     provider configured on this instance for the kind, or a value the model does not take — `errors` name the
+         *     member and the values it takes, as `GET /ai/models` publishes them),
          *     `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403 `profile_out_of_scope`.
          */
         post: operations["generateCopy"];
@@ -1102,14 +1109,21 @@ export interface paths {
         /**
          * Generate an image
          * @description Starts making an image from a prompt (optionally from a reference image, `imageMediaId`). The image
-         *     is stored as media (`result.mediaId`, `result.url`) that can be attached to posts at once.
+         *     is stored as media (`result.mediaId`, `result.url`) that can be attached to posts at once. An aspect ratio
+         *     the model does not make natively is made at its nearest shape and cropped (see the model's
+         *     `parameters.aspectRatio`).
          *
-         *     The answer is 202 with the task in `queued`; poll `GET /ai/generate/{taskId}` until it is
-         *     `succeeded` (see `result`) or `failed` (see `error`). Emits no event.
+         *     The answer is 202 with the task in `queued`; a worker runs it (`running`) until it is `succeeded` (see
+         *     `result` and `usage`), `failed` (see `error`: `content_policy` with the provider's reason, `timeout` past
+         *     the kind's deadline, `provider_rate_limited` or `provider_error` once the retries are spent) or `cancelled`.
+         *     Poll `GET /ai/generate/{taskId}`, or send `Prefer: wait=N` to have a task that finishes within N seconds
+         *     answered with 200 at once. With `Idempotency-Key`, a retried request answers the same task and never starts
+         *     a second one. Emits no event (the event list has none for AI tasks).
          *
-         *     Errors: 400 `validation_failed`; 422 `ai_model_unavailable` (an unknown model, one of another kind,
-         *     or no provider configured on this instance for the kind), `media_not_found` (an unknown
-         *     `imageMediaId`), `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403 `profile_out_of_scope`.
+         *     Errors: 400 `validation_failed`; 422 `ai_model_unavailable` (an unknown model, one of another kind, no
+         *     provider configured on this instance for the kind, or a value the model does not take — `errors` name the
+         *     member and the values it takes, as `GET /ai/models` publishes them, or `media_not_found` for an unknown `imageMediaId`),
+         *     `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403 `profile_out_of_scope`.
          */
         post: operations["generateImage"];
         delete?: never;
@@ -1130,15 +1144,21 @@ export interface paths {
         /**
          * Generate a video
          * @description Starts making a short video from a prompt (optionally starting from an image, `imageMediaId`). Video
-         *     models take minutes; the video is stored as media (`result.mediaId`, `result.url`) that can be
-         *     attached to posts.
+         *     models take minutes (see the task's `progress`); the video is stored as media (`result.mediaId`,
+         *     `result.url`) that can be attached to posts. Video models make a few fixed lengths and shapes: see the
+         *     model's `parameters`.
          *
-         *     The answer is 202 with the task in `queued`; poll `GET /ai/generate/{taskId}` until it is
-         *     `succeeded` (see `result`) or `failed` (see `error`). Emits no event.
+         *     The answer is 202 with the task in `queued`; a worker runs it (`running`) until it is `succeeded` (see
+         *     `result` and `usage`), `failed` (see `error`: `content_policy` with the provider's reason, `timeout` past
+         *     the kind's deadline, `provider_rate_limited` or `provider_error` once the retries are spent) or `cancelled`.
+         *     Poll `GET /ai/generate/{taskId}`, or send `Prefer: wait=N` to have a task that finishes within N seconds
+         *     answered with 200 at once. With `Idempotency-Key`, a retried request answers the same task and never starts
+         *     a second one. Emits no event (the event list has none for AI tasks).
          *
-         *     Errors: 400 `validation_failed`; 422 `ai_model_unavailable` (an unknown model, one of another kind,
-         *     or no provider configured on this instance for the kind), `media_not_found` (an unknown
-         *     `imageMediaId`), `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403 `profile_out_of_scope`.
+         *     Errors: 400 `validation_failed`; 422 `ai_model_unavailable` (an unknown model, one of another kind, no
+         *     provider configured on this instance for the kind, or a value the model does not take — `errors` name the
+         *     member and the values it takes, as `GET /ai/models` publishes them, or `media_not_found` for an unknown `imageMediaId`),
+         *     `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403 `profile_out_of_scope`.
          */
         post: operations["generateVideo"];
         delete?: never;
@@ -1161,11 +1181,16 @@ export interface paths {
          * @description Starts making speech from a text (speech models, with `voice`) or music or sound from a description
          *     (with `durationSeconds`). The audio is stored as media (`result.mediaId`, `result.url`).
          *
-         *     The answer is 202 with the task in `queued`; poll `GET /ai/generate/{taskId}` until it is
-         *     `succeeded` (see `result`) or `failed` (see `error`). Emits no event.
+         *     The answer is 202 with the task in `queued`; a worker runs it (`running`) until it is `succeeded` (see
+         *     `result` and `usage`), `failed` (see `error`: `content_policy` with the provider's reason, `timeout` past
+         *     the kind's deadline, `provider_rate_limited` or `provider_error` once the retries are spent) or `cancelled`.
+         *     Poll `GET /ai/generate/{taskId}`, or send `Prefer: wait=N` to have a task that finishes within N seconds
+         *     answered with 200 at once. With `Idempotency-Key`, a retried request answers the same task and never starts
+         *     a second one. Emits no event (the event list has none for AI tasks).
          *
-         *     Errors: 400 `validation_failed`; 422 `ai_model_unavailable` (an unknown model, one of another kind,
-         *     or no provider configured on this instance for the kind),
+         *     Errors: 400 `validation_failed`; 422 `ai_model_unavailable` (an unknown model, one of another kind, no
+         *     provider configured on this instance for the kind, or a value the model does not take — `errors` name the
+         *     member and the values it takes, as `GET /ai/models` publishes them),
          *     `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403 `profile_out_of_scope`.
          */
         post: operations["generateAudio"];
@@ -1187,11 +1212,40 @@ export interface paths {
         };
         /**
          * Get an AI task
-         * @description Returns one AI task with its status and, once it succeeded, its `result` (text, or the stored media). Poll it every few seconds (video tasks take minutes). Errors: 404 `not_found` (also for another owner's task), 403 `profile_out_of_scope`.
+         * @description Returns one AI task with its status, its `progress` (video), and, once it succeeded, its `result` (text, or the stored media) and `usage`. Poll it every few seconds (video tasks take minutes), or send `Prefer: wait=N` to have the answer held until the task finishes (at most N seconds, at most 60). Errors: 404 `not_found` (also for another owner's task), 403 `profile_out_of_scope`.
          */
         get: operations["getGeneration"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ai/generate/{taskId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task. */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an AI task
+         * @description Cancels a task that is `queued` or `running`: it becomes `cancelled` at once and nothing of it is stored
+         *     afterwards (an answer the provider gives later is dropped). A provider job already started (video) is
+         *     deleted at the provider where its API allows; what the provider did before that may still be billed by it.
+         *     Cancelling a cancelled task answers it again. Emits no event.
+         *
+         *     Errors: 409 `ai_task_finished` (the task succeeded or failed already), `idempotency_key_in_use`; 422
+         *     `idempotency_key_reused`; 404 `not_found` (also for another owner's task); 403 `profile_out_of_scope`.
+         */
+        post: operations["cancelGeneration"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1207,7 +1261,7 @@ export interface paths {
         };
         /**
          * List AI tasks
-         * @description Lists AI tasks, newest first. Filters combine with AND. A profile-restricted API key sees only its profiles' tasks. Errors: 400 `validation_failed`.
+         * @description Lists AI tasks, newest first, a page at a time (keyset: pass `nextCursor` as `cursor`; tasks created meanwhile never shift a page). Filters combine with AND. A profile-restricted API key sees only its profiles' tasks. Errors: 400 `validation_failed`, `invalid_cursor`; 404 `not_found` (an unknown `profileId`); 403 `profile_out_of_scope`.
          */
         get: operations["listGenerations"];
         put?: never;
@@ -4132,10 +4186,11 @@ export interface components {
          *     | `plan_unavailable` | 422 | The plan is not sold at this interval on this instance (no price configured for it). |
          *     | `invoice_not_cancellable` | 409 | The invoice cannot be cancelled: it is a draft, void or uncollectible already, or a cancellation of it is under way or done. |
          *     | `calendar_event_changed` | 409 | The calendar event changed on its platform since the version named in `If-Match` (another person or app edited it); nothing was changed. Read it again and reapply the change. |
+         *     | `ai_task_finished` | 409 | The AI task succeeded or failed already; only a queued or running task can be cancelled. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -6014,6 +6069,89 @@ export interface components {
          * @enum {string}
          */
         AiKind: "copy" | "image" | "video" | "audio";
+        /** @description The values each parameter of a model really takes. A request with another value is refused with 422 `ai_model_unavailable`, whose `errors` name the member and the values it takes. A parameter the model does not take is `null`. */
+        AiModelParameters: {
+            /**
+             * @description The longest `prompt` the model takes, in characters.
+             * @example 4000
+             */
+            maxPromptChars: number;
+            /** @description Copy models: how many variants one request may ask for (`n`). */
+            n: {
+                /**
+                 * @description The most variants.
+                 * @example 4
+                 */
+                max: number;
+            } | null;
+            /** @description Image and video models: the aspect ratios taken. `native` ones are made at that shape by the provider; `cropped` ones are made at the provider's nearest shape and cropped (centred) by this service. */
+            aspectRatio: {
+                /**
+                 * @description Every ratio taken.
+                 * @example [
+                 *       "1:1",
+                 *       "4:5",
+                 *       "9:16",
+                 *       "16:9",
+                 *       "1.91:1"
+                 *     ]
+                 */
+                values: string[];
+                /**
+                 * @description Ratios the provider makes.
+                 * @example [
+                 *       "1:1"
+                 *     ]
+                 */
+                native: string[];
+                /**
+                 * @description Ratios obtained by cropping.
+                 * @example [
+                 *       "4:5",
+                 *       "9:16",
+                 *       "16:9",
+                 *       "1.91:1"
+                 *     ]
+                 */
+                cropped: string[];
+            } | null;
+            /** @description Video models: the lengths taken, in seconds (providers make a few fixed lengths). */
+            durationSeconds: {
+                /**
+                 * @example [
+                 *       4,
+                 *       8,
+                 *       12
+                 *     ]
+                 */
+                values: number[];
+            } | null;
+            /** @description Speech models: the voices taken (the first is the default). */
+            voice: {
+                /**
+                 * @example [
+                 *       "alloy",
+                 *       "verse"
+                 *     ]
+                 */
+                values: string[];
+            } | null;
+            /** @description Audio models: the file formats taken. */
+            format: {
+                /**
+                 * @example [
+                 *       "mp3",
+                 *       "wav"
+                 *     ]
+                 */
+                values: string[];
+            } | null;
+            /**
+             * @description Whether the model starts from a reference image (`imageMediaId`).
+             * @example false
+             */
+            referenceImage: boolean;
+        };
         /** @description A generative model this instance can run. */
         AiModel: {
             /**
@@ -6033,7 +6171,7 @@ export interface components {
             provider: string;
             kind: components["schemas"]["AiKind"];
             /**
-             * @description The request members the model takes beyond `prompt` (for example `imageMediaId`, `aspectRatio`, `durationSeconds`, `voice`, `tone`, `platform`); a request with a member the model does not take is refused with 422 `ai_model_unavailable`, whose `detail` names the member.
+             * @description The request members the model takes beyond `prompt` (for example `imageMediaId`, `aspectRatio`, `durationSeconds`, `voice`, `tone`, `platform`); the values each takes are in `parameters`. A request with a member or value the model does not take is refused with 422 `ai_model_unavailable`, whose `errors` name the member and the values it takes.
              * @example [
              *       "tone",
              *       "platform",
@@ -6047,10 +6185,39 @@ export interface components {
              * @example true
              */
             isDefault: boolean;
+            /**
+             * @description Whether the model is one of the local sandbox provider's (deterministic text, generated patterns, tones and test videos made on this machine; never a real model). Sandbox models are offered only when the operator configured no provider.
+             * @example false
+             */
+            sandbox: boolean;
+            parameters: components["schemas"]["AiModelParameters"];
+            /**
+             * @description When the provider retires the model, if its model list says so.
+             * @example null
+             */
+            shutdownDate: string | null;
+        };
+        /** @description Whether models of a kind can be used on this instance, and if not, why. */
+        AiKindAvailability: {
+            kind: components["schemas"]["AiKind"];
+            /**
+             * @description The providers serving models of this kind now; empty when there are none.
+             * @example [
+             *       "openai"
+             *     ]
+             */
+            providers: string[];
+            /**
+             * @description Why there is no model of this kind (no provider configured for it, a provider that cannot be reached, a configured model the provider no longer lists); `null` when there are models.
+             * @example null
+             */
+            reason: string | null;
         };
         /** @description Every model of this instance, grouped by `kind` then by name; always a single page. */
         AiModelList: {
             data: components["schemas"]["AiModel"][];
+            /** @description Every kind (`copy`, `image`, `video`, `audio`), with the providers serving it or why it has no model (a kind with no model has no entry in `data`). */
+            kinds: components["schemas"]["AiKindAvailability"][];
             /** @description Always `null`; the list is never paged. */
             nextCursor: string | null;
         };
@@ -6092,6 +6259,12 @@ export interface components {
              */
             includeHashtags: boolean;
             /**
+             * @description How many variants to write (at most the model's `parameters.n.max`); they are in `result.variants`, the first also in `result.text`.
+             * @default 1
+             * @example 1
+             */
+            n: number;
+            /**
              * @description The profile the task is for; required with a profile-restricted API key.
              * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
              */
@@ -6104,7 +6277,7 @@ export interface components {
          *     | `running` | The model is working. |
          *     | `succeeded` | Done; see `result`. |
          *     | `failed` | The model or its provider failed or refused; see `error`. |
-         *     | `cancelled` | Stopped by the service before it finished (for example when its provider was removed). |
+         *     | `cancelled` | Cancelled (`POST /ai/generate/{taskId}/cancel`) before it finished. |
          * @example succeeded
          * @enum {string}
          */
@@ -6221,6 +6394,29 @@ export interface components {
              */
             profileId?: string;
         };
+        /** @description What the provider reported using for the task (what `GET /usage` counts as `aiTokens`, `aiSeconds` and `aiImages`); members the provider does not report for the kind are 0. */
+        AiTaskUsage: {
+            /**
+             * @description Tokens of the prompt (copy; image models that report them).
+             * @example 52
+             */
+            inputTokens: number;
+            /**
+             * @description Tokens written (copy).
+             * @example 31
+             */
+            outputTokens: number;
+            /**
+             * @description Seconds of audio or video made.
+             * @example 0
+             */
+            seconds: number;
+            /**
+             * @description Images made.
+             * @example 0
+             */
+            images: number;
+        };
         /** @description The output of a task that succeeded: `text` for `copy`; a stored media (`mediaId`, `url`, usable in posts) for `image`, `video` and `audio`. */
         AiTaskResult: {
             /**
@@ -6228,6 +6424,11 @@ export interface components {
              * @example Our winter blend is back ☕ Cocoa, orange and a long sweet finish. #coffee #winterblend
              */
             text: string | null;
+            /**
+             * @description Every variant written (`copy` tasks, as many as `n` asked for); the first is `text`.
+             * @example null
+             */
+            variants: string[] | null;
             /**
              * @description The generated media (`image`, `video`, `audio` tasks); see `GET /media/{id}`.
              * @example null
@@ -6275,12 +6476,24 @@ export interface components {
              */
             model: string;
             /**
+             * @description The provider that runs the model (see `GET /ai/models`).
+             * @example openai
+             */
+            provider: string;
+            /**
              * @description The profile the task is for; `null` when none was given.
              * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
              */
             profileId: string | null;
             /** @description The request body as accepted. */
             input: components["schemas"]["AiGenerateCopy"] | components["schemas"]["AiGenerateImage"] | components["schemas"]["AiGenerateVideo"] | components["schemas"]["AiGenerateAudio"];
+            /**
+             * @description How far the provider is, in percent, for kinds that take minutes (`video`), as the provider reports it; 100 once succeeded; `null` for the other kinds until they finish.
+             * @example null
+             */
+            progress: number | null;
+            /** @description What the provider reported using; `null` until the task succeeded. */
+            usage: components["schemas"]["AiTaskUsage"] | null;
             /** @description The output; `null` unless `status` is `succeeded`. */
             result: components["schemas"]["AiTaskResult"] | null;
             /** @description Why it failed; `null` unless `status` is `failed`. */
@@ -14117,6 +14330,14 @@ export interface components {
          */
         PendingConnectionIdQuery: string;
         /**
+         * @description `wait=N` (RFC 7240): hold the answer up to N seconds (at most 60; more is read as 60) until the task has
+         *     finished. A task that succeeds, fails or is cancelled within that time is answered at once with 200 and the
+         *     finished task, and the answer carries `Preference-Applied: wait=N`; otherwise the answer is the usual one (202
+         *     from a generate route, 200 from the read) with the task as it is. A short copy task usually finishes within a
+         *     few seconds, so one call gives its text. Other preferences are ignored.
+         */
+        PreferWait: string;
+        /**
          * @description The metrics to return, comma-separated (`metrics=reach,views`); defaults to every metric the account's platform gives. A metric the platform does not give answers 422 `metric_not_supported`.
          * @example [
          *       "reach",
@@ -17104,9 +17325,23 @@ export interface operations {
                      *             "tone",
                      *             "language",
                      *             "maxLength",
-                     *             "includeHashtags"
+                     *             "includeHashtags",
+                     *             "n"
                      *           ],
-                     *           "isDefault": true
+                     *           "isDefault": true,
+                     *           "sandbox": false,
+                     *           "shutdownDate": null,
+                     *           "parameters": {
+                     *             "maxPromptChars": 4000,
+                     *             "n": {
+                     *               "max": 4
+                     *             },
+                     *             "aspectRatio": null,
+                     *             "durationSeconds": null,
+                     *             "voice": null,
+                     *             "format": null,
+                     *             "referenceImage": false
+                     *           }
                      *         },
                      *         {
                      *           "id": "gpt-image-1",
@@ -17115,20 +17350,64 @@ export interface operations {
                      *           "kind": "image",
                      *           "inputs": [
                      *             "aspectRatio",
+                     *             "negativePrompt",
                      *             "imageMediaId"
                      *           ],
-                     *           "isDefault": true
+                     *           "isDefault": true,
+                     *           "sandbox": false,
+                     *           "shutdownDate": null,
+                     *           "parameters": {
+                     *             "maxPromptChars": 4000,
+                     *             "n": null,
+                     *             "aspectRatio": {
+                     *               "values": [
+                     *                 "1:1",
+                     *                 "4:5",
+                     *                 "9:16",
+                     *                 "16:9",
+                     *                 "1.91:1"
+                     *               ],
+                     *               "native": [
+                     *                 "1:1"
+                     *               ],
+                     *               "cropped": [
+                     *                 "4:5",
+                     *                 "9:16",
+                     *                 "16:9",
+                     *                 "1.91:1"
+                     *               ]
+                     *             },
+                     *             "durationSeconds": null,
+                     *             "voice": null,
+                     *             "format": null,
+                     *             "referenceImage": true
+                     *           }
+                     *         }
+                     *       ],
+                     *       "kinds": [
+                     *         {
+                     *           "kind": "copy",
+                     *           "providers": [
+                     *             "openai"
+                     *           ],
+                     *           "reason": null
                      *         },
                      *         {
-                     *           "id": "tts-1",
-                     *           "name": "TTS 1",
-                     *           "provider": "openai",
-                     *           "kind": "audio",
-                     *           "inputs": [
-                     *             "voice",
-                     *             "format"
+                     *           "kind": "image",
+                     *           "providers": [
+                     *             "openai"
                      *           ],
-                     *           "isDefault": true
+                     *           "reason": null
+                     *         },
+                     *         {
+                     *           "kind": "video",
+                     *           "providers": [],
+                     *           "reason": "No provider of video models is configured on this instance."
+                     *         },
+                     *         {
+                     *           "kind": "audio",
+                     *           "providers": [],
+                     *           "reason": "No provider of audio models is configured on this instance."
                      *         }
                      *       ],
                      *       "nextCursor": null
@@ -17141,7 +17420,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     generateCopy: {
@@ -17157,6 +17435,14 @@ export interface operations {
                  *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `wait=N` (RFC 7240): hold the answer up to N seconds (at most 60; more is read as 60) until the task has
+                 *     finished. A task that succeeds, fails or is cancelled within that time is answered at once with 200 and the
+                 *     finished task, and the answer carries `Preference-Applied: wait=N`; otherwise the answer is the usual one (202
+                 *     from a generate route, 200 from the read) with the task as it is. A short copy task usually finishes within a
+                 *     few seconds, so one call gives its text. Other preferences are ignored.
+                 */
+                Prefer?: components["parameters"]["PreferWait"];
             };
             path?: never;
             cookie?: never;
@@ -17177,6 +17463,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The task finished within the time `Prefer: wait=N` allowed (succeeded, failed or cancelled); the answer carries `Preference-Applied`. */
+            200: {
+                headers: {
+                    /** @description The preference honoured, `wait=N`. */
+                    "Preference-Applied"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiTask"];
+                };
+            };
             /** @description The task was accepted. */
             202: {
                 headers: {
@@ -17189,6 +17486,7 @@ export interface operations {
                      *       "kind": "copy",
                      *       "status": "queued",
                      *       "model": "gpt-4o-mini",
+                     *       "provider": "openai",
                      *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "input": {
                      *         "prompt": "Announce that our winter blend is back, with notes of cocoa and orange.",
@@ -17198,6 +17496,8 @@ export interface operations {
                      *         "includeHashtags": true,
                      *         "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h"
                      *       },
+                     *       "progress": null,
+                     *       "usage": null,
                      *       "result": null,
                      *       "error": null,
                      *       "createdAt": "2026-11-22T11:00:00Z",
@@ -17232,7 +17532,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     generateImage: {
@@ -17248,6 +17547,14 @@ export interface operations {
                  *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `wait=N` (RFC 7240): hold the answer up to N seconds (at most 60; more is read as 60) until the task has
+                 *     finished. A task that succeeds, fails or is cancelled within that time is answered at once with 200 and the
+                 *     finished task, and the answer carries `Preference-Applied: wait=N`; otherwise the answer is the usual one (202
+                 *     from a generate route, 200 from the read) with the task as it is. A short copy task usually finishes within a
+                 *     few seconds, so one call gives its text. Other preferences are ignored.
+                 */
+                Prefer?: components["parameters"]["PreferWait"];
             };
             path?: never;
             cookie?: never;
@@ -17265,6 +17572,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The task finished within the time `Prefer: wait=N` allowed (succeeded, failed or cancelled); the answer carries `Preference-Applied`. */
+            200: {
+                headers: {
+                    /** @description The preference honoured, `wait=N`. */
+                    "Preference-Applied"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiTask"];
+                };
+            };
             /** @description The task was accepted. */
             202: {
                 headers: {
@@ -17277,12 +17595,15 @@ export interface operations {
                      *       "kind": "image",
                      *       "status": "queued",
                      *       "model": "gpt-image-1",
+                     *       "provider": "openai",
                      *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "input": {
                      *         "prompt": "A flat-lay of a coffee bag with orange peel and cocoa nibs on a wooden table, morning light.",
                      *         "aspectRatio": "4:5",
                      *         "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h"
                      *       },
+                     *       "progress": null,
+                     *       "usage": null,
                      *       "result": null,
                      *       "error": null,
                      *       "createdAt": "2026-11-22T11:00:00Z",
@@ -17317,7 +17638,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     generateVideo: {
@@ -17333,6 +17653,14 @@ export interface operations {
                  *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `wait=N` (RFC 7240): hold the answer up to N seconds (at most 60; more is read as 60) until the task has
+                 *     finished. A task that succeeds, fails or is cancelled within that time is answered at once with 200 and the
+                 *     finished task, and the answer carries `Preference-Applied: wait=N`; otherwise the answer is the usual one (202
+                 *     from a generate route, 200 from the read) with the task as it is. A short copy task usually finishes within a
+                 *     few seconds, so one call gives its text. Other preferences are ignored.
+                 */
+                Prefer?: components["parameters"]["PreferWait"];
             };
             path?: never;
             cookie?: never;
@@ -17351,6 +17679,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The task finished within the time `Prefer: wait=N` allowed (succeeded, failed or cancelled); the answer carries `Preference-Applied`. */
+            200: {
+                headers: {
+                    /** @description The preference honoured, `wait=N`. */
+                    "Preference-Applied"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiTask"];
+                };
+            };
             /** @description The task was accepted. */
             202: {
                 headers: {
@@ -17363,6 +17702,7 @@ export interface operations {
                      *       "kind": "video",
                      *       "status": "queued",
                      *       "model": "veo-3",
+                     *       "provider": "openai",
                      *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "input": {
                      *         "prompt": "Slow motion pour of coffee into a glass cup, steam rising, warm light.",
@@ -17370,6 +17710,8 @@ export interface operations {
                      *         "durationSeconds": 8,
                      *         "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h"
                      *       },
+                     *       "progress": null,
+                     *       "usage": null,
                      *       "result": null,
                      *       "error": null,
                      *       "createdAt": "2026-11-22T11:00:00Z",
@@ -17404,7 +17746,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     generateAudio: {
@@ -17420,6 +17761,14 @@ export interface operations {
                  *     replay of an answer made for someone else.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description `wait=N` (RFC 7240): hold the answer up to N seconds (at most 60; more is read as 60) until the task has
+                 *     finished. A task that succeeds, fails or is cancelled within that time is answered at once with 200 and the
+                 *     finished task, and the answer carries `Preference-Applied: wait=N`; otherwise the answer is the usual one (202
+                 *     from a generate route, 200 from the read) with the task as it is. A short copy task usually finishes within a
+                 *     few seconds, so one call gives its text. Other preferences are ignored.
+                 */
+                Prefer?: components["parameters"]["PreferWait"];
             };
             path?: never;
             cookie?: never;
@@ -17439,6 +17788,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The task finished within the time `Prefer: wait=N` allowed (succeeded, failed or cancelled); the answer carries `Preference-Applied`. */
+            200: {
+                headers: {
+                    /** @description The preference honoured, `wait=N`. */
+                    "Preference-Applied"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiTask"];
+                };
+            };
             /** @description The task was accepted. */
             202: {
                 headers: {
@@ -17451,6 +17811,7 @@ export interface operations {
                      *       "kind": "audio",
                      *       "status": "queued",
                      *       "model": "tts-1",
+                     *       "provider": "openai",
                      *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "input": {
                      *         "prompt": "Our winter blend is back. Cocoa, orange, and a long sweet finish.",
@@ -17459,6 +17820,8 @@ export interface operations {
                      *         "format": "mp3",
                      *         "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h"
                      *       },
+                     *       "progress": null,
+                     *       "usage": null,
                      *       "result": null,
                      *       "error": null,
                      *       "createdAt": "2026-11-22T11:00:00Z",
@@ -17493,13 +17856,21 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getGeneration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description `wait=N` (RFC 7240): hold the answer up to N seconds (at most 60; more is read as 60) until the task has
+                 *     finished. A task that succeeds, fails or is cancelled within that time is answered at once with 200 and the
+                 *     finished task, and the answer carries `Preference-Applied: wait=N`; otherwise the answer is the usual one (202
+                 *     from a generate route, 200 from the read) with the task as it is. A short copy task usually finishes within a
+                 *     few seconds, so one call gives its text. Other preferences are ignored.
+                 */
+                Prefer?: components["parameters"]["PreferWait"];
+            };
             path: {
                 /** @description The task. */
                 taskId: string;
@@ -17508,9 +17879,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The task. */
+            /** @description The task (finished, or as it is when the wait ran out); `Preference-Applied` when a wait was honoured. */
             200: {
                 headers: {
+                    /** @description The preference honoured, `wait=N`. */
+                    "Preference-Applied"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17520,14 +17893,23 @@ export interface operations {
                      *       "kind": "image",
                      *       "status": "succeeded",
                      *       "model": "gpt-image-1",
+                     *       "provider": "openai",
                      *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "input": {
                      *         "prompt": "A flat-lay of a coffee bag with orange peel and cocoa nibs on a wooden table, morning light.",
                      *         "aspectRatio": "4:5",
                      *         "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h"
                      *       },
+                     *       "progress": 100,
+                     *       "usage": {
+                     *         "inputTokens": 24,
+                     *         "outputTokens": 0,
+                     *         "seconds": 0,
+                     *         "images": 1
+                     *       },
                      *       "result": {
                      *         "text": null,
+                     *         "variants": null,
                      *         "mediaId": "media_01jd4b7c8d9e0f1g2h3j4k5m6q",
                      *         "url": "http://localhost:8080/media/media_01jd4b7c8d9e0f1g2h3j4k5m6q/file?token=Hk2Pq7Rs9Tv3Wx5Yz8Ab1Cd4Ef6Gh0Jm"
                      *       },
@@ -17544,7 +17926,103 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+        };
+    };
+    cancelGeneration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The task. */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task, `cancelled`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "taskId": "task_01jd4d5e6f7g8h9j0k1m2n3p4q",
+                     *       "kind": "video",
+                     *       "status": "cancelled",
+                     *       "model": "sandbox-video",
+                     *       "provider": "sandbox",
+                     *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "input": {
+                     *         "prompt": "Slow motion pour of coffee into a glass cup, steam rising, warm light.",
+                     *         "aspectRatio": "9:16",
+                     *         "durationSeconds": 8
+                     *       },
+                     *       "progress": 40,
+                     *       "usage": null,
+                     *       "result": null,
+                     *       "error": null,
+                     *       "createdAt": "2026-11-22T11:00:00Z",
+                     *       "completedAt": "2026-11-22T11:01:10Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AiTask"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The task has finished (`ai_task_finished`), or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/ai_task_finished",
+                     *       "title": "The AI task has finished",
+                     *       "status": 409,
+                     *       "detail": "The task has succeeded already; only a queued or running task can be cancelled.",
+                     *       "code": "ai_task_finished",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The `Idempotency-Key` was used with another request (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/idempotency_key_reused",
+                     *       "title": "Idempotency key reused",
+                     *       "status": 422,
+                     *       "detail": "This Idempotency-Key was used with another request.",
+                     *       "code": "idempotency_key_reused",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listGenerations: {
@@ -17581,14 +18059,25 @@ export interface operations {
                      *           "kind": "copy",
                      *           "status": "succeeded",
                      *           "model": "gpt-4o-mini",
+                     *           "provider": "openai",
                      *           "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *           "input": {
                      *             "prompt": "Announce that our winter blend is back, with notes of cocoa and orange.",
                      *             "platform": "social_threads",
                      *             "tone": "friendly"
                      *           },
+                     *           "progress": null,
+                     *           "usage": {
+                     *             "inputTokens": 58,
+                     *             "outputTokens": 24,
+                     *             "seconds": 0,
+                     *             "images": 0
+                     *           },
                      *           "result": {
                      *             "text": "Our winter blend is back ☕ Cocoa, orange and a long sweet finish. #coffee #winterblend",
+                     *             "variants": [
+                     *               "Our winter blend is back ☕ Cocoa, orange and a long sweet finish. #coffee #winterblend"
+                     *             ],
                      *             "mediaId": null,
                      *             "url": null
                      *           },
@@ -17601,11 +18090,14 @@ export interface operations {
                      *           "kind": "video",
                      *           "status": "failed",
                      *           "model": "veo-3",
+                     *           "provider": "openai",
                      *           "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *           "input": {
                      *             "prompt": "A barista winking at the camera.",
                      *             "durationSeconds": 8
                      *           },
+                     *           "progress": 10,
+                     *           "usage": null,
                      *           "result": null,
                      *           "error": {
                      *             "code": "content_policy",
@@ -17626,7 +18118,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listConversations: {

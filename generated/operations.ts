@@ -47,6 +47,7 @@ export const OPERATIONS = [
   { operationId: 'generateVideo', method: 'POST', path: '/ai/generate-video', area: 'AI' },
   { operationId: 'generateAudio', method: 'POST', path: '/ai/generate-audio', area: 'AI' },
   { operationId: 'getGeneration', method: 'GET', path: '/ai/generate/{taskId}', area: 'AI' },
+  { operationId: 'cancelGeneration', method: 'POST', path: '/ai/generate/{taskId}/cancel', area: 'AI' },
   { operationId: 'listGenerations', method: 'GET', path: '/ai/generations', area: 'AI' },
   { operationId: 'listConversations', method: 'GET', path: '/accounts/{id}/conversations', area: 'Messaging' },
   { operationId: 'getConversation', method: 'GET', path: '/accounts/{id}/conversations/{convId}', area: 'Messaging' },

@@ -5,6 +5,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { mountBillingSandbox } from './billing/index.js';
+import { mountAiProvider } from './ai/index.js';
 import { SANDBOXES } from './platforms.js';
 import type { MountedSandbox } from './sandbox-platform.js';
 import { SandboxStateFiles } from './state-files.js';
@@ -64,6 +65,7 @@ export async function startSandbox(options: { port: number; host?: string; state
     mounted.push(entry);
   }
   mounted.push({ name: 'billing', platform: mountBillingSandbox(router, url, files) });
+  mounted.push(mountAiProvider(router, url, files));
   // Every request but a read may change a platform's state; it is written once the request is answered.
   app.use(async (ctx, next) => {
     try {

@@ -79,7 +79,7 @@ describeApi('the request pipeline', (t) => {
   });
 
   it('answers an operation that is not built yet with 501 not_implemented', async () => {
-    const response = await t.app.api.get('/ai/models', { token: t.owner.key });
+    const response = await t.app.api.get('/commerce/shops', { token: t.owner.key });
     expect(response.status).to.equal(501);
     expect(response.body.code).to.equal('not_implemented');
   });
