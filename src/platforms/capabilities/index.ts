@@ -1,4 +1,5 @@
 import type { Ads } from './ads.js';
+import type { Insights } from './insights.js';
 import type { ConnectingFlow, SelectingFlow } from './oauth.js';
 import type { Publisher } from './publishing.js';
 import type { WebhookReceiver } from './webhooks.js';
@@ -16,6 +17,8 @@ export interface Capabilities {
   /** Receiving the platform's webhooks. */
   webhooks: WebhookReceiver;
   ads: Ads;
+  /** Account and post figures (analytics), read by a metric map kept as data. */
+  insights: Insights;
 }
 
 export type CapabilityName = keyof Capabilities;
