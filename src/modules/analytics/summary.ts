@@ -112,7 +112,7 @@ function followerMetric(source: FigureSource): AnalyticsMetric[] {
   return source.insights.followerHistory === 'platform' ? ['followers'] : [];
 }
 
-/** Posts the service published on the account in each period, by the platform's days. */
+/** Posts the service published on the account in each period (by the platform's days), counted in one read. */
 async function postsPublished(
   services: Services,
   accountId: string,
@@ -122,15 +122,15 @@ async function postsPublished(
 ): Promise<Compared> {
   const zone = IANAZone.isValidZone(timeZone) ? timeZone : 'UTC';
   const bound = (day: string, after = 0) => DateTime.fromISO(day, { zone }).plus({ days: after }).toJSDate();
-  const count = async (r: DayRange) => {
-    const row = (await services
-      .db('postTargets')
-      .where({ accountId, status: 'published' })
-      .where('publishedAt', '>=', bound(r.since))
-      .where('publishedAt', '<', bound(r.until, 1))
-      .count({ n: '*' })
-      .first()) as { n: string | number };
-    return Number(row.n);
-  };
-  return compared(await count(range), await count(previous));
+  const [start, middle, end] = [bound(previous.since), bound(range.since), bound(range.until, 1)];
+  const row = (await services
+    .db('postTargets')
+    .where({ accountId, status: 'published' })
+    .where('publishedAt', '>=', start)
+    .where('publishedAt', '<', end)
+    .first(
+      services.db.raw('count(*) filter (where published_at >= ?) as now', [middle]),
+      services.db.raw('count(*) filter (where published_at < ?) as before', [middle]),
+    )) as { now: string | number; before: string | number };
+  return compared(Number(row.now), Number(row.before));
 }

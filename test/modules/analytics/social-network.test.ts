@@ -3,6 +3,8 @@ import { describeApi } from '../../support/harness.js';
 import { connectBot } from '../../support/sandbox/botchat.js';
 import { connectNewPage, connectPages, pendingConnection } from '../../support/sandbox/social-network.js';
 import { dailyFigure, daysBetween, followersOn, windowFigure } from '../../../src/sandbox/insights-series.js';
+import { DateTime } from 'luxon';
+import { postNow, settled, waitForPost } from '../publishing/posts-support.js';
 
 const week = daysBetween('2026-10-01', '2026-10-07');
 
@@ -147,6 +149,29 @@ describeApi('analytics — social network pages (Graph v26)', (t) => {
       token: t.owner.key,
     });
     expect([missing.status, missing.body.code]).to.deep.equal([404, 'not_found']);
+  });
+
+  it('posts come from the publishing records; a post’s figures by our post id', async () => {
+    const page = await connectNewPage(t.app, t.owner);
+    const created = await postNow(t.app, t.owner, { text: 'Open on Sunday', accountIds: [page.accountId] });
+    const post = await waitForPost(t.app, t.owner, created.id, settled);
+    expect(post.status).to.equal('published');
+    const today = DateTime.now().setZone('America/Los_Angeles');
+    const summary = await t.app.api.get(
+      `/analytics/${page.accountId}/summary?from=${today.minus({ days: 6 }).toISODate()}&to=${today.toISODate()}`,
+      { token: t.owner.key },
+    );
+    expect(summary.body.posts).to.deep.equal({ value: 1, previous: 0, change: null });
+    const figures = await t.app.api.get(`/accounts/${page.accountId}/post-insights?postId=${post.id}&metrics=reach`, {
+      token: t.owner.key,
+    });
+    expect(figures.status, JSON.stringify(figures.body)).to.equal(200);
+    const platformPostId = post.targets[0].platformPostId;
+    expect(figures.body).to.include({ postId: post.id, platformPostId });
+    expect(figures.body.metrics).to.deep.equal([
+      { metric: 'reach', value: dailyFigure(platformPostId, 'post_total_media_view_unique', 'lifetime') },
+    ]);
+    expect(figures.body.publishedAt).to.equal(post.targets[0].publishedAt);
   });
 
   it('a throttled page: 429 platform_rate_limited with the wait from the business-use-case usage header', async () => {
