@@ -30,7 +30,7 @@ function percentile(sorted: number[], p: number): number {
 
 async function runBench(): Promise<void> {
   const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
+  const { tmpdir, cpus, loadavg } = await import('node:os');
   const { join } = await import('node:path');
   const { randomBytes } = await import('node:crypto');
   const { createApp } = await import('../../src/app.js');
@@ -161,9 +161,20 @@ async function runBench(): Promise<void> {
       (account) => summary(account.id),
     );
     const afterWarm = await calls();
+    // The same pipeline (key, rate limit, contract checks, one account read) with no figures, to compare.
+    const baseline = await inParallel(
+      accounts.flatMap((account) => Array.from({ length: READS - 1 }, () => account)),
+      async (account) => {
+        const start = performance.now();
+        await call('GET', `/accounts/${account.id}`, key);
+        return performance.now() - start;
+      },
+    );
     console.log(`${accounts.length} social_network pages, summary of 28 days against the previous 28, 8 requests at a time`);
     report('cold (first read of each page)', cold, afterCold - before);
     report(`warm (the other ${READS - 1} reads of each)`, warm, afterWarm - afterCold);
+    report('baseline GET /accounts/{id}, same count', baseline, 0);
+    console.log(`machine: ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}`);
   } finally {
     server.closeAllConnections();
     server.close();
