@@ -1547,7 +1547,10 @@ export interface paths {
          *     `account_platform_unsupported`).
          *
          *     Errors: 404 `not_found`; 409 `account_not_connected`; 422 `account_platform_unsupported`,
-         *     `date_range_too_long` (more than 90 days); 502 `platform_error`.
+         *     `date_range_too_long` (more than 90 days), `permission_missing` (the
+         *     account was connected without the platform's insights permission: `scope` names it); 429
+         *     `platform_rate_limited` (the platform throttles the account; `Retry-After` is its own wait); 502
+         *     `platform_error`.
          */
         get: operations["getAnalyticsSummary"];
         put?: never;
@@ -1577,7 +1580,10 @@ export interface paths {
          *     snapshot are `followers: null`, no data rather than 0. search_suite locations have no followers (422).
          *
          *     Errors: 404 `not_found`; 409 `account_not_connected`; 422 `account_platform_unsupported`,
-         *     `date_range_too_long` (more than 90 days); 502 `platform_error`.
+         *     `date_range_too_long` (more than 90 days), `permission_missing` (the
+         *     account was connected without the platform's insights permission: `scope` names it); 429
+         *     `platform_rate_limited` (the platform throttles the account; `Retry-After` is its own wait); 502
+         *     `platform_error`.
          */
         get: operations["getFollowerAnalytics"];
         put?: never;
@@ -1620,8 +1626,11 @@ export interface paths {
          *     (`read_insights`, `threads_manage_insights`, `user.info.stats`, `business.manage`).
          *
          *     Errors: 404 `not_found`; 409 `account_not_connected`; 422 `metric_not_supported` (a metric the
-         *     account's platform does not give: `errors` names each, and `detail` lists the supported ones),
-         *     `account_platform_unsupported`, `date_range_too_long`; 502 `platform_error`.
+         *     account's platform has never given: `errors` names each, and `detail` lists the ones it gives),
+         *     `account_platform_unsupported`, `date_range_too_long`, `permission_missing` (the
+         *     account was connected without the platform's insights permission: `scope` names it); 429
+         *     `platform_rate_limited` (the platform throttles the account; `Retry-After` is its own wait); 502
+         *     `platform_error`.
          */
         get: operations["getAccountInsights"];
         put?: never;
@@ -1654,7 +1663,10 @@ export interface paths {
          *
          *     Errors: 400 `validation_failed` (neither or both of `postId` and `platformPostId`); 404 `not_found`
          *     (no such account, or no such post published on it); 409 `account_not_connected`; 422
-         *     `metric_not_supported` (each in `errors`), `account_platform_unsupported`; 502 `platform_error`.
+         *     `metric_not_supported` (each in `errors`), `account_platform_unsupported`, `permission_missing` (the
+         *     account was connected without the platform's insights permission: `scope` names it); 429
+         *     `platform_rate_limited` (the platform throttles the account; `Retry-After` is its own wait); 502
+         *     `platform_error`.
          */
         get: operations["getPostInsights"];
         put?: never;
