@@ -13,6 +13,7 @@ import type { AdapterAccount } from '../../platforms/types.js';
 import { type Cached, readCached, TTL_SECONDS, writeCached } from './cache.js';
 import { deadMetrics, rememberDeadMetric } from './dead-metrics.js';
 import { addDays, daysOf, todayUtc } from './period.js';
+import { unlessThrottled } from './throttle.js';
 
 const WINDOW_DAYS: Record<InsightsPeriod, number> = { day: 1, week: 7, days_28: 28 };
 
@@ -123,10 +124,15 @@ export async function readFigures(
 
   const cached = await readCached<DatedValues>(source.db, source.accountId, [...reads.keys()]);
   const missing = [...reads.entries()].filter(([key]) => !cached.has(key));
-  const fresh = await readFromPlatform(
-    source,
-    missing.map(([, read]) => read),
-  );
+  const fresh =
+    missing.length === 0
+      ? { values: new Map<string, DatedValues>(), refused: new Map<string, string>() }
+      : await unlessThrottled(source.db, source.accountId, () =>
+          readFromPlatform(
+            source,
+            missing.map(([, read]) => read),
+          ),
+        );
   const now = new Date();
   await writeCached(
     source.db,

@@ -11,6 +11,7 @@ import { assertKnown } from './account-insights.js';
 import { readCached, TTL_SECONDS, writeCached } from './cache.js';
 import { deadMetrics, rememberDeadMetric } from './dead-metrics.js';
 import type { FigureSource, Unsupported } from './figures.js';
+import { unlessThrottled } from './throttle.js';
 
 type PostInsights = components['schemas']['PostInsights'];
 
@@ -96,7 +97,7 @@ async function lifetimeFigures(source: FigureSource, platformPostId: string, met
       for (const name of some) await readSome([name]);
     }
   };
-  if (missing.length > 0) await readSome(missing);
+  if (missing.length > 0) await unlessThrottled(source.db, source.accountId, () => readSome(missing));
   await writeCached(
     source.db,
     source.accountId,

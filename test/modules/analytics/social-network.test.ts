@@ -174,8 +174,10 @@ describeApi('analytics — social network pages (Graph v26)', (t) => {
     expect(figures.body.publishedAt).to.equal(post.targets[0].publishedAt);
   });
 
-  it('a throttled page: 429 platform_rate_limited with the wait from the business-use-case usage header', async () => {
+  it('a throttled page: 429 platform_rate_limited with the wait from the business-use-case usage header, and no call to it before then', async () => {
     const page = await connectNewPage(t.app, t.owner);
+    const cachedQuery = 'metrics=views&since=2026-09-10&until=2026-09-11';
+    expect((await insights(page.accountId, cachedQuery)).status).to.equal(200);
     await socialNetwork.failNextCall({
       code: 80001,
       message: '(#80001) There have been too many calls to this Page account.',
@@ -188,6 +190,14 @@ describeApi('analytics — social network pages (Graph v26)', (t) => {
     const throttled = await insights(page.accountId, 'metrics=views&since=2026-10-01&until=2026-10-02');
     expect([throttled.status, throttled.body.code]).to.deep.equal([429, 'platform_rate_limited']);
     expect(Number(throttled.headers.get('retry-after'))).to.be.within(415, 420);
+
+    // Until then the page is not called: figures not cached are refused at once, cached ones still answered.
+    const calls = await socialNetwork.insightsCalls(page.pageId);
+    const again = await insights(page.accountId, 'metrics=reach&since=2026-10-01&until=2026-10-02');
+    expect([again.status, again.body.code]).to.deep.equal([429, 'platform_rate_limited']);
+    expect(Number(again.headers.get('retry-after'))).to.be.within(400, 420);
+    expect(await socialNetwork.insightsCalls(page.pageId)).to.equal(calls);
+    expect((await insights(page.accountId, cachedQuery)).status).to.equal(200);
   });
 
   it('refusals: a page connected by someone who declined read_insights (permission_missing), a metric the platform never gave, more than 90 days, a chat account', async () => {
