@@ -2,6 +2,7 @@ import { defineArea } from '../area.js';
 import { purgeCache } from './cache.js';
 import * as handlers from './handlers.js';
 import { SNAPSHOT_JOB, type SnapshotJob, takeSnapshots } from './snapshots.js';
+import { purgeThrottles } from './throttle.js';
 
 export const analytics = defineArea({
   name: 'analytics',
@@ -11,5 +12,5 @@ export const analytics = defineArea({
   // hours takes a day's snapshot soon after it starts, even when a worker was down at midnight.
   jobs: (services) => ({ [SNAPSHOT_JOB]: (data: SnapshotJob | undefined) => takeSnapshots(services, data ?? {}) }),
   schedules: { [SNAPSHOT_JOB]: '6 hours' },
-  purge: async ({ db }) => ({ analyticsFigures: await purgeCache(db) }),
+  purge: async ({ db }) => ({ analyticsFigures: await purgeCache(db), analyticsThrottles: await purgeThrottles(db) }),
 });

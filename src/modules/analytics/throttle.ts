@@ -26,3 +26,8 @@ export async function unlessThrottled<T>(db: Knex, accountId: string, read: () =
     throw error;
   }
 }
+
+/** Forgets throttles whose wait has passed (the purge job). */
+export async function purgeThrottles(db: Knex): Promise<number> {
+  return db('analyticsThrottles').where('until', '<', new Date()).delete();
+}
