@@ -1612,11 +1612,17 @@ export interface paths {
          * @description Returns the headline numbers of an account over a period (followers, impressions, reach, engagement,
          *     engagement rate, posts published), each with its value over the previous period of the same length and
          *     the relative change. Numbers come from the platform's insights (page insights, threads insights, video
-         *     account stats, business profile performance) and may be cached for up to an hour; a metric the platform
-         *     does not give is `null`. Chat platforms have no analytics.
+         *     account stats, business profile performance), cached per metric and window (see
+         *     `GET /accounts/{id}/insights`); a figure the platform does not give is `null` and named in `unsupported`
+         *     with why. `engagementRate` is `engagement / impressions`. `posts` counts the posts this service published
+         *     on the account. Chat platforms, calendars and ad accounts have no analytics (422
+         *     `account_platform_unsupported`).
          *
          *     Errors: 404 `not_found`; 409 `account_not_connected`; 422 `account_platform_unsupported`,
-         *     `date_range_too_long` (more than 90 days); 502 `platform_error`.
+         *     `date_range_too_long` (more than 90 days), `permission_missing` (the
+         *     account was connected without the platform's insights permission: `scope` names it); 429
+         *     `platform_rate_limited` (the platform throttles the account; `Retry-After` is its own wait); 502
+         *     `platform_error`.
          */
         get: operations["getAnalyticsSummary"];
         put?: never;
@@ -1641,10 +1647,15 @@ export interface paths {
          * Get an account's followers over time
          * @description Returns the account's followers day by day, with the followers gained and lost each day where the
          *     platform reports them (`null` where it does not). Platforms that give only a current count (not a
-         *     history) have points from the day the account was connected on, when the service records it daily.
+         *     history: social_threads, short_video) have points from the service's daily snapshot of each connected
+         *     account (`source: snapshots`, one per account and UTC day, first of the day kept); days before the first
+         *     snapshot are `followers: null`, no data rather than 0. search_suite locations have no followers (422).
          *
          *     Errors: 404 `not_found`; 409 `account_not_connected`; 422 `account_platform_unsupported`,
-         *     `date_range_too_long` (more than 90 days); 502 `platform_error`.
+         *     `date_range_too_long` (more than 90 days), `permission_missing` (the
+         *     account was connected without the platform's insights permission: `scope` names it); 429
+         *     `platform_rate_limited` (the platform throttles the account; `Retry-After` is its own wait); 502
+         *     `platform_error`.
          */
         get: operations["getFollowerAnalytics"];
         put?: never;
@@ -1669,11 +1680,29 @@ export interface paths {
          * Get an account's insights
          * @description Returns the requested metrics of an account as time series, one value per `period` ending on each day
          *     from `since` to `until` (at most 90 days, as the platforms allow). Metric names are normalised across
-         *     platforms (see `AnalyticsMetric`); the service maps them to the platform's own insight metrics.
+         *     platforms (see `AnalyticsMetric`); the service maps them to the platform's own insight metrics, kept as
+         *     data per platform and API version.
+         *
+         *     Windows: `week` and `days_28` come from the platform where it computes them (social_network); elsewhere
+         *     the service adds days up by the metric's kind (a level takes the window's last day, a flow sums its days);
+         *     a unique count of people (reach) cannot be added up and is named in `unsupported`. Days are the
+         *     platform's (`timeZone`, `dayBoundary`); days the platform has not settled yet (its data lag: a day on
+         *     social_network and social_threads, three on search_suite) are `null`.
+         *
+         *     Never silently empty: a metric the platform removed (the social network's page impressions) or refuses
+         *     as invalid (Graph error 100: it is dropped, remembered for that API version, and the rest are still
+         *     read) is named in `unsupported` with why, never answered as 0. Figures are cached per account, metric
+         *     and window (an hour for `day`, three for `week`, six for `days_28`; `updatedAt` says when they were
+         *     read); a cached read makes no platform call. A platform that throttles the account answers 429
+         *     `platform_rate_limited` with its own wait in `Retry-After`. Needs the platform's insights permission
+         *     (`read_insights`, `threads_manage_insights`, `user.info.stats`, `business.manage`).
          *
          *     Errors: 404 `not_found`; 409 `account_not_connected`; 422 `metric_not_supported` (a metric the
-         *     account's platform does not give: `errors` names each, and `detail` lists the supported ones),
-         *     `account_platform_unsupported`, `date_range_too_long`; 502 `platform_error`.
+         *     account's platform has never given: `errors` names each, and `detail` lists the ones it gives),
+         *     `account_platform_unsupported`, `date_range_too_long`, `permission_missing` (the
+         *     account was connected without the platform's insights permission: `scope` names it); 429
+         *     `platform_rate_limited` (the platform throttles the account; `Retry-After` is its own wait); 502
+         *     `platform_error`.
          */
         get: operations["getAccountInsights"];
         put?: never;
@@ -1698,11 +1727,18 @@ export interface paths {
          * Get a post's insights
          * @description Returns the lifetime metrics of one post of the account: ours (`postId`, its target on this account)
          *     or any post of the account on the platform (`platformPostId`, as in the account's history). Exactly
-         *     one of the two is required.
+         *     one of the two is required. Metrics by platform: social_network `reach`, `likes`, `clicks`, `engagement`
+         *     (post impressions and views were removed in 2026: named in `unsupported`); social_threads `views`,
+         *     `likes`, `replies`, `reposts`, `quotes`, `shares`, `engagement`; short_video `views`, `likes`,
+         *     `comments`, `shares`, `engagement` (permission `video.list`). search_suite local posts have no figures
+         *     (422 `account_platform_unsupported`). Cached for an hour per post and metric.
          *
          *     Errors: 400 `validation_failed` (neither or both of `postId` and `platformPostId`); 404 `not_found`
          *     (no such account, or no such post published on it); 409 `account_not_connected`; 422
-         *     `metric_not_supported` (each in `errors`), `account_platform_unsupported`; 502 `platform_error`.
+         *     `metric_not_supported` (each in `errors`), `account_platform_unsupported`, `permission_missing` (the
+         *     account was connected without the platform's insights permission: `scope` names it); 429
+         *     `platform_rate_limited` (the platform throttles the account; `Retry-After` is its own wait); 502
+         *     `platform_error`.
          */
         get: operations["getPostInsights"];
         put?: never;
@@ -7381,6 +7417,11 @@ export interface components {
              */
             cooldownSeconds?: number;
         };
+        /**
+         * @description The time zone the platform's days are in (IANA name): `America/Los_Angeles` for `social_network` (the Graph dates values by midnight Pacific), `UTC` for `social_threads` and `short_video` (daily snapshots), `location` for `search_suite` (each business location's own local days).
+         * @example America/Los_Angeles
+         */
+        AnalyticsTimeZone: string;
         /** @description One metric over the period, and its change against the previous period of the same length. */
         AnalyticsSummaryValue: {
             /**
@@ -7398,6 +7439,19 @@ export interface components {
              * @example 0.0772
              */
             change: number | null;
+        };
+        /** @description A figure the answer does not have, and why: the platform removed the metric (a removed Graph metric is refused, remembered per platform and API version, and the other figures are still given), never gave it, or cannot give it for the window asked for (distinct people cannot be added up over days). Never a 0 in its place. */
+        AnalyticsUnsupported: {
+            /**
+             * @description The metric (`AnalyticsMetric`) or, in a summary, the summary's member (`followers`, `impressions`, `reach`, `engagement`).
+             * @example impressions
+             */
+            metric: string;
+            /**
+             * @description Why, in words (the platform's removal date, its refusal, the windows it has).
+             * @example The social network removed page impressions on 2025-11-15 (every Graph version); `views` (page_media_view) replaces them.
+             */
+            reason: string;
         };
         /** @description The headline numbers of an account over a period, each compared with the previous period. */
         AnalyticsSummary: {
@@ -7431,15 +7485,28 @@ export interface components {
              * @example 2026-10-24
              */
             previousTo: string;
+            timeZone: components["schemas"]["AnalyticsTimeZone"];
+            /**
+             * @description When the platform's days begin and end, in words.
+             * @example Days run from midnight to midnight Pacific time: the Graph dates each value by the end of its day or window.
+             */
+            dayBoundary: string;
+            /** @description Followers at the end of the period (the last day with a value; snapshots on platforms that give only a current count). */
             followers: components["schemas"]["AnalyticsSummaryValue"];
+            /** @description Times content was shown, summed over the days: the platform's `impressions` where it still gives them (search_suite), else its `views` (social_network page media views since page impressions were removed in 2025; social_threads views). */
             impressions: components["schemas"]["AnalyticsSummaryValue"];
+            /** @description Distinct people reached, the platform's own count for a 1-, 7- or 28-day period (reach cannot be added up from days); for other lengths `null`, and named in `unsupported`. */
             reach: components["schemas"]["AnalyticsSummaryValue"];
             engagement: components["schemas"]["AnalyticsSummaryValue"];
+            /** @description `engagement / impressions` over the same period (0.0531 is 5.31 % of times shown led to an engagement), rounded to four decimals; `null` when either is unknown or impressions are 0. */
             engagementRate: components["schemas"]["AnalyticsSummaryValue"];
+            /** @description Posts this service published on the account in the period (by the platform's days), from its publishing records. */
             posts: components["schemas"]["AnalyticsSummaryValue"];
+            /** @description Metrics asked for (or, by default, the platform's) that the answer does not have, each with why. */
+            unsupported: components["schemas"]["AnalyticsUnsupported"][];
             /**
              * Format: date-time
-             * @description When the numbers were read from the platform (they may be cached for up to an hour).
+             * @description When the oldest of the figures was read from the platform (cached per metric and window; see the operation).
              * @example 2026-11-22T09:00:00Z
              */
             updatedAt: string;
@@ -7488,33 +7555,63 @@ export interface components {
              * @example 2026-11-21
              */
             to: string;
+            timeZone: components["schemas"]["AnalyticsTimeZone"];
+            /**
+             * @description When the platform's days begin and end, in words.
+             * @example Days run from midnight to midnight Pacific time: the Graph dates each value by the end of its day or window.
+             */
+            dayBoundary: string;
+            /**
+             * @description `platform`: the platform's own daily history, with gained and lost. `snapshots`: the platform gives only a current count (social_threads, short_video), so the service records it once a day per connected account; days before the first snapshot have `followers: null` (no data, not 0), and gained and lost are `null`.
+             * @example platform
+             * @enum {string}
+             */
+            source: "platform" | "snapshots";
+            /**
+             * Format: date
+             * @description The day of the account's first snapshot (`source: snapshots`); `null` before it, and for `source: platform`.
+             * @example null
+             */
+            firstSnapshotOn: string | null;
             /** @description One point per day from `from` to `to`. */
             series: components["schemas"]["AnalyticsFollowersPoint"][];
+            /**
+             * Format: date-time
+             * @description When the oldest of the figures was read from the platform (cached per metric and window; see the operation).
+             * @example 2026-11-22T09:00:00Z
+             */
+            updatedAt: string;
         };
         /**
-         * @description A metric, normalised across platforms. Not every platform gives every metric; asking one that the
-         *     account's platform does not give answers 422 `metric_not_supported`.
+         * @description A metric, normalised across platforms. Not every platform gives every metric: asking one the account's
+         *     platform has never given answers 422 `metric_not_supported`; one it gives no longer (or not for the window
+         *     asked) is answered in `unsupported`, with why.
          *
-         *     | value | meaning | platforms |
-         *     |---|---|---|
-         *     | `followers` | Followers at the end of the day. | social_network, social_threads, short_video |
-         *     | `followers_gained` | New followers in the period. | social_network, short_video |
-         *     | `followers_lost` | Followers lost in the period. | social_network |
-         *     | `impressions` | Times content was shown (views on platforms that count only views). | social_network, search_suite |
-         *     | `reach` | Distinct people content was shown to. | social_network, short_video |
-         *     | `views` | Views of posts or videos. | social_network, social_threads, short_video |
-         *     | `engagement` | Reactions, comments, shares, saves and clicks together. | social_network, social_threads, short_video |
-         *     | `likes` | Likes or reactions. | social_network, social_threads, short_video |
-         *     | `comments` | Comments. | social_network, short_video |
-         *     | `shares` | Shares. | social_network, social_threads, short_video |
-         *     | `replies` | Replies. | social_threads |
-         *     | `reposts` | Reposts. | social_threads |
-         *     | `quotes` | Quotes. | social_threads |
-         *     | `clicks` | Link and post clicks. | social_network, social_threads |
-         *     | `profile_views` | Views of the profile or page. | social_network, short_video |
-         *     | `website_clicks` | Clicks on the website link. | search_suite |
-         *     | `call_clicks` | Clicks on the call button. | search_suite |
-         *     | `direction_requests` | Requests for directions. | search_suite |
+         *     Which platforms give each today (social_network on Graph v26, after Meta removed page impressions and
+         *     fans on 2025-11-15 and post impressions and views on 2026-06-16). A metric the platform gives only as a total
+         *     over days is read day by day; a window the platform lacks is added up by the service (a level takes its last
+         *     day, a flow sums its days, a unique count of people cannot be added up and is named unsupported).
+         *
+         *     | value | kind | meaning | platforms (platform metric) |
+         *     |---|---|---|---|
+         *     | `followers` | level | Followers at the end of the day. | social_network (`page_follows`); social_threads and short_video as daily snapshots (followers history) |
+         *     | `followers_gained` | flow | New followers in the period. | social_network (`page_daily_follows_unique`) |
+         *     | `followers_lost` | flow | Followers lost in the period. | social_network (`page_daily_unfollows_unique`) |
+         *     | `impressions` | flow | Times content was shown. | search_suite (`BUSINESS_IMPRESSIONS_*`, four surfaces added up); removed on social_network |
+         *     | `reach` | unique | Distinct people content was shown to. | social_network (`page_total_media_view_unique`, posts `post_total_media_view_unique`) |
+         *     | `views` | flow | Views of posts, videos or the profile. | social_network (`page_media_view`), social_threads (`views`), search_suite (impressions), short_video posts (`view_count`) |
+         *     | `engagement` | flow | Reactions, comments, shares, saves and clicks together. | social_network (`page_post_engagements`), social_threads (likes + replies + reposts + quotes), search_suite (website, call and direction clicks), short_video posts |
+         *     | `likes` | flow | Likes or reactions. | social_network (`page_actions_post_reactions_total`), social_threads, short_video posts |
+         *     | `comments` | flow | Comments. | short_video posts (`comment_count`) |
+         *     | `shares` | flow | Shares. | social_threads posts, short_video posts (`share_count`) |
+         *     | `replies` | flow | Replies. | social_threads |
+         *     | `reposts` | flow | Reposts. | social_threads |
+         *     | `quotes` | flow | Quotes. | social_threads |
+         *     | `clicks` | flow | Link and post clicks. | social_network (`page_total_actions`, posts `post_clicks`), social_threads |
+         *     | `profile_views` | flow | Views of the profile or page. | social_network (`page_views_total`) |
+         *     | `website_clicks` | flow | Clicks on the website link. | search_suite (`WEBSITE_CLICKS`) |
+         *     | `call_clicks` | flow | Clicks on the call button. | search_suite (`CALL_CLICKS`) |
+         *     | `direction_requests` | flow | Requests for directions. | search_suite (`BUSINESS_DIRECTION_REQUESTS`) |
          * @example reach
          * @enum {string}
          */
@@ -7571,8 +7668,22 @@ export interface components {
              * @example 2026-11-21
              */
             until: string;
-            /** @description One series per requested metric, in the order asked. */
+            timeZone: components["schemas"]["AnalyticsTimeZone"];
+            /**
+             * @description When the platform's days begin and end, in words.
+             * @example Days run from midnight to midnight Pacific time: the Graph dates each value by the end of its day or window.
+             */
+            dayBoundary: string;
+            /** @description One series per metric the platform gave, in the order asked; the others are in `unsupported`. */
             series: components["schemas"]["AnalyticsSeries"][];
+            /** @description Metrics asked for (or, by default, the platform's) that the answer does not have, each with why. */
+            unsupported: components["schemas"]["AnalyticsUnsupported"][];
+            /**
+             * Format: date-time
+             * @description When the oldest of the figures was read from the platform (cached per metric and window; see the operation).
+             * @example 2026-11-22T09:00:00Z
+             */
+            updatedAt: string;
         };
         /** @description The lifetime value of one metric of a post. */
         AnalyticsMetricValue: {
@@ -7607,11 +7718,13 @@ export interface components {
              * @example 2026-11-23T08:00:03Z
              */
             publishedAt: string | null;
-            /** @description One value per requested metric, in the order asked. */
+            /** @description One value per metric the platform gave, in the order asked; the others are in `unsupported`. */
             metrics: components["schemas"]["AnalyticsMetricValue"][];
+            /** @description Metrics asked for (or, by default, the platform's) that the answer does not have, each with why. */
+            unsupported: components["schemas"]["AnalyticsUnsupported"][];
             /**
              * Format: date-time
-             * @description When the numbers were read from the platform (they may be cached for up to an hour).
+             * @description When the numbers were read from the platform (cached for an hour).
              * @example 2026-11-24T09:00:00Z
              */
             updatedAt: string;
@@ -19367,6 +19480,8 @@ export interface operations {
                      *       "to": "2026-11-21",
                      *       "previousFrom": "2026-09-27",
                      *       "previousTo": "2026-10-24",
+                     *       "timeZone": "America/Los_Angeles",
+                     *       "dayBoundary": "Days run from midnight to midnight Pacific time: the Graph dates each value by the end of its day or window.",
                      *       "followers": {
                      *         "value": 12840,
                      *         "previous": 11920,
@@ -19397,6 +19512,7 @@ export interface operations {
                      *         "previous": 12,
                      *         "change": 0.1667
                      *       },
+                     *       "unsupported": [],
                      *       "updatedAt": "2026-11-22T09:00:00Z"
                      *     }
                      */
@@ -19436,7 +19552,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -19475,6 +19590,10 @@ export interface operations {
                      *       "platform": "social_network",
                      *       "from": "2026-11-19",
                      *       "to": "2026-11-21",
+                     *       "timeZone": "America/Los_Angeles",
+                     *       "dayBoundary": "Days run from midnight to midnight Pacific time: the Graph dates each value by the end of its day or window.",
+                     *       "source": "platform",
+                     *       "firstSnapshotOn": null,
                      *       "series": [
                      *         {
                      *           "date": "2026-11-19",
@@ -19494,7 +19613,8 @@ export interface operations {
                      *           "gained": 42,
                      *           "lost": 7
                      *         }
-                     *       ]
+                     *       ],
+                     *       "updatedAt": "2026-11-22T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AnalyticsFollowers"];
@@ -19533,7 +19653,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -19584,6 +19703,8 @@ export interface operations {
                      *       "period": "day",
                      *       "since": "2026-11-19",
                      *       "until": "2026-11-21",
+                     *       "timeZone": "America/Los_Angeles",
+                     *       "dayBoundary": "Days run from midnight to midnight Pacific time: the Graph dates each value by the end of its day or window.",
                      *       "series": [
                      *         {
                      *           "metric": "reach",
@@ -19619,7 +19740,14 @@ export interface operations {
                      *             }
                      *           ]
                      *         }
-                     *       ]
+                     *       ],
+                     *       "unsupported": [
+                     *         {
+                     *           "metric": "impressions",
+                     *           "reason": "The social network removed page impressions on 2025-11-15 (every Graph version); `views` (page_media_view) replaces them."
+                     *         }
+                     *       ],
+                     *       "updatedAt": "2026-11-22T09:00:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AccountInsights"];
@@ -19658,7 +19786,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -19713,12 +19840,14 @@ export interface operations {
                      *           "value": 3987
                      *         },
                      *         {
-                     *           "metric": "views",
-                     *           "value": 5120
-                     *         },
-                     *         {
                      *           "metric": "engagement",
                      *           "value": 317
+                     *         }
+                     *       ],
+                     *       "unsupported": [
+                     *         {
+                     *           "metric": "views",
+                     *           "reason": "The social network removed post views on 2026-06-16; `reach` (post_total_media_view_unique) remains."
                      *         }
                      *       ],
                      *       "updatedAt": "2026-11-24T09:00:00Z"
@@ -19760,7 +19889,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };

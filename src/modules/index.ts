@@ -3,6 +3,7 @@ import type { AnyHandler } from '../http/handler.js';
 import { NotImplementedError } from '../lib/errors.js';
 import { accounts } from './accounts/index.js';
 import { ai } from './ai/index.js';
+import { analytics } from './analytics/index.js';
 import type { AnyArea, IncomingHandler, IncomingHandlers, IncomingKind } from './area.js';
 import { auth } from './auth/index.js';
 import { billing } from './billing/index.js';
@@ -17,7 +18,7 @@ import { usage } from './usage/index.js';
 import { webhooks } from './webhooks/index.js';
 
 /** The areas of the service, each said in its own folder. Their order is the order incoming events reach them. */
-export const areas = [auth, keys, accounts, connect, media, publishing, messaging, hooks, webhooks, usage, billing, calendar, ai] as const;
+export const areas = [auth, keys, accounts, connect, media, publishing, messaging, hooks, webhooks, usage, billing, calendar, ai, analytics] as const;
 
 type AnyOf = (typeof areas)[number];
 type SettingsOf<T> = T extends { settings?: (env: NodeJS.ProcessEnv) => infer S } ? S : never;

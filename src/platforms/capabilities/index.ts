@@ -1,5 +1,6 @@
 import type { Ads } from './ads.js';
 import type { CalendarEvents } from './calendar.js';
+import type { Insights } from './insights.js';
 import type { ConnectingFlow, SelectingFlow } from './oauth.js';
 import type { Publisher } from './publishing.js';
 import type { WebhookReceiver } from './webhooks.js';
@@ -19,6 +20,8 @@ export interface Capabilities {
   ads: Ads;
   /** Events of the calendars a calendar account reaches. */
   calendarEvents: CalendarEvents;
+  /** Account and post figures (analytics), read by a metric map kept as data. */
+  insights: Insights;
 }
 
 export type CapabilityName = keyof Capabilities;

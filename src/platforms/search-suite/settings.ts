@@ -12,6 +12,8 @@ export interface SearchSuiteSettings {
   calendarApiUrl: string;
   /** The v4 API of local posts (`https://mybusiness.googleapis.com/v4`). */
   localPostsApiUrl: string;
+  /** The Business Profile Performance API (`https://businessprofileperformance.googleapis.com`). */
+  performanceApiUrl: string;
 }
 
 const url = (raw: string | undefined, real: string) => baseUrl(raw, real)!;
@@ -29,5 +31,6 @@ export function searchSuiteSettings(env: NodeJS.ProcessEnv): SettingsRead<Search
     businessInfoApiUrl: url(env.SEARCH_SUITE_BUSINESS_INFO_API_URL, 'https://mybusinessbusinessinformation.googleapis.com'),
     calendarApiUrl: url(env.SEARCH_SUITE_CALENDAR_API_URL, 'https://www.googleapis.com/calendar/v3'),
     localPostsApiUrl: url(env.SEARCH_SUITE_LOCAL_POSTS_API_URL, 'https://mybusiness.googleapis.com/v4'),
+    performanceApiUrl: url(env.SEARCH_SUITE_PERFORMANCE_API_URL, 'https://businessprofileperformance.googleapis.com'),
   });
 }

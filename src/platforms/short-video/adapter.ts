@@ -7,8 +7,8 @@ import { ShortVideoPublisher } from './publisher.js';
 import type { OpenMedia } from '../platform-module.js';
 import { ShortVideoWebhooks } from './webhooks.js';
 
-/** `video.list` reads the creator's public videos for the account's history. */
-export const SCOPES = ['user.info.basic', 'video.publish', 'video.upload', 'video.list'];
+/** `video.list` reads the creator's public videos for the account's history; `user.info.stats` their counts (analytics). */
+export const SCOPES = ['user.info.basic', 'user.info.stats', 'video.publish', 'video.upload', 'video.list'];
 /** Without these the account is of no use to the service: it could not even be named, or not publish. */
 const REQUIRED_SCOPES = ['user.info.basic', 'video.publish'];
 

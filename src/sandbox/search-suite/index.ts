@@ -17,6 +17,7 @@ export const searchSuiteSandbox = defineSandbox({
       businessInfoApiUrl: `${base}/businessinfo`,
       calendarApiUrl: `${base}/calendar/v3`,
       localPostsApiUrl: `${base}/v4`,
+      performanceApiUrl: `${base}/performance`,
     };
   },
 });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mountPerformance } from './performance.js';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
@@ -211,6 +212,8 @@ export function mountSearchSuite(router: Router, _sandboxUrl: string, stored: St
     apiError,
     (name) => name.startsWith(`${account.name}/`) && locations.some((l) => name.endsWith(`/${l.name}`)),
   );
+
+  mountPerformance(router, authorised, apiError, business);
 
   // The people on the platform.
   /** The user removes the app's access in their account settings: every token of every grant stops working. */

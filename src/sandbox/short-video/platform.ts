@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mountShortVideoInsights } from './insights.js';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { DEMO_USER } from './demo.js';
@@ -205,5 +206,6 @@ export function mountShortVideo(router: Router, _sandboxUrl: string, stored: Sto
   const posting = new PostingState(state, restored?.posting);
   mountShortVideoPosting(router, state, posting);
   mountShortVideoPostingPeople(router, state, posting);
+  mountShortVideoInsights(router, state, posting);
   return { state: (): ShortVideoPlatformState => ({ login: state.snapshot(), posting: posting.snapshot() }) };
 }

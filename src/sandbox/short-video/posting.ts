@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { logId, type ShortVideoState } from './state.js';
+import { shortVideoApi } from './api.js';
+import type { ShortVideoState } from './state.js';
 import { type Creator, type Post, PostingState, type Task } from './posting-state.js';
 
 const INIT_PER_MINUTE = 6;
@@ -14,32 +15,7 @@ const MB = 1_000_000;
  * the init is limited to 6 a minute per user, as the real one is.
  */
 export function mountShortVideoPosting(router: Router, state: ShortVideoState, posting: PostingState): void {
-  const apiError = (ctx: RouterContext, status: number, code: string, message: string) => {
-    ctx.status = status;
-    ctx.body = { data: {}, error: { code, message, log_id: logId() } };
-  };
-  const ok = (ctx: RouterContext, data: unknown) => {
-    ctx.body = { data, error: { code: 'ok', message: '', log_id: logId() } };
-  };
-
-  /** The user behind a valid token with `scope`, or null with the platform's 401 (or the switched-on 429) sent. */
-  const authorised = (ctx: RouterContext, scope: string): string | null => {
-    if (state.settings.rateLimited) {
-      apiError(ctx, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.');
-      return null;
-    }
-    const token = /^Bearer (.+)$/.exec(ctx.get('Authorization'))?.[1];
-    const entry = token ? state.accessTokens.get(token) : undefined;
-    if (!entry || entry.grant.revoked || entry.expiresAt < Date.now()) {
-      apiError(ctx, 401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
-      return null;
-    }
-    if (!entry.grant.scopes.includes(scope)) {
-      apiError(ctx, 401, 'scope_not_authorized', 'The user did not authorize the scope required for completing this request.');
-      return null;
-    }
-    return entry.grant.openId;
-  };
+  const { apiError, ok, authorised } = shortVideoApi(state);
 
   /** The checks every init makes: the per-minute limit, a switched-on refusal, the privacy level against the creator's options. */
   const initAllowed = (ctx: RouterContext, openId: string, postInfo: Record<string, unknown>): Creator | null => {
@@ -227,7 +203,8 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
   }
 }
 
-function fieldOf(post: Post, field: string): unknown {
+/** A video's field as the API names it. */
+export function fieldOf(post: Post, field: string): unknown {
   switch (field) {
     case 'id':
       return post.id;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mountThreadsInsights } from './insights.js';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { DEMO_THREADS_USER, SANDBOX_THREADS_APP } from './demo.js';
@@ -203,6 +204,7 @@ export function mountSocialThreads(router: Router, _sandboxUrl: string, stored: 
     ctx.body = { ...Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]])), id: person.id };
   });
 
+  mountThreadsInsights(router, { authenticate, fail, params, userExists: (userId) => people.has(userId) });
   const posting = mountThreadsPosting(
     router,
     { authenticate, fail, params, userExists: (userId) => people.has(userId) },

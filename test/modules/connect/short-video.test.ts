@@ -40,7 +40,7 @@ describeApi('short_video — connecting a creator by Login Kit, refresh rotation
     const { creator, outcome, authorizationUrl } = await connect();
     expect(Object.fromEntries(authorizationUrl.searchParams)).to.include({
       client_key: SANDBOX_APP.clientKey,
-      scope: 'user.info.basic,video.publish,video.upload,video.list',
+      scope: 'user.info.basic,user.info.stats,video.publish,video.upload,video.list',
       response_type: 'code',
       redirect_uri: `${t.app.services.config.publicUrl}/connect/short_video/callback`,
       code_challenge_method: 'S256',

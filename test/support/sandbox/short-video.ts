@@ -83,6 +83,11 @@ export class ShortVideoPeople extends People {
     await this.post('minute-passed', { openId });
   }
 
+  /** The creator's followers now (`follower_count`). */
+  async setFollowers(openId: string, followers: number): Promise<void> {
+    await this.post('followers', { openId, followers });
+  }
+
   /** A video the creator posted in the app. */
   postInApp(openId: string, title: string): Promise<{ id: string }> {
     return this.post('videos', { openId, title });

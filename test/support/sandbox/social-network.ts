@@ -92,6 +92,16 @@ export class SocialNetworkPeople extends People {
     return this.post('page-posts', { pageId, message, ...extra });
   }
 
+  /** How many insights calls the page (and its posts) received. */
+  async insightsCalls(pageId: string): Promise<number> {
+    return (await this.get<{ calls: number }>('insights-calls', { pageId })).calls;
+  }
+
+  /** The platform removes an insights metric: naming it makes the whole call fail with (#100). */
+  async removeMetric(metric: string): Promise<void> {
+    await this.post('remove-metric', { metric });
+  }
+
   /** Everything the page has at the platform, newest post first. */
   onPlatform(pageId: string): Promise<PageContents> {
     return this.get('page-posts', { pageId });

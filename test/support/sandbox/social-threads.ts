@@ -55,6 +55,11 @@ export class SocialThreadsPeople extends People {
     await this.post('faults', { userId, faults });
   }
 
+  /** The person's followers now (`followers_count`). */
+  async setFollowers(userId: string, followers: number): Promise<void> {
+    await this.post('followers', { userId, followers });
+  }
+
   /** A thread the person wrote in the app. */
   postInApp(userId: string, text: string): Promise<{ id: string }> {
     return this.post('threads', { userId, text });

@@ -1,0 +1,92 @@
+import { DateTime } from 'luxon';
+import { PlatformError } from '../errors.js';
+import type { DatedValues, Insights, PostFigures, SeriesQuery } from '../capabilities/insights.js';
+import { PostNotFound } from '../capabilities/publishing.js';
+import type { AdapterAccount } from '../types.js';
+import { SocialNetworkClient } from './client.js';
+import { PAGE_METRICS, POST_METRICS } from './insights-metrics.js';
+
+const PACIFIC = 'America/Los_Angeles';
+
+interface GraphInsight {
+  name: string;
+  period: string;
+  values: Array<{ value?: number | Record<string, number> | null; end_time?: string }>;
+}
+
+/** A value as the Graph gives it: a number, or counts by type (reactions by type) added up. */
+function numberOf(value: GraphInsight['values'][number]['value']): number | null {
+  if (typeof value === 'number') return value;
+  if (value && typeof value === 'object') return Object.values(value).reduce((sum, count) => sum + (Number(count) || 0), 0);
+  return null;
+}
+
+/**
+ * Page insights (`GET /{page-id}/insights`) and post insights (`GET /{post-id}/insights`) with the page token.
+ * The Graph dates a value by its `end_time`, midnight Pacific at the end of the day (or window) it covers.
+ */
+export class SocialNetworkInsights implements Insights {
+  readonly metrics = PAGE_METRICS;
+  readonly postMetrics = POST_METRICS;
+  /** A page keeps the person's tasks on it: ANALYZE lets its token read insights (read_insights is asked at login). */
+  readonly scopes = { account: ['ANALYZE'], post: ['ANALYZE'] };
+  readonly days = {
+    timeZone: PACIFIC,
+    boundary: 'Days run from midnight to midnight Pacific time: the Graph dates each value by the end of its day or window.',
+  };
+  readonly maxDays = 90;
+  readonly groupSize = 5;
+  readonly lagDays = 1;
+  readonly followerHistory = 'platform' as const;
+  private readonly client: SocialNetworkClient;
+
+  constructor(
+    graphUrl: string,
+    readonly apiVersion: string,
+  ) {
+    this.client = new SocialNetworkClient(graphUrl);
+  }
+
+  async series(account: AdapterAccount, query: SeriesQuery): Promise<Map<string, DatedValues>> {
+    const answer = await this.client.call<{ data: GraphInsight[] }>('GET', `${account.platformAccountId}/insights`, {
+      token: account.credentials.accessToken,
+      query: {
+        metric: query.metrics.join(','),
+        period: query.period,
+        since: query.since,
+        until: DateTime.fromISO(query.until, { zone: 'utc' }).plus({ days: 1 }).toISODate()!,
+      },
+    });
+    const series = new Map<string, DatedValues>();
+    for (const insight of answer.data) {
+      const values = insight.values
+        .filter((point) => point.end_time)
+        .map((point) => ({
+          date: DateTime.fromISO(point.end_time!, { setZone: true }).setZone(PACIFIC).minus({ days: 1 }).toISODate()!,
+          value: numberOf(point.value),
+        }));
+      series.set(insight.name, values);
+    }
+    return series;
+  }
+
+  async post(account: AdapterAccount, platformPostId: string, metrics: readonly string[]): Promise<PostFigures> {
+    if (!platformPostId.startsWith(`${account.platformAccountId}_`)) throw new PostNotFound(platformPostId);
+    try {
+      const answer = await this.client.call<{ data: GraphInsight[] }>('GET', `${platformPostId}/insights`, {
+        token: account.credentials.accessToken,
+        query: { metric: metrics.join(','), period: 'lifetime' },
+      });
+      return { values: new Map(answer.data.map((insight) => [insight.name, numberOf(insight.values[0]?.value)])), publishedAt: null };
+    } catch (error) {
+      if (error instanceof PlatformError && error.details.platformCode === 100 && !this.refusesMetric(error))
+        throw new PostNotFound(platformPostId, error.details);
+      throw error;
+    }
+  }
+
+  /** `(#100) The value must be a valid insights metric`: one name of the call is not (or no longer) a metric. */
+  refusesMetric(error: PlatformError): boolean {
+    return error.details.platformCode === 100 && /valid insights metric/i.test(error.message);
+  }
+}
