@@ -53,7 +53,7 @@ export interface Comments {
   repliesTakeImages: boolean;
   /** The ids of the account's most recent posts, newest first, at most `limit`: those whose comments a first list reads. */
   recentPostIds(account: AdapterAccount, limit: number): Promise<string[]>;
-  /** One page of a post's comments, replies included (`cursor`: the previous page's `next`). */
+  /** One page of a post's comments, replies included, newest first (`cursor`: the previous page's `next`). */
   list(account: AdapterAccount, postId: string, cursor: string | null): Promise<{ comments: PlatformComment[]; next: string | null }>;
   /** One comment as it is now; CommentNotFoundAtPlatform when it is gone. */
   read(account: AdapterAccount, commentId: string): Promise<PlatformComment>;

@@ -1,12 +1,6 @@
-import {
-  CommentActionRefused,
-  CommentNotFoundAtPlatform,
-  type Comments,
-  type CommentTarget,
-  type PlatformComment,
-} from '../capabilities/comments.js';
-import type { PlatformError } from '../errors.js';
-import { classifyMetaError, type GraphErrorBody, type GraphList, nextCursorOf } from '../meta/graph.js';
+import type { Comments, CommentTarget, PlatformComment } from '../capabilities/comments.js';
+import { classifyCommentError } from '../meta/comment-errors.js';
+import { type GraphList, nextCursorOf } from '../meta/graph.js';
 import type { AdapterAccount } from '../types.js';
 import type { SocialNetworkClient } from './client.js';
 
@@ -31,19 +25,6 @@ const FIELDS =
 const PAGE_SIZE = 100;
 /** Graph's comment bodies are long; ours keeps to the contract's limit. */
 const MAX_COMMENT_LENGTH = 8000;
-
-/**
- * Graph's refusals on comments: "no such object" (code 100, subcode 33) means the comment or post is gone; any
- * other request error on a comment is the platform refusing the action (hiding the page's own comment, replying
- * where comments are off), in its own words.
- */
-function classifyCommentError(status: number, body: unknown, headers?: Headers): PlatformError {
-  const error = classifyMetaError(status, body, headers);
-  if (error.kind !== 'invalid_request') return error;
-  const graph = (body as GraphErrorBody | undefined)?.error;
-  if (graph?.code === 100 && graph.error_subcode === 33) return new CommentNotFoundAtPlatform(error.message);
-  return new CommentActionRefused(error.message);
-}
 
 /** A page's comments over the Graph API, with the page's token: `/{post}/comments`, `/{comment}` (hide, read, delete). */
 export class SocialNetworkComments implements Comments {
