@@ -25,7 +25,7 @@ const MAX_REPLY_LENGTH = 500;
  * A profile may hide (`manage_reply`) the replies others wrote under its threads, and delete only its own replies;
  * Threads has no private replies.
  */
-function actionsOn(own: boolean): CommentActions {
+export function actionsOn(own: boolean): CommentActions {
   return own
     ? { hide: false, delete: true, reply: true, replyPrivately: false }
     : { hide: true, delete: false, reply: true, replyPrivately: false };

@@ -1,5 +1,8 @@
+import { createHmac } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import { verifyCallback } from '../meta-callback.js';
+import { SANDBOX_THREADS_APP } from './demo.js';
 import type { ThreadsReplyTarget, ThreadsSandboxAuth } from './posting.js';
 
 /** A reply under a thread: by the thread's author (published through the API) or by a person in the app. */
@@ -20,6 +23,8 @@ interface Reply {
 export interface ThreadsRepliesState {
   replies: Map<string, Reply>;
   nextId: bigint;
+  /** The app dashboard's webhook: where the `replies` field is sent. */
+  webhook?: { callbackUrl: string } | null;
 }
 
 export interface RepliesAuth extends ThreadsSandboxAuth {
@@ -42,6 +47,7 @@ export function mountThreadsReplies(
 ): { target: ThreadsReplyTarget; state(): ThreadsRepliesState } {
   const replies = restored?.replies ?? new Map<string, Reply>();
   let nextId = restored?.nextId ?? 18_900_000_000_000_001n;
+  let webhook = restored?.webhook ?? null;
   const base = '/social_threads/graph/:version';
 
   const ownerOf = (reply: Reply) => threadOf(reply.rootId)?.userId;
@@ -155,9 +161,51 @@ export function mountThreadsReplies(
     ctx.body = { success: true, deleted_id: reply.id };
   });
 
-  /** A person replies in the app to a thread or a reply. */
-  router.post('/_sandbox/social_threads/replies', (ctx) => {
-    const input = (ctx.request.body ?? {}) as { replyToId?: string; username?: string; text?: string };
+  /** The `replies` webhook of a new reply, signed with the app secret, to the dashboard's callback URL. */
+  const sendReplyWebhook = async (reply: Reply): Promise<number | null> => {
+    const root = threadOf(reply.rootId);
+    if (!webhook || !root) return null;
+    const raw = JSON.stringify({
+      app_id: SANDBOX_THREADS_APP.id,
+      topic: 'moderate',
+      target_id: root.userId,
+      time: Math.floor(Date.now() / 1000),
+      subscription_id: '2000000000000301',
+      has_uid_field: false,
+      values: {
+        field: 'replies',
+        value: {
+          ...view(reply, ['text', 'username', 'timestamp', 'permalink', 'media_type', 'replied_to'], ''),
+          root_post: { id: root.id, owner_id: root.userId, username: auth.usernameOf(root.userId) },
+          shortcode: reply.id.slice(-8),
+        },
+      },
+    });
+    const response = await fetch(webhook.callbackUrl, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Hub-Signature-256': `sha256=${createHmac('sha256', SANDBOX_THREADS_APP.secret).update(raw).digest('hex')}`,
+      },
+      body: raw,
+    });
+    await response.arrayBuffer();
+    return response.status;
+  };
+
+  /** The app's dashboard: the webhook's callback URL, checked with the handshake first. */
+  router.post('/_sandbox/social_threads/webhooks', async (ctx) => {
+    const input = (ctx.request.body ?? {}) as { callbackUrl?: string; verifyToken?: string };
+    if (!input.callbackUrl || !input.verifyToken) return auth.fail(ctx, 100, 'callbackUrl and verifyToken are required');
+    const problem = await verifyCallback(input.callbackUrl, input.verifyToken);
+    if (problem) return auth.fail(ctx, 2200, `Callback verification failed: ${problem}`);
+    webhook = { callbackUrl: input.callbackUrl };
+    ctx.body = { webhook };
+  });
+
+  /** A person replies in the app to a thread or a reply; the webhook goes out (twice with `duplicate`). */
+  router.post('/_sandbox/social_threads/replies', async (ctx) => {
+    const input = (ctx.request.body ?? {}) as { replyToId?: string; username?: string; text?: string; duplicate?: boolean };
     const replyToId = String(input.replyToId ?? '');
     if (!threadOf(replyToId) && !replies.get(replyToId)) return auth.fail(ctx, 100, 'no such thread or reply');
     const reply = add({
@@ -167,8 +215,10 @@ export function mountThreadsReplies(
       username: input.username ?? 'lena.fischer',
       text: input.text ?? 'Nice!',
     });
+    const deliveries: Array<number | null> = [];
+    for (let i = 0; i < (input.duplicate ? 2 : 1); i += 1) deliveries.push(await sendReplyWebhook(reply));
     ctx.status = 201;
-    ctx.body = view(reply, ['text', 'username', 'timestamp', 'replied_to', 'root_post', 'hide_status'], '');
+    ctx.body = { ...view(reply, ['text', 'username', 'timestamp', 'replied_to', 'root_post', 'hide_status'], ''), deliveries };
   });
   /** Every reply under a thread, deleted and hidden ones too, for tests to look at. */
   router.get('/_sandbox/social_threads/replies', (ctx) => {
@@ -183,6 +233,6 @@ export function mountThreadsReplies(
         add({ id, repliedToId: replyToId, authorId: userId, username: auth.usernameOf(userId), text });
       },
     },
-    state: () => ({ replies, nextId }),
+    state: () => ({ replies, nextId, webhook }),
   };
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
 import { connectThreads, type ThreadsPerson } from '../../support/sandbox/social-threads.js';
+import { quiescent } from '../../support/wait.js';
 
 describeApi('comments — social_threads replies', (t) => {
   const { socialThreads } = t.sandbox;
@@ -30,7 +31,7 @@ describeApi('comments — social_threads replies', (t) => {
   it("a thread's first list reads its replies at every depth, each saying what the profile may do", async () => {
     const profile = await profileWithThread();
     const question = await socialThreads.reply(profile.threadId, 'Which beans?');
-    const answer = await socialThreads.reply(question.id, 'Ethiopian, I think', 'max.k');
+    const answer = await socialThreads.reply(question.id, 'Ethiopian, I think', { username: 'max.k' });
     const listed = await list(profile.accountId, `?postId=${profile.threadId}`);
     expect(listed.map((c) => [c.commentId, c.parentId, c.text])).to.deep.equal([
       [answer.id, question.id, 'Ethiopian, I think'],
@@ -72,6 +73,23 @@ describeApi('comments — social_threads replies', (t) => {
     expect((await remove(profile.accountId, answered.body.commentId)).status).to.equal(204);
     expect((await socialThreads.replies(profile.threadId)).find((r) => r.id === answered.body.commentId)!.deleted).to.equal(true);
     expect((await list(profile.accountId, `?postId=${profile.threadId}`)).map((c) => c.commentId)).to.deep.equal([question.id]);
+  });
+
+  it("people's replies arrive by the replies webhook and are kept once, however often it is delivered", async () => {
+    const { verifyToken } = t.app.services.platforms.get('social_threads')!.webhooks;
+    await socialThreads.configureWebhook(`${t.app.url}/webhooks/social_threads`, verifyToken);
+    const profile = await profileWithThread();
+    expect(await list(profile.accountId, `?postId=${profile.threadId}`)).to.deep.equal([]);
+    const question = await socialThreads.reply(profile.threadId, 'Decaf too?', { duplicate: true });
+    expect(question.deliveries).to.deep.equal([200, 200]);
+    const answer = await socialThreads.reply(question.id, 'Please!', { username: 'max.k' });
+    await quiescent(t.app);
+    const listed = await list(profile.accountId, `?postId=${profile.threadId}`);
+    expect(listed.map((c) => [c.commentId, c.parentId, c.from.username, c.text])).to.deep.equal([
+      [answer.id, question.id, 'max.k', 'Please!'],
+      [question.id, null, 'lena.fischer', 'Decaf too?'],
+    ]);
+    expect(listed[1]!.capabilities).to.deep.equal({ canHide: true, canDelete: false, canReply: true, canReplyPrivately: false });
   });
 
   it('a reply over 500 characters is refused before anything is sent', async () => {

@@ -69,9 +69,21 @@ export class SocialThreadsPeople extends People {
     return this.post('threads', { userId, text });
   }
 
-  /** A person replies in the app to a thread or a reply (`username`: who they are). */
-  reply(replyToId: string, text: string, username = 'lena.fischer'): Promise<{ id: string }> {
-    return this.post('replies', { replyToId, text, username });
+  /**
+   * A person replies in the app to a thread or a reply (`username`: who they are); the `replies` webhook goes to
+   * the dashboard's callback (twice with `duplicate`): its statuses.
+   */
+  reply(
+    replyToId: string,
+    text: string,
+    options: { username?: string; duplicate?: boolean } = {},
+  ): Promise<{ id: string; deliveries: Array<number | null> }> {
+    return this.post('replies', { replyToId, text, username: 'lena.fischer', ...options });
+  }
+
+  /** The app's dashboard: the webhook's callback URL and verify token (checked by the handshake). */
+  async configureWebhook(callbackUrl: string, verifyToken: string): Promise<void> {
+    await this.post('webhooks', { callbackUrl, verifyToken });
   }
 
   /** Every reply under a thread, hidden and deleted ones too. */
