@@ -6701,6 +6701,10 @@ export interface components {
              * @example null
              */
             parentId: string | null;
+            /**
+             * @description Who wrote it: a person, or the account itself (then `id` is the account's platform id). On `social_threads`,
+             *     where the platform names a reply's author by username only, `id` is that username.
+             */
             from: components["schemas"]["MessagingParticipant"];
             /**
              * @description The text of the comment (empty when it holds only a sticker or photo).

@@ -87,6 +87,16 @@ describeApi('comments — social_network pages', (t) => {
     expect((await list(page.accountId, '?since=2000-01-01T00:00:00Z&until=2001-01-01T00:00:00Z')).length).to.equal(0);
   });
 
+  it("an expired page token, met on the first read of a post, asks for the account's reconnection (409)", async () => {
+    const page = await pageWithPost();
+    await socialNetwork.failNextCall({ code: 190, subcode: 463, message: 'Error validating access token: Session has expired.' });
+    const refused = await t.app.api.get(`/accounts/${page.accountId}/comments?postId=${page.postId}`, { token: t.owner.key });
+    expect(refused.status).to.equal(409);
+    expect(refused.body.code).to.equal('account_not_connected');
+    const account = await t.app.api.get(`/accounts/${page.accountId}`, { token: t.owner.key });
+    expect(account.body.status).to.equal('needs_reconnection');
+  });
+
   it('a webhook delivered twice keeps one comment', async () => {
     const page = await pageWithPost();
     await socialNetwork.failComments(page.pageId, [{ kind: 'duplicate_webhooks' }]);
