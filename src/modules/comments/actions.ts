@@ -1,15 +1,17 @@
 import type { components } from '../../../generated/api.js';
 import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
-import { CommentNotFoundAtPlatform, type CommentTarget } from '../../platforms/capabilities/comments.js';
+import { CommentNotFoundAtPlatform, type Comments, type CommentTarget } from '../../platforms/capabilities/comments.js';
+import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
+import type { AccountRow } from '../accounts/models.js';
 import { CapabilityUnsupportedError } from '../accounts/errors.js';
 import { mediaFiles } from '../media/read.js';
 import { writeOnce } from '../platform-writes/ledger.js';
 import { withComments } from './access.js';
 import { ReplyMediaNotFoundError } from './errors.js';
 import { presentComment } from './present.js';
-import { recordDeleted, recordHidden, storedComment, storePlatformComment } from './store.js';
+import { type CommentRow, recordDeleted, recordHidden, storedComment, storePlatformComment } from './store.js';
 
 type Comment = components['schemas']['Comment'];
 
@@ -55,6 +57,27 @@ export async function reply(services: Services, principal: Principal, accountId:
   });
 }
 
+/**
+ * The comment as the store knows it; one it has not seen (on an older post) is read from the platform and kept
+ * first, which also makes sure the id is a comment of the account's (never a post: deleting that would delete the
+ * post). A deleted comment is 404, as the platform answers.
+ */
+async function knownComment(
+  services: Services,
+  comments: Comments,
+  account: AdapterAccount,
+  row: AccountRow,
+  commentId: string,
+): Promise<CommentRow> {
+  let stored = await storedComment(services.db, row.id, commentId);
+  if (!stored?.known && !stored?.deleted) {
+    await storePlatformComment(services.db, row, await comments.read(account, commentId));
+    stored = await storedComment(services.db, row.id, commentId);
+  }
+  if (!stored || stored.deleted) throw new NotFoundError('comment');
+  return stored;
+}
+
 export async function setHidden(
   services: Services,
   principal: Principal,
@@ -64,6 +87,7 @@ export async function setHidden(
   ledgerKey: string,
 ): Promise<Comment> {
   return withComments(services, principal, accountId, 'comment', hidden ? 'hide' : 'show', async (comments, account, row) => {
+    await knownComment(services, comments, account, row, commentId);
     await writeOnce(services.db, {
       ownerId: row.ownerId,
       accountId: row.id,
@@ -77,13 +101,7 @@ export async function setHidden(
       reconcile: async () => ((await comments.read(account, commentId)).hidden === hidden ? { hidden } : null),
       store: (trx) => recordHidden(trx, row.id, commentId, hidden),
     });
-    let stored = await storedComment(services.db, row.id, commentId);
-    if (!stored?.known) {
-      // A comment the store has not seen (on an older post): as the platform shows it now.
-      await storePlatformComment(services.db, row, await comments.read(account, commentId));
-      stored = await storedComment(services.db, row.id, commentId);
-    }
-    return presentComment(services.db, stored!);
+    return presentComment(services.db, (await storedComment(services.db, row.id, commentId))!);
   });
 }
 
@@ -93,7 +111,7 @@ export async function setHidden(
  */
 export async function remove(services: Services, principal: Principal, accountId: string, commentId: string): Promise<void> {
   await withComments(services, principal, accountId, 'comment', 'delete', async (comments, account, row) => {
-    if ((await storedComment(services.db, row.id, commentId))?.deleted) throw new NotFoundError('comment');
+    await knownComment(services, comments, account, row, commentId);
     try {
       await writeOnce(services.db, {
         ownerId: row.ownerId,

@@ -1,4 +1,4 @@
-import type { Comments, CommentTarget, PlatformComment } from '../capabilities/comments.js';
+import { CommentNotFoundAtPlatform, type Comments, type CommentTarget, type PlatformComment } from '../capabilities/comments.js';
 import { classifyCommentError } from '../meta/comment-errors.js';
 import { type GraphList, nextCursorOf } from '../meta/graph.js';
 import type { AdapterAccount } from '../types.js';
@@ -58,8 +58,10 @@ export class SocialNetworkComments implements Comments {
     return { comments: page.data.map((comment) => this.present(comment, postId)), next: nextCursorOf(page) };
   }
 
+  /** A comment; any other object (a post) is no comment: only comments carry `can_remove`. */
   async read(account: AdapterAccount, commentId: string): Promise<PlatformComment> {
     const comment = await this.call<GraphComment>(account, 'GET', commentId, { fields: FIELDS });
+    if (comment.can_remove === undefined) throw new CommentNotFoundAtPlatform(`${commentId} is not a comment`);
     return this.present(comment, postOf(account, commentId));
   }
 

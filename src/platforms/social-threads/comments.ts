@@ -1,4 +1,10 @@
-import type { CommentActions, Comments, CommentTarget, PlatformComment } from '../capabilities/comments.js';
+import {
+  type CommentActions,
+  CommentNotFoundAtPlatform,
+  type Comments,
+  type CommentTarget,
+  type PlatformComment,
+} from '../capabilities/comments.js';
 import { classifyCommentError } from '../meta/comment-errors.js';
 import { type GraphList, nextCursorOf } from '../meta/graph.js';
 import type { AdapterAccount } from '../types.js';
@@ -64,8 +70,11 @@ export class SocialThreadsComments implements Comments {
     return { comments: page.data.map((reply) => this.present(account, reply, postId)), next: nextCursorOf(page) };
   }
 
+  /** A reply; a thread of the profile's own is no reply: only replies have a `root_post`. */
   async read(account: AdapterAccount, commentId: string): Promise<PlatformComment> {
-    return this.present(account, await this.call<ThreadsReply>(account, 'GET', commentId, { fields: FIELDS }));
+    const reply = await this.call<ThreadsReply>(account, 'GET', commentId, { fields: FIELDS });
+    if (!reply.root_post) throw new CommentNotFoundAtPlatform(`${commentId} is not a reply`);
+    return this.present(account, reply);
   }
 
   async reply(account: AdapterAccount, target: CommentTarget, text: string): Promise<PlatformComment> {

@@ -176,6 +176,13 @@ describeApi('comments — social_network pages', (t) => {
     expect(ours.map((c) => c.id)).to.deep.equal([retried.body.commentId]);
   });
 
+  it("a post's id is no comment: deleting or hiding it answers 404 and leaves the post", async () => {
+    const page = await pageWithPost();
+    expect((await t.app.api.delete(`/accounts/${page.accountId}/comments/${page.postId}`, { token: t.owner.key })).status).to.equal(404);
+    expect((await hide(page.accountId, page.postId, true)).status).to.equal(404);
+    expect((await socialNetwork.onPlatform(page.pageId)).posts.find((post) => post.id === page.postId)!.deleted).to.equal(false);
+  });
+
   it('replies are refused on a missing comment (404) and, without exactly one target, by validation', async () => {
     const page = await pageWithPost();
     expect((await reply(page.accountId, { commentId: '1_2', text: 'Hi' })).status).to.equal(404);
