@@ -154,6 +154,12 @@ export async function applyCommentChange(db: Knex, account: AccountRow, event: I
   }
   if (event.change === 'removed') merge.deleted = true;
   await db('comments').insert(insert).onConflict(['accountId', 'platformCommentId']).merge(merge);
+  // A removed comment's replies go with it, and the platform need not say so for each.
+  if (event.change === 'removed') {
+    await db('comments')
+      .where({ accountId: account.id, parentId: event.platformCommentId })
+      .update({ deleted: true, updatedAt: db.fn.now() });
+  }
 }
 
 /** The stored comment of the account with this platform id, placeholders and deleted ones included. */

@@ -65,6 +65,11 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
     };
   };
 
+  /** A comment goes, and its replies with it. */
+  const removeWithReplies = (post: PagePost, comment: PageComment) => {
+    for (const gone of post.comments.filter((c) => c.id === comment.id || c.parentId === comment.id)) gone.deleted = true;
+  };
+
   /** The page's `feed` webhook of one change, to each app subscribed to the feed at the page and the app. */
   const sendFeed = async (post: PagePost, comment: PageComment, verb: Verb): Promise<Delivery[]> => {
     const now = Math.floor(Date.now() / 1000);
@@ -231,7 +236,7 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
     if (!found || found.comment.deleted || token.pageId !== found.post.pageId) return graph.unknownObject(ctx, ctx.params.id!);
     if (!state.granted(token, 'pages_manage_engagement')) return graph.missingPermission(ctx, 'pages_manage_engagement');
     const { post, comment } = found;
-    for (const gone of post.comments.filter((c) => c.id === comment.id || c.parentId === comment.id)) gone.deleted = true;
+    removeWithReplies(post, comment);
     sendFeedLater(post, comment, 'remove');
     answer(ctx, post.pageId, { success: true });
   });
@@ -271,7 +276,7 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
       if (!found || found.comment.deleted || found.comment.fromPage) return refuse(ctx, 404, 'no such comment by a person');
       const { post, comment } = found;
       if (change === 'edit') comment.message = String(body(ctx).text ?? comment.message);
-      else comment.deleted = true;
+      else removeWithReplies(post, comment);
       const deliveries = await sendFeed(post, comment, change === 'edit' ? 'edited' : 'remove');
       ctx.body = { comment: view(post, comment), deliveries };
     });

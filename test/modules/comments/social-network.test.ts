@@ -120,6 +120,18 @@ describeApi('comments — social_network pages', (t) => {
     expect(listed.map((c) => [c.commentId, c.text])).to.deep.equal([[edited.id, 'First, I mean']]);
   });
 
+  it('a comment its author removes leaves the list, and its replies with it', async () => {
+    const page = await pageWithPost();
+    const { comment } = await socialNetwork.comment(page.postId, 'Spam, spam', { from: lena });
+    await socialNetwork.comment(page.postId, 'Agreed!', { parentId: comment.id, from: { id: '777', name: 'Max' } });
+    await socialNetwork.comment(page.postId, 'Staying.', { from: lena });
+    await quiescent(t.app);
+    expect(await list(page.accountId, `?parentId=${comment.id}`)).to.have.length(1);
+    await socialNetwork.removeComment(comment.id);
+    await quiescent(t.app);
+    expect((await list(page.accountId, `?postId=${page.postId}`)).map((c) => c.text)).to.deep.equal(['Staying.']);
+  });
+
   it('replies, hides, shows and deletes a comment, each as the platform did it', async () => {
     const page = await pageWithPost();
     const { comment } = await socialNetwork.comment(page.postId, 'Is it back?', { from: lena });
