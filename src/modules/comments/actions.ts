@@ -41,6 +41,11 @@ export async function reply(services: Services, principal: Principal, accountId:
     if (input.mediaId) {
       const media = (await mediaFiles(services.db, services.config.publicUrl, [input.mediaId], row.ownerId)).get(input.mediaId);
       if (!media) throw new ReplyMediaNotFoundError(input.mediaId);
+      if (media.kind !== 'image') {
+        throw new ValidationFailedError([
+          { path: 'body/mediaId', code: 'mediaKind', message: `is a ${media.kind}; replies take an image` },
+        ]);
+      }
       imageUrl = media.url;
     }
     const written = await writeOnce(services.db, {

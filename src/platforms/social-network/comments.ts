@@ -73,11 +73,15 @@ export class SocialNetworkComments implements Comments {
     return this.read(account, made.id);
   }
 
-  /** The page's newest comments under the target, looked through for this text, written since the attempt began. */
+  /**
+   * The page's newest comments on the target's post, looked through for this text, written since the attempt
+   * began: the whole post, as a reply to a reply is filed under the comment it answers.
+   */
   async findReply(account: AdapterAccount, target: CommentTarget, text: string, since: Date): Promise<PlatformComment | null> {
-    const page = await this.call<GraphList<GraphComment>>(account, 'GET', `${targetId(target)}/comments`, {
+    const postId = 'postId' in target ? target.postId : postOf(account, target.commentId);
+    const page = await this.call<GraphList<GraphComment>>(account, 'GET', `${postId}/comments`, {
       fields: FIELDS,
-      filter: 'toplevel',
+      filter: 'stream',
       order: 'reverse_chronological',
       limit: String(PAGE_SIZE),
     });
@@ -86,7 +90,6 @@ export class SocialNetworkComments implements Comments {
     const found = page.data.find(
       (c) => c.from?.id === account.platformAccountId && (c.message ?? '') === text && Date.parse(c.created_time) >= from,
     );
-    const postId = 'postId' in target ? target.postId : postOf(account, target.commentId);
     return found ? this.present(found, postId) : null;
   }
 
