@@ -15,6 +15,13 @@ type CommentFault = { kind: 'lost_answer' } | { kind: 'duplicate_webhooks' } | {
 type Verb = 'add' | 'edited' | 'remove' | 'hide' | 'unhide';
 
 const PRIVATE_REPLY_DAYS = 7;
+
+/** The platform fetches an attached photo from its URL: it must answer with an image. */
+async function isImage(url: string): Promise<boolean> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+  await response?.arrayBuffer().catch(() => {});
+  return Boolean(response?.ok && /^image\//.test(response.headers.get('content-type') ?? ''));
+}
 const DEFAULT_PERSON = { id: '6734519027381945', name: 'Lena Fischer' };
 
 /**
@@ -55,6 +62,7 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
       created_time: graphTime(comment.createdAt),
       is_hidden: comment.hidden ?? false,
       ...(comment.parentId ? { parent: { id: comment.parentId } } : {}),
+      ...(comment.attachmentUrl ? { attachment: { type: 'photo', media: { image: { src: comment.attachmentUrl } } } } : {}),
       like_count: 0,
       comment_count: replies,
       permalink_url: `https://social.example/${page.username}/posts/${post.id.split('_')[1]}?comment_id=${comment.id.split('_')[1]}`,
@@ -165,7 +173,7 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
     ctx.body = graph.list(ctx, views, `${ctx.origin}${ctx.path}`);
   });
 
-  router.post(`${base}/:id/comments`, (ctx) => {
+  router.post(`${base}/:id/comments`, async (ctx) => {
     const token = graph.authenticate(ctx);
     if (!token) return;
     const on = target(ctx, token);
@@ -182,8 +190,9 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
         { type: code === 1 ? 'FacebookApiException' : 'OAuthException' },
       );
     }
-    const message = graph.params(ctx).message;
+    const { message, attachment_url: attachmentUrl } = graph.params(ctx);
     if (!message) return graph.fail(ctx, 400, 100, '(#100) Missing message');
+    if (attachmentUrl && !(await isImage(attachmentUrl))) return graph.fail(ctx, 400, 324, '(#324) Missing or invalid image file');
     // Replies are one level deep: a reply to a reply answers its comment.
     const parentId = on.comment ? (on.comment.parentId ?? on.comment.id) : null;
     const comment: PageComment = {
@@ -192,6 +201,7 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
       fromPage: true,
       createdAt: Date.now(),
       parentId,
+      ...(attachmentUrl ? { attachmentUrl } : {}),
     };
     on.post.comments.push(comment);
     sendFeedLater(on.post, comment, 'add');

@@ -28,6 +28,8 @@ export interface PageComment {
   parentId?: string | null;
   hidden?: boolean;
   deleted?: boolean;
+  /** A photo the page attached (`attachment_url`), as fetched. */
+  attachmentUrl?: string;
 }
 interface Photo {
   id: string;

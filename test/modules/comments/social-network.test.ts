@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
 import { itPagesByKeyset } from '../../support/keyset-list.js';
+import { uploadPhoto, uploadVideo } from '../publishing/support.js';
 import { connectBot } from '../../support/sandbox/botchat.js';
 import { connectCreator } from '../../support/sandbox/short-video.js';
 import { type ConnectedPage, connectNewPage } from '../../support/sandbox/social-network.js';
@@ -164,6 +165,17 @@ describeApi('comments — social_network pages', (t) => {
     expect((await list(page.accountId, `?postId=${page.postId}`)).map((c) => c.text)).to.deep.equal(['Come by for a taste.']);
     const again = await t.app.api.delete(`/accounts/${page.accountId}/comments/${comment.id}`, { token: t.owner.key });
     expect(again.status).to.equal(404);
+  });
+
+  it('a reply may carry one uploaded image, which the platform fetches; a video is refused', async () => {
+    const page = await pageWithPost();
+    const { comment } = await socialNetwork.comment(page.postId, 'Photo of the bag?', { from: lena });
+    const photo = await reply(page.accountId, { commentId: comment.id, text: 'Here it is.', mediaId: await uploadPhoto(t.app, t.owner) });
+    expect(photo.status, JSON.stringify(photo.body)).to.equal(201);
+    expect((await onPage(page)).find((c) => c.id === photo.body.commentId)!.attachmentUrl).to.match(/^http/);
+    const video = await reply(page.accountId, { commentId: comment.id, text: 'A clip.', mediaId: await uploadVideo(t.app, t.owner) });
+    expect(video.status).to.equal(400);
+    expect(video.body.errors[0]).to.include({ path: 'body/mediaId' });
   });
 
   it("the platform's refusal to hide the page's own comment is a 422 naming why", async () => {

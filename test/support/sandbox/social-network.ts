@@ -17,7 +17,15 @@ export interface SandboxPagePost {
   photoUrls: string[];
   videoId: string | null;
   deleted: boolean;
-  comments: Array<{ id: string; message: string; fromPage: boolean; parentId?: string | null; hidden?: boolean; deleted?: boolean }>;
+  comments: Array<{
+    id: string;
+    message: string;
+    fromPage: boolean;
+    parentId?: string | null;
+    hidden?: boolean;
+    deleted?: boolean;
+    attachmentUrl?: string;
+  }>;
 }
 
 /** A comment as the Graph shows it, with the `feed` webhooks its change sent. */
