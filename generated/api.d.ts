@@ -1421,14 +1421,23 @@ export interface paths {
         };
         /**
          * List comments
-         * @description Lists comments on the account's posts, read from the platform (`social_network`, `social_threads`),
-         *     newest first. With `postId`, the top-level comments of that post; with `parentId`, the replies to that
-         *     comment; with neither, the top-level comments of the account's 25 most recent posts. Hidden comments are
-         *     included (`isHidden`).
+         * @description Lists the comments on the account's posts (`social_network` pages, `social_threads` profiles), newest first,
+         *     hidden ones included (`isHidden`); deleted comments are not listed. Each says what the account may do to it
+         *     (`capabilities`).
          *
-         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account; or the platform has no such post or
-         *     comment on it); 409 `account_not_connected`; 422 `account_platform_unsupported` (the platform has no
-         *     comments for apps, for example the chat apps); 502 `platform_error`.
+         *     Comments are kept by the service as the platform's webhooks report them (new, edited, hidden, removed), so a
+         *     list is read from the service, not from the platform. The first time a post is listed (`postId`), its
+         *     comments are read from the platform once (every page of them, replies too); the first list of the account
+         *     without `postId` reads those of its 25 most recent posts. Comments on older posts appear as they arrive, or
+         *     once their post is listed by `postId`.
+         *
+         *     Filters: `postId` (one post), `parentId` (the replies to one comment), `since` and `until` (when the comment
+         *     was written). Pages are keyset pages: a comment arriving while you page never makes another one repeat.
+         *
+         *     Errors: 400 `validation_failed`, `invalid_cursor`; 404 `not_found` (no such account; or the platform has no
+         *     such post on it); 409 `account_not_connected`; 422 `account_platform_unsupported` (the platform has no
+         *     comments for apps: the chat apps; `short_video` comments need TikTok's Business API, which its login does
+         *     not grant); 429 `platform_rate_limited` (during the first read of a post); 502 `platform_error`.
          */
         get: operations["listComments"];
         put?: never;
@@ -1438,10 +1447,15 @@ export interface paths {
          *     posts (`postId`), and answers the new comment as the platform stored it. On `social_threads` a reply
          *     is a reply post (at most 500 characters). Emits no event.
          *
-         *     Errors: 400 `validation_failed` (also: neither or both of `commentId` and `postId`); 404 `not_found`
-         *     (no such account; or the platform has no such comment or post on it); 409 `account_not_connected`,
-         *     `idempotency_key_in_use`; 422 `account_platform_unsupported`, `media_not_found`,
-         *     `idempotency_key_reused`; 502 `platform_error` (for example comments turned off on the post).
+         *     Sent at most once per `Idempotency-Key`: when the platform's answer is lost, a retry with the same key asks
+         *     the platform whether the reply was made before writing it again, so a retry never doubles a reply.
+         *
+         *     Errors: 400 `validation_failed` (also: neither or both of `commentId` and `postId`, a `social_threads` reply
+         *     over 500 characters); 404 `not_found` (no such account; or the platform has no such comment or post on it);
+         *     409 `account_not_connected`, `idempotency_key_in_use`; 422 `account_platform_unsupported`, `media_not_found`,
+         *     `idempotency_key_reused`, `comment_action_refused` (the platform does not let the account reply there);
+         *     429 `platform_rate_limited`; 502 `platform_error` (also when the platform's answer was lost and it cannot
+         *     tell whether the reply was made).
          */
         post: operations["replyToComment"];
         delete?: never;
@@ -1471,8 +1485,9 @@ export interface paths {
          *
          *     Errors: 400 `validation_failed`; 404 `not_found` (no such account; or the platform has no such comment
          *     on it); 409 `account_not_connected`, `idempotency_key_in_use`; 422 `account_platform_unsupported`,
-         *     `idempotency_key_reused`; 502 `platform_error` (for example a comment by the account itself, which
-         *     cannot be hidden).
+         *     `idempotency_key_reused`, `comment_action_refused` (the platform does not let the account hide this
+         *     comment, for example one the account wrote itself: see the comment's `capabilities.canHide`); 429
+         *     `platform_rate_limited`; 502 `platform_error`.
          */
         post: operations["hideComment"];
         delete?: never;
@@ -1505,9 +1520,13 @@ export interface paths {
          *     posts (`social_network`; on `social_threads` only the account's own replies). Its replies go with it.
          *     Cannot be undone; to keep it out of sight reversibly, hide it instead. Emits no event.
          *
+         *     Deleting a deleted comment answers 404. A delete whose answer was lost is checked with the platform when
+         *     asked again, never sent blindly twice.
+         *
          *     Errors: 400 `validation_failed`; 404 `not_found` (no such account; or the platform has no such comment on
-         *     it); 409 `account_not_connected`; 422 `account_platform_unsupported`; 502 `platform_error` (for example a
-         *     comment the account may not delete).
+         *     it); 409 `account_not_connected`; 422 `account_platform_unsupported`, `comment_action_refused` (a comment
+         *     the account may not delete: see the comment's `capabilities.canDelete`); 429 `platform_rate_limited`;
+         *     502 `platform_error`.
          */
         delete: operations["deleteComment"];
         options?: never;
@@ -4223,10 +4242,11 @@ export interface components {
          *     | `invoice_not_cancellable` | 409 | The invoice cannot be cancelled: it is a draft, void or uncollectible already, or a cancellation of it is under way or done. |
          *     | `calendar_event_changed` | 409 | The calendar event changed on its platform since the version named in `If-Match` (another person or app edited it); nothing was changed. Read it again and reapply the change. |
          *     | `ai_task_finished` | 409 | The AI task succeeded or failed already; only a queued or running task can be cancelled. |
+         *     | `comment_action_refused` | 422 | The platform does not allow this on this comment (hiding the account's own comment, deleting another person's reply on social_threads); `detail` says why |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -7026,8 +7046,31 @@ export interface components {
             replyToMessageId?: string;
         };
         /**
+         * @description What the account may do to the comment, as the platform says (Graph's `can_hide`, `can_remove`,
+         *     `can_reply_privately`; on `social_threads`, whether the reply is the account's own). Offer only these actions:
+         *     the platform refuses the others (422 `comment_action_refused`). For example a page cannot hide its own
+         *     comments, and a Threads profile can hide replies to its threads but delete only its own replies.
+         * @example {
+         *       "canHide": true,
+         *       "canDelete": true,
+         *       "canReply": true,
+         *       "canReplyPrivately": true
+         *     }
+         */
+        CommentCapabilities: {
+            /** @description `POST /accounts/{id}/comments/hide` may hide or show it. */
+            canHide: boolean;
+            /** @description `DELETE /accounts/{id}/comments/{commentId}` may delete it. */
+            canDelete: boolean;
+            /** @description `POST /accounts/{id}/comments` may reply to it. */
+            canReply: boolean;
+            /** @description The account may answer its author with one private message (Messenger's private replies; `social_network` only). */
+            canReplyPrivately: boolean;
+        };
+        /**
          * @description A comment on a post of a connected account. Comments live on the platform: `commentId` is the platform's
-         *     own id, always used together with the account.
+         *     own id, always used together with the account. The service keeps what the platform's webhooks tell it (new,
+         *     edited, hidden, removed comments) and what it read when a post's comments were first listed.
          */
         Comment: {
             /**
@@ -7051,6 +7094,10 @@ export interface components {
              * @example null
              */
             parentId: string | null;
+            /**
+             * @description Who wrote it: a person, or the account itself (then `id` is the account's platform id). On `social_threads`,
+             *     where the platform names a reply's author by username only, `id` is that username.
+             */
             from: components["schemas"]["MessagingParticipant"];
             /**
              * @description The text of the comment (empty when it holds only a sticker or photo).
@@ -7078,12 +7125,19 @@ export interface components {
              * @example https://social.example/104738291045577/posts/1084562219331807?comment_id=774019255623381
              */
             permalink: string | null;
+            capabilities: components["schemas"]["CommentCapabilities"];
             /**
              * Format: date-time
              * @description When the comment was written.
              * @example 2026-11-23T10:15:42Z
              */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the service last learnt something of the comment (an edit, a hide, a new reply count).
+             * @example 2026-11-23T10:16:02Z
+             */
+            updatedAt: string;
         };
         /** @description A page of comments, newest first. */
         CommentList: {
@@ -18683,6 +18737,16 @@ export interface operations {
                  * @example 1084562219331807_774019255623381
                  */
                 parentId?: string;
+                /**
+                 * @description Only comments written at or after this time.
+                 * @example 2026-11-23T00:00:00Z
+                 */
+                since?: string;
+                /**
+                 * @description Only comments written before this time.
+                 * @example 2026-11-24T00:00:00Z
+                 */
+                until?: string;
             };
             header?: never;
             path: {
@@ -18719,7 +18783,14 @@ export interface operations {
                      *           "likeCount": 3,
                      *           "replyCount": 1,
                      *           "permalink": "https://social.example/104738291045577/posts/1084562219331807?comment_id=774019255623381",
-                     *           "createdAt": "2026-11-23T10:15:42Z"
+                     *           "capabilities": {
+                     *             "canHide": true,
+                     *             "canDelete": true,
+                     *             "canReply": true,
+                     *             "canReplyPrivately": true
+                     *           },
+                     *           "createdAt": "2026-11-23T10:15:42Z",
+                     *           "updatedAt": "2026-11-23T10:15:42Z"
                      *         }
                      *       ],
                      *       "nextCursor": "QVFIUmJ4ZAFlGNWZAaZA3RZAd"
@@ -18761,7 +18832,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -18821,7 +18891,14 @@ export interface operations {
                      *       "likeCount": 0,
                      *       "replyCount": 0,
                      *       "permalink": "https://social.example/104738291045577/posts/1084562219331807?comment_id=774019311290042",
-                     *       "createdAt": "2026-11-23T10:20:03Z"
+                     *       "capabilities": {
+                     *         "canHide": false,
+                     *         "canDelete": true,
+                     *         "canReply": true,
+                     *         "canReplyPrivately": false
+                     *       },
+                     *       "createdAt": "2026-11-23T10:20:03Z",
+                     *       "updatedAt": "2026-11-23T10:20:03Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Comment"];
@@ -18851,7 +18928,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account's platform has no comments for apps (`account_platform_unsupported`), the media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
+            /** @description The account's platform has no comments for apps (`account_platform_unsupported`), the media id is unknown (`media_not_found`), the platform does not let the account reply there (`comment_action_refused`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18861,7 +18938,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -18921,7 +18997,14 @@ export interface operations {
                      *       "likeCount": 3,
                      *       "replyCount": 1,
                      *       "permalink": "https://social.example/104738291045577/posts/1084562219331807?comment_id=774019255623381",
-                     *       "createdAt": "2026-11-23T10:15:42Z"
+                     *       "capabilities": {
+                     *         "canHide": true,
+                     *         "canDelete": true,
+                     *         "canReply": true,
+                     *         "canReplyPrivately": true
+                     *       },
+                     *       "createdAt": "2026-11-23T10:15:42Z",
+                     *       "updatedAt": "2026-11-23T10:15:42Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Comment"];
@@ -18951,7 +19034,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account's platform has no comments or does not allow this (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
+            /** @description The account's platform has no comments or does not allow this (`account_platform_unsupported`), the platform does not let the account hide this comment (`comment_action_refused`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18961,7 +19044,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -19012,7 +19094,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The account's platform has no comments for apps (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
+            /** @description The account's platform has no comments for apps (`account_platform_unsupported`), or the platform does not let the account delete this comment (`comment_action_refused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -19022,7 +19104,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };

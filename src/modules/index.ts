@@ -8,6 +8,7 @@ import type { AnyArea, IncomingHandler, IncomingHandlers, IncomingKind } from '.
 import { auth } from './auth/index.js';
 import { billing } from './billing/index.js';
 import { calendar } from './calendar/index.js';
+import { comments } from './comments/index.js';
 import { connect } from './connect/index.js';
 import { hooks } from './hooks/index.js';
 import { keys } from './keys/index.js';
@@ -18,7 +19,7 @@ import { usage } from './usage/index.js';
 import { webhooks } from './webhooks/index.js';
 
 /** The areas of the service, each said in its own folder. Their order is the order incoming events reach them. */
-export const areas = [auth, keys, accounts, connect, media, publishing, messaging, hooks, webhooks, usage, billing, calendar, ai, analytics] as const;
+export const areas = [auth, keys, accounts, connect, media, publishing, messaging, hooks, webhooks, usage, billing, calendar, ai, analytics, comments] as const;
 
 type AnyOf = (typeof areas)[number];
 type SettingsOf<T> = T extends { settings?: (env: NodeJS.ProcessEnv) => infer S } ? S : never;

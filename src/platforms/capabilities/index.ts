@@ -1,6 +1,7 @@
 import type { Ads } from './ads.js';
 import type { CalendarEvents } from './calendar.js';
 import type { Insights } from './insights.js';
+import type { Comments } from './comments.js';
 import type { ConnectingFlow, SelectingFlow } from './oauth.js';
 import type { Publisher } from './publishing.js';
 import type { WebhookReceiver } from './webhooks.js';
@@ -22,6 +23,8 @@ export interface Capabilities {
   calendarEvents: CalendarEvents;
   /** Account and post figures (analytics), read by a metric map kept as data. */
   insights: Insights;
+  /** Comments on the account's posts: list, reply, hide, delete. */
+  comments: Comments;
 }
 
 export type CapabilityName = keyof Capabilities;

@@ -1,4 +1,5 @@
 import type { AdapterAccount, PlatformId } from '../types.js';
+import type { CommentActions } from './comments.js';
 
 /**
  * Receiving a platform's webhooks (`/webhooks/:platform`): its handshake, its signature on the raw body, and the
@@ -51,7 +52,34 @@ export interface PostMadePublic {
   urlFor(state: Record<string, unknown>): string | null;
 }
 
-export type IncomingEvent = IncomingMessage | PermissionRevoked | PostMadePublic;
+/**
+ * A change to a comment on a connected account's post, as read from a platform webhook (a page's `feed`, Threads'
+ * `replies`). Platforms deliver changes late, twice and out of order: `at` orders them, whatever order they arrive
+ * in. The account's own comments arrive too (`from.id` is then the account's platform id).
+ */
+export interface IncomingComment {
+  kind: 'comment';
+  /** `added`: a new comment; `edited`: its text changed; `removed`: deleted (final); `hidden`/`unhidden`: by the account. */
+  change: 'added' | 'edited' | 'removed' | 'hidden' | 'unhidden';
+  accountId: string | null;
+  platformAccountId: string | null;
+  platformPostId: string;
+  platformCommentId: string;
+  /** The comment it answers; null for a comment on the post itself. */
+  parentId: string | null;
+  /** Who wrote it, where the change says. */
+  from: { id: string; name: string | null; username: string | null } | null;
+  /** The text, where the change carries it (`added`, `edited`). */
+  text: string | null;
+  /** When the comment was written, where the change says. */
+  createdAt: Date | null;
+  /** When the change happened at the platform. */
+  at: Date;
+  /** What the account may do to it, where the platform's rules tell from the change (`added`, `edited`). */
+  can: CommentActions | null;
+}
+
+export type IncomingEvent = IncomingMessage | PermissionRevoked | PostMadePublic | IncomingComment;
 
 export interface IncomingRequest {
   headers: Record<string, string | string[] | undefined>;

@@ -5,6 +5,7 @@ import type { OAuthAdapter, OAuthGrant, SelectingFlow } from '../capabilities/oa
 import type { About, AdapterAccount, Credentials } from '../types.js';
 import { SocialNetworkAds } from './ads.js';
 import { SocialNetworkClient } from './client.js';
+import { SocialNetworkComments } from './comments.js';
 import { SocialNetworkPages } from './pages.js';
 import { SocialNetworkPublisher } from './publisher.js';
 import { SocialNetworkWebhooks } from './webhooks.js';
@@ -94,6 +95,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   readonly ads: SocialNetworkAds;
   readonly webhooks: SocialNetworkWebhooks;
   readonly publisher: SocialNetworkPublisher;
+  readonly comments: SocialNetworkComments;
   private readonly client: SocialNetworkClient;
   private appSubscriptions: Promise<void> | null = null;
 
@@ -102,6 +104,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.pages = new SocialNetworkPages(this.client);
     this.ads = new SocialNetworkAds(this.client, endpoints.appId);
     this.publisher = new SocialNetworkPublisher(this.client);
+    this.comments = new SocialNetworkComments(this.client);
     const verifyToken =
       endpoints.verifyToken ?? createHmac('sha256', endpoints.appSecret).update('socialgate webhook verify token').digest('base64url');
     this.webhooks = new SocialNetworkWebhooks(endpoints.appSecret, verifyToken);

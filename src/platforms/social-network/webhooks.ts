@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
 import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } from '../capabilities/webhooks.js';
 import { jsonObject } from '../json-body.js';
+import { feedComments } from './feed-webhooks.js';
 
 /** What we read of the Graph webhook envelope: Messenger's `messaging[]` and the permissions object's `changes[]`. */
 interface Notification {
@@ -111,7 +112,7 @@ export class SocialNetworkWebhooks implements WebhookReceiver {
         : [];
     }
     if (notification.object === 'permissions') return revocations(notification);
-    if (notification.object === 'page') return messages(notification);
+    if (notification.object === 'page') return [...messages(notification), ...feedComments(notification)];
     return [];
   }
 }

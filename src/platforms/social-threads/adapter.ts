@@ -3,8 +3,11 @@ import { withQuery } from '../meta/graph.js';
 import type { ConnectingFlow, GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
 import { SocialThreadsClient } from './client.js';
+import { SocialThreadsComments } from './comments.js';
+import { derivedVerifyToken } from '../meta/webhook-signature.js';
 import { SocialThreadsPublisher } from './publisher.js';
 import type { SocialThreadsSettings } from './settings.js';
+import { SocialThreadsWebhooks } from './webhooks.js';
 
 export const SCOPES = [
   'threads_basic',
@@ -40,11 +43,15 @@ export class SocialThreadsAdapter implements OAuthAdapter {
   readonly id = 'social_threads' as const;
   readonly refreshAheadMs = REFRESH_AHEAD_MS;
   readonly publisher: SocialThreadsPublisher;
+  readonly comments: SocialThreadsComments;
+  readonly webhooks: SocialThreadsWebhooks;
   private readonly client: SocialThreadsClient;
 
   constructor(private readonly endpoints: SocialThreadsSettings) {
     this.client = new SocialThreadsClient(endpoints.apiUrl, endpoints.version);
     this.publisher = new SocialThreadsPublisher(this.client);
+    this.comments = new SocialThreadsComments(this.client);
+    this.webhooks = new SocialThreadsWebhooks(endpoints.appSecret, endpoints.verifyToken ?? derivedVerifyToken(endpoints.appSecret));
   }
 
   private profile(accessToken: string): Promise<ThreadsProfile & Record<string, unknown>> {

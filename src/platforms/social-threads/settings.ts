@@ -3,6 +3,8 @@ import { appCredentials, baseUrl, configured, type SettingsRead, unconfigured } 
 export interface SocialThreadsSettings {
   appId: string;
   appSecret: string;
+  /** Answers the webhook handshake (the dashboard's verify token); unset, one is derived from the app secret. */
+  verifyToken: string | undefined;
   /** The API's host: the token endpoints live at its root, the reads under `{host}/{version}`. */
   apiUrl: string;
   version: string;
@@ -19,6 +21,7 @@ export function socialThreadsSettings(env: NodeJS.ProcessEnv): SettingsRead<Soci
   return configured({
     appId: app.id,
     appSecret: app.secret,
+    verifyToken: env.SOCIAL_THREADS_VERIFY_TOKEN || undefined,
     version,
     apiUrl: baseUrl(env.SOCIAL_THREADS_API_URL, 'https://graph.threads.net')!,
     authorizeUrl: env.SOCIAL_THREADS_AUTHORIZE_URL || 'https://threads.net/oauth/authorize',

@@ -1,6 +1,7 @@
 import { verifyCallback } from '../meta-callback.js';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import { mountPageComments } from './comments.js';
 import { Graph } from './graph.js';
 import { mountPageInsights } from './insights.js';
 import { mountSocialOAuth } from './oauth.js';
@@ -211,6 +212,7 @@ export function mountSocialNetwork(router: Router, _sandboxUrl: string, stored: 
   // Before the page's own GET /:id: a post's or a video's id is answered there, anything else falls through.
   const posts = mountPagePosts(router, graph, base, restored?.posts);
   mountPageInsights(router, graph, base, () => posts.state().posts);
+  mountPageComments(router, graph, base, posts);
 
   /** A page, read with its page token or the token of a person who manages it. */
   router.get(`${base}/:id`, (ctx) => {

@@ -16,7 +16,20 @@ export interface PagePost {
   madeInApp: boolean;
   reactions: number;
   shares: number;
-  comments: Array<{ id: string; message: string; fromPage: boolean; createdAt: number }>;
+  comments: PageComment[];
+}
+/** A comment on a page post: by the page itself, or by a person (`from`); replies name their comment (`parentId`). */
+export interface PageComment {
+  id: string;
+  message: string;
+  fromPage: boolean;
+  createdAt: number;
+  from?: { id: string; name: string };
+  parentId?: string | null;
+  hidden?: boolean;
+  deleted?: boolean;
+  /** A photo the page attached (`attachment_url`), as fetched. */
+  attachmentUrl?: string;
 }
 interface Photo {
   id: string;
@@ -50,6 +63,14 @@ export type PostFault = (
   | { kind: 'comment_fails'; code?: number }
 ) & { edge?: 'feed' | 'photos' | 'videos' };
 
+/** What the comments need of the posts: the posts, whether one is shown, and a failing comment waiting for its page. */
+export interface MountedPagePosts {
+  state(): PagePostsState;
+  posts: Map<string, PagePost>;
+  visible(post: PagePost): boolean;
+  takeCommentFault(pageId: string): { code: number } | undefined;
+}
+
 /** What the pages' posts keep across a restart: the posts, photos and videos (faults waiting are not kept). */
 export interface PagePostsState {
   posts: Map<string, PagePost>;
@@ -61,17 +82,17 @@ const PHOTO_TYPES = /^image\/(jpeg|png|gif|bmp|tiff)/;
 const VIDEO_TYPES = /^video\/(mp4|quicktime)/;
 
 /** The Graph's time format: seconds, `+0000`. */
-const graphTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', '+0000');
+export const graphTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', '+0000');
 /** `since`/`until`: a unix time in seconds or anything Date parses (the real API takes strtotime strings). */
 const timeParam = (value: string | undefined) =>
   value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
 
 /**
  * Page posts over the Graph API: `/{page}/feed`, `/{page}/photos`, `/{page}/videos` (from `file_url`, processed
- * in the background), `/{page}/published_posts`, a post's comments, and deleting. Media are fetched from their
+ * in the background), `/{page}/published_posts`, and deleting (their comments: comments.ts). Media are fetched from their
  * URL over HTTP as the platform does. People's controls: a post made in the app, faults, everything a page has.
  */
-export function mountPagePosts(router: Router, graph: Graph, base: string, restored?: PagePostsState): { state(): PagePostsState } {
+export function mountPagePosts(router: Router, graph: Graph, base: string, restored?: PagePostsState): MountedPagePosts {
   const { state } = graph;
   const posts = restored?.posts ?? new Map<string, PagePost>();
   const photos = restored?.photos ?? new Map<string, Photo>();
@@ -333,51 +354,14 @@ export function mountPagePosts(router: Router, graph: Graph, base: string, resto
     );
   });
 
-  router.post(`${base}/:postId/comments`, (ctx) => {
-    const post = posts.get(ctx.params.postId!);
-    const token = graph.authenticate(ctx);
-    if (!token) return;
-    if (!post || !visible(post) || token.pageId !== post.pageId) return graph.unknownObject(ctx, ctx.params.postId!);
-    if (!state.granted(token, 'pages_manage_engagement')) return graph.missingPermission(ctx, 'pages_manage_engagement');
-    const fault = takeFault(post.pageId, ['comment_fails']);
-    if (fault?.kind === 'comment_fails') {
-      const code = fault.code ?? 1;
-      return graph.fail(
-        ctx,
-        code === 1 ? 500 : 400,
-        code,
-        code === 1 ? 'An unknown error has occurred.' : `(#${code}) The comment could not be posted.`,
-        { type: code === 1 ? 'FacebookApiException' : 'OAuthException' },
-      );
-    }
-    const message = graph.params(ctx).message;
-    if (!message) return graph.fail(ctx, 400, 100, '(#100) Missing message');
-    const comment = { id: `${post.id.split('_')[1]}_${state.newId()}`, message, fromPage: true, createdAt: Date.now() };
-    post.comments.push(comment);
-    ctx.body = { id: comment.id };
-  });
-
-  router.get(`${base}/:postId/comments`, (ctx) => {
-    const post = posts.get(ctx.params.postId!);
-    const token = graph.authenticate(ctx);
-    if (!token) return;
-    if (!post || !visible(post) || token.pageId !== post.pageId) return graph.unknownObject(ctx, ctx.params.postId!);
-    const page = state.pages.get(post.pageId)!;
-    const list = post.comments.map((c) => ({
-      id: c.id,
-      message: c.message,
-      created_time: graphTime(c.createdAt),
-      ...(c.fromPage ? { from: { id: page.id, name: page.name } } : {}),
-    }));
-    ctx.body = graph.list(ctx, list, `${ctx.origin}${ctx.path}`);
-  });
-
-  router.delete(`${base}/:id`, (ctx) => {
-    const token = graph.authenticate(ctx);
-    if (!token) return;
+  /** A post or a video; anything else (a comment) falls through. */
+  router.delete(`${base}/:id`, (ctx, next) => {
     const id = ctx.params.id!;
     const post = posts.get(id) ?? videos.get(id)?.post;
-    if (!post || post.deleted || token.pageId !== post.pageId) return graph.unknownObject(ctx, id);
+    if (!post) return next();
+    const token = graph.authenticate(ctx);
+    if (!token) return;
+    if (post.deleted || token.pageId !== post.pageId) return graph.unknownObject(ctx, id);
     if (!state.granted(token, 'pages_manage_posts')) return graph.missingPermission(ctx, 'pages_manage_posts');
     post.deleted = true;
     ctx.body = { success: true };
@@ -425,5 +409,13 @@ export function mountPagePosts(router: Router, graph: Graph, base: string, resto
     ctx.body = { faults: faults.get(String(input.pageId)) };
   });
 
-  return { state: () => ({ posts, photos, videos }) };
+  return {
+    state: () => ({ posts, photos, videos }),
+    posts,
+    visible,
+    takeCommentFault: (pageId) => {
+      const fault = takeFault(pageId, ['comment_fails']);
+      return fault?.kind === 'comment_fails' ? { code: fault.code ?? 1 } : undefined;
+    },
+  };
 }

@@ -10,6 +10,7 @@ export const socialThreadsSandbox = defineSandbox({
   defaults: (sandboxUrl) => ({
     appId: SANDBOX_THREADS_APP.id,
     appSecret: SANDBOX_THREADS_APP.secret,
+    verifyToken: undefined,
     version: DEFAULT_VERSION,
     apiUrl: `${sandboxUrl}/social_threads/graph`,
     authorizeUrl: `${sandboxUrl}/social_threads/www/oauth/authorize`,

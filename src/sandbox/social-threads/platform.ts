@@ -5,6 +5,7 @@ import type { RouterContext } from '@koa/router';
 import { DEMO_THREADS_USER, SANDBOX_THREADS_APP } from './demo.js';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
 import { mountThreadsPosting, type ThreadsPostingState } from './posting.js';
+import { mountThreadsReplies, type ThreadsRepliesState } from './replies.js';
 
 export * from './demo.js';
 
@@ -40,6 +41,7 @@ interface SocialThreadsState {
   browserUserId: string;
   nextId: bigint;
   posting: ThreadsPostingState;
+  replies?: ThreadsRepliesState;
 }
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -206,10 +208,15 @@ export function mountSocialThreads(router: Router, _sandboxUrl: string, stored: 
 
   mountThreadsInsights(router, { authenticate, fail, params, userExists: (userId) => people.has(userId) });
   const posting = mountThreadsPosting(
+  const auth = { authenticate, fail, params, userExists: (userId: string) => people.has(userId) };
+  // Before publishing's routes: a reply's id is answered there, anything else falls through.
+  const replies = mountThreadsReplies(
     router,
-    { authenticate, fail, params, userExists: (userId) => people.has(userId) },
-    restored?.posting,
+    { ...auth, usernameOf: (userId) => people.get(userId)?.username ?? userId },
+    (id) => posting.thread(id),
+    restored?.replies,
   );
+  const posting = mountThreadsPosting(router, auth, replies.target, restored?.posting);
 
   // The people on the platform.
   router.post('/_sandbox/social_threads/users', (ctx) => {
@@ -241,6 +248,6 @@ export function mountSocialThreads(router: Router, _sandboxUrl: string, stored: 
   });
 
   return {
-    state: (): SocialThreadsState => ({ people, tokens, codes, browserUserId, nextId, posting: posting.state() }),
+    state: (): SocialThreadsState => ({ people, tokens, codes, browserUserId, nextId, posting: posting.state(), replies: replies.state() }),
   };
 }

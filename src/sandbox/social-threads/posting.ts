@@ -20,6 +20,8 @@ interface Container {
   isCarouselItem: boolean;
   children: string[];
   replyControl: string;
+  /** A reply's container: the thread or reply it answers (replies.ts keeps the reply once published). */
+  replyToId: string | null;
   createdAt: number;
   readyAt: number;
   status: Status;
@@ -48,6 +50,12 @@ type Fault =
   | { kind: 'error_after_publish' }
   | { kind: 'hang_after_publish' };
 
+/** Replies (replies.ts): whether a thread or reply can be answered, and a published reply handed over. */
+export interface ThreadsReplyTarget {
+  exists(id: string): boolean;
+  publish(reply: { id: string; userId: string; replyToId: string; text: string | null }): void;
+}
+
 /** What publishing keeps across a restart: containers, threads and the next id (faults and settings are not kept). */
 export interface ThreadsPostingState {
   containers: Map<string, Container>;
@@ -70,8 +78,9 @@ const DAY_MS = 24 * 3600 * 1000;
 export function mountThreadsPosting(
   router: Router,
   auth: ThreadsSandboxAuth,
+  replies: ThreadsReplyTarget,
   restored?: ThreadsPostingState,
-): { state(): ThreadsPostingState } {
+): { state(): ThreadsPostingState; thread(id: string): { id: string; userId: string } | undefined } {
   const containers = restored?.containers ?? new Map<string, Container>();
   const threads = restored?.threads ?? [];
   const faults = new Map<string, Fault[]>();
@@ -146,6 +155,9 @@ export function mountThreadsPosting(
       });
       if (bad) return auth.fail(ctx, 100, `(#100) Param children contains an invalid carousel item ${bad}.`);
     }
+    const replyToId = p.reply_to_id || null;
+    if (replyToId && !threads.some((t) => t.id === replyToId) && !replies.exists(replyToId))
+      return auth.fail(ctx, 100, `(#100) Param reply_to_id: no thread or reply ${replyToId}.`);
     const mediaUrl = mediaType === 'IMAGE' ? p.image_url : mediaType === 'VIDEO' ? p.video_url : undefined;
     if ((mediaType === 'IMAGE' || mediaType === 'VIDEO') && !mediaUrl)
       return auth.fail(ctx, 100, `(#100) The parameter ${mediaType === 'IMAGE' ? 'image_url' : 'video_url'} is required.`);
@@ -164,6 +176,7 @@ export function mountThreadsPosting(
       isCarouselItem,
       children,
       replyControl,
+      replyToId,
       createdAt: now,
       readyAt: mediaType === 'VIDEO' ? now + settings.videoProcessingMs : now,
       status: failing ? 'ERROR' : 'IN_PROGRESS',
@@ -195,18 +208,21 @@ export function mountThreadsPosting(
     }
     container.status = 'PUBLISHED';
     const id = newId();
-    threads.unshift({
-      id,
-      userId: token.userId,
-      text: container.text,
-      mediaType: container.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : container.mediaType === 'TEXT' ? 'TEXT_POST' : container.mediaType,
-      mediaUrl: container.mediaUrl ? `https://scontent.threads.example/m/${id}` : null,
-      children: container.children.map((child) => `https://scontent.threads.example/m/${child}`),
-      replyControl: container.replyControl,
-      timestamp: new Date().toISOString().replace(/\.\d+Z$/, '+0000'),
-      permalink: `https://www.threads.net/@sandbox/post/${id}`,
-      containerId: container.id,
-    });
+    if (container.replyToId) replies.publish({ id, userId: token.userId, replyToId: container.replyToId, text: container.text });
+    else
+      threads.unshift({
+        id,
+        userId: token.userId,
+        text: container.text,
+        mediaType:
+          container.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : container.mediaType === 'TEXT' ? 'TEXT_POST' : container.mediaType,
+        mediaUrl: container.mediaUrl ? `https://scontent.threads.example/m/${id}` : null,
+        children: container.children.map((child) => `https://scontent.threads.example/m/${child}`),
+        replyControl: container.replyControl,
+        timestamp: new Date().toISOString().replace(/\.\d+Z$/, '+0000'),
+        permalink: `https://www.threads.net/@sandbox/post/${id}`,
+        containerId: container.id,
+      });
     if (fault(token.userId, 'hang_after_publish')) await new Promise(() => {});
     if (fault(token.userId, 'error_after_publish')) return auth.fail(ctx, 2, 'Service temporarily unavailable', undefined, 500);
     ctx.body = { id };
@@ -345,7 +361,7 @@ export function mountThreadsPosting(
     Object.assign(settings, (ctx.request.body ?? {}) as Partial<typeof settings>);
     ctx.body = settings;
   });
-  return { state: () => ({ containers, threads, nextId }) };
+  return { state: () => ({ containers, threads, nextId }), thread: (id) => threads.find((t) => t.id === id) };
 }
 
 function viewOf(thread: Thread, fields: string[]): Record<string, unknown> {

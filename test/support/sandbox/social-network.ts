@@ -17,7 +17,21 @@ export interface SandboxPagePost {
   photoUrls: string[];
   videoId: string | null;
   deleted: boolean;
-  comments: Array<{ id: string; message: string; fromPage: boolean }>;
+  comments: Array<{
+    id: string;
+    message: string;
+    fromPage: boolean;
+    parentId?: string | null;
+    hidden?: boolean;
+    deleted?: boolean;
+    attachmentUrl?: string;
+  }>;
+}
+
+/** A comment as the Graph shows it, with the `feed` webhooks its change sent. */
+export interface SandboxComment {
+  comment: { id: string; message: string; from: { id: string; name: string }; parent?: { id: string } };
+  deliveries: Array<{ url: string; status: number }>;
 }
 
 export interface PageContents {
@@ -61,6 +75,29 @@ export class SocialNetworkPeople extends People {
     from = '6543210987654321',
   ): Promise<{ webhookStatus: number; deliveries: Array<{ url: string; status: number }> }> {
     return this.post('messages', { pageId, text, from });
+  }
+
+  /** A person comments on a page post (or answers a comment, `parentId`): the page's `feed` webhook goes out. */
+  comment(postId: string, text: string, extra: { parentId?: string; from?: { id: string; name: string } } = {}): Promise<SandboxComment> {
+    return this.post('comments', { postId, text, ...extra });
+  }
+
+  /** The person edits their comment: the `feed` webhook (`edited`) goes out. */
+  editComment(commentId: string, text: string): Promise<SandboxComment> {
+    return this.post(`comments/${commentId}/edit`, { text });
+  }
+
+  /** The person removes their comment: the `feed` webhook (`remove`) goes out. */
+  removeComment(commentId: string): Promise<SandboxComment> {
+    return this.post(`comments/${commentId}/remove`);
+  }
+
+  /**
+   * The page's next comment changes meet these faults: `lost_answer` (a write done, its answer lost),
+   * `duplicate_webhooks` (the next change's webhook sent twice), `hold_webhooks` (`count` webhooks held, then sent newest first).
+   */
+  async failComments(pageId: string, faults: Array<Record<string, unknown>>): Promise<void> {
+    await this.post('comment-faults', { pageId, faults });
   }
 
   /** The person removes the app: its tokens stop working, then the deauthorize callback and the permissions webhook. */

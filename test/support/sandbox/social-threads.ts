@@ -16,6 +16,15 @@ export interface Posted {
   containers: Array<{ id: string; mediaType: string; status: string; isCarouselItem: boolean }>;
 }
 
+export interface SandboxReply {
+  id: string;
+  repliedToId: string;
+  authorId: string | null;
+  text: string | null;
+  hidden: boolean;
+  deleted: boolean;
+}
+
 export interface TokenSettings {
   longLivedTtlSeconds?: number;
   minRefreshAgeSeconds?: number;
@@ -63,6 +72,28 @@ export class SocialThreadsPeople extends People {
   /** A thread the person wrote in the app. */
   postInApp(userId: string, text: string): Promise<{ id: string }> {
     return this.post('threads', { userId, text });
+  }
+
+  /**
+   * A person replies in the app to a thread or a reply (`username`: who they are); the `replies` webhook goes to
+   * the dashboard's callback (twice with `duplicate`): its statuses.
+   */
+  reply(
+    replyToId: string,
+    text: string,
+    options: { username?: string; duplicate?: boolean } = {},
+  ): Promise<{ id: string; deliveries: Array<number | null> }> {
+    return this.post('replies', { replyToId, text, username: 'lena.fischer', ...options });
+  }
+
+  /** The app's dashboard: the webhook's callback URL and verify token (checked by the handshake). */
+  async configureWebhook(callbackUrl: string, verifyToken: string): Promise<void> {
+    await this.post('webhooks', { callbackUrl, verifyToken });
+  }
+
+  /** Every reply under a thread, hidden and deleted ones too. */
+  async replies(threadId: string): Promise<SandboxReply[]> {
+    return (await this.get<{ replies: SandboxReply[] }>('replies', { threadId })).replies;
   }
 
   /** The person's containers left unpublished for a day expire: how many did. */

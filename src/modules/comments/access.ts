@@ -1,0 +1,38 @@
+import { NotFoundError } from '../../lib/errors.js';
+import { CommentActionRefused, CommentNotFoundAtPlatform } from '../../platforms/capabilities/comments.js';
+import type { AdapterAccount } from '../../platforms/types.js';
+import type { Services } from '../../services.js';
+import type { Principal } from '../auth/principal.js';
+import type { AccountRow } from '../accounts/models.js';
+import { type CapableAdapter, withConnectedAccount } from '../accounts/platform-call.js';
+import { CommentActionRefusedError } from './errors.js';
+
+/** Why an account's platform has no comments for apps, for the 422 `account_platform_unsupported`. */
+function unsupported(platform: string): string {
+  if (platform === 'short_video')
+    return "short_video comments are reachable only through TikTok's Business API, which the account's login (Login Kit) does not grant.";
+  return `${platform} accounts have no comments the platform lets apps manage; comments are on social_network pages and social_threads profiles.`;
+}
+
+/**
+ * Acts on an account's comments through its platform (`withConnectedAccount`): a platform without comments is
+ * 422 with why; the platform's "no such comment or post" is 404 (`what`), its refusal of the action 422
+ * `comment_action_refused` in its own words (`action`: what was refused, "hide").
+ */
+export function withComments<T>(
+  services: Services,
+  principal: Principal,
+  accountId: string,
+  what: 'comment' | 'post',
+  action: string,
+  call: (comments: CapableAdapter<'comments'>['comments'], account: AdapterAccount, row: AccountRow) => Promise<T>,
+): Promise<T> {
+  return withConnectedAccount(services, principal, accountId, 'comments', (adapter, account, row) => call(adapter.comments, account, row), {
+    unsupported,
+    handle: (error) => {
+      if (error instanceof CommentNotFoundAtPlatform) throw new NotFoundError(`${what} with this id on the account at the platform`);
+      if (error instanceof CommentActionRefused)
+        throw new CommentActionRefusedError(`The platform does not let the account ${action} this comment: ${error.message}`);
+    },
+  });
+}
