@@ -19,7 +19,23 @@ import { usage } from './usage/index.js';
 import { webhooks } from './webhooks/index.js';
 
 /** The areas of the service, each said in its own folder. Their order is the order incoming events reach them. */
-export const areas = [auth, keys, accounts, connect, media, publishing, messaging, hooks, webhooks, usage, billing, calendar, ai, analytics, comments] as const;
+export const areas = [
+  auth,
+  keys,
+  accounts,
+  connect,
+  media,
+  publishing,
+  messaging,
+  hooks,
+  webhooks,
+  usage,
+  billing,
+  calendar,
+  ai,
+  analytics,
+  comments,
+] as const;
 
 type AnyOf = (typeof areas)[number];
 type SettingsOf<T> = T extends { settings?: (env: NodeJS.ProcessEnv) => infer S } ? S : never;

@@ -206,9 +206,8 @@ export function mountSocialThreads(router: Router, _sandboxUrl: string, stored: 
     ctx.body = { ...Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]])), id: person.id };
   });
 
-  mountThreadsInsights(router, { authenticate, fail, params, userExists: (userId) => people.has(userId) });
-  const posting = mountThreadsPosting(
   const auth = { authenticate, fail, params, userExists: (userId: string) => people.has(userId) };
+  mountThreadsInsights(router, auth);
   // Before publishing's routes: a reply's id is answered there, anything else falls through.
   const replies = mountThreadsReplies(
     router,
