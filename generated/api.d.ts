@@ -2969,10 +2969,12 @@ export interface paths {
          *     With an `Idempotency-Key`, a retried request never makes a second event, even when the first answer was
          *     lost: the platform's event id is derived from the key and the request, and a repeat finds the event made.
          *
-         *     Errors: 400 `validation_failed` (end not after start, mixed kinds, a bad rule), 404 `not_found`, 403
-         *     `profile_out_of_scope`, 409 `account_not_connected` or `idempotency_key_in_use`, 422
-         *     `account_platform_unsupported` (not a `calendar` account) or `idempotency_key_reused`, 502
-         *     `platform_error` (the platform refused the event; `detail` says why), 429 `platform_rate_limited`.
+         *     Errors: 400 `validation_failed` (end not after start, mixed kinds, a bad rule or time zone; `path: body`,
+         *     `code: platform_refused` for what the platform refuses, in its words), 404 `not_found` (no such account, or
+         *     a calendar the account cannot see), 403 `profile_out_of_scope`, 409 `account_not_connected` or
+         *     `idempotency_key_in_use`, 422 `account_platform_unsupported` (not a `calendar` account),
+         *     `permission_missing` or `idempotency_key_reused`, 429 `platform_rate_limited`, 502 `platform_error` (the
+         *     platform failed, or refused a calendar shared with the account read-only; `detail` says why).
          */
         post: operations["createCalendarEvent"];
         delete?: never;

@@ -1,5 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
-import { RRule } from 'rrule';
+import { RRule } from '../../lib/rrule.js';
 import type { CalendarEventChanges, CalendarEventInput } from '../../platforms/capabilities/calendar.js';
 import { type FieldError, ValidationFailedError } from '../../lib/errors.js';
 

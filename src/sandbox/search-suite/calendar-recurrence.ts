@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { RRule, RRuleSet } from 'rrule';
+import { RRule, RRuleSet } from '../../lib/rrule.js';
 
 /**
  * Expands a series' RFC 5545 lines the way the platform does: in the event's own zone, so that 09:00 stays
