@@ -13890,7 +13890,10 @@ export interface components {
             profileId: string;
             data: components["schemas"]["ProgramVendorConnectedData"];
         };
-        /** @description The invoice and its status change. */
+        /**
+         * @description The invoice and its status change. The amounts, number and links are the invoice's as the service read it when
+         *     it processed the change (so an `open` sent after the invoice was already paid shows `amountPaid`).
+         */
         InvoiceStatusUpdatedData: {
             /**
              * @description The payment provider's id of the invoice (`in_…`).
@@ -13917,13 +13920,16 @@ export interface components {
              */
             status: "draft" | "open" | "paid" | "uncollectible" | "void";
             /**
-             * @description The status before this change; `null` for a new invoice.
+             * @description The status before this change: `draft` for `open` (finalized), the status it left for the others, `open`
+             *     for a failed payment attempt. Each status an invoice goes through is sent once and in the order it was
+             *     reached, even when the payment provider's events come late, twice or out of order. `null` is not sent
+             *     today (kept for invoices whose history is unknown).
              * @example open
              * @enum {string|null}
              */
             previousStatus: "draft" | "open" | "paid" | "uncollectible" | "void" | null;
             /**
-             * @description `true` when this update is a failed payment attempt (the invoice stays `open`).
+             * @description `true` when this update is a failed payment attempt (the invoice stays `open`); sent once per attempt.
              * @example false
              */
             paymentFailed: boolean;

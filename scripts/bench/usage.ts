@@ -15,6 +15,8 @@ import autocannon from 'autocannon';
 import { createApp } from '../../src/app.js';
 import { boot } from '../../src/boot.js';
 import { loadConfig } from '../../src/lib/config.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { UsageRecorder } from '../../src/modules/usage/recorder.js';
 import { freePort } from '../../test/support/net.js';
 import { call, HOST, serviceDatabaseUrl, startChild, startService, stopChildren, waitFor200 } from './processes.js';
 
@@ -38,8 +40,21 @@ async function requestsPerSecond(url: string, key: string): Promise<number> {
   return result.requests.average;
 }
 
+/**
+ * What one `record` costs in this process, without HTTP: a figure a busy machine barely moves, beside the
+ * throughput pair that it moves a lot. It never flushes (no timer started), so it needs no database.
+ */
+function recordCost(): number {
+  const recorder = new UsageRecorder(undefined as never, createLogger('silent'), 60_000);
+  const calls = 1_000_000;
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < calls; i += 1) recorder.record(`own_${i % 1000}`, i % 3 === 0 ? null : `prof_${i % 50}`, 'apiRequests');
+  return Number(process.hrtime.bigint() - started) / calls;
+}
+
 async function main(): Promise<void> {
   console.log(`node ${process.version}, ${availableParallelism()} cores`);
+  console.log(`one services.usage.record call: ${recordCost().toFixed(0)} ns (1,000,000 calls, 1,000 owners)`);
   dataDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-usage-'));
   chmodSync(dataDir, 0o755);
   const [port, pgPort, onPort, offPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
@@ -85,6 +100,8 @@ async function main(): Promise<void> {
   });
   const ratio = mean(figures.on) / mean(figures.off);
   console.log(`counting on / counting off: ${(ratio * 100).toFixed(1)} % (${ratio >= 0.95 ? 'within' : 'NOT within'} 5 %)`);
+  const perRequestNs = 1e9 / mean(figures.off);
+  console.log(`a request takes ${(perRequestNs / 1000).toFixed(0)} µs of wall time at that rate; counting adds one record call to it`);
 }
 
 if (process.argv[2] === '--serve') {

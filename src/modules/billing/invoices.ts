@@ -34,8 +34,11 @@ const RANK: Record<InvoiceStatus, number> = { draft: 0, open: 1, uncollectible: 
 
 /**
  * Records the invoice as the provider has it now (fetched, under the owner's lock) and announces each status it
- * reached, and each failed payment attempt, once: a key per (invoice, status) is the guard against an event
- * delivered twice. Its subscription is brought up to date first, so the invoice names the plan it bills.
+ * went through, and each failed payment attempt, once. The statuses are read from the invoice's own
+ * `status_transitions` (when it was finalized, paid, voided, marked uncollectible), in the order they happened,
+ * so events that come late, twice or out of order announce the same changes in the same order; a key per
+ * (invoice, status) is the guard against announcing one twice. Its subscription is brought up to date first,
+ * so the invoice names the plan it bills.
  */
 export async function syncInvoice(
   trx: Knex.Transaction,
@@ -54,12 +57,11 @@ export async function syncInvoice(
   const invoice: Stripe.Invoice = await stripe.invoices.retrieve(invoiceId);
   const stored = (await trx('billingInvoices').where({ id: invoiceId }).forUpdate().first()) as InvoiceRow | undefined;
   const fetched = (invoice.status ?? 'draft') as InvoiceStatus;
-  const status = stored && RANK[stored.status] > RANK[fetched] ? stored.status : fetched;
   const row: InvoiceRow = {
     id: invoiceId,
     ownerId,
     number: invoice.number,
-    status,
+    status: stored && RANK[stored.status] > RANK[fetched] ? stored.status : fetched,
     amountDue: invoice.amount_due,
     amountPaid: invoice.amount_paid,
     currency: invoice.currency.toUpperCase(),
@@ -74,16 +76,36 @@ export async function syncInvoice(
     .insert({ ...row, updatedAt: trx.fn.now() })
     .onConflict('id')
     .merge();
-  const previous = stored?.status ?? null;
-  if (status !== 'draft' && status !== previous) await announce(trx, row, status, previous, false);
-  if (options.paymentFailed && status === 'open') await announce(trx, row, `payment_failed:${invoice.attempt_count}`, previous, true);
+  let previous: InvoiceStatus = 'draft';
+  for (const status of transitionsOf(invoice)) {
+    await announce(trx, row, status, status, previous, false);
+    previous = status;
+  }
+  if (options.paymentFailed && row.status === 'open')
+    await announce(trx, row, `payment_failed:${invoice.attempt_count}`, 'open', 'open', true);
+}
+
+/** The statuses the invoice went through after its draft, in the order it reached them. */
+function transitionsOf(invoice: Stripe.Invoice): InvoiceStatus[] {
+  const at = invoice.status_transitions;
+  const reached: Array<[InvoiceStatus, number | null]> = [
+    ['open', at.finalized_at],
+    ['uncollectible', at.marked_uncollectible_at],
+    ['paid', at.paid_at],
+    ['void', at.voided_at],
+  ];
+  return reached
+    .filter((entry): entry is [InvoiceStatus, number] => entry[1] !== null)
+    .sort((a, b) => a[1] - b[1] || RANK[a[0]] - RANK[b[0]])
+    .map(([status]) => status);
 }
 
 async function announce(
   trx: Knex.Transaction,
   row: InvoiceRow,
   transition: string,
-  previous: InvoiceStatus | null,
+  status: InvoiceStatus,
+  previous: InvoiceStatus,
   paymentFailed: boolean,
 ) {
   const inserted = (await trx('billingInvoiceTransitions')
@@ -99,8 +121,8 @@ async function announce(
     data: {
       invoiceId: row.id,
       number: row.number,
-      status: row.status,
-      previousStatus: paymentFailed ? row.status : previous,
+      status,
+      previousStatus: previous,
       paymentFailed,
       amountDue: row.amountDue,
       amountPaid: row.amountPaid,

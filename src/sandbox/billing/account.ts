@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { demoPrices } from './catalogue.js';
 
 /** Cards as the provider's test mode knows them: this one is declined, every other number pays. */
 export const DECLINED_CARD = '4000000000000002';
@@ -48,40 +49,6 @@ export class StripeRefusal extends Error {
   ) {
     super(message);
   }
-}
-
-/** The demo price catalogue a fresh sandbox sells (lookup keys as the README's BILLING_PLANS names them). */
-function demoPrices(): Map<string, Obj> {
-  const prices = new Map<string, Obj>();
-  const plans: Array<[string, number]> = [
-    ['starter', 900],
-    ['pro', 2900],
-    ['business', 9900],
-  ];
-  for (const [plan, monthly] of plans) {
-    for (const [interval, amount] of [
-      ['month', monthly],
-      ['year', monthly * 10],
-    ] as const) {
-      const id = `price_${plan}_${interval}ly`;
-      prices.set(id, {
-        id,
-        object: 'price',
-        active: true,
-        currency: 'eur',
-        lookup_key: `${plan}_${interval}ly`,
-        nickname: `${plan} (${interval}ly)`,
-        product: `prod_${plan}`,
-        recurring: { interval, interval_count: 1, usage_type: 'licensed' },
-        type: 'recurring',
-        unit_amount: amount,
-        livemode: false,
-        created: 1763942400,
-        metadata: {},
-      });
-    }
-  }
-  return prices;
 }
 
 /**
@@ -271,6 +238,7 @@ export class SandboxStripeAccount {
       period_end: item.current_period_end,
       hosted_invoice_url: null,
       invoice_pdf: null,
+      status_transitions: { finalized_at: null, paid_at: null, voided_at: null, marked_uncollectible_at: null },
       parent: {
         type: 'subscription_details',
         quote_details: null,
@@ -281,6 +249,7 @@ export class SandboxStripeAccount {
     this.state.invoices.set(id, invoice);
     subscription.latest_invoice = id;
     this.emit('invoice.created', invoice);
+    this.transition(invoice, 'finalized_at');
     Object.assign(invoice, {
       status: 'open',
       number,
@@ -302,6 +271,7 @@ export class SandboxStripeAccount {
       }
       return;
     }
+    this.transition(invoice, 'paid_at');
     Object.assign(invoice, { status: 'paid', amount_paid: invoice.amount_due, amount_remaining: 0 });
     this.emit('invoice.paid', invoice);
     if (subscription.status !== 'active') {
@@ -366,6 +336,10 @@ export class SandboxStripeAccount {
     return subscription;
   }
 
+  private transition(invoice: Obj, when: 'finalized_at' | 'paid_at' | 'voided_at'): void {
+    (invoice.status_transitions as Record<string, number | null>)[when] = this.now();
+  }
+
   voidInvoice(invoiceId: string): Obj {
     const invoice = this.find('invoices', invoiceId, 'invoice');
     if (invoice.status !== 'open' && invoice.status !== 'uncollectible')
@@ -376,6 +350,7 @@ export class SandboxStripeAccount {
         'invoice_not_open',
       );
     invoice.status = 'void';
+    this.transition(invoice, 'voided_at');
     this.emit('invoice.voided', invoice);
     this.emit('invoice.updated', invoice);
     return invoice;

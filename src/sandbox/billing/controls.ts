@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { type FormBody, type SandboxStripeAccount, StripeRefusal } from './account.js';
 import type { ApiFault } from './api.js';
+import { priceObject } from './catalogue.js';
 import type { EventDelivery, Signing } from './delivery.js';
 
 const escape = (text: unknown) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -94,23 +95,17 @@ export function mountControls(
   router.post(
     '/_sandbox/billing/prices',
     control((body) => {
-      const id = `price_${String(body.lookup_key)}`;
-      const price = {
-        id,
-        object: 'price',
-        active: true,
-        currency: String(body.currency ?? 'eur'),
-        lookup_key: String(body.lookup_key),
-        nickname: String(body.nickname ?? body.lookup_key),
-        product: `prod_${String(body.lookup_key)}`,
-        recurring: { interval: body.interval === 'year' ? 'year' : 'month', interval_count: 1, usage_type: 'licensed' },
-        type: 'recurring',
-        unit_amount: Number(body.unit_amount ?? 1000),
-        livemode: false,
-        created: account.now(),
-        metadata: {},
-      };
-      account.state.prices.set(id, price);
+      const price = priceObject(
+        String(body.lookup_key),
+        {
+          unitAmount: Number(body.unit_amount ?? 1000),
+          interval: body.interval === 'year' ? 'year' : 'month',
+          currency: String(body.currency ?? 'eur'),
+          nickname: String(body.nickname ?? body.lookup_key),
+        },
+        account.now(),
+      );
+      account.state.prices.set(price.id, price);
       return price;
     }),
   );
