@@ -1276,24 +1276,68 @@ export interface paths {
         put?: never;
         /**
          * Send a message
-         * @description Sends a message from a messaging account (`social_network` Messenger, `chatapp-cloud`, `qrchat`,
-         *     `botchat`), in one of its conversations (`conversationId`) or to a platform user id (`recipientId`),
-         *     and answers the stored message once the platform accepted it. Later delivery and read receipts update its
-         *     `status`. Sending resets the conversation's `unreadCount`. Emits no event (`message.received` is for
-         *     incoming messages only).
+         * @description Sends a message from a messaging account (`social_network` Messenger, `chatapp-cloud`, `botchat`), in one
+         *     of its conversations (`conversationId`), to a platform user id (`recipientId`), or privately to the author
+         *     of a comment on one of the page's posts (`commentId`, `social_network` only), and answers the stored
+         *     messages once the platform accepted them. Later delivery and read receipts update each message's `status`
+         *     (read them with `GET /accounts/{id}/messages/{messageId}`). Sending resets the conversation's
+         *     `unreadCount`. Each platform message counts once in the `messages` usage. Emits no event
+         *     (`message.received` is for incoming messages only).
          *
-         *     Messenger and the cloud chat app accept free-form messages only within 24 hours of the person's last
-         *     message (`Conversation.canReplyUntil`). Outside it, Messenger needs a `messagingTag`; on the chat app send
-         *     a template with `POST /accounts/{id}/chatapp/send`. With several `mediaIds`, platforms that take one file
-         *     per message receive several messages; the answer is the last one.
+         *     **The platform's rules.** Messenger and the cloud chat app accept free-form messages only within 24 hours
+         *     of the person's last message (`Conversation.canReplyUntil`). Outside it, Messenger needs a `messagingTag`;
+         *     on the chat app send a template with `POST /accounts/{id}/chatapp/send`. A private reply is allowed once per
+         *     comment, within 7 days of it. A `botchat` bot can write only to people who wrote to it first and have not
+         *     blocked it (`recipient_blocked`).
          *
-         *     Errors: 400 `validation_failed` (also: neither or both of `conversationId` and `recipientId`, neither
-         *     `text` nor `mediaIds`, a `messagingTag` on another platform); 404 `not_found` (no such account or
-         *     conversation); 409 `account_not_connected`, `idempotency_key_in_use`; 422 `messaging_window_closed`,
-         *     `account_platform_unsupported`, `media_not_found`, `idempotency_key_reused`; 502 `platform_error` (the
-         *     platform refused the message, for example a recipient who blocked the account).
+         *     **Several media.** `botchat` sends 2-10 photos and videos as one album (the text is the caption of the
+         *     first); the other platforms take one file per message and receive several messages (the text first).
+         *     The answer lists every stored message with its `platformMessageId`.
+         *
+         *     **Sent once.** With an `Idempotency-Key`, a retry after a lost answer never sends again: the parts the
+         *     platform accepted are answered as stored, the rest are sent. When the platform's answer to a part was lost
+         *     and the platform cannot be asked whether it sent it, the answer is 502 `platform_error` and nothing is sent
+         *     again under that key.
+         *
+         *     Errors: 400 `validation_failed` (also: not exactly one of `conversationId`, `recipientId` and `commentId`,
+         *     neither `text` nor `mediaIds`, a `messagingTag` or `commentId` on another platform); 404 `not_found` (no
+         *     such account or conversation); 409 `account_not_connected`, `idempotency_key_in_use`; 422
+         *     `messaging_window_closed`, `recipient_blocked`, `private_reply_already_sent`, `private_reply_window_closed`,
+         *     `account_platform_unsupported` (platforms without direct messages), `media_not_found`, `idempotency_key_reused`; 429 `platform_rate_limited`; 502 `platform_error`.
          */
         post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{id}/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Identifier of the message (`msg_…`).
+                 * @example msg_01jd4a9c0d1e2f3g4h5j6k7m8n
+                 */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a message
+         * @description Returns one message of the account, incoming or sent, from the service's store: for a sent message its
+         *     delivery `status`, every status it reached with its time (`statusHistory`) and, when it failed after the
+         *     platform accepted it, the platform's reason (`error`). For an incoming message its attachments.
+         *
+         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account, or no such message on it).
+         */
+        get: operations["getMessage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3988,10 +4032,13 @@ export interface components {
          *     | `platform_rate_limited` | 429 | The platform behind the account is rate limiting it; wait `Retry-After` seconds (the platform's own wait where it gives one, else a default that `detail` says is a guess). |
          *     | `permission_missing` | 422 | The account was connected without a platform permission this operation needs: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it. |
          *     | `plan_limit_reached` | 402 | A hard limit of the owner's plan would be exceeded; `detail` names the quota, the limit and when the period ends. |
+         *     | `recipient_blocked` | 422 | The recipient blocked the account or has not started a conversation with it (a bot nobody wrote to first), so the platform refuses to deliver to them. |
+         *     | `private_reply_already_sent` | 422 | The comment was answered privately already: the platform allows one private reply per comment. |
+         *     | `private_reply_window_closed` | 422 | The comment is too old for a private reply (the platform allows one within 7 days of the comment). |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "recipient_blocked" | "private_reply_already_sent" | "private_reply_window_closed";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -6393,6 +6440,31 @@ export interface components {
              */
             status: "received" | "sent" | "delivered" | "read" | "failed";
             /**
+             * @description Each status the message reached, oldest first, with when the platform says it happened (receipts may
+             *     arrive late and out of order: a status never goes back, so a late `delivered` after `read` is kept here
+             *     but leaves `status` at `read`). Empty for incoming messages.
+             * @example [
+             *       {
+             *         "status": "sent",
+             *         "at": "2026-11-23T14:05:30Z"
+             *       }
+             *     ]
+             */
+            statusHistory: {
+                /**
+                 * @description The status reached.
+                 * @example delivered
+                 * @enum {string}
+                 */
+                status: "sent" | "delivered" | "read" | "failed";
+                /**
+                 * Format: date-time
+                 * @description When the platform says the message reached it.
+                 * @example 2026-11-23T14:05:32Z
+                 */
+                at: string;
+            }[];
+            /**
              * @description Why an outgoing message failed; `null` unless `status` is `failed`.
              * @example null
              */
@@ -6426,8 +6498,8 @@ export interface components {
             messages: components["schemas"]["MessageList"];
         };
         /**
-         * @description A message to send. Name the recipient with exactly one of `conversationId` or `recipientId`, and give
-         *     `text`, `mediaIds` or both.
+         * @description A message to send. Name the recipient with exactly one of `conversationId`, `recipientId` or `commentId`,
+         *     and give `text`, `mediaIds` or both.
          * @example {
          *       "conversationId": "conv_01jd4a1b2c3d4e5f6g7h8j9k0m",
          *       "text": "Yes, we ship to Austria: 3-5 days, free from 40 EUR."
@@ -6446,6 +6518,14 @@ export interface components {
              * @example 6734519027381945
              */
             recipientId?: string;
+            /**
+             * @description `social_network` only: answer the author of this comment on one of the page's posts privately, in
+             *     Messenger (a private reply). The platform allows one private reply per comment, within 7 days of the
+             *     comment (422 `private_reply_already_sent`, `private_reply_window_closed`); the person's answer opens the
+             *     usual 24-hour window. Give the platform's comment id (`<post>_<comment>`).
+             * @example 104738291045577_998877665544
+             */
+            commentId?: string;
             /**
              * @description The text. Platforms have lower limits: 2000 characters on Messenger, 4096 on the chat apps and `botchat`
              *     (1024 as the caption of a media message).
@@ -6469,6 +6549,16 @@ export interface components {
              * @enum {string}
              */
             messagingTag?: "confirmed_event_update" | "post_purchase_update" | "account_update" | "human_agent";
+        };
+        /**
+         * @description The messages a send stored, in the order they were sent: one per platform message. A text with media becomes
+         *     one message on platforms that take a caption (the text goes with the first file), several on those that take
+         *     one file per message (Messenger, the chat apps: the text first); `botchat` sends 2-10 photos and videos as one
+         *     album, one message per item.
+         */
+        SentMessages: {
+            /** @description The stored messages, each with its `platformMessageId`. */
+            data: components["schemas"]["Message"][];
         };
         /**
          * @description One value filled into a template placeholder. Give the member that matches `type`: `text`, `payload`, or
@@ -17425,6 +17515,20 @@ export interface operations {
                      *             "attachments": [],
                      *             "platformMessageId": "m_ZyXwVuTs0987654321",
                      *             "status": "read",
+                     *             "statusHistory": [
+                     *               {
+                     *                 "status": "sent",
+                     *                 "at": "2026-11-23T14:05:30Z"
+                     *               },
+                     *               {
+                     *                 "status": "delivered",
+                     *                 "at": "2026-11-23T14:05:31Z"
+                     *               },
+                     *               {
+                     *                 "status": "read",
+                     *                 "at": "2026-11-23T14:06:02Z"
+                     *               }
+                     *             ],
                      *             "error": null,
                      *             "createdAt": "2026-11-23T14:05:30Z"
                      *           },
@@ -17445,6 +17549,7 @@ export interface operations {
                      *             "attachments": [],
                      *             "platformMessageId": "m_AbCdEfGh1234567890",
                      *             "status": "received",
+                     *             "statusHistory": [],
                      *             "error": null,
                      *             "createdAt": "2026-11-23T14:02:11Z"
                      *           }
@@ -17495,7 +17600,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The platform accepted the message. */
+            /** @description The platform accepted the messages. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -17503,27 +17608,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "msg_01jd4a9c0d1e2f3g4h5j6k7m8n",
-                     *       "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
-                     *       "conversationId": "conv_01jd4a1b2c3d4e5f6g7h8j9k0m",
-                     *       "platform": "social_network",
-                     *       "direction": "out",
-                     *       "type": "text",
-                     *       "from": {
-                     *         "id": "104738291045577",
-                     *         "name": "Acme Coffee",
-                     *         "username": null,
-                     *         "phone": null
-                     *       },
-                     *       "text": "Yes, we ship to Austria: 3-5 days, free from 40 EUR.",
-                     *       "attachments": [],
-                     *       "platformMessageId": "m_ZyXwVuTs0987654321",
-                     *       "status": "sent",
-                     *       "error": null,
-                     *       "createdAt": "2026-11-23T14:05:30Z"
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_01jd4a9c0d1e2f3g4h5j6k7m8n",
+                     *           "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
+                     *           "conversationId": "conv_01jd4a1b2c3d4e5f6g7h8j9k0m",
+                     *           "platform": "social_network",
+                     *           "direction": "out",
+                     *           "type": "text",
+                     *           "from": {
+                     *             "id": "104738291045577",
+                     *             "name": "Acme Coffee",
+                     *             "username": null,
+                     *             "phone": null
+                     *           },
+                     *           "text": "Yes, we ship to Austria: 3-5 days, free from 40 EUR.",
+                     *           "attachments": [],
+                     *           "platformMessageId": "m_ZyXwVuTs0987654321",
+                     *           "status": "sent",
+                     *           "statusHistory": [
+                     *             {
+                     *               "status": "sent",
+                     *               "at": "2026-11-23T14:05:30Z"
+                     *             }
+                     *           ],
+                     *           "error": null,
+                     *           "createdAt": "2026-11-23T14:05:30Z"
+                     *         }
+                     *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["SentMessages"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -17550,7 +17665,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`), the account's platform has no messages (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
+            /** @description The platform's rules refuse the message: the 24-hour window with the recipient is closed (`messaging_window_closed`), the recipient blocked the account or never wrote to it (`recipient_blocked`), the comment was answered privately already (`private_reply_already_sent`) or is too old for it (`private_reply_window_closed`). Or the account's platform has no messages (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17562,6 +17677,74 @@ export interface operations {
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    getMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Identifier of the message (`msg_…`).
+                 * @example msg_01jd4a9c0d1e2f3g4h5j6k7m8n
+                 */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "msg_01jd4a9c0d1e2f3g4h5j6k7m8n",
+                     *       "accountId": "acc_01jd3z3m5n7p9r1t3v5x7z9b1d",
+                     *       "conversationId": "conv_01jd4a1b2c3d4e5f6g7h8j9k0m",
+                     *       "platform": "chatapp-cloud",
+                     *       "direction": "out",
+                     *       "type": "text",
+                     *       "from": {
+                     *         "id": "4930901820",
+                     *         "name": "Acme Coffee",
+                     *         "username": null,
+                     *         "phone": null
+                     *       },
+                     *       "text": "Your table is ready.",
+                     *       "attachments": [],
+                     *       "platformMessageId": "wamid.HBgNNDkxNTEyMzQ1Njc4ORUCABEYEjQ4QTc2QjNGNDE2RTU4RUQwMAA=",
+                     *       "status": "failed",
+                     *       "statusHistory": [
+                     *         {
+                     *           "status": "sent",
+                     *           "at": "2026-11-23T15:00:02Z"
+                     *         },
+                     *         {
+                     *           "status": "failed",
+                     *           "at": "2026-11-23T15:00:09Z"
+                     *         }
+                     *       ],
+                     *       "error": {
+                     *         "code": "131026",
+                     *         "message": "Message undeliverable."
+                     *       },
+                     *       "createdAt": "2026-11-23T15:00:02Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     sendChatappMessage: {
@@ -17635,6 +17818,12 @@ export interface operations {
                      *       "attachments": [],
                      *       "platformMessageId": "wamid.HBgNNDkxNTEyMzQ1Njc4ORUCABEYEjQ4QTc2QjNGNDE2RTU4RUQwMAA=",
                      *       "status": "sent",
+                     *       "statusHistory": [
+                     *         {
+                     *           "status": "sent",
+                     *           "at": "2026-11-23T15:00:02Z"
+                     *         }
+                     *       ],
                      *       "error": null,
                      *       "createdAt": "2026-11-23T15:00:02Z"
                      *     }

@@ -51,6 +51,7 @@ export const OPERATIONS = [
   { operationId: 'listConversations', method: 'GET', path: '/accounts/{id}/conversations', area: 'Messaging' },
   { operationId: 'getConversation', method: 'GET', path: '/accounts/{id}/conversations/{convId}', area: 'Messaging' },
   { operationId: 'sendMessage', method: 'POST', path: '/accounts/{id}/messages', area: 'Messaging' },
+  { operationId: 'getMessage', method: 'GET', path: '/accounts/{id}/messages/{messageId}', area: 'Messaging' },
   { operationId: 'sendChatappMessage', method: 'POST', path: '/accounts/{id}/chatapp/send', area: 'Messaging' },
   { operationId: 'listComments', method: 'GET', path: '/accounts/{id}/comments', area: 'Messaging' },
   { operationId: 'replyToComment', method: 'POST', path: '/accounts/{id}/comments', area: 'Messaging' },

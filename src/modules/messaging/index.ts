@@ -2,4 +2,12 @@ import { defineArea } from '../area.js';
 import * as handlers from './handlers.js';
 import { receiveMessage } from './inbound.js';
 
-export const messaging = defineArea({ name: 'messaging', contractArea: 'Messaging', handlers, incoming: { message: receiveMessage } });
+export const messaging = defineArea({
+  name: 'messaging',
+  contractArea: 'Messaging',
+  handlers,
+  partlyBuilt: {
+    sendMessage: 'Built for botchat; social_network (Messenger), chatapp-cloud and qrchat answer 501 not_implemented until built.',
+  },
+  incoming: { message: receiveMessage },
+});

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { PlatformError } from '../errors.js';
 import { type BotchatClient } from './client.js';
+import { BotchatMessaging } from './messaging.js';
 import { BotchatPublisher } from './publisher.js';
 import type { About, AdapterAccount, Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';
 import type { IncomingEvent, WebhookReceiver } from '../capabilities/webhooks.js';
@@ -32,12 +33,15 @@ export class BotchatAdapter implements PlatformAdapter {
 
   /** Posts: one message per chat of `platformOptions.botchat.chatIds`. */
   readonly publisher: BotchatPublisher;
+  /** Direct messages to the people who wrote to the bot. */
+  readonly messaging: BotchatMessaging;
 
   constructor(
     private readonly client: BotchatClient,
     private readonly webhookUrl: string,
   ) {
     this.publisher = new BotchatPublisher(client);
+    this.messaging = new BotchatMessaging(client);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Ads } from './ads.js';
+import type { MessageSender } from './messaging.js';
 import type { ConnectingFlow, SelectingFlow } from './oauth.js';
 import type { Publisher } from './publishing.js';
 import type { WebhookReceiver } from './webhooks.js';
@@ -16,6 +17,8 @@ export interface Capabilities {
   /** Receiving the platform's webhooks. */
   webhooks: WebhookReceiver;
   ads: Ads;
+  /** Direct messages from the account: text, files, private replies to comments. */
+  messaging: MessageSender;
 }
 
 export type CapabilityName = keyof Capabilities;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { BotBlocks } from './blocks.js';
 import { BotOutbox, type OutboxState } from './outbox.js';
 
 /**
@@ -26,6 +27,7 @@ interface BotchatState {
   nextUpdateId: number;
   nextMessageId: number;
   outbox: OutboxState;
+  blocked?: string[];
 }
 
 export function mountBotchat(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
@@ -39,7 +41,13 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
     return bot;
   };
   if (!restored) addBot(DEMO_BOT_TOKEN, 'Sandbox Demo Bot', 'sandbox_demo_bot');
-  const outbox = new BotOutbox(() => nextMessageId++, restored?.outbox);
+  const blocks = new BotBlocks(restored?.blocked);
+  blocks.mount(router, (token) => bots.get(token));
+  const outbox = new BotOutbox(
+    () => nextMessageId++,
+    restored?.outbox,
+    (bot, chatId) => blocks.refusal(bot, chatId),
+  );
   outbox.mount(router, (token) => bots.get(token));
 
   const fail = (ctx: RouterContext, code: number, description: string, extra: Record<string, unknown> = {}) => {
@@ -78,6 +86,11 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
         return;
       case 'sendMessage':
       case 'sendPhoto':
+      case 'sendVideo':
+      case 'sendAudio':
+      case 'sendDocument':
+      case 'sendAnimation':
+      case 'sendMediaGroup':
         return outbox.send(ctx, bot, ctx.params.method, params);
       case 'deleteMessage':
         return outbox.delete(ctx, bot, params);
@@ -141,5 +154,5 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
     ctx.body = { revoked: true };
   });
 
-  return { state: (): BotchatState => ({ bots, nextUpdateId, nextMessageId, outbox: outbox.state() }) };
+  return { state: (): BotchatState => ({ bots, nextUpdateId, nextMessageId, outbox: outbox.state(), blocked: blocks.state() }) };
 }

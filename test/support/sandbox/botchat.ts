@@ -15,6 +15,8 @@ export interface SentMessage {
   text: string | null;
   caption: string | null;
   photo: string | null;
+  file?: { kind: string; url: string } | null;
+  mediaGroupId?: string | null;
   at: number;
   deleted: boolean;
 }
@@ -27,7 +29,8 @@ export interface Writer {
 }
 
 export interface BotFault {
-  kind: 'hang_after_send' | 'server_error' | 'rate_limited';
+  /** `lost_answer`: the message is sent and the connection drops before the answer. */
+  kind: 'hang_after_send' | 'server_error' | 'rate_limited' | 'lost_answer';
   retryAfter?: number;
 }
 
@@ -50,6 +53,11 @@ export class BotchatPeople extends People {
   /** The bot's owner revokes its token: every later call with it is 401. */
   async revokeToken(token: string): Promise<void> {
     await this.post('revoke', { token });
+  }
+
+  /** The person blocks the bot: the platform refuses the bot's messages to them (403). */
+  async block(token: string, userId: number): Promise<void> {
+    await this.post('blocks', { token, userId });
   }
 
   /** A channel (by its @username) the bots may post to. */
