@@ -44,7 +44,8 @@ export async function sendMessage(
   // The owner acting through the service itself: every profile of theirs.
   const owner: Principal = { kind: 'apiKey', ownerId, keyId: 'service', profileIds: null };
   const platform = (await accountById(services.db, accountId))?.platform;
-  if (platform && MESSAGING_PLATFORMS.has(platform) && !services.platforms.get(platform)?.messaging) {
+  const sender = platform ? services.platforms.get(platform)?.messaging : undefined;
+  if (platform && MESSAGING_PLATFORMS.has(platform) && !sender) {
     throw new NotImplementedError(`Sending messages from ${platform} accounts`);
   }
   return withConnectedAccount(
@@ -78,6 +79,7 @@ export async function sendMessage(
       return presentMessages(services.db, row, ordered);
     },
     {
+      scopes: sender?.scopes ?? [],
       unsupported: (platform) => `${platform} accounts have no direct messages the platform lets apps send.`,
       handle: (error) => {
         if (error instanceof MessageRefused) throw new MessageRefusedError(error.refusal, `The platform refused: ${error.message}`);

@@ -42,6 +42,8 @@ const inAlbum = (media: PublishMedia) => media.kind === 'image' || media.kind ==
  * bot or never wrote to it: a refusal of this message, not of the account's token.
  */
 export class BotchatMessaging implements MessageSender {
+  readonly scopes = [];
+
   constructor(private readonly client: BotchatClient) {}
 
   validate(message: OutgoingMessage): MessageViolation[] {

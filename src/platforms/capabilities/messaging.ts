@@ -60,6 +60,8 @@ export interface MessageViolation {
 }
 
 export interface MessageSender {
+  /** Platform scopes an account needs to send (422 `permission_missing` without them). */
+  readonly scopes: readonly string[];
   /** What the platform refuses outright (a text too long, a file kind it does not take, a recipient form it lacks). */
   validate(message: OutgoingMessage): MessageViolation[];
   /** How the message is split into platform calls (one per file, or one album), in sending order. */

@@ -6,6 +6,7 @@ import type { About, AdapterAccount, Credentials } from '../types.js';
 import { SocialNetworkAds } from './ads.js';
 import { SocialNetworkClient } from './client.js';
 import { SocialNetworkPages } from './pages.js';
+import { SocialNetworkMessaging } from './messaging.js';
 import { SocialNetworkPublisher } from './publisher.js';
 import { SocialNetworkWebhooks } from './webhooks.js';
 
@@ -94,6 +95,8 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   readonly ads: SocialNetworkAds;
   readonly webhooks: SocialNetworkWebhooks;
   readonly publisher: SocialNetworkPublisher;
+  /** Messenger messages from the page. */
+  readonly messaging: SocialNetworkMessaging;
   private readonly client: SocialNetworkClient;
   private appSubscriptions: Promise<void> | null = null;
 
@@ -102,6 +105,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.pages = new SocialNetworkPages(this.client);
     this.ads = new SocialNetworkAds(this.client, endpoints.appId);
     this.publisher = new SocialNetworkPublisher(this.client);
+    this.messaging = new SocialNetworkMessaging(this.client);
     const verifyToken =
       endpoints.verifyToken ?? createHmac('sha256', endpoints.appSecret).update('socialgate webhook verify token').digest('base64url');
     this.webhooks = new SocialNetworkWebhooks(endpoints.appSecret, verifyToken);

@@ -10,7 +10,7 @@ interface Delivery {
 }
 
 /** POSTs a webhook as the platform does: JSON signed with the app secret (SHA-256, and the legacy SHA-1). */
-async function deliver(app: App, url: string | null, payload: unknown): Promise<Delivery> {
+export async function deliver(app: App, url: string | null, payload: unknown): Promise<Delivery> {
   if (!url) return { appId: app.id, url, status: null };
   const raw = JSON.stringify(payload);
   const response = await fetch(url, {

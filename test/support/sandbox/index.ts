@@ -1,6 +1,7 @@
 import type { TestApp } from '../app.js';
 import { BotchatPeople } from './botchat.js';
 import { ChatappCloudPeople } from './chatapp-cloud.js';
+import { MessengerPeople } from './messenger.js';
 import { QrchatPeople } from './qrchat.js';
 import { SearchSuitePeople } from './search-suite.js';
 import { ShortVideoAdsPeople } from './short-video-ads.js';
@@ -12,6 +13,8 @@ import { SocialThreadsPeople } from './social-threads.js';
 export interface Sandbox {
   botchat: BotchatPeople;
   chatappCloud: ChatappCloudPeople;
+  /** Messenger's side of `socialNetwork`. */
+  messenger: MessengerPeople;
   qrchat: QrchatPeople;
   searchSuite: SearchSuitePeople;
   shortVideo: ShortVideoPeople;
@@ -25,6 +28,7 @@ export function sandboxOf(app: () => TestApp): Sandbox {
   return {
     botchat: new BotchatPeople(app),
     chatappCloud: new ChatappCloudPeople(app),
+    messenger: new MessengerPeople(app),
     qrchat: new QrchatPeople(app),
     searchSuite: new SearchSuitePeople(app),
     shortVideo: new ShortVideoPeople(app),
