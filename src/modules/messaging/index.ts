@@ -1,6 +1,7 @@
 import { defineArea } from '../area.js';
 import * as handlers from './handlers.js';
 import { receiveMessage } from './inbound.js';
+import { receiveStatus } from './receipts.js';
 
 export const messaging = defineArea({
   name: 'messaging',
@@ -9,5 +10,5 @@ export const messaging = defineArea({
   partlyBuilt: {
     sendMessage: 'Built for botchat and social_network (Messenger); chatapp-cloud and qrchat answer 501 not_implemented until built.',
   },
-  incoming: { message: receiveMessage },
+  incoming: { message: receiveMessage, message_status: receiveStatus },
 });

@@ -51,7 +51,25 @@ export interface PostMadePublic {
   urlFor(state: Record<string, unknown>): string | null;
 }
 
-export type IncomingEvent = IncomingMessage | PermissionRevoked | PostMadePublic;
+/**
+ * A receipt for messages the account sent: `sent` (the platform accepted it), `delivered`, `read`, or `failed`
+ * with the platform's reason (the chat app's failures may arrive after it answered 200). Named by the platform's
+ * message ids, or — Messenger's watermarks — as every message sent to the person up to a time.
+ */
+export interface MessageStatusUpdate {
+  kind: 'message_status';
+  accountId: string | null;
+  platformAccountId: string | null;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  /** When the platform says the status was reached. */
+  at: Date;
+  platformMessageIds: string[];
+  /** Instead of ids: every message to this person (`platformConversationId`) sent at or before `upTo`. */
+  watermark?: { platformConversationId: string; upTo: Date };
+  error?: { code: string; message: string } | null;
+}
+
+export type IncomingEvent = IncomingMessage | MessageStatusUpdate | PermissionRevoked | PostMadePublic;
 
 export interface IncomingRequest {
   headers: Record<string, string | string[] | undefined>;

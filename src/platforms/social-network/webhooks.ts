@@ -18,6 +18,8 @@ interface Messaging {
   recipient?: { id?: string };
   timestamp?: number;
   message?: { mid?: string; text?: string; is_echo?: boolean };
+  delivery?: { mids?: string[]; watermark?: number };
+  read?: { watermark?: number };
 }
 /** The deauthorize callback's signed payload. */
 interface SignedRequest {
@@ -141,6 +143,8 @@ function messages(notification: Notification): IncomingEvent[] {
   const events: IncomingEvent[] = [];
   for (const entry of notification.entry ?? []) {
     for (const event of entry.messaging ?? []) {
+      const receipt = receiptOf(event, entry.id);
+      if (receipt) events.push(receipt);
       const message = event.message;
       // Echoes are the page's own messages, sent from its inbox.
       if (!message?.mid || message.is_echo || typeof message.text !== 'string' || !event.sender?.id) continue;
@@ -160,4 +164,24 @@ function messages(notification: Notification): IncomingEvent[] {
     }
   }
   return events;
+}
+
+/**
+ * Messenger's receipts, sent by the person's app: `delivery` names the messages (`mids`, absent on old clients)
+ * and a watermark, `read` only a watermark: every message the page sent the person before it.
+ */
+function receiptOf(event: Messaging, entryId: string | undefined): IncomingEvent | null {
+  const receipt = event.read ?? event.delivery;
+  const pageId = event.recipient?.id ?? entryId;
+  if (!receipt || !pageId || !event.sender?.id || receipt.watermark === undefined) return null;
+  const mids = event.delivery?.mids ?? [];
+  return {
+    kind: 'message_status',
+    accountId: null,
+    platformAccountId: pageId,
+    status: event.read ? 'read' : 'delivered',
+    at: new Date(event.timestamp ?? receipt.watermark),
+    platformMessageIds: mids,
+    ...(mids.length === 0 ? { watermark: { platformConversationId: event.sender.id, upTo: new Date(receipt.watermark) } } : {}),
+  };
 }

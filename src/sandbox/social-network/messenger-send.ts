@@ -160,7 +160,7 @@ export function mountMessengerSend(router: Router, graph: Graph, state: SocialSt
     const page = state.pages.get(String(input.pageId ?? ''));
     if (!page || !input.psid) return notFound(ctx, 'no such page, or no psid');
     const mine = sent.filter((m) => m.pageId === page.id && m.psid === input.psid);
-    const watermark = Math.max(0, ...mine.map((m) => m.at));
+    const watermark = Date.now();
     const receipt = input.kind === 'read' ? { read: { watermark } } : { delivery: { mids: mine.map((m) => m.mid), watermark } };
     ctx.body = {
       deliveries: await deliverToApps(state, page, {

@@ -1,0 +1,53 @@
+import type { Knex } from 'knex';
+import type { MessageStatusUpdate } from '../../platforms/capabilities/webhooks.js';
+import type { Services } from '../../services.js';
+import { accountsAddressedBy } from '../accounts/incoming.js';
+import type { DeliveryStatus, MessageRecord } from './messages.js';
+
+/** How far a sent message has got: a status never goes back (a late `delivered` after `read` keeps `read`). */
+const RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, read: 2, failed: 3 };
+
+/**
+ * A receipt from the platform's webhook: each named message the account sent gets the status in its history
+ * (once per status, with the platform's time) and as its status when that is further than where it is; a failure
+ * keeps the platform's reason. Receipts for messages we never sent (sent in the platform's own app) change nothing.
+ */
+export async function receiveStatus(services: Services, platform: string, update: MessageStatusUpdate): Promise<void> {
+  for (const account of await accountsAddressedBy(services.db, platform, update)) {
+    await services.db.transaction(async (trx) => {
+      for (const message of await addressed(trx, account.id, update)) await advance(trx, message, update);
+    });
+  }
+}
+
+async function addressed(trx: Knex.Transaction, accountId: string, update: MessageStatusUpdate): Promise<MessageRecord[]> {
+  const query = trx('messages').where({ accountId, direction: 'out' }).forUpdate();
+  if (update.watermark) {
+    const conversation = trx('conversations')
+      .where({ accountId, platformConversationId: update.watermark.platformConversationId })
+      .select('id');
+    query.whereIn('conversationId', conversation).where('sentAt', '<=', update.watermark.upTo);
+  } else {
+    if (update.platformMessageIds.length === 0) return [];
+    query.whereIn('platformMessageId', update.platformMessageIds);
+  }
+  return (await query.orderBy('id')) as MessageRecord[];
+}
+
+async function advance(trx: Knex.Transaction, message: MessageRecord, update: MessageStatusUpdate): Promise<void> {
+  if (message.statusHistory.some((entry) => entry.status === update.status)) return;
+  const history = [...message.statusHistory, { status: update.status, at: update.at.toISOString() }].sort(
+    (a, b) => RANK[a.status] - RANK[b.status],
+  );
+  const current = message.status === 'received' ? 'sent' : message.status;
+  const further = RANK[update.status] > RANK[current];
+  await trx('messages')
+    .where({ id: message.id })
+    .update({
+      statusHistory: JSON.stringify(history),
+      ...(further ? { status: update.status } : {}),
+      ...(further && update.status === 'failed'
+        ? { error: JSON.stringify(update.error ?? { code: 'unknown', message: 'The platform gave no reason.' }) }
+        : {}),
+    });
+}
