@@ -1358,23 +1358,59 @@ export interface paths {
         put?: never;
         /**
          * Send a chat app message
-         * @description Sends a chat app message from a `chatapp-cloud` or `qrchat` account to a phone number, in the shape of
-         *     the chat app's cloud API: `text`, `template` (an approved template with its values), `image` or
-         *     `document`. The answer is the stored message; `platformMessageId` is the platform's `wamid.…`. The
-         *     conversation with that number is created if there was none. Delivery and read receipts later update the
-         *     message's `status`. Emits no event.
+         * @description Sends a chat app message from a `chatapp-cloud` account to a phone number, in the shape of the chat app's
+         *     cloud API: `text`, `template` (an approved template with its values), `image`, `document`, `audio`,
+         *     `video`, `interactive` (reply buttons) or `reaction`. The answer is the stored message;
+         *     `platformMessageId` is the platform's `wamid.…`. The conversation with that number is created if there
+         *     was none. Delivery and read receipts later update the message's `status` and `statusHistory`; the chat
+         *     app may refuse a message after accepting it (for example 131026, a number that cannot receive it): the
+         *     message then shows `failed` with the platform's `error` (`GET /accounts/{id}/messages/{messageId}`).
+         *     Counts once in the `messages` usage. Emits no event. `qrchat` accounts answer 501 until their sends are
+         *     built.
          *
-         *     Free-form messages (`text`, `image`, `document`) are accepted only within 24 hours of the person's last
-         *     message; a template may be sent at any time (`chatapp-cloud` only: `qrchat` has no templates).
+         *     Free-form messages (every type but `template`) are accepted only within 24 hours of the person's last
+         *     message, which the service checks before sending (422 `messaging_window_closed`); a template may be sent
+         *     at any time. A template is checked against the account's approved templates before sending: an unknown
+         *     name or language, or a number of parameters per component that does not match its placeholders, is 422
+         *     `template_invalid` (see `GET /accounts/{id}/chatapp/templates`). With an `Idempotency-Key`, a lost answer
+         *     is never sent again.
          *
          *     Errors: 400 `validation_failed` (also: the member named by `type` missing, or another one present);
-         *     404 `not_found` (no such account); 409 `account_not_connected` (also a `qrchat` session that is not
-         *     paired), `idempotency_key_in_use`; 422 `messaging_window_closed`, `account_platform_unsupported` (not a
-         *     chat app account, or a template on `qrchat`), `media_not_found`, `idempotency_key_reused`; 502
-         *     `platform_error` (for example a template name or language that is not approved, or a number that is not
-         *     on the chat app).
+         *     404 `not_found` (no such account); 409 `account_not_connected`, `idempotency_key_in_use`; 422
+         *     `messaging_window_closed`, `template_invalid`, `account_platform_unsupported` (not a chat app account),
+         *     `media_not_found`, `idempotency_key_reused`; 429 `platform_rate_limited`; 502 `platform_error`.
          */
         post: operations["sendChatappMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{id}/chatapp/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the chat app templates
+         * @description Lists the approved message templates of a `chatapp-cloud` account's business account, read from the
+         *     platform: their names, languages and placeholders per component, which `POST /accounts/{id}/chatapp/send`
+         *     checks a template's parameters against. Templates are created and reviewed in the chat app's business
+         *     manager; only approved ones are listed.
+         *
+         *     Errors: 400 `validation_failed`, `invalid_cursor`; 404 `not_found`; 409 `account_not_connected`; 422
+         *     `account_platform_unsupported` (not a `chatapp-cloud` account: `qrchat` has no templates); 429
+         *     `platform_rate_limited`; 502 `platform_error`.
+         */
+        get: operations["listChatappTemplates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4035,10 +4071,11 @@ export interface components {
          *     | `recipient_blocked` | 422 | The recipient blocked the account or has not started a conversation with it (a bot nobody wrote to first), so the platform refuses to deliver to them. |
          *     | `private_reply_already_sent` | 422 | The comment was answered privately already: the platform allows one private reply per comment. |
          *     | `private_reply_window_closed` | 422 | The comment is too old for a private reply (the platform allows one within 7 days of the comment). |
+         *     | `template_invalid` | 422 | The chat app template is not approved in this language, or the parameters given do not match its placeholders. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "recipient_blocked" | "private_reply_already_sent" | "private_reply_window_closed";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "recipient_blocked" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -6664,8 +6701,8 @@ export interface components {
             filename?: string;
         };
         /**
-         * @description A chat app message, in the shape of the chat app's cloud API. Give the member named by `type`
-         *     (`text`, `template`, `image` or `document`) and no other of them.
+         * @description A chat app message, in the shape of the chat app's cloud API. Give the member named by `type` (`text`,
+         *     `template`, `image`, `document`, `audio`, `video`, `interactive` or `reaction`) and no other of them.
          * @example {
          *       "to": "+4915123456789",
          *       "type": "template",
@@ -6688,17 +6725,22 @@ export interface components {
          */
         ChatappMessageSend: {
             /**
-             * @description The recipient's phone number with country code, in E.164 form (the `+` is optional).
+             * @description The recipient's phone number with country code, in E.164 form (the `+` is optional). It is checked
+             *     against the numbering plan of its country (400 `validation_failed` for a number that cannot exist) and
+             *     normalised, so that `+49 151…` and `49151…` reach the same conversation.
              * @example +4915123456789
              */
             to: string;
             /**
              * @description `text`: free-form text (inside the 24-hour window only). `template`: an approved template (`chatapp-cloud`
-             *     only; allowed at any time). `image`, `document`: a file with an optional caption (inside the window).
+             *     only; allowed at any time; see `GET /accounts/{id}/chatapp/templates`). `image`, `document`, `audio`,
+             *     `video`: a file with an optional caption (not on `audio`; inside the window). `interactive`: a text with
+             *     up to 3 reply buttons (inside the window). `reaction`: an emoji on one of the conversation's messages
+             *     (inside the window).
              * @example template
              * @enum {string}
              */
-            type: "text" | "template" | "image" | "document";
+            type: "text" | "template" | "image" | "document" | "audio" | "video" | "interactive" | "reaction";
             /** @description The text of a `text` message. */
             text?: {
                 /**
@@ -6716,11 +6758,105 @@ export interface components {
             template?: components["schemas"]["ChatappTemplate"];
             image?: components["schemas"]["ChatappMediaMessage"];
             document?: components["schemas"]["ChatappMediaMessage"];
+            audio?: components["schemas"]["ChatappMediaMessage"];
+            video?: components["schemas"]["ChatappMediaMessage"];
+            /** @description A text with reply buttons; the person's tap arrives as an incoming message with the button's title. */
+            interactive?: {
+                /**
+                 * @description The text above the buttons.
+                 * @example Table for how many?
+                 */
+                body: string;
+                /** @description The buttons, in order. */
+                buttons: {
+                    /**
+                     * @description Your id of the button, echoed when it is tapped.
+                     * @example two
+                     */
+                    id: string;
+                    /**
+                     * @description The button's label.
+                     * @example Two people
+                     */
+                    title: string;
+                }[];
+            };
+            /** @description An emoji reaction to a message of the conversation. */
+            reaction?: {
+                /**
+                 * @description The platform id (`wamid.…`) of the message reacted to.
+                 * @example wamid.HBgNNDkxNTEyMzQ1Njc4ORUCABIYFjNFQjBDMTg1
+                 */
+                messageId: string;
+                /**
+                 * @description The emoji.
+                 * @example 👍
+                 */
+                emoji: string;
+            };
             /**
              * @description The platform id (`wamid.…`) of a message to quote in the reply.
              * @example wamid.HBgNNDkxNTEyMzQ1Njc4ORUCABIYFjNFQjBDMTg1
              */
             replyToMessageId?: string;
+        };
+        /**
+         * @description A message template of the business account, as the chat app approved it: what `POST
+         *     /accounts/{id}/chatapp/send` needs to send it (`name`, `language`, and one parameter per placeholder of each
+         *     component).
+         */
+        ChatappTemplateInfo: {
+            /**
+             * @description The template's name.
+             * @example order_shipped
+             */
+            name: string;
+            /**
+             * @description The language code of this translation.
+             * @example en_US
+             */
+            language: string;
+            /**
+             * @description Only approved templates are listed; only they can be sent.
+             * @example approved
+             * @enum {string}
+             */
+            status: "approved";
+            /**
+             * @description The chat app's category, which decides its price and rules.
+             * @example utility
+             * @enum {string}
+             */
+            category: "marketing" | "utility" | "authentication";
+            /** @description The template's parts, in order. */
+            components: {
+                /**
+                 * @description The part.
+                 * @example body
+                 * @enum {string}
+                 */
+                type: "header" | "body" | "footer" | "buttons";
+                /**
+                 * @description Its text with `{{1}}`-style placeholders; `null` for buttons or a media header.
+                 * @example Hi {{1}}, your order {{2}} is on its way.
+                 */
+                text: string | null;
+                /**
+                 * @description How many parameters a send must give for this part (its placeholders).
+                 * @example 2
+                 */
+                parameterCount: number;
+            }[];
+        };
+        /** @description A page of the account's approved templates, in the platform's order. */
+        ChatappTemplateList: {
+            /** @description The templates. */
+            data: components["schemas"]["ChatappTemplateInfo"][];
+            /**
+             * @description Pass as `cursor` for the next page; `null` on the last page.
+             * @example null
+             */
+            nextCursor: string | null;
         };
         /**
          * @description A comment on a post of a connected account. Comments live on the platform: `commentId` is the platform's
@@ -17855,7 +17991,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`; send a template), the account is not a chat app account or cannot send templates (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
+            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`; send a template), the template is not approved or its parameters do not match it (`template_invalid`), the account is not a chat app account or cannot send templates (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -17866,6 +18002,103 @@ export interface operations {
             };
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    listChatappTemplates: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of approved templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "order_shipped",
+                     *           "language": "en_US",
+                     *           "status": "approved",
+                     *           "category": "utility",
+                     *           "components": [
+                     *             {
+                     *               "type": "body",
+                     *               "text": "Hi {{1}}, your order {{2}} is on its way.",
+                     *               "parameterCount": 2
+                     *             },
+                     *             {
+                     *               "type": "buttons",
+                     *               "text": null,
+                     *               "parameterCount": 0
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatappTemplateList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The account must be reconnected first (`account_not_connected`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/account_not_connected",
+                     *       "title": "The account is not connected",
+                     *       "status": 409,
+                     *       "detail": "The account needs reconnection; its access token expired.",
+                     *       "code": "account_not_connected",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account is not a `chatapp-cloud` account (`account_platform_unsupported`), or lacks a permission (`permission_missing`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
+                     *       "title": "The account's platform cannot do this",
+                     *       "status": 422,
+                     *       "detail": "qrchat accounts have no templates.",
+                     *       "code": "account_platform_unsupported",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };

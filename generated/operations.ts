@@ -53,6 +53,7 @@ export const OPERATIONS = [
   { operationId: 'sendMessage', method: 'POST', path: '/accounts/{id}/messages', area: 'Messaging' },
   { operationId: 'getMessage', method: 'GET', path: '/accounts/{id}/messages/{messageId}', area: 'Messaging' },
   { operationId: 'sendChatappMessage', method: 'POST', path: '/accounts/{id}/chatapp/send', area: 'Messaging' },
+  { operationId: 'listChatappTemplates', method: 'GET', path: '/accounts/{id}/chatapp/templates', area: 'Messaging' },
   { operationId: 'listComments', method: 'GET', path: '/accounts/{id}/comments', area: 'Messaging' },
   { operationId: 'replyToComment', method: 'POST', path: '/accounts/{id}/comments', area: 'Messaging' },
   { operationId: 'hideComment', method: 'POST', path: '/accounts/{id}/comments/hide', area: 'Messaging' },

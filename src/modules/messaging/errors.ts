@@ -1,11 +1,13 @@
 import { ApiError, UnprocessableError } from '../../lib/errors.js';
-import type { MessageRefusal } from '../../platforms/capabilities/messaging.js';
+import { type MessageRefusal, MessageRefused } from '../../platforms/capabilities/messaging.js';
+import type { PlatformError } from '../../platforms/errors.js';
 
 const TITLES: Record<MessageRefusal, string> = {
   messaging_window_closed: 'The messaging window is closed',
   recipient_blocked: 'The recipient blocked the account',
   private_reply_already_sent: 'The comment was answered privately already',
   private_reply_window_closed: 'The comment is too old for a private reply',
+  template_invalid: 'The template cannot be sent so',
 };
 
 /** 422: the platform's rule refused the message; `detail` says the rule and the platform's words. */
@@ -29,4 +31,9 @@ export class MessageInvalidError extends ApiError {
       errors: errors.map((e) => ({ path: `body/${e.path}`, code: 'platform_rule', message: e.message })),
     });
   }
+}
+
+/** For `withConnectedAccount`'s `handle`: a refusal by the platform's rules is its 422, not a 502. */
+export function refusalProblem(error: PlatformError): void {
+  if (error instanceof MessageRefused) throw new MessageRefusedError(error.refusal, `The platform refused: ${error.message}`);
 }

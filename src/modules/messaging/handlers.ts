@@ -2,9 +2,11 @@ import { type Handler, principalOf } from '../../http/handler.js';
 import { ValidationFailedError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
 import { findAccount } from '../accounts/read.js';
+import { sendChatappMessage as sendChatapp } from './chatapp-send.js';
 import * as conversations from './conversations.js';
 import { getMessage as readMessage } from './messages.js';
 import { type Recipient, sendMessage as send } from './send.js';
+import { listChatappTemplates as listTemplates } from './templates.js';
 
 export const listConversations: Handler<'listConversations'> = async (request, { db }) => ({
   status: 200,
@@ -42,7 +44,6 @@ export const sendMessage: Handler<'sendMessage'> = async (request, services) => 
   }
   // The caller's key must reach the account's profile; the send itself acts for the owner.
   await findAccount(services.db, principal, request.params.id);
-  const idempotencyKey = request.koa.get('Idempotency-Key');
   const messages = await send(
     services,
     principal.ownerId,
@@ -53,7 +54,27 @@ export const sendMessage: Handler<'sendMessage'> = async (request, services) => 
       mediaIds: body.mediaIds ?? [],
       ...(body.messagingTag ? { messagingTag: body.messagingTag } : {}),
     },
-    idempotencyKey ? `key:${idempotencyKey}` : `request:${request.requestId}`,
+    ledgerKey(request),
   );
   return { status: 201, body: { data: messages } };
 };
+
+/** The ledger's key of a send: the caller's Idempotency-Key, else this request alone. */
+function ledgerKey(request: { koa: { get(name: string): string }; requestId: string }): string {
+  const idempotencyKey = request.koa.get('Idempotency-Key');
+  return idempotencyKey ? `key:${idempotencyKey}` : `request:${request.requestId}`;
+}
+
+export const sendChatappMessage: Handler<'sendChatappMessage'> = async (request, services) => {
+  const principal = principalOf(request);
+  await findAccount(services.db, principal, request.params.id);
+  return {
+    status: 201,
+    body: await sendChatapp(services, principal.ownerId, request.params.id, request.body, ledgerKey(request)),
+  };
+};
+
+export const listChatappTemplates: Handler<'listChatappTemplates'> = async (request, services) => ({
+  status: 200,
+  body: await listTemplates(services, principalOf(request), request.params.id, request.query),
+});

@@ -8,7 +8,8 @@ export const messaging = defineArea({
   contractArea: 'Messaging',
   handlers,
   partlyBuilt: {
-    sendMessage: 'Built for botchat and social_network (Messenger); chatapp-cloud and qrchat answer 501 not_implemented until built.',
+    sendMessage: 'Built for botchat, social_network (Messenger) and chatapp-cloud; qrchat answers 501 not_implemented until built.',
+    sendChatappMessage: 'Built for chatapp-cloud; qrchat answers 501 not_implemented until built.',
   },
   incoming: { message: receiveMessage, message_status: receiveStatus },
 });

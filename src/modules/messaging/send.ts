@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import { NotFoundError, NotImplementedError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { MessageKind, OutgoingMessage, SentPart } from '../../platforms/capabilities/messaging.js';
-import { MessageRefused } from '../../platforms/capabilities/messaging.js';
 import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
@@ -11,7 +10,8 @@ import { withConnectedAccount } from '../accounts/platform-call.js';
 import { accountById } from '../accounts/read.js';
 import { mediaFiles } from '../media/read.js';
 import { writeOnce } from '../platform-writes/ledger.js';
-import { MediaNotFoundError, MessageInvalidError, MessageRefusedError } from './errors.js';
+import { MediaNotFoundError, MessageInvalidError, refusalProblem } from './errors.js';
+import { assertReplyWindowOpen } from './window.js';
 import { type Attachment, type Message, type MessageRecord, presentMessages } from './messages.js';
 
 /** Who a message goes to: one of the account's conversations, a person by the platform's id, a comment's author. */
@@ -57,6 +57,9 @@ export async function sendMessage(
       const outgoing = await outgoingMessage(services, row, message);
       const violations = adapter.messaging.validate(outgoing);
       if (violations.length > 0) throw new MessageInvalidError(violations);
+      const window = adapter.messaging.replyWindowHours;
+      if (window !== undefined && outgoing.recipient.kind === 'user')
+        await assertReplyWindowOpen(services.db, row, outgoing.recipient.id, window);
       const platformIds: string[] = [];
       for (const [index, part] of adapter.messaging.parts(outgoing).entries()) {
         const written = await writeOnce<SentPart[]>(services.db, {
@@ -66,7 +69,7 @@ export async function sendMessage(
           kind: 'message.send',
           request: { recipient: outgoing.recipient, tag: outgoing.tag ?? null, text: part.text, mediaIds: part.media.map((m) => m.id) },
           send: () => adapter.messaging.send(account, outgoing, part),
-          store: (trx, sent) => storeSent(trx, row, sent, outgoing),
+          store: (trx, sent) => storeSent(trx, row, sent, outgoing.recipient.kind === 'comment' ? outgoing.recipient.id : null),
         });
         if (written.how !== 'replayed') services.usage.record(ownerId, row.profileId, 'messages', written.result.length);
         platformIds.push(...written.result.map((sent) => sent.platformMessageId));
@@ -81,9 +84,7 @@ export async function sendMessage(
     {
       scopes: sender?.scopes ?? [],
       unsupported: (platform) => `${platform} accounts have no direct messages the platform lets apps send.`,
-      handle: (error) => {
-        if (error instanceof MessageRefused) throw new MessageRefusedError(error.refusal, `The platform refused: ${error.message}`);
-      },
+      handle: refusalProblem,
     },
   );
 }
@@ -116,6 +117,16 @@ async function outgoingMessage(services: Services, account: AccountRow, message:
   };
 }
 
+/** The account's stored messages with these platform ids, presented in that order. */
+export async function storedMessages(db: Knex, account: AccountRow, platformIds: string[]): Promise<Message[]> {
+  const stored = (await db('messages').where({ accountId: account.id }).whereIn('platformMessageId', platformIds)) as MessageRecord[];
+  return presentMessages(
+    db,
+    account,
+    platformIds.map((id) => stored.find((m) => m.platformMessageId === id)!),
+  );
+}
+
 function attachmentOf(media: PublishMedia): Attachment {
   const type = media.kind === 'gif' ? 'video' : media.kind;
   return { type, url: media.url, mediaId: media.id, mimeType: media.mimeType, fileName: null, size: media.size };
@@ -125,7 +136,12 @@ function attachmentOf(media: PublishMedia): Attachment {
  * The platform's messages, stored in their conversation (created for a first message to a person) with the
  * unread count reset: the account has answered. In the transaction that settles the ledger's write.
  */
-async function storeSent(trx: Knex.Transaction, account: AccountRow, sent: SentPart[], outgoing: OutgoingMessage): Promise<void> {
+export async function storeSent(
+  trx: Knex.Transaction,
+  account: AccountRow,
+  sent: SentPart[],
+  replyToCommentId: string | null,
+): Promise<void> {
   const now = new Date();
   for (const part of sent) {
     const [conversation] = (await trx('conversations')
@@ -159,7 +175,7 @@ async function storeSent(trx: Knex.Transaction, account: AccountRow, sent: SentP
         status: 'sent',
         attachments: JSON.stringify(part.media ? [attachmentOf(part.media)] : []),
         statusHistory: JSON.stringify([{ status: 'sent', at: now.toISOString() }]),
-        replyToCommentId: outgoing.recipient.kind === 'comment' ? outgoing.recipient.id : null,
+        replyToCommentId,
       })
       .onConflict(['accountId', 'platformMessageId'])
       .ignore();

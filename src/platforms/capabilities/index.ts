@@ -1,5 +1,5 @@
 import type { Ads } from './ads.js';
-import type { MessageSender } from './messaging.js';
+import type { ChatappSender, MessageSender } from './messaging.js';
 import type { ConnectingFlow, SelectingFlow } from './oauth.js';
 import type { Publisher } from './publishing.js';
 import type { WebhookReceiver } from './webhooks.js';
@@ -19,6 +19,8 @@ export interface Capabilities {
   ads: Ads;
   /** Direct messages from the account: text, files, private replies to comments. */
   messaging: MessageSender;
+  /** The cloud chat API's own messages: templates, buttons, reactions. */
+  chatapp: ChatappSender;
 }
 
 export type CapabilityName = keyof Capabilities;

@@ -39,7 +39,8 @@ export interface SentPart {
 }
 
 /** Rules of the platform that refuse a message to this person now; the contract's codes for them. */
-export type MessageRefusal = 'messaging_window_closed' | 'recipient_blocked' | 'private_reply_already_sent' | 'private_reply_window_closed';
+export type MessageRefusal =
+  'messaging_window_closed' | 'recipient_blocked' | 'private_reply_already_sent' | 'private_reply_window_closed' | 'template_invalid';
 
 /** The platform refused the message by one of its rules (nothing was sent): a 422 naming the rule, never a 502. */
 export class MessageRefused extends PlatformError {
@@ -62,10 +63,37 @@ export interface MessageViolation {
 export interface MessageSender {
   /** Platform scopes an account needs to send (422 `permission_missing` without them). */
   readonly scopes: readonly string[];
+  /**
+   * Where the platform accepts free-form messages only so long after the person's last message and says so only
+   * after accepting them (the chat app's failed status), the window in hours: the service checks it first.
+   */
+  readonly replyWindowHours?: number;
   /** What the platform refuses outright (a text too long, a file kind it does not take, a recipient form it lacks). */
   validate(message: OutgoingMessage): MessageViolation[];
   /** How the message is split into platform calls (one per file, or one album), in sending order. */
   parts(message: OutgoingMessage): OutgoingPart[];
   /** One call: the messages the platform stored. A refusal by the platform's rules is a `MessageRefused`. */
   send(account: AdapterAccount, message: OutgoingMessage, part: OutgoingPart): Promise<SentPart[]>;
+}
+
+/** A message in the cloud chat API's own shape (`type` and the member it names), `to` in E.164 digits. */
+export interface ChatappPayload {
+  to: string;
+  type: string;
+  content: Record<string, unknown>;
+  replyTo?: string;
+}
+
+/** An approved template: its placeholders per component, which a send must fill. */
+export interface ChatappTemplate {
+  name: string;
+  language: string;
+  category: string;
+  components: Array<{ type: string; text: string | null; parameterCount: number }>;
+}
+
+/** The cloud chat API's own messages (templates, buttons, reactions) and its approved templates. */
+export interface ChatappSender {
+  sendNative(account: AdapterAccount, payload: ChatappPayload): Promise<{ platformMessageId: string; waId: string }>;
+  templates(account: AdapterAccount, page: { limit: number; after?: string }): Promise<{ data: ChatappTemplate[]; after: string | null }>;
 }

@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
 import type {
   IncomingEvent,
-  IncomingMessage,
   IncomingRequest,
+  MessageStatusUpdate,
   WebhookAccounts,
   WebhookReceiver,
   WebhookSource,
@@ -19,7 +19,14 @@ interface ChangeValue {
   metadata?: { phone_number_id?: string; display_phone_number?: string };
   contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>;
   messages?: CloudMessage[];
-  statuses?: Array<{ id?: string; status?: string }>;
+  statuses?: CloudStatus[];
+}
+interface CloudStatus {
+  id?: string;
+  status?: string;
+  timestamp?: string;
+  recipient_id?: string;
+  errors?: Array<{ code?: number; title?: string; message?: string }>;
 }
 interface CloudMessage {
   from: string;
@@ -108,10 +115,14 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
   }
 
   parse(rawBody: string): IncomingEvent[] {
-    const events: IncomingMessage[] = [];
+    const events: IncomingEvent[] = [];
     for (const value of changesOf(jsonObject<Notification>(rawBody) ?? {})) {
       const phoneNumberId = value.metadata?.phone_number_id;
       if (!phoneNumberId) continue;
+      for (const status of value.statuses ?? []) {
+        const update = statusOf(status, phoneNumberId);
+        if (update) events.push(update);
+      }
       for (const message of value.messages ?? []) {
         const text = textOf(message);
         if (text === null || !message.from || !message.id) continue;
@@ -132,4 +143,24 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
     }
     return events;
   }
+}
+
+const STATUSES = new Set(['sent', 'delivered', 'read', 'failed']);
+
+/** A status of a message the number sent; a failure with the platform's first error (131026, 131047 …). */
+function statusOf(status: CloudStatus, phoneNumberId: string): MessageStatusUpdate | null {
+  if (!status.id || !status.status || !STATUSES.has(status.status)) return null;
+  const [error] = status.errors ?? [];
+  return {
+    kind: 'message_status',
+    accountId: null,
+    platformAccountId: phoneNumberId,
+    status: status.status as MessageStatusUpdate['status'],
+    at: status.timestamp ? new Date(Number(status.timestamp) * 1000) : new Date(),
+    platformMessageIds: [status.id],
+    error:
+      status.status === 'failed'
+        ? { code: String(error?.code ?? 'unknown'), message: error?.title ?? error?.message ?? 'The platform gave no reason.' }
+        : null,
+  };
 }
