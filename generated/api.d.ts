@@ -1344,6 +1344,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/{id}/messages/{messageId}/attachments/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Identifier of the message (`msg_…`).
+                 * @example msg_01jd4a9c0d1e2f3g4h5j6k7m8n
+                 */
+                messageId: string;
+                /**
+                 * @description The attachment's position in the message's `attachments`, from 0.
+                 * @example 0
+                 */
+                index: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a received file
+         * @description The file of an incoming message's attachment, fetched from the platform with the account's credentials and
+         *     passed through: the chat apps and `botchat` name a received file by an id that only the account's token can
+         *     download (its `url` in `attachments` points here). Messenger's files have public CDN URLs of their own and
+         *     are not served here. The platforms keep files for a limited time (the chat app about 30 days): copy what you
+         *     need to keep, for example with `POST /upload` from the URL.
+         *
+         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account, message or attachment, or one the
+         *     platform serves itself); 409 `account_not_connected`; 429 `platform_rate_limited`; 502 `platform_error`
+         *     (the platform no longer has the file).
+         */
+        get: operations["downloadMessageAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accounts/{id}/chatapp/send": {
         parameters: {
             query?: never;
@@ -17881,6 +17922,77 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    downloadMessageAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Identifier of the message (`msg_…`).
+                 * @example msg_01jd4a9c0d1e2f3g4h5j6k7m8n
+                 */
+                messageId: string;
+                /**
+                 * @description The attachment's position in the message's `attachments`, from 0.
+                 * @example 0
+                 */
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with the type the platform gives it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "image/*": string;
+                    "video/*": string;
+                    "audio/*": string;
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The account must be reconnected first (`account_not_connected`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/account_not_connected",
+                     *       "title": "The account is not connected",
+                     *       "status": 409,
+                     *       "detail": "The account needs reconnection; its access token expired.",
+                     *       "code": "account_not_connected",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account lacks a platform permission this needs (`permission_missing`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
         };
     };
     sendChatappMessage: {

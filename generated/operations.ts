@@ -52,6 +52,7 @@ export const OPERATIONS = [
   { operationId: 'getConversation', method: 'GET', path: '/accounts/{id}/conversations/{convId}', area: 'Messaging' },
   { operationId: 'sendMessage', method: 'POST', path: '/accounts/{id}/messages', area: 'Messaging' },
   { operationId: 'getMessage', method: 'GET', path: '/accounts/{id}/messages/{messageId}', area: 'Messaging' },
+  { operationId: 'downloadMessageAttachment', method: 'GET', path: '/accounts/{id}/messages/{messageId}/attachments/{index}', area: 'Messaging' },
   { operationId: 'sendChatappMessage', method: 'POST', path: '/accounts/{id}/chatapp/send', area: 'Messaging' },
   { operationId: 'listChatappTemplates', method: 'GET', path: '/accounts/{id}/chatapp/templates', area: 'Messaging' },
   { operationId: 'listComments', method: 'GET', path: '/accounts/{id}/comments', area: 'Messaging' },

@@ -2,6 +2,7 @@ import { type Handler, principalOf } from '../../http/handler.js';
 import { ValidationFailedError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
 import { findAccount } from '../accounts/read.js';
+import { downloadAttachment } from './attachments.js';
 import { sendChatappMessage as sendChatapp } from './chatapp-send.js';
 import * as conversations from './conversations.js';
 import { getMessage as readMessage } from './messages.js';
@@ -78,3 +79,9 @@ export const listChatappTemplates: Handler<'listChatappTemplates'> = async (requ
   status: 200,
   body: await listTemplates(services, principalOf(request), request.params.id, request.query),
 });
+
+export const downloadMessageAttachment: Handler<'downloadMessageAttachment'> = async (request, services) => {
+  const { id, messageId, index } = request.params;
+  const file = await downloadAttachment(services, principalOf(request), id, messageId, Number(index));
+  return { status: 200, raw: file.bytes, contentType: file.mimeType ?? 'application/octet-stream' };
+};

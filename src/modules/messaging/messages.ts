@@ -22,7 +22,8 @@ export interface MessageRecord {
   sentAt: Date;
   type: Message['type'];
   status: Message['status'];
-  attachments: Attachment[];
+  /** With `ref`, the platform's id of a file the service downloads for the caller. */
+  attachments: Array<Attachment & { ref?: string | null }>;
   statusHistory: Message['statusHistory'];
   error: Message['error'];
 }
@@ -48,7 +49,14 @@ export function presentMessage(account: AccountRow, conversation: ConversationPa
     from,
     // A file sent without a caption has no text; a received one keeps what the platform gave ("").
     text: message.direction === 'out' && message.text === '' ? null : message.text,
-    attachments: message.attachments,
+    attachments: message.attachments.map(({ type, url, mediaId, mimeType, fileName, size }) => ({
+      type,
+      url,
+      mediaId,
+      mimeType,
+      fileName,
+      size,
+    })),
     platformMessageId: message.platformMessageId,
     status: message.status,
     statusHistory: message.statusHistory,
@@ -71,4 +79,14 @@ export async function getMessage(db: Knex, principal: Principal, accountId: stri
   const message = (await db('messages').where({ id: messageId, accountId: account.id }).first()) as MessageRecord | undefined;
   if (!message) throw new NotFoundError('message');
   return (await presentMessages(db, account, [message]))[0]!;
+}
+
+/** The platform's id of a file of an incoming message of the caller's account, which the service downloads. */
+export async function attachmentRef(db: Knex, principal: Principal, accountId: string, messageId: string, index: number): Promise<string> {
+  const account = await findAccount(db, principal, accountId);
+  const message = (await db('messages').where({ id: messageId, accountId: account.id }).first('attachments')) as
+    Pick<MessageRecord, 'attachments'> | undefined;
+  const ref = message?.attachments[index]?.ref;
+  if (!ref) throw new NotFoundError('attachment');
+  return ref;
 }

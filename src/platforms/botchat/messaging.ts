@@ -91,6 +91,10 @@ export class BotchatMessaging implements MessageSender {
     return [this.sentPart(sent, kind, part.text, file)];
   }
 
+  download(account: AdapterAccount, ref: string) {
+    return this.client.download(account.credentials.accessToken, ref);
+  }
+
   private sentPart(message: BotMessage, kind: MessageKind, text: string | null, media: PublishMedia | null): SentPart {
     return {
       platformMessageId: `${message.chat.id}:${message.message_id}`,

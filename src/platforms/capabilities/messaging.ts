@@ -74,6 +74,8 @@ export interface MessageSender {
   parts(message: OutgoingMessage): OutgoingPart[];
   /** One call: the messages the platform stored. A refusal by the platform's rules is a `MessageRefused`. */
   send(account: AdapterAccount, message: OutgoingMessage, part: OutgoingPart): Promise<SentPart[]>;
+  /** A file a person sent, by the platform's id of it, where only the account's credentials can fetch it. */
+  download?(account: AdapterAccount, ref: string): Promise<{ bytes: Buffer; mimeType: string | null }>;
 }
 
 /** A message in the cloud chat API's own shape (`type` and the member it names), `to` in E.164 digits. */

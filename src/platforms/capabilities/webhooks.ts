@@ -1,3 +1,4 @@
+import type { MessageKind } from './messaging.js';
 import type { AdapterAccount, PlatformId } from '../types.js';
 
 /**
@@ -18,9 +19,27 @@ export interface IncomingMessage {
   fromUsername?: string | null;
   /** The sender's phone number, on chat apps that identify people by it. */
   fromPhone?: string | null;
+  /** The caption of a media message, or "" when it has none. */
   text: string;
   platformMessageId: string;
   sentAt: Date;
+  /** `text` unless the message carries media, a sticker or a place. */
+  type?: MessageKind;
+  attachments?: IncomingAttachment[];
+}
+
+/**
+ * What an incoming message carries besides its text. `url` where the platform gives a public one (Messenger's
+ * CDN, a map link for a place); else `ref`, the platform's id of the file, which only the account's credentials
+ * can download (the service proxies it).
+ */
+export interface IncomingAttachment {
+  type: 'image' | 'video' | 'audio' | 'document' | 'sticker' | 'location' | 'other';
+  url: string | null;
+  ref: string | null;
+  mimeType: string | null;
+  fileName: string | null;
+  size: number | null;
 }
 
 /** The platform says the app lost its permission for an account (deauthorised, revoked). */
@@ -103,4 +122,16 @@ export interface WebhookReceiver {
    * replaced or deleted), or null when nothing is.
    */
   subscriptionProblem?(account: AdapterAccount): Promise<string | null>;
+}
+
+/** A shared place as a link anyone can open (OpenStreetMap at the coordinates). */
+export function placeAttachment(latitude: number, longitude: number): IncomingAttachment {
+  return {
+    type: 'location',
+    url: `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}`,
+    ref: null,
+    mimeType: null,
+    fileName: null,
+    size: null,
+  };
 }

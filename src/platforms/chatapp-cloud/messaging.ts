@@ -124,6 +124,21 @@ export class ChatappCloudMessaging implements MessageSender, ChatappSender {
     return { data, after: answer.paging?.next ? (answer.paging.cursors?.after ?? null) : null };
   }
 
+  /** A file a person sent: its short-lived URL from `GET /{media-id}`, fetched with the token as the API requires. */
+  async download(account: AdapterAccount, ref: string): Promise<{ bytes: Buffer; mimeType: string | null }> {
+    const token = account.credentials.accessToken;
+    const media = await graph<{ url?: string; mime_type?: string }>(this.apiUrl, token, 'GET', ref);
+    if (!media.url) throw new PlatformError('invalid_request', 'the platform gave no URL for the media');
+    const response = await fetch(media.url, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(20_000) }).catch(
+      (error: Error) => {
+        throw new PlatformError('transient', `the media could not be fetched: ${error.message}`);
+      },
+    );
+    if (!response.ok)
+      throw new PlatformError(response.status >= 500 ? 'transient' : 'invalid_request', `the media host answered ${response.status}`);
+    return { bytes: Buffer.from(await response.arrayBuffer()), mimeType: media.mime_type ?? response.headers.get('content-type') };
+  }
+
   private async post(account: AdapterAccount, payload: ChatappPayload): Promise<{ platformMessageId: string; waId: string }> {
     const answer = await graph<SendAnswer>(
       this.apiUrl,

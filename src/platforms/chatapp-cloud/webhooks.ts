@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
 import type {
+  IncomingAttachment,
   IncomingEvent,
   IncomingRequest,
   MessageStatusUpdate,
@@ -8,6 +9,8 @@ import type {
   WebhookReceiver,
   WebhookSource,
 } from '../capabilities/webhooks.js';
+import { placeAttachment } from '../capabilities/webhooks.js';
+import type { MessageKind } from '../capabilities/messaging.js';
 import { jsonObject } from '../json-body.js';
 
 /** The cloud API's webhook body (only what we read of it). */
@@ -58,7 +61,33 @@ function textOf(message: CloudMessage): string | null {
     const caption = (message[message.type] as { caption?: unknown } | undefined)?.caption;
     return typeof caption === 'string' ? caption : '';
   }
+  if (message.type === 'location') return '';
   return null; // reactions, system notices, unsupported types: not messages to pass on.
+}
+
+interface CloudMedia {
+  id?: string;
+  mime_type?: string;
+  filename?: string;
+}
+
+/** A media message's file (by the platform's media id, downloadable with the account's token) or a shared place. */
+function contentOf(message: CloudMessage): { type: MessageKind; attachments: IncomingAttachment[] } | null {
+  if (message.type === 'location') {
+    const place = message.location as { latitude?: number; longitude?: number } | undefined;
+    return place?.latitude === undefined || place.longitude === undefined
+      ? null
+      : { type: 'location', attachments: [placeAttachment(place.latitude, place.longitude)] };
+  }
+  if (!message.type || !MEDIA_TYPES.includes(message.type)) return null;
+  const media = (message[message.type] ?? {}) as CloudMedia;
+  const type = message.type as 'image' | 'video' | 'audio' | 'document' | 'sticker';
+  return {
+    type,
+    attachments: [
+      { type, url: null, ref: media.id ?? null, mimeType: media.mime_type ?? null, fileName: media.filename ?? null, size: null },
+    ],
+  };
 }
 
 /**
@@ -138,6 +167,7 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
           text,
           platformMessageId: message.id,
           sentAt: message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date(),
+          ...(contentOf(message) ?? {}),
         });
       }
     }

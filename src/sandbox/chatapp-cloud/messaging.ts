@@ -43,7 +43,15 @@ interface Sent {
 
 type Fault = { kind: 'throttled' } | { kind: 'lost_answer' };
 
+/** A file a person sent, kept by the platform for the business to download. */
+interface Media {
+  numberId: string;
+  mimeType: string;
+  bytes: string;
+}
+
 export interface CloudMessagingState {
+  media?: Map<string, Media>;
   lastWrote: Map<string, number>;
   templates: Map<string, Template[]>;
   undeliverable: Set<string>;
@@ -51,6 +59,7 @@ export interface CloudMessagingState {
 }
 
 interface Helpers {
+  sandboxUrl: string;
   authenticate(ctx: RouterContext): Token | null;
   numberFor(ctx: RouterContext, token: Token): PhoneNumber | null;
   fail(ctx: RouterContext, status: number, code: number, message: string, extra?: { subcode?: number }): void;
@@ -80,6 +89,7 @@ export function mountCloudMessaging(
   const templates = restored?.templates ?? new Map<string, Template[]>();
   const undeliverable = restored?.undeliverable ?? new Set<string>();
   const sent = restored?.sent ?? [];
+  const media = restored?.media ?? new Map<string, Media>();
   const faults = new Map<string, Fault[]>();
   const base = '/chatapp-cloud/:version';
   const templatesOf = (wabaId: string) => templates.get(wabaId) ?? STANDARD_TEMPLATES;
@@ -163,6 +173,36 @@ export function mountCloudMessaging(
         ? { code: 131047, title: 'Re-engagement message' }
         : null;
     if (failure) setTimeout(() => void statusChange(number, message, 'failed', failure).catch(() => {}), LATE_FAILURE_MS);
+  });
+
+  /** A received file's short-lived URL (`GET /{media-id}`), for a token of the number's business. */
+  router.get(`${base}/:id`, async (ctx, next) => {
+    const file = media.get(ctx.params.id!);
+    if (!file) return next();
+    const token = helpers.authenticate(ctx);
+    if (!token) return;
+    if (!token.wabaIds.has(state.numbers.get(file.numberId)!.wabaId))
+      return helpers.fail(ctx, 400, 100, 'Unsupported get request.', { subcode: 33 });
+    const size = Buffer.from(file.bytes, 'base64').length;
+    ctx.body = {
+      messaging_product: 'whatsapp',
+      url: `${helpers.sandboxUrl}/chatapp-cloud-media/${ctx.params.id}`,
+      mime_type: file.mimeType,
+      file_size: size,
+      id: ctx.params.id,
+    };
+  });
+
+  // The media host: outside the API's `/{version}/…` paths, as the platform's CDN is.
+  router.get('/chatapp-cloud-media/:mediaId', (ctx) => {
+    const file = media.get(ctx.params.mediaId!);
+    const token = state.tokens.get(ctx.get('Authorization').replace(/^Bearer /, ''));
+    if (!file || !token || token.revoked) {
+      ctx.status = 404;
+      return;
+    }
+    ctx.type = file.mimeType;
+    ctx.body = Buffer.from(file.bytes, 'base64');
   });
 
   router.get(`${base}/:id/message_templates`, (ctx) => {
@@ -252,5 +292,16 @@ export function mountCloudMessaging(
     ctx.body = { messages: sent.filter((m) => m.phoneNumberId === String(ctx.query.phoneNumberId ?? '')) };
   });
 
-  return () => ({ lastWrote, templates, undeliverable, sent });
+  /** A file a person sends: its media id, for the people's `messages` control to carry. */
+  router.post(`${people}/media`, (ctx) => {
+    const number = numberOf(ctx);
+    if (!number) return missing(ctx);
+    const id = String(9_000_000_000 + media.size);
+    const mimeType = String(body(ctx).mimeType ?? 'image/jpeg');
+    media.set(id, { numberId: number.id, mimeType, bytes: Buffer.from(`sandbox ${mimeType}`).toString('base64') });
+    ctx.status = 201;
+    ctx.body = { id, mimeType };
+  });
+
+  return () => ({ lastWrote, templates, undeliverable, sent, media });
 }

@@ -34,7 +34,15 @@ export function mountCloudPeople(router: Router, state: CloudState): void {
    * its alternate callback URL, else at `webhookUrl` (standing for the app's callback URL in its dashboard).
    */
   router.post('/_sandbox/chatapp-cloud/messages', async (ctx) => {
-    const body = (ctx.request.body ?? {}) as { phoneNumberId?: string; from?: string; name?: string; text?: string; webhookUrl?: string };
+    const body = (ctx.request.body ?? {}) as {
+      phoneNumberId?: string;
+      from?: string;
+      name?: string;
+      text?: string;
+      webhookUrl?: string;
+      /** Another kind of message than text: `type` and its member, as the webhook carries them. */
+      content?: { type: string } & Record<string, unknown>;
+    };
     const number = state.numbers.get(String(body.phoneNumberId ?? ''));
     if (!number) return fail(ctx, 404, 'no such phone number id');
     if (!number.registered) return fail(ctx, 409, 'the number is not registered with the cloud API');
@@ -43,8 +51,7 @@ export function mountCloudPeople(router: Router, state: CloudState): void {
       from,
       id: `wamid.${randomBytes(24).toString('base64url')}`,
       timestamp: String(Math.floor(Date.now() / 1000)),
-      type: 'text',
-      text: { body: body.text ?? 'Hello!' },
+      ...(body.content ?? { type: 'text', text: { body: body.text ?? 'Hello!' } }),
     };
     const { payload, deliveries } = await deliverChange(
       state,

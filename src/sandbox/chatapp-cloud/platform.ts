@@ -14,7 +14,7 @@ export * from './demo.js';
  * endpoints our adapter uses, with Graph's error bodies `{"error":{"message","type","code","error_subcode",
  * "fbtrace_id"}}`. The token travels as `Authorization: Bearer` or as `access_token`, as on the real Graph.
  */
-export function mountChatappCloud(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
+export function mountChatappCloud(router: Router, sandboxUrl: string, stored: StoredState): MountedSandbox {
   const state = new CloudState(stored.restored as CloudSnapshot | undefined);
   const base = '/chatapp-cloud/:version';
 
@@ -81,6 +81,13 @@ export function mountChatappCloud(router: Router, _sandboxUrl: string, stored: S
     }
     return number;
   };
+
+  const messaging = mountCloudMessaging(
+    router,
+    state,
+    { sandboxUrl, authenticate, numberFor, fail },
+    (stored.restored as { messaging?: CloudMessagingState } | undefined)?.messaging,
+  );
 
   router.get(`${base}/debug_token`, (ctx) => {
     if (!authenticate(ctx)) return;
@@ -173,13 +180,6 @@ export function mountChatappCloud(router: Router, _sandboxUrl: string, stored: S
     number.registered = true;
     ctx.body = { success: true };
   });
-
-  const messaging = mountCloudMessaging(
-    router,
-    state,
-    { authenticate, numberFor, fail },
-    (stored.restored as { messaging?: CloudMessagingState } | undefined)?.messaging,
-  );
 
   /** Subscribes the token's app to the business account; an alternate callback URL is verified first, as Meta does. */
   router.post(`${base}/:id/subscribed_apps`, async (ctx) => {

@@ -124,6 +124,23 @@ export function mountMessengerSend(router: Router, graph: Graph, state: SocialSt
     if (ctx.status === 200) lastWrote.set(`${input.pageId}:${input.from ?? '6543210987654321'}`, Date.now());
   });
 
+  /** A person sends the page files, a sticker or a place (Messenger attachments with CDN URLs), with an optional text. */
+  router.post('/_sandbox/social_network/messenger/attachments', async (ctx) => {
+    const input = (ctx.request.body ?? {}) as { pageId?: string; from?: string; text?: string; attachments?: unknown[] };
+    const page = state.pages.get(String(input.pageId ?? ''));
+    if (!page || !input.from) return notFound(ctx, 'no such page, or no from');
+    const mid = `m_${randomBytes(18).toString('base64url')}`;
+    const message = { mid, ...(input.text ? { text: input.text } : {}), attachments: input.attachments ?? [] };
+    const deliveries = await deliverToApps(state, page, {
+      sender: { id: input.from },
+      recipient: { id: page.id },
+      timestamp: Date.now(),
+      message,
+    });
+    lastWrote.set(`${page.id}:${input.from}`, Date.now());
+    ctx.body = { mid, deliveries, webhookStatus: deliveries[0]?.status ?? null };
+  });
+
   /** Time passes for a conversation: the person's last message is `hours` older. */
   router.post('/_sandbox/social_network/messenger/age', (ctx) => {
     const input = (ctx.request.body ?? {}) as { pageId?: string; psid?: string; hours?: number };

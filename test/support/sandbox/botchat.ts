@@ -50,6 +50,26 @@ export class BotchatPeople extends People {
     return this.post('messages', { token, text, from });
   }
 
+  /** A person sends the bot a file (`photo`, `video`, `voice`, `document`, `sticker`) with an optional caption. */
+  sendMedia(
+    token: string,
+    media: string,
+    caption?: string,
+    from: Writer = { id: 4242, firstName: 'Ana' },
+  ): Promise<{ webhookStatus: number }> {
+    return this.post('messages', { token, media, ...(caption ? { text: caption } : {}), from });
+  }
+
+  /** A person shares a place with the bot. */
+  sendLocation(
+    token: string,
+    latitude: number,
+    longitude: number,
+    from: Writer = { id: 4242, firstName: 'Ana' },
+  ): Promise<{ webhookStatus: number }> {
+    return this.post('messages', { token, location: { latitude, longitude }, from });
+  }
+
   /** The bot's owner revokes its token: every later call with it is 401. */
   async revokeToken(token: string): Promise<void> {
     await this.post('revoke', { token });

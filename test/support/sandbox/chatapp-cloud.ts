@@ -34,6 +34,16 @@ export class ChatappCloudPeople extends People {
     return this.post('messages', { phoneNumberId, text, from, name });
   }
 
+  /** A person writes another kind of message: `type` and its member, as the webhook carries them. */
+  sendContent(phoneNumberId: string, content: Record<string, unknown>, from = '+49 151 12345678'): Promise<{ webhookStatus: number }> {
+    return this.post('messages', { phoneNumberId, from, name: 'Ana', content });
+  }
+
+  /** A file a person is about to send: its media id. */
+  async newMedia(phoneNumberId: string, mimeType: string): Promise<string> {
+    return (await this.post<{ id: string }>('media', { phoneNumberId, mimeType })).id;
+  }
+
   /** Time passes: the person's last message to the number is `hours` older. */
   async age(phoneNumberId: string, from: string, hours: number): Promise<void> {
     await this.post('age', { phoneNumberId, from, hours });

@@ -18,6 +18,11 @@ export class MessengerPeople extends People {
     super(app, 'social_network');
   }
 
+  /** The person sends the page attachments (`{type, payload}` as Messenger carries them), with an optional text. */
+  sendAttachments(pageId: string, from: string, attachments: unknown[], text?: string): Promise<{ webhookStatus: number }> {
+    return this.post('messenger/attachments', { pageId, from, attachments, ...(text ? { text } : {}) });
+  }
+
   /** Time passes: the person's last message to the page is `hours` older. */
   async age(pageId: string, psid: string, hours: number): Promise<void> {
     await this.post('messenger/age', { pageId, psid, hours });
