@@ -1,7 +1,7 @@
 import { defineArea } from '../area.js';
 import * as handlers from './handlers.js';
 import { receiveMessage } from './inbound.js';
-import { receiveStatus } from './receipts.js';
+import { purgeEarlyReceipts, receiveStatus } from './receipts.js';
 
 export const messaging = defineArea({
   name: 'messaging',
@@ -12,4 +12,5 @@ export const messaging = defineArea({
     sendChatappMessage: 'Built for chatapp-cloud; qrchat answers 501 not_implemented until built.',
   },
   incoming: { message: receiveMessage, message_status: receiveStatus },
+  purge: async ({ db }) => ({ earlyReceipts: await purgeEarlyReceipts(db) }),
 });

@@ -15,9 +15,52 @@ const RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, read: 2, f
 export async function receiveStatus(services: Services, platform: string, update: MessageStatusUpdate): Promise<void> {
   for (const account of await accountsAddressedBy(services.db, platform, update)) {
     await services.db.transaction(async (trx) => {
-      for (const message of await addressed(trx, account.id, update)) await advance(trx, message, update);
+      const messages = await addressed(trx, account.id, update);
+      for (const message of messages) await advance(trx, message, update);
+      if (update.watermark) return;
+      // A receipt may beat the transaction that stores the message: kept until it is stored.
+      const early = update.platformMessageIds.filter((id) => !messages.some((m) => m.platformMessageId === id));
+      if (early.length === 0) return;
+      await trx('earlyReceipts')
+        .insert(
+          early.map((platformMessageId) => ({
+            accountId: account.id,
+            platformMessageId,
+            status: update.status,
+            at: update.at,
+            error: update.error ? JSON.stringify(update.error) : null,
+          })),
+        )
+        .onConflict(['accountId', 'platformMessageId', 'status'])
+        .ignore();
     });
   }
+}
+
+/** Applies the receipts that arrived before these sent messages were stored, in the transaction that stores them. */
+export async function applyEarlyReceipts(trx: Knex.Transaction, accountId: string, platformMessageIds: string[]): Promise<void> {
+  const early = (await trx('earlyReceipts')
+    .where({ accountId })
+    .whereIn('platformMessageId', platformMessageIds)
+    .delete()
+    .returning(['platformMessageId', 'status', 'at', 'error'])) as Array<{
+    platformMessageId: string;
+    status: MessageStatusUpdate['status'];
+    at: Date;
+    error: MessageStatusUpdate['error'];
+  }>;
+  for (const receipt of early.sort((a, b) => RANK[a.status] - RANK[b.status])) {
+    const update = { ...receipt, platformMessageIds: [receipt.platformMessageId] };
+    const [message] = (await trx('messages')
+      .where({ accountId, platformMessageId: receipt.platformMessageId })
+      .forUpdate()) as MessageRecord[];
+    if (message) await advance(trx, message, update);
+  }
+}
+
+/** Early receipts whose message never came (sent from the platform's own app): forgotten after a day. */
+export async function purgeEarlyReceipts(db: Knex): Promise<number> {
+  return db('earlyReceipts').where('receivedAt', '<', db.raw("now() - interval '1 day'")).delete();
 }
 
 async function addressed(trx: Knex.Transaction, accountId: string, update: MessageStatusUpdate): Promise<MessageRecord[]> {
@@ -34,7 +77,11 @@ async function addressed(trx: Knex.Transaction, accountId: string, update: Messa
   return (await query.orderBy('id')) as MessageRecord[];
 }
 
-async function advance(trx: Knex.Transaction, message: MessageRecord, update: MessageStatusUpdate): Promise<void> {
+async function advance(
+  trx: Knex.Transaction,
+  message: MessageRecord,
+  update: Pick<MessageStatusUpdate, 'status' | 'at' | 'error'>,
+): Promise<void> {
   if (message.statusHistory.some((entry) => entry.status === update.status)) return;
   const history = [...message.statusHistory, { status: update.status, at: update.at.toISOString() }].sort(
     (a, b) => RANK[a.status] - RANK[b.status],

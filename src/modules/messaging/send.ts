@@ -11,6 +11,7 @@ import { accountById } from '../accounts/read.js';
 import { mediaFiles } from '../media/read.js';
 import { writeOnce } from '../platform-writes/ledger.js';
 import { MediaNotFoundError, MessageInvalidError, refusalProblem } from './errors.js';
+import { applyEarlyReceipts } from './receipts.js';
 import { assertReplyWindowOpen } from './window.js';
 import { type Attachment, type Message, type MessageRecord, presentMessages } from './messages.js';
 
@@ -180,4 +181,9 @@ export async function storeSent(
       .onConflict(['accountId', 'platformMessageId'])
       .ignore();
   }
+  await applyEarlyReceipts(
+    trx,
+    account.id,
+    sent.map((part) => part.platformMessageId),
+  );
 }

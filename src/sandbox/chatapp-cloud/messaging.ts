@@ -41,7 +41,8 @@ interface Sent {
   at: number;
 }
 
-type Fault = { kind: 'throttled' } | { kind: 'lost_answer' };
+/** `status_first`: the status webhook goes out (and is answered) before the send's own answer, as it can on the platform. */
+type Fault = { kind: 'throttled' } | { kind: 'lost_answer' } | { kind: 'status_first'; status: string };
 
 /** A file a person sent, kept by the platform for the business to download. */
 interface Media {
@@ -165,6 +166,7 @@ export function mountCloudMessaging(
       ctx.req.socket.destroy();
       return;
     }
+    if (fault?.kind === 'status_first') await statusChange(number, message, fault.status);
     ctx.body = { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: to }], messages: [{ id: message.wamid }] };
     const wrote = lastWrote.get(`${number.id}:${to}`);
     const failure = undeliverable.has(`${number.id}:${to}`)

@@ -130,6 +130,17 @@ describeApi('sending messages — chatapp-cloud', (t) => {
     expect(message.statusHistory.map((h: { status: string }) => h.status)).to.deep.equal(['sent', 'delivered', 'read']);
   });
 
+  it('a status that arrives before the send is stored still shows on the message', async () => {
+    const { accountId, number } = await numberAnaWroteTo();
+    await chatappCloud.failNext(number.phoneNumberId, [{ kind: 'status_first', status: 'delivered' }]);
+    const sent = await chatapp(accountId, { to: ana, type: 'text', text: { body: 'Quick.' } });
+    expect(sent.status).to.equal(201);
+    const message = await until(() => read(accountId, sent.body.id), { done: (m) => m.status === 'delivered', what: 'delivered' });
+    expect(message.statusHistory.map((h: { status: string }) => h.status)).to.deep.equal(['sent', 'delivered']);
+    await quiescent(t.app);
+    expect(await t.app.services.db('earlyReceipts').where({ accountId }), 'nothing left waiting').to.deep.equal([]);
+  });
+
   it('a lost answer is never sent again under its key; throttling is 429', async () => {
     const { accountId, number } = await numberAnaWroteTo();
     await chatappCloud.failNext(number.phoneNumberId, [{ kind: 'lost_answer' }]);

@@ -59,8 +59,14 @@ export class ChatappCloudPeople extends People {
     await this.post('statuses', { phoneNumberId, wamid, status, ...(error ? { error } : {}) });
   }
 
-  /** The number's next sends meet these faults: `throttled` (130429), `lost_answer` (sent, the answer never arrives). */
-  async failNext(phoneNumberId: string, faults: Array<{ kind: 'throttled' | 'lost_answer' }>): Promise<void> {
+  /**
+   * The number's next sends meet these faults: `throttled` (130429), `lost_answer` (sent, the answer never arrives),
+   * `status_first` (the status webhook arrives before the send's answer).
+   */
+  async failNext(
+    phoneNumberId: string,
+    faults: Array<{ kind: 'throttled' | 'lost_answer' } | { kind: 'status_first'; status: string }>,
+  ): Promise<void> {
     await this.post('faults', { phoneNumberId, faults });
   }
 
