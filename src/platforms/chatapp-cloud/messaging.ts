@@ -76,7 +76,7 @@ export class ChatappCloudMessaging implements MessageSender, ChatappSender {
     const [file] = part.media;
     const media = file ? mediaTypeOf(file) : null;
     const sent = await this.post(account, {
-      to: message.recipient.id,
+      to: /^\+?[\d\s-]+$/.test(message.recipient.id) ? message.recipient.id.replace(/\D/g, '') : message.recipient.id,
       type: media?.type ?? 'text',
       content: media ? { link: file!.url } : { body: part.text, preview_url: false },
     });
@@ -149,7 +149,8 @@ export class ChatappCloudMessaging implements MessageSender, ChatappSender {
         body: {
           messaging_product: 'whatsapp',
           recipient_type: 'individual',
-          to: payload.to,
+          // A person known only by their business-scoped id is addressed by it; everyone else by number.
+          ...(/^\d+$/.test(payload.to) ? { to: payload.to } : { recipient: payload.to }),
           type: payload.type,
           [payload.type]: payload.content,
           ...(payload.replyTo ? { context: { message_id: payload.replyTo } } : {}),

@@ -20,7 +20,8 @@ interface Notification {
 }
 interface ChangeValue {
   metadata?: { phone_number_id?: string; display_phone_number?: string };
-  contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>;
+  /** `user_id`: the business-scoped user id (BSUID); a person who hides their number has only that, no `wa_id`. */
+  contacts?: Array<{ wa_id?: string; user_id?: string; profile?: { name?: string } }>;
   messages?: CloudMessage[];
   statuses?: CloudStatus[];
 }
@@ -32,7 +33,9 @@ interface CloudStatus {
   errors?: Array<{ code?: number; title?: string; message?: string }>;
 }
 interface CloudMessage {
-  from: string;
+  /** The sender's number; absent for a person known only by their business-scoped id (`from_user_id`). */
+  from?: string;
+  from_user_id?: string;
   id: string;
   timestamp?: string;
   type?: string;
@@ -154,16 +157,18 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
       }
       for (const message of value.messages ?? []) {
         const text = textOf(message);
-        if (text === null || !message.from || !message.id) continue;
-        const contact = value.contacts?.find((c) => c.wa_id === message.from);
+        // A person is their number where the platform gives it, else their business-scoped id.
+        const sender = message.from ?? message.from_user_id;
+        if (text === null || !sender || !message.id) continue;
+        const contact = value.contacts?.find((c) => (message.from ? c.wa_id === message.from : c.user_id === message.from_user_id));
         events.push({
           kind: 'message',
           accountId: null,
           platformAccountId: phoneNumberId,
-          platformConversationId: message.from,
-          from: message.from,
+          platformConversationId: sender,
+          from: sender,
           fromName: contact?.profile?.name ?? null,
-          fromPhone: `+${message.from}`,
+          fromPhone: message.from ? `+${message.from}` : null,
           text,
           platformMessageId: message.id,
           sentAt: message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date(),

@@ -123,7 +123,9 @@ export function mountCloudMessaging(
     /** A cloud API message: `type` and the member it names (its content as the API takes it). */
     const body = (ctx.request.body ?? {}) as { messaging_product?: string; to?: string; type?: string } & Record<string, unknown>;
     const type = String(body.type ?? 'text');
-    if (body.messaging_product !== 'whatsapp' || !body.to) return helpers.fail(ctx, 400, 100, '(#100) Invalid parameter');
+    // `recipient`: a business-scoped user id, for people whose number the platform does not show.
+    const recipient = body.to ?? (body.recipient as string | undefined);
+    if (body.messaging_product !== 'whatsapp' || !recipient) return helpers.fail(ctx, 400, 100, '(#100) Invalid parameter');
     const content = body[type] as
       | {
           body?: string;
@@ -152,7 +154,7 @@ export function mountCloudMessaging(
           return helpers.fail(ctx, 400, 132000, '(#132000) Number of parameters does not match the expected number of params');
       }
     }
-    const to = String(body.to).replace(/^\+/, '');
+    const to = String(recipient).replace(/^\+/, '');
     const message: Sent = {
       phoneNumberId: number.id,
       to,
@@ -167,7 +169,8 @@ export function mountCloudMessaging(
       return;
     }
     if (fault?.kind === 'status_first') await statusChange(number, message, fault.status);
-    ctx.body = { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: to }], messages: [{ id: message.wamid }] };
+    const contact = body.to ? { input: body.to, wa_id: to } : { input: recipient, user_id: to };
+    ctx.body = { messaging_product: 'whatsapp', contacts: [contact], messages: [{ id: message.wamid }] };
     const wrote = lastWrote.get(`${number.id}:${to}`);
     const failure = undeliverable.has(`${number.id}:${to}`)
       ? { code: 131026, title: 'Message undeliverable' }
@@ -228,8 +231,9 @@ export function mountCloudMessaging(
   // The people's side. Registered before the people's `messages` control, which then delivers the webhook.
   router.post('/_sandbox/chatapp-cloud/messages', async (ctx, next) => {
     await next();
-    const input = (ctx.request.body ?? {}) as { phoneNumberId?: string; from?: string };
-    if (ctx.status === 200) lastWrote.set(`${input.phoneNumberId}:${String(input.from ?? '4915112345678').replace(/\D/g, '')}`, Date.now());
+    const input = (ctx.request.body ?? {}) as { phoneNumberId?: string; from?: string; userId?: string };
+    const person = input.userId ?? String(input.from ?? '4915112345678').replace(/\D/g, '');
+    if (ctx.status === 200) lastWrote.set(`${input.phoneNumberId}:${person}`, Date.now());
   });
 
   const people = '/_sandbox/chatapp-cloud';

@@ -40,6 +40,8 @@ export function mountCloudPeople(router: Router, state: CloudState): void {
       name?: string;
       text?: string;
       webhookUrl?: string;
+      /** A person known only by their business-scoped id (no number in the webhook). */
+      userId?: string;
       /** Another kind of message than text: `type` and its member, as the webhook carries them. */
       content?: { type: string } & Record<string, unknown>;
     };
@@ -48,7 +50,7 @@ export function mountCloudPeople(router: Router, state: CloudState): void {
     if (!number.registered) return fail(ctx, 409, 'the number is not registered with the cloud API');
     const from = String(body.from ?? '4915112345678').replace(/\D/g, '');
     const message = {
-      from,
+      ...(body.userId ? { from_user_id: body.userId } : { from }),
       id: `wamid.${randomBytes(24).toString('base64url')}`,
       timestamp: String(Math.floor(Date.now() / 1000)),
       ...(body.content ?? { type: 'text', text: { body: body.text ?? 'Hello!' } }),
@@ -56,7 +58,10 @@ export function mountCloudPeople(router: Router, state: CloudState): void {
     const { payload, deliveries } = await deliverChange(
       state,
       number,
-      { contacts: [{ profile: { name: body.name ?? 'Sam' }, wa_id: from }], messages: [message] },
+      {
+        contacts: [{ profile: { name: body.name ?? 'Sam' }, ...(body.userId ? { user_id: body.userId } : { wa_id: from }) }],
+        messages: [message],
+      },
       body.webhookUrl,
     );
     if (deliveries.length === 0) return fail(ctx, 409, 'no app is subscribed to the business account');

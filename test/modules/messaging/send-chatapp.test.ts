@@ -23,6 +23,8 @@ describeApi('sending messages — chatapp-cloud', (t) => {
       .where({ accountId, direction: 'in' })
       .update({ sentAt: t.app.services.db.raw('sent_at - make_interval(hours => ?)', [hours]) });
   }
+  const hookMessages = () =>
+    t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events: ['message.received'] } });
   const chatapp = (accountId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     t.app.api.post(`/accounts/${accountId}/chatapp/send`, { token: t.owner.key, body, headers });
   const read = async (accountId: string, id: string) =>
@@ -139,6 +141,23 @@ describeApi('sending messages — chatapp-cloud', (t) => {
     expect(message.statusHistory.map((h: { status: string }) => h.status)).to.deep.equal(['sent', 'delivered']);
     await quiescent(t.app);
     expect(await t.app.services.db('earlyReceipts').where({ accountId }), 'nothing left waiting').to.deep.equal([]);
+  });
+
+  it('a sender known only by their business-scoped id: stored without a phone, and answered by that id', async () => {
+    const { accountId, number } = await connectNumber(t.app, t.owner);
+    await hookMessages();
+    await chatappCloud.sendAsUserId(number.phoneNumberId, 'US.13491208655302741918', 'Hidden number here');
+    const [delivery] = await t.inbox.waitFor(1);
+    expect(JSON.parse(delivery!.rawBody).data).to.include({ from: 'US.13491208655302741918', text: 'Hidden number here' });
+    const [conversation] = (await t.app.api.get(`/accounts/${accountId}/conversations`, { token: t.owner.key })).body.data;
+    expect(conversation.participants[0]).to.include({ id: 'US.13491208655302741918', name: 'Kim', phone: null });
+    const sent = await t.app.api.post(`/accounts/${accountId}/messages`, {
+      token: t.owner.key,
+      body: { conversationId: conversation.id, text: 'Hi Kim' },
+    });
+    expect(sent.status, sent.text).to.equal(201);
+    expect(sent.body.data[0].conversationId).to.equal(conversation.id);
+    expect((await chatappCloud.onPlatform(number.phoneNumberId)).map((m) => m.to)).to.deep.equal(['US.13491208655302741918']);
   });
 
   it('a lost answer is never sent again under its key; throttling is 429', async () => {

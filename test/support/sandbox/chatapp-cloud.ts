@@ -34,6 +34,11 @@ export class ChatappCloudPeople extends People {
     return this.post('messages', { phoneNumberId, text, from, name });
   }
 
+  /** A person who hides their number writes: the webhook names them by their business-scoped id only. */
+  sendAsUserId(phoneNumberId: string, userId: string, text: string): Promise<{ webhookStatus: number }> {
+    return this.post('messages', { phoneNumberId, userId, text, name: 'Kim' });
+  }
+
   /** A person writes another kind of message: `type` and its member, as the webhook carries them. */
   sendContent(phoneNumberId: string, content: Record<string, unknown>, from = '+49 151 12345678'): Promise<{ webhookStatus: number }> {
     return this.post('messages', { phoneNumberId, from, name: 'Ana', content });
