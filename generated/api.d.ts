@@ -12933,7 +12933,7 @@ export interface components {
              */
             accountId: string;
             /**
-             * @description The sender at the platform: a phone number in international digits on the chat apps (`chatapp-cloud`, `qrchat`), else the platform's id of the sender (a page-scoped id, a bot chat user id).
+             * @description The sender at the platform: a phone number in international digits on the chat apps (`chatapp-cloud`, `qrchat`) (on `chatapp-cloud`, the business-scoped user id `US.…` of a person who hides their number), else the platform's id of the sender (a page-scoped id, a bot chat user id).
              * @example 4915112345678
              */
             from: string;
