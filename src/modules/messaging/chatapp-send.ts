@@ -57,7 +57,8 @@ export async function sendChatappMessage(
   body: ChatappMessageSend,
   ledgerKey: string,
 ): Promise<Message> {
-  if ((await accountById(services.db, accountId))?.platform === 'qrchat') throw new NotImplementedError('Sending from qrchat accounts');
+  const found = await accountById(services.db, accountId);
+  if (found?.ownerId === ownerId && found.platform === 'qrchat') throw new NotImplementedError('Sending from qrchat accounts');
   const given = MEMBERS.filter((member) => body[member] !== undefined);
   if (given.length !== 1 || given[0] !== body.type) {
     throw new ValidationFailedError([

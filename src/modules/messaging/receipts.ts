@@ -15,6 +15,7 @@ const RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, read: 2, f
 export async function receiveStatus(services: Services, platform: string, update: MessageStatusUpdate): Promise<void> {
   for (const account of await accountsAddressedBy(services.db, platform, update)) {
     await services.db.transaction(async (trx) => {
+      if (!update.watermark) await lockSentMessages(trx, account.id, update.platformMessageIds);
       const messages = await addressed(trx, account.id, update);
       for (const message of messages) await advance(trx, message, update);
       if (update.watermark) return;
@@ -35,6 +36,15 @@ export async function receiveStatus(services: Services, platform: string, update
         .ignore();
     });
   }
+}
+
+/**
+ * Serialises a receipt with the store of the message it names, per platform message id: whichever commits first,
+ * the other sees it (the receipt finds the message, or the store finds the early receipt).
+ */
+export async function lockSentMessages(trx: Knex.Transaction, accountId: string, platformMessageIds: string[]): Promise<void> {
+  for (const id of [...platformMessageIds].sort())
+    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${accountId}:${id}`]);
 }
 
 /** Applies the receipts that arrived before these sent messages were stored, in the transaction that stores them. */

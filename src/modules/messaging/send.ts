@@ -11,7 +11,7 @@ import { accountById } from '../accounts/read.js';
 import { mediaFiles } from '../media/read.js';
 import { writeOnce } from '../platform-writes/ledger.js';
 import { MediaNotFoundError, MessageInvalidError, refusalProblem } from './errors.js';
-import { applyEarlyReceipts } from './receipts.js';
+import { applyEarlyReceipts, lockSentMessages } from './receipts.js';
 import { assertReplyWindowOpen } from './window.js';
 import { type Attachment, type Message, type MessageRecord, presentMessages } from './messages.js';
 
@@ -44,7 +44,8 @@ export async function sendMessage(
 ): Promise<Message[]> {
   // The owner acting through the service itself: every profile of theirs.
   const owner: Principal = { kind: 'apiKey', ownerId, keyId: 'service', profileIds: null };
-  const platform = (await accountById(services.db, accountId))?.platform;
+  const found = await accountById(services.db, accountId);
+  const platform = found?.ownerId === ownerId ? found.platform : undefined;
   const sender = platform ? services.platforms.get(platform)?.messaging : undefined;
   if (platform && MESSAGING_PLATFORMS.has(platform) && !sender) {
     throw new NotImplementedError(`Sending messages from ${platform} accounts`);
@@ -75,12 +76,7 @@ export async function sendMessage(
         if (written.how !== 'replayed') services.usage.record(ownerId, row.profileId, 'messages', written.result.length);
         platformIds.push(...written.result.map((sent) => sent.platformMessageId));
       }
-      const stored = (await services
-        .db('messages')
-        .where({ accountId: row.id })
-        .whereIn('platformMessageId', platformIds)) as MessageRecord[];
-      const ordered = platformIds.map((id) => stored.find((m) => m.platformMessageId === id)!);
-      return presentMessages(services.db, row, ordered);
+      return storedMessages(services.db, row, platformIds);
     },
     {
       scopes: sender?.scopes ?? [],
@@ -143,6 +139,11 @@ export async function storeSent(
   sent: SentPart[],
   replyToCommentId: string | null,
 ): Promise<void> {
+  await lockSentMessages(
+    trx,
+    account.id,
+    sent.map((part) => part.platformMessageId),
+  );
   const now = new Date();
   for (const part of sent) {
     const [conversation] = (await trx('conversations')
