@@ -1348,24 +1348,109 @@ export interface paths {
         put?: never;
         /**
          * Send a message
-         * @description Sends a message from a messaging account (`social_network` Messenger, `chatapp-cloud`, `qrchat`,
-         *     `botchat`), in one of its conversations (`conversationId`) or to a platform user id (`recipientId`),
-         *     and answers the stored message once the platform accepted it. Later delivery and read receipts update its
-         *     `status`. Sending resets the conversation's `unreadCount`. Emits no event (`message.received` is for
-         *     incoming messages only).
+         * @description Sends a message from a messaging account (`social_network` Messenger, `chatapp-cloud`, `botchat`), in one
+         *     of its conversations (`conversationId`), to a platform user id (`recipientId`), or privately to the author
+         *     of a comment on one of the page's posts (`commentId`, `social_network` only), and answers the stored
+         *     messages once the platform accepted them. Later delivery and read receipts update each message's `status`
+         *     (read them with `GET /accounts/{id}/messages/{messageId}`). Sending resets the conversation's
+         *     `unreadCount`. Each platform message counts once in the `messages` usage. Emits no event
+         *     (`message.received` is for incoming messages only).
          *
-         *     Messenger and the cloud chat app accept free-form messages only within 24 hours of the person's last
-         *     message (`Conversation.canReplyUntil`). Outside it, Messenger needs a `messagingTag`; on the chat app send
-         *     a template with `POST /accounts/{id}/chatapp/send`. With several `mediaIds`, platforms that take one file
-         *     per message receive several messages; the answer is the last one.
+         *     **The platform's rules.** Messenger and the cloud chat app accept free-form messages only within 24 hours
+         *     of the person's last message (`Conversation.canReplyUntil`). Outside it, Messenger needs a `messagingTag`;
+         *     on the chat app send a template with `POST /accounts/{id}/chatapp/send`. A private reply is allowed once per
+         *     comment, within 7 days of it. A `botchat` bot can write only to people who wrote to it first and have not
+         *     blocked it (`recipient_blocked`).
          *
-         *     Errors: 400 `validation_failed` (also: neither or both of `conversationId` and `recipientId`, neither
-         *     `text` nor `mediaIds`, a `messagingTag` on another platform); 404 `not_found` (no such account or
-         *     conversation); 409 `account_not_connected`, `idempotency_key_in_use`; 422 `messaging_window_closed`,
-         *     `account_platform_unsupported`, `media_not_found`, `idempotency_key_reused`; 502 `platform_error` (the
-         *     platform refused the message, for example a recipient who blocked the account).
+         *     **Several media.** `botchat` sends 2-10 photos and videos as one album (the text is the caption of the
+         *     first); the other platforms take one file per message and receive several messages (the text first).
+         *     The answer lists every stored message with its `platformMessageId`.
+         *
+         *     **Sent once.** With an `Idempotency-Key`, a retry after a lost answer never sends again: the parts the
+         *     platform accepted are answered as stored, the rest are sent. When the platform's answer to a part was lost
+         *     and the platform cannot be asked whether it sent it, the answer is 502 `platform_error` and nothing is sent
+         *     again under that key.
+         *
+         *     Errors: 400 `validation_failed` (also: not exactly one of `conversationId`, `recipientId` and `commentId`,
+         *     neither `text` nor `mediaIds`, a `messagingTag` or `commentId` on another platform); 404 `not_found` (no
+         *     such account or conversation); 409 `account_not_connected`, `idempotency_key_in_use`; 422
+         *     `messaging_window_closed`, `recipient_blocked`, `private_reply_already_sent`, `private_reply_window_closed`,
+         *     `account_platform_unsupported` (platforms without direct messages), `media_not_found`, `idempotency_key_reused`; 429 `platform_rate_limited`; 502 `platform_error`.
          */
         post: operations["sendMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{id}/messages/{messageId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Identifier of the message (`msg_…`).
+                 * @example msg_01jd4a9c0d1e2f3g4h5j6k7m8n
+                 */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a message
+         * @description Returns one message of the account, incoming or sent, from the service's store: for a sent message its
+         *     delivery `status`, every status it reached with its time (`statusHistory`) and, when it failed after the
+         *     platform accepted it, the platform's reason (`error`). For an incoming message its attachments.
+         *
+         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account, or no such message on it).
+         */
+        get: operations["getMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{id}/messages/{messageId}/attachments/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Identifier of the message (`msg_…`).
+                 * @example msg_01jd4a9c0d1e2f3g4h5j6k7m8n
+                 */
+                messageId: string;
+                /**
+                 * @description The attachment's position in the message's `attachments`, from 0.
+                 * @example 0
+                 */
+                index: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a received file
+         * @description The file of an incoming message's attachment, fetched from the platform with the account's credentials and
+         *     passed through: the chat apps and `botchat` name a received file by an id that only the account's token can
+         *     download (its `url` in `attachments` points here). Messenger's files have public CDN URLs of their own and
+         *     are not served here. The platforms keep files for a limited time (the chat app about 30 days): copy what you
+         *     need to keep, for example with `POST /upload` from the URL.
+         *
+         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account, message or attachment, or one the
+         *     platform serves itself); 409 `account_not_connected`; 429 `platform_rate_limited`; 502 `platform_error`
+         *     (the platform no longer has the file).
+         */
+        get: operations["downloadMessageAttachment"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1386,23 +1471,59 @@ export interface paths {
         put?: never;
         /**
          * Send a chat app message
-         * @description Sends a chat app message from a `chatapp-cloud` or `qrchat` account to a phone number, in the shape of
-         *     the chat app's cloud API: `text`, `template` (an approved template with its values), `image` or
-         *     `document`. The answer is the stored message; `platformMessageId` is the platform's `wamid.…`. The
-         *     conversation with that number is created if there was none. Delivery and read receipts later update the
-         *     message's `status`. Emits no event.
+         * @description Sends a chat app message from a `chatapp-cloud` account to a phone number, in the shape of the chat app's
+         *     cloud API: `text`, `template` (an approved template with its values), `image`, `document`, `audio`,
+         *     `video`, `interactive` (reply buttons) or `reaction`. The answer is the stored message;
+         *     `platformMessageId` is the platform's `wamid.…`. The conversation with that number is created if there
+         *     was none. Delivery and read receipts later update the message's `status` and `statusHistory`; the chat
+         *     app may refuse a message after accepting it (for example 131026, a number that cannot receive it): the
+         *     message then shows `failed` with the platform's `error` (`GET /accounts/{id}/messages/{messageId}`).
+         *     Counts once in the `messages` usage. Emits no event. `qrchat` accounts answer 501 until their sends are
+         *     built.
          *
-         *     Free-form messages (`text`, `image`, `document`) are accepted only within 24 hours of the person's last
-         *     message; a template may be sent at any time (`chatapp-cloud` only: `qrchat` has no templates).
+         *     Free-form messages (every type but `template`) are accepted only within 24 hours of the person's last
+         *     message, which the service checks before sending (422 `messaging_window_closed`); a template may be sent
+         *     at any time. A template is checked against the account's approved templates before sending: an unknown
+         *     name or language, or a number of parameters per component that does not match its placeholders, is 422
+         *     `template_invalid` (see `GET /accounts/{id}/chatapp/templates`). With an `Idempotency-Key`, a lost answer
+         *     is never sent again.
          *
          *     Errors: 400 `validation_failed` (also: the member named by `type` missing, or another one present);
-         *     404 `not_found` (no such account); 409 `account_not_connected` (also a `qrchat` session that is not
-         *     paired), `idempotency_key_in_use`; 422 `messaging_window_closed`, `account_platform_unsupported` (not a
-         *     chat app account, or a template on `qrchat`), `media_not_found`, `idempotency_key_reused`; 502
-         *     `platform_error` (for example a template name or language that is not approved, or a number that is not
-         *     on the chat app).
+         *     404 `not_found` (no such account); 409 `account_not_connected`, `idempotency_key_in_use`; 422
+         *     `messaging_window_closed`, `template_invalid`, `account_platform_unsupported` (not a chat app account),
+         *     `media_not_found`, `idempotency_key_reused`; 429 `platform_rate_limited`; 502 `platform_error`.
          */
         post: operations["sendChatappMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{id}/chatapp/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the chat app templates
+         * @description Lists the approved message templates of a `chatapp-cloud` account's business account, read from the
+         *     platform: their names, languages and placeholders per component, which `POST /accounts/{id}/chatapp/send`
+         *     checks a template's parameters against. Templates are created and reviewed in the chat app's business
+         *     manager; only approved ones are listed.
+         *
+         *     Errors: 400 `validation_failed`, `invalid_cursor`; 404 `not_found`; 409 `account_not_connected`; 422
+         *     `account_platform_unsupported` (not a `chatapp-cloud` account: `qrchat` has no templates); 429
+         *     `platform_rate_limited`; 502 `platform_error`.
+         */
+        get: operations["listChatappTemplates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4245,10 +4366,14 @@ export interface components {
          *     | `calendar_event_changed` | 409 | The calendar event changed on its platform since the version named in `If-Match` (another person or app edited it); nothing was changed. Read it again and reapply the change. |
          *     | `ai_task_finished` | 409 | The AI task succeeded or failed already; only a queued or running task can be cancelled. |
          *     | `comment_action_refused` | 422 | The platform does not allow this on this comment (hiding the account's own comment, deleting another person's reply on social_threads); `detail` says why |
+         *     | `recipient_blocked` | 422 | The recipient blocked the account or has not started a conversation with it (a bot nobody wrote to first), so the platform refuses to deliver to them. |
+         *     | `private_reply_already_sent` | 422 | The comment was answered privately already: the platform allows one private reply per comment. |
+         *     | `private_reply_window_closed` | 422 | The comment is too old for a private reply (the platform allows one within 7 days of the comment). |
+         *     | `template_invalid` | 422 | The chat app template is not approved in this language, or the parameters given do not match its placeholders. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -6808,6 +6933,31 @@ export interface components {
              */
             status: "received" | "sent" | "delivered" | "read" | "failed";
             /**
+             * @description Each status the message reached, oldest first, with when the platform says it happened (receipts may
+             *     arrive late and out of order: a status never goes back, so a late `delivered` after `read` is kept here
+             *     but leaves `status` at `read`). Empty for incoming messages.
+             * @example [
+             *       {
+             *         "status": "sent",
+             *         "at": "2026-11-23T14:05:30Z"
+             *       }
+             *     ]
+             */
+            statusHistory: {
+                /**
+                 * @description The status reached.
+                 * @example delivered
+                 * @enum {string}
+                 */
+                status: "sent" | "delivered" | "read" | "failed";
+                /**
+                 * Format: date-time
+                 * @description When the platform says the message reached it.
+                 * @example 2026-11-23T14:05:32Z
+                 */
+                at: string;
+            }[];
+            /**
              * @description Why an outgoing message failed; `null` unless `status` is `failed`.
              * @example null
              */
@@ -6841,8 +6991,8 @@ export interface components {
             messages: components["schemas"]["MessageList"];
         };
         /**
-         * @description A message to send. Name the recipient with exactly one of `conversationId` or `recipientId`, and give
-         *     `text`, `mediaIds` or both.
+         * @description A message to send. Name the recipient with exactly one of `conversationId`, `recipientId` or `commentId`,
+         *     and give `text`, `mediaIds` or both.
          * @example {
          *       "conversationId": "conv_01jd4a1b2c3d4e5f6g7h8j9k0m",
          *       "text": "Yes, we ship to Austria: 3-5 days, free from 40 EUR."
@@ -6861,6 +7011,14 @@ export interface components {
              * @example 6734519027381945
              */
             recipientId?: string;
+            /**
+             * @description `social_network` only: answer the author of this comment on one of the page's posts privately, in
+             *     Messenger (a private reply). The platform allows one private reply per comment, within 7 days of the
+             *     comment (422 `private_reply_already_sent`, `private_reply_window_closed`); the person's answer opens the
+             *     usual 24-hour window. Give the platform's comment id (`<post>_<comment>`).
+             * @example 104738291045577_998877665544
+             */
+            commentId?: string;
             /**
              * @description The text. Platforms have lower limits: 2000 characters on Messenger, 4096 on the chat apps and `botchat`
              *     (1024 as the caption of a media message).
@@ -6884,6 +7042,16 @@ export interface components {
              * @enum {string}
              */
             messagingTag?: "confirmed_event_update" | "post_purchase_update" | "account_update" | "human_agent";
+        };
+        /**
+         * @description The messages a send stored, in the order they were sent: one per platform message. A text with media becomes
+         *     one message on platforms that take a caption (the text goes with the first file), several on those that take
+         *     one file per message (Messenger, the chat apps: the text first); `botchat` sends 2-10 photos and videos as one
+         *     album, one message per item.
+         */
+        SentMessages: {
+            /** @description The stored messages, each with its `platformMessageId`. */
+            data: components["schemas"]["Message"][];
         };
         /**
          * @description One value filled into a template placeholder. Give the member that matches `type`: `text`, `payload`, or
@@ -6989,8 +7157,8 @@ export interface components {
             filename?: string;
         };
         /**
-         * @description A chat app message, in the shape of the chat app's cloud API. Give the member named by `type`
-         *     (`text`, `template`, `image` or `document`) and no other of them.
+         * @description A chat app message, in the shape of the chat app's cloud API. Give the member named by `type` (`text`,
+         *     `template`, `image`, `document`, `audio`, `video`, `interactive` or `reaction`) and no other of them.
          * @example {
          *       "to": "+4915123456789",
          *       "type": "template",
@@ -7013,17 +7181,22 @@ export interface components {
          */
         ChatappMessageSend: {
             /**
-             * @description The recipient's phone number with country code, in E.164 form (the `+` is optional).
+             * @description The recipient's phone number with country code, in E.164 form (the `+` is optional). It is checked
+             *     against the numbering plan of its country (400 `validation_failed` for a number that cannot exist) and
+             *     normalised, so that `+49 151…` and `49151…` reach the same conversation.
              * @example +4915123456789
              */
             to: string;
             /**
              * @description `text`: free-form text (inside the 24-hour window only). `template`: an approved template (`chatapp-cloud`
-             *     only; allowed at any time). `image`, `document`: a file with an optional caption (inside the window).
+             *     only; allowed at any time; see `GET /accounts/{id}/chatapp/templates`). `image`, `document`, `audio`,
+             *     `video`: a file with an optional caption (not on `audio`; inside the window). `interactive`: a text with
+             *     up to 3 reply buttons (inside the window). `reaction`: an emoji on one of the conversation's messages
+             *     (inside the window).
              * @example template
              * @enum {string}
              */
-            type: "text" | "template" | "image" | "document";
+            type: "text" | "template" | "image" | "document" | "audio" | "video" | "interactive" | "reaction";
             /** @description The text of a `text` message. */
             text?: {
                 /**
@@ -7041,11 +7214,105 @@ export interface components {
             template?: components["schemas"]["ChatappTemplate"];
             image?: components["schemas"]["ChatappMediaMessage"];
             document?: components["schemas"]["ChatappMediaMessage"];
+            audio?: components["schemas"]["ChatappMediaMessage"];
+            video?: components["schemas"]["ChatappMediaMessage"];
+            /** @description A text with reply buttons; the person's tap arrives as an incoming message with the button's title. */
+            interactive?: {
+                /**
+                 * @description The text above the buttons.
+                 * @example Table for how many?
+                 */
+                body: string;
+                /** @description The buttons, in order. */
+                buttons: {
+                    /**
+                     * @description Your id of the button, echoed when it is tapped.
+                     * @example two
+                     */
+                    id: string;
+                    /**
+                     * @description The button's label.
+                     * @example Two people
+                     */
+                    title: string;
+                }[];
+            };
+            /** @description An emoji reaction to a message of the conversation. */
+            reaction?: {
+                /**
+                 * @description The platform id (`wamid.…`) of the message reacted to.
+                 * @example wamid.HBgNNDkxNTEyMzQ1Njc4ORUCABIYFjNFQjBDMTg1
+                 */
+                messageId: string;
+                /**
+                 * @description The emoji.
+                 * @example 👍
+                 */
+                emoji: string;
+            };
             /**
              * @description The platform id (`wamid.…`) of a message to quote in the reply.
              * @example wamid.HBgNNDkxNTEyMzQ1Njc4ORUCABIYFjNFQjBDMTg1
              */
             replyToMessageId?: string;
+        };
+        /**
+         * @description A message template of the business account, as the chat app approved it: what `POST
+         *     /accounts/{id}/chatapp/send` needs to send it (`name`, `language`, and one parameter per placeholder of each
+         *     component).
+         */
+        ChatappTemplateInfo: {
+            /**
+             * @description The template's name.
+             * @example order_shipped
+             */
+            name: string;
+            /**
+             * @description The language code of this translation.
+             * @example en_US
+             */
+            language: string;
+            /**
+             * @description Only approved templates are listed; only they can be sent.
+             * @example approved
+             * @enum {string}
+             */
+            status: "approved";
+            /**
+             * @description The chat app's category, which decides its price and rules.
+             * @example utility
+             * @enum {string}
+             */
+            category: "marketing" | "utility" | "authentication";
+            /** @description The template's parts, in order. */
+            components: {
+                /**
+                 * @description The part.
+                 * @example body
+                 * @enum {string}
+                 */
+                type: "header" | "body" | "footer" | "buttons";
+                /**
+                 * @description Its text with `{{1}}`-style placeholders; `null` for buttons or a media header.
+                 * @example Hi {{1}}, your order {{2}} is on its way.
+                 */
+                text: string | null;
+                /**
+                 * @description How many parameters a send must give for this part (its placeholders).
+                 * @example 2
+                 */
+                parameterCount: number;
+            }[];
+        };
+        /** @description A page of the account's approved templates, in the platform's order. */
+        ChatappTemplateList: {
+            /** @description The templates. */
+            data: components["schemas"]["ChatappTemplateInfo"][];
+            /**
+             * @description Pass as `cursor` for the next page; `null` on the last page.
+             * @example null
+             */
+            nextCursor: string | null;
         };
         /**
          * @description What the account may do to the comment, as the platform says (Graph's `can_hide`, `can_remove`,
@@ -13391,7 +13658,7 @@ export interface components {
              */
             accountId: string;
             /**
-             * @description The sender at the platform: a phone number in international digits on the chat apps (`chatapp-cloud`, `qrchat`), else the platform's id of the sender (a page-scoped id, a bot chat user id).
+             * @description The sender at the platform: a phone number in international digits on the chat apps (`chatapp-cloud`, `qrchat`) (on `chatapp-cloud`, the business-scoped user id `US.…` of a person who hides their number), else the platform's id of the sender (a page-scoped id, a bot chat user id).
              * @example 4915112345678
              */
             from: string;
@@ -18473,6 +18740,20 @@ export interface operations {
                      *             "attachments": [],
                      *             "platformMessageId": "m_ZyXwVuTs0987654321",
                      *             "status": "read",
+                     *             "statusHistory": [
+                     *               {
+                     *                 "status": "sent",
+                     *                 "at": "2026-11-23T14:05:30Z"
+                     *               },
+                     *               {
+                     *                 "status": "delivered",
+                     *                 "at": "2026-11-23T14:05:31Z"
+                     *               },
+                     *               {
+                     *                 "status": "read",
+                     *                 "at": "2026-11-23T14:06:02Z"
+                     *               }
+                     *             ],
                      *             "error": null,
                      *             "createdAt": "2026-11-23T14:05:30Z"
                      *           },
@@ -18493,6 +18774,7 @@ export interface operations {
                      *             "attachments": [],
                      *             "platformMessageId": "m_AbCdEfGh1234567890",
                      *             "status": "received",
+                     *             "statusHistory": [],
                      *             "error": null,
                      *             "createdAt": "2026-11-23T14:02:11Z"
                      *           }
@@ -18543,7 +18825,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The platform accepted the message. */
+            /** @description The platform accepted the messages. */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -18551,27 +18833,37 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "msg_01jd4a9c0d1e2f3g4h5j6k7m8n",
-                     *       "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
-                     *       "conversationId": "conv_01jd4a1b2c3d4e5f6g7h8j9k0m",
-                     *       "platform": "social_network",
-                     *       "direction": "out",
-                     *       "type": "text",
-                     *       "from": {
-                     *         "id": "104738291045577",
-                     *         "name": "Acme Coffee",
-                     *         "username": null,
-                     *         "phone": null
-                     *       },
-                     *       "text": "Yes, we ship to Austria: 3-5 days, free from 40 EUR.",
-                     *       "attachments": [],
-                     *       "platformMessageId": "m_ZyXwVuTs0987654321",
-                     *       "status": "sent",
-                     *       "error": null,
-                     *       "createdAt": "2026-11-23T14:05:30Z"
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_01jd4a9c0d1e2f3g4h5j6k7m8n",
+                     *           "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
+                     *           "conversationId": "conv_01jd4a1b2c3d4e5f6g7h8j9k0m",
+                     *           "platform": "social_network",
+                     *           "direction": "out",
+                     *           "type": "text",
+                     *           "from": {
+                     *             "id": "104738291045577",
+                     *             "name": "Acme Coffee",
+                     *             "username": null,
+                     *             "phone": null
+                     *           },
+                     *           "text": "Yes, we ship to Austria: 3-5 days, free from 40 EUR.",
+                     *           "attachments": [],
+                     *           "platformMessageId": "m_ZyXwVuTs0987654321",
+                     *           "status": "sent",
+                     *           "statusHistory": [
+                     *             {
+                     *               "status": "sent",
+                     *               "at": "2026-11-23T14:05:30Z"
+                     *             }
+                     *           ],
+                     *           "error": null,
+                     *           "createdAt": "2026-11-23T14:05:30Z"
+                     *         }
+                     *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Message"];
+                    "application/json": components["schemas"]["SentMessages"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -18598,7 +18890,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`), the account's platform has no messages (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
+            /** @description The platform's rules refuse the message: the 24-hour window with the recipient is closed (`messaging_window_closed`), the recipient blocked the account or never wrote to it (`recipient_blocked`), the comment was answered privately already (`private_reply_already_sent`) or is too old for it (`private_reply_window_closed`). Or the account's platform has no messages (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18609,6 +18901,145 @@ export interface operations {
             };
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    getMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Identifier of the message (`msg_…`).
+                 * @example msg_01jd4a9c0d1e2f3g4h5j6k7m8n
+                 */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "msg_01jd4a9c0d1e2f3g4h5j6k7m8n",
+                     *       "accountId": "acc_01jd3z3m5n7p9r1t3v5x7z9b1d",
+                     *       "conversationId": "conv_01jd4a1b2c3d4e5f6g7h8j9k0m",
+                     *       "platform": "chatapp-cloud",
+                     *       "direction": "out",
+                     *       "type": "text",
+                     *       "from": {
+                     *         "id": "4930901820",
+                     *         "name": "Acme Coffee",
+                     *         "username": null,
+                     *         "phone": null
+                     *       },
+                     *       "text": "Your table is ready.",
+                     *       "attachments": [],
+                     *       "platformMessageId": "wamid.HBgNNDkxNTEyMzQ1Njc4ORUCABEYEjQ4QTc2QjNGNDE2RTU4RUQwMAA=",
+                     *       "status": "failed",
+                     *       "statusHistory": [
+                     *         {
+                     *           "status": "sent",
+                     *           "at": "2026-11-23T15:00:02Z"
+                     *         },
+                     *         {
+                     *           "status": "failed",
+                     *           "at": "2026-11-23T15:00:09Z"
+                     *         }
+                     *       ],
+                     *       "error": {
+                     *         "code": "131026",
+                     *         "message": "Message undeliverable."
+                     *       },
+                     *       "createdAt": "2026-11-23T15:00:02Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    downloadMessageAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Identifier of the message (`msg_…`).
+                 * @example msg_01jd4a9c0d1e2f3g4h5j6k7m8n
+                 */
+                messageId: string;
+                /**
+                 * @description The attachment's position in the message's `attachments`, from 0.
+                 * @example 0
+                 */
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with the type the platform gives it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "image/*": string;
+                    "video/*": string;
+                    "audio/*": string;
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The account must be reconnected first (`account_not_connected`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/account_not_connected",
+                     *       "title": "The account is not connected",
+                     *       "status": 409,
+                     *       "detail": "The account needs reconnection; its access token expired.",
+                     *       "code": "account_not_connected",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account lacks a platform permission this needs (`permission_missing`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -18683,6 +19114,12 @@ export interface operations {
                      *       "attachments": [],
                      *       "platformMessageId": "wamid.HBgNNDkxNTEyMzQ1Njc4ORUCABEYEjQ4QTc2QjNGNDE2RTU4RUQwMAA=",
                      *       "status": "sent",
+                     *       "statusHistory": [
+                     *         {
+                     *           "status": "sent",
+                     *           "at": "2026-11-23T15:00:02Z"
+                     *         }
+                     *       ],
                      *       "error": null,
                      *       "createdAt": "2026-11-23T15:00:02Z"
                      *     }
@@ -18714,7 +19151,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`; send a template), the account is not a chat app account or cannot send templates (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
+            /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`; send a template), the template is not approved or its parameters do not match it (`template_invalid`), the account is not a chat app account or cannot send templates (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -18725,6 +19162,103 @@ export interface operations {
             };
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    listChatappTemplates: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the connected account (`acc_…`). */
+                id: components["parameters"]["AccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of approved templates. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "order_shipped",
+                     *           "language": "en_US",
+                     *           "status": "approved",
+                     *           "category": "utility",
+                     *           "components": [
+                     *             {
+                     *               "type": "body",
+                     *               "text": "Hi {{1}}, your order {{2}} is on its way.",
+                     *               "parameterCount": 2
+                     *             },
+                     *             {
+                     *               "type": "buttons",
+                     *               "text": null,
+                     *               "parameterCount": 0
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChatappTemplateList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The account must be reconnected first (`account_not_connected`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/account_not_connected",
+                     *       "title": "The account is not connected",
+                     *       "status": 409,
+                     *       "detail": "The account needs reconnection; its access token expired.",
+                     *       "code": "account_not_connected",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account is not a `chatapp-cloud` account (`account_platform_unsupported`), or lacks a permission (`permission_missing`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
+                     *       "title": "The account's platform cannot do this",
+                     *       "status": 422,
+                     *       "detail": "qrchat accounts have no templates.",
+                     *       "code": "account_platform_unsupported",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };

@@ -204,7 +204,7 @@ export class QrchatSessions implements LiveSessions {
         this.enqueue(live, async () => {
           const account = await accountById(this.services.db, live.accountId);
           if (account?.status !== 'connected') return;
-          await storeIncomingMessage(this.services.db, account, {
+          await storeIncomingMessage(this.services.db, this.services.config.publicUrl, account, {
             kind: 'message',
             accountId: account.id,
             platformAccountId: account.platformAccountId,

@@ -5,9 +5,9 @@ import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../auth/principal.js';
 import { findAccount } from '../accounts/read.js';
 import type { AccountRow } from '../accounts/models.js';
+import { type MessageRecord, presentMessage } from './messages.js';
 
 type Conversation = components['schemas']['Conversation'];
-type Message = components['schemas']['Message'];
 type Participant = components['schemas']['MessagingParticipant'];
 
 interface ConversationRecord {
@@ -22,43 +22,8 @@ interface ConversationRecord {
   createdAt: Date;
   updatedAt: Date;
 }
-interface MessageRecord {
-  id: string;
-  conversationId: string;
-  accountId: string;
-  direction: 'in' | 'out';
-  fromId: string;
-  text: string;
-  platformMessageId: string;
-  sentAt: Date;
-  type: Message['type'];
-  status: Message['status'];
-}
-
 /** The platforms that only let a page or business answer within 24 h of the person's last message. */
 const REPLY_WINDOW_PLATFORMS = new Set(['social_network', 'chatapp-cloud']);
-
-function presentMessage(account: AccountRow, conversation: ConversationRecord, message: MessageRecord): Message {
-  const from: Participant =
-    message.direction === 'in'
-      ? conversation.participant
-      : { id: account.platformAccountId ?? account.id, name: account.name, username: account.username, phone: null };
-  return {
-    id: message.id,
-    accountId: account.id,
-    conversationId: conversation.id,
-    platform: account.platform as Message['platform'],
-    direction: message.direction,
-    type: message.type,
-    from,
-    text: message.text,
-    attachments: [],
-    platformMessageId: message.platformMessageId,
-    status: message.status,
-    error: null,
-    createdAt: message.sentAt.toISOString(),
-  };
-}
 
 async function presentConversations(db: Knex, account: AccountRow, rows: ConversationRecord[]): Promise<Map<string, Conversation>> {
   const last =

@@ -1,6 +1,13 @@
 import { type Handler, principalOf } from '../../http/handler.js';
+import { ValidationFailedError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
+import { findAccount } from '../accounts/read.js';
+import { downloadAttachment } from './attachments.js';
+import { sendChatappMessage as sendChatapp } from './chatapp-send.js';
 import * as conversations from './conversations.js';
+import { getMessage as readMessage } from './messages.js';
+import { type Recipient, sendMessage as send } from './send.js';
+import { listChatappTemplates as listTemplates } from './templates.js';
 
 export const listConversations: Handler<'listConversations'> = async (request, { db }) => ({
   status: 200,
@@ -11,3 +18,70 @@ export const getConversation: Handler<'getConversation'> = async (request, { db 
   status: 200,
   body: await conversations.getConversation(db, principalOf(request), request.params.id, request.params.convId, pageRequest(request.query)),
 });
+
+export const getMessage: Handler<'getMessage'> = async (request, { db }) => ({
+  status: 200,
+  body: await readMessage(db, principalOf(request), request.params.id, request.params.messageId),
+});
+
+/** The one recipient a send names, or the 400 for naming none or several. */
+function recipientOf(body: { conversationId?: string; recipientId?: string; commentId?: string }): Recipient {
+  const named = (['conversationId', 'recipientId', 'commentId'] as const).filter((member) => body[member] !== undefined);
+  if (named.length !== 1) {
+    throw new ValidationFailedError([
+      { path: 'body', code: 'recipient', message: 'Name the recipient with exactly one of conversationId, recipientId and commentId.' },
+    ]);
+  }
+  if (body.conversationId !== undefined) return { conversationId: body.conversationId };
+  return body.recipientId !== undefined ? { userId: body.recipientId } : { commentId: body.commentId! };
+}
+
+export const sendMessage: Handler<'sendMessage'> = async (request, services) => {
+  const principal = principalOf(request);
+  const { body } = request;
+  const recipient = recipientOf(body);
+  if (body.text === undefined && body.mediaIds === undefined) {
+    throw new ValidationFailedError([{ path: 'body', code: 'content', message: 'Give text, mediaIds or both.' }]);
+  }
+  // The caller's key must reach the account's profile; the send itself acts for the owner.
+  await findAccount(services.db, principal, request.params.id);
+  const messages = await send(
+    services,
+    principal.ownerId,
+    request.params.id,
+    {
+      recipient,
+      text: body.text ?? null,
+      mediaIds: body.mediaIds ?? [],
+      ...(body.messagingTag ? { messagingTag: body.messagingTag } : {}),
+    },
+    ledgerKey(request),
+  );
+  return { status: 201, body: { data: messages } };
+};
+
+/** The ledger's key of a send: the caller's Idempotency-Key, else this request alone. */
+function ledgerKey(request: { koa: { get(name: string): string }; requestId: string }): string {
+  const idempotencyKey = request.koa.get('Idempotency-Key');
+  return idempotencyKey ? `key:${idempotencyKey}` : `request:${request.requestId}`;
+}
+
+export const sendChatappMessage: Handler<'sendChatappMessage'> = async (request, services) => {
+  const principal = principalOf(request);
+  await findAccount(services.db, principal, request.params.id);
+  return {
+    status: 201,
+    body: await sendChatapp(services, principal.ownerId, request.params.id, request.body, ledgerKey(request)),
+  };
+};
+
+export const listChatappTemplates: Handler<'listChatappTemplates'> = async (request, services) => ({
+  status: 200,
+  body: await listTemplates(services, principalOf(request), request.params.id, request.query),
+});
+
+export const downloadMessageAttachment: Handler<'downloadMessageAttachment'> = async (request, services) => {
+  const { id, messageId, index } = request.params;
+  const file = await downloadAttachment(services, principalOf(request), id, messageId, Number(index));
+  return { status: 200, raw: file.bytes, contentType: file.mimeType ?? 'application/octet-stream' };
+};

@@ -10,8 +10,10 @@ import { emitEvent } from '../events/emit.js';
 /**
  * Stores a message a person sent to a connected account in its conversation and emits `message.received`,
  * in one transaction. The platform's message id is unique per account, so a redelivered webhook adds nothing.
+ * Media messages keep their files as attachments (`text` is the caption or ""); `message.received` keeps exactly
+ * the five members of the specification.
  */
-export async function storeIncomingMessage(db: Knex, account: AccountRow, message: IncomingMessage): Promise<void> {
+export async function storeIncomingMessage(db: Knex, publicUrl: string, account: AccountRow, message: IncomingMessage): Promise<void> {
   await db.transaction(async (trx) => {
     const participant = {
       id: message.from,
@@ -36,9 +38,10 @@ export async function storeIncomingMessage(db: Knex, account: AccountRow, messag
         updatedAt: trx.fn.now(),
       })
       .returning('id')) as Array<{ id: string }>;
+    const id = newId('msg');
     const [inserted] = (await trx('messages')
       .insert({
-        id: newId('msg'),
+        id,
         conversationId: conversation!.id,
         accountId: account.id,
         direction: 'in',
@@ -46,6 +49,15 @@ export async function storeIncomingMessage(db: Knex, account: AccountRow, messag
         text: message.text,
         platformMessageId: message.platformMessageId,
         sentAt: message.sentAt,
+        type: message.type ?? 'text',
+        attachments: JSON.stringify(
+          (message.attachments ?? []).map((attachment, index) => ({
+            ...attachment,
+            // A file only the account's credentials can fetch is served through the service.
+            url: attachment.url ?? (attachment.ref ? `${publicUrl}/accounts/${account.id}/messages/${id}/attachments/${index}` : null),
+            mediaId: null,
+          })),
+        ),
       })
       .onConflict(['accountId', 'platformMessageId'])
       .ignore()
@@ -64,5 +76,5 @@ export async function storeIncomingMessage(db: Knex, account: AccountRow, messag
 /** A message a person sent: stored for every connected account it is addressed to. */
 export async function receiveMessage(services: Services, platform: string, message: IncomingMessage): Promise<void> {
   for (const account of await accountsAddressedBy(services.db, platform, message))
-    await storeIncomingMessage(services.db, account, message);
+    await storeIncomingMessage(services.db, services.config.publicUrl, account, message);
 }

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { constantTimeEqual } from '../../lib/crypto.js';
 import { PlatformError } from '../errors.js';
 import { type BotchatClient } from './client.js';
+import { type BotMessageContent, contentOf } from './incoming.js';
+import { BotchatMessaging } from './messaging.js';
 import { BotchatPublisher } from './publisher.js';
 import type { About, AdapterAccount, Credentials, PlatformAdapter, PlatformIdentity } from '../types.js';
 import type { IncomingEvent, WebhookReceiver } from '../capabilities/webhooks.js';
@@ -14,7 +16,7 @@ interface BotUser {
 }
 interface Update {
   update_id: number;
-  message?: {
+  message?: BotMessageContent & {
     message_id: number;
     from?: { id: number; first_name?: string; username?: string };
     chat: { id: number };
@@ -32,12 +34,15 @@ export class BotchatAdapter implements PlatformAdapter {
 
   /** Posts: one message per chat of `platformOptions.botchat.chatIds`. */
   readonly publisher: BotchatPublisher;
+  /** Direct messages to the people who wrote to the bot. */
+  readonly messaging: BotchatMessaging;
 
   constructor(
     private readonly client: BotchatClient,
     private readonly webhookUrl: string,
   ) {
     this.publisher = new BotchatPublisher(client);
+    this.messaging = new BotchatMessaging(client);
   }
 
   /**
@@ -107,7 +112,8 @@ export class BotchatAdapter implements PlatformAdapter {
     parse: (rawBody, source): IncomingEvent[] => {
       const update = JSON.parse(rawBody) as Update;
       const message = update.message;
-      const text = message?.text ?? message?.caption;
+      const content = message ? contentOf(message) : null;
+      const text = message?.text ?? message?.caption ?? (content ? '' : undefined);
       if (!message || text === undefined) return [];
       return [
         {
@@ -121,6 +127,7 @@ export class BotchatAdapter implements PlatformAdapter {
           text,
           platformMessageId: `${message.chat.id}:${message.message_id}`,
           sentAt: new Date(message.date * 1000),
+          ...(content ?? {}),
         },
       ];
     },

@@ -41,4 +41,18 @@ export class BotchatClient {
     if (typeof response.body === 'object' && response.body !== null && response.body.ok) return response.body.result as T;
     throw classifyBotError(response.status, typeof response.body === 'object' && response.body !== null ? response.body : { ok: false });
   }
+
+  /** A file people sent the bot, by its `file_id`: getFile, then its bytes from the file host. */
+  async download(token: string, fileId: string): Promise<{ bytes: Buffer; mimeType: string | null }> {
+    const file = await this.call<{ file_path?: string }>(token, 'getFile', { file_id: fileId });
+    if (!file.file_path) throw new PlatformError('invalid_request', 'the file is too big for bots to download');
+    const response = await fetch(`${this.apiUrl}/file/bot${token}/${file.file_path}`, { signal: AbortSignal.timeout(20_000) }).catch(
+      (error: Error) => {
+        throw new PlatformError('transient', `the file could not be fetched: ${error.message}`);
+      },
+    );
+    if (!response.ok)
+      throw new PlatformError(response.status >= 500 ? 'transient' : 'invalid_request', `the file host answered ${response.status}`);
+    return { bytes: Buffer.from(await response.arrayBuffer()), mimeType: response.headers.get('content-type') };
+  }
 }

@@ -2,6 +2,7 @@ import type { Ads } from './ads.js';
 import type { CalendarEvents } from './calendar.js';
 import type { Insights } from './insights.js';
 import type { Comments } from './comments.js';
+import type { ChatappSender, MessageSender } from './messaging.js';
 import type { ConnectingFlow, SelectingFlow } from './oauth.js';
 import type { Publisher } from './publishing.js';
 import type { WebhookReceiver } from './webhooks.js';
@@ -25,6 +26,10 @@ export interface Capabilities {
   insights: Insights;
   /** Comments on the account's posts: list, reply, hide, delete. */
   comments: Comments;
+  /** Direct messages from the account: text, files, private replies to comments. */
+  messaging: MessageSender;
+  /** The cloud chat API's own messages: templates, buttons, reactions. */
+  chatapp: ChatappSender;
 }
 
 export type CapabilityName = keyof Capabilities;

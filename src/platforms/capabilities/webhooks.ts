@@ -1,3 +1,4 @@
+import type { MessageKind } from './messaging.js';
 import type { AdapterAccount, PlatformId } from '../types.js';
 import type { CommentActions } from './comments.js';
 
@@ -19,9 +20,27 @@ export interface IncomingMessage {
   fromUsername?: string | null;
   /** The sender's phone number, on chat apps that identify people by it. */
   fromPhone?: string | null;
+  /** The caption of a media message, or "" when it has none. */
   text: string;
   platformMessageId: string;
   sentAt: Date;
+  /** `text` unless the message carries media, a sticker or a place. */
+  type?: MessageKind;
+  attachments?: IncomingAttachment[];
+}
+
+/**
+ * What an incoming message carries besides its text. `url` where the platform gives a public one (Messenger's
+ * CDN, a map link for a place); else `ref`, the platform's id of the file, which only the account's credentials
+ * can download (the service proxies it).
+ */
+export interface IncomingAttachment {
+  type: 'image' | 'video' | 'audio' | 'document' | 'sticker' | 'location' | 'other';
+  url: string | null;
+  ref: string | null;
+  mimeType: string | null;
+  fileName: string | null;
+  size: number | null;
 }
 
 /** The platform says the app lost its permission for an account (deauthorised, revoked). */
@@ -53,6 +72,24 @@ export interface PostMadePublic {
 }
 
 /**
+ * A receipt for messages the account sent: `sent` (the platform accepted it), `delivered`, `read`, or `failed`
+ * with the platform's reason (the chat app's failures may arrive after it answered 200). Named by the platform's
+ * message ids, or — Messenger's watermarks — as every message sent to the person up to a time.
+ */
+export interface MessageStatusUpdate {
+  kind: 'message_status';
+  accountId: string | null;
+  platformAccountId: string | null;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  /** When the platform says the status was reached. */
+  at: Date;
+  platformMessageIds: string[];
+  /** Instead of ids: every message to this person (`platformConversationId`) sent at or before `upTo`. */
+  watermark?: { platformConversationId: string; upTo: Date };
+  error?: { code: string; message: string } | null;
+}
+
+/**
  * A change to a comment on a connected account's post, as read from a platform webhook (a page's `feed`, Threads'
  * `replies`). Platforms deliver changes late, twice and out of order: `at` orders them, whatever order they arrive
  * in. The account's own comments arrive too (`from.id` is then the account's platform id).
@@ -79,7 +116,7 @@ export interface IncomingComment {
   can: CommentActions | null;
 }
 
-export type IncomingEvent = IncomingMessage | PermissionRevoked | PostMadePublic | IncomingComment;
+export type IncomingEvent = IncomingMessage | MessageStatusUpdate | PermissionRevoked | PostMadePublic | IncomingComment;
 
 export interface IncomingRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -113,4 +150,16 @@ export interface WebhookReceiver {
    * replaced or deleted), or null when nothing is.
    */
   subscriptionProblem?(account: AdapterAccount): Promise<string | null>;
+}
+
+/** A shared place as a link anyone can open (OpenStreetMap at the coordinates). */
+export function placeAttachment(latitude: number, longitude: number): IncomingAttachment {
+  return {
+    type: 'location',
+    url: `https://www.openstreetmap.org/?mlat=${latitude}&mlon=${longitude}#map=17/${latitude}/${longitude}`,
+    ref: null,
+    mimeType: null,
+    fileName: null,
+    size: null,
+  };
 }

@@ -3,6 +3,7 @@ import type { About, AdapterAccount, PlatformAdapter, PlatformIdentity } from '.
 import type { WebhookReceiver } from '../capabilities/webhooks.js';
 import { graph } from './client.js';
 import type { ChatappCloudSettings } from './settings.js';
+import { ChatappCloudMessaging } from './messaging.js';
 import { ChatappCloudWebhooks } from './webhooks.js';
 
 interface PhoneNumberNode {
@@ -39,6 +40,9 @@ const MAX_PAGES = 20;
 export class ChatappCloudAdapter implements PlatformAdapter {
   readonly id = 'chatapp-cloud' as const;
   readonly webhooks: WebhookReceiver;
+  /** Direct messages, and the cloud API's own (templates, buttons, reactions). */
+  readonly messaging: ChatappCloudMessaging;
+  readonly chatapp: ChatappCloudMessaging;
 
   /** `webhookUrl`: our `/webhooks/chatapp-cloud` address, set as the business account's alternate callback URL. */
   constructor(
@@ -46,6 +50,8 @@ export class ChatappCloudAdapter implements PlatformAdapter {
     private readonly webhookUrl: string,
   ) {
     this.webhooks = new ChatappCloudWebhooks(settings.appSecret, settings.verifyToken);
+    this.messaging = new ChatappCloudMessaging(settings.apiUrl);
+    this.chatapp = this.messaging;
   }
 
   /** Whether this instance has an app of its own whose webhooks it can check. */

@@ -1,5 +1,5 @@
 import { PlatformError } from '../errors.js';
-import { classifyMetaError, graphCall } from '../meta/graph.js';
+import { classifyMetaError, type GraphClassifier, graphCall } from '../meta/graph.js';
 import { retryAfterHeader, retryAtFromUsage } from '../retry-after.js';
 
 /**
@@ -25,6 +25,7 @@ export function graph<T>(
     query?: Record<string, string>;
     body?: Record<string, unknown>;
   } = {},
+  classify: GraphClassifier = classifyGraphError,
 ): Promise<T> {
-  return graphCall<T>(apiUrl, method, path, { token, query: options.query, json: options.body }, classifyGraphError);
+  return graphCall<T>(apiUrl, method, path, { token, query: options.query, json: options.body }, classify);
 }

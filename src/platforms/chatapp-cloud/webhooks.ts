@@ -1,13 +1,16 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.js';
 import type {
+  IncomingAttachment,
   IncomingEvent,
-  IncomingMessage,
   IncomingRequest,
+  MessageStatusUpdate,
   WebhookAccounts,
   WebhookReceiver,
   WebhookSource,
 } from '../capabilities/webhooks.js';
+import { placeAttachment } from '../capabilities/webhooks.js';
+import type { MessageKind } from '../capabilities/messaging.js';
 import { jsonObject } from '../json-body.js';
 
 /** The cloud API's webhook body (only what we read of it). */
@@ -17,12 +20,22 @@ interface Notification {
 }
 interface ChangeValue {
   metadata?: { phone_number_id?: string; display_phone_number?: string };
-  contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>;
+  /** `user_id`: the business-scoped user id (BSUID); a person who hides their number has only that, no `wa_id`. */
+  contacts?: Array<{ wa_id?: string; user_id?: string; profile?: { name?: string } }>;
   messages?: CloudMessage[];
-  statuses?: Array<{ id?: string; status?: string }>;
+  statuses?: CloudStatus[];
+}
+interface CloudStatus {
+  id?: string;
+  status?: string;
+  timestamp?: string;
+  recipient_id?: string;
+  errors?: Array<{ code?: number; title?: string; message?: string }>;
 }
 interface CloudMessage {
-  from: string;
+  /** The sender's number; absent for a person known only by their business-scoped id (`from_user_id`). */
+  from?: string;
+  from_user_id?: string;
   id: string;
   timestamp?: string;
   type?: string;
@@ -51,7 +64,33 @@ function textOf(message: CloudMessage): string | null {
     const caption = (message[message.type] as { caption?: unknown } | undefined)?.caption;
     return typeof caption === 'string' ? caption : '';
   }
+  if (message.type === 'location') return '';
   return null; // reactions, system notices, unsupported types: not messages to pass on.
+}
+
+interface CloudMedia {
+  id?: string;
+  mime_type?: string;
+  filename?: string;
+}
+
+/** A media message's file (by the platform's media id, downloadable with the account's token) or a shared place. */
+function contentOf(message: CloudMessage): { type: MessageKind; attachments: IncomingAttachment[] } | null {
+  if (message.type === 'location') {
+    const place = message.location as { latitude?: number; longitude?: number } | undefined;
+    return place?.latitude === undefined || place.longitude === undefined
+      ? null
+      : { type: 'location', attachments: [placeAttachment(place.latitude, place.longitude)] };
+  }
+  if (!message.type || !MEDIA_TYPES.includes(message.type)) return null;
+  const media = (message[message.type] ?? {}) as CloudMedia;
+  const type = message.type as 'image' | 'video' | 'audio' | 'document' | 'sticker';
+  return {
+    type,
+    attachments: [
+      { type, url: null, ref: media.id ?? null, mimeType: media.mime_type ?? null, fileName: media.filename ?? null, size: null },
+    ],
+  };
 }
 
 /**
@@ -108,28 +147,55 @@ export class ChatappCloudWebhooks implements WebhookReceiver {
   }
 
   parse(rawBody: string): IncomingEvent[] {
-    const events: IncomingMessage[] = [];
+    const events: IncomingEvent[] = [];
     for (const value of changesOf(jsonObject<Notification>(rawBody) ?? {})) {
       const phoneNumberId = value.metadata?.phone_number_id;
       if (!phoneNumberId) continue;
+      for (const status of value.statuses ?? []) {
+        const update = statusOf(status, phoneNumberId);
+        if (update) events.push(update);
+      }
       for (const message of value.messages ?? []) {
         const text = textOf(message);
-        if (text === null || !message.from || !message.id) continue;
-        const contact = value.contacts?.find((c) => c.wa_id === message.from);
+        // A person is their number where the platform gives it, else their business-scoped id.
+        const sender = message.from ?? message.from_user_id;
+        if (text === null || !sender || !message.id) continue;
+        const contact = value.contacts?.find((c) => (message.from ? c.wa_id === message.from : c.user_id === message.from_user_id));
         events.push({
           kind: 'message',
           accountId: null,
           platformAccountId: phoneNumberId,
-          platformConversationId: message.from,
-          from: message.from,
+          platformConversationId: sender,
+          from: sender,
           fromName: contact?.profile?.name ?? null,
-          fromPhone: `+${message.from}`,
+          fromPhone: message.from ? `+${message.from}` : null,
           text,
           platformMessageId: message.id,
           sentAt: message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date(),
+          ...(contentOf(message) ?? {}),
         });
       }
     }
     return events;
   }
+}
+
+const STATUSES = new Set(['sent', 'delivered', 'read', 'failed']);
+
+/** A status of a message the number sent; a failure with the platform's first error (131026, 131047 …). */
+function statusOf(status: CloudStatus, phoneNumberId: string): MessageStatusUpdate | null {
+  if (!status.id || !status.status || !STATUSES.has(status.status)) return null;
+  const [error] = status.errors ?? [];
+  return {
+    kind: 'message_status',
+    accountId: null,
+    platformAccountId: phoneNumberId,
+    status: status.status as MessageStatusUpdate['status'],
+    at: status.timestamp ? new Date(Number(status.timestamp) * 1000) : new Date(),
+    platformMessageIds: [status.id],
+    error:
+      status.status === 'failed'
+        ? { code: String(error?.code ?? 'unknown'), message: error?.title ?? error?.message ?? 'The platform gave no reason.' }
+        : null,
+  };
 }

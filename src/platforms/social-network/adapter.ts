@@ -7,6 +7,7 @@ import { SocialNetworkAds } from './ads.js';
 import { SocialNetworkClient } from './client.js';
 import { SocialNetworkComments } from './comments.js';
 import { SocialNetworkPages } from './pages.js';
+import { SocialNetworkMessaging } from './messaging.js';
 import { SocialNetworkPublisher } from './publisher.js';
 import { SocialNetworkWebhooks } from './webhooks.js';
 
@@ -96,6 +97,8 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   readonly webhooks: SocialNetworkWebhooks;
   readonly publisher: SocialNetworkPublisher;
   readonly comments: SocialNetworkComments;
+  /** Messenger messages from the page. */
+  readonly messaging: SocialNetworkMessaging;
   private readonly client: SocialNetworkClient;
   private appSubscriptions: Promise<void> | null = null;
 
@@ -105,6 +108,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.ads = new SocialNetworkAds(this.client, endpoints.appId);
     this.publisher = new SocialNetworkPublisher(this.client);
     this.comments = new SocialNetworkComments(this.client);
+    this.messaging = new SocialNetworkMessaging(this.client);
     const verifyToken =
       endpoints.verifyToken ?? createHmac('sha256', endpoints.appSecret).update('socialgate webhook verify token').digest('base64url');
     this.webhooks = new SocialNetworkWebhooks(endpoints.appSecret, verifyToken);

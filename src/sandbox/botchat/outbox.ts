@@ -10,6 +10,10 @@ interface Sent {
   text: string | null;
   caption: string | null;
   photo: string | null;
+  /** A video, audio or document sent (`sendVideo`, `sendAudio`, `sendDocument`, `sendAnimation`, an album's videos). */
+  file?: { kind: string; url: string } | null;
+  /** The album (`sendMediaGroup`) the message is an item of. */
+  mediaGroupId?: string | null;
   at: number;
   deleted: boolean;
 }
@@ -19,7 +23,26 @@ interface Sent {
  * with `retry_after`), `server_error` (500: nothing sent), `hang_after_send` (the message is delivered and
  * the answer never comes — what a service sees when it dies mid-call, or its connection does).
  */
-type Fault = { kind: 'rate_limited'; retryAfter?: number } | { kind: 'server_error' } | { kind: 'hang_after_send' };
+type Fault =
+  { kind: 'rate_limited'; retryAfter?: number } | { kind: 'server_error' } | { kind: 'hang_after_send' } | { kind: 'lost_answer' };
+
+/** The file parameter of each single-file method, and the kind it records. */
+const FILE_METHODS: Record<string, { field: string; kind: string }> = {
+  sendVideo: { field: 'video', kind: 'video' },
+  sendAudio: { field: 'audio', kind: 'audio' },
+  sendDocument: { field: 'document', kind: 'document' },
+  sendAnimation: { field: 'animation', kind: 'animation' },
+};
+
+/** Fetches a file by URL as the platform does: null when it cannot, or the type is not `accept`. */
+async function fetchFile(url: string, accept: RegExp): Promise<boolean> {
+  if (!/^https?:\/\//.test(url)) return false;
+  const fetched = await fetch(url).catch(() => null);
+  if (!fetched || !fetched.ok) return false;
+  const typed = accept.test(fetched.headers.get('content-type') ?? '');
+  await fetched.arrayBuffer();
+  return typed;
+}
 
 /** What the outbox keeps across a restart: what was sent (a post deleted later must be found) and the channels. */
 export interface OutboxState {
@@ -38,6 +61,8 @@ export class BotOutbox {
   constructor(
     private readonly nextMessageId: () => number,
     restored?: OutboxState,
+    /** Why the platform refuses this bot's messages to this chat (403), or null. */
+    private readonly refusal: (bot: Bot, chatId: number) => string | null = () => null,
   ) {
     this.sent = restored?.sent ?? [];
     this.channels = restored?.channels ?? new Map([['@sandbox_channel', -1001000000001]]);
@@ -69,40 +94,69 @@ export class BotOutbox {
       return fail(429, `Too Many Requests: retry after ${retryAfter}`, { parameters: { retry_after: retryAfter } });
     }
     if (fault?.kind === 'server_error') return fail(500, 'Internal Server Error');
-    let message: Sent;
-    if (method === 'sendPhoto') {
+    const refused = this.refusal(bot, chat.id);
+    if (refused) return fail(403, refused);
+    const caption = params.caption === undefined ? null : String(params.caption);
+    if (caption && caption.length > 1024) return fail(400, 'Bad Request: message caption is too long');
+    let messages: Sent[];
+    if (method === 'sendMediaGroup') {
+      const items = (typeof params.media === 'string' ? JSON.parse(params.media) : params.media) as
+        Array<Record<string, unknown>> | undefined;
+      if (!Array.isArray(items) || items.length < 2 || items.length > 10)
+        return fail(400, 'Bad Request: wrong number of messages in the media group: 2-10 are allowed');
+      for (const item of items) {
+        const accept = item.type === 'photo' ? /^image\// : item.type === 'video' ? /^video\// : null;
+        if (!accept || !(await fetchFile(String(item.media ?? ''), accept)))
+          return fail(400, 'Bad Request: wrong file identifier/HTTP URL specified');
+      }
+      const group = `g${Date.now()}${Math.floor(Math.random() * 1000)}`;
+      messages = items.map((item) =>
+        this.record(bot, chat.id, {
+          text: null,
+          caption: item.caption === undefined ? null : String(item.caption),
+          photo: item.type === 'photo' ? String(item.media) : null,
+          file: item.type === 'video' ? { kind: 'video', url: String(item.media) } : null,
+          mediaGroupId: group,
+        }),
+      );
+    } else if (method === 'sendPhoto') {
       const photo = String(params.photo ?? '');
-      const caption = params.caption === undefined ? null : String(params.caption);
-      if (caption && caption.length > 1024) return fail(400, 'Bad Request: message caption is too long');
       if (!/^https?:\/\//.test(photo)) return fail(400, 'Bad Request: wrong remote file identifier specified');
-      const fetched = await fetch(photo).catch(() => null);
-      if (!fetched || !fetched.ok) return fail(400, 'Bad Request: wrong file identifier/HTTP URL specified');
-      if (!/^image\//.test(fetched.headers.get('content-type') ?? '')) return fail(400, 'Bad Request: failed to get HTTP URL content');
-      await fetched.arrayBuffer();
-      message = this.record(bot, chat.id, { text: null, caption, photo });
+      if (!(await fetchFile(photo, /^image\//))) return fail(400, 'Bad Request: wrong file identifier/HTTP URL specified');
+      messages = [this.record(bot, chat.id, { text: null, caption, photo })];
+    } else if (FILE_METHODS[method]) {
+      const { field, kind } = FILE_METHODS[method];
+      const url = String(params[field] ?? '');
+      if (!(await fetchFile(url, /./))) return fail(400, 'Bad Request: wrong file identifier/HTTP URL specified');
+      messages = [this.record(bot, chat.id, { text: null, caption, photo: null, file: { kind, url } })];
     } else {
       const text = String(params.text ?? '');
       if (text.length < 1) return fail(400, 'Bad Request: message text is empty');
       if (text.length > 4096) return fail(400, 'Bad Request: message is too long');
-      message = this.record(bot, chat.id, { text, caption: null, photo: null });
+      messages = [this.record(bot, chat.id, { text, caption: null, photo: null })];
     }
     if (fault?.kind === 'hang_after_send') {
       // Delivered; the answer never leaves. The connection is held until the caller gives up or the sandbox closes.
       await new Promise(() => {});
     }
-    ctx.body = {
-      ok: true,
-      result: {
-        message_id: message.messageId,
-        date: Math.floor(message.at / 1000),
-        chat: { id: chat.id, type: chat.type, ...(chat.username ? { username: chat.username } : {}) },
-        ...(message.text !== null ? { text: message.text } : {}),
-        ...(message.photo !== null
-          ? { photo: [{ file_id: `photo-${message.messageId}`, file_unique_id: `u${message.messageId}`, width: 800, height: 600 }] }
-          : {}),
-        ...(message.caption !== null ? { caption: message.caption } : {}),
-      },
-    };
+    if (fault?.kind === 'lost_answer') {
+      // Delivered; the connection drops before the answer, as when a proxy or the network fails.
+      ctx.req.socket.destroy();
+      return;
+    }
+    const results = messages.map((message) => ({
+      message_id: message.messageId,
+      date: Math.floor(message.at / 1000),
+      chat: { id: chat.id, type: chat.type, ...(chat.username ? { username: chat.username } : {}) },
+      ...(message.text !== null ? { text: message.text } : {}),
+      ...(message.photo !== null
+        ? { photo: [{ file_id: `photo-${message.messageId}`, file_unique_id: `u${message.messageId}`, width: 800, height: 600 }] }
+        : {}),
+      ...(message.file ? { [message.file.kind]: { file_id: `file-${message.messageId}`, file_unique_id: `f${message.messageId}` } } : {}),
+      ...(message.mediaGroupId ? { media_group_id: message.mediaGroupId } : {}),
+      ...(message.caption !== null ? { caption: message.caption } : {}),
+    }));
+    ctx.body = { ok: true, result: method === 'sendMediaGroup' ? results : results[0] };
   }
 
   delete(ctx: RouterContext, bot: Bot, params: Record<string, unknown>): void {
@@ -117,7 +171,7 @@ export class BotOutbox {
     ctx.body = { ok: true, result: true };
   }
 
-  private record(bot: Bot, chatId: number, content: Pick<Sent, 'text' | 'caption' | 'photo'>): Sent {
+  private record(bot: Bot, chatId: number, content: Pick<Sent, 'text' | 'caption' | 'photo' | 'file' | 'mediaGroupId'>): Sent {
     const sent: Sent = { botId: bot.id, chatId, messageId: this.nextMessageId(), ...content, at: Date.now(), deleted: false };
     this.sent.push(sent);
     this.byKey.set(`${sent.botId}:${sent.chatId}:${sent.messageId}`, sent);

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { BotBlocks } from './blocks.js';
+import { BotFiles } from './files.js';
 import { BotOutbox, type OutboxState } from './outbox.js';
 
 /**
@@ -26,6 +28,8 @@ interface BotchatState {
   nextUpdateId: number;
   nextMessageId: number;
   outbox: OutboxState;
+  blocked?: string[];
+  files?: ReturnType<BotFiles['state']>;
 }
 
 export function mountBotchat(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
@@ -39,7 +43,15 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
     return bot;
   };
   if (!restored) addBot(DEMO_BOT_TOKEN, 'Sandbox Demo Bot', 'sandbox_demo_bot');
-  const outbox = new BotOutbox(() => nextMessageId++, restored?.outbox);
+  const files = new BotFiles(restored?.files);
+  files.mount(router, (token) => bots.get(token));
+  const blocks = new BotBlocks(restored?.blocked);
+  blocks.mount(router, (token) => bots.get(token));
+  const outbox = new BotOutbox(
+    () => nextMessageId++,
+    restored?.outbox,
+    (bot, chatId) => blocks.refusal(bot, chatId),
+  );
   outbox.mount(router, (token) => bots.get(token));
 
   const fail = (ctx: RouterContext, code: number, description: string, extra: Record<string, unknown> = {}) => {
@@ -78,7 +90,14 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
         return;
       case 'sendMessage':
       case 'sendPhoto':
+      case 'sendVideo':
+      case 'sendAudio':
+      case 'sendDocument':
+      case 'sendAnimation':
+      case 'sendMediaGroup':
         return outbox.send(ctx, bot, ctx.params.method, params);
+      case 'getFile':
+        return files.getFile(ctx, bot, params);
       case 'deleteMessage':
         return outbox.delete(ctx, bot, params);
       default:
@@ -104,6 +123,9 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
     const body = (ctx.request.body ?? {}) as {
       token?: string;
       text?: string;
+      /** A file of this kind instead of a text (`photo`, `video`, `voice`, `document`, `sticker`), with `text` as its caption. */
+      media?: string;
+      location?: { latitude: number; longitude: number };
       from?: { id?: number; firstName?: string; username?: string };
     };
     const bot = body.token ? bots.get(body.token) : undefined;
@@ -122,7 +144,11 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
         from,
         chat: { id: from.id, type: 'private', first_name: from.first_name },
         date: Math.floor(Date.now() / 1000),
-        text: body.text ?? 'Hello!',
+        ...(body.media
+          ? { ...files.add(bot, body.media), ...(body.text ? { caption: body.text } : {}) }
+          : body.location
+            ? { location: body.location }
+            : { text: body.text ?? 'Hello!' }),
       },
     };
     // The service keeps this update's ids before the request ends: they are never given again, even after a crash.
@@ -141,5 +167,14 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
     ctx.body = { revoked: true };
   });
 
-  return { state: (): BotchatState => ({ bots, nextUpdateId, nextMessageId, outbox: outbox.state() }) };
+  return {
+    state: (): BotchatState => ({
+      bots,
+      nextUpdateId,
+      nextMessageId,
+      outbox: outbox.state(),
+      blocked: blocks.state(),
+      files: files.state(),
+    }),
+  };
 }

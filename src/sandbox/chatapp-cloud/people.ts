@@ -1,7 +1,8 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { CloudState } from './state.js';
+import type { CloudState } from './state.js';
+import { deliverChange } from './webhook.js';
 
 /**
  * The people around the cloud API: a business that gets a number and a token, a person who writes to a number
@@ -33,59 +34,36 @@ export function mountCloudPeople(router: Router, state: CloudState): void {
    * its alternate callback URL, else at `webhookUrl` (standing for the app's callback URL in its dashboard).
    */
   router.post('/_sandbox/chatapp-cloud/messages', async (ctx) => {
-    const body = (ctx.request.body ?? {}) as { phoneNumberId?: string; from?: string; name?: string; text?: string; webhookUrl?: string };
+    const body = (ctx.request.body ?? {}) as {
+      phoneNumberId?: string;
+      from?: string;
+      name?: string;
+      text?: string;
+      webhookUrl?: string;
+      /** A person known only by their business-scoped id (no number in the webhook). */
+      userId?: string;
+      /** Another kind of message than text: `type` and its member, as the webhook carries them. */
+      content?: { type: string } & Record<string, unknown>;
+    };
     const number = state.numbers.get(String(body.phoneNumberId ?? ''));
     if (!number) return fail(ctx, 404, 'no such phone number id');
-    const waba = state.wabas.get(number.wabaId)!;
     if (!number.registered) return fail(ctx, 409, 'the number is not registered with the cloud API');
     const from = String(body.from ?? '4915112345678').replace(/\D/g, '');
     const message = {
-      from,
+      ...(body.userId ? { from_user_id: body.userId } : { from }),
       id: `wamid.${randomBytes(24).toString('base64url')}`,
       timestamp: String(Math.floor(Date.now() / 1000)),
-      type: 'text',
-      text: { body: body.text ?? 'Hello!' },
+      ...(body.content ?? { type: 'text', text: { body: body.text ?? 'Hello!' } }),
     };
-    const payload = {
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: waba.id,
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: CloudState.digits(number), phone_number_id: number.id },
-                contacts: [{ profile: { name: body.name ?? 'Sam' }, wa_id: from }],
-                messages: [message],
-              },
-            },
-          ],
-        },
-      ],
-    };
-    const raw = JSON.stringify(payload);
-    const deliveries: Array<{ appId: string; url: string | null; status: number | null }> = [];
-    for (const [appId, subscription] of waba.subscriptions) {
-      const url = subscription.overrideCallbackUri ?? body.webhookUrl ?? null;
-      const secret = state.apps.get(appId)!.secret;
-      if (!url) {
-        deliveries.push({ appId, url, status: null });
-        continue;
-      }
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/json',
-          'X-Hub-Signature-256': `sha256=${createHmac('sha256', secret).update(raw).digest('hex')}`,
-          'X-Hub-Signature': `sha1=${createHmac('sha1', secret).update(raw).digest('hex')}`,
-        },
-        body: raw,
-      });
-      await response.arrayBuffer();
-      deliveries.push({ appId, url, status: response.status });
-    }
+    const { payload, deliveries } = await deliverChange(
+      state,
+      number,
+      {
+        contacts: [{ profile: { name: body.name ?? 'Sam' }, ...(body.userId ? { user_id: body.userId } : { wa_id: from }) }],
+        messages: [message],
+      },
+      body.webhookUrl,
+    );
     if (deliveries.length === 0) return fail(ctx, 409, 'no app is subscribed to the business account');
     ctx.body = { payload, deliveries, webhookStatus: deliveries[0]!.status };
   });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { verifyCallback } from '../meta-callback.js';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import { type CloudMessagingState, mountCloudMessaging } from './messaging.js';
 import { mountCloudPeople } from './people.js';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
 import { type CloudSnapshot, CloudState, type PhoneNumber, type Token } from './state.js';
@@ -13,7 +14,7 @@ export * from './demo.js';
  * endpoints our adapter uses, with Graph's error bodies `{"error":{"message","type","code","error_subcode",
  * "fbtrace_id"}}`. The token travels as `Authorization: Bearer` or as `access_token`, as on the real Graph.
  */
-export function mountChatappCloud(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
+export function mountChatappCloud(router: Router, sandboxUrl: string, stored: StoredState): MountedSandbox {
   const state = new CloudState(stored.restored as CloudSnapshot | undefined);
   const base = '/chatapp-cloud/:version';
 
@@ -80,6 +81,13 @@ export function mountChatappCloud(router: Router, _sandboxUrl: string, stored: S
     }
     return number;
   };
+
+  const messaging = mountCloudMessaging(
+    router,
+    state,
+    { sandboxUrl, authenticate, numberFor, fail },
+    (stored.restored as { messaging?: CloudMessagingState } | undefined)?.messaging,
+  );
 
   router.get(`${base}/debug_token`, (ctx) => {
     if (!authenticate(ctx)) return;
@@ -173,24 +181,6 @@ export function mountChatappCloud(router: Router, _sandboxUrl: string, stored: S
     ctx.body = { success: true };
   });
 
-  router.post(`${base}/:id/messages`, (ctx) => {
-    const token = authenticate(ctx);
-    const number = token && numberFor(ctx, token);
-    if (!number) return;
-    if (lacks(token!, 'whatsapp_business_messaging'))
-      return fail(ctx, 403, 10, '(#10) Application does not have permission for this action');
-    if (!number.registered) return fail(ctx, 400, 133010, 'Account not registered');
-    const body = params(ctx) as { messaging_product?: string; to?: string; type?: string; text?: { body?: string } };
-    if (body.messaging_product !== 'whatsapp' || !body.to) return fail(ctx, 400, 100, '(#100) Invalid parameter');
-    if ((body.type ?? 'text') === 'text' && !body.text?.body) return fail(ctx, 400, 100, "(#100) The parameter text['body'] is required.");
-    const waId = body.to.replace(/\D/g, '');
-    ctx.body = {
-      messaging_product: 'whatsapp',
-      contacts: [{ input: body.to, wa_id: waId }],
-      messages: [{ id: `wamid.${randomBytes(24).toString('base64url')}` }],
-    };
-  });
-
   /** Subscribes the token's app to the business account; an alternate callback URL is verified first, as Meta does. */
   router.post(`${base}/:id/subscribed_apps`, async (ctx) => {
     const token = authenticate(ctx);
@@ -233,5 +223,5 @@ export function mountChatappCloud(router: Router, _sandboxUrl: string, stored: S
   });
 
   mountCloudPeople(router, state);
-  return { state: () => state.snapshot() };
+  return { state: () => ({ ...state.snapshot(), messaging: messaging() }) };
 }

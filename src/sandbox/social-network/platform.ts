@@ -4,6 +4,7 @@ import type { RouterContext } from '@koa/router';
 import { mountPageComments } from './comments.js';
 import { Graph } from './graph.js';
 import { mountPageInsights } from './insights.js';
+import { mountMessengerSend, type MessengerState } from './messenger-send.js';
 import { mountSocialOAuth } from './oauth.js';
 import { mountSocialPeople } from './people.js';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
@@ -23,6 +24,7 @@ const ADS = ['ads_management', 'ads_read'];
 interface SocialNetworkState {
   social: SocialSnapshot;
   posts: PagePostsState;
+  messenger?: MessengerState;
 }
 
 export function mountSocialNetwork(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
@@ -225,6 +227,7 @@ export function mountSocialNetwork(router: Router, _sandboxUrl: string, stored: 
     ctx.body = graph.pick(pageView(page, null), graph.params(ctx).fields, 'name');
   });
 
+  const messenger = mountMessengerSend(router, graph, state, restored?.messenger);
   mountSocialPeople(router, state);
-  return { state: (): SocialNetworkState => ({ social: state.snapshot(), posts: posts.state() }) };
+  return { state: (): SocialNetworkState => ({ social: state.snapshot(), posts: posts.state(), messenger: messenger() }) };
 }

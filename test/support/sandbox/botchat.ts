@@ -15,6 +15,8 @@ export interface SentMessage {
   text: string | null;
   caption: string | null;
   photo: string | null;
+  file?: { kind: string; url: string } | null;
+  mediaGroupId?: string | null;
   at: number;
   deleted: boolean;
 }
@@ -27,7 +29,8 @@ export interface Writer {
 }
 
 export interface BotFault {
-  kind: 'hang_after_send' | 'server_error' | 'rate_limited';
+  /** `lost_answer`: the message is sent and the connection drops before the answer. */
+  kind: 'hang_after_send' | 'server_error' | 'rate_limited' | 'lost_answer';
   retryAfter?: number;
 }
 
@@ -47,9 +50,34 @@ export class BotchatPeople extends People {
     return this.post('messages', { token, text, from });
   }
 
+  /** A person sends the bot a file (`photo`, `video`, `voice`, `document`, `sticker`) with an optional caption. */
+  sendMedia(
+    token: string,
+    media: string,
+    caption?: string,
+    from: Writer = { id: 4242, firstName: 'Ana' },
+  ): Promise<{ webhookStatus: number }> {
+    return this.post('messages', { token, media, ...(caption ? { text: caption } : {}), from });
+  }
+
+  /** A person shares a place with the bot. */
+  sendLocation(
+    token: string,
+    latitude: number,
+    longitude: number,
+    from: Writer = { id: 4242, firstName: 'Ana' },
+  ): Promise<{ webhookStatus: number }> {
+    return this.post('messages', { token, location: { latitude, longitude }, from });
+  }
+
   /** The bot's owner revokes its token: every later call with it is 401. */
   async revokeToken(token: string): Promise<void> {
     await this.post('revoke', { token });
+  }
+
+  /** The person blocks the bot: the platform refuses the bot's messages to them (403). */
+  async block(token: string, userId: number): Promise<void> {
+    await this.post('blocks', { token, userId });
   }
 
   /** A channel (by its @username) the bots may post to. */

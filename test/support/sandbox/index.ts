@@ -2,6 +2,7 @@ import type { TestApp } from '../app.js';
 import { BotchatPeople } from './botchat.js';
 import { CalendarPeople } from './calendar.js';
 import { ChatappCloudPeople } from './chatapp-cloud.js';
+import { MessengerPeople } from './messenger.js';
 import { QrchatPeople } from './qrchat.js';
 import { SearchSuitePeople } from './search-suite.js';
 import { ShortVideoAdsPeople } from './short-video-ads.js';
@@ -14,6 +15,8 @@ export interface Sandbox {
   botchat: BotchatPeople;
   calendar: CalendarPeople;
   chatappCloud: ChatappCloudPeople;
+  /** Messenger's side of `socialNetwork`. */
+  messenger: MessengerPeople;
   qrchat: QrchatPeople;
   searchSuite: SearchSuitePeople;
   shortVideo: ShortVideoPeople;
@@ -28,6 +31,7 @@ export function sandboxOf(app: () => TestApp): Sandbox {
     botchat: new BotchatPeople(app),
     calendar: new CalendarPeople(app),
     chatappCloud: new ChatappCloudPeople(app),
+    messenger: new MessengerPeople(app),
     qrchat: new QrchatPeople(app),
     searchSuite: new SearchSuitePeople(app),
     shortVideo: new ShortVideoPeople(app),

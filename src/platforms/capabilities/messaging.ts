@@ -1,0 +1,101 @@
+import { PlatformError } from '../errors.js';
+import type { AdapterAccount } from '../types.js';
+import type { PublishMedia } from './publishing.js';
+
+/**
+ * Sending direct messages from an account: to a person by the platform's id of them (a PSID, a chat id, a phone
+ * number) or, where the platform has private replies, to the author of a comment.
+ */
+
+export type MessageRecipient = { kind: 'user'; id: string } | { kind: 'comment'; id: string };
+
+/** The kinds a stored message may have (the contract's `Message.type`). */
+export type MessageKind = 'text' | 'image' | 'video' | 'audio' | 'document' | 'sticker' | 'location' | 'template' | 'other';
+
+/** A message as asked for: its text and files in order, and the platform's options (a Messenger tag). */
+export interface OutgoingMessage {
+  recipient: MessageRecipient;
+  text: string | null;
+  media: PublishMedia[];
+  /** A Messenger message tag, for a send outside the 24-hour window. */
+  tag?: string;
+}
+
+/** What one platform call sends: a text, a file with an optional caption, or an album of files. */
+export interface OutgoingPart {
+  text: string | null;
+  media: PublishMedia[];
+}
+
+/** One message the platform stored, of the messages a part became. */
+export interface SentPart {
+  platformMessageId: string;
+  /** The conversation at the platform it landed in (the person's id: a private reply names them only now). */
+  platformConversationId: string;
+  kind: MessageKind;
+  text: string | null;
+  /** The file this message carries, if any. */
+  media: PublishMedia | null;
+}
+
+/** Rules of the platform that refuse a message to this person now; the contract's codes for them. */
+export type MessageRefusal =
+  'messaging_window_closed' | 'recipient_blocked' | 'private_reply_already_sent' | 'private_reply_window_closed' | 'template_invalid';
+
+/** The platform refused the message by one of its rules (nothing was sent): a 422 naming the rule, never a 502. */
+export class MessageRefused extends PlatformError {
+  constructor(
+    readonly refusal: MessageRefusal,
+    message: string,
+    details: PlatformError['details'] = {},
+  ) {
+    super('invalid_request', message, details);
+    this.name = 'MessageRefused';
+  }
+}
+
+/** A rule the message breaks before anything is sent (a field and why), for a 400. */
+export interface MessageViolation {
+  path: string;
+  message: string;
+}
+
+export interface MessageSender {
+  /** Platform scopes an account needs to send (422 `permission_missing` without them). */
+  readonly scopes: readonly string[];
+  /**
+   * Where the platform accepts free-form messages only so long after the person's last message and says so only
+   * after accepting them (the chat app's failed status), the window in hours: the service checks it first.
+   */
+  readonly replyWindowHours?: number;
+  /** What the platform refuses outright (a text too long, a file kind it does not take, a recipient form it lacks). */
+  validate(message: OutgoingMessage): MessageViolation[];
+  /** How the message is split into platform calls (one per file, or one album), in sending order. */
+  parts(message: OutgoingMessage): OutgoingPart[];
+  /** One call: the messages the platform stored. A refusal by the platform's rules is a `MessageRefused`. */
+  send(account: AdapterAccount, message: OutgoingMessage, part: OutgoingPart): Promise<SentPart[]>;
+  /** A file a person sent, by the platform's id of it, where only the account's credentials can fetch it. */
+  download?(account: AdapterAccount, ref: string): Promise<{ bytes: Buffer; mimeType: string | null }>;
+}
+
+/** A message in the cloud chat API's own shape (`type` and the member it names), `to` in E.164 digits. */
+export interface ChatappPayload {
+  to: string;
+  type: string;
+  content: Record<string, unknown>;
+  replyTo?: string;
+}
+
+/** An approved template: its placeholders per component, which a send must fill. */
+export interface ChatappTemplate {
+  name: string;
+  language: string;
+  category: string;
+  components: Array<{ type: string; text: string | null; parameterCount: number }>;
+}
+
+/** The cloud chat API's own messages (templates, buttons, reactions) and its approved templates. */
+export interface ChatappSender {
+  sendNative(account: AdapterAccount, payload: ChatappPayload): Promise<{ platformMessageId: string; waId: string }>;
+  templates(account: AdapterAccount, page: { limit: number; after?: string }): Promise<{ data: ChatappTemplate[]; after: string | null }>;
+}

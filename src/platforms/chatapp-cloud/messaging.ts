@@ -1,0 +1,165 @@
+import { PlatformError } from '../errors.js';
+import {
+  type ChatappPayload,
+  type ChatappSender,
+  type ChatappTemplate,
+  type MessageKind,
+  MessageRefused,
+  type MessageSender,
+  type MessageViolation,
+  type OutgoingMessage,
+  type OutgoingPart,
+  type SentPart,
+} from '../capabilities/messaging.js';
+import type { PublishMedia } from '../capabilities/publishing.js';
+import type { AdapterAccount } from '../types.js';
+import { classifyGraphError, graph } from './client.js';
+
+const TEXT_LIMIT = 4096;
+
+interface SendAnswer {
+  contacts?: Array<{ input?: string; wa_id?: string }>;
+  messages?: Array<{ id: string }>;
+}
+interface TemplateNode {
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components?: Array<{ type: string; format?: string; text?: string }>;
+}
+
+/** The cloud API's member for a file, and our kind. */
+function mediaTypeOf(media: PublishMedia): { type: string; kind: MessageKind } {
+  if (media.kind === 'image') return { type: 'image', kind: 'image' };
+  if (media.kind === 'video' || media.kind === 'gif') return { type: 'video', kind: 'video' };
+  if (media.kind === 'audio') return { type: 'audio', kind: 'audio' };
+  return { type: 'document', kind: 'document' };
+}
+
+/** Template refusals (132001 not approved in that language, 132000 parameters) are the sender's to fix: a 422. */
+function classifySendError(status: number, body: unknown, headers?: Headers): PlatformError {
+  const error = classifyGraphError(status, body, headers);
+  const code = Number(error.details.platformCode);
+  if (code === 132000 || code === 132001 || code === 132007 || code === 132012)
+    return new MessageRefused('template_invalid', error.message, error.details);
+  return error;
+}
+
+/**
+ * The cloud chat API (`POST /{phone-number-id}/messages`): direct messages (text first, then one message per file
+ * by its public link), its own message types, and the business account's approved templates. Free-form messages
+ * outside the 24-hour window are accepted and fail later (131047): the service checks the window first.
+ */
+export class ChatappCloudMessaging implements MessageSender, ChatappSender {
+  readonly scopes = ['whatsapp_business_messaging'];
+  readonly replyWindowHours = 24;
+
+  constructor(private readonly apiUrl: string) {}
+
+  validate(message: OutgoingMessage): MessageViolation[] {
+    const violations: MessageViolation[] = [];
+    if (message.recipient.kind === 'comment') violations.push({ path: 'commentId', message: 'chatapp-cloud has no comments to reply to.' });
+    if (message.tag)
+      violations.push({ path: 'messagingTag', message: 'Message tags are Messenger’s; outside the window, send a template.' });
+    if (message.text && message.text.length > TEXT_LIMIT)
+      violations.push({ path: 'text', message: `The text has ${message.text.length} characters; the chat app allows ${TEXT_LIMIT}.` });
+    return violations;
+  }
+
+  parts(message: OutgoingMessage): OutgoingPart[] {
+    const text: OutgoingPart[] = message.text === null ? [] : [{ text: message.text, media: [] }];
+    return [...text, ...message.media.map((file) => ({ text: null, media: [file] }))];
+  }
+
+  async send(account: AdapterAccount, message: OutgoingMessage, part: OutgoingPart): Promise<SentPart[]> {
+    const [file] = part.media;
+    const media = file ? mediaTypeOf(file) : null;
+    const sent = await this.post(account, {
+      to: /^\+?[\d\s-]+$/.test(message.recipient.id) ? message.recipient.id.replace(/\D/g, '') : message.recipient.id,
+      type: media?.type ?? 'text',
+      content: media ? { link: file!.url } : { body: part.text, preview_url: false },
+    });
+    return [
+      {
+        platformMessageId: sent.platformMessageId,
+        platformConversationId: sent.waId,
+        kind: media?.kind ?? 'text',
+        text: part.text,
+        media: file ?? null,
+      },
+    ];
+  }
+
+  sendNative(account: AdapterAccount, payload: ChatappPayload) {
+    return this.post(account, payload);
+  }
+
+  async templates(account: AdapterAccount, page: { limit: number; after?: string }) {
+    const wabaId = account.credentials.extra?.wabaId;
+    const answer = await graph<{ data: TemplateNode[]; paging?: { cursors?: { after?: string }; next?: string } }>(
+      this.apiUrl,
+      account.credentials.accessToken,
+      'GET',
+      `${wabaId}/message_templates`,
+      {
+        query: {
+          status: 'APPROVED',
+          fields: 'name,language,status,category,components',
+          limit: String(page.limit),
+          ...(page.after ? { after: page.after } : {}),
+        },
+      },
+    );
+    const data: ChatappTemplate[] = answer.data.map((node) => ({
+      name: node.name,
+      language: node.language,
+      category: node.category.toLowerCase(),
+      components: (node.components ?? []).map((component) => ({
+        type: component.type.toLowerCase(),
+        text: component.text ?? null,
+        parameterCount: new Set(component.text?.match(/\{\{\d+\}\}/g) ?? []).size,
+      })),
+    }));
+    return { data, after: answer.paging?.next ? (answer.paging.cursors?.after ?? null) : null };
+  }
+
+  /** A file a person sent: its short-lived URL from `GET /{media-id}`, fetched with the token as the API requires. */
+  async download(account: AdapterAccount, ref: string): Promise<{ bytes: Buffer; mimeType: string | null }> {
+    const token = account.credentials.accessToken;
+    const media = await graph<{ url?: string; mime_type?: string }>(this.apiUrl, token, 'GET', ref);
+    if (!media.url) throw new PlatformError('invalid_request', 'the platform gave no URL for the media');
+    const response = await fetch(media.url, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(20_000) }).catch(
+      (error: Error) => {
+        throw new PlatformError('transient', `the media could not be fetched: ${error.message}`);
+      },
+    );
+    if (!response.ok)
+      throw new PlatformError(response.status >= 500 ? 'transient' : 'invalid_request', `the media host answered ${response.status}`);
+    return { bytes: Buffer.from(await response.arrayBuffer()), mimeType: media.mime_type ?? response.headers.get('content-type') };
+  }
+
+  private async post(account: AdapterAccount, payload: ChatappPayload): Promise<{ platformMessageId: string; waId: string }> {
+    const answer = await graph<SendAnswer>(
+      this.apiUrl,
+      account.credentials.accessToken,
+      'POST',
+      `${account.platformAccountId}/messages`,
+      {
+        body: {
+          messaging_product: 'whatsapp',
+          recipient_type: 'individual',
+          // A person known only by their business-scoped id is addressed by it; everyone else by number.
+          ...(/^\d+$/.test(payload.to) ? { to: payload.to } : { recipient: payload.to }),
+          type: payload.type,
+          [payload.type]: payload.content,
+          ...(payload.replyTo ? { context: { message_id: payload.replyTo } } : {}),
+        },
+      },
+      classifySendError,
+    );
+    const id = answer.messages?.[0]?.id;
+    if (!id) throw new PlatformError('invalid_request', 'the chat app answered without a message id');
+    return { platformMessageId: id, waId: answer.contacts?.[0]?.wa_id ?? payload.to };
+  }
+}

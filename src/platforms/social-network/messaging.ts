@@ -1,0 +1,101 @@
+import { classifyMetaError } from '../meta/graph.js';
+import type { PlatformError } from '../errors.js';
+import {
+  type MessageKind,
+  MessageRefused,
+  type MessageSender,
+  type MessageViolation,
+  type OutgoingMessage,
+  type OutgoingPart,
+  type SentPart,
+} from '../capabilities/messaging.js';
+import type { PublishMedia } from '../capabilities/publishing.js';
+import type { AdapterAccount } from '../types.js';
+import type { SocialNetworkClient } from './client.js';
+
+/** Messenger's Send API limits (https://developers.facebook.com/docs/messenger-platform/reference/send-api). */
+const TEXT_LIMIT = 2000;
+
+/** Messenger's attachment type and our kind for a file. */
+function attachmentOf(media: PublishMedia): { type: string; kind: MessageKind } {
+  if (media.kind === 'image' || media.kind === 'gif') return { type: 'image', kind: 'image' };
+  if (media.kind === 'video') return { type: 'video', kind: 'video' };
+  if (media.kind === 'audio') return { type: 'audio', kind: 'audio' };
+  return { type: 'file', kind: 'document' };
+}
+
+/**
+ * The Send API's refusals by rule, before Meta's generic reading (which takes any `(#10)` for a lost permission):
+ * outside the window 10/2018278; no conversation with the person 100/2018001 or 551 (unavailable, blocked);
+ * private replies 10900 (one per comment) and 10903 (too old).
+ */
+function classifySendError(status: number, body: unknown, headers?: Headers): PlatformError {
+  const error = classifyMetaError(status, body, headers);
+  const { code, error_subcode: subcode } = (body as { error?: { code?: number; error_subcode?: number } } | null)?.error ?? {};
+  const refuse = (refusal: MessageRefused['refusal']) => new MessageRefused(refusal, error.message, error.details);
+  if (subcode === 2018278 || (code === 10 && /outside of allowed window/i.test(error.message))) return refuse('messaging_window_closed');
+  if (code === 10900) return refuse('private_reply_already_sent');
+  if (code === 10903) return refuse('private_reply_window_closed');
+  if (code === 551 || subcode === 2018001) return refuse('recipient_blocked');
+  return error;
+}
+
+/**
+ * Messenger messages from a page, with its page token: one per file (the text first, on its own), to a person by
+ * their page-scoped id or privately to a comment's author. Outside the 24-hour window only with a message tag.
+ */
+export class SocialNetworkMessaging implements MessageSender {
+  /** A page account's scopes are its tasks; a missing `pages_messaging` is the platform's (#200) refusal. */
+  readonly scopes = [];
+
+  constructor(private readonly client: SocialNetworkClient) {}
+
+  validate(message: OutgoingMessage): MessageViolation[] {
+    const violations: MessageViolation[] = [];
+    if (message.text && message.text.length > TEXT_LIMIT)
+      violations.push({ path: 'text', message: `The text has ${message.text.length} characters; Messenger allows ${TEXT_LIMIT}.` });
+    if (message.recipient.kind === 'comment' && message.tag)
+      violations.push({
+        path: 'messagingTag',
+        message: 'A private reply takes no message tag: it is allowed once, within 7 days of the comment.',
+      });
+    if (message.recipient.kind === 'comment' && message.media.length > 0)
+      violations.push({ path: 'mediaIds', message: 'A private reply is one text message; send files once the person answers.' });
+    return violations;
+  }
+
+  parts(message: OutgoingMessage): OutgoingPart[] {
+    const text: OutgoingPart[] = message.text === null ? [] : [{ text: message.text, media: [] }];
+    return [...text, ...message.media.map((file) => ({ text: null, media: [file] }))];
+  }
+
+  async send(account: AdapterAccount, message: OutgoingMessage, part: OutgoingPart): Promise<SentPart[]> {
+    const [file] = part.media;
+    const recipient = message.recipient.kind === 'comment' ? { comment_id: message.recipient.id } : { id: message.recipient.id };
+    const attachment = file ? attachmentOf(file) : null;
+    const answer = await this.client.call<{ recipient_id: string; message_id: string }>(
+      'POST',
+      `${account.platformAccountId}/messages`,
+      {
+        token: account.credentials.accessToken,
+        json: {
+          recipient,
+          ...(message.tag ? { messaging_type: 'MESSAGE_TAG', tag: message.tag.toUpperCase() } : { messaging_type: 'RESPONSE' }),
+          message: attachment
+            ? { attachment: { type: attachment.type, payload: { url: file!.url, is_reusable: false } } }
+            : { text: part.text },
+        },
+      },
+      classifySendError,
+    );
+    return [
+      {
+        platformMessageId: answer.message_id,
+        platformConversationId: answer.recipient_id,
+        kind: attachment?.kind ?? 'text',
+        text: part.text,
+        media: file ?? null,
+      },
+    ];
+  }
+}
