@@ -11,10 +11,11 @@ import { media } from './media/index.js';
 import { messaging } from './messaging/index.js';
 import { publishing } from './publishing/index.js';
 import { usage } from './usage/index.js';
+import { wallet } from './wallet/index.js';
 import { webhooks } from './webhooks/index.js';
 
 /** The areas of the service, each said in its own folder. Their order is the order incoming events reach them. */
-export const areas = [auth, keys, accounts, connect, media, publishing, messaging, hooks, webhooks, usage] as const;
+export const areas = [auth, keys, accounts, connect, media, publishing, messaging, hooks, webhooks, usage, wallet] as const;
 
 type AnyOf = (typeof areas)[number];
 type SettingsOf<T> = T extends { settings?: (env: NodeJS.ProcessEnv) => infer S } ? S : never;

@@ -7,6 +7,7 @@ import { koaBody } from 'koa-body';
 import { SANDBOXES } from './platforms.js';
 import type { MountedSandbox } from './sandbox-platform.js';
 import { SandboxStateFiles } from './state-files.js';
+import { mountWalletSandbox } from './wallet/index.js';
 
 export interface Sandbox {
   /** Base URL; each platform lives under its own prefix (`/botchat`), the people's controls under `/_sandbox`. */
@@ -62,6 +63,7 @@ export async function startSandbox(options: { port: number; host?: string; state
     entry.platform = sandbox.mount(router, url, { restored: files.read(name), saveNow: () => save(name, entry.platform) });
     mounted.push(entry);
   }
+  mounted.push({ name: 'wallet', platform: mountWalletSandbox(router, url, files) });
   // Every request but a read may change a platform's state; it is written once the request is answered.
   app.use(async (ctx, next) => {
     try {
