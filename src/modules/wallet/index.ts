@@ -1,5 +1,6 @@
 import { defineArea } from '../area.js';
 import * as handlers from './handlers.js';
+import { PushWorker } from './push-worker.js';
 import { walletSettings } from './settings.js';
 
 export const wallet = defineArea({
@@ -7,4 +8,5 @@ export const wallet = defineArea({
   contractArea: 'Wallet',
   handlers,
   settings: walletSettings,
+  workers: { walletPushes: (services, databaseUrl) => new PushWorker(services, databaseUrl) },
 });
