@@ -167,7 +167,11 @@ export class PushSending implements LeasedWork<Claimed, Outcome> {
         program?.certificatePem && program.sealedPrivateKey
           ? {
               key: `${program.id}:${program.certificate?.serialNumber ?? ''}`,
-              credentials: { certificatePem: program.certificatePem, privateKeyPem: this.services.secrets.open(program.sealedPrivateKey) },
+              credentials: {
+                // With the vendor's intermediate, so the chain is whole whatever the push service knows.
+                certificatePem: `${program.certificatePem}${program.wwdrPem ?? ''}`,
+                privateKeyPem: this.services.secrets.open(program.sealedPrivateKey),
+              },
             }
           : null,
       );
