@@ -1,9 +1,11 @@
-import { PKPass } from 'passkit-generator';
+import { createHash } from 'node:crypto';
 import type { Services } from '../../services.js';
 import { designImages } from './images.js';
 import type { PassRow, ProgramRow, TransitType } from './models.js';
 import { WalletVendorNotConnectedError } from './errors.js';
+import { signManifest } from './signature.js';
 import { vendorStatus } from './vendor-status.js';
+import { storedZip } from './zip.js';
 
 const BARCODE_FORMATS = {
   qr: 'PKBarcodeFormatQR',
@@ -76,17 +78,24 @@ export function passJson(services: Services, program: ProgramRow, pass: PassRow)
 
 /**
  * The signed `.pkpass` of a pass, as it is now: `pass.json`, the design's images, `manifest.json` with each
- * file's SHA-1 and the manifest's detached PKCS#7 signature by the program's certificate, carrying the vendor's
- * intermediate (passkit-generator builds and signs it). A deleted pass is built void.
+ * file's SHA-1, and the manifest's detached PKCS#7 signature by the program's certificate carrying the vendor's
+ * intermediate (node-forge's PKCS#7, see signature.ts), zipped with stored entries. A deleted pass is built void.
  */
 export async function buildPkpass(services: Services, program: ProgramRow, pass: PassRow): Promise<Buffer> {
   if (vendorStatus(program).status !== 'connected' || !program.certificatePem || !program.sealedPrivateKey || !program.wwdrPem) {
     throw new WalletVendorNotConnectedError('The pass cannot be signed right now: the program has no valid certificate.');
   }
-  const images = await designImages(services, program);
-  const pkpass = new PKPass(
-    { 'pass.json': Buffer.from(JSON.stringify(passJson(services, program, pass))), ...images },
-    { wwdr: program.wwdrPem, signerCert: program.certificatePem, signerKey: services.secrets.open(program.sealedPrivateKey) },
+  const files: Array<[string, Buffer]> = [
+    ['pass.json', Buffer.from(JSON.stringify(passJson(services, program, pass)))],
+    ...Object.entries(await designImages(services, program)),
+  ];
+  const manifest = Buffer.from(
+    JSON.stringify(Object.fromEntries(files.map(([name, data]) => [name, createHash('sha1').update(data).digest('hex')]))),
   );
-  return pkpass.getAsBuffer();
+  const signature = signManifest(manifest, {
+    certificatePem: program.certificatePem,
+    privateKeyPem: services.secrets.open(program.sealedPrivateKey),
+    wwdrPem: program.wwdrPem,
+  });
+  return storedZip([...files, ['manifest.json', manifest], ['signature', signature]]);
 }

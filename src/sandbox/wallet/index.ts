@@ -70,6 +70,15 @@ export function mountWalletSandbox(router: Router, _sandboxUrl: string, files: S
     ctx.status = 201;
     ctx.body = presentPhone(phones.create());
   });
+  // Every phone in brief: how many pushes reached it and how many updated passes it fetched.
+  router.get('/_sandbox/wallet/phones', (ctx) => {
+    ctx.body = phones.all().map((phone) => ({
+      id: phone.id,
+      pushes: phone.pushes,
+      updates: [...phone.passes.values()].reduce((sum, held) => sum + held.updates, 0),
+      errors: phone.errors.length,
+    }));
+  });
   router.get('/_sandbox/wallet/phones/:id', (ctx) => {
     const phone = phoneOf(ctx);
     if (phone) ctx.body = presentPhone(phone);

@@ -59,6 +59,10 @@ export class Phones {
     return phone;
   }
 
+  all(): Phone[] {
+    return [...this.phones.values()];
+  }
+
   get(id: string): Phone | undefined {
     return this.phones.get(id);
   }
