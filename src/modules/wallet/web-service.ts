@@ -4,6 +4,7 @@ import { NotFoundError } from '../../lib/errors.js';
 import { WalletPassAuthFailedError } from './errors.js';
 import { PassRow, ProgramRow } from './models.js';
 import { buildPkpass } from './package.js';
+import { assertCanSign } from './passes.js';
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -11,10 +12,26 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * Signed files by pass version: after a change, every device that holds the pass fetches the same version at
+ * once, and it is signed once. A version is the pass's update tag with its program's (design, certificate).
+ */
+const signedVersions = new Map<string, Promise<Buffer>>();
+const SIGNED_VERSIONS = 500;
+
 /** A pass's signed file, as it is now, with its program. */
 async function signed(services: Services, pass: PassRow): Promise<{ file: Buffer; lastModified: string }> {
   const program = await ProgramRow.query(services.db).findById(pass.programId).throwIfNotFound();
-  return { file: await buildPkpass(services, program, pass), lastModified: pass.modifiedAt.toUTCString() };
+  assertCanSign(program);
+  const version = `${pass.id}:${pass.updateTag}:${program.updatedAt.getTime()}:${program.certificate?.serialNumber ?? ''}`;
+  let file = signedVersions.get(version);
+  if (!file) {
+    file = buildPkpass(services, program, pass);
+    file.catch(() => signedVersions.delete(version));
+    signedVersions.set(version, file);
+    if (signedVersions.size > SIGNED_VERSIONS) signedVersions.delete(signedVersions.keys().next().value!);
+  }
+  return { file: await file, lastModified: pass.modifiedAt.toUTCString() };
 }
 
 /** The public download: the pass (not deleted) whose link carries its token; any mismatch is the same 404. */

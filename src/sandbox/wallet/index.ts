@@ -76,7 +76,7 @@ export function mountWalletSandbox(router: Router, _sandboxUrl: string, files: S
       id: phone.id,
       pushes: phone.pushes,
       updates: [...phone.passes.values()].reduce((sum, held) => sum + held.updates, 0),
-      errors: phone.errors.length,
+      errors: phone.errors,
     }));
   });
   router.get('/_sandbox/wallet/phones/:id', (ctx) => {

@@ -26,6 +26,9 @@ export interface Phone {
   errors: string[];
 }
 
+/** When a phone tries again after its look for changes failed. */
+const RETRY_MS = [1000, 2000, 4000, 8000];
+
 const keyOf = (passTypeIdentifier: string, serialNumber: string) => `${passTypeIdentifier}/${serialNumber}`;
 
 /**
@@ -105,10 +108,19 @@ export class Phones {
     const types = new Map<string, HeldPass>();
     for (const held of phone.passes.values()) types.set(held.passTypeIdentifier, held);
     for (const [passTypeIdentifier, any] of types) {
-      try {
-        await this.refresh(phone, passTypeIdentifier, any);
-      } catch (error) {
-        phone.errors.push(`updating ${passTypeIdentifier}: ${(error as Error).message}`);
+      // As a wallet does, a failed look is tried again a little later (a busy or unreachable service).
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.refresh(phone, passTypeIdentifier, any);
+          break;
+        } catch (error) {
+          if (attempt < RETRY_MS.length) {
+            await new Promise((resolve) => setTimeout(resolve, RETRY_MS[attempt]));
+            continue;
+          }
+          phone.errors.push(`updating ${passTypeIdentifier}: ${(error as Error).message}`);
+          break;
+        }
       }
     }
   }
