@@ -2938,7 +2938,18 @@ export interface paths {
         delete: operations["deleteWalletPass"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a wallet pass
+         * @description Changes a pass's own data: its field values (merged by key; a `null` value returns the field to the
+         *     program's `defaultValue`), its holder, barcode text or expiry. The devices that hold the pass are asked
+         *     to fetch it again (fields with a `changeMessage` show it on the lock screen), and `pass.updated` is emitted
+         *     with what changed. A request that changes nothing answers the pass and emits nothing. The balance changes
+         *     only through transactions.
+         *
+         *     Errors: 400 `validation_failed` (also a `fields` key the program does not have, or `balance`); 404
+         *     `not_found`; 422 `wallet_vendor_not_connected` (the devices could not be given the new pass).
+         */
+        patch: operations["updateWalletPass"];
         trace?: never;
     };
     "/wallet/passes/{id}/download": {
@@ -3037,6 +3048,154 @@ export interface paths {
         get: operations["listCalendars"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/ws/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The identifier the device's wallet gives itself.
+                 * @example 6b2c7e0b5f3a4e1d9c8b7a6f5e4d3c2b
+                 */
+                deviceLibraryIdentifier: components["parameters"]["WalletDeviceLibraryIdentifier"];
+                /**
+                 * @description The pass type identifier of the pass (its program's).
+                 * @example pass.example.acme.loyalty
+                 */
+                passTypeIdentifier: components["parameters"]["WalletPassTypeIdentifier"];
+                /**
+                 * @description The serial number of the pass.
+                 * @example ACME-000128
+                 */
+                serialNumber: components["parameters"]["WalletSerialNumber"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pass web service: a device registers for a pass
+         * @description Called by the wallet on a device (not by you) when the holder adds a pass: the device asks to be told of
+         *     the pass's changes, at `pushToken`. Part of the vendor's pass web service protocol, served under the
+         *     `webServiceURL` written in every pass (`<PUBLIC_URL>/wallet/ws`; it must be `https` for real devices).
+         *     Public: authorised by `Authorization: ApplePass <authenticationToken>`, the pass's own token written in
+         *     its `pass.json`. Answers 201 for a new registration and 200 when the device was registered already (its
+         *     push token is updated).
+         *
+         *     Errors: 400 `validation_failed`; 401 `wallet_pass_auth_failed` (no such pass, or a wrong token).
+         */
+        post: operations["registerWalletDevice"];
+        /**
+         * Pass web service: a device unregisters from a pass
+         * @description Called by the wallet on a device when the holder removes a pass: the device is no longer told of its
+         *     changes. Public, authorised by `Authorization: ApplePass <authenticationToken>` (see
+         *     `registerWalletDevice`). Answers 200 also when the device was not registered.
+         *
+         *     Errors: 400 `validation_failed`; 401 `wallet_pass_auth_failed`.
+         */
+        delete: operations["unregisterWalletDevice"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/ws/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The identifier the device's wallet gives itself.
+                 * @example 6b2c7e0b5f3a4e1d9c8b7a6f5e4d3c2b
+                 */
+                deviceLibraryIdentifier: components["parameters"]["WalletDeviceLibraryIdentifier"];
+                /**
+                 * @description The pass type identifier of the pass (its program's).
+                 * @example pass.example.acme.loyalty
+                 */
+                passTypeIdentifier: components["parameters"]["WalletPassTypeIdentifier"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Pass web service: passes changed for a device
+         * @description Called by the wallet on a device after a push: the serial numbers of the passes of this type the device is
+         *     registered for that changed since `passesUpdatedSince` (the `lastUpdated` tag of its previous call; left
+         *     out, all of them). The device then fetches each (`getLatestWalletPass`). Public: the device is known by
+         *     its registrations, so no token is sent. Answers 204 when nothing changed.
+         *
+         *     Errors: 400 `validation_failed`.
+         */
+        get: operations["listWalletDeviceUpdates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/ws/v1/passes/{passTypeIdentifier}/{serialNumber}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The pass type identifier of the pass (its program's).
+                 * @example pass.example.acme.loyalty
+                 */
+                passTypeIdentifier: components["parameters"]["WalletPassTypeIdentifier"];
+                /**
+                 * @description The serial number of the pass.
+                 * @example ACME-000128
+                 */
+                serialNumber: components["parameters"]["WalletSerialNumber"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Pass web service: the latest version of a pass
+         * @description Called by the wallet on a device to fetch the current, signed `.pkpass` of a pass it holds. Public,
+         *     authorised by `Authorization: ApplePass <authenticationToken>`. With `If-Modified-Since` equal to or
+         *     after the pass's `Last-Modified`, answers 304. A deleted pass is still answered here, marked void, so that
+         *     devices stop showing it as valid.
+         *
+         *     Errors: 400 `validation_failed`; 401 `wallet_pass_auth_failed`; 422 `wallet_vendor_not_connected` (the
+         *     program's certificate expired).
+         */
+        get: operations["getLatestWalletPass"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/ws/v1/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pass web service: a device reports problems
+         * @description Called by the wallet on a device to report what went wrong with the service's passes (a pass that does
+         *     not verify, a request that failed). The messages are written to the service's log at warning level, so
+         *     that the operator sees them. Public, like the other web service routes.
+         *
+         *     Errors: 400 `validation_failed`.
+         */
+        post: operations["logWalletDeviceMessages"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4370,10 +4529,11 @@ export interface components {
          *     | `private_reply_already_sent` | 422 | The comment was answered privately already: the platform allows one private reply per comment. |
          *     | `private_reply_window_closed` | 422 | The comment is too old for a private reply (the platform allows one within 7 days of the comment). |
          *     | `template_invalid` | 422 | The chat app template is not approved in this language, or the parameters given do not match its placeholders. |
+         *     | `wallet_pass_auth_failed` | 401 | A device's request to the pass web service names no pass it holds, or carries the wrong ApplePass authentication token. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -11346,6 +11506,12 @@ export interface components {
              */
             passStyle: "storeCard" | "coupon" | "eventTicket" | "generic" | "boardingPass";
             /**
+             * @description For a `boardingPass`, the kind of transport it is for (the vendor shows its icon between the primary fields); `null` for other styles.
+             * @example null
+             * @enum {string|null}
+             */
+            transitType: "air" | "boat" | "bus" | "generic" | "train" | null;
+            /**
              * @description The organisation shown on passes and in lock-screen notices.
              * @example Acme Coffee
              */
@@ -11362,7 +11528,8 @@ export interface components {
              */
             logoMediaId: string | null;
             /**
-             * @description The icon image (PNG) shown in notices; `null` uses a plain default icon.
+             * @description The icon image (PNG) shown in lock-screen notices and mails; every pass must carry one, so `null` uses a
+             *     plain square in the program's background colour.
              * @example media_01jd4g8j9k0m1n2p3q4r5s6t7v
              */
             iconMediaId: string | null;
@@ -11494,6 +11661,13 @@ export interface components {
              */
             passStyle: "storeCard" | "coupon" | "eventTicket" | "generic" | "boardingPass";
             /**
+             * @description The kind of transport of a `boardingPass` (`air`, `boat`, `bus`, `generic`, `train`): required for that
+             *     style, refused for the others (400 `validation_failed`). It cannot change later.
+             * @example null
+             * @enum {string|null}
+             */
+            transitType?: "air" | "boat" | "bus" | "generic" | "train" | null;
+            /**
              * @description The organisation shown on passes and in lock-screen notices.
              * @example Acme Coffee
              */
@@ -11510,7 +11684,8 @@ export interface components {
              */
             logoMediaId?: string | null;
             /**
-             * @description The icon image (PNG, ideally 87×87 px) shown in notices; left out, a plain default icon.
+             * @description The icon image (PNG, ideally 87×87 px, `POST /upload`) shown in lock-screen notices. Every pass must carry
+             *     an icon: left out, a plain square in the background colour is used.
              * @example media_01jd4g8j9k0m1n2p3q4r5s6t7v
              */
             iconMediaId?: string | null;
@@ -11835,6 +12010,51 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
         };
+        /**
+         * @description Members of a pass to change; those left out keep their value.
+         * @example {
+         *       "fields": {
+         *         "tier": "Platinum"
+         *       }
+         *     }
+         */
+        WalletPassUpdate: {
+            /** @description The holder, replaced as a whole. */
+            holder?: {
+                /**
+                 * @description The holder's name.
+                 * @example Lena Fischer
+                 */
+                name?: string | null;
+                /**
+                 * Format: email
+                 * @description The holder's email address (the service sends no email).
+                 * @example lena@cafe-fischer.example
+                 */
+                email?: string | null;
+            };
+            /**
+             * @description Values by field key of the program, merged into the pass's values; `null` removes the pass's own value
+             *     (the field shows its `defaultValue`). Unknown keys and `balance` answer 400.
+             * @example {
+             *       "tier": "Platinum"
+             *     }
+             */
+            fields?: {
+                [key: string]: string | null;
+            };
+            /**
+             * @description The text the barcode carries.
+             * @example ACME-000128
+             */
+            barcodeMessage?: string;
+            /**
+             * Format: date-time
+             * @description When the pass expires; `null` never.
+             * @example 2027-12-31T23:59:59Z
+             */
+            expiresAt?: string | null;
+        };
         /** @description One change of a pass's balance, or a purchase recorded on it. Transactions cannot be changed or deleted. */
         WalletPassTransaction: {
             /**
@@ -11984,6 +12204,51 @@ export interface components {
         /** @description Every calendar the connected calendar account can see, its own first. */
         CalendarList: {
             data: components["schemas"]["Calendar"][];
+        };
+        /**
+         * @description What a device sends when it registers for a pass.
+         * @example {
+         *       "pushToken": "4f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"
+         *     }
+         */
+        WalletDeviceRegistration: {
+            /**
+             * @description The device's push token, to which the service sends a push when the pass changes.
+             * @example 4f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0
+             */
+            pushToken: string;
+        };
+        /** @description The passes that changed for a device since its tag. */
+        WalletDeviceUpdates: {
+            /**
+             * @description Serial numbers of the passes that changed.
+             * @example [
+             *       "ACME-000128"
+             *     ]
+             */
+            serialNumbers: string[];
+            /**
+             * @description The tag to send as `passesUpdatedSince` next time.
+             * @example 1290
+             */
+            lastUpdated: string;
+        };
+        /**
+         * @description Messages a device reports about the service's passes.
+         * @example {
+         *       "logs": [
+         *         "Web service error for pass.example.acme.loyalty: Response to GET /v1/passes/... was not a valid pass."
+         *       ]
+         *     }
+         */
+        WalletDeviceLog: {
+            /**
+             * @description The messages, one per problem.
+             * @example [
+             *       "Web service error for pass.example.acme.loyalty: Response to GET /v1/passes/... was not a valid pass."
+             *     ]
+             */
+            logs: string[];
         };
         /**
          * @description The start or end of a calendar event: `dateTime` for a timed event, `date` for an all-day event (the other
@@ -14734,6 +14999,25 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request names no pass of this pass type, or its `Authorization: ApplePass <authenticationToken>` header is missing or is not the pass's token (`wallet_pass_auth_failed`). */
+        WalletPassAuthFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://socialgate.dev/problems/wallet_pass_auth_failed",
+                 *       "title": "Not authorised for this pass",
+                 *       "status": 401,
+                 *       "detail": "Send Authorization: ApplePass <authenticationToken> with the token of the pass.",
+                 *       "code": "wallet_pass_auth_failed",
+                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The event changed on the platform since the version in `If-Match` (`calendar_event_changed`): nothing was changed; read the event again and reapply. Or the account is not connected (`account_not_connected`). */
         CalendarEventConflict: {
             headers: {
@@ -14802,6 +15086,21 @@ export interface components {
          *     ]
          */
         AdEffectiveStatusQuery: components["schemas"]["AdEffectiveStatus"][];
+        /**
+         * @description The identifier the device's wallet gives itself.
+         * @example 6b2c7e0b5f3a4e1d9c8b7a6f5e4d3c2b
+         */
+        WalletDeviceLibraryIdentifier: string;
+        /**
+         * @description The pass type identifier of the pass (its program's).
+         * @example pass.example.acme.loyalty
+         */
+        WalletPassTypeIdentifier: string;
+        /**
+         * @description The serial number of the pass.
+         * @example ACME-000128
+         */
+        WalletSerialNumber: string;
         /**
          * @description Which of the account's calendars (an `id` from `GET /accounts/{id}/calendar/calendars`): a shared or team
          *     calendar, or another the owner made. Without it, the account's own (primary) calendar.
@@ -23737,6 +24036,7 @@ export interface operations {
                      *           "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *           "name": "Acme Coffee Club",
                      *           "passStyle": "storeCard",
+                     *           "transitType": null,
                      *           "organizationName": "Acme Coffee",
                      *           "description": "Acme Coffee Club loyalty card",
                      *           "colors": {
@@ -23800,7 +24100,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createWalletProgram: {
@@ -23874,6 +24173,7 @@ export interface operations {
                      *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "name": "Acme Coffee Club",
                      *       "passStyle": "storeCard",
+                     *       "transitType": null,
                      *       "organizationName": "Acme Coffee",
                      *       "description": "Acme Coffee Club loyalty card",
                      *       "colors": {
@@ -23949,7 +24249,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getWalletProgram: {
@@ -23979,6 +24278,7 @@ export interface operations {
                      *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "name": "Acme Coffee Club",
                      *       "passStyle": "storeCard",
+                     *       "transitType": null,
                      *       "organizationName": "Acme Coffee",
                      *       "description": "Acme Coffee Club loyalty card",
                      *       "colors": {
@@ -24039,7 +24339,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateWalletProgram: {
@@ -24078,6 +24377,7 @@ export interface operations {
                      *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "name": "Acme Coffee Club",
                      *       "passStyle": "storeCard",
+                     *       "transitType": null,
                      *       "organizationName": "Acme Coffee",
                      *       "description": "Acme Coffee Club loyalty card",
                      *       "colors": {
@@ -24158,7 +24458,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     connectWalletVendor: {
@@ -24240,7 +24539,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     uploadWalletVendorCertificate: {
@@ -24329,7 +24627,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getWalletVendorStatus: {
@@ -24376,7 +24673,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createWalletPass: {
@@ -24494,7 +24790,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listWalletPasses: {
@@ -24569,7 +24864,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getWalletPass: {
@@ -24624,7 +24918,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteWalletPass: {
@@ -24654,7 +24947,91 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+        };
+    };
+    updateWalletPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the wallet pass (`wpass_…`).
+                 * @example wpass_01jd4e5f6g7h8j9k0m1n2p3q4r
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fields": {
+                 *         "tier": "Platinum"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WalletPassUpdate"];
+            };
+        };
+        responses: {
+            /** @description The pass as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wpass_01jd4e5f6g7h8j9k0m1n2p3q4r",
+                     *       "programId": "wprog_01jd4d4e5f6g7h8j9k0m1n2p3q",
+                     *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "serialNumber": "ACME-000128",
+                     *       "holder": {
+                     *         "name": "Lena Fischer",
+                     *         "email": "lena@cafe-fischer.example"
+                     *       },
+                     *       "fields": {
+                     *         "memberName": "Lena Fischer",
+                     *         "tier": "Platinum"
+                     *       },
+                     *       "barcodeMessage": "ACME-000128",
+                     *       "balance": 252,
+                     *       "voided": false,
+                     *       "expiresAt": "2027-12-31T23:59:59Z",
+                     *       "downloadUrl": "http://localhost:8080/wallet/passes/wpass_01jd4e5f6g7h8j9k0m1n2p3q4r/download?token=Xq3v9LmP2sT8wRz1KdY6bN0cF4hJ7gA5eU2iO8pQr1M",
+                     *       "createdAt": "2026-11-22T11:00:00Z",
+                     *       "updatedAt": "2026-11-24T08:05:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WalletPass"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The program cannot sign the changed pass (`wallet_vendor_not_connected`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/wallet_vendor_not_connected",
+                     *       "title": "The program cannot sign passes",
+                     *       "status": 422,
+                     *       "detail": "The program's certificate expired on 2027-12-20; upload a renewed one with POST /wallet/programs/{id}/vendor/certificate.",
+                     *       "code": "wallet_vendor_not_connected",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     downloadWalletPass: {
@@ -24715,7 +25092,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listPassTransactions: {
@@ -24788,7 +25164,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createPassTransaction: {
@@ -24879,7 +25254,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listCalendars: {
@@ -24933,6 +25307,253 @@ export interface operations {
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    registerWalletDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The identifier the device's wallet gives itself.
+                 * @example 6b2c7e0b5f3a4e1d9c8b7a6f5e4d3c2b
+                 */
+                deviceLibraryIdentifier: components["parameters"]["WalletDeviceLibraryIdentifier"];
+                /**
+                 * @description The pass type identifier of the pass (its program's).
+                 * @example pass.example.acme.loyalty
+                 */
+                passTypeIdentifier: components["parameters"]["WalletPassTypeIdentifier"];
+                /**
+                 * @description The serial number of the pass.
+                 * @example ACME-000128
+                 */
+                serialNumber: components["parameters"]["WalletSerialNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "pushToken": "4f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WalletDeviceRegistration"];
+            };
+        };
+        responses: {
+            /** @description The device was registered for the pass already. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The device is now registered for the pass. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["WalletPassAuthFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    unregisterWalletDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The identifier the device's wallet gives itself.
+                 * @example 6b2c7e0b5f3a4e1d9c8b7a6f5e4d3c2b
+                 */
+                deviceLibraryIdentifier: components["parameters"]["WalletDeviceLibraryIdentifier"];
+                /**
+                 * @description The pass type identifier of the pass (its program's).
+                 * @example pass.example.acme.loyalty
+                 */
+                passTypeIdentifier: components["parameters"]["WalletPassTypeIdentifier"];
+                /**
+                 * @description The serial number of the pass.
+                 * @example ACME-000128
+                 */
+                serialNumber: components["parameters"]["WalletSerialNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The device is not registered for the pass (any more). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["WalletPassAuthFailed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWalletDeviceUpdates: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The `lastUpdated` tag of the device's previous call.
+                 * @example 1287
+                 */
+                passesUpdatedSince?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The identifier the device's wallet gives itself.
+                 * @example 6b2c7e0b5f3a4e1d9c8b7a6f5e4d3c2b
+                 */
+                deviceLibraryIdentifier: components["parameters"]["WalletDeviceLibraryIdentifier"];
+                /**
+                 * @description The pass type identifier of the pass (its program's).
+                 * @example pass.example.acme.loyalty
+                 */
+                passTypeIdentifier: components["parameters"]["WalletPassTypeIdentifier"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The passes that changed, and the tag to send next time. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "serialNumbers": [
+                     *         "ACME-000128"
+                     *       ],
+                     *       "lastUpdated": "1290"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WalletDeviceUpdates"];
+                };
+            };
+            /** @description No pass the device is registered for changed since the tag. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getLatestWalletPass: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `Last-Modified` of the copy the device holds.
+                 * @example Tue, 24 Nov 2026 08:05:00 GMT
+                 */
+                "If-Modified-Since"?: string;
+            };
+            path: {
+                /**
+                 * @description The pass type identifier of the pass (its program's).
+                 * @example pass.example.acme.loyalty
+                 */
+                passTypeIdentifier: components["parameters"]["WalletPassTypeIdentifier"];
+                /**
+                 * @description The serial number of the pass.
+                 * @example ACME-000128
+                 */
+                serialNumber: components["parameters"]["WalletSerialNumber"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed pass file. */
+            200: {
+                headers: {
+                    /** @description When the pass last changed, as the device sends it back in `If-Modified-Since`. */
+                    "Last-Modified"?: string;
+                    /** @description Always `no-store`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apple.pkpass": string;
+                };
+            };
+            /** @description The pass did not change since `If-Modified-Since`. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["WalletPassAuthFailed"];
+            /** @description The program cannot sign the pass now (`wallet_vendor_not_connected`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/wallet_vendor_not_connected",
+                     *       "title": "The program cannot sign passes",
+                     *       "status": 422,
+                     *       "detail": "The pass cannot be signed right now; ask the issuer.",
+                     *       "code": "wallet_vendor_not_connected",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    logWalletDeviceMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "logs": [
+                 *         "Web service error for pass.example.acme.loyalty (https://api.example.com/wallet/ws): Response to GET /v1/passes/... was not a valid pass."
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WalletDeviceLog"];
+            };
+        };
+        responses: {
+            /** @description The messages were logged. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listCalendarEvents: {

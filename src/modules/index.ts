@@ -16,6 +16,7 @@ import { media } from './media/index.js';
 import { messaging } from './messaging/index.js';
 import { publishing } from './publishing/index.js';
 import { usage } from './usage/index.js';
+import { wallet } from './wallet/index.js';
 import { webhooks } from './webhooks/index.js';
 
 /** The areas of the service, each said in its own folder. Their order is the order incoming events reach them. */
@@ -35,6 +36,7 @@ export const areas = [
   ai,
   analytics,
   comments,
+  wallet,
 ] as const;
 
 type AnyOf = (typeof areas)[number];

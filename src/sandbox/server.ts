@@ -9,6 +9,7 @@ import { mountAiProvider } from './ai/index.js';
 import { SANDBOXES } from './platforms.js';
 import type { MountedSandbox } from './sandbox-platform.js';
 import { SandboxStateFiles } from './state-files.js';
+import { mountWalletSandbox } from './wallet/index.js';
 
 export interface Sandbox {
   /** Base URL; each platform lives under its own prefix (`/botchat`), the people's controls under `/_sandbox`. */
@@ -66,6 +67,7 @@ export async function startSandbox(options: { port: number; host?: string; state
   }
   mounted.push({ name: 'billing', platform: mountBillingSandbox(router, url, files) });
   mounted.push(mountAiProvider(router, url, files));
+  mounted.push({ name: 'wallet', platform: mountWalletSandbox(router, url, files) });
   // Every request but a read may change a platform's state; it is written once the request is answered.
   app.use(async (ctx, next) => {
     try {

@@ -9,6 +9,7 @@ import { ShortVideoAdsPeople } from './short-video-ads.js';
 import { ShortVideoPeople } from './short-video.js';
 import { SocialNetworkPeople } from './social-network.js';
 import { SocialThreadsPeople } from './social-threads.js';
+import { WalletPeople } from './wallet.js';
 
 /** The people of every platform of an app's sandbox. */
 export interface Sandbox {
@@ -23,6 +24,7 @@ export interface Sandbox {
   shortVideoAds: ShortVideoAdsPeople;
   socialNetwork: SocialNetworkPeople;
   socialThreads: SocialThreadsPeople;
+  wallet: WalletPeople;
 }
 
 /** `app` is read at each call, so the drivers can be made before the app starts. */
@@ -38,5 +40,6 @@ export function sandboxOf(app: () => TestApp): Sandbox {
     shortVideoAds: new ShortVideoAdsPeople(app),
     socialNetwork: new SocialNetworkPeople(app),
     socialThreads: new SocialThreadsPeople(app),
+    wallet: new WalletPeople(app),
   };
 }

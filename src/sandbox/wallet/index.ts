@@ -1,0 +1,134 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import type { MountedSandbox } from '../sandbox-platform.js';
+import type { SandboxStateFiles } from '../state-files.js';
+import { type Authority, createAuthority, encryptedKeyPem, issuePassTypeCertificate, toP12Base64 } from './authority.js';
+import { type Phone, Phones } from './phones.js';
+import { type PushFailure, PushService } from './push-service.js';
+
+const STATE_NAME = 'wallet';
+
+/**
+ * The wallet vendor's side of passes, in the sandbox: its certificate authority (a root and a WWDR-like
+ * intermediate, kept under DATA_DIR/sandbox so certificates issued before a restart stay valid), which issues pass
+ * type certificates on request; its HTTP/2 push service; and simulated phones that add passes and follow their
+ * updates. The service reads the authority and the push service's address from `/wallet-vendor/trust`.
+ */
+export function mountWalletSandbox(router: Router, _sandboxUrl: string, files: SandboxStateFiles): MountedSandbox {
+  const authority = (files.read(STATE_NAME) as { authority?: Authority } | undefined)?.authority ?? createAuthority();
+  files.write(STATE_NAME, { authority });
+  // Certificates "not issued by the vendor": a second authority nobody trusts, made when first asked for.
+  let stranger: Authority | undefined;
+  const push = new PushService(authority, (token) => void phones.pushed(token));
+  const phones = new Phones(
+    () => authority.rootPem,
+    (token) => push.issueToken(token),
+  );
+
+  router.get('/wallet-vendor/trust', async (ctx) => {
+    ctx.body = { rootCertificatePem: authority.rootPem, wwdrCertificatePem: authority.wwdrPem, pushUrl: await push.url };
+  });
+
+  // A pass type certificate as the vendor's developer site issues it (GET: for a person with a browser).
+  const issue = (ctx: Context, request: Record<string, unknown>) => {
+    const passTypeIdentifier = String(request.passTypeIdentifier ?? '');
+    const teamIdentifier = String(request.teamIdentifier ?? '');
+    if (!/^pass\.[A-Za-z0-9.-]+$/.test(passTypeIdentifier) || !/^[A-Z0-9]{10}$/.test(teamIdentifier)) {
+      ctx.status = 400;
+      ctx.body = { error: 'passTypeIdentifier (pass.…) and teamIdentifier (10 capitals or digits) are required' };
+      return;
+    }
+    const issuer = request.issuer === 'stranger' ? (stranger ??= createAuthority('Stranger Inc.')) : authority;
+    const issued = issuePassTypeCertificate(issuer, {
+      passTypeIdentifier,
+      teamIdentifier,
+      ...(request.organization ? { organization: String(request.organization) } : {}),
+      ...(request.validFrom ? { validFrom: new Date(String(request.validFrom)) } : {}),
+      ...(request.validUntil ? { validUntil: new Date(String(request.validUntil)) } : {}),
+    });
+    const passphrase = request.passphrase ? String(request.passphrase) : null;
+    ctx.body = {
+      certificatePem: issued.certificatePem,
+      privateKeyPem: passphrase ? encryptedKeyPem(issued.privateKeyPem, passphrase) : issued.privateKeyPem,
+      p12Base64: toP12Base64(issued.certificatePem, issued.privateKeyPem, passphrase ?? ''),
+      wwdrCertificatePem: issuer.wwdrPem,
+      rootCertificatePem: issuer.rootPem,
+    };
+  };
+  router.post('/_sandbox/wallet/certificates', (ctx) => issue(ctx, ctx.request.body as Record<string, unknown>));
+  router.get('/_sandbox/wallet/certificates', (ctx) => issue(ctx, ctx.query as Record<string, unknown>));
+
+  const phoneOf = (ctx: Context): Phone | undefined => {
+    const phone = phones.get(String(ctx.params.id));
+    if (!phone) {
+      ctx.status = 404;
+      ctx.body = { error: 'no such phone' };
+    }
+    return phone;
+  };
+  router.post('/_sandbox/wallet/phones', (ctx) => {
+    ctx.status = 201;
+    ctx.body = presentPhone(phones.create());
+  });
+  // Every phone in brief: how many pushes reached it and how many updated passes it fetched.
+  router.get('/_sandbox/wallet/phones', (ctx) => {
+    ctx.body = phones.all().map((phone) => ({
+      id: phone.id,
+      pushes: phone.pushes,
+      updates: [...phone.passes.values()].reduce((sum, held) => sum + held.updates, 0),
+      errors: phone.errors,
+    }));
+  });
+  router.get('/_sandbox/wallet/phones/:id', (ctx) => {
+    const phone = phoneOf(ctx);
+    if (phone) ctx.body = presentPhone(phone);
+  });
+  router.post('/_sandbox/wallet/phones/:id/passes', async (ctx) => {
+    const phone = phoneOf(ctx);
+    if (!phone) return;
+    try {
+      await phones.addPass(phone, String((ctx.request.body as { downloadUrl?: string }).downloadUrl));
+      ctx.status = 201;
+      ctx.body = presentPhone(phone);
+    } catch (error) {
+      ctx.status = 422;
+      ctx.body = { error: (error as Error).message };
+    }
+  });
+  router.delete('/_sandbox/wallet/phones/:id/passes/:passTypeIdentifier/:serialNumber', async (ctx) => {
+    const phone = phoneOf(ctx);
+    if (phone)
+      ctx.body = { status: await phones.removePass(phone, String(ctx.params.passTypeIdentifier), String(ctx.params.serialNumber)) };
+  });
+  // The phone's wallet was reset: its push token is no longer valid (the push service answers 410).
+  router.post('/_sandbox/wallet/phones/:id/leave', (ctx) => {
+    const phone = phoneOf(ctx);
+    if (!phone) return;
+    push.unregister(phone.pushToken);
+    ctx.body = presentPhone(phone);
+  });
+  router.post('/_sandbox/wallet/push/fail-next', (ctx) => {
+    const { status, reason, times } = ctx.request.body as unknown as PushFailure & { times?: number };
+    push.failNext({ status, reason }, times ?? 1);
+    ctx.status = 204;
+  });
+  router.get('/_sandbox/wallet/push/answered', (ctx) => {
+    ctx.body = push.answered;
+  });
+
+  return {
+    close: () => push.close(),
+    state: () => ({ authority }),
+  };
+}
+
+function presentPhone(phone: Phone) {
+  return {
+    id: phone.id,
+    libraryIdentifier: phone.libraryIdentifier,
+    pushToken: phone.pushToken,
+    pushes: phone.pushes,
+    errors: phone.errors,
+    passes: [...phone.passes.values()],
+  };
+}
