@@ -4,6 +4,7 @@ import { NotImplementedError } from '../lib/errors.js';
 import { accounts } from './accounts/index.js';
 import type { AnyArea, IncomingHandler, IncomingHandlers, IncomingKind } from './area.js';
 import { auth } from './auth/index.js';
+import { automations } from './automations/index.js';
 import { connect } from './connect/index.js';
 import { hooks } from './hooks/index.js';
 import { keys } from './keys/index.js';
@@ -14,7 +15,7 @@ import { usage } from './usage/index.js';
 import { webhooks } from './webhooks/index.js';
 
 /** The areas of the service, each said in its own folder. Their order is the order incoming events reach them. */
-export const areas = [auth, keys, accounts, connect, media, publishing, messaging, hooks, webhooks, usage] as const;
+export const areas = [auth, keys, accounts, connect, media, publishing, messaging, automations, hooks, webhooks, usage] as const;
 
 type AnyOf = (typeof areas)[number];
 type SettingsOf<T> = T extends { settings?: (env: NodeJS.ProcessEnv) => infer S } ? S : never;

@@ -15,6 +15,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import type { Services } from '../../src/services.js';
 import type { DeliveryWorker } from '../../src/modules/hooks/worker.js';
 import type { PublishWorker } from '../../src/modules/publishing/worker.js';
+import type { AutomationWorker } from '../../src/modules/automations/worker.js';
 import { adminUrl, TEMPLATE_DATABASE, withDatabase } from '../fixtures.js';
 import { ApiClient } from './client.js';
 import { freePort } from './net.js';
@@ -25,6 +26,7 @@ export interface TestApp {
   services: Services;
   deliveries: DeliveryWorker | null;
   publishing: PublishWorker | null;
+  automations: AutomationWorker | null;
   api: ApiClient;
   close(): Promise<void>;
 }
@@ -91,6 +93,7 @@ export async function startTestApp(settings: TestAppSettings = {}): Promise<Test
     services,
     deliveries: (workers.get('deliveries') as DeliveryWorker | undefined) ?? null,
     publishing: (workers.get('publishing') as PublishWorker | undefined) ?? null,
+    automations: (workers.get('automations') as AutomationWorker | undefined) ?? null,
     api: new ApiClient(url, services.contract),
     close: async () => {
       server.closeAllConnections();
