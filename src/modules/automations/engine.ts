@@ -4,7 +4,7 @@ import type { IncomingMessage } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { accountsAddressedBy } from '../accounts/incoming.js';
 import type { AccountRow } from '../accounts/models.js';
-import { automationCache } from './cache.js';
+import { type Armed, automationCache } from './cache.js';
 import type { IncomingComment } from './comment-source.js';
 import { MATCHED_TEXT_LIMIT } from './matcher.js';
 import type { AutomationRecord, RunAction, TriggerType } from './records.js';
@@ -38,19 +38,15 @@ class HeldBack extends Error {}
  * until one with `stopOnMatch` has run (or had run for this item: a redelivery takes the same path). A run is
  * keyed by automation and item in the database, so an item seen twice starts nothing more.
  */
-async function triggerAutomations(services: Services, item: SourceItem): Promise<void> {
-  const armed = await automationCache(services).forAccount(services.db, item.account.id);
-  let started = false;
+async function triggerAutomations(services: Services, armed: Armed[], item: SourceItem): Promise<void> {
   for (const { automation, matcher } of armed) {
     if (automation.triggerType !== item.triggerType) continue;
     if (item.platformPostId && automation.postIds.length > 0 && !automation.postIds.includes(item.platformPostId)) continue;
     const keyword = matcher.match(item.text);
     if (keyword === null) continue;
     const start = await startRun(services.db, automation, item, keyword === '' ? null : keyword);
-    started ||= start === 'started';
     if (start !== 'held_back' && automation.stopOnMatch) break;
   }
-  if (started) await services.db.raw('SELECT pg_notify(?, ?)', [RUNS_CHANNEL, '']);
 }
 
 function renderActions(automation: AutomationRecord, item: SourceItem, keyword: string | null): RunAction[] {
@@ -86,6 +82,8 @@ async function startRun(db: Knex, automation: AutomationRecord, item: SourceItem
         .returning('id')) as Array<{ id: string }>;
       if (!run) return 'duplicate';
       if (!(await passGate(trx, automation, item))) throw new HeldBack();
+      // Wakes the workers when the run commits.
+      await trx.raw('SELECT pg_notify(?, ?)', [RUNS_CHANNEL, '']);
       return 'started';
     });
   } catch (error) {
@@ -119,13 +117,14 @@ async function passGate(trx: Knex.Transaction, automation: AutomationRecord, ite
 export async function automateMessage(services: Services, platform: string, message: IncomingMessage): Promise<void> {
   for (const account of await accountsAddressedBy(services.db, platform, message)) {
     if (account.platformAccountId !== null && message.from === account.platformAccountId) continue;
-    if ((await automationCache(services).forAccount(services.db, account.id)).length === 0) continue;
+    const armed = await automationCache(services).forAccount(services.db, account.id);
+    if (armed.length === 0) continue;
     const stored = (await services
       .db('messages')
       .where({ accountId: account.id, platformMessageId: message.platformMessageId })
       .first('id', 'conversationId', 'direction')) as { id: string; conversationId: string; direction: 'in' | 'out' } | undefined;
     if (!stored || stored.direction !== 'in') continue;
-    await triggerAutomations(services, {
+    await triggerAutomations(services, armed, {
       kind: 'message',
       triggerType: 'message_received',
       account,
@@ -148,12 +147,13 @@ export async function automateComment(services: Services, platform: string, comm
   if (comment.verb !== 'add') return;
   for (const account of await accountsAddressedBy(services.db, platform, comment)) {
     if (account.platformAccountId !== null && comment.authorId === account.platformAccountId) continue;
-    if ((await automationCache(services).forAccount(services.db, account.id)).length === 0) continue;
+    const armed = await automationCache(services).forAccount(services.db, account.id);
+    if (armed.length === 0) continue;
     const conversation = (await services
       .db('conversations')
       .where({ accountId: account.id, platformConversationId: comment.authorId })
       .first('id')) as { id: string } | undefined;
-    await triggerAutomations(services, {
+    await triggerAutomations(services, armed, {
       kind: 'comment',
       triggerType: 'comment_received',
       account,
