@@ -3,6 +3,7 @@ import { describeApi } from '../../support/harness.js';
 import { itPagesByKeyset } from '../../support/keyset-list.js';
 import { newOwner } from '../../support/owners.js';
 import { connectBot } from '../../support/sandbox/botchat.js';
+import { connectPages, pendingConnection } from '../../support/sandbox/social-network.js';
 import { createAutomation, tagging } from './support.js';
 
 describeApi('automations — creating, reading, changing and deleting them', (t) => {
@@ -149,6 +150,27 @@ describeApi('automations — creating, reading, changing and deleting them', (t)
     expect(created.warnings).to.have.length(1);
     expect(created.warnings[0]).to.include({ accountId: bot.accountId, code: 'webhook_subscription_missing', scope: null });
     expect(created.warnings[0].message).to.contain('no webhook');
+  });
+
+  it('says when an action cannot be done: a page connected without the permission to answer messages', async () => {
+    const pat = await t.sandbox.socialNetwork.newPerson({ pages: 1, adAccounts: 0, declineScopes: ['pages_messaging'] });
+    const connected = await connectPages(t.app, t.owner, await pendingConnection(t.app, t.owner), [pat.pageIds[0]!]);
+    expect(connected.status, JSON.stringify(connected.body)).to.equal(201);
+    const accountId = connected.body.data[0].id;
+    const created = await createAutomation(t, {
+      accountIds: [accountId],
+      trigger: { type: 'message_received' },
+      actions: [{ type: 'reply_message', text: 'Hello!' }],
+    });
+    expect(created.warnings).to.deep.equal([
+      {
+        accountId,
+        code: 'permission_missing',
+        message: 'The account was connected without pages_messaging; connect it again and grant it.',
+        scope: 'pages_messaging',
+      },
+    ]);
+    expect((await t.app.api.get(`/automations/${created.id}`, { token: t.owner.key })).body.warnings).to.deep.equal(created.warnings);
   });
 
   it('filters the list by profile, account, trigger type and state; another owner sees none', async () => {
