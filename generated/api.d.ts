@@ -1664,7 +1664,8 @@ export interface paths {
         };
         /**
          * List automations
-         * @description Lists the owner's automations, newest first. A profile-restricted API key sees only those of its profiles.
+         * @description Lists the owner's automations, newest first, each with its stats and warnings. A profile-restricted API key
+         *     sees only those of its profiles.
          *
          *     Errors: 400 `validation_failed`.
          */
@@ -1680,10 +1681,21 @@ export interface paths {
          *     trigger (`reply_message` needs `message_received`; `reply_comment`, `send_private_reply` and
          *     `hide_comment` need `comment_received`). At most 100 automations per profile.
          *
-         *     Errors: 400 `validation_failed` (also an action that does not fit the trigger, or an invalid regular
-         *     expression); 404 `not_found` (no such profile, or no such account); 409 `idempotency_key_in_use`; 422
-         *     `account_not_in_profile`, `account_platform_unsupported` (an account whose platform has no messages
-         *     or no comments for the trigger), `automation_limit_reached`, `idempotency_key_reused`.
+         *     Several automations watching one account are tried in `priority` order (highest first, then oldest
+         *     first); each that matches runs, until one with `stopOnMatch` has run. A person is held back by
+         *     `cooldownSeconds` and `oncePerPerson`. Each message or comment runs an automation at most once, even when
+         *     the platform delivers its webhook twice or out of order. The runs are listed by
+         *     `GET /automations/{id}/runs`.
+         *
+         *     The answer's `warnings` say where the automation cannot fire or act (the platform does not deliver the
+         *     trigger's events for an account, its webhook subscription is missing, the account needs reconnecting, or
+         *     it lacks a permission), instead of it silently never firing.
+         *
+         *     Errors: 400 `validation_failed` (also an action that does not fit the trigger, `postIds` with
+         *     `message_received`, or an invalid regular expression); 404 `not_found` (no such profile, or no such
+         *     account); 409 `idempotency_key_in_use`; 422 `account_not_in_profile`, `account_platform_unsupported` (an
+         *     account whose platform has no messages or no comments for the trigger), `automation_limit_reached`,
+         *     `regex_unsafe` (a pattern that can backtrack catastrophically), `idempotency_key_reused`.
          */
         post: operations["createAutomation"];
         delete?: never;
@@ -1707,7 +1719,7 @@ export interface paths {
         };
         /**
          * Get an automation
-         * @description Returns one automation with its stats.
+         * @description Returns one automation with its stats and its warnings (why it may not fire or act on some of its accounts).
          *
          *     Errors: 400 `validation_failed`; 404 `not_found`.
          */
@@ -1732,9 +1744,40 @@ export interface paths {
          *
          *     Errors: 400 `validation_failed` (also an action that does not fit the trigger, or an invalid regular
          *     expression); 404 `not_found` (no such automation or account); 422 `account_not_in_profile`,
-         *     `account_platform_unsupported`.
+         *     `account_platform_unsupported`, `regex_unsafe`.
          */
         patch: operations["updateAutomation"];
+        trace?: never;
+    };
+    "/automations/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the automation (`auto_…`).
+                 * @example auto_01jd4b2c3d4e5f6g7h8j9k0m1n
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * List an automation's runs
+         * @description The run log of one automation, newest first: for each message or comment that triggered it, the keyword that
+         *     matched and each action's outcome (with the platform's error where one failed). A message or comment
+         *     triggers an automation at most once, so a platform delivering its webhook twice makes no second run. Runs
+         *     are kept 30 days after they finish. Filter by `status`.
+         *
+         *     Errors: 400 `validation_failed`; 404 `not_found`.
+         */
+        get: operations["listAutomationRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/analytics/{accountId}/summary": {
@@ -4140,7 +4183,7 @@ export interface webhooks {
         put?: never;
         /**
          * An automation ran
-         * @description Sent when an automation matched an incoming message or comment and ran its actions, with the result of each action.
+         * @description Sent once per run, when an automation matched an incoming message or comment and its actions are done, with the result of each action (the run is `GET /automations/{id}/runs`).
          *
          *     Delivered as `POST <hook url>` with the event envelope as the JSON body, to every active webhook that lists `automation.triggered` in its `events` and covers the event's profile. Verify `X-Service-Signature` or `webhook-signature` over the raw body first; drop duplicates by `webhook-id`.
          */
@@ -4530,10 +4573,11 @@ export interface components {
          *     | `private_reply_window_closed` | 422 | The comment is too old for a private reply (the platform allows one within 7 days of the comment). |
          *     | `template_invalid` | 422 | The chat app template is not approved in this language, or the parameters given do not match its placeholders. |
          *     | `wallet_pass_auth_failed` | 401 | A device's request to the pass web service names no pass it holds, or carries the wrong ApplePass authentication token. |
+         *     | `regex_unsafe` | 422 | A regular expression of an automation's trigger could backtrack catastrophically (or could not be proven safe in time); the problem names the pattern and why. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -7640,7 +7684,7 @@ export interface components {
              */
             keywords: string[];
             /**
-             * @description `exact`: the whole text (trimmed) equals a keyword. `contains`: the text contains a keyword as a whole word or phrase. `regex`: a keyword is an ECMAScript regular expression that matches somewhere in the text.
+             * @description `exact`: the whole text (trimmed) equals a keyword. `contains`: the text contains a keyword as a whole word or phrase. `regex`: a keyword is an ECMAScript regular expression (flags: `i` unless `caseSensitive`) that matches somewhere in the text. A pattern that could backtrack catastrophically is refused when saved (422 `regex_unsafe`, naming it and why). Only the first 8,192 characters of a text are matched.
              * @example contains
              * @enum {string}
              */
@@ -7664,7 +7708,7 @@ export interface components {
              */
             type: "reply_message";
             /**
-             * @description The text of the reply. `{{name}}` is replaced by the sender's name (empty when unknown).
+             * @description The text, with template variables replaced once when the automation runs: `{{name}}` the author's name (empty when the platform does not say), `{{keyword}}` the keyword that matched (empty when the trigger has none), `{{text}}` the message or comment (its first 1,000 characters). Values are inserted as plain text and never expanded again, so a person who writes `{{name}}` gets those characters back; an unknown `{{…}}` stays as written. The result is cut to 4,096 characters.
              * @example Hi {{name}}, thanks for your message! We answer within an hour.
              */
             text: string;
@@ -7677,7 +7721,7 @@ export interface components {
              */
             type: "reply_comment";
             /**
-             * @description The text of the reply. `{{name}}` is replaced by the author's name (empty when unknown).
+             * @description The text, with template variables replaced once when the automation runs: `{{name}}` the author's name (empty when the platform does not say), `{{keyword}}` the keyword that matched (empty when the trigger has none), `{{text}}` the message or comment (its first 1,000 characters). Values are inserted as plain text and never expanded again, so a person who writes `{{name}}` gets those characters back; an unknown `{{…}}` stays as written. The result is cut to 4,096 characters.
              * @example Thanks {{name}}, we sent you the prices by message!
              */
             text: string;
@@ -7693,7 +7737,7 @@ export interface components {
              */
             type: "send_private_reply";
             /**
-             * @description The text of the message. `{{name}}` is replaced by the author's name (empty when unknown).
+             * @description The text, with template variables replaced once when the automation runs: `{{name}}` the author's name (empty when the platform does not say), `{{keyword}}` the keyword that matched (empty when the trigger has none), `{{text}}` the message or comment (its first 1,000 characters). Values are inserted as plain text and never expanded again, so a person who writes `{{name}}` gets those characters back; an unknown `{{…}}` stays as written. The result is cut to 4,096 characters.
              * @example Hi {{name}}! A 250 g bag is 12.90 EUR, 1 kg is 42 EUR.
              */
             text: string;
@@ -7708,7 +7752,9 @@ export interface components {
         };
         /**
          * @description Put a label on the conversation (`message_received`), or on the conversation with the comment's author
-         *     when one exists (`comment_received`). A conversation holds at most 20 tags.
+         *     when one exists (`comment_received`; `skipped` when there is none). The tag shows in the conversation's
+         *     `tags` and filters `GET /accounts/{id}/conversations?tag=`. A conversation holds at most 20 tags: a
+         *     21st fails the action; a tag it has already (compared without regard to case) succeeds without change.
          */
         AutomationActionAddTag: {
             /**
@@ -7724,9 +7770,51 @@ export interface components {
         };
         /**
          * @description One thing an automation does when it is triggered. `type` says which: `reply_message`, `reply_comment`,
-         *     `send_private_reply`, `hide_comment`, `add_tag`.
+         *     `send_private_reply`, `hide_comment`, `add_tag`. Texts may use the template variables `{{name}}`,
+         *     `{{keyword}}` and `{{text}}` (see each action's `text`). Each action that writes to the platform is sent
+         *     at most once, even if the service stops in the middle of a run: a run taken over after a crash goes on
+         *     with the actions not done yet.
          */
         AutomationAction: components["schemas"]["AutomationActionReplyMessage"] | components["schemas"]["AutomationActionReplyComment"] | components["schemas"]["AutomationActionSendPrivateReply"] | components["schemas"]["AutomationActionHideComment"] | components["schemas"]["AutomationActionAddTag"];
+        /**
+         * @description The order in which the automations watching an account are tried on each incoming message or comment: highest `priority` first, and among equal priorities the oldest automation first. Each matching automation runs, unless one tried before it has `stopOnMatch`.
+         * @example 10
+         */
+        AutomationPriority: number;
+        /**
+         * @description When it runs for a message or comment, the automations after it in `priority` order are not tried for that message or comment. An automation held back by its cooldown or `oncePerPerson` does not stop the others.
+         * @example true
+         */
+        AutomationStopOnMatch: boolean;
+        /**
+         * @description Run at most once per person (on one account), ever: the usual setting of a comment-to-message campaign. Applies with `cooldownSeconds` or alone.
+         * @example false
+         */
+        AutomationOncePerPerson: boolean;
+        /** @description Something that keeps an automation from firing, or from acting, on one of its accounts. */
+        AutomationWarning: {
+            /**
+             * @description The account concerned.
+             * @example acc_01jd3z2k4m6p8r0t2v4x6z8b0c
+             */
+            accountId: string;
+            /**
+             * @description `source_unsupported`: the account's platform does not deliver this trigger's messages or comments to the service. `account_not_connected`: the account needs reconnecting; nothing arrives meanwhile. `webhook_subscription_missing`: the platform does not send the account's events to the service (our webhook was replaced or removed); connecting the account again repairs it. `permission_missing`: the account was connected without a permission (`scope`) the trigger or an action needs.
+             * @example webhook_subscription_missing
+             * @enum {string}
+             */
+            code: "source_unsupported" | "account_not_connected" | "webhook_subscription_missing" | "permission_missing";
+            /**
+             * @description What is wrong, in words, and what to do about it.
+             * @example The bot has no webhook: messages to the bot do not reach the service.
+             */
+            message: string;
+            /**
+             * @description For `permission_missing`, the platform permission lacking; else `null`.
+             * @example null
+             */
+            scope: string | null;
+        };
         /**
          * @description A rule that answers messages or comments on its own: when the trigger matches on one of its accounts, its
          *     actions run in order and `automation.triggered` is emitted.
@@ -7755,32 +7843,47 @@ export interface components {
              */
             accountIds: string[];
             trigger: components["schemas"]["AutomationTrigger"];
-            /** @description What it does, in this order. A failed action is recorded and the next ones still run. */
+            /** @description What it does, in this order. A failed action is recorded on the run and the next ones still run. */
             actions: components["schemas"]["AutomationAction"][];
             /**
              * @description Whether it runs; an inactive automation keeps its settings and stats.
              * @example true
              */
             active: boolean;
+            priority: components["schemas"]["AutomationPriority"];
+            stopOnMatch: components["schemas"]["AutomationStopOnMatch"];
             /**
-             * @description After running for a person, do not run again for the same person before this many seconds; `0` runs every time.
+             * @description After running for a person (on one account), do not run again for the same person before this many seconds have passed between their messages or comments; `0` runs every time.
              * @example 3600
              */
             cooldownSeconds: number;
-            /** @description How often it ran. */
+            oncePerPerson: components["schemas"]["AutomationOncePerPerson"];
+            /** @description How often it ran, counting finished runs (see `GET /automations/{id}/runs`). */
             stats: {
                 /**
-                 * @description How many times it ran since it was created.
+                 * @description How many runs finished since it was created.
                  * @example 42
                  */
                 triggeredCount: number;
                 /**
+                 * @description Runs whose every action succeeded or was skipped.
+                 * @example 40
+                 */
+                succeededCount: number;
+                /**
+                 * @description Runs with at least one failed action.
+                 * @example 2
+                 */
+                failedCount: number;
+                /**
                  * Format: date-time
-                 * @description When it last ran; `null` if it never ran.
+                 * @description When its latest finished run was triggered; `null` if it never ran.
                  * @example 2026-11-23T10:15:44Z
                  */
                 lastTriggeredAt: string | null;
             };
+            /** @description Why it may not fire, or not act, on some of its accounts; empty when nothing is known to be wrong. Read when the automation is read (the webhook subscription as last checked by the service; at creation and update, as the platform answers then). An automation with warnings still runs where it can. */
+            warnings: components["schemas"]["AutomationWarning"][];
             /**
              * Format: date-time
              * @description When the automation was created.
@@ -7818,7 +7921,7 @@ export interface components {
              */
             keywords: string[];
             /**
-             * @description `exact`: the whole text (trimmed) equals a keyword. `contains`: the text contains a keyword as a whole word or phrase. `regex`: a keyword is an ECMAScript regular expression that matches somewhere in the text (an invalid one answers 400).
+             * @description `exact`: the whole text (trimmed) equals a keyword. `contains`: the text contains a keyword as a whole word or phrase. `regex`: a keyword is an ECMAScript regular expression (flags: `i` unless `caseSensitive`) that matches somewhere in the text (an invalid one answers 400 `validation_failed`). A pattern that could backtrack catastrophically is refused when saved (422 `regex_unsafe`, naming it and why). Only the first 8,192 characters of a text are matched.
              * @default contains
              * @example contains
              * @enum {string}
@@ -7871,6 +7974,12 @@ export interface components {
              * @example 3600
              */
             cooldownSeconds: number;
+            /** @default 0 */
+            priority: components["schemas"]["AutomationPriority"];
+            /** @default false */
+            stopOnMatch: components["schemas"]["AutomationStopOnMatch"];
+            /** @default false */
+            oncePerPerson: components["schemas"]["AutomationOncePerPerson"];
         };
         /** @description Members to change; those left out keep their value. `trigger` and `actions` are replaced as a whole. */
         AutomationUpdate: {
@@ -7899,6 +8008,146 @@ export interface components {
              * @example 86400
              */
             cooldownSeconds?: number;
+            priority?: components["schemas"]["AutomationPriority"];
+            stopOnMatch?: components["schemas"]["AutomationStopOnMatch"];
+            oncePerPerson?: components["schemas"]["AutomationOncePerPerson"];
+        };
+        /**
+         * @description One run of an automation: the message or comment that triggered it, the keyword that matched, and what each
+         *     action did. A message or comment triggers an automation at most once, however often the platform delivers it.
+         */
+        AutomationRun: {
+            /**
+             * @description Identifier of the run.
+             * @example arun_01jd4c2d3e4f5g6h7j8k9m0n1p
+             */
+            id: string;
+            /**
+             * @description The automation.
+             * @example auto_01jd4b2c3d4e5f6g7h8j9k0m1n
+             */
+            automationId: string;
+            /**
+             * @description The account the message or comment arrived on.
+             * @example acc_01jd3z2k4m6p8r0t2v4x6z8b0c
+             */
+            accountId: string;
+            /**
+             * @description `running`: actions are under way (a run taken over after a stop goes on with the actions not done yet). `succeeded`: every action succeeded or was skipped. `failed`: at least one action failed.
+             * @example succeeded
+             * @enum {string}
+             */
+            status: "running" | "succeeded" | "failed";
+            /**
+             * @description What triggered it.
+             * @example message_received
+             * @enum {string}
+             */
+            trigger: "message_received" | "comment_received";
+            /** @description The message or comment that triggered the run. */
+            source: {
+                /**
+                 * @description A message in a conversation, or a comment on a post.
+                 * @example message
+                 * @enum {string}
+                 */
+                kind: "message" | "comment";
+                /**
+                 * @description The message (`msg_…`), or the platform's id of the comment.
+                 * @example msg_01jd4c1b2c3d4e5f6g7h8j9k0m
+                 */
+                id: string;
+                /**
+                 * @description The conversation of the message; `null` for a comment.
+                 * @example conv_01jd4c0a1b2c3d4e5f6g7h8j9k
+                 */
+                conversationId: string | null;
+                /**
+                 * @description The platform's id of the commented post; `null` for a message.
+                 * @example null
+                 */
+                platformPostId: string | null;
+            };
+            /** @description The person who wrote it. */
+            from: {
+                /**
+                 * @description Their id at the platform.
+                 * @example 6543210987654321
+                 */
+                id: string;
+                /**
+                 * @description Their name, where the platform says it.
+                 * @example Lena
+                 */
+                name: string | null;
+            };
+            /**
+             * @description The text that was matched (its first 8,192 characters).
+             * @example How much is the 1 kg bag?
+             */
+            text: string;
+            /**
+             * @description The keyword that matched; `null` when the trigger has no keywords.
+             * @example how much
+             */
+            matchedKeyword: string | null;
+            /** @description Each action of the automation as it was when the run began, in order, with its outcome. */
+            actions: {
+                /**
+                 * @description The action (see `AutomationAction`).
+                 * @example add_tag
+                 * @enum {string}
+                 */
+                type: "reply_message" | "reply_comment" | "send_private_reply" | "hide_comment" | "add_tag";
+                /**
+                 * @description `pending`: not done yet. `succeeded`: done. `failed`: refused or impossible (see `error`). `skipped`: not applicable here (a tag for a comment whose author has no conversation).
+                 * @example succeeded
+                 * @enum {string}
+                 */
+                status: "pending" | "succeeded" | "failed" | "skipped";
+                /** @description Why it failed or was skipped; `null` when it succeeded or is pending. */
+                error: null | {
+                    /**
+                     * @description A stable code: `not_available` (this kind of action cannot be performed by this service yet), `tag_limit_reached`, `no_conversation`, or the problem code the same operation of the API would answer (`messaging_window_closed`, `platform_error`, …).
+                     * @example not_available
+                     */
+                    code: string;
+                    /**
+                     * @description What happened, in words.
+                     * @example Sending replies from automations is not available in this version of the service.
+                     */
+                    message: string;
+                    /**
+                     * @description The platform's own error, where it gave one.
+                     * @example null
+                     */
+                    platformError: string | null;
+                };
+                /**
+                 * Format: date-time
+                 * @description When the action was done; `null` while pending.
+                 * @example 2026-11-23T10:15:45Z
+                 */
+                finishedAt: string | null;
+            }[];
+            /**
+             * Format: date-time
+             * @description When the message or comment triggered the run.
+             * @example 2026-11-23T10:15:44Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the last action was done; `null` while running.
+             * @example 2026-11-23T10:15:45Z
+             */
+            finishedAt: string | null;
+        };
+        /** @description A page of an automation's runs, newest first. */
+        AutomationRunList: {
+            data: components["schemas"]["AutomationRun"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. */
+            nextCursor: string | null;
         };
         /**
          * @description The time zone the platform's days are in (IANA name): `America/Los_Angeles` for `social_network` (the Graph dates values by midnight Pacific), `UTC` for `social_threads` and `short_video` (daily snapshots), `location` for `search_suite` (each business location's own local days).
@@ -13967,6 +14216,11 @@ export interface components {
              */
             automationId: string;
             /**
+             * @description The run, as `GET /automations/{id}/runs` lists it.
+             * @example arun_01jd4c2d3e4f5g6h7j8k9m0n1p
+             */
+            runId: string;
+            /**
              * @description The connected account the message or comment arrived on.
              * @example acc_01jd3z2k4m6p8r0t2v4x6z8b0c
              */
@@ -13983,6 +14237,11 @@ export interface components {
              * @example 6543210987654321
              */
             from: string;
+            /**
+             * @description The author's name, where the platform says it.
+             * @example Lena
+             */
+            fromName: string | null;
             /**
              * @description The text that matched.
              * @example How much is the 1 kg bag?
@@ -14022,13 +14281,13 @@ export interface components {
                  */
                 type: "reply_message" | "reply_comment" | "send_private_reply" | "hide_comment" | "add_tag";
                 /**
-                 * @description `succeeded`: done. `failed`: the platform refused it (see `error`). `skipped`: not applicable here (for example a comment action on a message).
+                 * @description `succeeded`: done. `failed`: the platform refused it, or it cannot be done (see `error`). `skipped`: not applicable here (for example a tag for a comment whose author has no conversation).
                  * @example succeeded
                  * @enum {string}
                  */
                 status: "succeeded" | "failed" | "skipped";
                 /**
-                 * @description Why it failed; `null` unless `status` is `failed`.
+                 * @description Why it failed (its code, then its message); `null` unless `status` is `failed`.
                  * @example null
                  */
                 error: string | null;
@@ -20016,11 +20275,17 @@ export interface operations {
                      *             }
                      *           ],
                      *           "active": true,
+                     *           "priority": 0,
+                     *           "stopOnMatch": false,
                      *           "cooldownSeconds": 3600,
+                     *           "oncePerPerson": false,
                      *           "stats": {
                      *             "triggeredCount": 42,
+                     *             "succeededCount": 42,
+                     *             "failedCount": 0,
                      *             "lastTriggeredAt": "2026-11-23T10:15:44Z"
                      *           },
+                     *           "warnings": [],
                      *           "createdAt": "2026-11-20T08:00:00Z",
                      *           "updatedAt": "2026-11-20T08:00:00Z"
                      *         }
@@ -20036,7 +20301,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     createAutomation: {
@@ -20125,11 +20389,17 @@ export interface operations {
                      *         }
                      *       ],
                      *       "active": true,
+                     *       "priority": 0,
+                     *       "stopOnMatch": false,
                      *       "cooldownSeconds": 3600,
+                     *       "oncePerPerson": false,
                      *       "stats": {
                      *         "triggeredCount": 0,
+                     *         "succeededCount": 0,
+                     *         "failedCount": 0,
                      *         "lastTriggeredAt": null
                      *       },
+                     *       "warnings": [],
                      *       "createdAt": "2026-11-20T08:00:00Z",
                      *       "updatedAt": "2026-11-20T08:00:00Z"
                      *     }
@@ -20143,7 +20413,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description An account is not of the automation's profile (`account_not_in_profile`), an account's platform cannot serve the trigger (`account_platform_unsupported`), the profile has 100 automations already (`automation_limit_reached`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description An account is not of the automation's profile (`account_not_in_profile`), an account's platform cannot serve the trigger (`account_platform_unsupported`), the profile has 100 automations already (`automation_limit_reached`), a regular expression could backtrack catastrophically (`regex_unsafe`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20163,7 +20433,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     getAutomation: {
@@ -20216,11 +20485,17 @@ export interface operations {
                      *         }
                      *       ],
                      *       "active": true,
+                     *       "priority": 0,
+                     *       "stopOnMatch": false,
                      *       "cooldownSeconds": 3600,
+                     *       "oncePerPerson": false,
                      *       "stats": {
                      *         "triggeredCount": 42,
+                     *         "succeededCount": 42,
+                     *         "failedCount": 0,
                      *         "lastTriggeredAt": "2026-11-23T10:15:44Z"
                      *       },
+                     *       "warnings": [],
                      *       "createdAt": "2026-11-20T08:00:00Z",
                      *       "updatedAt": "2026-11-20T08:00:00Z"
                      *     }
@@ -20233,7 +20508,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     deleteAutomation: {
@@ -20263,7 +20537,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateAutomation: {
@@ -20325,11 +20598,17 @@ export interface operations {
                      *         }
                      *       ],
                      *       "active": false,
+                     *       "priority": 0,
+                     *       "stopOnMatch": false,
                      *       "cooldownSeconds": 3600,
+                     *       "oncePerPerson": false,
                      *       "stats": {
                      *         "triggeredCount": 42,
+                     *         "succeededCount": 42,
+                     *         "failedCount": 0,
                      *         "lastTriggeredAt": "2026-11-23T10:15:44Z"
                      *       },
+                     *       "warnings": [],
                      *       "createdAt": "2026-11-20T08:00:00Z",
                      *       "updatedAt": "2026-11-24T09:00:00Z"
                      *     }
@@ -20342,7 +20621,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description An account is not of the automation's profile (`account_not_in_profile`), or an account's platform cannot serve the trigger (`account_platform_unsupported`). */
+            /** @description An account is not of the automation's profile (`account_not_in_profile`), an account's platform cannot serve the trigger (`account_platform_unsupported`), or a regular expression could backtrack catastrophically (`regex_unsafe`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20362,7 +20641,93 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+        };
+    };
+    listAutomationRuns: {
+        parameters: {
+            query?: {
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only runs in this state.
+                 * @example failed
+                 */
+                status?: "running" | "succeeded" | "failed";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Identifier of the automation (`auto_…`).
+                 * @example auto_01jd4b2c3d4e5f6g7h8j9k0m1n
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "arun_01jd4c2d3e4f5g6h7j8k9m0n1p",
+                     *           "automationId": "auto_01jd4b2c3d4e5f6g7h8j9k0m1n",
+                     *           "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
+                     *           "status": "failed",
+                     *           "trigger": "message_received",
+                     *           "source": {
+                     *             "kind": "message",
+                     *             "id": "msg_01jd4c1b2c3d4e5f6g7h8j9k0m",
+                     *             "conversationId": "conv_01jd4c0a1b2c3d4e5f6g7h8j9k",
+                     *             "platformPostId": null
+                     *           },
+                     *           "from": {
+                     *             "id": "6543210987654321",
+                     *             "name": "Lena"
+                     *           },
+                     *           "text": "How much is the 1 kg bag?",
+                     *           "matchedKeyword": "how much",
+                     *           "actions": [
+                     *             {
+                     *               "type": "add_tag",
+                     *               "status": "succeeded",
+                     *               "error": null,
+                     *               "finishedAt": "2026-11-23T10:15:45Z"
+                     *             },
+                     *             {
+                     *               "type": "reply_message",
+                     *               "status": "failed",
+                     *               "error": {
+                     *                 "code": "messaging_window_closed",
+                     *                 "message": "The person last wrote more than 24 hours ago; the platform refuses replies outside that window.",
+                     *                 "platformError": "(#10) This message is sent outside of allowed window."
+                     *               },
+                     *               "finishedAt": "2026-11-23T10:15:45Z"
+                     *             }
+                     *           ],
+                     *           "createdAt": "2026-11-23T10:15:44Z",
+                     *           "finishedAt": "2026-11-23T10:15:45Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AutomationRunList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getAnalyticsSummary: {
@@ -28863,10 +29228,12 @@ export interface operations {
                  *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                  *       "data": {
                  *         "automationId": "auto_01jd42c3d4e5f6g7h8j9k0m1n2",
+                 *         "runId": "arun_01jd4c2d3e4f5g6h7j8k9m0n1p",
                  *         "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
                  *         "platform": "social_network",
                  *         "trigger": "comment_received",
                  *         "from": "6543210987654321",
+                 *         "fromName": "Lena",
                  *         "text": "How much is the 1 kg bag?",
                  *         "matchedKeyword": "how much",
                  *         "convId": null,

@@ -65,6 +65,7 @@ export const OPERATIONS = [
   { operationId: 'getAutomation', method: 'GET', path: '/automations/{id}', area: 'Messaging' },
   { operationId: 'deleteAutomation', method: 'DELETE', path: '/automations/{id}', area: 'Messaging' },
   { operationId: 'updateAutomation', method: 'PATCH', path: '/automations/{id}', area: 'Messaging' },
+  { operationId: 'listAutomationRuns', method: 'GET', path: '/automations/{id}/runs', area: 'Messaging' },
   { operationId: 'getAnalyticsSummary', method: 'GET', path: '/analytics/{accountId}/summary', area: 'Analytics' },
   { operationId: 'getFollowerAnalytics', method: 'GET', path: '/analytics/{accountId}/followers', area: 'Analytics' },
   { operationId: 'getAccountInsights', method: 'GET', path: '/accounts/{id}/insights', area: 'Analytics' },

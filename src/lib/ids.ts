@@ -18,6 +18,7 @@ export type IdPrefix =
   | 'conv'
   | 'msg'
   | 'auto'
+  | 'arun'
   | 'form'
   | 'lead'
   | 'wprog'

@@ -6,6 +6,7 @@ import { ai } from './ai/index.js';
 import { analytics } from './analytics/index.js';
 import type { AnyArea, IncomingHandler, IncomingHandlers, IncomingKind } from './area.js';
 import { auth } from './auth/index.js';
+import { automations } from './automations/index.js';
 import { billing } from './billing/index.js';
 import { calendar } from './calendar/index.js';
 import { comments } from './comments/index.js';
@@ -28,6 +29,8 @@ export const areas = [
   media,
   publishing,
   messaging,
+  comments,
+  automations,
   hooks,
   webhooks,
   usage,
@@ -35,7 +38,6 @@ export const areas = [
   calendar,
   ai,
   analytics,
-  comments,
   wallet,
 ] as const;
 

@@ -16,6 +16,7 @@ import type { Services } from '../../src/services.js';
 import type { DeliveryWorker } from '../../src/modules/hooks/worker.js';
 import type { PublishWorker } from '../../src/modules/publishing/worker.js';
 import type { AiWorker } from '../../src/modules/ai/worker.js';
+import type { AutomationWorker } from '../../src/modules/automations/worker.js';
 import { adminUrl, TEMPLATE_DATABASE, withDatabase } from '../fixtures.js';
 import { ApiClient } from './client.js';
 import { freePort } from './net.js';
@@ -27,6 +28,7 @@ export interface TestApp {
   deliveries: DeliveryWorker | null;
   publishing: PublishWorker | null;
   ai: AiWorker | null;
+  automations: AutomationWorker | null;
   api: ApiClient;
   close(): Promise<void>;
 }
@@ -94,6 +96,7 @@ export async function startTestApp(settings: TestAppSettings = {}): Promise<Test
     deliveries: (workers.get('deliveries') as DeliveryWorker | undefined) ?? null,
     publishing: (workers.get('publishing') as PublishWorker | undefined) ?? null,
     ai: (workers.get('ai') as AiWorker | undefined) ?? null,
+    automations: (workers.get('automations') as AutomationWorker | undefined) ?? null,
     api: new ApiClient(url, services.contract),
     close: async () => {
       server.closeAllConnections();

@@ -1,15 +1,17 @@
 import { type LeasedWork, LeaseWorker } from '../../src/lib/lease-worker.js';
 import { AiTaskWork } from '../../src/modules/ai/worker.js';
+import { RunPerforming } from '../../src/modules/automations/worker.js';
 import { DeliverySending } from '../../src/modules/hooks/worker.js';
 import { TargetPublishing } from '../../src/modules/publishing/worker.js';
 import type { Services } from '../../src/services.js';
 import type { TestApp } from './app.js';
 
 /** The work of each of an app's workers, by the app's name for the worker. */
-const WORK: Record<'deliveries' | 'publishing' | 'ai', (services: Services) => LeasedWork<unknown, unknown>> = {
+const WORK: Record<'deliveries' | 'publishing' | 'ai' | 'automations', (services: Services) => LeasedWork<unknown, unknown>> = {
   deliveries: (services) => new DeliverySending(services),
   publishing: (services) => new TargetPublishing(services),
   ai: (services) => new AiTaskWork(services) as LeasedWork<unknown, unknown>,
+  automations: (services) => new RunPerforming(services),
 };
 
 /** A worker that can die as a process does, all at once. */

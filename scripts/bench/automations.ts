@@ -1,0 +1,252 @@
+/**
+ * Automations benchmark: incoming messages, as signed bot webhooks over HTTP to `/webhooks/botchat`, to accounts
+ * that each have 100 active automations. Prints messages/s from the first webhook sent to the last run finished,
+ * p50/p99 of the time from a message's webhook being sent to its run being finished (every action done, the run
+ * and `automation.triggered` committed), and duplicates: runs beyond one per message, with a tenth of the
+ * messages delivered twice under new update ids (must be 0). No assertions: figures for the issue notes.
+ *   npx tsx scripts/bench/automations.ts [messages=1000] [accounts=10] [automationsPerAccount=100] [action=add_tag]
+ *
+ * `action`: `add_tag`, or `reply_message` (a reply through the platform, once replies are wired). Each message
+ * names one keyword, so one automation of its account matches it after all 100 were tried. Two processes: this
+ * one is the service (API and worker roles, booted as `npm start` boots them, on its own embedded PostgreSQL);
+ * the bot platform (the sandbox) is a child process.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+type Message = { type: 'ready'; url: string };
+
+if (process.env.BENCH_ROLE === 'sandbox') await runSandbox();
+else await runBench();
+
+async function runSandbox(): Promise<void> {
+  const { startSandbox } = await import('../../src/sandbox/server.js');
+  const sandbox = await startSandbox({ port: 0 });
+  process.send!({ type: 'ready', url: sandbox.url } satisfies Message);
+  process.on('disconnect', () => void sandbox.close().then(() => process.exit(0)));
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function median(values: number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
+async function runBench(): Promise<void> {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir, cpus } = await import('node:os');
+  const { join } = await import('node:path');
+  const { randomBytes } = await import('node:crypto');
+  const { createApp } = await import('../../src/app.js');
+  const { boot } = await import('../../src/boot.js');
+  const { startEmbeddedPostgres } = await import('../../src/db/embedded.js');
+  const { loadConfig } = await import('../../src/lib/config.js');
+  const { SECRET_HEADER } = await import('../../src/platforms/botchat/adapter.js');
+
+  const MESSAGES = Number(process.argv[2] ?? 1000);
+  const ACCOUNTS = Number(process.argv[3] ?? 10);
+  const PER_ACCOUNT = Number(process.argv[4] ?? 100);
+  const ACTION = process.argv[5] ?? 'add_tag';
+  if (ACTION !== 'add_tag' && ACTION !== 'reply_message') throw new Error('action: add_tag or reply_message');
+
+  const dir = mkdtempSync(join(tmpdir(), 'socialgate-bench-'));
+  const pgDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-pg-'));
+  process.on('exit', () => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(pgDir, { recursive: true, force: true });
+  });
+  const sandboxChild: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, BENCH_ROLE: 'sandbox' },
+    execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [{ url: sandboxUrl }] = (await once(sandboxChild, 'message')) as [Message];
+  const pg = await startEmbeddedPostgres({
+    dir: pgDir,
+    port: 20000 + Math.floor(Math.random() * 20000),
+    database: 'bench',
+    persistent: false,
+  });
+  const base = loadConfig({
+    SANDBOX_PORT: '0',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
+    BOTCHAT_API_URL: `${sandboxUrl}/botchat`,
+  });
+  const booted = await boot({
+    ...base,
+    databaseUrl: pg.url,
+    logLevel: 'warn',
+    dataDir: dir,
+    encryptionKey: randomBytes(32).toString('base64'),
+  });
+  const { services } = booted;
+  const server = createApp(services).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const call = async (method: string, path: string, token: string | null, body?: unknown) => {
+    const response = await fetch(`${api}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as any;
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  try {
+    const signUp = await call('POST', '/auth/signup', null, { email: 'bench@example.com', password: 'bench password 123' });
+    const key = (await call('POST', '/api-keys', signUp.session.token, { name: 'bench' })).key as string;
+    // A profile holds at most 100 automations: one profile per account.
+    const accounts: Array<{ id: string; secret: string }> = [];
+    for (let a = 0; a < ACCOUNTS; a += 1) {
+      const profileId = (await call('POST', '/profiles', key, { name: `Bench ${a}` })).id as string;
+      const bot = (await (
+        await fetch(`${sandboxUrl}/_sandbox/botchat/bots`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
+      ).json()) as { token: string };
+      const accountId = (await call('POST', '/connect/botchat', key, { profileId, botToken: bot.token })).id as string;
+      // The secret the platform signs the bot's webhooks with, as the bot platform holds it.
+      const row = await services.db('accounts').where({ id: accountId }).first('credentialsCiphertext');
+      const secret = (JSON.parse(services.secrets.open(row.credentialsCiphertext)) as { extra: { webhookSecret: string } }).extra
+        .webhookSecret;
+      accounts.push({ id: accountId, secret });
+      for (let n = 0; n < PER_ACCOUNT; n += 1) {
+        const action =
+          ACTION === 'add_tag' ? { type: 'add_tag', tag: `k${n}` } : { type: 'reply_message', text: 'Thanks {{name}}, about {{keyword}}!' };
+        await call('POST', '/automations', key, {
+          profileId,
+          name: `k${n}`,
+          accountIds: [accountId],
+          // A mix of match types, as owners write them; every message is tried against all of them.
+          trigger:
+            n % 3 === 2
+              ? { type: 'message_received', keywords: [`^k${n}\\b`], matchType: 'regex' }
+              : { type: 'message_received', keywords: [`k${n}`, `keyword ${n}`], matchType: n % 3 === 0 ? 'contains' : 'exact' },
+          actions: [action],
+        });
+      }
+    }
+    console.log(`${ACCOUNTS} accounts with ${PER_ACCOUNT} active automations each (action ${ACTION})`);
+
+    let updateId = 1;
+    const sentAt = new Map<string, number>();
+    const deliver = async (account: { id: string; secret: string }, messageId: number, text: string) => {
+      const body = JSON.stringify({
+        update_id: updateId++,
+        message: {
+          message_id: messageId,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: 9000 + (messageId % 200) },
+          from: { id: 9000 + (messageId % 200), first_name: 'Bench' },
+          text,
+        },
+      });
+      const response = await fetch(`${api}/webhooks/botchat`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', [SECRET_HEADER]: account.secret },
+        body,
+      });
+      if (response.status !== 200) throw new Error(`webhook: ${response.status} ${await response.text()}`);
+    };
+    const message = (i: number) => {
+      const n = i % PER_ACCOUNT;
+      return { account: accounts[i % ACCOUNTS]!, messageId: i + 1, text: n % 3 === 1 ? `k${n}` : `k${n} please, message ${i}` };
+    };
+    const inParallel = async (count: number, one: (i: number) => Promise<unknown>) => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          for (let i = next++; i < count; i = next++) await one(i);
+        }),
+      );
+    };
+    const started = Date.now();
+    await inParallel(MESSAGES, async (i) => {
+      const { account, messageId, text } = message(i);
+      sentAt.set(`${account.id}:${messageId}`, Date.now());
+      await deliver(account, messageId, text);
+    });
+    // The platform delivers a tenth again, as a new update carrying the same message.
+    await inParallel(Math.floor(MESSAGES / 10), async (j) => {
+      const { account, messageId, text } = message(j * 10);
+      await deliver(account, messageId, text);
+    });
+    const sentSeconds = (Date.now() - started) / 1000;
+
+    const deadline = Date.now() + 300_000;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const [{ finished, running }] = (await services
+        .db('automationRuns')
+        .select(
+          services.db.raw(
+            `count(*) FILTER (WHERE status <> 'running')::int AS finished, count(*) FILTER (WHERE status = 'running')::int AS running`,
+          ),
+        )) as [{ finished: number; running: number }];
+      const webhooksOpen = Number(
+        (await services.db('platformWebhooks').whereNull('processedAt').whereNull('error').count({ n: '*' }))[0]!.n,
+      );
+      if ((finished >= MESSAGES && running === 0 && webhooksOpen === 0) || Date.now() > deadline) break;
+    }
+    const runs = (await services
+      .db('automationRuns as r')
+      .join('messages as m', 'm.id', 'r.sourceId')
+      .select(
+        'r.accountId',
+        'm.platformMessageId',
+        'r.finishedAt',
+        'r.status',
+        'm.createdAt as storedAt',
+        'r.createdAt as runAt',
+      )) as Array<{
+      accountId: string;
+      platformMessageId: string;
+      finishedAt: Date | null;
+      status: string;
+      storedAt: Date;
+      runAt: Date;
+    }>;
+    const perMessage = new Map<string, number>();
+    const latencies: number[] = [];
+    // Where the time goes: webhook sent → message stored → run started → run finished.
+    const stages: Record<'stored' | 'started' | 'finished', number[]> = { stored: [], started: [], finished: [] };
+    let lastFinished = 0;
+    for (const run of runs) {
+      const messageId = Number(run.platformMessageId.split(':')[1]);
+      const keyOf = `${run.accountId}:${messageId}`;
+      perMessage.set(keyOf, (perMessage.get(keyOf) ?? 0) + 1);
+      if (run.finishedAt) {
+        latencies.push(run.finishedAt.getTime() - sentAt.get(keyOf)!);
+        stages.stored.push(run.storedAt.getTime() - sentAt.get(keyOf)!);
+        stages.started.push(run.runAt.getTime() - run.storedAt.getTime());
+        stages.finished.push(run.finishedAt.getTime() - run.runAt.getTime());
+        lastFinished = Math.max(lastFinished, run.finishedAt.getTime());
+      }
+    }
+    latencies.sort((a, b) => a - b);
+    const duplicates = [...perMessage.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
+    const statuses = runs.reduce<Record<string, number>>((counts, run) => ({ ...counts, [run.status]: (counts[run.status] ?? 0) + 1 }), {});
+    const seconds = (lastFinished - started) / 1000;
+    console.log(
+      [
+        `${MESSAGES} messages (+${Math.floor(MESSAGES / 10)} redelivered) sent in ${sentSeconds.toFixed(2)} s; ${runs.length} runs for ${perMessage.size} messages ${JSON.stringify(statuses)}; duplicates: ${duplicates}`,
+        `throughput: ${(MESSAGES / seconds).toFixed(0)} messages/s (first webhook sent to last run finished: ${seconds.toFixed(2)} s)`,
+        `webhook sent → run finished: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`,
+        `p50 by stage: sent → message stored ${median(stages.stored)} ms, → run started ${median(stages.started)} ms, → run finished ${median(stages.finished)} ms`,
+        `machine: ${cpus().length} cores; automation concurrency ${services.config.automations.concurrency}`,
+      ].join('\n'),
+    );
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await booted.shutdown();
+    await pg.stop();
+    sandboxChild.disconnect();
+  }
+}

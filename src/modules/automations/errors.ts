@@ -1,0 +1,31 @@
+import { UnprocessableError, ValidationFailedError } from '../../lib/errors.js';
+
+/** 422 `account_not_in_profile`: an account named is of another profile than the automation's. */
+export class AccountNotInProfileError extends UnprocessableError {
+  constructor(accountId: string) {
+    super('account_not_in_profile', 'Account of another profile', `${accountId} belongs to another profile.`, [
+      { path: 'body/accountIds', message: `${accountId} belongs to another profile`, code: 'account_not_in_profile' },
+    ]);
+  }
+}
+
+/** 422 `automation_limit_reached`. */
+export class AutomationLimitReachedError extends UnprocessableError {
+  constructor(max: number) {
+    super('automation_limit_reached', 'Automation limit reached', `A profile may have at most ${max} automations; delete one first.`);
+  }
+}
+
+/** 422 `regex_unsafe`: a pattern that could backtrack catastrophically, or that could not be proven safe in time. */
+export class RegexUnsafeError extends UnprocessableError {
+  constructor(index: number, pattern: string, why: string) {
+    super('regex_unsafe', 'Unsafe regular expression', `The pattern ${JSON.stringify(pattern)} is refused: ${why}`, [
+      { path: `body/trigger/keywords/${index}`, message: why, code: 'regex_unsafe' },
+    ]);
+  }
+}
+
+/** 400 `validation_failed` for a rule the schema cannot say (an action that does not fit the trigger). */
+export function invalidMember(path: string, message: string): ValidationFailedError {
+  return new ValidationFailedError([{ path, message, code: 'invalid' }]);
+}

@@ -1,0 +1,107 @@
+import type { components } from '../../../generated/api.js';
+import type { Services } from '../../services.js';
+import { CapabilityUnsupportedError } from '../accounts/errors.js';
+import type { AccountRow } from '../accounts/models.js';
+import { accountsById, adapterAccount } from '../accounts/read.js';
+import type { ActionType, AutomationAction, TriggerType } from './records.js';
+
+type Warning = components['schemas']['AutomationWarning'];
+
+/** The platforms whose webhooks bring the service each trigger's events. */
+const SOURCE_PLATFORMS: Record<TriggerType, ReadonlySet<string>> = {
+  message_received: new Set(['botchat', 'chatapp-cloud', 'qrchat', 'social_network']),
+  comment_received: new Set(['social_network', 'social_threads']),
+};
+
+/** The platform permissions a trigger's events, and each action, need, by platform (none where none is asked). */
+const TRIGGER_SCOPES: Partial<Record<string, Partial<Record<TriggerType, string>>>> = {
+  social_network: { message_received: 'pages_messaging', comment_received: 'pages_read_user_engagement' },
+  social_threads: { comment_received: 'threads_read_replies' },
+};
+const ACTION_SCOPES: Partial<Record<string, Partial<Record<ActionType, string>>>> = {
+  social_network: {
+    reply_message: 'pages_messaging',
+    send_private_reply: 'pages_messaging',
+    reply_comment: 'pages_manage_engagement',
+    hide_comment: 'pages_manage_engagement',
+  },
+  social_threads: { reply_comment: 'threads_manage_replies', hide_comment: 'threads_manage_replies' },
+};
+
+const SOURCE_NAMES: Record<TriggerType, string> = { message_received: 'messages', comment_received: 'comments' };
+
+/** 422 `account_platform_unsupported` for an account whose platform never brings the trigger's events. */
+export function assertSourceSupported(account: AccountRow, trigger: TriggerType): void {
+  if (SOURCE_PLATFORMS[trigger].has(account.platform)) return;
+  throw new CapabilityUnsupportedError(
+    `${account.id} is a ${account.platform} account, whose platform does not send the service ${SOURCE_NAMES[trigger]}: a ${trigger} automation could never fire on it.`,
+  );
+}
+
+interface Watched {
+  accountIds: string[];
+  triggerType: TriggerType;
+  actions: AutomationAction[];
+}
+
+/**
+ * Why an automation may not fire or act on each of its accounts. `live`: the platform is asked now whether it
+ * still sends the account's events (at creation and update); else the answer of the service's last check is read.
+ */
+export async function warningsOf(services: Services, automations: Watched[], live = false): Promise<Warning[][]> {
+  const accounts = new Map(
+    (await accountsById(services.db, [...new Set(automations.flatMap((a) => a.accountIds))])).map((row) => [row.id, row]),
+  );
+  const problems = new Map<string, string | null>();
+  for (const row of accounts.values()) problems.set(row.id, live ? await subscriptionProblemNow(services, row) : row.platformProblem);
+  return automations.map((automation) =>
+    automation.accountIds.flatMap((accountId) => {
+      const row = accounts.get(accountId);
+      return row ? accountWarnings(row, automation, problems.get(accountId) ?? null) : [];
+    }),
+  );
+}
+
+function accountWarnings(row: AccountRow, automation: Watched, subscriptionProblem: string | null): Warning[] {
+  const warn = (code: Warning['code'], message: string, scope: string | null = null): Warning => ({
+    accountId: row.id,
+    code,
+    message,
+    scope,
+  });
+  if (!SOURCE_PLATFORMS[automation.triggerType].has(row.platform)) {
+    return [warn('source_unsupported', `${row.platform} does not send the service ${SOURCE_NAMES[automation.triggerType]}.`)];
+  }
+  const warnings: Warning[] = [];
+  if (row.status !== 'connected') {
+    warnings.push(
+      warn('account_not_connected', `The account is ${row.status.replace('_', ' ')}: nothing arrives from it until it is connected again.`),
+    );
+  }
+  if (subscriptionProblem)
+    warnings.push(warn('webhook_subscription_missing', `${subscriptionProblem} Connect the account again to repair it.`));
+  const needed = new Set<string>();
+  const triggerScope = TRIGGER_SCOPES[row.platform]?.[automation.triggerType];
+  if (triggerScope) needed.add(triggerScope);
+  for (const action of automation.actions) {
+    const scope = ACTION_SCOPES[row.platform]?.[action.type];
+    if (scope) needed.add(scope);
+  }
+  for (const scope of needed) {
+    if (!row.scopes.includes(scope)) {
+      warnings.push(warn('permission_missing', `The account was connected without ${scope}; connect it again and grant it.`, scope));
+    }
+  }
+  return warnings;
+}
+
+/** The platform's answer now, where it can tell; the last recorded one when it cannot be asked. */
+async function subscriptionProblemNow(services: Services, row: AccountRow): Promise<string | null> {
+  const check = services.platforms.get(row.platform)?.webhooks?.subscriptionProblem;
+  if (!check || row.status !== 'connected' || !row.credentialsCiphertext) return row.platformProblem;
+  try {
+    return await check(adapterAccount(row, services.secrets));
+  } catch {
+    return row.platformProblem;
+  }
+}

@@ -1,0 +1,22 @@
+import { defineArea } from '../area.js';
+import { automateMessage } from './engine.js';
+import * as handlers from './handlers.js';
+import { automationSettings } from './settings.js';
+import { AutomationWorker } from './worker.js';
+
+export const automations = defineArea({
+  name: 'automations',
+  contractArea: 'Messaging',
+  handlers,
+  settings: automationSettings,
+  // After the messaging area, which stores the message first (areas run in list order).
+  incoming: { message: automateMessage },
+  workers: { automations: (services, databaseUrl) => new AutomationWorker(services, databaseUrl) },
+  // A run's log is kept 30 days after it finished; who an automation ran for goes with it.
+  purge: async ({ db }) => ({
+    automationRuns: await db('automationRuns')
+      .whereIn('status', ['succeeded', 'failed'])
+      .where('finishedAt', '<', db.raw("now() - interval '30 days'"))
+      .delete(),
+  }),
+});

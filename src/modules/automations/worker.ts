@@ -1,0 +1,131 @@
+import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
+import type { Services } from '../../services.js';
+import { perform } from './actions.js';
+import type { Performed } from './performer.js';
+import { AUTOMATIONS_CHANNEL, automationCache } from './cache.js';
+import { RUNS_CHANNEL } from './engine.js';
+import { finishRun } from './finish.js';
+import type { ActionOutcome, RunRecord } from './records.js';
+
+/** Open runs are looked for at least this often, NOTIFY or not: leases run out, a lost wake-up. */
+const POLL_MS = 1000;
+const CLAIM_BATCH = 50;
+
+/**
+ * Performs automation runs, draining `automation_runs` under a lease as the webhook worker drains deliveries:
+ * claims open runs (SKIP LOCKED, so any number of workers share the table), performs each run's actions in
+ * order and records each action's outcome on the run as it completes, then finishes the run (its counts and
+ * `automation.triggered`) in one transaction. A worker that dies mid-run leaves the outcomes it recorded; when
+ * its lease runs out another worker goes on with the actions not done yet. It also keeps this process's
+ * automation cache honest: it listens for changes to automations, and the cache is used only while it does.
+ */
+export class AutomationWorker extends LeaseWorker<RunRecord, ActionOutcome[]> {
+  constructor(services: Services, databaseUrl: string) {
+    super(databaseUrl, services.logger, new RunPerforming(services));
+  }
+}
+
+/** The runs' side of an `AutomationWorker`: what it claims, how it performs, how it records. */
+export class RunPerforming implements LeasedWork<RunRecord, ActionOutcome[]> {
+  readonly settings: LeaseWorkerSettings;
+  /** Set once the worker's connections are gone: a run in flight stops before its next action. */
+  private closed = false;
+
+  constructor(private readonly services: Services) {
+    const { concurrency, leaseSeconds } = services.config.automations;
+    this.settings = {
+      name: 'socialgate-automations',
+      channels: [RUNS_CHANNEL, AUTOMATIONS_CHANNEL],
+      concurrency,
+      pollMs: POLL_MS,
+      loops: 1,
+      leaseSeconds,
+    };
+  }
+
+  heard(channel: string | null): void {
+    // Connected again (null): changes may have been missed. Either way the cache starts afresh.
+    if (channel === null) automationCache(this.services).setListening(true);
+    else if (channel === AUTOMATIONS_CHANNEL) automationCache(this.services).invalidate();
+  }
+
+  async turn(loop: ClaimLoop<RunRecord>): Promise<void> {
+    const room = Math.min(loop.room, CLAIM_BATCH);
+    if (room <= 0) return loop.sleep(POLL_MS, true);
+    const taken = await loop.claim(room, (n) => this.claim(n));
+    if (taken < room) await loop.sleep(POLL_MS);
+  }
+
+  /** Performs the actions not done yet, recording each outcome on the run as soon as it is known. */
+  async process(run: RunRecord): Promise<ActionOutcome[]> {
+    const outcomes = [...run.outcomes];
+    for (let index = outcomes.length; index < run.actions.length; index += 1) {
+      this.assertAlive(run);
+      const performed = await perform(this.services, run, index).catch((error: unknown): Performed => {
+        this.services.logger.error({ err: error, runId: run.id, index }, 'an automation action failed unexpectedly');
+        return {
+          status: 'failed',
+          error: { code: 'internal_error', message: 'The action failed inside the service.', platformError: null },
+        };
+      });
+      this.assertAlive(run);
+      const outcome: ActionOutcome = { ...performed, finishedAt: new Date().toISOString() };
+      await this.services
+        .db('automationRuns')
+        .where({ id: run.id })
+        .whereRaw('jsonb_array_length(outcomes) = ?', [index])
+        .update({ outcomes: this.services.db.raw('outcomes || ?::jsonb', [JSON.stringify([outcome])]) });
+      outcomes.push(outcome);
+    }
+    return outcomes;
+  }
+
+  record(run: RunRecord, outcomes: ActionOutcome[]): Promise<void> {
+    return finishRun(this.services.db, run, outcomes);
+  }
+
+  async renew(held: RunRecord[]): Promise<void> {
+    await this.services
+      .db('automationRuns')
+      .whereIn(
+        'id',
+        held.map((run) => run.id),
+      )
+      .where({ status: 'running' })
+      .update({ lockedUntil: this.services.db.raw('now() + make_interval(secs => ?)', [this.settings.leaseSeconds]) });
+  }
+
+  describe(run: RunRecord): Record<string, unknown> {
+    return { runId: run.id, automationId: run.automationId };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    automationCache(this.services).setListening(false);
+  }
+
+  /** A worker whose connections are gone is a dead process: it records nothing more, its lease runs out. */
+  private assertAlive(run: RunRecord): void {
+    if (this.closed) throw new Error(`the automation worker stopped in the middle of run ${run.id}`);
+  }
+
+  /** Leases up to `room` open runs, oldest first. */
+  private async claim(room: number): Promise<RunRecord[]> {
+    const { db } = this.services;
+    const due = db('automationRuns')
+      .select('id')
+      .where({ status: 'running' })
+      .where((open) => open.whereNull('lockedUntil').orWhere('lockedUntil', '<', db.fn.now()))
+      .orderBy('createdAt')
+      .limit(room)
+      .forUpdate()
+      .skipLocked();
+    return (await db('automationRuns')
+      .whereIn('id', due)
+      .update({
+        lockedUntil: db.raw('now() + make_interval(secs => ?)', [this.settings.leaseSeconds]),
+        attempts: db.raw('attempts + 1'),
+      })
+      .returning('*')) as RunRecord[];
+  }
+}

@@ -1,0 +1,114 @@
+import { expect } from 'chai';
+import { render } from '../../../src/modules/automations/template.js';
+import { describeApi } from '../../support/harness.js';
+import { itPagesByKeyset } from '../../support/keyset-list.js';
+import { connectBot } from '../../support/sandbox/botchat.js';
+import { quiescent } from '../../support/wait.js';
+import { createAutomation, finishedRuns, tagging } from './support.js';
+
+describeApi('automations — the run log, the counts and automation.triggered', (t) => {
+  const { botchat } = t.sandbox;
+  const lena = { id: 501, firstName: 'Lena' };
+
+  it("logs each run with its source, keyword and each action's outcome, counts it, and emits automation.triggered once", async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const hook = await t.app.api.post('/hooks', {
+      token: t.owner.key,
+      body: { url: `${t.inbox.url}/h`, events: ['automation.triggered'] },
+    });
+    expect(hook.status).to.equal(201);
+    const automation = await createAutomation(t, {
+      accountIds: [bot.accountId],
+      trigger: { type: 'message_received', keywords: ['price'] },
+      actions: [
+        { type: 'add_tag', tag: 'lead' },
+        { type: 'reply_message', text: 'Hi {{name}}, about the {{keyword}}…' },
+      ],
+    });
+    await botchat.sendMessage(bot.token, 'What is the price?', lena);
+    const [run] = await finishedRuns(t, automation.id, 1);
+    const [conversation] = (await t.app.api.get(`/accounts/${bot.accountId}/conversations`, { token: t.owner.key })).body.data;
+    expect(conversation.tags).to.deep.equal(['lead']);
+    const [message] = (await t.app.api.get(`/accounts/${bot.accountId}/conversations/${conversation.id}`, { token: t.owner.key })).body
+      .messages.data;
+    expect(run).to.deep.include({
+      automationId: automation.id,
+      accountId: bot.accountId,
+      status: 'failed',
+      trigger: 'message_received',
+      source: { kind: 'message', id: message.id, conversationId: conversation.id, platformPostId: null },
+      from: { id: '501', name: 'Lena' },
+      text: 'What is the price?',
+      matchedKeyword: 'price',
+    });
+    expect(run.actions.map((action: { type: string; status: string }) => [action.type, action.status])).to.deep.equal([
+      ['add_tag', 'succeeded'],
+      ['reply_message', 'failed'],
+    ]);
+    expect(run.actions[1].error).to.include({ code: 'not_available', platformError: null });
+    expect(run.finishedAt).to.be.a('string');
+
+    const read = await t.app.api.get(`/automations/${automation.id}`, { token: t.owner.key });
+    expect(read.body.stats).to.deep.include({ triggeredCount: 1, succeededCount: 0, failedCount: 1 });
+    expect(read.body.stats.lastTriggeredAt).to.equal(run.createdAt);
+
+    await t.inbox.waitFor(1);
+    await quiescent(t.app);
+    const events = t.inbox.events();
+    expect(events).to.have.length(1);
+    expect(events[0]).to.deep.include({ event: 'automation.triggered', profileId: t.owner.profileId });
+    expect(events[0]!.data).to.deep.equal({
+      automationId: automation.id,
+      runId: run.id,
+      accountId: bot.accountId,
+      platform: 'botchat',
+      trigger: 'message_received',
+      from: '501',
+      fromName: 'Lena',
+      text: 'What is the price?',
+      matchedKeyword: 'price',
+      convId: conversation.id,
+      msgId: message.id,
+      commentId: null,
+      platformPostId: null,
+      actions: [
+        { type: 'add_tag', status: 'succeeded', error: null },
+        { type: 'reply_message', status: 'failed', error: `not_available: ${run.actions[1].error.message}` },
+      ],
+    });
+  });
+
+  it('counts succeeded runs and filters the log by status', async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const automation = await createAutomation(t, tagging(bot.accountId, 'seen'));
+    await botchat.sendMessage(bot.token, 'one', lena);
+    await botchat.sendMessage(bot.token, 'two', lena);
+    await finishedRuns(t, automation.id, 2);
+    const read = await t.app.api.get(`/automations/${automation.id}`, { token: t.owner.key });
+    expect(read.body.stats).to.deep.include({ triggeredCount: 2, succeededCount: 2, failedCount: 0 });
+    const failed = await t.app.api.get(`/automations/${automation.id}/runs?status=failed`, { token: t.owner.key });
+    expect(failed.body.data).to.deep.equal([]);
+    expect((await t.app.api.get(`/automations/auto_01jd3y6w7q5v8k0n2b4c6e8g1h/runs`, { token: t.owner.key })).status).to.equal(404);
+  });
+
+  itPagesByKeyset(t, 'listAutomationRuns', async (count) => {
+    const bot = await connectBot(t.app, t.owner);
+    const automation = await createAutomation(t, tagging(bot.accountId, 'seen'));
+    for (let n = 0; n < count; n += 1) await botchat.sendMessage(bot.token, `message ${n}`, { id: 700 + n, firstName: `P${n}` });
+    const runs = await finishedRuns(t, automation.id, count);
+    expect(runs.map((run) => run.text)).to.deep.equal(Array.from({ length: count }, (_, n) => `message ${count - 1 - n}`));
+    return {
+      path: `/automations/${automation.id}/runs`,
+      ids: runs.map((run) => run.id),
+      filter: { query: 'status=succeeded', ids: runs.map((run) => run.id) },
+    };
+  });
+
+  it('replaces template variables once, as plain text, and leaves unknown ones as written', () => {
+    const values = { name: '{{text}}', keyword: 'price', text: 'What is the {{name}}?' };
+    expect(render('Hi {{name}}, the {{ keyword }}: "{{text}}" {{other}}', values)).to.equal(
+      'Hi {{text}}, the price: "What is the {{name}}?" {{other}}',
+    );
+    expect(render('{{text}}', { ...values, text: 'x'.repeat(5000) })).to.have.length(1000);
+  });
+});
