@@ -2,18 +2,29 @@ import type { Knex } from 'knex';
 import { NotFoundError, ProfileOutOfScopeError } from '../../lib/errors.js';
 
 /**
- * Who is acting: a user session, an API key that may be restricted to some profiles, or the platform's redirect
+ * Who is acting: a user session, an API key that may be restricted to some profiles, the owner through the
+ * service itself (`ownerItself`), or the platform's redirect
  * after consent, which acts for the owner who started that connection and within its one profile (checked against
  * their key when they started it).
  */
 export type Principal =
   | { kind: 'session'; ownerId: string; sessionId: string }
   | { kind: 'apiKey'; ownerId: string; keyId: string; profileIds: string[] | null }
-  | { kind: 'oauthCallback'; ownerId: string; profileId: string };
+  | { kind: 'oauthCallback'; ownerId: string; profileId: string }
+  | { kind: 'owner'; ownerId: string };
+
+/**
+ * The owner acting through the service itself, on every profile of theirs: an automation they made, or a request
+ * whose caller's reach was checked before the work was handed on.
+ */
+export function ownerItself(ownerId: string): Principal {
+  return { kind: 'owner', ownerId };
+}
 
 /** The API key or session itself (or the connection a platform's redirect completes): what an Idempotency-Key record belongs to. */
 export function principalId(principal: Principal): string {
   if (principal.kind === 'apiKey') return principal.keyId;
+  if (principal.kind === 'owner') return `owner:${principal.ownerId}`;
   return principal.kind === 'session' ? principal.sessionId : `oauthCallback:${principal.profileId}`;
 }
 

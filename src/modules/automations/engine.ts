@@ -4,8 +4,8 @@ import type { IncomingMessage } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { accountsAddressedBy } from '../accounts/incoming.js';
 import type { AccountRow } from '../accounts/models.js';
+import type { IncomingComment } from '../../platforms/capabilities/webhooks.js';
 import { type Armed, automationCache } from './cache.js';
-import type { IncomingComment } from './comment-source.js';
 import { MATCHED_TEXT_LIMIT } from './matcher.js';
 import type { AutomationRecord, RunAction, TriggerType } from './records.js';
 import { render } from './template.js';
@@ -140,18 +140,19 @@ export async function automateMessage(services: Services, platform: string, mess
 }
 
 /**
- * A comment on a post of our accounts: only a new one (`add`) by someone other than the account triggers. The
- * comments area registers it as the `comment` kind's handler once that kind exists.
+ * A comment on a post of our accounts: only a new one (`added`) by someone other than the account triggers (the
+ * comments area has stored it first).
  */
 export async function automateComment(services: Services, platform: string, comment: IncomingComment): Promise<void> {
-  if (comment.verb !== 'add') return;
+  const author = comment.from;
+  if (comment.change !== 'added' || !author) return;
   for (const account of await accountsAddressedBy(services.db, platform, comment)) {
-    if (account.platformAccountId !== null && comment.authorId === account.platformAccountId) continue;
+    if (account.platformAccountId !== null && author.id === account.platformAccountId) continue;
     const armed = await automationCache(services).forAccount(services.db, account.id);
     if (armed.length === 0) continue;
     const conversation = (await services
       .db('conversations')
-      .where({ accountId: account.id, platformConversationId: comment.authorId })
+      .where({ accountId: account.id, platformConversationId: author.id })
       .first('id')) as { id: string } | undefined;
     await triggerAutomations(services, armed, {
       kind: 'comment',
@@ -160,10 +161,10 @@ export async function automateComment(services: Services, platform: string, comm
       sourceId: comment.platformCommentId,
       conversationId: conversation?.id ?? null,
       platformPostId: comment.platformPostId,
-      personId: comment.authorId,
-      personName: comment.authorName,
-      text: comment.text,
-      writtenAt: comment.createdAt,
+      personId: author.id,
+      personName: author.name ?? author.username,
+      text: comment.text ?? '',
+      writtenAt: comment.createdAt ?? comment.at,
     });
   }
 }

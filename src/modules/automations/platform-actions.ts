@@ -1,22 +1,50 @@
-import { failed, type Performer } from './performer.js';
+import { ApiError } from '../../lib/errors.js';
+import { hideComment, replyToComment } from '../comments/actions.js';
+import { sendMessage } from '../messaging/send.js';
+import { type ActionCall, failed, type Performed, type Performer, succeeded } from './performer.js';
 import type { ActionType } from './records.js';
 
 type PlatformAction = Exclude<ActionType, 'add_tag'>;
 
 /**
- * The actions that write to the platform. Each must send through the platform-write ledger under
- * `call.ledgerKey`, so a run resumed after a crash never sends one twice: the messaging area's send
- * (src/modules/messaging/send.ts) and the comments area's reply and hide (src/modules/comments/actions.ts)
- * take that key. Until those are part of the service, each fails visibly as `not_available`; this table is
- * the one place that wires them.
+ * The actions that write to the platform, through the messaging and comments areas. Each sends through the
+ * platform-write ledger under `call.ledgerKey`, so a run resumed after a crash never sends one twice.
  */
-function notAvailable(what: string): Performer {
-  return async () => failed('not_available', `${what} from automations is not available in this version of the service.`);
-}
-
 export const platformPerformers: Record<PlatformAction, Performer> = {
-  reply_message: notAvailable('Replying to messages'),
-  reply_comment: notAvailable('Replying to comments'),
-  send_private_reply: notAvailable('Answering comments privately'),
-  hide_comment: notAvailable('Hiding comments'),
+  reply_message: acting(async ({ services, run, action }, ledgerKey) => {
+    const recipient = run.conversationId ? { conversationId: run.conversationId } : { userId: run.personId };
+    await sendMessage(services, run.ownerId, run.accountId, { recipient, text: action.text ?? null }, ledgerKey);
+  }),
+  send_private_reply: acting(async ({ services, run, action }, ledgerKey) => {
+    await sendMessage(
+      services,
+      run.ownerId,
+      run.accountId,
+      { recipient: { commentId: run.sourceId }, text: action.text ?? null },
+      ledgerKey,
+    );
+  }),
+  reply_comment: acting(async ({ services, run, action }, ledgerKey) => {
+    await replyToComment(services, run.ownerId, run.accountId, run.sourceId, action.text ?? '', ledgerKey);
+  }),
+  hide_comment: acting(async ({ services, run }, ledgerKey) => {
+    await hideComment(services, run.ownerId, run.accountId, run.sourceId, true, ledgerKey);
+  }),
 };
+
+/**
+ * An action's outcome: done, or failed with the API's own error (the code and detail a caller of the same
+ * operation would get; `platformError` keeps what the platform said where the failure is the platform's).
+ */
+function acting(write: (call: ActionCall, ledgerKey: string) => Promise<void>): Performer {
+  return async (call): Promise<Performed> => {
+    try {
+      await write(call, call.ledgerKey);
+      return succeeded();
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const fromPlatform = error.code.startsWith('platform_') || error.status === 502;
+      return failed(error.code, error.detail, fromPlatform ? error.detail : null);
+    }
+  };
+}

@@ -3,7 +3,7 @@ import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { CommentNotFoundAtPlatform, type Comments, type CommentTarget } from '../../platforms/capabilities/comments.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
-import type { Principal } from '../auth/principal.js';
+import { ownerItself, type Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
 import { CapabilityUnsupportedError } from '../accounts/errors.js';
 import { mediaFiles } from '../media/read.js';
@@ -144,11 +144,6 @@ export async function remove(services: Services, principal: Principal, accountId
       throw error;
     }
   });
-}
-
-/** The owner acting through the service itself (an automation they made), which reaches every profile of theirs. */
-function ownerItself(ownerId: string): Principal {
-  return { kind: 'session', ownerId, sessionId: `service:${ownerId}` };
 }
 
 /**

@@ -4,7 +4,7 @@ import { NotImplementedError, ValidationFailedError } from '../../lib/errors.js'
 import type { ChatappPayload, ChatappSender, ChatappTemplate, MessageKind, SentPart } from '../../platforms/capabilities/messaging.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
-import type { Principal } from '../auth/principal.js';
+import { ownerItself } from '../auth/principal.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
 import { accountById } from '../accounts/read.js';
 import { mediaFiles } from '../media/read.js';
@@ -66,7 +66,7 @@ export async function sendChatappMessage(
     ]);
   }
   const to = e164Digits(body.to);
-  const owner: Principal = { kind: 'apiKey', ownerId, keyId: 'service', profileIds: null };
+  const owner = ownerItself(ownerId);
   return withConnectedAccount(
     services,
     owner,

@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.js';
 import type { MessageKind, OutgoingMessage, SentPart } from '../../platforms/capabilities/messaging.js';
 import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
-import type { Principal } from '../auth/principal.js';
+import { ownerItself } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
 import { accountById } from '../accounts/read.js';
@@ -42,8 +42,7 @@ export async function sendMessage(
   message: MessageToSend,
   ledgerKey: string,
 ): Promise<Message[]> {
-  // The owner acting through the service itself: every profile of theirs.
-  const owner: Principal = { kind: 'apiKey', ownerId, keyId: 'service', profileIds: null };
+  const owner = ownerItself(ownerId);
   const found = await accountById(services.db, accountId);
   const platform = found?.ownerId === ownerId ? found.platform : undefined;
   const sender = platform ? services.platforms.get(platform)?.messaging : undefined;

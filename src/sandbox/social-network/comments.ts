@@ -22,7 +22,8 @@ async function isImage(url: string): Promise<boolean> {
   await response?.arrayBuffer().catch(() => {});
   return Boolean(response?.ok && /^image\//.test(response.headers.get('content-type') ?? ''));
 }
-const DEFAULT_PERSON = { id: '6734519027381945', name: 'Lena Fischer' };
+/** Who a person's comment is from when the control names nobody. */
+export const DEFAULT_COMMENTER = { id: '6734519027381945', name: 'Lena Fischer' };
 
 /**
  * Comments on page posts over the Graph API: `GET|POST /{post-or-comment}/comments` (`filter=stream|toplevel`,
@@ -49,7 +50,7 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
   };
   const authorOf = (post: PagePost, comment: PageComment) => {
     const page = state.pages.get(post.pageId)!;
-    return comment.fromPage ? { id: page.id, name: page.name } : (comment.from ?? DEFAULT_PERSON);
+    return comment.fromPage ? { id: page.id, name: page.name } : (comment.from ?? DEFAULT_COMMENTER);
   };
   const view = (post: PagePost, comment: PageComment) => {
     const fromPage = comment.fromPage;
@@ -269,7 +270,7 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
       id: `${post.id.split('_')[1]}_${state.newId()}`,
       message: input.text ?? 'Nice!',
       fromPage: false,
-      from: input.from ?? DEFAULT_PERSON,
+      from: input.from ?? DEFAULT_COMMENTER,
       createdAt: Date.now(),
       parentId: parent ? (parent.parentId ?? parent.id) : null,
     };

@@ -27,7 +27,7 @@ interface SentMessage {
 }
 
 /** A comment a person made on a page's post, as far as private replies need it: its author and age. */
-interface CommentAuthor {
+export interface CommentAuthor {
   pageId: string;
   psid: string;
   at: number;
@@ -49,7 +49,13 @@ export interface MessengerState {
  * Faults: the Graph's `fail-next` (throttling, an expired token), and `lose-next` (the message is stored and the
  * connection drops before the answer).
  */
-export function mountMessengerSend(router: Router, graph: Graph, state: SocialState, restored?: MessengerState): () => MessengerState {
+export function mountMessengerSend(
+  router: Router,
+  graph: Graph,
+  state: SocialState,
+  pageComment: (id: string) => CommentAuthor | null,
+  restored?: MessengerState,
+): () => MessengerState {
   const lastWrote = restored?.lastWrote ?? new Map<string, number>();
   const comments = restored?.comments ?? new Map<string, CommentAuthor>();
   const repliedComments = restored?.repliedComments ?? new Set<string>();
@@ -73,7 +79,7 @@ export function mountMessengerSend(router: Router, graph: Graph, state: SocialSt
     let psid: string;
     const now = Date.now();
     if (recipient.comment_id) {
-      const comment = comments.get(recipient.comment_id);
+      const comment = comments.get(recipient.comment_id) ?? pageComment(recipient.comment_id);
       if (!comment || comment.pageId !== page.id) return graph.unknownObject(ctx, recipient.comment_id);
       if (repliedComments.has(recipient.comment_id)) return graph.fail(ctx, 400, 10900, 'Activity already replied to');
       if (now - comment.at > 7 * DAY) return graph.fail(ctx, 400, 10903, "This activity can't be replied to");

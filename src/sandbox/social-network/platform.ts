@@ -1,10 +1,10 @@
 import { verifyCallback } from '../meta-callback.js';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { mountPageComments } from './comments.js';
+import { DEFAULT_COMMENTER, mountPageComments } from './comments.js';
 import { Graph } from './graph.js';
 import { mountPageInsights } from './insights.js';
-import { mountMessengerSend, type MessengerState } from './messenger-send.js';
+import { type CommentAuthor, mountMessengerSend, type MessengerState } from './messenger-send.js';
 import { mountSocialOAuth } from './oauth.js';
 import { mountSocialPeople } from './people.js';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
@@ -227,7 +227,15 @@ export function mountSocialNetwork(router: Router, _sandboxUrl: string, stored: 
     ctx.body = graph.pick(pageView(page, null), graph.params(ctx).fields, 'name');
   });
 
-  const messenger = mountMessengerSend(router, graph, state, restored?.messenger);
+  // A private reply may answer any person's comment on a page post (those of the comments controls too).
+  const pageComment = (id: string): CommentAuthor | null => {
+    for (const post of posts.posts.values()) {
+      const comment = post.comments.find((c) => c.id === id && !c.fromPage && !c.deleted);
+      if (comment) return { pageId: post.pageId, psid: comment.from?.id ?? DEFAULT_COMMENTER.id, at: comment.createdAt };
+    }
+    return null;
+  };
+  const messenger = mountMessengerSend(router, graph, state, pageComment, restored?.messenger);
   mountSocialPeople(router, state);
   return { state: (): SocialNetworkState => ({ social: state.snapshot(), posts: posts.state(), messenger: messenger() }) };
 }

@@ -14,48 +14,50 @@ describeApi(
     let dying: CrashableWorker | undefined;
     after(() => dying?.stop());
 
-    it('leaves a run another worker finishes without doing again the actions done, and one automation.triggered', async () => {
+    it('leaves a run another worker finishes without doing again the actions done, a reply sent but not recorded included, and one automation.triggered', async () => {
       const bot = await connectBot(t.app, t.owner);
       await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/h`, events: ['automation.triggered'] } });
       const automation = await createAutomation(t, {
         accountIds: [bot.accountId],
         trigger: { type: 'message_received', keywords: ['hi'] },
         actions: [
-          { type: 'reply_message', text: 'Hi {{name}}!' },
           { type: 'add_tag', tag: 'greeted' },
+          { type: 'reply_message', text: 'Hi {{name}}!' },
         ],
       });
       await botchat.sendMessage(bot.token, 'hello', lena);
       await quiescent(t.app);
       const conversation = await t.app.services.db('conversations').where({ accountId: bot.accountId }).first();
 
-      // The run waits, unclaimed; the conversation is held so that its second action blocks.
+      // The run waits, unclaimed; the account is held so that the reply, once sent and stored, cannot be recorded.
       await t.app.automations!.stop();
       await botchat.sendMessage(bot.token, 'hi', lena);
       await quiescent(t.app);
       const held = await t.app.services.db.transaction();
       try {
-        await held('conversations').where({ id: conversation.id }).forUpdate();
+        await held('accounts').where({ id: bot.accountId }).forUpdate();
         dying = await CrashableWorker.standIn(t.app, 'automations');
-        const [started] = await until(() => t.app.services.db('automationRuns').where({ automationId: automation.id }), {
-          done: (rows) => rows.length === 1 && rows[0].outcomes.length === 1,
-          what: 'the first action recorded',
-        });
-        // The process dies in the middle of the second action; another takes over once the lease runs out.
+        await until(() => botchat.onPlatform(bot.token), { done: (sent) => sent.length === 1, what: 'the reply sent' });
+        const [started] = await t.app.services.db('automationRuns').where({ automationId: automation.id });
+        expect(started.outcomes.map((outcome: { status: string }) => outcome.status)).to.deep.equal(['succeeded']);
+        // The process dies between the platform call and the run's record of it; another takes over once the lease runs out.
         await dying.crashAndReplace();
         await held.rollback();
 
         const [run] = await finishedRuns(t, automation.id, 1);
-        expect(run.actions[0]).to.deep.include({ type: 'reply_message', status: 'failed', finishedAt: started.outcomes[0].finishedAt });
-        expect(run.actions[1]).to.deep.include({ type: 'add_tag', status: 'succeeded' });
+        expect(run.status).to.equal('succeeded');
+        expect(run.actions[0]).to.deep.include({ type: 'add_tag', status: 'succeeded', finishedAt: started.outcomes[0].finishedAt });
+        expect(run.actions[1]).to.deep.include({ type: 'reply_message', status: 'succeeded' });
         const row = await t.app.services.db('automationRuns').where({ id: run.id }).first();
         expect(row.attempts).to.equal(2);
+        // The platform-write ledger knew the reply was sent: the second worker did not send it again.
+        expect((await botchat.onPlatform(bot.token)).map((sent) => sent.text)).to.deep.equal(['Hi Lena!']);
         expect((await t.app.services.db('conversations').where({ id: conversation.id }).first()).tags).to.deep.equal(['greeted']);
         await t.inbox.waitFor(1);
         await quiescent(t.app);
         expect(t.inbox.events().map((event) => event.data.runId)).to.deep.equal([run.id]);
         const read = await t.app.api.get(`/automations/${automation.id}`, { token: t.owner.key });
-        expect(read.body.stats).to.deep.include({ triggeredCount: 1, failedCount: 1 });
+        expect(read.body.stats).to.deep.include({ triggeredCount: 1, succeededCount: 1 });
       } finally {
         if (!held.isCompleted()) await held.rollback();
       }

@@ -29,12 +29,13 @@ describeApi('automations — the run log, the counts and automation.triggered', 
     const [run] = await finishedRuns(t, automation.id, 1);
     const [conversation] = (await t.app.api.get(`/accounts/${bot.accountId}/conversations`, { token: t.owner.key })).body.data;
     expect(conversation.tags).to.deep.equal(['lead']);
-    const [message] = (await t.app.api.get(`/accounts/${bot.accountId}/conversations/${conversation.id}`, { token: t.owner.key })).body
+    const messages = (await t.app.api.get(`/accounts/${bot.accountId}/conversations/${conversation.id}`, { token: t.owner.key })).body
       .messages.data;
+    const message = messages.find((m: { direction: string }) => m.direction === 'in');
     expect(run).to.deep.include({
       automationId: automation.id,
       accountId: bot.accountId,
-      status: 'failed',
+      status: 'succeeded',
       trigger: 'message_received',
       source: { kind: 'message', id: message.id, conversationId: conversation.id, platformPostId: null },
       from: { id: '501', name: 'Lena' },
@@ -43,13 +44,15 @@ describeApi('automations — the run log, the counts and automation.triggered', 
     });
     expect(run.actions.map((action: { type: string; status: string }) => [action.type, action.status])).to.deep.equal([
       ['add_tag', 'succeeded'],
-      ['reply_message', 'failed'],
+      ['reply_message', 'succeeded'],
     ]);
-    expect(run.actions[1].error).to.include({ code: 'not_available', platformError: null });
     expect(run.finishedAt).to.be.a('string');
+    expect((await botchat.onPlatform(bot.token)).map((sent) => [sent.chatId, sent.text])).to.deep.equal([
+      [501, 'Hi Lena, about the price…'],
+    ]);
 
     const read = await t.app.api.get(`/automations/${automation.id}`, { token: t.owner.key });
-    expect(read.body.stats).to.deep.include({ triggeredCount: 1, succeededCount: 0, failedCount: 1 });
+    expect(read.body.stats).to.deep.include({ triggeredCount: 1, succeededCount: 1, failedCount: 0 });
     expect(read.body.stats.lastTriggeredAt).to.equal(run.createdAt);
 
     await t.inbox.waitFor(1);
@@ -73,9 +76,27 @@ describeApi('automations — the run log, the counts and automation.triggered', 
       platformPostId: null,
       actions: [
         { type: 'add_tag', status: 'succeeded', error: null },
-        { type: 'reply_message', status: 'failed', error: `not_available: ${run.actions[1].error.message}` },
+        { type: 'reply_message', status: 'succeeded', error: null },
       ],
     });
+  });
+
+  it("records the platform's refusal on the run and counts it failed: the person blocked the bot", async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const automation = await createAutomation(t, {
+      accountIds: [bot.accountId],
+      trigger: { type: 'message_received', keywords: ['price'] },
+      actions: [{ type: 'reply_message', text: 'Prices inside.' }],
+    });
+    await botchat.block(bot.token, lena.id);
+    await botchat.sendMessage(bot.token, 'price?', lena);
+    const [run] = await finishedRuns(t, automation.id, 1);
+    expect(run.status).to.equal('failed');
+    expect(run.actions[0]).to.deep.include({ type: 'reply_message', status: 'failed' });
+    expect(run.actions[0].error.code).to.equal('recipient_blocked');
+    expect(await botchat.onPlatform(bot.token)).to.deep.equal([]);
+    const read = await t.app.api.get(`/automations/${automation.id}`, { token: t.owner.key });
+    expect(read.body.stats).to.deep.include({ triggeredCount: 1, succeededCount: 0, failedCount: 1 });
   });
 
   it('counts succeeded runs and filters the log by status', async () => {
