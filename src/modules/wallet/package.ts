@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
+import { zipSync } from 'fflate';
 import type { Services } from '../../services.js';
 import { designImages } from './images.js';
 import type { PassRow, ProgramRow, TransitType } from './models.js';
 import { WalletVendorNotConnectedError } from './errors.js';
 import { signManifest } from './signature.js';
 import { vendorStatus } from './vendor-status.js';
-import { storedZip } from './zip.js';
 
 const BARCODE_FORMATS = {
   qr: 'PKBarcodeFormatQR',
@@ -97,5 +97,7 @@ export async function buildPkpass(services: Services, program: ProgramRow, pass:
     privateKeyPem: services.secrets.open(program.sealedPrivateKey),
     wwdrPem: program.wwdrPem,
   });
-  return storedZip([...files, ['manifest.json', manifest], ['signature', signature]]);
+  // Stored, not deflated: the images are compressed already, and phones read either.
+  const entries: Array<[string, Buffer]> = [...files, ['manifest.json', manifest], ['signature', signature]];
+  return Buffer.from(zipSync(Object.fromEntries(entries), { level: 0 }));
 }

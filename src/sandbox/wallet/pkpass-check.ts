@@ -1,29 +1,10 @@
 import { createHash, verify as verifySignature } from 'node:crypto';
-import { inflateRawSync } from 'node:zlib';
+import { unzipSync } from 'fflate';
 import forge from 'node-forge';
 
-/** The files of a ZIP archive (stored or deflated entries), read from its central directory. */
+/** The files of a ZIP archive (stored or deflated entries). */
 export function unzip(archive: Buffer): Map<string, Buffer> {
-  const end = archive.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
-  if (end < 0) throw new Error('not a ZIP archive');
-  const count = archive.readUInt16LE(end + 10);
-  let at = archive.readUInt32LE(end + 16);
-  const files = new Map<string, Buffer>();
-  for (let i = 0; i < count; i++) {
-    if (archive.readUInt32LE(at) !== 0x02014b50) throw new Error('a broken ZIP central directory');
-    const method = archive.readUInt16LE(at + 10);
-    const compressedSize = archive.readUInt32LE(at + 20);
-    const nameLength = archive.readUInt16LE(at + 28);
-    const extraLength = archive.readUInt16LE(at + 30);
-    const commentLength = archive.readUInt16LE(at + 32);
-    const localHeader = archive.readUInt32LE(at + 42);
-    const name = archive.subarray(at + 46, at + 46 + nameLength).toString('utf8');
-    const dataStart = localHeader + 30 + archive.readUInt16LE(localHeader + 26) + archive.readUInt16LE(localHeader + 28);
-    const data = archive.subarray(dataStart, dataStart + compressedSize);
-    files.set(name, method === 0 ? Buffer.from(data) : inflateRawSync(data));
-    at += 46 + nameLength + extraLength + commentLength;
-  }
-  return files;
+  return new Map(Object.entries(unzipSync(archive)).map(([name, data]) => [name, Buffer.from(data)]));
 }
 
 const MESSAGE_DIGEST_OID = forge.pki.oids.messageDigest!;
