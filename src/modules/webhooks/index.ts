@@ -3,7 +3,7 @@ import * as handlers from './handlers.js';
 import { processWebhook, sweepWebhooks } from './process.js';
 import { PROCESS_JOB, SWEEP_JOB } from './receive.js';
 
-const UNBUILT = 'every platform but those with a webhook receiver (botchat, chatapp-cloud, short_video, social_network and billing so far)';
+const UNBUILT = 'short_video_ads, whose lead and ad events arrive with the ads and leads areas (every other source has its receiver)';
 
 export const webhooks = defineArea({
   name: 'webhooks',
