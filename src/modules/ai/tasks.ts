@@ -4,6 +4,7 @@ import { NotFoundError, ProfileOutOfScopeError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { pageRequest, toPage, type Page } from '../../lib/pagination.js';
 import type { Services } from '../../services.js';
+import { assertWithinPlan } from '../usage/limits.js';
 import { assertProfileInScope, listedProfiles, profileScope, type Principal } from '../auth/principal.js';
 import { findMedia, profileForUpload } from '../media/service.js';
 import { AiTaskFinishedError, ReferenceMediaNotFoundError } from './errors.js';
@@ -33,6 +34,7 @@ export async function createTask(services: Services, principal: Principal, kind:
   }
   const deadline = new Date(Date.now() + services.config.ai.deadlineSeconds[kind] * 1000);
   return services.db.transaction(async (trx) => {
+    await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'aiGenerations', 1);
     const [row] = (await trx('aiTasks')
       .insert({
         id: newId('task'),

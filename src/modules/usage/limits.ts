@@ -5,6 +5,9 @@ import { periodAt } from './period.js';
 import type { HardMetric } from './plans.js';
 import type { UsageSettings } from './settings.js';
 
+/** Quotas of a month; the others count what exists now. */
+const MONTHLY = new Set<HardMetric>(['posts', 'aiGenerations']);
+
 /** How much of a hard-limited quota the owner uses now, counted exactly in the caller's transaction. */
 const USED: Record<HardMetric, (trx: Knex.Transaction, ownerId: string, periodStart: Date) => Promise<number>> = {
   profiles: (trx, ownerId) => count(trx.raw('SELECT count(*)::int AS n FROM profiles WHERE owner_id = ?', [ownerId])),
@@ -27,6 +30,9 @@ const USED: Record<HardMetric, (trx: Knex.Transaction, ownerId: string, periodSt
         [ownerId, periodStart],
       ),
     ),
+  // Every task asked for in the period: a provider may charge for one that fails or is cancelled.
+  aiGenerations: (trx, ownerId, periodStart) =>
+    count(trx.raw('SELECT count(*)::int AS n FROM ai_tasks WHERE owner_id = ? AND created_at >= ?', [ownerId, periodStart])),
 };
 
 async function count(query: Knex.Raw): Promise<number> {
@@ -52,5 +58,5 @@ export async function assertWithinPlan(
   await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [`usage:${ownerId}:${metric}`]);
   const period = periodAt(Date.now());
   const used = await USED[metric](trx, ownerId, period.start);
-  if (used + adding > limit) throw new PlanLimitReachedError(metric, limit, metric === 'posts' ? period.end : null);
+  if (used + adding > limit) throw new PlanLimitReachedError(metric, limit, MONTHLY.has(metric) ? period.end : null);
 }

@@ -15,7 +15,7 @@ export interface Plan {
 }
 
 /** Quotas a limit can be enforced on exactly (see limits.ts); the others are counted in memory, after the fact. */
-export const HARD_METRICS = ['posts', 'profiles', 'connectedAccounts'] as const;
+export const HARD_METRICS = ['posts', 'profiles', 'connectedAccounts', 'aiGenerations'] as const;
 export type HardMetric = (typeof HARD_METRICS)[number];
 
 /** No billing configured (self-hosted): one plan, without limits. */

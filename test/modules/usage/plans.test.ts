@@ -23,7 +23,7 @@ describe('plans from configuration (BILLING_PLANS)', () => {
     expect(refused({ free: {}, unlimited: {} })).to.throw(/cannot name a plan "unlimited"/);
     expect(refused({ free: { limits: { tweets: 1 } } })).to.throw(/limits "tweets"/);
     expect(refused({ free: { limits: { apiRequests: 1 }, hard: ['apiRequests'] } })).to.throw(
-      /only posts, profiles, connectedAccounts can be/,
+      /only posts, profiles, connectedAccounts, aiGenerations can be/,
     );
     expect(refused({ free: { hard: ['posts'] } })).to.throw(/hard without a limit/);
     expect(refused({ free: { prices: { week: 'x' } } })).to.throw(/intervals are month and year/);
