@@ -61,11 +61,31 @@ export interface DriverEvents {
   closed(reason: CloseReason): void;
 }
 
+/**
+ * A message the linked device sends. Its id is the sender's to choose, as the protocol has it (the libraries'
+ * `generateMessageID()`, passed as `messageId`): the recipient's devices keep one message per id, so sending the
+ * same id again after a lost answer or a crash never shows the person a second message.
+ */
+export interface DriverOutgoing {
+  id: string;
+  /** The recipient's number in E.164 digits. */
+  to: string;
+  kind: 'text' | 'image' | 'document' | 'audio' | 'video' | 'reaction';
+  /** The text, a file's caption, or a reaction's emoji. */
+  text: string | null;
+  /** The file, fetched and uploaded by the driver the way the protocol carries media. */
+  media: { url: string; mimeType: string | null; fileName: string | null } | null;
+  /** For a reaction: the id of the message reacted to. */
+  reactTo: string | null;
+}
+
 export interface DriverSocket {
   /** Pairing by code instead of QR: the 8-character code (`ABCD-EFGH`) the user types on the phone. */
   requestPairingCode(phoneNumber: string): Promise<string>;
   /** The paired account's profile as the chat app shows it now. */
   profile(): Promise<{ name: string; about: string | null; pictureUrl: string | null }>;
+  /** Sends a message from the paired number; fails (and sends nothing) while the socket is not open. */
+  send(message: DriverOutgoing): Promise<void>;
   /** Unlinks the device at the chat app (the phone no longer lists it); the socket then closes (`logged_out`). */
   logout(): Promise<void>;
   /** Closes the socket and keeps the credentials (`ended`, reported to nobody). */
