@@ -1371,7 +1371,8 @@ export interface paths {
          *     waits up to 8 seconds for it. Sent by then: 201 with `status: sent`. Not yet (the worker is busy or
          *     restarting): 202 with the messages `pending`, sent as soon as a worker holds the session again; read them
          *     with `GET /accounts/{id}/messages/{messageId}`. A message the session could not send because the phone
-         *     unlinked the device meanwhile ends `failed`. `recipientId` is the person's phone number (E.164); one
+         *     unlinked the device meanwhile ends `failed` (`error.code` `session_logged_out`); the recipient's phone's
+         *     delivery and read receipts move `status` as on the other platforms. `recipientId` is the person's phone number (E.164); one
          *     message per file, the text as the first one's caption. An account whose phone unlinked the device answers
          *     409 `account_not_connected`: pair it again (`POST /connect/qrchat` with its `accountId`).
          *

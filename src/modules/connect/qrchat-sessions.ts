@@ -5,6 +5,7 @@ import type { CloseReason, DriverEvents, DriverSocket } from '../../platforms/qr
 import type { Services } from '../../services.js';
 import { accountById } from '../accounts/read.js';
 import { storeIncomingMessage } from '../messaging/inbound.js';
+import { receiveStatus } from '../messaging/receipts.js';
 import { failQueuedSends, type QueuedSend, queuedSends, settleSend } from '../messaging/qrchat-outbox.js';
 import { markLoggedOut, markPaired, markWindowExpired } from './qrchat-accounts.js';
 import { SealedAuthStore, type SessionRow, sessions, writeSession } from './qrchat-store.js';
@@ -221,6 +222,17 @@ export class QrchatSessions implements LiveSessions {
             sentAt: message.sentAt,
           });
         }),
+      receipt: (receipt) =>
+        this.enqueue(live, () =>
+          receiveStatus(this.services, 'qrchat', {
+            kind: 'message_status',
+            accountId: live.accountId,
+            platformAccountId: null,
+            status: receipt.status,
+            at: receipt.at,
+            platformMessageIds: [receipt.id],
+          }),
+        ),
       closed: (reason) => this.enqueue(live, () => this.closed(live, reason)),
     };
   }

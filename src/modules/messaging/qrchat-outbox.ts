@@ -5,7 +5,7 @@ import type { DriverOutgoing } from '../../platforms/qrchat/driver.js';
 import type { Services } from '../../services.js';
 import type { AccountRow } from '../accounts/models.js';
 import { writeOnce } from '../platform-writes/ledger.js';
-import type { Message } from './messages.js';
+import type { Message, MessageRecord } from './messages.js';
 import { storedMessages, storeSent } from './stored.js';
 
 /**
@@ -107,19 +107,24 @@ export async function queuedSends(db: Knex, holder: string, accountIds: string[]
     .select('o.accountId', 'o.message')) as QueuedSend[];
 }
 
-/** The holder's outcome of a send, on it and its message (`sent`, or `failed` with why), once. */
+/**
+ * The holder's outcome of a send, on it and its message (`sent`, or `failed` with why), once. A receipt may have
+ * reached the message first (the socket reports it right after the send): its status stays, `sent` goes first.
+ */
 export async function settleSend(db: Knex, accountId: string, platformMessageId: string, failure: string | null): Promise<void> {
   await db.transaction(async (trx) => {
     const settled = await trx('qrchatSends')
       .where({ accountId, platformMessageId, status: 'queued' })
       .update({ status: failure ? 'failed' : 'sent', error: failure, settledAt: new Date() });
     if (settled === 0) return;
-    const status = failure ? 'failed' : 'sent';
+    const [message] = (await trx('messages').where({ accountId, platformMessageId }).forUpdate()) as MessageRecord[];
+    if (!message) return;
+    const entry = { status: failure ? ('failed' as const) : ('sent' as const), at: new Date().toISOString() };
     await trx('messages')
-      .where({ accountId, platformMessageId, status: 'pending' })
+      .where({ id: message.id })
       .update({
-        status,
-        statusHistory: JSON.stringify([{ status, at: new Date().toISOString() }]),
+        statusHistory: JSON.stringify(failure ? [...message.statusHistory, entry] : [entry, ...message.statusHistory]),
+        ...(message.status === 'pending' ? { status: entry.status } : {}),
         ...(failure ? { error: JSON.stringify({ code: 'session_logged_out', message: failure }) } : {}),
       });
   });

@@ -6,7 +6,7 @@
  * servers, which this project cannot reach, so none is bundled: it plugs in by implementing `QrchatDriver` and
  * being named in QRCHAT_DRIVER (see settings.ts). Its mapping is direct: `connection.update` {qr} / {connection: 'open'} / {lastDisconnect}
  * become the events below, `creds.update` and the Signal key store go through `AuthStore`, and
- * `messages.upsert` becomes `message`.
+ * `messages.upsert` becomes `message`, `message-receipt.update` becomes `receipt`.
  */
 
 /**
@@ -58,6 +58,8 @@ export interface DriverEvents {
   pairing(): void;
   open(device: PairedDevice): void;
   message(message: DriverMessage): void;
+  /** A message this device sent reached the recipient's phone (`delivered`) or was opened there (`read`). */
+  receipt(receipt: { id: string; status: 'delivered' | 'read'; at: Date }): void;
   closed(reason: CloseReason): void;
 }
 

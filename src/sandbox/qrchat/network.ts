@@ -34,6 +34,8 @@ export interface ShownMessage {
   media: DriverOutgoing['media'];
   reactTo: string | null;
   at: string;
+  /** The person opened it (a read receipt went to the sender). */
+  read: boolean;
 }
 
 interface Device {
@@ -95,6 +97,10 @@ export class FakeConnection implements DriverSocket {
     await this.saveCreds({ deviceId: device.id, phoneNumber: device.phoneNumber, noiseKey: b64(32), identityKey: b64(32) });
     this.close('restart_required');
     return device;
+  }
+
+  receipt(id: string, status: 'delivered' | 'read'): void {
+    if (this.state === 'open') this.events.receipt({ id, status, at: new Date() });
   }
 
   deliver(message: { id: string; from: string; fromName: string | null; text: string }): void {
@@ -233,7 +239,24 @@ export class FakeQrNetwork {
     this.phones.set(message.to, shown);
     if (shown.some((m) => m.id === message.id && m.from === from)) return;
     const { id, kind, text, media, reactTo } = message;
-    shown.push({ id, from, kind, text, media, reactTo, at: new Date().toISOString() });
+    shown.push({ id, from, kind, text, media, reactTo, at: new Date().toISOString(), read: false });
+    this.receipt(from, id, 'delivered');
+  }
+
+  /** The person of `phoneNumber` opens the chat with `from`: what it sent is read, and its devices are told. */
+  read(phoneNumber: string, from: string): number {
+    const unread = this.received(phoneNumber).filter((m) => m.from === digits(from) && !m.read);
+    for (const message of unread) {
+      message.read = true;
+      this.receipt(message.from, message.id, 'read');
+    }
+    return unread.length;
+  }
+
+  /** A receipt goes to every open linked device of the sender's number. */
+  private receipt(from: string, id: string, status: 'delivered' | 'read'): void {
+    for (const connection of this.connections)
+      if (connection.isOpen && connection.device?.phoneNumber === from) connection.receipt(id, status);
   }
 
   /** The messages the phone of `phoneNumber` received from linked devices, oldest first. */

@@ -16,12 +16,13 @@ describeApi('sending messages — qrchat', (t) => {
     t.app.api.post(`/accounts/${accountId}/chatapp/send`, { token: t.owner.key, body: { to: SAM, ...body } });
   const message = (accountId: string, id: string) => t.app.api.get(`/accounts/${accountId}/messages/${id}`, { token: t.owner.key });
 
-  it("sends a text from the paired number: Sam's phone shows it, the conversation keeps it as sent", async () => {
+  it("sends a text from the paired number: Sam's phone shows it, the conversation keeps it; receipts move its status", async () => {
     const accountId = await pairNumber(t.app, t.owner, '+4915100000101');
     const sent = await send(accountId, { recipientId: SAM, text: 'Your table is ready.' });
     expect(sent.status, sent.text).to.equal(201);
     const [stored] = sent.body.data;
-    expect(stored).to.include({ direction: 'out', type: 'text', text: 'Your table is ready.', status: 'sent', platform: 'qrchat' });
+    expect(stored).to.include({ direction: 'out', type: 'text', text: 'Your table is ready.', platform: 'qrchat' });
+    expect(stored.statusHistory[0].status).to.equal('sent');
     expect(stored.platformMessageId).to.match(/^3EB0[0-9A-F]{16}$/);
     const shown = await qrchat.onPlatform(SAM);
     expect(shown.filter((m) => m.from === '4915100000101').map((m) => [m.id, m.kind, m.text])).to.deep.equal([
@@ -29,6 +30,11 @@ describeApi('sending messages — qrchat', (t) => {
     ]);
     const conversation = await t.app.api.get(`/accounts/${accountId}/conversations/${stored.conversationId}`, { token: t.owner.key });
     expect(conversation.body.messages.data.map((m: { text: string }) => m.text)).to.deep.equal(['Your table is ready.']);
+
+    await until(() => message(accountId, stored.id), { done: (read) => read.body.status === 'delivered', what: 'the delivery receipt' });
+    expect(await qrchat.read(SAM, '+4915100000101')).to.equal(1);
+    const read = await until(() => message(accountId, stored.id), { done: (got) => got.body.status === 'read', what: 'the read receipt' });
+    expect(read.body.statusHistory.map((entry: { status: string }) => entry.status)).to.deep.equal(['sent', 'delivered', 'read']);
   });
 
   it("sends files one message each, the text as the first one's caption", async () => {
@@ -111,6 +117,31 @@ describeApi('sending messages — qrchat', (t) => {
     expect((await qrchat.onPlatform(SAM)).filter((m) => m.from === '4915100000105')).to.deep.equal([]);
   });
 
+  it('a message queued when the phone unlinks the device ends failed, saying to pair again', async () => {
+    const accountId = await pairNumber(t.app, t.owner, '+4915100000108');
+    const sessions = () => t.app.services.db('qrchatSessions').where({ accountId });
+    await sessions().update({ heldBy: 'a-worker-that-crashed', leaseExpiresAt: new Date(Date.now() + 60_000) });
+    const queued = await send(accountId, { recipientId: SAM, text: 'Never leaves' });
+    expect(queued.status, queued.text).to.equal(202);
+    expect(await qrchat.removeApp('+4915100000108')).to.equal(1);
+    // The worker that takes the session over learns from the chat app that the device is gone.
+    await sessions().update({ leaseExpiresAt: new Date(Date.now() - 1000) });
+    const other = new QrchatSessions(t.app.services, t.app.services.platforms.get('qrchat')!);
+    try {
+      await other.sweep();
+      const failed = await until(() => message(accountId, queued.body.data[0].id), {
+        done: (read) => read.body.status === 'failed',
+        what: 'the queued message to fail',
+      });
+      expect(failed.body.error.code).to.equal('session_logged_out');
+      expect(failed.body.error.message).to.match(/Pair the account again/);
+      expect((await t.app.api.get(`/accounts/${accountId}`, { token: t.owner.key })).body.status).to.equal('needs_reconnection');
+      expect((await qrchat.onPlatform(SAM)).filter((m) => m.from === '4915100000108')).to.deep.equal([]);
+    } finally {
+      other.stop();
+    }
+  });
+
   it('a worker that died holding the session: 202 pending; the worker that takes it over sends it, shown once', async () => {
     const accountId = await pairNumber(t.app, t.owner, '+4915100000106');
     const sessions = () => t.app.services.db('qrchatSessions').where({ accountId });
@@ -135,7 +166,11 @@ describeApi('sending messages — qrchat', (t) => {
           await other.drain();
           return message(accountId, pending.id);
         },
-        { done: (read) => read.body.status === 'sent', what: 'the queued message to be sent', timeoutMs: 20_000 },
+        {
+          done: (read) => read.body.statusHistory.some((entry: { status: string }) => entry.status === 'sent'),
+          what: 'the queued message to be sent',
+          timeoutMs: 20_000,
+        },
       );
       expect(sent.body.platformMessageId).to.equal(pending.platformMessageId);
       // The key's answer is kept as given: a retry is told the same, and sends nothing more.

@@ -37,6 +37,11 @@ export class QrchatPeople extends People {
     return (await this.get<{ messages: ShownMessage[] }>('received', { phoneNumber })).messages;
   }
 
+  /** The person of `phoneNumber` opens the chat with `from`: how many messages became read. */
+  async read(phoneNumber: string, from: string): Promise<number> {
+    return (await this.post<{ read: number }>('read', { phoneNumber, from })).read;
+  }
+
   /** The phone logs out its linked devices: how many it logged out. */
   async removeApp(phoneNumber: string): Promise<number> {
     return (await this.post<{ loggedOut: number }>('logout', { phoneNumber })).loggedOut;
