@@ -3,11 +3,9 @@ import { hostname } from 'node:os';
 import type { LiveSessions, QrchatAdapter } from '../../platforms/qrchat/adapter.js';
 import type { CloseReason, DriverEvents, DriverSocket } from '../../platforms/qrchat/driver.js';
 import type { Services } from '../../services.js';
-import { accountById } from '../accounts/read.js';
-import { storeIncomingMessage } from '../messaging/inbound.js';
-import { receiveStatus } from '../messaging/receipts.js';
 import { failQueuedSends, type QueuedSend, queuedSends, settleSend } from '../messaging/qrchat-outbox.js';
 import { markLoggedOut, markPaired, markWindowExpired } from './qrchat-accounts.js';
+import { receiveDriverMessage, receiveDriverReceipt } from './qrchat-inbound.js';
 import { SealedAuthStore, type SessionRow, sessions, writeSession } from './qrchat-store.js';
 
 export const OPEN_JOB = 'qrchat.open';
@@ -205,34 +203,8 @@ export class QrchatSessions implements LiveSessions {
             phoneNumber: `+${device.phoneNumber}`,
           });
         }),
-      message: (message) =>
-        this.enqueue(live, async () => {
-          const account = await accountById(this.services.db, live.accountId);
-          if (account?.status !== 'connected') return;
-          await storeIncomingMessage(this.services.db, this.services.config.publicUrl, account, {
-            kind: 'message',
-            accountId: account.id,
-            platformAccountId: account.platformAccountId,
-            platformConversationId: message.from,
-            from: message.from,
-            fromName: message.fromName,
-            fromPhone: `+${message.from}`,
-            text: message.text,
-            platformMessageId: message.id,
-            sentAt: message.sentAt,
-          });
-        }),
-      receipt: (receipt) =>
-        this.enqueue(live, () =>
-          receiveStatus(this.services, 'qrchat', {
-            kind: 'message_status',
-            accountId: live.accountId,
-            platformAccountId: null,
-            status: receipt.status,
-            at: receipt.at,
-            platformMessageIds: [receipt.id],
-          }),
-        ),
+      message: (message) => this.enqueue(live, () => receiveDriverMessage(this.services, live.accountId, message)),
+      receipt: (receipt) => this.enqueue(live, () => receiveDriverReceipt(this.services, live.accountId, receipt)),
       closed: (reason) => this.enqueue(live, () => this.closed(live, reason)),
     };
   }
