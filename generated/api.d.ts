@@ -1348,7 +1348,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message
-         * @description Sends a message from a messaging account (`social_network` Messenger, `chatapp-cloud`, `botchat`), in one
+         * @description Sends a message from a messaging account (`social_network` Messenger, `chatapp-cloud`, `botchat`, `qrchat`), in one
          *     of its conversations (`conversationId`), to a platform user id (`recipientId`), or privately to the author
          *     of a comment on one of the page's posts (`commentId`, `social_network` only), and answers the stored
          *     messages once the platform accepted them. Later delivery and read receipts update each message's `status`
@@ -1365,6 +1365,16 @@ export interface paths {
          *     **Several media.** `botchat` sends 2-10 photos and videos as one album (the text is the caption of the
          *     first); the other platforms take one file per message and receive several messages (the text first).
          *     The answer lists every stored message with its `platformMessageId`.
+         *
+         *     **`qrchat`.** A paired number sends through its linked-device session, which one worker process holds: the
+         *     send is queued for that worker (under the `Idempotency-Key`: a retry never queues it twice) and the answer
+         *     waits up to 8 seconds for it. Sent by then: 201 with `status: sent`. Not yet (the worker is busy or
+         *     restarting): 202 with the messages `pending`, sent as soon as a worker holds the session again; read them
+         *     with `GET /accounts/{id}/messages/{messageId}`. A message the session could not send because the phone
+         *     unlinked the device meanwhile ends `failed` (`error.code` `session_logged_out`); the recipient's phone's
+         *     delivery and read receipts move `status` as on the other platforms. `recipientId` is the person's phone number (E.164); one
+         *     message per file, the text as the first one's caption. An account whose phone unlinked the device answers
+         *     409 `account_not_connected`: pair it again (`POST /connect/qrchat` with its `accountId`).
          *
          *     **Sent once.** With an `Idempotency-Key`, a retry after a lost answer never sends again: the parts the
          *     platform accepted are answered as stored, the rest are sent. When the platform's answer to a part was lost
@@ -1471,15 +1481,23 @@ export interface paths {
         put?: never;
         /**
          * Send a chat app message
-         * @description Sends a chat app message from a `chatapp-cloud` account to a phone number, in the shape of the chat app's
+         * @description Sends a chat app message from a `chatapp-cloud` (or `qrchat`, see below) account to a phone number, in the shape of the chat app's
          *     cloud API: `text`, `template` (an approved template with its values), `image`, `document`, `audio`,
          *     `video`, `interactive` (reply buttons) or `reaction`. The answer is the stored message;
          *     `platformMessageId` is the platform's `wamid.…`. The conversation with that number is created if there
          *     was none. Delivery and read receipts later update the message's `status` and `statusHistory`; the chat
          *     app may refuse a message after accepting it (for example 131026, a number that cannot receive it): the
          *     message then shows `failed` with the platform's `error` (`GET /accounts/{id}/messages/{messageId}`).
-         *     Counts once in the `messages` usage. Emits no event. `qrchat` accounts answer 501 until their sends are
-         *     built.
+         *     Counts once in the `messages` usage. Emits no event.
+         *
+         *     **`qrchat`.** A paired number sends `text`, `image`, `document`, `audio`, `video` and `reaction` (its
+         *     `platformMessageId` is the linked device's message id, `3EB0…`); `template`, `interactive` and
+         *     `replyToMessageId` belong to the cloud API and answer 422 `account_platform_unsupported` saying so, and
+         *     there is no 24-hour window. The message is queued for the worker process that holds the account's session
+         *     (under the `Idempotency-Key`: a retry never queues it twice) and the answer waits up to 8 seconds: 201 once
+         *     sent, else 202 with `status: pending`, sent as soon as a worker holds the session again. An account whose
+         *     phone unlinked the device answers 409 `account_not_connected`: pair it again (`POST /connect/qrchat` with
+         *     its `accountId`).
          *
          *     Free-form messages (every type but `template`) are accepted only within 24 hours of the person's last
          *     message, which the service checks before sending (422 `messaging_window_closed`); a template may be sent
@@ -7128,14 +7146,15 @@ export interface components {
              */
             platformMessageId: string | null;
             /**
-             * @description `received`: an incoming message. For outgoing ones: `sent` (the platform accepted it), `delivered` (it
+             * @description `received`: an incoming message. For outgoing ones: `pending` (a `qrchat` message queued for the worker
+             *     that holds the account's session, not sent yet), `sent` (the platform accepted it), `delivered` (it
              *     reached the recipient's device), `read` (the recipient read it), `failed` (the platform refused or could
              *     not deliver it; see `error`). Delivery and read receipts come from the platform's webhooks, where the
              *     platform sends them.
              * @example received
              * @enum {string}
              */
-            status: "received" | "sent" | "delivered" | "read" | "failed";
+            status: "received" | "pending" | "sent" | "delivered" | "read" | "failed";
             /**
              * @description Each status the message reached, oldest first, with when the platform says it happened (receipts may
              *     arrive late and out of order: a status never goes back, so a late `delivered` after `read` is kept here
@@ -19428,6 +19447,42 @@ export interface operations {
                     "application/json": components["schemas"]["SentMessages"];
                 };
             };
+            /** @description `qrchat` only: the messages are queued for the worker that holds the account's session and were not sent within the wait; they show `status: pending` until it sends them. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_01jd4a9c0d1e2f3g4h5j6k7m8n",
+                     *           "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
+                     *           "conversationId": "conv_01jd4a1b2c3d4e5f6g7h8j9k0m",
+                     *           "platform": "qrchat",
+                     *           "direction": "out",
+                     *           "type": "text",
+                     *           "from": {
+                     *             "id": "4915112345678",
+                     *             "name": "Acme Coffee",
+                     *             "username": null,
+                     *             "phone": null
+                     *           },
+                     *           "text": "Your table is ready.",
+                     *           "attachments": [],
+                     *           "platformMessageId": "3EB0A1B2C3D4E5F60718",
+                     *           "status": "pending",
+                     *           "statusHistory": [],
+                     *           "error": null,
+                     *           "createdAt": "2026-11-23T14:05:30Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SentMessages"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19462,7 +19517,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -19689,6 +19743,38 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            /** @description `qrchat` only: the message is queued for the worker that holds the account's session and was not sent within the wait; it shows `status: pending` until it is sent. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "msg_01jd4a9c0d1e2f3g4h5j6k7m8n",
+                     *       "accountId": "acc_01jd3z3m5n7p9r1t3v5x7z9b1d",
+                     *       "conversationId": "conv_01jd4a1b2c3d4e5f6g7h8j9k0m",
+                     *       "platform": "qrchat",
+                     *       "direction": "out",
+                     *       "type": "text",
+                     *       "from": {
+                     *         "id": "4915112345678",
+                     *         "name": "Acme Coffee",
+                     *         "username": null,
+                     *         "phone": null
+                     *       },
+                     *       "text": "Your table is ready.",
+                     *       "attachments": [],
+                     *       "platformMessageId": "3EB0A1B2C3D4E5F60718",
+                     *       "status": "pending",
+                     *       "statusHistory": [],
+                     *       "error": null,
+                     *       "createdAt": "2026-11-23T14:05:30Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -19723,7 +19809,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };

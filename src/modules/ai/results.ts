@@ -3,7 +3,7 @@ import { toFile, type Uploadable } from 'openai';
 import sharp from 'sharp';
 import { discard, spool, SpoolLimitError } from '../../lib/spool.js';
 import type { Services } from '../../services.js';
-import type { Principal } from '../auth/principal.js';
+import { ownerItself } from '../auth/principal.js';
 import { MediaRejectedError } from '../media/errors.js';
 import type { MediaRow } from '../media/models.js';
 import { fileUrl, storeMedia } from '../media/service.js';
@@ -26,8 +26,7 @@ export async function storeResult(services: Services, task: TaskRow, bytes: Read
     const file = await spool(source, mediaFolders(services.config.dataDir).tmp, maxBytes);
     path = file.path;
     // The task acts for its owner, within the profile checked when it was accepted.
-    const owner: Principal = { kind: 'apiKey', ownerId: task.ownerId, keyId: task.id, profileIds: null };
-    return await storeMedia(services, owner, task.profileId, { ...file, filename }, 'result');
+    return await storeMedia(services, ownerItself(task.ownerId), task.profileId, { ...file, filename }, 'result');
   } catch (error) {
     if (error instanceof MediaRejectedError) throw new ResultUnusableError(`The provider's result was refused: ${error.detail}`);
     if (error instanceof SpoolLimitError) throw new ResultUnusableError(`The provider's result is larger than ${maxBytes} bytes.`);

@@ -3,9 +3,9 @@ import { hostname } from 'node:os';
 import type { LiveSessions, QrchatAdapter } from '../../platforms/qrchat/adapter.js';
 import type { CloseReason, DriverEvents, DriverSocket } from '../../platforms/qrchat/driver.js';
 import type { Services } from '../../services.js';
-import { accountById } from '../accounts/read.js';
-import { storeIncomingMessage } from '../messaging/inbound.js';
+import { failQueuedSends, type QueuedSend, queuedSends, settleSend } from '../messaging/qrchat-outbox.js';
 import { markLoggedOut, markPaired, markWindowExpired } from './qrchat-accounts.js';
+import { receiveDriverMessage, receiveDriverReceipt } from './qrchat-inbound.js';
 import { SealedAuthStore, type SessionRow, sessions, writeSession } from './qrchat-store.js';
 
 export const OPEN_JOB = 'qrchat.open';
@@ -50,6 +50,8 @@ export class QrchatSessions implements LiveSessions {
   private busy = false;
   private lastRenew = 0;
   private lastSweep = 0;
+  /** Sends handed to a session's queue and not settled yet (by account and message id). */
+  private readonly sending = new Set<string>();
 
   constructor(
     private readonly services: Services,
@@ -81,6 +83,7 @@ export class QrchatSessions implements LiveSessions {
         this.lastSweep = now;
         await this.sweep();
       }
+      await this.drain();
     } catch (error) {
       this.services.logger.warn({ err: error }, 'qrchat: renewing or resuming sessions failed');
     } finally {
@@ -200,23 +203,8 @@ export class QrchatSessions implements LiveSessions {
             phoneNumber: `+${device.phoneNumber}`,
           });
         }),
-      message: (message) =>
-        this.enqueue(live, async () => {
-          const account = await accountById(this.services.db, live.accountId);
-          if (account?.status !== 'connected') return;
-          await storeIncomingMessage(this.services.db, this.services.config.publicUrl, account, {
-            kind: 'message',
-            accountId: account.id,
-            platformAccountId: account.platformAccountId,
-            platformConversationId: message.from,
-            from: message.from,
-            fromName: message.fromName,
-            fromPhone: `+${message.from}`,
-            text: message.text,
-            platformMessageId: message.id,
-            sentAt: message.sentAt,
-          });
-        }),
+      message: (message) => this.enqueue(live, () => receiveDriverMessage(this.services, live.accountId, message)),
+      receipt: (receipt) => this.enqueue(live, () => receiveDriverReceipt(this.services, live.accountId, receipt)),
       closed: (reason) => this.enqueue(live, () => this.closed(live, reason)),
     };
   }
@@ -237,8 +225,42 @@ export class QrchatSessions implements LiveSessions {
         : reason === 'bad_session'
           ? "The session's keys are no longer accepted by the chat app."
           : 'The phone logged this linked device out.';
-    if (!live.pairing) await markLoggedOut(this.services.db, live.accountId, detail);
+    if (!live.pairing) {
+      await markLoggedOut(this.services.db, live.accountId, detail);
+      await failQueuedSends(this.services.db, live.accountId, `Not sent: ${detail} Pair the account again.`);
+    }
     await this.end(live, 'logged_out');
+  }
+
+  /**
+   * Sends the messages queued for the paired sessions held here, each in its session's order; one whose socket is
+   * not open yet stays queued for the next tick. Sent again after a crash, a message keeps its id: one message.
+   */
+  async drain(): Promise<void> {
+    const paired = [...this.live.values()].filter((live) => live.socket && !live.pairing && !live.ending);
+    const due = await queuedSends(
+      this.services.db,
+      this.holder,
+      paired.map((live) => live.accountId),
+    );
+    for (const send of due) {
+      const key = `${send.accountId}:${send.message.id}`;
+      const live = this.live.get(send.accountId);
+      if (!live || this.sending.has(key)) continue;
+      this.sending.add(key);
+      this.enqueue(live, () => this.deliver(live, send).finally(() => this.sending.delete(key)));
+    }
+  }
+
+  private async deliver(live: Live, send: QueuedSend): Promise<void> {
+    if (!live.socket || live.pairing) return;
+    try {
+      await live.socket.send(send.message);
+    } catch (error) {
+      this.services.logger.warn({ err: error, accountId: live.accountId }, 'qrchat: a send failed; it stays queued');
+      return;
+    }
+    await settleSend(this.services.db, live.accountId, send.message.id, null);
   }
 
   /** The pairing window ended unscanned: the socket closes, the account says `pairing_expired`. */

@@ -1,17 +1,17 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { components } from '../../../generated/api.js';
-import { NotImplementedError, ValidationFailedError } from '../../lib/errors.js';
+import { ValidationFailedError } from '../../lib/errors.js';
 import type { ChatappPayload, ChatappSender, ChatappTemplate, MessageKind, SentPart } from '../../platforms/capabilities/messaging.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import { ownerItself } from '../auth/principal.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
 import { accountById } from '../accounts/read.js';
-import { mediaFiles } from '../media/read.js';
 import { writeOnce } from '../platform-writes/ledger.js';
-import { MediaNotFoundError, MessageRefusedError, refusalProblem } from './errors.js';
+import { MessageRefusedError, refusalProblem } from './errors.js';
 import type { Message } from './messages.js';
-import { storedMessages, storeSent } from './send.js';
+import { mediaOf, sendChatappFromSession } from './chatapp-session.js';
+import { storedMessages, storeSent } from './stored.js';
 import { assertReplyWindowOpen } from './window.js';
 
 type ChatappMessageSend = components['schemas']['ChatappMessageSend'];
@@ -58,7 +58,6 @@ export async function sendChatappMessage(
   ledgerKey: string,
 ): Promise<Message> {
   const found = await accountById(services.db, accountId);
-  if (found?.ownerId === ownerId && found.platform === 'qrchat') throw new NotImplementedError('Sending from qrchat accounts');
   const given = MEMBERS.filter((member) => body[member] !== undefined);
   if (given.length !== 1 || given[0] !== body.type) {
     throw new ValidationFailedError([
@@ -67,6 +66,8 @@ export async function sendChatappMessage(
   }
   const to = e164Digits(body.to);
   const owner = ownerItself(ownerId);
+  if (found?.ownerId === ownerId && services.platforms.get(found.platform)?.sessionMessaging)
+    return sendChatappFromSession(services, owner, found, to, body, ledgerKey);
   return withConnectedAccount(
     services,
     owner,
@@ -110,13 +111,7 @@ async function payloadOf(
   body: ChatappMessageSend,
 ): Promise<{ payload: ChatappPayload; text: string | null }> {
   const base = { to, ...(body.replyToMessageId ? { replyTo: body.replyToMessageId } : {}) };
-  const link = async (media: Pick<MediaMember, 'mediaId' | 'link'>) => {
-    if (media.link) return media.link;
-    if (!media.mediaId) throw new ValidationFailedError([{ path: `body/${body.type}`, code: 'media', message: 'Give mediaId or link.' }]);
-    const file = (await mediaFiles(services.db, services.config.publicUrl, [media.mediaId], ownerId)).get(media.mediaId);
-    if (!file) throw new MediaNotFoundError([media.mediaId]);
-    return file.url;
-  };
+  const link = async (media: Pick<MediaMember, 'mediaId' | 'link'>) => (await mediaOf(services, ownerId, body.type, media)).url;
   switch (body.type) {
     case 'text':
       return {

@@ -1,4 +1,5 @@
 import { ApiError, UnprocessableError } from '../../lib/errors.js';
+import { AccountNotConnectedError } from '../accounts/errors.js';
 import { type MessageRefusal, MessageRefused } from '../../platforms/capabilities/messaging.js';
 import type { PlatformError } from '../../platforms/errors.js';
 
@@ -36,4 +37,14 @@ export class MessageInvalidError extends ApiError {
 /** For `withConnectedAccount`'s `handle`: a refusal by the platform's rules is its 422, not a 502. */
 export function refusalProblem(error: PlatformError): void {
   if (error instanceof MessageRefused) throw new MessageRefusedError(error.refusal, `The platform refused: ${error.message}`);
+}
+
+/** 409: a qrchat account whose linked device is gone (the phone unlinked it): it sends again once paired again. */
+export class AccountUnpairedError extends AccountNotConnectedError {
+  constructor(status: string) {
+    super(
+      `The account is ${status.replace('_', ' ')}: its linked device was logged out, so nothing can be sent from it. ` +
+        'Pair it again (POST /connect/qrchat with its accountId) and scan the new QR code with the phone.',
+    );
+  }
 }

@@ -5,7 +5,7 @@ import { findAccount } from '../accounts/read.js';
 import { downloadAttachment } from './attachments.js';
 import { sendChatappMessage as sendChatapp } from './chatapp-send.js';
 import * as conversations from './conversations.js';
-import { getMessage as readMessage } from './messages.js';
+import { type Message, getMessage as readMessage } from './messages.js';
 import { type Recipient, sendMessage as send } from './send.js';
 import { listChatappTemplates as listTemplates } from './templates.js';
 
@@ -57,8 +57,11 @@ export const sendMessage: Handler<'sendMessage'> = async (request, services) => 
     },
     ledgerKey(request),
   );
-  return { status: 201, body: { data: messages } };
+  return messages.some(pending) ? { status: 202, body: { data: messages } } : { status: 201, body: { data: messages } };
 };
+
+/** Queued for the worker holding the account's session (qrchat), which has not sent it yet. */
+const pending = (message: Message) => message.status === 'pending';
 
 /** The ledger's key of a send: the caller's Idempotency-Key, else this request alone. */
 function ledgerKey(request: { koa: { get(name: string): string }; requestId: string }): string {
@@ -69,10 +72,8 @@ function ledgerKey(request: { koa: { get(name: string): string }; requestId: str
 export const sendChatappMessage: Handler<'sendChatappMessage'> = async (request, services) => {
   const principal = principalOf(request);
   await findAccount(services.db, principal, request.params.id);
-  return {
-    status: 201,
-    body: await sendChatapp(services, principal.ownerId, request.params.id, request.body, ledgerKey(request)),
-  };
+  const message = await sendChatapp(services, principal.ownerId, request.params.id, request.body, ledgerKey(request));
+  return pending(message) ? { status: 202, body: message } : { status: 201, body: message };
 };
 
 export const listChatappTemplates: Handler<'listChatappTemplates'> = async (request, services) => ({

@@ -96,7 +96,8 @@ async function advance(
   const history = [...message.statusHistory, { status: update.status, at: update.at.toISOString() }].sort(
     (a, b) => RANK[a.status] - RANK[b.status],
   );
-  const current = message.status === 'received' ? 'sent' : message.status;
+  // A receipt can beat the record of a queued (qrchat) send: it is at least sent.
+  const current = message.status === 'received' || message.status === 'pending' ? 'sent' : message.status;
   const further = RANK[update.status] > RANK[current];
   await trx('messages')
     .where({ id: message.id })

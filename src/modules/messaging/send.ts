@@ -1,25 +1,20 @@
-import type { Knex } from 'knex';
-import { NotFoundError, NotImplementedError } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
-import type { MessageKind, OutgoingMessage, SentPart } from '../../platforms/capabilities/messaging.js';
-import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
+import { NotFoundError } from '../../lib/errors.js';
+import type { OutgoingMessage, SentPart } from '../../platforms/capabilities/messaging.js';
 import type { Services } from '../../services.js';
-import { ownerItself } from '../auth/principal.js';
+import { ownerItself, type Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
 import { accountById } from '../accounts/read.js';
 import { mediaFiles } from '../media/read.js';
 import { writeOnce } from '../platform-writes/ledger.js';
-import { MediaNotFoundError, MessageInvalidError, refusalProblem } from './errors.js';
-import { applyEarlyReceipts, lockSentMessages } from './receipts.js';
+import { AccountUnpairedError, MediaNotFoundError, MessageInvalidError, refusalProblem } from './errors.js';
+import type { Message } from './messages.js';
+import { sendFromSession, sessionSends } from './qrchat-outbox.js';
+import { storedMessages, storeSent } from './stored.js';
 import { assertReplyWindowOpen } from './window.js';
-import { type Attachment, type Message, type MessageRecord, presentMessages } from './messages.js';
 
 /** Who a message goes to: one of the account's conversations, a person by the platform's id, a comment's author. */
 export type Recipient = { conversationId: string } | { userId: string } | { commentId: string };
-
-/** The platforms with direct messages; one whose adapter cannot send them yet answers 501, not 422. */
-const MESSAGING_PLATFORMS = new Set(['botchat', 'social_network', 'chatapp-cloud', 'qrchat']);
 
 export interface MessageToSend {
   recipient: Recipient;
@@ -45,10 +40,12 @@ export async function sendMessage(
   const owner = ownerItself(ownerId);
   const found = await accountById(services.db, accountId);
   const platform = found?.ownerId === ownerId ? found.platform : undefined;
-  const sender = platform ? services.platforms.get(platform)?.messaging : undefined;
-  if (platform && MESSAGING_PLATFORMS.has(platform) && !sender) {
-    throw new NotImplementedError(`Sending messages from ${platform} accounts`);
+  const adapter = platform ? services.platforms.get(platform) : undefined;
+  if (found && adapter?.sessionMessaging) {
+    if (found.status !== 'connected' && found.platformAccountId) throw new AccountUnpairedError(found.status);
+    return sendThroughSession(services, owner, accountId, message, ledgerKey);
   }
+  const sender = adapter?.messaging;
   return withConnectedAccount(
     services,
     owner,
@@ -85,6 +82,23 @@ export async function sendMessage(
   );
 }
 
+/** A send from an account whose messages leave through a live session (qrchat): queued for the session's holder. */
+async function sendThroughSession(
+  services: Services,
+  owner: Principal,
+  accountId: string,
+  message: MessageToSend,
+  ledgerKey: string,
+): Promise<Message[]> {
+  return withConnectedAccount(services, owner, accountId, 'sessionMessaging', async (adapter, _account, row) => {
+    const outgoing = await outgoingMessage(services, row, message);
+    const violations = adapter.sessionMessaging.validate(outgoing);
+    if (violations.length > 0) throw new MessageInvalidError(violations);
+    const sends = sessionSends(outgoing.recipient.id.replace(/^\+/, ''), outgoing, adapter.sessionMessaging.parts(outgoing));
+    return sendFromSession(services, row, adapter.sessionMessaging.newMessageId, sends, { key: ledgerKey, kind: 'message.send' });
+  });
+}
+
 /** The recipient at the platform and the files, checked: the conversation must be the account's, the media the owner's. */
 async function outgoingMessage(services: Services, account: AccountRow, message: MessageToSend): Promise<OutgoingMessage> {
   const { recipient } = message;
@@ -111,79 +125,4 @@ async function outgoingMessage(services: Services, account: AccountRow, message:
     media: ids.map((id) => files.get(id)!),
     ...(message.messagingTag ? { tag: message.messagingTag } : {}),
   };
-}
-
-/** The account's stored messages with these platform ids, presented in that order. */
-export async function storedMessages(db: Knex, account: AccountRow, platformIds: string[]): Promise<Message[]> {
-  const stored = (await db('messages').where({ accountId: account.id }).whereIn('platformMessageId', platformIds)) as MessageRecord[];
-  return presentMessages(
-    db,
-    account,
-    platformIds.map((id) => stored.find((m) => m.platformMessageId === id)!),
-  );
-}
-
-function attachmentOf(media: PublishMedia): Attachment {
-  const type = media.kind === 'gif' ? 'video' : media.kind;
-  return { type, url: media.url, mediaId: media.id, mimeType: media.mimeType, fileName: null, size: media.size };
-}
-
-/**
- * The platform's messages, stored in their conversation (created for a first message to a person) with the
- * unread count reset: the account has answered. In the transaction that settles the ledger's write.
- */
-export async function storeSent(
-  trx: Knex.Transaction,
-  account: AccountRow,
-  sent: SentPart[],
-  replyToCommentId: string | null,
-): Promise<void> {
-  await lockSentMessages(
-    trx,
-    account.id,
-    sent.map((part) => part.platformMessageId),
-  );
-  const now = new Date();
-  for (const part of sent) {
-    const [conversation] = (await trx('conversations')
-      .insert({
-        id: newId('conv'),
-        ownerId: account.ownerId,
-        profileId: account.profileId,
-        accountId: account.id,
-        platformConversationId: part.platformConversationId,
-        participant: JSON.stringify({ id: part.platformConversationId, name: null, username: null, phone: null }),
-        lastMessageAt: now,
-      })
-      .onConflict(['accountId', 'platformConversationId'])
-      .merge({
-        lastMessageAt: trx.raw('greatest(conversations.last_message_at, excluded.last_message_at)'),
-        unreadCount: 0,
-        updatedAt: trx.fn.now(),
-      })
-      .returning('id')) as Array<{ id: string }>;
-    await trx('messages')
-      .insert({
-        id: newId('msg'),
-        conversationId: conversation!.id,
-        accountId: account.id,
-        direction: 'out',
-        fromId: account.platformAccountId ?? account.id,
-        text: part.text ?? '',
-        platformMessageId: part.platformMessageId,
-        sentAt: now,
-        type: part.kind satisfies MessageKind,
-        status: 'sent',
-        attachments: JSON.stringify(part.media ? [attachmentOf(part.media)] : []),
-        statusHistory: JSON.stringify([{ status: 'sent', at: now.toISOString() }]),
-        replyToCommentId,
-      })
-      .onConflict(['accountId', 'platformMessageId'])
-      .ignore();
-  }
-  await applyEarlyReceipts(
-    trx,
-    account.id,
-    sent.map((part) => part.platformMessageId),
-  );
 }

@@ -2,7 +2,7 @@ import type { Ads } from './ads.js';
 import type { CalendarEvents } from './calendar.js';
 import type { Insights } from './insights.js';
 import type { Comments } from './comments.js';
-import type { ChatappSender, MessageSender } from './messaging.js';
+import type { ChatappSender, MessageSender, SessionMessaging } from './messaging.js';
 import type { ConnectingFlow, SelectingFlow } from './oauth.js';
 import type { Publisher } from './publishing.js';
 import type { WebhookReceiver } from './webhooks.js';
@@ -30,6 +30,8 @@ export interface Capabilities {
   messaging: MessageSender;
   /** The cloud chat API's own messages: templates, buttons, reactions. */
   chatapp: ChatappSender;
+  /** Direct messages sent by the worker process that holds the account's live session (qrchat). */
+  sessionMessaging: SessionMessaging;
 }
 
 export type CapabilityName = keyof Capabilities;

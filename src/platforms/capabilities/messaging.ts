@@ -99,3 +99,16 @@ export interface ChatappSender {
   sendNative(account: AdapterAccount, payload: ChatappPayload): Promise<{ platformMessageId: string; waId: string }>;
   templates(account: AdapterAccount, page: { limit: number; after?: string }): Promise<{ data: ChatappTemplate[]; after: string | null }>;
 }
+
+/**
+ * Direct messages that leave through a live session (a linked device's socket) which one worker process holds:
+ * the service queues each message for that process, with the message id the protocol lets the sender choose.
+ */
+export interface SessionMessaging {
+  /** What the protocol refuses outright (a comment recipient, a tag, a file kind it does not carry). */
+  validate(message: OutgoingMessage): MessageViolation[];
+  /** The messages one send becomes, in sending order: a text, or each file (the text as the first one's caption). */
+  parts(message: OutgoingMessage): OutgoingPart[];
+  /** A new message id, as the protocol's clients make them. */
+  newMessageId(): string;
+}

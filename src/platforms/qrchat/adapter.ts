@@ -1,6 +1,7 @@
 import { PlatformError } from '../errors.js';
 import type { About, AdapterAccount, PlatformAdapter } from '../types.js';
 import type { QrchatDriver } from './driver.js';
+import { qrchatMessaging } from './messaging.js';
 
 /** The sessions this process holds open, as the session manager (src/modules/connect/qrchat-sessions.ts) lends them. */
 export interface LiveSessions {
@@ -17,6 +18,8 @@ export class QrchatAdapter implements PlatformAdapter {
   readonly id = 'qrchat' as const;
   /** Set by the session manager of this process; null until it starts. */
   live: LiveSessions | null = null;
+  /** Sends are queued for the process holding the session (src/modules/messaging/qrchat-outbox.ts). */
+  readonly sessionMessaging = qrchatMessaging;
 
   constructor(readonly driver: QrchatDriver) {}
 

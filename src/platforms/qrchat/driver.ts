@@ -6,7 +6,7 @@
  * servers, which this project cannot reach, so none is bundled: it plugs in by implementing `QrchatDriver` and
  * being named in QRCHAT_DRIVER (see settings.ts). Its mapping is direct: `connection.update` {qr} / {connection: 'open'} / {lastDisconnect}
  * become the events below, `creds.update` and the Signal key store go through `AuthStore`, and
- * `messages.upsert` becomes `message`.
+ * `messages.upsert` becomes `message`, `message-receipt.update` becomes `receipt`.
  */
 
 /**
@@ -58,7 +58,27 @@ export interface DriverEvents {
   pairing(): void;
   open(device: PairedDevice): void;
   message(message: DriverMessage): void;
+  /** A message this device sent reached the recipient's phone (`delivered`) or was opened there (`read`). */
+  receipt(receipt: { id: string; status: 'delivered' | 'read'; at: Date }): void;
   closed(reason: CloseReason): void;
+}
+
+/**
+ * A message the linked device sends. Its id is the sender's to choose, as the protocol has it (the libraries'
+ * `generateMessageID()`, passed as `messageId`): the recipient's devices keep one message per id, so sending the
+ * same id again after a lost answer or a crash never shows the person a second message.
+ */
+export interface DriverOutgoing {
+  id: string;
+  /** The recipient's number in E.164 digits. */
+  to: string;
+  kind: 'text' | 'image' | 'document' | 'audio' | 'video' | 'reaction';
+  /** The text, a file's caption, or a reaction's emoji. */
+  text: string | null;
+  /** The file, fetched and uploaded by the driver the way the protocol carries media. */
+  media: { url: string; mimeType: string | null; fileName: string | null } | null;
+  /** For a reaction: the id of the message reacted to. */
+  reactTo: string | null;
 }
 
 export interface DriverSocket {
@@ -66,6 +86,8 @@ export interface DriverSocket {
   requestPairingCode(phoneNumber: string): Promise<string>;
   /** The paired account's profile as the chat app shows it now. */
   profile(): Promise<{ name: string; about: string | null; pictureUrl: string | null }>;
+  /** Sends a message from the paired number; fails (and sends nothing) while the socket is not open. */
+  send(message: DriverOutgoing): Promise<void>;
   /** Unlinks the device at the chat app (the phone no longer lists it); the socket then closes (`logged_out`). */
   logout(): Promise<void>;
   /** Closes the socket and keeps the credentials (`ended`, reported to nobody). */

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import type { DriverEvents, DriverSocket } from '../../platforms/qrchat/driver.js';
+import type { DriverEvents, DriverOutgoing, DriverSocket } from '../../platforms/qrchat/driver.js';
 
 /**
  * An in-process fake of the chat app's servers and of the phones that link devices to them, for the sandbox
@@ -22,6 +22,20 @@ export interface FakeCreds {
   phoneNumber: string;
   noiseKey: string;
   identityKey: string;
+}
+
+/** A message as the recipient's phone shows it. */
+export interface ShownMessage {
+  id: string;
+  /** The sender's number in E.164 digits. */
+  from: string;
+  kind: DriverOutgoing['kind'];
+  text: string | null;
+  media: DriverOutgoing['media'];
+  reactTo: string | null;
+  at: string;
+  /** The person opened it (a read receipt went to the sender). */
+  read: boolean;
 }
 
 interface Device {
@@ -85,6 +99,10 @@ export class FakeConnection implements DriverSocket {
     return device;
   }
 
+  receipt(id: string, status: 'delivered' | 'read'): void {
+    if (this.state === 'open') this.events.receipt({ id, status, at: new Date() });
+  }
+
   deliver(message: { id: string; from: string; fromName: string | null; text: string }): void {
     if (this.state === 'open') this.events.message({ ...message, sentAt: new Date() });
   }
@@ -121,6 +139,11 @@ export class FakeConnection implements DriverSocket {
     return { name: this.device.name, about: 'Hey there! I am using the sandbox chat app.', pictureUrl: null };
   }
 
+  async send(message: DriverOutgoing): Promise<void> {
+    if (this.state !== 'open' || !this.device) throw new Error('the socket is not open');
+    this.network.relay(this.device.phoneNumber, message);
+  }
+
   async logout(): Promise<void> {
     if (this.device) this.device.linked = false;
     this.close('logged_out');
@@ -135,6 +158,8 @@ export class FakeQrNetwork {
   private readonly connections = new Set<FakeConnection>();
   private readonly devices: Map<string, Device>;
   private nextDevice: number;
+  /** What each number's phone shows of the messages linked devices sent to it, by number (E.164 digits). */
+  private readonly phones = new Map<string, ShownMessage[]>();
 
   /** Its own copy: a test may shorten one sandbox's timings without touching another's. */
   readonly timings: QrTimings;
@@ -206,6 +231,37 @@ export class FakeQrNetwork {
       }
     }
     return reached;
+  }
+
+  /** A linked device of `from` sends: the recipient's phone shows it once per message id, as the protocol's devices do. */
+  relay(from: string, message: DriverOutgoing): void {
+    const shown = this.phones.get(message.to) ?? [];
+    this.phones.set(message.to, shown);
+    if (shown.some((m) => m.id === message.id && m.from === from)) return;
+    const { id, kind, text, media, reactTo } = message;
+    shown.push({ id, from, kind, text, media, reactTo, at: new Date().toISOString(), read: false });
+    this.receipt(from, id, 'delivered');
+  }
+
+  /** The person of `phoneNumber` opens the chat with `from`: what it sent is read, and its devices are told. */
+  read(phoneNumber: string, from: string): number {
+    const unread = this.received(phoneNumber).filter((m) => m.from === digits(from) && !m.read);
+    for (const message of unread) {
+      message.read = true;
+      this.receipt(message.from, message.id, 'read');
+    }
+    return unread.length;
+  }
+
+  /** A receipt goes to every open linked device of the sender's number. */
+  private receipt(from: string, id: string, status: 'delivered' | 'read'): void {
+    for (const connection of this.connections)
+      if (connection.isOpen && connection.device?.phoneNumber === from) connection.receipt(id, status);
+  }
+
+  /** The messages the phone of `phoneNumber` received from linked devices, oldest first. */
+  received(phoneNumber: string): ShownMessage[] {
+    return this.phones.get(digits(phoneNumber)) ?? [];
   }
 
   /** The phone of `phoneNumber` logs out its linked devices: their sockets close with 401. */

@@ -10,7 +10,7 @@ export const DEMO_PHONE_NUMBER = '+4915112345678';
 /**
  * The people of the QR-paired chat app, under `/_sandbox/qrchat/…`. There is no platform API here: the service
  * reaches the fake servers through the sandbox driver in its own process (network.ts). A person scans a QR or
- * types a pairing code with a phone, writes to a paired number, or logs the linked devices out on the phone.
+ * types a pairing code with a phone, writes to a paired number, reads what linked devices sent it (the senders get receipts), or logs the linked devices out on the phone.
  * The servers start from the devices they had linked before a restart (`restored`), if any.
  */
 export function mountQrchat(router: Router, restored: QrNetworkSnapshot | undefined): FakeQrNetwork {
@@ -39,6 +39,15 @@ export function mountQrchat(router: Router, restored: QrNetworkSnapshot | undefi
   router.post('/_sandbox/qrchat/messages', (ctx) => {
     const { to = DEMO_PHONE_NUMBER, from = '+4917000000001', name = 'Sam', text = 'Hello!' } = body(ctx);
     ctx.body = { delivered: network.send(to, from, name, text) };
+  });
+
+  router.get('/_sandbox/qrchat/received', (ctx) => {
+    ctx.body = { messages: network.received(String(ctx.query.phoneNumber ?? '')) };
+  });
+
+  router.post('/_sandbox/qrchat/read', (ctx) => {
+    const { phoneNumber = '', from = DEMO_PHONE_NUMBER } = body(ctx);
+    ctx.body = { read: network.read(phoneNumber, from) };
   });
 
   router.post('/_sandbox/qrchat/logout', (ctx) => {

@@ -248,6 +248,7 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
       pairing: () => log.push([`${tag}pairing`, Date.now() - started]),
       open: () => log.push([`${tag}open`, Date.now() - started]),
       message: () => log.push([`${tag}message`, Date.now() - started]),
+      receipt: () => log.push([`${tag}receipt`, Date.now() - started]),
       closed: (reason: CloseReason) => log.push([`${tag}closed:${reason}`, Date.now() - started]),
     });
     network.connect(null, events(''), async (creds) => {

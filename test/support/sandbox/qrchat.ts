@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type FakeQrNetwork, qrNetworkAt } from '../../../src/sandbox/qrchat/network.js';
+import { type FakeQrNetwork, qrNetworkAt, type ShownMessage } from '../../../src/sandbox/qrchat/network.js';
 import type { TestApp } from '../app.js';
 import type { ApiResponse } from '../client.js';
 import type { TestOwner } from '../owners.js';
@@ -30,6 +30,16 @@ export class QrchatPeople extends People {
   /** Someone writes to a paired number: to how many linked devices it was delivered. */
   async sendMessage(message: { to: string; text: string; from?: string; name?: string }): Promise<number> {
     return (await this.post<{ delivered: number }>('messages', message)).delivered;
+  }
+
+  /** What the phone of `phoneNumber` shows of the messages linked devices sent it, oldest first. */
+  async onPlatform(phoneNumber: string): Promise<ShownMessage[]> {
+    return (await this.get<{ messages: ShownMessage[] }>('received', { phoneNumber })).messages;
+  }
+
+  /** The person of `phoneNumber` opens the chat with `from`: how many messages became read. */
+  async read(phoneNumber: string, from: string): Promise<number> {
+    return (await this.post<{ read: number }>('read', { phoneNumber, from })).read;
   }
 
   /** The phone logs out its linked devices: how many it logged out. */

@@ -1,0 +1,37 @@
+import type { DriverEvents, DriverMessage } from '../../platforms/qrchat/driver.js';
+import type { Services } from '../../services.js';
+import { accountById } from '../accounts/read.js';
+import { storeIncomingMessage } from '../messaging/inbound.js';
+import { receiveStatus } from '../messaging/receipts.js';
+
+type Receipt = Parameters<DriverEvents['receipt']>[0];
+
+/** A message a person sent to the paired number: stored and announced as `message.received` while it is connected. */
+export async function receiveDriverMessage(services: Services, accountId: string, message: DriverMessage): Promise<void> {
+  const account = await accountById(services.db, accountId);
+  if (account?.status !== 'connected') return;
+  await storeIncomingMessage(services.db, services.config.publicUrl, account, {
+    kind: 'message',
+    accountId: account.id,
+    platformAccountId: account.platformAccountId,
+    platformConversationId: message.from,
+    from: message.from,
+    fromName: message.fromName,
+    fromPhone: `+${message.from}`,
+    text: message.text,
+    platformMessageId: message.id,
+    sentAt: message.sentAt,
+  });
+}
+
+/** The recipient's phone says a message the device sent was delivered or read: the message's status moves. */
+export function receiveDriverReceipt(services: Services, accountId: string, receipt: Receipt): Promise<void> {
+  return receiveStatus(services, 'qrchat', {
+    kind: 'message_status',
+    accountId,
+    platformAccountId: null,
+    status: receipt.status,
+    at: receipt.at,
+    platformMessageIds: [receipt.id],
+  });
+}
