@@ -93,13 +93,15 @@ class MortalWorker<Item, Result> extends LeaseWorker<Item, Result> {
 export class CrashableWorker {
   private constructor(
     private readonly app: TestApp,
-    private readonly kind: keyof typeof WORK,
+    private readonly kind: Kind,
     private worker: MortalWorker<unknown, unknown>,
   ) {}
 
-  static async standIn(app: TestApp, kind: keyof typeof WORK): Promise<CrashableWorker> {
+  /** `dieAfter` (intake only): the worker dies as it is about to begin its `dieAfter + 1`th webhook. */
+  static async standIn(app: TestApp, kind: Kind, { dieAfter = Infinity }: { dieAfter?: number } = {}): Promise<CrashableWorker> {
     await app[kind]!.stop();
     const crashable = new CrashableWorker(app, kind, new MortalWorker(app.services, (life) => WORK[kind](app.services, life)));
+    crashable.worker.life.stepsLeft = dieAfter;
     await crashable.worker.start();
     return crashable;
   }
@@ -112,13 +114,18 @@ export class CrashableWorker {
   /** Kills the worker and starts another on the same database, which takes over once the leases run out. */
   async crashAndReplace(): Promise<void> {
     await this.crash();
-    this.worker = new MortalWorker(this.app.services, (life) => WORK[this.kind](this.app.services, life));
-    await this.worker.start();
+    await this.replace();
   }
 
-  /** Intake only: the worker dies as it is about to begin its `count + 1`th webhook from now. */
-  dieAfter(count: number): void {
-    this.worker.life.stepsLeft = count;
+  /** Whether the worker has died (killed, or by itself). */
+  get dead(): boolean {
+    return this.worker.life.dead;
+  }
+
+  /** Starts another worker in place of one that died by itself; it takes over once the leases run out. */
+  async replace(): Promise<void> {
+    this.worker = new MortalWorker(this.app.services, (life) => WORK[this.kind](this.app.services, life));
+    await this.worker.start();
   }
 
   async stop(): Promise<void> {

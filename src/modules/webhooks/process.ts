@@ -1,3 +1,4 @@
+import type { Db } from '../../db/database.js';
 import type { IncomingEvent } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import type { StoredWebhook } from './claim.js';
@@ -15,23 +16,26 @@ async function dispatch<K extends IncomingEvent['kind']>(
 }
 
 /**
- * Turns one stored platform webhook into our records and events, and marks it processed (which gives up its
- * lease). Running it twice changes nothing more: each area's handling is idempotent per event. Resolves to false
- * when it failed; the failure is then recorded on the webhook: another attempt after the settings' backoff, or,
- * after the last, the webhook given up with its error kept.
+ * Turns one stored platform webhook into our records and events. Running it twice changes nothing more: each
+ * area's handling is idempotent per event. Resolves to false when it failed; the failure is then recorded on the
+ * webhook: another attempt after the settings' backoff, or, after the last, the webhook given up with its error
+ * kept. A webhook handled is marked processed by the caller (`markProcessed`).
  */
 export async function processWebhook(services: Services, webhook: StoredWebhook): Promise<boolean> {
-  const { db } = services;
   try {
     const receiver = services.platforms.get(webhook.platform)?.webhooks;
     const events = receiver ? receiver.parse(webhook.body, { accountId: webhook.sourceAccountId }) : [];
     for (const event of events) await dispatch(services, webhook.platform, event);
+    return true;
   } catch (error) {
     await recordFailure(services, webhook, error);
     return false;
   }
-  await db('platformWebhooks').where({ id: webhook.id }).update({ processedAt: db.fn.now(), error: null, lockedUntil: null });
-  return true;
+}
+
+/** Marks webhooks processed, which gives up their leases. */
+export async function markProcessed(db: Db, ids: string[]): Promise<void> {
+  await db('platformWebhooks').whereIn('id', ids).update({ processedAt: db.fn.now(), error: null, lockedUntil: null });
 }
 
 async function recordFailure(services: Services, webhook: StoredWebhook, error: unknown): Promise<void> {

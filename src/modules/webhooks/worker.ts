@@ -1,11 +1,15 @@
 import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { type Batch, claimBatches, releaseLeases, renewLeases, type StoredWebhook } from './claim.js';
-import { processWebhook } from './process.js';
+import { markProcessed, processWebhook } from './process.js';
+import { BatchWriter } from '../../lib/batch-writer.js';
 import { INTAKE_CHANNEL } from './receive.js';
 
 /** Stored webhooks are looked for at least this often, NOTIFY or not: retries coming due, leases run out, a lost wake-up. */
 const POLL_MS = 1000;
+
+/** Processed marks written in one statement at most. */
+const MARK_BATCH = 200;
 
 /** What a batch left unprocessed: the webhooks after one that failed, given back in order. */
 type Left = StoredWebhook[];
@@ -28,10 +32,13 @@ export class IntakeWorker extends LeaseWorker<Batch, Left> {
 /** The platform webhooks' side of an `IntakeWorker`: what it claims, how it processes, what it gives back. */
 export class WebhookIntake implements LeasedWork<Batch, Left> {
   readonly settings: LeaseWorkerSettings;
+  /** Processed marks, committed together across batches: a batch goes on to its next webhook meanwhile. */
+  private readonly marks: BatchWriter<string>;
 
   constructor(private readonly services: Services) {
     const { concurrency, leaseSeconds } = services.config.intake;
     this.settings = { name: 'socialgate-intake', channels: [INTAKE_CHANNEL], concurrency, pollMs: POLL_MS, loops: 1, leaseSeconds };
+    this.marks = new BatchWriter((ids) => markProcessed(services.db, ids), MARK_BATCH);
   }
 
   async turn(loop: ClaimLoop<Batch>): Promise<void> {
@@ -43,11 +50,25 @@ export class WebhookIntake implements LeasedWork<Batch, Left> {
     if (taken < room) await loop.sleep(POLL_MS, taken > 0 || loop.busy > 0);
   }
 
+  /**
+   * The batch's webhooks one after another; a failure stops it, and what is left is given back. The batch ends
+   * (its slot frees, its key may be claimed again) once its marks are committed. A mark lost in a crash means the
+   * webhook is handled again by the next worker, which changes nothing more.
+   */
   async process(batch: Batch): Promise<Left> {
-    for (const [index, webhook] of batch.webhooks.entries()) {
-      if (!(await this.processOne(webhook))) return batch.webhooks.slice(index + 1);
+    const marked: Array<Promise<void>> = [];
+    try {
+      for (const [index, webhook] of batch.webhooks.entries()) {
+        if (!(await this.processOne(webhook))) return batch.webhooks.slice(index + 1);
+        const mark = this.marks.add(webhook.id);
+        // Awaited below, whenever it settles.
+        mark.catch(() => {});
+        marked.push(mark);
+      }
+      return [];
+    } finally {
+      await Promise.all(marked);
     }
-    return [];
   }
 
   /** One webhook; false when it failed (recorded on it), which stops its batch. */
