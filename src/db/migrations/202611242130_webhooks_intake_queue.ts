@@ -20,6 +20,10 @@ export async function up(db: Knex): Promise<void> {
   await db.raw(
     'CREATE INDEX platform_webhooks_intake_idx ON platform_webhooks (intake_key, id) WHERE processed_at IS NULL AND failed_at IS NULL',
   );
+  // The jobs that processed them before: the worker finds what they had not done by itself.
+  if (await db.schema.hasTable('agenda_jobs')) {
+    await db('agenda_jobs').whereIn('name', ['platformWebhooks.process', 'platformWebhooks.sweep']).delete();
+  }
 }
 
 export async function down(db: Knex): Promise<void> {
