@@ -64,8 +64,8 @@ describeApi('platform webhook intake — order, retries and giving up', (t) => {
       await botchat.sendMessage(bot.token, 'refused at first', lena);
       await botchat.sendMessage(bot.token, 'written after', lena);
       const [failed] = await until(() => storedWebhooks(bot.accountId), {
-        done: ([first]) => first?.attempts === 1,
-        what: 'the first webhook to have failed once',
+        done: ([first]) => (first?.attempts ?? 0) >= 1,
+        what: 'the first webhook to have failed',
       });
       expect(failed).to.deep.include({ processed: false, givenUp: false });
       expect(failed!.error).to.include('the store refused "refused at first"');
@@ -79,10 +79,11 @@ describeApi('platform webhook intake — order, retries and giving up', (t) => {
       what: 'both messages to be stored',
     });
     expect(await conversationTexts(bot.accountId)).to.deep.equal(['refused at first', 'written after']);
-    expect(await storedWebhooks(bot.accountId)).to.deep.equal([
-      { text: 'refused at first', attempts: 1, error: null, processed: true, givenUp: false },
-      { text: 'written after', attempts: 0, error: null, processed: true, givenUp: false },
-    ]);
+    const [retried, after] = await storedWebhooks(bot.accountId);
+    // Failed while the store refused (once, or more on a slow machine), then stored on its retry.
+    expect(retried).to.deep.include({ text: 'refused at first', error: null, processed: true, givenUp: false });
+    expect(retried!.attempts).to.be.within(1, 2);
+    expect(after).to.deep.equal({ text: 'written after', attempts: 0, error: null, processed: true, givenUp: false });
   });
 
   it('gives a webhook up after its last retry, keeping its error, and goes on with the later ones', async () => {
