@@ -190,7 +190,7 @@ async function runBench(): Promise<void> {
           ),
         )) as [{ finished: number; running: number }];
       const webhooksOpen = Number(
-        (await services.db('platformWebhooks').whereNull('processedAt').whereNull('error').count({ n: '*' }))[0]!.n,
+        (await services.db('platformWebhooks').whereNull('processedAt').whereNull('failedAt').count({ n: '*' }))[0]!.n,
       );
       if ((finished >= MESSAGES && running === 0 && webhooksOpen === 0) || Date.now() > deadline) break;
     }

@@ -17,6 +17,8 @@ import type { DeliveryWorker } from '../../src/modules/hooks/worker.js';
 import type { PublishWorker } from '../../src/modules/publishing/worker.js';
 import type { AiWorker } from '../../src/modules/ai/worker.js';
 import type { AutomationWorker } from '../../src/modules/automations/worker.js';
+import type { IntakeSettings } from '../../src/modules/webhooks/settings.js';
+import type { IntakeWorker } from '../../src/modules/webhooks/worker.js';
 import { adminUrl, TEMPLATE_DATABASE, withDatabase } from '../fixtures.js';
 import { ApiClient } from './client.js';
 import { freePort } from './net.js';
@@ -29,22 +31,25 @@ export interface TestApp {
   publishing: PublishWorker | null;
   ai: AiWorker | null;
   automations: AutomationWorker | null;
+  intake: IntakeWorker | null;
   api: ApiClient;
   close(): Promise<void>;
 }
 
-/** Settings of a test app: any of the service's, with its webhook and publishing settings changed one by one. */
-export type TestAppSettings = Omit<Partial<Config>, 'webhooks' | 'publishing'> & {
+/** Settings of a test app: any of the service's, with its webhook, publishing and intake settings changed one by one. */
+export type TestAppSettings = Omit<Partial<Config>, 'webhooks' | 'publishing' | 'intake'> & {
   webhooks?: Partial<WebhookSettings>;
   publishing?: Partial<PublishingSettings>;
+  intake?: Partial<IntakeSettings>;
 };
 
 /**
  * What every test app starts with, besides a database and a folder of its own: webhooks may go to this machine
  * (127.0.0.0/8) and the tests' certificate is trusted, so the receiver and the file server are reachable; webhook
- * retries come a second apart; publishing has short leases, retries a second apart, and takes posts 2 s ahead.
+ * retries come a second apart; publishing has short leases, retries a second apart, and takes posts 2 s ahead;
+ * platform webhook intake has short leases and retries a second apart.
  */
-async function testDefaults(settings: TestAppSettings): Promise<Pick<Config, 'webhooks' | 'publishing'>> {
+async function testDefaults(settings: TestAppSettings): Promise<Pick<Config, 'webhooks' | 'publishing' | 'intake'>> {
   const defaults = loadConfig({});
   const { caFile } = await testCertificate();
   return {
@@ -63,6 +68,7 @@ async function testDefaults(settings: TestAppSettings): Promise<Pick<Config, 'we
       minScheduleAheadSeconds: 2,
       ...settings.publishing,
     },
+    intake: { ...defaults.intake, leaseSeconds: 2, retryScheduleSeconds: [1, 1], ...settings.intake },
   };
 }
 
@@ -97,6 +103,7 @@ export async function startTestApp(settings: TestAppSettings = {}): Promise<Test
     publishing: (workers.get('publishing') as PublishWorker | undefined) ?? null,
     ai: (workers.get('ai') as AiWorker | undefined) ?? null,
     automations: (workers.get('automations') as AutomationWorker | undefined) ?? null,
+    intake: (workers.get('intake') as IntakeWorker | undefined) ?? null,
     api: new ApiClient(url, services.contract),
     close: async () => {
       server.closeAllConnections();

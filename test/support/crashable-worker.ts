@@ -3,23 +3,54 @@ import { AiTaskWork } from '../../src/modules/ai/worker.js';
 import { RunPerforming } from '../../src/modules/automations/worker.js';
 import { DeliverySending } from '../../src/modules/hooks/worker.js';
 import { TargetPublishing } from '../../src/modules/publishing/worker.js';
+import type { StoredWebhook } from '../../src/modules/webhooks/claim.js';
+import { WebhookIntake } from '../../src/modules/webhooks/worker.js';
 import type { Services } from '../../src/services.js';
 import type { TestApp } from './app.js';
 
+/** A worker's life: whether it is dead, and (intake) how many more webhooks it begins before it dies. */
+interface Life {
+  dead: boolean;
+  stepsLeft: number;
+  die(): void;
+}
+
+/** Never settles: what a dead process was doing. */
+const never = <T>() => new Promise<T>(() => {});
+
+/** Intake whose batches stop where the process dies: nothing after the death is begun. */
+class MortalIntake extends WebhookIntake {
+  constructor(
+    services: Services,
+    private readonly life: Life,
+  ) {
+    super(services);
+  }
+
+  override processOne(webhook: StoredWebhook): Promise<boolean> {
+    if (!this.life.dead && this.life.stepsLeft-- <= 0) this.life.die();
+    return this.life.dead ? never() : super.processOne(webhook);
+  }
+}
+
+type Kind = 'deliveries' | 'publishing' | 'ai' | 'automations' | 'intake';
+
 /** The work of each of an app's workers, by the app's name for the worker. */
-const WORK: Record<'deliveries' | 'publishing' | 'ai' | 'automations', (services: Services) => LeasedWork<unknown, unknown>> = {
+const WORK: Record<Kind, (services: Services, life: Life) => LeasedWork<unknown, unknown>> = {
   deliveries: (services) => new DeliverySending(services),
   publishing: (services) => new TargetPublishing(services),
   ai: (services) => new AiTaskWork(services) as LeasedWork<unknown, unknown>,
   automations: (services) => new RunPerforming(services),
+  intake: (services, life) => new MortalIntake(services, life) as LeasedWork<unknown, unknown>,
 };
 
 /** A worker that can die as a process does, all at once. */
 class MortalWorker<Item, Result> extends LeaseWorker<Item, Result> {
-  private readonly life: { dead: boolean };
+  readonly life: Life;
 
-  constructor(services: Services, work: LeasedWork<Item, Result>) {
-    const life = { dead: false };
+  constructor(services: Services, makeWork: (life: Life) => LeasedWork<Item, Result>) {
+    const life: Life = { dead: false, stepsLeft: Infinity, die: () => {} };
+    const work = makeWork(life);
     super(services.config.databaseUrl!, services.logger, {
       settings: work.settings,
       turn: (loop) => work.turn(loop),
@@ -36,6 +67,7 @@ class MortalWorker<Item, Result> extends LeaseWorker<Item, Result> {
       close: async () => work.close?.(),
     });
     this.life = life;
+    life.die = () => void this.crash();
   }
 
   /** Stops on the spot: nothing more is claimed or recorded, nothing is waited for, its connections are dropped. */
@@ -61,13 +93,15 @@ class MortalWorker<Item, Result> extends LeaseWorker<Item, Result> {
 export class CrashableWorker {
   private constructor(
     private readonly app: TestApp,
-    private readonly kind: keyof typeof WORK,
+    private readonly kind: Kind,
     private worker: MortalWorker<unknown, unknown>,
   ) {}
 
-  static async standIn(app: TestApp, kind: keyof typeof WORK): Promise<CrashableWorker> {
+  /** `dieAfter` (intake only): the worker dies as it is about to begin its `dieAfter + 1`th webhook. */
+  static async standIn(app: TestApp, kind: Kind, { dieAfter = Infinity }: { dieAfter?: number } = {}): Promise<CrashableWorker> {
     await app[kind]!.stop();
-    const crashable = new CrashableWorker(app, kind, new MortalWorker(app.services, WORK[kind](app.services)));
+    const crashable = new CrashableWorker(app, kind, new MortalWorker(app.services, (life) => WORK[kind](app.services, life)));
+    crashable.worker.life.stepsLeft = dieAfter;
     await crashable.worker.start();
     return crashable;
   }
@@ -80,7 +114,17 @@ export class CrashableWorker {
   /** Kills the worker and starts another on the same database, which takes over once the leases run out. */
   async crashAndReplace(): Promise<void> {
     await this.crash();
-    this.worker = new MortalWorker(this.app.services, WORK[this.kind](this.app.services));
+    await this.replace();
+  }
+
+  /** Whether the worker has died (killed, or by itself). */
+  get dead(): boolean {
+    return this.worker.life.dead;
+  }
+
+  /** Starts another worker in place of one that died by itself; it takes over once the leases run out. */
+  async replace(): Promise<void> {
+    this.worker = new MortalWorker(this.app.services, (life) => WORK[this.kind](this.app.services, life));
     await this.worker.start();
   }
 

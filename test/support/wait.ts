@@ -41,7 +41,7 @@ export interface Outstanding {
   deliveries: number;
   /** Post targets due now, or leased to a worker that is publishing them. */
   postTargets: number;
-  /** Platform webhooks stored and not yet processed (nor failed). */
+  /** Platform webhooks stored and due now (not processed nor given up), or leased to a worker processing them. */
   platformWebhooks: number;
   /** Scheduler jobs due now, or locked by a worker running them. */
   jobs: number;
@@ -58,7 +58,8 @@ const OUTSTANDING = `
       AND (next_attempt_at <= now() OR locked_until > now()))::int AS "deliveries",
     (SELECT count(*) FROM post_targets WHERE status IN ('scheduled', 'processing')
       AND (due_at <= now() OR locked_until > now()))::int AS "postTargets",
-    (SELECT count(*) FROM platform_webhooks WHERE processed_at IS NULL AND error IS NULL)::int AS "platformWebhooks",
+    (SELECT count(*) FROM platform_webhooks WHERE processed_at IS NULL AND failed_at IS NULL
+      AND (next_attempt_at <= now() OR locked_until > now()))::int AS "platformWebhooks",
     (SELECT count(*) FROM agenda_jobs WHERE locked_at IS NOT NULL
       OR (next_run_at <= now() AND disabled IS NOT TRUE))::int AS "jobs"`;
 

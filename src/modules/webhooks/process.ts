@@ -1,14 +1,10 @@
+import type { Db } from '../../db/database.js';
 import type { IncomingEvent } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
-import { PROCESS_JOB } from './receive.js';
+import type { StoredWebhook } from './claim.js';
 
-interface StoredWebhook {
-  id: string;
-  platform: string;
-  sourceAccountId: string | null;
-  body: string;
-  processedAt: Date | null;
-}
+/** Errors kept on a stored webhook are cut to this many characters. */
+const ERROR_CHARS = 2000;
 
 /** Hands one event to every area that handles its kind (src/modules/<area>/index.ts, `incoming`). */
 async function dispatch<K extends IncomingEvent['kind']>(
@@ -19,31 +15,42 @@ async function dispatch<K extends IncomingEvent['kind']>(
   for (const handle of services.incomingHandlers<K>(event.kind as K)) await handle(services, platform, event);
 }
 
-/** Turns one stored platform webhook into our records and events; running it twice changes nothing more. */
-export async function processWebhook(services: Services, id: string): Promise<void> {
-  const stored = (await services.db('platformWebhooks').where({ id }).first()) as StoredWebhook | undefined;
-  if (!stored || stored.processedAt) return;
-  const receiver = services.platforms.get(stored.platform)?.webhooks;
+/**
+ * Turns one stored platform webhook into our records and events. Running it twice changes nothing more: each
+ * area's handling is idempotent per event. Resolves to false when it failed; the failure is then recorded on the
+ * webhook: another attempt after the settings' backoff, or, after the last, the webhook given up with its error
+ * kept. A webhook handled is marked processed by the caller (`markProcessed`).
+ */
+export async function processWebhook(services: Services, webhook: StoredWebhook): Promise<boolean> {
   try {
-    const events = receiver ? receiver.parse(stored.body, { accountId: stored.sourceAccountId }) : [];
-    for (const event of events) await dispatch(services, stored.platform, event);
-    await services.db('platformWebhooks').where({ id }).update({ processedAt: services.db.fn.now(), error: null });
+    const receiver = services.platforms.get(webhook.platform)?.webhooks;
+    const events = receiver ? receiver.parse(webhook.body, { accountId: webhook.sourceAccountId }) : [];
+    for (const event of events) await dispatch(services, webhook.platform, event);
+    return true;
   } catch (error) {
-    await services
-      .db('platformWebhooks')
-      .where({ id })
-      .update({ error: (error as Error).message.slice(0, 2000) });
-    throw error;
+    await recordFailure(services, webhook, error);
+    return false;
   }
 }
 
-/** Webhooks stored but never processed (the process died between storing and enqueueing) get another go. */
-export async function sweepWebhooks(services: Services): Promise<void> {
-  const stale = (await services
-    .db('platformWebhooks')
-    .whereNull('processedAt')
-    .where('receivedAt', '<', services.db.raw("now() - interval '1 minute'"))
-    .limit(500)
-    .select('id')) as Array<{ id: string }>;
-  for (const { id } of stale) await services.scheduler.now(PROCESS_JOB, { id: String(id) });
+/** Marks webhooks processed, which gives up their leases. */
+export async function markProcessed(db: Db, ids: string[]): Promise<void> {
+  await db('platformWebhooks').whereIn('id', ids).update({ processedAt: db.fn.now(), error: null, lockedUntil: null });
+}
+
+async function recordFailure(services: Services, webhook: StoredWebhook, error: unknown): Promise<void> {
+  const { db, config, logger } = services;
+  const schedule = config.intake.retryScheduleSeconds;
+  const attempts = webhook.attempts + 1;
+  const givenUp = attempts > schedule.length;
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, ERROR_CHARS);
+  logger.warn({ err: error, platformWebhookId: webhook.id, attempts, givenUp }, 'processing a platform webhook failed');
+  await db('platformWebhooks')
+    .where({ id: webhook.id })
+    .update({
+      attempts,
+      error: message,
+      lockedUntil: null,
+      ...(givenUp ? { failedAt: db.fn.now() } : { nextAttemptAt: db.raw('now() + make_interval(secs => ?)', [schedule[attempts - 1]!]) }),
+    });
 }

@@ -4,8 +4,8 @@ import type { Services } from '../../services.js';
 import { accountById, adapterAccount, credentialedAccountsAt } from '../accounts/read.js';
 import { InvalidSignatureError, WebhookVerificationFailedError } from './errors.js';
 
-export const PROCESS_JOB = 'platformWebhooks.process';
-export const SWEEP_JOB = 'platformWebhooks.sweep';
+/** Woken when a platform webhook is stored: the intake workers (./worker.ts) process it at once. */
+export const INTAKE_CHANNEL = 'socialgate_intake';
 
 /**
  * The headers kept with a stored event, to tell later what sent it. Only these: the others may carry a
@@ -44,25 +44,27 @@ export function answerHandshake(services: Services, platform: string, query: Inc
 
 /**
  * Checks the platform's signature on the raw body, stores the raw event (a duplicate is dropped by its key) and
- * leaves the work to a job, so the platform gets its answer at once. A bad signature changes nothing.
+ * wakes the intake workers, so the platform gets its answer at once. One statement does both (NOTIFY is sent on
+ * its commit): the answer waits for one round trip to the database. A bad signature changes nothing.
  */
 export async function receiveWebhook(services: Services, platform: string, request: IncomingRequest): Promise<{ duplicate: boolean }> {
   const receiver = receiverOf(services, platform);
   const source = await receiver.verify(request, accountsLookup(services));
   if (!source) throw new InvalidSignatureError();
-  const [stored] = (await services
-    .db('platformWebhooks')
-    .insert({
+  const { rows } = (await services.db.raw(
+    `WITH stored AS (
+       INSERT INTO platform_webhooks (platform, dedupe_key, source_account_id, body, headers) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (platform, dedupe_key) DO NOTHING RETURNING id
+     )
+     SELECT id, pg_notify(?, '') FROM stored`,
+    [
       platform,
-      dedupeKey: receiver.dedupeKey(request),
-      sourceAccountId: source.accountId,
-      body: request.rawBody,
-      headers: JSON.stringify(keptHeaders(request.headers)),
-    })
-    .onConflict(['platform', 'dedupeKey'])
-    .ignore()
-    .returning('id')) as Array<{ id: string }>;
-  if (!stored) return { duplicate: true };
-  await services.scheduler.now(PROCESS_JOB, { id: String(stored.id) });
-  return { duplicate: false };
+      receiver.dedupeKey(request),
+      source.accountId,
+      request.rawBody,
+      JSON.stringify(keptHeaders(request.headers)),
+      INTAKE_CHANNEL,
+    ],
+  )) as { rows: Array<{ id: string }> };
+  return { duplicate: rows.length === 0 };
 }
