@@ -23,10 +23,17 @@ export async function readCached<T>(db: Knex, accountId: string, keys: string[])
   return new Map(rows.map((row) => [row.key, { figures: row.figures, updatedAt: row.updatedAt }]));
 }
 
-/** Keeps figures just read; a concurrent read of the same key replaces them (both are the platform's answer). */
-export async function writeCached(db: Knex, accountId: string, entries: Array<{ key: string; figures: unknown; ttlSeconds: number }>) {
+/**
+ * Keeps figures just read at `now` (the time the answer then states); a concurrent read of the same key replaces
+ * them (both are the platform's answer).
+ */
+export async function writeCached(
+  db: Knex,
+  accountId: string,
+  entries: Array<{ key: string; figures: unknown; ttlSeconds: number }>,
+  now: Date,
+): Promise<void> {
   if (entries.length === 0) return;
-  const now = new Date();
   await db('analyticsCache')
     .insert(
       entries.map(({ key, figures, ttlSeconds }) => ({

@@ -138,6 +138,7 @@ export async function readFigures(
     source.db,
     source.accountId,
     [...fresh.values.entries()].map(([key, figures]) => ({ key, figures, ttlSeconds: TTL_SECONDS[reads.get(key)!.period] })),
+    now,
   );
   const values = new Map<string, DatedValues>([...[...cached].map(([key, c]): [string, DatedValues] => [key, c.figures]), ...fresh.values]);
 

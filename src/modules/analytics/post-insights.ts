@@ -98,10 +98,12 @@ async function lifetimeFigures(source: FigureSource, platformPostId: string, met
     }
   };
   if (missing.length > 0) await unlessThrottled(source.db, source.accountId, () => readSome(missing));
+  const readAt = new Date();
   await writeCached(
     source.db,
     source.accountId,
     [...read].map(([name, figures]) => ({ key: keyOf(name), figures, ttlSeconds: TTL_SECONDS.lifetime })),
+    readAt,
   );
   const valueOf = (name: string) => (read.has(name) ? read.get(name)! : (cached.get(keyOf(name))?.figures ?? null));
   const values = new Map<AnalyticsMetric, number | null>();
@@ -117,6 +119,6 @@ async function lifetimeFigures(source: FigureSource, platformPostId: string, met
     values.set(metric, parts.every((part) => typeof part === 'number') ? parts.reduce<number>((sum, part) => sum + part!, 0) : null);
   }
   const times = [...cached.values()].map((c) => c.updatedAt);
-  const updatedAt = missing.length === 0 && times.length > 0 ? new Date(Math.min(...times.map((t) => t.getTime()))) : new Date();
+  const updatedAt = missing.length === 0 && times.length > 0 ? new Date(Math.min(...times.map((t) => t.getTime()))) : readAt;
   return { values, unsupported, updatedAt, publishedAt: publishedAt as Date | null };
 }
