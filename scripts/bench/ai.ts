@@ -9,31 +9,15 @@
  * the service as `npm start` runs it (API and worker roles, embedded PostgreSQL) configured with the sandbox as
  * its provider. The service's CPU is read from /proc for its Node processes, PostgreSQL excluded.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { freePort } from '../../test/support/net.js';
 import { call, HOST, nodeCpuMs, startChild, stopChildren, waitFor200 } from './processes.js';
+import { forkSandbox, percentile } from './service.js';
 
-type Message = { type: 'ready'; url: string };
-
-if (process.env.BENCH_ROLE === 'sandbox') await runSandbox();
-else await runBench();
-
-async function runSandbox(): Promise<void> {
-  const { startSandbox } = await import('../../src/sandbox/server.js');
-  const sandbox = await startSandbox({ port: 0 });
-  process.send!({ type: 'ready', url: sandbox.url } satisfies Message);
-  process.on('disconnect', () => void sandbox.close().then(() => process.exit(0)));
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+await runBench();
 
 function summary(values: number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
@@ -59,11 +43,8 @@ async function runBench(): Promise<void> {
   const CONCURRENCY = Number(process.argv[4] ?? 50);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-ai-'));
-  const sandboxChild: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, BENCH_ROLE: 'sandbox' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [{ url: sandboxUrl }] = (await once(sandboxChild, 'message')) as [Message];
+  const sandboxChild = await forkSandbox();
+  const sandboxUrl = sandboxChild.url;
   const [port, pgPort] = [await freePort(), await freePort()];
   const service = startChild('service', 'npx', ['tsx', 'src/main.ts'], {
     DATA_DIR: dataDir,
@@ -149,7 +130,7 @@ async function runBench(): Promise<void> {
     }
   } finally {
     await stopChildren();
-    sandboxChild.disconnect();
+    sandboxChild.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

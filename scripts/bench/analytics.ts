@@ -8,85 +8,24 @@
  * Two processes: this one is the service (booted as `npm start` boots it, on its own embedded PostgreSQL); the
  * platform (the sandbox) is a child process, so that its work is not counted against the service.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { cpus, loadavg } from 'node:os';
+import { SANDBOX_APP } from '../../src/sandbox/social-network/demo.js';
+import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
 
-type Message = { type: 'ready'; url: string };
-
-if (process.env.BENCH_ROLE === 'sandbox') await runSandbox();
-else await runBench();
-
-async function runSandbox(): Promise<void> {
-  const { startSandbox } = await import('../../src/sandbox/server.js');
-  const sandbox = await startSandbox({ port: 0 });
-  process.send!({ type: 'ready', url: sandbox.url } satisfies Message);
-  process.on('disconnect', () => void sandbox.close().then(() => process.exit(0)));
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+await runBench();
 
 async function runBench(): Promise<void> {
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir, cpus, loadavg } = await import('node:os');
-  const { join } = await import('node:path');
-  const { randomBytes } = await import('node:crypto');
-  const { createApp } = await import('../../src/app.js');
-  const { boot } = await import('../../src/boot.js');
-  const { startEmbeddedPostgres } = await import('../../src/db/embedded.js');
-  const { loadConfig } = await import('../../src/lib/config.js');
-  const { SANDBOX_APP } = await import('../../src/sandbox/social-network/demo.js');
-
   const PAGES = Number(process.argv[2] ?? 100);
   const READS = Number(process.argv[3] ?? 10);
 
-  const dir = mkdtempSync(join(tmpdir(), 'socialgate-bench-'));
-  const pgDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-pg-'));
-  process.on('exit', () => {
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(pgDir, { recursive: true, force: true });
-  });
-  const sandboxChild: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, BENCH_ROLE: 'sandbox' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [{ url: sandboxUrl }] = (await once(sandboxChild, 'message')) as [Message];
-  const pg = await startEmbeddedPostgres({
-    dir: pgDir,
-    port: 20000 + Math.floor(Math.random() * 20000),
-    database: 'bench',
-    persistent: false,
-  });
-  const base = loadConfig({
-    SANDBOX_PORT: '0',
-    RATE_LIMIT_PER_MINUTE: '100000000',
+  const sandboxChild = await forkSandbox();
+  const sandboxUrl = sandboxChild.url;
+  const { api, call, stop } = await startBenchService({
     SOCIAL_NETWORK_APP_ID: SANDBOX_APP.id,
     SOCIAL_NETWORK_APP_SECRET: SANDBOX_APP.secret,
     SOCIAL_NETWORK_GRAPH_URL: `${sandboxUrl}/social_network/graph`,
     SOCIAL_NETWORK_DIALOG_URL: `${sandboxUrl}/social_network/www`,
   });
-  const booted = await boot({
-    ...base,
-    databaseUrl: pg.url,
-    logLevel: 'warn',
-    dataDir: dir,
-    encryptionKey: randomBytes(32).toString('base64'),
-  });
-  const server = createApp(booted.services).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const call = async (method: string, path: string, token: string | null, body?: unknown) => {
-    const response = await fetch(`${api}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await response.json()) as any;
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
   const control = async (path: string, body?: unknown) => {
     const response = await fetch(`${sandboxUrl}/_sandbox/social_network/${path}`, {
       method: body === undefined ? 'GET' : 'POST',
@@ -96,8 +35,7 @@ async function runBench(): Promise<void> {
     return (await response.json()) as any;
   };
   try {
-    const signUp = await call('POST', '/auth/signup', null, { email: 'bench@example.com', password: 'bench password 123' });
-    const key = (await call('POST', '/api-keys', signUp.session.token, { name: 'bench' })).key as string;
+    const key = await benchOwnerKey(call);
     const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;
 
     // One person with every page, through the login dialog as a browser does it, then the pages chosen.
@@ -176,10 +114,7 @@ async function runBench(): Promise<void> {
     report('baseline GET /accounts/{id}, same count', baseline, 0);
     console.log(`machine: ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)}`);
   } finally {
-    server.closeAllConnections();
-    server.close();
-    await booted.shutdown();
-    sandboxChild.disconnect();
-    await pg.stop();
+    await stop();
+    sandboxChild.stop();
   }
 }

@@ -11,25 +11,11 @@
  * one is the service (API and worker roles, booted as `npm start` boots them, on its own embedded PostgreSQL);
  * the bot platform (the sandbox) is a child process.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { cpus } from 'node:os';
+import { SECRET_HEADER } from '../../src/platforms/botchat/adapter.js';
+import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
 
-type Message = { type: 'ready'; url: string };
-
-if (process.env.BENCH_ROLE === 'sandbox') await runSandbox();
-else await runBench();
-
-async function runSandbox(): Promise<void> {
-  const { startSandbox } = await import('../../src/sandbox/server.js');
-  const sandbox = await startSandbox({ port: 0 });
-  process.send!({ type: 'ready', url: sandbox.url } satisfies Message);
-  process.on('disconnect', () => void sandbox.close().then(() => process.exit(0)));
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+await runBench();
 
 function median(values: number[]): number {
   return percentile(
@@ -39,70 +25,20 @@ function median(values: number[]): number {
 }
 
 async function runBench(): Promise<void> {
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir, cpus } = await import('node:os');
-  const { join } = await import('node:path');
-  const { randomBytes } = await import('node:crypto');
-  const { createApp } = await import('../../src/app.js');
-  const { boot } = await import('../../src/boot.js');
-  const { startEmbeddedPostgres } = await import('../../src/db/embedded.js');
-  const { loadConfig } = await import('../../src/lib/config.js');
-  const { SECRET_HEADER } = await import('../../src/platforms/botchat/adapter.js');
-
   const MESSAGES = Number(process.argv[2] ?? 1000);
   const ACCOUNTS = Number(process.argv[3] ?? 10);
   const PER_ACCOUNT = Number(process.argv[4] ?? 100);
   const ACTION = process.argv[5] ?? 'add_tag';
   if (ACTION !== 'add_tag' && ACTION !== 'reply_message') throw new Error('action: add_tag or reply_message');
 
-  const dir = mkdtempSync(join(tmpdir(), 'socialgate-bench-'));
-  const pgDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-pg-'));
-  process.on('exit', () => {
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(pgDir, { recursive: true, force: true });
-  });
-  const sandboxChild: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, BENCH_ROLE: 'sandbox' },
-    execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [{ url: sandboxUrl }] = (await once(sandboxChild, 'message')) as [Message];
-  const pg = await startEmbeddedPostgres({
-    dir: pgDir,
-    port: 20000 + Math.floor(Math.random() * 20000),
-    database: 'bench',
-    persistent: false,
-  });
-  const base = loadConfig({
-    SANDBOX_PORT: '0',
-    RATE_LIMIT_PER_MINUTE: '100000000',
+  const sandboxChild = await forkSandbox();
+  const sandboxUrl = sandboxChild.url;
+  const { api, services, call, stop } = await startBenchService({
     PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
     BOTCHAT_API_URL: `${sandboxUrl}/botchat`,
   });
-  const booted = await boot({
-    ...base,
-    databaseUrl: pg.url,
-    logLevel: 'warn',
-    dataDir: dir,
-    encryptionKey: randomBytes(32).toString('base64'),
-  });
-  const { services } = booted;
-  const server = createApp(services).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const call = async (method: string, path: string, token: string | null, body?: unknown) => {
-    const response = await fetch(`${api}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await response.json()) as any;
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
   try {
-    const signUp = await call('POST', '/auth/signup', null, { email: 'bench@example.com', password: 'bench password 123' });
-    const key = (await call('POST', '/api-keys', signUp.session.token, { name: 'bench' })).key as string;
+    const key = await benchOwnerKey(call);
     // A profile holds at most 100 automations: one profile per account.
     const accounts: Array<{ id: string; secret: string }> = [];
     for (let a = 0; a < ACCOUNTS; a += 1) {
@@ -243,10 +179,7 @@ async function runBench(): Promise<void> {
       ].join('\n'),
     );
   } finally {
-    server.closeAllConnections();
-    server.close();
-    await booted.shutdown();
-    await pg.stop();
-    sandboxChild.disconnect();
+    await stop();
+    sandboxChild.stop();
   }
 }

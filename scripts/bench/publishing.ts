@@ -9,83 +9,21 @@
  * embedded PostgreSQL); the bot platform (the sandbox) is a child process, so that the platform's own work
  * is not counted against the service. Posts are created over HTTP before they are due.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { cpus } from 'node:os';
+import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
 
-type Message = { type: 'ready'; url: string };
-
-if (process.env.BENCH_ROLE === 'sandbox') await runSandbox();
-else await runBench();
-
-async function runSandbox(): Promise<void> {
-  const { startSandbox } = await import('../../src/sandbox/server.js');
-  const sandbox = await startSandbox({ port: 0 });
-  process.send!({ type: 'ready', url: sandbox.url } satisfies Message);
-  process.on('disconnect', () => void sandbox.close().then(() => process.exit(0)));
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+await runBench();
 
 async function runBench(): Promise<void> {
-  const { mkdtempSync, rmSync } = await import('node:fs');
-  const { tmpdir, cpus } = await import('node:os');
-  const { join } = await import('node:path');
-  const { randomBytes } = await import('node:crypto');
-  const { createApp } = await import('../../src/app.js');
-  const { boot } = await import('../../src/boot.js');
-  const { startEmbeddedPostgres } = await import('../../src/db/embedded.js');
-  const { loadConfig } = await import('../../src/lib/config.js');
-
   const POSTS = Number(process.argv[2] ?? 10_000);
   const BOTS = Number(process.argv[3] ?? 100);
   const SPREAD = Number(process.argv[4] ?? 0);
 
-  const dir = mkdtempSync(join(tmpdir(), 'socialgate-bench-'));
-  const pgDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-pg-'));
-  process.on('exit', () => {
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(pgDir, { recursive: true, force: true });
-  });
-  const sandboxChild: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, BENCH_ROLE: 'sandbox' },
-    execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [{ url: sandboxUrl }] = (await once(sandboxChild, 'message')) as [Message];
-  const pg = await startEmbeddedPostgres({
-    dir: pgDir,
-    port: 20000 + Math.floor(Math.random() * 20000),
-    database: 'bench',
-    persistent: false,
-  });
-  const base = loadConfig({ SANDBOX_PORT: '0', RATE_LIMIT_PER_MINUTE: '100000000', BOTCHAT_API_URL: `${sandboxUrl}/botchat` });
-  const booted = await boot({
-    ...base,
-    databaseUrl: pg.url,
-    logLevel: 'warn',
-    dataDir: dir,
-    encryptionKey: randomBytes(32).toString('base64'),
-  });
-  const { services } = booted;
-  const server = createApp(services).listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const call = async (method: string, path: string, token: string | null, body?: unknown) => {
-    const response = await fetch(`${api}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await response.json()) as any;
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const sandboxChild = await forkSandbox();
+  const sandboxUrl = sandboxChild.url;
+  const { services, call, stop } = await startBenchService({ BOTCHAT_API_URL: `${sandboxUrl}/botchat` });
   try {
-    const signUp = await call('POST', '/auth/signup', null, { email: 'bench@example.com', password: 'bench password 123' });
-    const key = (await call('POST', '/api-keys', signUp.session.token, { name: 'bench' })).key as string;
+    const key = await benchOwnerKey(call);
     const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;
     const accounts: string[] = [];
     for (let i = 0; i < BOTS; i += 1) {
@@ -171,10 +109,7 @@ async function runBench(): Promise<void> {
       ].join('\n'),
     );
   } finally {
-    server.closeAllConnections();
-    server.close();
-    await booted.shutdown();
-    await pg.stop();
-    sandboxChild.disconnect();
+    await stop();
+    sandboxChild.stop();
   }
 }

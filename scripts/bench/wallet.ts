@@ -5,25 +5,12 @@
  * The service runs in this process on its own embedded PostgreSQL; the vendor (authority, push service, phones)
  * is the sandbox in a child process, so the phones' requests come from another process as they would.
  */
-import { type ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
 
-type Message = { type: 'ready'; url: string };
-
-if (process.env.BENCH_ROLE === 'sandbox') await runSandbox();
-else await runBench();
-
-async function runSandbox(): Promise<void> {
-  const { startSandbox } = await import('../../src/sandbox/server.js');
-  const sandbox = await startSandbox({ port: 0 });
-  process.send!({ type: 'ready', url: sandbox.url } satisfies Message);
-  process.on('disconnect', () => void sandbox.close().then(() => process.exit(0)));
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+await runBench();
 
 async function inParallel(count: number, width: number, one: (i: number) => Promise<unknown>): Promise<void> {
   let next = 0;
@@ -35,29 +22,11 @@ async function inParallel(count: number, width: number, one: (i: number) => Prom
 }
 
 async function runBench(): Promise<void> {
-  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
-  const { tmpdir, cpus, loadavg } = await import('node:os');
-  const { join } = await import('node:path');
-  const { randomBytes } = await import('node:crypto');
-  const { createApp } = await import('../../src/app.js');
-  const { boot } = await import('../../src/boot.js');
-  const { startEmbeddedPostgres } = await import('../../src/db/embedded.js');
-  const { loadConfig } = await import('../../src/lib/config.js');
-
   const DOWNLOADS = Number(process.argv[2] ?? 1000);
   const DEVICES = Number(process.argv[3] ?? 1000);
 
-  const dir = mkdtempSync(join(tmpdir(), 'socialgate-bench-'));
-  const pgDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-pg-'));
-  process.on('exit', () => {
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(pgDir, { recursive: true, force: true });
-  });
-  const sandboxChild: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
-    env: { ...process.env, BENCH_ROLE: 'sandbox' },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const [{ url: sandboxUrl }] = (await once(sandboxChild, 'message')) as [Message];
+  const sandboxChild = await forkSandbox();
+  const sandboxUrl = sandboxChild.url;
   const sandbox = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${sandboxUrl}${path}`, {
       method,
@@ -69,49 +38,22 @@ async function runBench(): Promise<void> {
   };
   // The service trusts the child's vendor, as it would trust the real one: by configuration.
   const trust = await sandbox('GET', '/wallet-vendor/trust');
-  writeFileSync(join(dir, 'root.pem'), trust.rootCertificatePem);
-  writeFileSync(join(dir, 'wwdr.pem'), trust.wwdrCertificatePem);
-  const pg = await startEmbeddedPostgres({
-    dir: pgDir,
-    port: 20000 + Math.floor(Math.random() * 20000),
-    database: 'bench',
-    persistent: false,
-  });
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const base = loadConfig({
-    SANDBOX_PORT: '0',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-    // Every simulated phone calls from 127.0.0.1; real ones come from their own addresses.
-    PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    WALLET_VENDOR_ROOT_CA_FILE: join(dir, 'root.pem'),
-    WALLET_WWDR_CERT_FILE: join(dir, 'wwdr.pem'),
-    WALLET_PUSH_URL: trust.pushUrl,
-    WALLET_PUSH_CA_FILE: join(dir, 'root.pem'),
-  });
-  const booted = await boot({
-    ...base,
-    databaseUrl: pg.url,
-    logLevel: 'warn',
-    dataDir: dir,
-    encryptionKey: randomBytes(32).toString('base64'),
-  });
-  const server = createApp(booted.services).listen(port, '127.0.0.1');
-  await once(server, 'listening');
-  const api = `http://127.0.0.1:${port}`;
-  const call = async (method: string, path: string, token: string | null, body?: unknown) => {
-    const response = await fetch(`${api}${path}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await response.json()) as any;
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const { call, stop } = await startBenchService((dataDir) => {
+    writeFileSync(join(dataDir, 'root.pem'), trust.rootCertificatePem);
+    writeFileSync(join(dataDir, 'wwdr.pem'), trust.wwdrCertificatePem);
+    return {
+      // Every simulated phone calls from 127.0.0.1; real ones come from their own addresses.
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      WALLET_VENDOR_ROOT_CA_FILE: join(dataDir, 'root.pem'),
+      WALLET_WWDR_CERT_FILE: join(dataDir, 'wwdr.pem'),
+      WALLET_PUSH_URL: trust.pushUrl,
+      WALLET_PUSH_CA_FILE: join(dataDir, 'root.pem'),
+    };
+  }, port);
   try {
-    const signUp = await call('POST', '/auth/signup', null, { email: 'bench@example.com', password: 'bench password 123' });
-    const key = (await call('POST', '/api-keys', signUp.session.token, { name: 'bench' })).key as string;
+    const key = await benchOwnerKey(call);
     const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;
     const program = await call('POST', '/wallet/programs', key, {
       profileId,
@@ -192,10 +134,7 @@ async function runBench(): Promise<void> {
         .join(' ')}`,
     );
   } finally {
-    server.closeAllConnections();
-    server.close();
-    await booted.shutdown();
-    await pg.stop();
-    sandboxChild.disconnect();
+    await stop();
+    sandboxChild.stop();
   }
 }

@@ -1,0 +1,105 @@
+/**
+ * What the in-process benchmarks share: the sandbox in a child process, the service in this one (API and worker
+ * roles, booted as `npm start` boots them) on its own embedded PostgreSQL in folders removed at exit, a JSON
+ * caller of its API, and percentiles.
+ */
+import { type ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../../src/app.js';
+import { boot } from '../../src/boot.js';
+import { startEmbeddedPostgres } from '../../src/db/embedded.js';
+import { loadConfig } from '../../src/lib/config.js';
+import type { Services } from '../../src/services.js';
+
+/** The value at percentile `p` of values sorted ascending (NaN for none). */
+export function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export interface SandboxChild {
+  url: string;
+  stop(): void;
+}
+
+/** Starts the sandbox in a child process (without a CPU profiler, when this one has one) and answers its address. */
+export async function forkSandbox(): Promise<SandboxChild> {
+  const child: ChildProcess = fork(fileURLToPath(new URL('./sandbox-child.ts', import.meta.url)), [], {
+    execArgv: process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof')),
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const [{ url }] = (await once(child, 'message')) as [{ url: string }];
+  return { url, stop: () => child.disconnect() };
+}
+
+export type ApiCall = (method: string, path: string, token: string | null, body?: unknown) => Promise<any>;
+
+export interface BenchService {
+  api: string;
+  services: Services;
+  call: ApiCall;
+  stop(): Promise<void>;
+}
+
+/**
+ * Boots the service with `env` (read as the service reads its environment; the API rate limit is lifted) on a
+ * fresh embedded PostgreSQL and serves it on `port` (0: any). `env` may be computed in the service's data folder.
+ */
+export async function startBenchService(
+  env: Record<string, string> | ((dataDir: string) => Record<string, string>),
+  port = 0,
+): Promise<BenchService> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-'));
+  const pgDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-pg-'));
+  process.on('exit', () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(pgDir, { recursive: true, force: true });
+  });
+  const pg = await startEmbeddedPostgres({
+    dir: pgDir,
+    port: 20000 + Math.floor(Math.random() * 20000),
+    database: 'bench',
+    persistent: false,
+  });
+  const booted = await boot({
+    ...loadConfig({ SANDBOX_PORT: '0', RATE_LIMIT_PER_MINUTE: '100000000', ...(typeof env === 'function' ? env(dataDir) : env) }),
+    databaseUrl: pg.url,
+    logLevel: 'warn',
+    dataDir,
+    encryptionKey: randomBytes(32).toString('base64'),
+  });
+  const server = createApp(booted.services).listen(port, '127.0.0.1');
+  await once(server, 'listening');
+  const api = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const call: ApiCall = async (method, path, token, body) => {
+    const response = await fetch(`${api}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as any;
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  return {
+    api,
+    services: booted.services,
+    call,
+    stop: async () => {
+      server.closeAllConnections();
+      server.close();
+      await booted.shutdown();
+      await pg.stop();
+    },
+  };
+}
+
+/** Signs up the bench's owner and answers an API key of theirs. */
+export async function benchOwnerKey(call: ApiCall): Promise<string> {
+  const signUp = await call('POST', '/auth/signup', null, { email: 'bench@example.com', password: 'bench password 123' });
+  return (await call('POST', '/api-keys', signUp.session.token, { name: 'bench' })).key as string;
+}
