@@ -27,6 +27,12 @@ export interface OutgoingPart {
   media: PublishMedia[];
 }
 
+/** The text as a message of its own, then one message per file: for platforms whose files take no caption here. */
+export function textThenEachFile(message: OutgoingMessage): OutgoingPart[] {
+  const text: OutgoingPart[] = message.text === null ? [] : [{ text: message.text, media: [] }];
+  return [...text, ...message.media.map((file) => ({ text: null, media: [file] }))];
+}
+
 /** One message the platform stored, of the messages a part became. */
 export interface SentPart {
   platformMessageId: string;

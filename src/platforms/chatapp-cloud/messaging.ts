@@ -10,6 +10,7 @@ import {
   type OutgoingMessage,
   type OutgoingPart,
   type SentPart,
+  textThenEachFile,
 } from '../capabilities/messaging.js';
 import type { PublishMedia } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
@@ -68,8 +69,7 @@ export class ChatappCloudMessaging implements MessageSender, ChatappSender {
   }
 
   parts(message: OutgoingMessage): OutgoingPart[] {
-    const text: OutgoingPart[] = message.text === null ? [] : [{ text: message.text, media: [] }];
-    return [...text, ...message.media.map((file) => ({ text: null, media: [file] }))];
+    return textThenEachFile(message);
   }
 
   async send(account: AdapterAccount, message: OutgoingMessage, part: OutgoingPart): Promise<SentPart[]> {
