@@ -1,5 +1,5 @@
-import { InvalidCursorError } from '../../lib/errors.js';
-import { isTimeZone } from './occurrences.js';
+import { IANAZone } from 'luxon';
+import { InvalidCursorError } from './errors.js';
 
 const VERSION = 'k1';
 
@@ -7,10 +7,12 @@ const VERSION = 'k1';
  * What one value of a keyset position is. A cursor is opaque to clients but not sealed, so a decoded one is
  * checked value by value: anything else would reach the database (or a platform) as a client wrote it.
  */
-export type KeyField = 'id' | 'time' | 'dayOfWeek' | 'clock' | 'timeZone' | 'platformCursor';
+export type KeyField = 'id' | 'providerId' | 'time' | 'dayOfWeek' | 'clock' | 'timeZone' | 'platformCursor';
 
 const IS: Record<KeyField, (value: unknown) => boolean> = {
   id: (value) => typeof value === 'string' && /^[a-z]+_[0-9a-z]{26}$/.test(value),
+  // An object's id at a provider (a payment provider's `in_…`), as it gave it.
+  providerId: (value) => typeof value === 'string' && /^[A-Za-z0-9_]{1,255}$/.test(value),
   // As keysetPage writes a time: toISOString(), four-digit years only.
   time: (value) =>
     typeof value === 'string' &&
@@ -19,7 +21,7 @@ const IS: Record<KeyField, (value: unknown) => boolean> = {
     new Date(value).toISOString() === value,
   dayOfWeek: (value) => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 7,
   clock: (value) => typeof value === 'string' && /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(value),
-  timeZone: (value) => typeof value === 'string' && value.length <= 64 && isTimeZone(value),
+  timeZone: (value) => typeof value === 'string' && value.length <= 64 && IANAZone.isValidZone(value),
   // A platform's own page token, passed back to it: printable ASCII, as every platform's is.
   platformCursor: (value) => typeof value === 'string' && /^[\x20-\x7e]{1,1024}$/.test(value),
 };

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type Stripe from 'stripe';
 import type { components } from '../../../generated/api.js';
-import { InvalidCursorError } from '../../lib/errors.js';
+import { decodeKeyset, encodeKeyset } from '../../lib/keyset.js';
 import { emitEvent } from '../events/emit.js';
 import { lockedAccount, ownerOfCustomer } from './account.js';
 import type { BillingProvider } from './provider.js';
@@ -136,21 +136,6 @@ async function announce(
   });
 }
 
-/** A position in the list (newest first): the provider's creation time, then the id. */
-function encodePosition(row: { providerCreatedAt: Date; id: string }): string {
-  return Buffer.from(JSON.stringify([row.providerCreatedAt.toISOString(), row.id])).toString('base64url');
-}
-
-function decodePosition(cursor: string): [string, string] {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof at === 'string' && !Number.isNaN(Date.parse(at)) && typeof id === 'string' && /^in_\w{1,250}$/.test(id)) return [at, id];
-  } catch {
-    // not JSON: refused below
-  }
-  throw new InvalidCursorError();
-}
-
 /** `GET /billing/invoices`: the owner's invoices, newest first, keyset-paged by (created, id). */
 export async function listInvoices(
   db: Knex,
@@ -171,9 +156,10 @@ export async function listInvoices(
         '(SELECT c.status FROM billing_invoice_cancellations c WHERE c.invoice_id = i.id ORDER BY c.id DESC LIMIT 1) AS cancellation_status',
       ),
     );
-  if (query.cursor) {
-    const [at, id] = decodePosition(query.cursor);
-    rows.whereRaw('(i.provider_created_at, i.id) < (?::timestamptz, ?)', [at, id]);
+  const after = decodeKeyset(query.cursor, ['time', 'providerId']);
+  if (after) {
+    const [at, id] = after;
+    rows.whereRaw('(i.provider_created_at, i.id) < (?::timestamptz, ?)', [at!, id!]);
   }
   const found = (await rows) as Array<InvoiceRow & { cancellationStatus: Invoice['cancellationStatus'] }>;
   const page = found.slice(0, limit);
@@ -193,6 +179,6 @@ export async function listInvoices(
       cancellationStatus: row.cancellationStatus,
       createdAt: row.providerCreatedAt.toISOString(),
     })),
-    nextCursor: found.length > limit ? encodePosition(page[page.length - 1]!) : null,
+    nextCursor: found.length > limit ? encodeKeyset([page.at(-1)!.providerCreatedAt.toISOString(), page.at(-1)!.id]) : null,
   };
 }

@@ -4,7 +4,7 @@ import { PostNotFound } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
 import type { Principal } from '../auth/principal.js';
-import { decodeKeyset, encodeKeyset } from './cursor.js';
+import { decodeKeyset, encodeKeyset } from '../../lib/keyset.js';
 
 type HistoryList = components['schemas']['AccountHistoryList'];
 
