@@ -38,6 +38,22 @@ export interface ClaimLoop<Item> {
   sleep(ms: number, untilSlotFreed?: boolean): Promise<void>;
 }
 
+/**
+ * The usual turn: claims up to `batch` due items while slots are free; waits for a slot when none is, and for a
+ * NOTIFY or `pollMs` when fewer were due than it asked for.
+ */
+export async function claimInBatches<Item>(
+  loop: ClaimLoop<Item>,
+  batch: number,
+  pollMs: number,
+  take: (n: number) => Promise<Item[]>,
+): Promise<void> {
+  const limit = Math.min(loop.room, batch);
+  if (limit <= 0) return loop.sleep(pollMs, true);
+  const taken = await loop.claim(limit, take);
+  if (taken < limit) await loop.sleep(pollMs);
+}
+
 /** What a leased worker does with its table; the worker runs it: loops, wake-ups, slots, stopping. */
 export interface LeasedWork<Item, Result> {
   readonly settings: LeaseWorkerSettings;

@@ -1,4 +1,4 @@
-import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
+import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { failed, type Outcome, outcomeOf } from './outcome.js';
 import type { TaskRow } from './present.js';
@@ -30,11 +30,8 @@ export class AiTaskWork implements LeasedWork<TaskRow, Outcome> {
     this.settings = { name: 'socialgate-ai', channels: [AI_CHANNEL], concurrency, pollMs: POLL_MS, loops: 1, leaseSeconds };
   }
 
-  async turn(loop: ClaimLoop<TaskRow>): Promise<void> {
-    const batch = Math.min(loop.room, CLAIM_BATCH);
-    if (batch <= 0) return loop.sleep(POLL_MS, true);
-    const taken = await loop.claim(batch, (n) => this.claimDue(n));
-    if (taken < batch) await loop.sleep(POLL_MS);
+  turn(loop: ClaimLoop<TaskRow>): Promise<void> {
+    return claimInBatches(loop, CLAIM_BATCH, POLL_MS, (n) => this.claimDue(n));
   }
 
   private async claimDue(n: number): Promise<TaskRow[]> {

@@ -1,4 +1,4 @@
-import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
+import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { perform } from './actions.js';
 import type { Performed } from './performer.js';
@@ -49,11 +49,8 @@ export class RunPerforming implements LeasedWork<RunRecord, ActionOutcome[]> {
     else if (channel === AUTOMATIONS_CHANNEL) automationCache(this.services).invalidate();
   }
 
-  async turn(loop: ClaimLoop<RunRecord>): Promise<void> {
-    const room = Math.min(loop.room, CLAIM_BATCH);
-    if (room <= 0) return loop.sleep(POLL_MS, true);
-    const taken = await loop.claim(room, (n) => this.claim(n));
-    if (taken < room) await loop.sleep(POLL_MS);
+  turn(loop: ClaimLoop<RunRecord>): Promise<void> {
+    return claimInBatches(loop, CLAIM_BATCH, POLL_MS, (n) => this.claim(n));
   }
 
   /** Performs the actions not done yet, recording each outcome on the run as soon as it is known. */

@@ -1,4 +1,4 @@
-import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
+import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { type PushAnswer, type PushCredentials, PushClient } from './apns.js';
 import { ProgramRow } from './models.js';
@@ -51,12 +51,8 @@ export class PushSending implements LeasedWork<Claimed, Outcome> {
     };
   }
 
-  async turn(loop: ClaimLoop<Claimed>): Promise<void> {
-    const room = loop.room;
-    if (room <= 0) return loop.sleep(POLL_MS, true);
-    const batch = Math.min(room, CLAIM_BATCH);
-    const taken = await loop.claim(batch, (n) => this.claimDue(n));
-    if (taken < batch) await loop.sleep(POLL_MS);
+  turn(loop: ClaimLoop<Claimed>): Promise<void> {
+    return claimInBatches(loop, CLAIM_BATCH, POLL_MS, (n) => this.claimDue(n));
   }
 
   private async claimDue(n: number): Promise<Claimed[]> {
