@@ -180,6 +180,8 @@ export class LeaseWorker<Item, Result> {
   }
 
   private async claim(limit: number, take: (n: number) => Promise<Item[]>): Promise<number> {
+    // A turn that was under way when the worker began stopping starts no claim.
+    if (!this.claiming) return 0;
     const n = Math.max(0, Math.min(limit, this.claimLoop.room));
     this.reserved += n;
     let items: Item[];

@@ -20,9 +20,11 @@ class ListWork implements LeasedWork<string, string> {
 
   async turn(loop: ClaimLoop<string>): Promise<void> {
     // A claim takes a round trip, as a database's does: the other loop looks meanwhile.
+    // As a claim statement sees the table when it starts, not when its answer arrives.
     await loop.claim(Infinity, async (n) => {
+      const taken = this.due.splice(0, n);
       await new Promise((resolve) => setImmediate(resolve));
-      return this.due.splice(0, n);
+      return taken;
     });
     await loop.sleep(this.settings.pollMs, this.due.length > 0);
   }
