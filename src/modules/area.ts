@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { AreaName, OperationIdOf } from '../../generated/operations.js';
 import type { Handler } from '../http/handler.js';
 import type { JobHandler } from '../jobs/scheduler.js';
@@ -6,12 +7,27 @@ import type { Services } from '../services.js';
 
 export type IncomingKind = IncomingEvent['kind'];
 
-/** What an area does with one kind of event read from a platform's webhook (the platform is already verified). */
+/**
+ * What an area does with events of one kind read from platforms' webhooks (the platform is already verified):
+ * consecutive events of that kind, in the order received, all at once. Everything it writes goes through `trx`,
+ * the transaction that marks their webhooks processed, so the events are handled whole or not at all. Handling
+ * an event again (a redelivery, a retry after a failure) must change nothing more.
+ */
 export type IncomingHandler<K extends IncomingKind> = (
   services: Services,
   platform: string,
-  event: Extract<IncomingEvent, { kind: K }>,
+  events: Array<Extract<IncomingEvent, { kind: K }>>,
+  trx: Knex.Transaction,
 ) => Promise<void>;
+
+/** An incoming handler that takes its events one after another: for kinds too rare to be worth handling together. */
+export function oneAtATime<K extends IncomingKind>(
+  handle: (services: Services, platform: string, event: Extract<IncomingEvent, { kind: K }>, trx: Knex.Transaction) => Promise<void>,
+): IncomingHandler<K> {
+  return async (services, platform, events, trx) => {
+    for (const event of events) await handle(services, platform, event, trx);
+  };
+}
 
 /** Every area's handlers of one kind of incoming event, in the areas' order. */
 export type IncomingHandlers = <K extends IncomingKind>(kind: K) => ReadonlyArray<IncomingHandler<K>>;

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { type LeasedWork, LeaseWorker } from '../../src/lib/lease-worker.js';
 import { AiTaskWork } from '../../src/modules/ai/worker.js';
 import { RunPerforming } from '../../src/modules/automations/worker.js';
@@ -8,7 +9,7 @@ import { WebhookIntake } from '../../src/modules/webhooks/worker.js';
 import type { Services } from '../../src/services.js';
 import type { TestApp } from './app.js';
 
-/** A worker's life: whether it is dead, and (intake) how many more webhooks it begins before it dies. */
+/** A worker's life: whether it is dead, and (intake) how many more transactions it commits before it dies. */
 interface Life {
   dead: boolean;
   stepsLeft: number;
@@ -18,7 +19,11 @@ interface Life {
 /** Never settles: what a dead process was doing. */
 const never = <T>() => new Promise<T>(() => {});
 
-/** Intake whose batches stop where the process dies: nothing after the death is begun. */
+/**
+ * Intake that dies with a transaction of webhooks handled and not committed yet (after committing `stepsLeft`):
+ * that transaction is rolled back, as PostgreSQL rolls back the work of a connection that drops, and nothing
+ * after the death is begun.
+ */
 class MortalIntake extends WebhookIntake {
   constructor(
     services: Services,
@@ -27,9 +32,15 @@ class MortalIntake extends WebhookIntake {
     super(services);
   }
 
-  override processOne(webhook: StoredWebhook): Promise<boolean> {
-    if (!this.life.dead && this.life.stepsLeft-- <= 0) this.life.die();
-    return this.life.dead ? never() : super.processOne(webhook);
+  protected override handle(webhooks: StoredWebhook[]): Promise<void> {
+    return this.life.dead ? never() : super.handle(webhooks);
+  }
+
+  override async handleIn(trx: Knex.Transaction, webhooks: StoredWebhook[]): Promise<void> {
+    await super.handleIn(trx, webhooks);
+    if (this.life.stepsLeft-- > 0) return;
+    this.life.die();
+    throw new Error('the intake worker died before its transaction committed');
   }
 }
 
@@ -97,7 +108,7 @@ export class CrashableWorker {
     private worker: MortalWorker<unknown, unknown>,
   ) {}
 
-  /** `dieAfter` (intake only): the worker dies as it is about to begin its `dieAfter + 1`th webhook. */
+  /** `dieAfter` (intake only): the worker dies before its `dieAfter + 1`th transaction of webhooks commits. */
   static async standIn(app: TestApp, kind: Kind, { dieAfter = Infinity }: { dieAfter?: number } = {}): Promise<CrashableWorker> {
     await app[kind]!.stop();
     const crashable = new CrashableWorker(app, kind, new MortalWorker(app.services, (life) => WORK[kind](app.services, life)));

@@ -1,4 +1,4 @@
-import { defineArea } from '../area.js';
+import { defineArea, oneAtATime } from '../area.js';
 import * as handlers from './handlers.js';
 import { permissionRevoked } from './incoming.js';
 import { checkPlatformSides, PLATFORM_CHECK_JOB } from './platform-check.js';
@@ -17,5 +17,5 @@ export const accounts = defineArea({
     },
   }),
   schedules: { [REFRESH_JOB]: '1 minute', [PLATFORM_CHECK_JOB]: '15 minutes' },
-  incoming: { permission_revoked: permissionRevoked },
+  incoming: { permission_revoked: oneAtATime((_services, platform, event, trx) => permissionRevoked(trx, platform, event)) },
 });

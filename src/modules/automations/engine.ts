@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { newId } from '../../lib/ids.js';
 import type { IncomingMessage } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
-import { accountsAddressedBy } from '../accounts/incoming.js';
+import { accountsAddressedByEach } from '../accounts/incoming.js';
 import type { AccountRow } from '../accounts/models.js';
 import type { IncomingComment } from '../../platforms/capabilities/webhooks.js';
 import { type Armed, automationCache } from './cache.js';
@@ -33,20 +33,71 @@ type Start = 'started' | 'duplicate' | 'held_back';
 /** The run is not started: the person is within the automation's cooldown, or it ran for them once already. */
 class HeldBack extends Error {}
 
+/** An item, and the active automations of its account in the order they are tried. */
+interface Armable {
+  armed: Armed[];
+  item: SourceItem;
+}
+
 /**
- * Tries the account's active automations on the item in their order, and starts a run for each that matches,
- * until one with `stopOnMatch` has run (or had run for this item: a redelivery takes the same path). A run is
- * keyed by automation and item in the database, so an item seen twice starts nothing more.
+ * Tries each item's active automations in their order, and starts a run for each that matches, until one with
+ * `stopOnMatch` has run (or had run for this item: a redelivery takes the same path). A run is keyed by automation
+ * and item in the database, so an item seen twice starts nothing more. Runs that no cooldown or "once per person"
+ * holds back are started together, in one statement, when every item has been tried.
  */
-async function triggerAutomations(services: Services, armed: Armed[], item: SourceItem): Promise<void> {
-  for (const { automation, matcher } of armed) {
-    if (automation.triggerType !== item.triggerType) continue;
-    if (item.platformPostId && automation.postIds.length > 0 && !automation.postIds.includes(item.platformPostId)) continue;
-    const keyword = matcher.match(item.text);
-    if (keyword === null) continue;
-    const start = await startRun(services.db, automation, item, keyword === '' ? null : keyword);
-    if (start !== 'held_back' && automation.stopOnMatch) break;
+async function triggerAutomations(trx: Knex.Transaction, work: Armable[]): Promise<void> {
+  const runs: RunRow[] = [];
+  let started = false;
+  for (const { armed, item } of work) {
+    for (const { automation, matcher } of armed) {
+      if (automation.triggerType !== item.triggerType) continue;
+      if (item.platformPostId && automation.postIds.length > 0 && !automation.postIds.includes(item.platformPostId)) continue;
+      const keyword = matcher.match(item.text);
+      if (keyword === null) continue;
+      const run = runRow(automation, item, keyword === '' ? null : keyword);
+      if (!isGated(automation)) runs.push(run);
+      else {
+        const start = await startGatedRun(trx, automation, item, run);
+        started ||= start === 'started';
+        if (start === 'held_back') continue;
+      }
+      if (automation.stopOnMatch) break;
+    }
   }
+  if (runs.length > 0) {
+    const inserted = await trx('automationRuns')
+      .insert(runs)
+      .onConflict(['automationId', 'sourceKind', 'sourceId'])
+      .ignore()
+      .returning('id');
+    started ||= inserted.length > 0;
+  }
+  // Wakes the workers when the runs commit.
+  if (started) await trx.raw('SELECT pg_notify(?, ?)', [RUNS_CHANNEL, '']);
+}
+
+type RunRow = Record<string, unknown>;
+
+function runRow(automation: AutomationRecord, item: SourceItem, keyword: string | null): RunRow {
+  return {
+    id: newId('arun'),
+    automationId: automation.id,
+    ownerId: automation.ownerId,
+    profileId: automation.profileId,
+    accountId: item.account.id,
+    platform: item.account.platform,
+    triggerType: item.triggerType,
+    sourceKind: item.kind,
+    sourceId: item.sourceId,
+    conversationId: item.conversationId,
+    platformPostId: item.platformPostId,
+    personId: item.personId,
+    personName: item.personName,
+    text: item.text.slice(0, MATCHED_TEXT_LIMIT),
+    matchedKeyword: keyword,
+    actions: JSON.stringify(renderActions(automation, item, keyword)),
+    status: 'running',
+  };
 }
 
 function renderActions(automation: AutomationRecord, item: SourceItem, keyword: string | null): RunAction[] {
@@ -54,36 +105,22 @@ function renderActions(automation: AutomationRecord, item: SourceItem, keyword: 
   return automation.actions.map((action) => ('text' in action ? { type: action.type, text: render(action.text, values) } : action));
 }
 
-async function startRun(db: Knex, automation: AutomationRecord, item: SourceItem, keyword: string | null): Promise<Start> {
+/** Whether the automation holds runs back per person: a cooldown, or "once per person". */
+function isGated(automation: AutomationRecord): boolean {
+  return automation.cooldownSeconds > 0 || automation.oncePerPerson;
+}
+
+/** Starts a run the person's gate may hold back, in a savepoint of its own: held back, it leaves nothing. */
+async function startGatedRun(trx: Knex.Transaction, automation: AutomationRecord, item: SourceItem, run: RunRow): Promise<Start> {
   try {
-    return await db.transaction(async (trx) => {
-      const [run] = (await trx('automationRuns')
-        .insert({
-          id: newId('arun'),
-          automationId: automation.id,
-          ownerId: automation.ownerId,
-          profileId: automation.profileId,
-          accountId: item.account.id,
-          platform: item.account.platform,
-          triggerType: item.triggerType,
-          sourceKind: item.kind,
-          sourceId: item.sourceId,
-          conversationId: item.conversationId,
-          platformPostId: item.platformPostId,
-          personId: item.personId,
-          personName: item.personName,
-          text: item.text.slice(0, MATCHED_TEXT_LIMIT),
-          matchedKeyword: keyword,
-          actions: JSON.stringify(renderActions(automation, item, keyword)),
-          status: 'running',
-        })
+    return await trx.transaction(async (savepoint) => {
+      const inserted = await savepoint('automationRuns')
+        .insert(run)
         .onConflict(['automationId', 'sourceKind', 'sourceId'])
         .ignore()
-        .returning('id')) as Array<{ id: string }>;
-      if (!run) return 'duplicate';
-      if (!(await passGate(trx, automation, item))) throw new HeldBack();
-      // Wakes the workers when the run commits.
-      await trx.raw('SELECT pg_notify(?, ?)', [RUNS_CHANNEL, '']);
+        .returning('id');
+      if (inserted.length === 0) return 'duplicate';
+      if (!(await passGate(savepoint, automation, item))) throw new HeldBack();
       return 'started';
     });
   } catch (error) {
@@ -98,7 +135,6 @@ async function startRun(db: Knex, automation: AutomationRecord, item: SourceItem
  * first delivery did.
  */
 async function passGate(trx: Knex.Transaction, automation: AutomationRecord, item: SourceItem): Promise<boolean> {
-  if (automation.cooldownSeconds === 0 && !automation.oncePerPerson) return true;
   const { rows } = (await trx.raw(
     `INSERT INTO automation_people (automation_id, account_id, person_id, last_source_at) VALUES (?, ?, ?, ?)
      ON CONFLICT (automation_id, account_id, person_id) DO UPDATE SET last_source_at = excluded.last_source_at
@@ -109,62 +145,129 @@ async function passGate(trx: Knex.Transaction, automation: AutomationRecord, ite
   return rows.length > 0;
 }
 
-/**
- * A message a person sent to our accounts (the messaging area has stored it: areas run in order). Our own
- * messages (echoes, or the account writing as itself) never trigger anything, so automations cannot answer
- * each other.
- */
-export async function automateMessage(services: Services, platform: string, message: IncomingMessage): Promise<void> {
-  for (const account of await accountsAddressedBy(services.db, platform, message)) {
-    if (account.platformAccountId !== null && message.from === account.platformAccountId) continue;
-    const armed = await automationCache(services).forAccount(services.db, account.id);
-    if (armed.length === 0) continue;
-    const stored = (await services
-      .db('messages')
-      .where({ accountId: account.id, platformMessageId: message.platformMessageId })
-      .first('id', 'conversationId', 'direction')) as { id: string; conversationId: string; direction: 'in' | 'out' } | undefined;
-    if (!stored || stored.direction !== 'in') continue;
-    await triggerAutomations(services, armed, {
-      kind: 'message',
-      triggerType: 'message_received',
-      account,
-      sourceId: stored.id,
-      conversationId: stored.conversationId,
-      platformPostId: null,
-      personId: message.from,
-      personName: message.fromName,
-      text: message.text,
-      writtenAt: message.sentAt,
-    });
+/** The active automations of each account that has some, read once per account. */
+async function armedAccounts(services: Services, trx: Knex.Transaction, accounts: AccountRow[]): Promise<Map<string, Armed[]>> {
+  const armed = new Map<string, Armed[]>();
+  for (const account of accounts) {
+    if (armed.has(account.id)) continue;
+    armed.set(account.id, await automationCache(services).forAccount(trx, account.id));
   }
+  for (const [id, list] of armed) if (list.length === 0) armed.delete(id);
+  return armed;
 }
 
 /**
- * A comment on a post of our accounts: only a new one (`added`) by someone other than the account triggers (the
- * comments area has stored it first).
+ * Messages people sent to our accounts (the messaging area has stored them: areas run in order). Our own
+ * messages (echoes, or the account writing as itself) never trigger anything, so automations cannot answer
+ * each other.
  */
-export async function automateComment(services: Services, platform: string, comment: IncomingComment): Promise<void> {
-  const author = comment.from;
-  if (comment.change !== 'added' || !author) return;
-  for (const account of await accountsAddressedBy(services.db, platform, comment)) {
-    if (account.platformAccountId !== null && author.id === account.platformAccountId) continue;
-    const armed = await automationCache(services).forAccount(services.db, account.id);
-    if (armed.length === 0) continue;
-    const conversation = (await services
-      .db('conversations')
-      .where({ accountId: account.id, platformConversationId: author.id })
-      .first('id')) as { id: string } | undefined;
-    await triggerAutomations(services, armed, {
-      kind: 'comment',
-      triggerType: 'comment_received',
-      account,
-      sourceId: comment.platformCommentId,
-      conversationId: conversation?.id ?? null,
-      platformPostId: comment.platformPostId,
-      personId: author.id,
-      personName: author.name ?? author.username,
-      text: comment.text ?? '',
-      writtenAt: comment.createdAt ?? comment.at,
+export async function automateMessages(
+  services: Services,
+  platform: string,
+  messages: IncomingMessage[],
+  trx: Knex.Transaction,
+): Promise<void> {
+  const addressed = (await accountsAddressedByEach(trx, platform, messages)).flatMap((accounts, index) =>
+    accounts.flatMap((account) =>
+      account.platformAccountId !== null && messages[index]!.from === account.platformAccountId
+        ? []
+        : [{ account, message: messages[index]! }],
+    ),
+  );
+  const armed = await armedAccounts(
+    services,
+    trx,
+    addressed.map(({ account }) => account),
+  );
+  const candidates = addressed.filter(({ account }) => armed.has(account.id));
+  if (candidates.length === 0) return;
+  const stored = (await trx('messages')
+    .whereIn(
+      ['accountId', 'platformMessageId'],
+      candidates.map(({ account, message }) => [account.id, message.platformMessageId]),
+    )
+    .select('id', 'conversationId', 'direction', 'accountId', 'platformMessageId')) as Array<{
+    id: string;
+    conversationId: string;
+    direction: 'in' | 'out';
+    accountId: string;
+    platformMessageId: string;
+  }>;
+  const storedBy = new Map(stored.map((row) => [`${row.accountId}\u0000${row.platformMessageId}`, row]));
+  const work = new Map<string, Armable>();
+  for (const { account, message } of candidates) {
+    const row = storedBy.get(`${account.id}\u0000${message.platformMessageId}`);
+    if (!row || row.direction !== 'in' || work.has(row.id)) continue;
+    work.set(row.id, {
+      armed: armed.get(account.id)!,
+      item: {
+        kind: 'message',
+        triggerType: 'message_received',
+        account,
+        sourceId: row.id,
+        conversationId: row.conversationId,
+        platformPostId: null,
+        personId: message.from,
+        personName: message.fromName,
+        text: message.text,
+        writtenAt: message.sentAt,
+      },
     });
   }
+  await triggerAutomations(trx, [...work.values()]);
+}
+
+/**
+ * Comments on posts of our accounts: only a new one (`added`) by someone other than the account triggers (the
+ * comments area has stored it first).
+ */
+export async function automateComments(
+  services: Services,
+  platform: string,
+  comments: IncomingComment[],
+  trx: Knex.Transaction,
+): Promise<void> {
+  const added = comments.filter((comment) => comment.change === 'added' && comment.from);
+  const addressed = (await accountsAddressedByEach(trx, platform, added)).flatMap((accounts, index) =>
+    accounts.flatMap((account) =>
+      account.platformAccountId !== null && added[index]!.from!.id === account.platformAccountId
+        ? []
+        : [{ account, comment: added[index]! }],
+    ),
+  );
+  const armed = await armedAccounts(
+    services,
+    trx,
+    addressed.map(({ account }) => account),
+  );
+  const candidates = addressed.filter(({ account }) => armed.has(account.id));
+  if (candidates.length === 0) return;
+  const conversations = (await trx('conversations')
+    .whereIn(
+      ['accountId', 'platformConversationId'],
+      candidates.map(({ account, comment }) => [account.id, comment.from!.id]),
+    )
+    .select('id', 'accountId', 'platformConversationId')) as Array<{ id: string; accountId: string; platformConversationId: string }>;
+  const conversationOf = new Map(conversations.map((row) => [`${row.accountId}\u0000${row.platformConversationId}`, row.id]));
+  await triggerAutomations(
+    trx,
+    candidates.map(({ account, comment }) => {
+      const author = comment.from!;
+      return {
+        armed: armed.get(account.id)!,
+        item: {
+          kind: 'comment',
+          triggerType: 'comment_received',
+          account,
+          sourceId: comment.platformCommentId,
+          conversationId: conversationOf.get(`${account.id}\u0000${author.id}`) ?? null,
+          platformPostId: comment.platformPostId,
+          personId: author.id,
+          personName: author.name ?? author.username,
+          text: comment.text ?? '',
+          writtenAt: comment.createdAt ?? comment.at,
+        },
+      };
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 import { defineArea } from '../area.js';
-import { automateComment, automateMessage } from './engine.js';
+import { automateComments, automateMessages } from './engine.js';
 import * as handlers from './handlers.js';
 import { automationSettings } from './settings.js';
 import { AutomationWorker } from './worker.js';
@@ -10,7 +10,7 @@ export const automations = defineArea({
   handlers,
   settings: automationSettings,
   // After the messaging and comments areas, which store the message or comment first (areas run in list order).
-  incoming: { message: automateMessage, comment: automateComment },
+  incoming: { message: automateMessages, comment: automateComments },
   workers: { automations: (services, databaseUrl) => new AutomationWorker(services, databaseUrl) },
   // A run's log is kept 30 days after it finished; who an automation ran for goes with it.
   purge: async ({ db }) => ({

@@ -1,7 +1,7 @@
 import type { DriverEvents, DriverMessage } from '../../platforms/qrchat/driver.js';
 import type { Services } from '../../services.js';
 import { accountById } from '../accounts/read.js';
-import { storeIncomingMessage } from '../messaging/inbound.js';
+import { storeIncomingMessages } from '../messaging/inbound.js';
 import { receiveStatus } from '../messaging/receipts.js';
 
 type Receipt = Parameters<DriverEvents['receipt']>[0];
@@ -10,8 +10,8 @@ type Receipt = Parameters<DriverEvents['receipt']>[0];
 export async function receiveDriverMessage(services: Services, accountId: string, message: DriverMessage): Promise<void> {
   const account = await accountById(services.db, accountId);
   if (account?.status !== 'connected') return;
-  await storeIncomingMessage(services.db, services.config.publicUrl, account, {
-    kind: 'message',
+  const addressed = {
+    kind: 'message' as const,
     accountId: account.id,
     platformAccountId: account.platformAccountId,
     platformConversationId: message.from,
@@ -21,17 +21,25 @@ export async function receiveDriverMessage(services: Services, accountId: string
     text: message.text,
     platformMessageId: message.id,
     sentAt: message.sentAt,
-  });
+  };
+  await services.db.transaction((trx) => storeIncomingMessages(trx, services.config.publicUrl, [{ account, message: addressed }]));
 }
 
 /** The recipient's phone says a message the device sent was delivered or read: the message's status moves. */
 export function receiveDriverReceipt(services: Services, accountId: string, receipt: Receipt): Promise<void> {
-  return receiveStatus(services, 'qrchat', {
-    kind: 'message_status',
-    accountId,
-    platformAccountId: null,
-    status: receipt.status,
-    at: receipt.at,
-    platformMessageIds: [receipt.id],
-  });
+  return services.db.transaction((trx) =>
+    receiveStatus(
+      services,
+      'qrchat',
+      {
+        kind: 'message_status',
+        accountId,
+        platformAccountId: null,
+        status: receipt.status,
+        at: receipt.at,
+        platformMessageIds: [receipt.id],
+      },
+      trx,
+    ),
+  );
 }

@@ -12,29 +12,32 @@ const RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, read: 2, f
  * (once per status, with the platform's time) and as its status when that is further than where it is; a failure
  * keeps the platform's reason. Receipts for messages we never sent (sent in the platform's own app) change nothing.
  */
-export async function receiveStatus(services: Services, platform: string, update: MessageStatusUpdate): Promise<void> {
-  for (const account of await accountsAddressedBy(services.db, platform, update)) {
-    await services.db.transaction(async (trx) => {
-      if (!update.watermark) await lockSentMessages(trx, account.id, update.platformMessageIds);
-      const messages = await addressed(trx, account.id, update);
-      for (const message of messages) await advance(trx, message, update);
-      if (update.watermark) return;
-      // A receipt may beat the transaction that stores the message: kept until it is stored.
-      const early = update.platformMessageIds.filter((id) => !messages.some((m) => m.platformMessageId === id));
-      if (early.length === 0) return;
-      await trx('earlyReceipts')
-        .insert(
-          early.map((platformMessageId) => ({
-            accountId: account.id,
-            platformMessageId,
-            status: update.status,
-            at: update.at,
-            error: update.error ? JSON.stringify(update.error) : null,
-          })),
-        )
-        .onConflict(['accountId', 'platformMessageId', 'status'])
-        .ignore();
-    });
+export async function receiveStatus(
+  _services: Services,
+  platform: string,
+  update: MessageStatusUpdate,
+  trx: Knex.Transaction,
+): Promise<void> {
+  for (const account of await accountsAddressedBy(trx, platform, update)) {
+    if (!update.watermark) await lockSentMessages(trx, account.id, update.platformMessageIds);
+    const messages = await addressed(trx, account.id, update);
+    for (const message of messages) await advance(trx, message, update);
+    if (update.watermark) continue;
+    // A receipt may beat the transaction that stores the message: kept until it is stored.
+    const early = update.platformMessageIds.filter((id) => !messages.some((m) => m.platformMessageId === id));
+    if (early.length === 0) continue;
+    await trx('earlyReceipts')
+      .insert(
+        early.map((platformMessageId) => ({
+          accountId: account.id,
+          platformMessageId,
+          status: update.status,
+          at: update.at,
+          error: update.error ? JSON.stringify(update.error) : null,
+        })),
+      )
+      .onConflict(['accountId', 'platformMessageId', 'status'])
+      .ignore();
   }
 }
 

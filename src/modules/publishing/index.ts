@@ -1,4 +1,4 @@
-import { defineArea } from '../area.js';
+import { defineArea, oneAtATime } from '../area.js';
 import * as handlers from './handlers.js';
 import { recordPostMadePublic } from './made-public.js';
 import { publishingSettings } from './settings.js';
@@ -12,6 +12,6 @@ export const publishing = defineArea({
   settings: publishingSettings,
   // Wakes the publishing workers when posts come due (the posts themselves are published from their table).
   jobs: (services) => ({ [DUE_JOB]: (_data: unknown, job) => runWake(services, job) }),
-  incoming: { post_public: (services, platform, event) => recordPostMadePublic(services.db, platform, event) },
+  incoming: { post_public: oneAtATime((_services, platform, event, trx) => recordPostMadePublic(trx, platform, event)) },
   workers: { publishing: (services, databaseUrl) => new PublishWorker(services, databaseUrl) },
 });

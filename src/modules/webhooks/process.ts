@@ -1,4 +1,4 @@
-import type { Db } from '../../db/database.js';
+import type { Knex } from 'knex';
 import type { IncomingEvent } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import type { StoredWebhook } from './claim.js';
@@ -6,39 +6,53 @@ import type { StoredWebhook } from './claim.js';
 /** Errors kept on a stored webhook are cut to this many characters. */
 const ERROR_CHARS = 2000;
 
-/** Hands one event to every area that handles its kind (src/modules/<area>/index.ts, `incoming`). */
-async function dispatch<K extends IncomingEvent['kind']>(
-  services: Services,
-  platform: string,
-  event: Extract<IncomingEvent, { kind: K }>,
-): Promise<void> {
-  for (const handle of services.incomingHandlers<K>(event.kind as K)) await handle(services, platform, event);
+/** Consecutive events of one platform and kind, which the areas handle together. */
+interface Run {
+  platform: string;
+  kind: IncomingEvent['kind'];
+  events: IncomingEvent[];
+}
+
+/** The webhooks' events in the order received, cut where the platform or the kind changes. */
+function runsOf(services: Services, webhooks: StoredWebhook[]): Run[] {
+  const runs: Run[] = [];
+  for (const webhook of webhooks) {
+    const receiver = services.platforms.get(webhook.platform)?.webhooks;
+    for (const event of receiver ? receiver.parse(webhook.body, { accountId: webhook.sourceAccountId }) : []) {
+      const last = runs.at(-1);
+      if (last && last.platform === webhook.platform && last.kind === event.kind) last.events.push(event);
+      else runs.push({ platform: webhook.platform, kind: event.kind, events: [event] });
+    }
+  }
+  return runs;
 }
 
 /**
- * Turns one stored platform webhook into our records and events. Running it twice changes nothing more: each
- * area's handling is idempotent per event. Resolves to false when it failed; the failure is then recorded on the
- * webhook: another attempt after the settings' backoff, or, after the last, the webhook given up with its error
- * kept. A webhook handled is marked processed by the caller (`markProcessed`).
+ * Turns stored platform webhooks (of one intake key, in the order received) into our records and events and
+ * marks them processed, in `trx`: all of them or none. Each run of events of one kind goes to every area handling
+ * that kind (src/modules/<area>/index.ts, `incoming`), in the areas' order. Handling them again changes nothing
+ * more: each area's handling is idempotent per event.
  */
-export async function processWebhook(services: Services, webhook: StoredWebhook): Promise<boolean> {
-  try {
-    const receiver = services.platforms.get(webhook.platform)?.webhooks;
-    const events = receiver ? receiver.parse(webhook.body, { accountId: webhook.sourceAccountId }) : [];
-    for (const event of events) await dispatch(services, webhook.platform, event);
-    return true;
-  } catch (error) {
-    await recordFailure(services, webhook, error);
-    return false;
+export async function handleWebhooks(services: Services, trx: Knex.Transaction, webhooks: StoredWebhook[]): Promise<void> {
+  for (const { platform, kind, events } of runsOf(services, webhooks)) {
+    for (const handle of services.incomingHandlers(kind)) await handle(services, platform, events as never, trx);
   }
+  await markProcessed(
+    trx,
+    webhooks.map(({ id }) => id),
+  );
 }
 
 /** Marks webhooks processed, which gives up their leases. */
-export async function markProcessed(db: Db, ids: string[]): Promise<void> {
-  await db('platformWebhooks').whereIn('id', ids).update({ processedAt: db.fn.now(), error: null, lockedUntil: null });
+async function markProcessed(trx: Knex.Transaction, ids: string[]): Promise<void> {
+  await trx('platformWebhooks').whereIn('id', ids).update({ processedAt: trx.fn.now(), error: null, lockedUntil: null });
 }
 
-async function recordFailure(services: Services, webhook: StoredWebhook, error: unknown): Promise<void> {
+/**
+ * Records that handling a webhook failed: another attempt after the settings' backoff, or, after the last, the
+ * webhook given up with its error kept.
+ */
+export async function recordFailure(services: Services, webhook: StoredWebhook, error: unknown): Promise<void> {
   const { db, config, logger } = services;
   const schedule = config.intake.retryScheduleSeconds;
   const attempts = webhook.attempts + 1;

@@ -1,15 +1,12 @@
+import type { Knex } from 'knex';
 import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { type Batch, claimBatches, releaseLeases, renewLeases, type StoredWebhook } from './claim.js';
-import { markProcessed, processWebhook } from './process.js';
-import { BatchWriter } from '../../lib/batch-writer.js';
+import { handleWebhooks, recordFailure } from './process.js';
 import { INTAKE_CHANNEL } from './receive.js';
 
 /** Stored webhooks are looked for at least this often, NOTIFY or not: retries coming due, leases run out, a lost wake-up. */
 const POLL_MS = 1000;
-
-/** Processed marks written in one statement at most. */
-const MARK_BATCH = 200;
 
 /** What a batch left unprocessed: the webhooks after one that failed, given back in order. */
 type Left = StoredWebhook[];
@@ -20,8 +17,8 @@ type Left = StoredWebhook[];
  * webhooks one after another in the order received, so two events of one conversation are never handled at once
  * or out of order. A webhook stored wakes it at once (NOTIFY); it polls every second as well. A failure is
  * recorded on the webhook and holds back that key's later webhooks until its retry (or until it is given up).
- * A worker that dies mid-batch stops renewing its leases; once they run out, another goes on from the first
- * webhook not marked processed (the one in flight at the crash may be handled again: processing is idempotent).
+ * A worker that dies mid-batch stops renewing its leases and commits nothing more; once they run out, another
+ * goes on from the first webhook not marked processed.
  */
 export class IntakeWorker extends LeaseWorker<Batch, Left> {
   constructor(services: Services, databaseUrl: string) {
@@ -32,13 +29,10 @@ export class IntakeWorker extends LeaseWorker<Batch, Left> {
 /** The platform webhooks' side of an `IntakeWorker`: what it claims, how it processes, what it gives back. */
 export class WebhookIntake implements LeasedWork<Batch, Left> {
   readonly settings: LeaseWorkerSettings;
-  /** Processed marks, committed together across batches: a batch goes on to its next webhook meanwhile. */
-  private readonly marks: BatchWriter<string>;
 
   constructor(private readonly services: Services) {
     const { concurrency, leaseSeconds } = services.config.intake;
     this.settings = { name: 'socialgate-intake', channels: [INTAKE_CHANNEL], concurrency, pollMs: POLL_MS, loops: 1, leaseSeconds };
-    this.marks = new BatchWriter((ids) => markProcessed(services.db, ids), MARK_BATCH);
   }
 
   async turn(loop: ClaimLoop<Batch>): Promise<void> {
@@ -51,31 +45,40 @@ export class WebhookIntake implements LeasedWork<Batch, Left> {
   }
 
   /**
-   * The batch's webhooks one after another; a failure stops it, and what is left is given back. The batch ends
-   * (its slot frees, its key may be claimed again) once its marks are committed. A mark lost in a crash means the
-   * webhook is handled again by the next worker, which changes nothing more.
+   * The whole batch in one transaction, which is what keeps up with a busy account: its statements are shared by
+   * all its webhooks. When that fails, the webhooks one after another, each in its own: those before the one
+   * that fails are processed, it is recorded as failed, and what is left is given back.
    */
   async process(batch: Batch): Promise<Left> {
-    const marked: Array<Promise<void>> = [];
-    try {
-      for (const [index, webhook] of batch.webhooks.entries()) {
-        if (!(await this.processOne(webhook))) return batch.webhooks.slice(index + 1);
-        const mark = this.marks.add(webhook.id);
-        // Awaited below, whenever it settles.
-        mark.catch(() => {});
-        marked.push(mark);
+    const { webhooks } = batch;
+    if (webhooks.length > 1) {
+      try {
+        await this.handle(webhooks);
+        return [];
+      } catch (error) {
+        this.services.logger.debug({ err: error, ...this.describe(batch) }, 'a batch of platform webhooks failed; taking them one by one');
       }
-      return [];
-    } finally {
-      await Promise.all(marked);
     }
+    for (const [index, webhook] of webhooks.entries()) {
+      try {
+        await this.handle([webhook]);
+      } catch (error) {
+        await recordFailure(this.services, webhook, error);
+        return webhooks.slice(index + 1);
+      }
+    }
+    return [];
   }
 
-  /** One webhook; false when it failed (recorded on it), which stops its batch. */
-  processOne(webhook: StoredWebhook): Promise<boolean> {
-    return processWebhook(this.services, webhook);
+  /** Handles webhooks and marks them processed, in one transaction. */
+  protected handle(webhooks: StoredWebhook[]): Promise<void> {
+    return this.services.db.transaction((trx) => this.handleIn(trx, webhooks));
   }
 
+  /** The work of `handle`, inside its transaction. */
+  handleIn(trx: Knex.Transaction, webhooks: StoredWebhook[]): Promise<void> {
+    return handleWebhooks(this.services, trx, webhooks);
+  }
   record(_batch: Batch, left: Left): Promise<void> {
     return releaseLeases(
       this.services.db,
