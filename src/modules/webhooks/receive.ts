@@ -1,8 +1,9 @@
 import { NotImplementedError } from '../../lib/errors.js';
-import type { IncomingRequest, WebhookAccounts, WebhookReceiver } from '../../platforms/capabilities/webhooks.js';
+import type { IncomingRequest, WebhookReceiver } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { accountById, adapterAccount, credentialedAccountsAt } from '../accounts/read.js';
 import { InvalidSignatureError, WebhookVerificationFailedError } from './errors.js';
+import { VerificationLookups } from './verification-lookups.js';
 
 /** Woken when a platform webhook is stored: the intake workers (./worker.ts) process it at once. */
 export const INTAKE_CHANNEL = 'socialgate_intake';
@@ -23,16 +24,24 @@ function receiverOf(services: Services, platform: string): WebhookReceiver {
   return receiver;
 }
 
-function accountsLookup(services: Services): WebhookAccounts {
-  return {
-    credentialsOf: async (accountId) => {
-      const row = await accountById(services.db, accountId);
-      return row?.credentialsCiphertext ? adapterAccount(row, services.secrets) : null;
-    },
-    withPlatformAccountId: async (platform, platformAccountId) => {
-      return (await credentialedAccountsAt(services.db, platform, platformAccountId)).map((row) => adapterAccount(row, services.secrets));
-    },
-  };
+const lookups = new WeakMap<Services, VerificationLookups>();
+
+/** The accounts webhooks' signatures are checked against, as this process's service keeps them. */
+function verificationLookups(services: Services): VerificationLookups {
+  let found = lookups.get(services);
+  if (!found) {
+    found = new VerificationLookups({
+      credentialsOf: async (accountId) => {
+        const row = await accountById(services.db, accountId);
+        return row?.credentialsCiphertext ? adapterAccount(row, services.secrets) : null;
+      },
+      withPlatformAccountId: async (platform, platformAccountId) => {
+        return (await credentialedAccountsAt(services.db, platform, platformAccountId)).map((row) => adapterAccount(row, services.secrets));
+      },
+    });
+    lookups.set(services, found);
+  }
+  return found;
 }
 
 /** The platform's GET handshake: its challenge echoed, or 403. */
@@ -49,7 +58,8 @@ export function answerHandshake(services: Services, platform: string, query: Inc
  */
 export async function receiveWebhook(services: Services, platform: string, request: IncomingRequest): Promise<{ duplicate: boolean }> {
   const receiver = receiverOf(services, platform);
-  const source = await receiver.verify(request, accountsLookup(services));
+  const { kept, fresh } = verificationLookups(services);
+  const source = (await receiver.verify(request, kept)) ?? (await receiver.verify(request, fresh));
   if (!source) throw new InvalidSignatureError();
   const { rows } = (await services.db.raw(
     `WITH stored AS (

@@ -80,6 +80,27 @@ describeApi('botchat — connecting a bot, receiving its messages', (t) => {
     expect(await t.app.services.db('platformWebhooks').where({ sourceAccountId: account.body.id })).to.have.length(0);
   });
 
+  it('accepts the new secret of a bot connected again at once, though the old one was checked a moment before', async () => {
+    const token = await newBot();
+    const account = await connect(token);
+    const secretOf = async () => (await storedAccount(t.app, account.body.id)).credentials.extra!.webhookSecret as string;
+    const deliver = (updateId: number, secret: string) =>
+      t.app.api.post('/webhooks/botchat', {
+        body: {
+          update_id: updateId,
+          message: { message_id: updateId, from: { id: 6, first_name: 'Ana' }, chat: { id: 6 }, date: 1700000000, text: 'hi' },
+        },
+        headers: { 'X-Telegram-Bot-Api-Secret-Token': secret },
+      });
+    const old = await secretOf();
+    expect((await deliver(1, old)).status).to.equal(200);
+    expect((await connect(token)).body.id).to.equal(account.body.id);
+    const renewed = await secretOf();
+    expect(renewed).to.not.equal(old);
+    expect((await deliver(2, renewed)).status).to.equal(200);
+    expect((await deliver(3, `${renewed}-wrong`)).status).to.equal(401);
+  });
+
   it('drops a webhook the platform sends twice', async () => {
     const token = await newBot();
     const account = await connect(token);
