@@ -1,6 +1,19 @@
+import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
-const nextUlid = monotonicFactory();
+/** Random bytes from the system's generator, drawn a pool at a time: the ULID library asks for one per character. */
+const pool = new Uint8Array(4096);
+let drawn = pool.length;
+
+function randomFraction(): number {
+  if (drawn === pool.length) {
+    randomFillSync(pool);
+    drawn = 0;
+  }
+  return pool[drawn++]! / 256;
+}
+
+const nextUlid = monotonicFactory(randomFraction);
 
 /** Id prefixes, one per kind of object (listed in openapi/README.md). */
 export type IdPrefix =
