@@ -63,7 +63,8 @@ export async function finishRuns(db: Knex, finished: FinishedRun[]): Promise<voi
     outcomes,
   }));
   await db.transaction(async (trx) => {
-    // The automations' rows are locked in id order, so that batches of several workers cannot deadlock.
+    // The automations' rows, which every worker's batches share, are locked in id order: two batches cannot
+    // deadlock on them.
     const { rows: updated } = (await trx.raw(
       `
       WITH finished AS (
@@ -95,8 +96,8 @@ export async function finishRuns(db: Knex, finished: FinishedRun[]): Promise<voi
 
 /**
  * Finishes runs in batches: those that end while a batch is being written go together in the next. A batch that
- * fails (two workers' batches deadlocking, the database gone for a moment) is tried again run by run; a run that
- * fails alone too stays running, and is taken again when its lease runs out.
+ * fails (one run whose finish cannot be written, a lock conflict, the database gone for a moment) is tried again
+ * run by run; a run that fails alone too stays running, and is taken again when its lease runs out.
  */
 export function runFinisher(db: Knex, logger: Logger): BatchWriter<FinishedRun> {
   return new BatchWriter(async (batch) => {
