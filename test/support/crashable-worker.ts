@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { type LeasedWork, LeaseWorker } from '../../src/lib/lease-worker.js';
 import { AiTaskWork } from '../../src/modules/ai/worker.js';
+import type { ActionOutcome, RunRecord } from '../../src/modules/automations/records.js';
 import { RunPerforming } from '../../src/modules/automations/worker.js';
 import { DeliverySending } from '../../src/modules/hooks/worker.js';
 import { TargetPublishing } from '../../src/modules/publishing/worker.js';
@@ -9,7 +10,10 @@ import { WebhookIntake } from '../../src/modules/webhooks/worker.js';
 import type { Services } from '../../src/services.js';
 import type { TestApp } from './app.js';
 
-/** A worker's life: whether it is dead, and (intake) how many more transactions it commits before it dies. */
+/**
+ * A worker's life: whether it is dead, and how many more transactions of webhooks it commits (intake) or runs it
+ * performs (automations) before it dies.
+ */
 interface Life {
   dead: boolean;
   stepsLeft: number;
@@ -44,6 +48,22 @@ class MortalIntake extends WebhookIntake {
   }
 }
 
+/** Runs performed where the process dies: the run whose actions were done last is never finished. */
+class MortalRuns extends RunPerforming {
+  constructor(
+    services: Services,
+    private readonly life: Life,
+  ) {
+    super(services);
+  }
+
+  override async process(run: RunRecord): Promise<ActionOutcome[]> {
+    const outcomes = await super.process(run);
+    if (!this.life.dead && this.life.stepsLeft-- <= 0) this.life.die();
+    return outcomes;
+  }
+}
+
 type Kind = 'deliveries' | 'publishing' | 'ai' | 'automations' | 'intake';
 
 /** The work of each of an app's workers, by the app's name for the worker. */
@@ -51,7 +71,7 @@ const WORK: Record<Kind, (services: Services, life: Life) => LeasedWork<unknown,
   deliveries: (services) => new DeliverySending(services),
   publishing: (services) => new TargetPublishing(services),
   ai: (services) => new AiTaskWork(services) as LeasedWork<unknown, unknown>,
-  automations: (services) => new RunPerforming(services),
+  automations: (services, life) => new MortalRuns(services, life) as LeasedWork<unknown, unknown>,
   intake: (services, life) => new MortalIntake(services, life) as LeasedWork<unknown, unknown>,
 };
 
@@ -108,7 +128,10 @@ export class CrashableWorker {
     private worker: MortalWorker<unknown, unknown>,
   ) {}
 
-  /** `dieAfter` (intake only): the worker dies before its `dieAfter + 1`th transaction of webhooks commits. */
+  /**
+   * `dieAfter` (intake): the worker dies before its `dieAfter + 1`th transaction of webhooks commits; (automations)
+   * as it has performed the actions of its `dieAfter + 1`th run, before the run is finished.
+   */
   static async standIn(app: TestApp, kind: Kind, { dieAfter = Infinity }: { dieAfter?: number } = {}): Promise<CrashableWorker> {
     await app[kind]!.stop();
     const crashable = new CrashableWorker(app, kind, new MortalWorker(app.services, (life) => WORK[kind](app.services, life)));

@@ -1,10 +1,21 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
+import { BatchWriter } from '../../lib/batch-writer.js';
+import type { Logger } from '../../lib/logger.js';
 import type { PlatformId } from '../../platforms/types.js';
-import { emitEvent } from '../events/emit.js';
+import { emitEvents, type NewEvent } from '../events/emit.js';
 import type { ActionOutcome, RunRecord } from './records.js';
 
 type TriggeredAction = components['schemas']['AutomationTriggeredData']['actions'][number];
+
+/** A run whose every action is done, with every action's outcome (the last one not yet stored). */
+export interface FinishedRun {
+  run: RunRecord;
+  outcomes: ActionOutcome[];
+}
+
+/** Runs finished in one transaction at most. */
+const FINISH_BATCH = 100;
 
 function eventAction(run: RunRecord, outcome: ActionOutcome, index: number): TriggeredAction {
   return {
@@ -14,46 +25,92 @@ function eventAction(run: RunRecord, outcome: ActionOutcome, index: number): Tri
   };
 }
 
+function triggered({ run, outcomes }: FinishedRun): NewEvent<'automation.triggered'> {
+  const message = run.sourceKind === 'message';
+  return {
+    ownerId: run.ownerId,
+    profileId: run.profileId,
+    name: 'automation.triggered',
+    data: {
+      automationId: run.automationId,
+      runId: run.id,
+      accountId: run.accountId,
+      platform: run.platform as PlatformId,
+      trigger: run.triggerType,
+      from: run.personId,
+      fromName: run.personName,
+      text: run.text,
+      matchedKeyword: run.matchedKeyword,
+      convId: message ? run.conversationId : null,
+      msgId: message ? run.sourceId : null,
+      commentId: message ? null : run.sourceId,
+      platformPostId: run.platformPostId,
+      actions: outcomes.map((outcome, index) => eventAction(run, outcome, index)),
+    },
+  };
+}
+
 /**
- * Finishes a run whose every action is done, in one transaction: its status, the automation's counts, and
- * `automation.triggered` with each action's outcome. Only a run still running is finished, so a worker that
- * took a run over can never finish it (and emit) a second time.
+ * Finishes runs in one transaction: each run's status and outcomes in one statement, with each automation's
+ * counts raised once by its runs that finished, then their `automation.triggered` in one insert. Only a run still
+ * running is finished: one another worker took over and finished is skipped, neither counted nor emitted again.
  */
-export async function finishRun(db: Knex, run: RunRecord, outcomes: ActionOutcome[]): Promise<void> {
-  const failedRun = outcomes.some((outcome) => outcome.status === 'failed');
+export async function finishRuns(db: Knex, finished: FinishedRun[]): Promise<void> {
+  const byId = new Map(finished.map((one) => [one.run.id, one]));
+  const rows = [...byId.values()].map(({ run, outcomes }) => ({
+    id: run.id,
+    status: outcomes.some((outcome) => outcome.status === 'failed') ? 'failed' : 'succeeded',
+    outcomes,
+  }));
   await db.transaction(async (trx) => {
-    const finished = await trx('automationRuns')
-      .where({ id: run.id, status: 'running' })
-      .update({ status: failedRun ? 'failed' : 'succeeded', finishedAt: trx.fn.now(), lockedUntil: null });
-    if (finished === 0) return;
-    await trx('automations')
-      .where({ id: run.automationId })
-      .update({
-        triggeredCount: trx.raw('triggered_count + 1'),
-        [failedRun ? 'failedCount' : 'succeededCount']: trx.raw(failedRun ? 'failed_count + 1' : 'succeeded_count + 1'),
-        lastTriggeredAt: trx.raw('greatest(last_triggered_at, ?::timestamptz)', [run.createdAt]),
-      });
-    const message = run.sourceKind === 'message';
-    await emitEvent(trx, {
-      ownerId: run.ownerId,
-      profileId: run.profileId,
-      name: 'automation.triggered',
-      data: {
-        automationId: run.automationId,
-        runId: run.id,
-        accountId: run.accountId,
-        platform: run.platform as PlatformId,
-        trigger: run.triggerType,
-        from: run.personId,
-        fromName: run.personName,
-        text: run.text,
-        matchedKeyword: run.matchedKeyword,
-        convId: message ? run.conversationId : null,
-        msgId: message ? run.sourceId : null,
-        commentId: message ? null : run.sourceId,
-        platformPostId: run.platformPostId,
-        actions: outcomes.map((outcome, index) => eventAction(run, outcome, index)),
-      },
-    });
+    // The automations' rows, which every worker's batches share, are locked in id order: two batches cannot
+    // deadlock on them.
+    const { rows: updated } = (await trx.raw(
+      `
+      WITH finished AS (
+        UPDATE automation_runs r SET status = v.status, outcomes = v.outcomes, finished_at = now(), locked_until = NULL
+        FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, outcomes jsonb)
+        WHERE r.id = v.id AND r.status = 'running'
+        RETURNING r.id, r.automation_id, r.status, r.created_at
+      ), tally AS (
+        SELECT automation_id, count(*) AS runs, count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
+          count(*) FILTER (WHERE status = 'failed') AS failed, max(created_at) AS last_created_at
+        FROM finished GROUP BY automation_id
+      ), locked AS (
+        SELECT a.id FROM automations a JOIN tally ON tally.automation_id = a.id ORDER BY a.id FOR NO KEY UPDATE OF a
+      ), counted AS (
+        UPDATE automations a SET triggered_count = a.triggered_count + tally.runs,
+          succeeded_count = a.succeeded_count + tally.succeeded, failed_count = a.failed_count + tally.failed,
+          last_triggered_at = greatest(a.last_triggered_at, tally.last_created_at)
+        FROM tally JOIN locked ON locked.id = tally.automation_id WHERE a.id = tally.automation_id
+      )
+      SELECT id FROM finished`,
+      [JSON.stringify(rows)],
+    )) as { rows: Array<{ id: string }> };
+    await emitEvents(
+      trx,
+      updated.map(({ id }) => triggered(byId.get(id)!)),
+    );
   });
+}
+
+/**
+ * Finishes runs in batches: those that end while a batch is being written go together in the next. A batch that
+ * fails (one run whose finish cannot be written, a lock conflict, the database gone for a moment) is tried again
+ * run by run; a run that fails alone too stays running, and is taken again when its lease runs out.
+ */
+export function runFinisher(db: Knex, logger: Logger): BatchWriter<FinishedRun> {
+  return new BatchWriter(async (batch) => {
+    try {
+      await finishRuns(db, batch);
+    } catch (error) {
+      if (batch.length === 1) return leftToLease(logger, batch[0]!, error);
+      logger.warn({ err: error, runs: batch.length }, 'finishing a batch of automation runs failed; finishing them one by one');
+      for (const one of batch) await finishRuns(db, [one]).catch((err: unknown) => leftToLease(logger, one, err));
+    }
+  }, FINISH_BATCH);
+}
+
+function leftToLease(logger: Logger, { run }: FinishedRun, error: unknown): void {
+  logger.error({ err: error, runId: run.id, automationId: run.automationId }, 'finishing an automation run failed; its lease will run out');
 }

@@ -6,21 +6,28 @@ export const MAX_CONVERSATION_TAGS = 20;
 /**
  * `add_tag`: puts the tag on the run's conversation, unless it has it already (compared without regard to case).
  * Adding it twice changes nothing, so a run resumed after a crash may safely add it again.
+ *
+ * One statement: the conversation is locked first, so what it says of the tags (had it, full) is what the update
+ * decided on, even when another run tags the same conversation at the same moment.
  */
 export const tagConversation: Performer = async ({ services: { db }, run, action }) => {
   const tag = action.tag!;
   if (!run.conversationId) return skipped('no_conversation', 'The author of the comment has no conversation with the account to tag.');
-  const hasTag = 'EXISTS (SELECT 1 FROM unnest(tags) AS t WHERE lower(t) = lower(?))';
-  const added = await db('conversations')
-    .where({ id: run.conversationId })
-    .whereRaw(`NOT ${hasTag}`, [tag])
-    .whereRaw('cardinality(tags) < ?', [MAX_CONVERSATION_TAGS])
-    .update({ tags: db.raw('array_append(tags, ?)', [tag]), updatedAt: db.fn.now() });
-  if (added > 0) return succeeded();
-  const conversation = (await db('conversations')
-    .where({ id: run.conversationId })
-    .first(db.raw(`${hasTag} AS "hasTag"`, [tag]))) as { hasTag: boolean } | undefined;
+  const { rows } = (await db.raw(
+    `
+    WITH target AS (
+      SELECT id, EXISTS (SELECT 1 FROM unnest(tags) AS t WHERE lower(t) = lower(:tag)) AS had_tag, cardinality(tags) < :max AS has_room
+      FROM conversations WHERE id = :id FOR NO KEY UPDATE
+    ), added AS (
+      UPDATE conversations c SET tags = array_append(c.tags, :tag), updated_at = now()
+      FROM target WHERE c.id = target.id AND NOT target.had_tag AND target.has_room
+      RETURNING c.id
+    )
+    SELECT had_tag OR EXISTS (SELECT 1 FROM added) AS tagged FROM target`,
+    { id: run.conversationId, tag, max: MAX_CONVERSATION_TAGS },
+  )) as { rows: Array<{ tagged: boolean }> };
+  const [conversation] = rows;
   if (!conversation) return skipped('no_conversation', 'The conversation was deleted with its account.');
-  if (conversation.hasTag) return succeeded();
+  if (conversation.tagged) return succeeded();
   return failed('tag_limit_reached', `The conversation has ${MAX_CONVERSATION_TAGS} tags already, the most it can hold.`);
 };

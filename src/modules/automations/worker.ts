@@ -1,10 +1,11 @@
+import type { BatchWriter } from '../../lib/batch-writer.js';
 import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { perform } from './actions.js';
 import type { Performed } from './performer.js';
 import { AUTOMATIONS_CHANNEL, automationCache } from './cache.js';
 import { RUNS_CHANNEL } from './engine.js';
-import { finishRun } from './finish.js';
+import { type FinishedRun, runFinisher } from './finish.js';
 import type { ActionOutcome, RunRecord } from './records.js';
 
 /** Open runs are looked for at least this often, NOTIFY or not: leases run out, a lost wake-up. */
@@ -14,10 +15,12 @@ const CLAIM_BATCH = 50;
 /**
  * Performs automation runs, draining `automation_runs` under a lease as the webhook worker drains deliveries:
  * claims open runs (SKIP LOCKED, so any number of workers share the table), performs each run's actions in
- * order and records each action's outcome on the run as it completes, then finishes the run (its counts and
- * `automation.triggered`) in one transaction. A worker that dies mid-run leaves the outcomes it recorded; when
- * its lease runs out another worker goes on with the actions not done yet. It also keeps this process's
- * automation cache honest: it listens for changes to automations, and the cache is used only while it does.
+ * order and records each action's outcome on the run as it completes, but the last: that one is stored by the
+ * finish (the run's status, its automation's counts and `automation.triggered`), which ends many runs in one
+ * transaction. A worker that dies mid-run leaves the outcomes it recorded; when its lease runs out another worker
+ * goes on with the actions not done yet, the last one again if it died before the finish (see `process`). It
+ * also keeps this process's automation cache honest: it listens for changes to automations, and the cache is used
+ * only while it does.
  */
 export class AutomationWorker extends LeaseWorker<RunRecord, ActionOutcome[]> {
   constructor(services: Services, databaseUrl: string) {
@@ -30,6 +33,7 @@ export class RunPerforming implements LeasedWork<RunRecord, ActionOutcome[]> {
   readonly settings: LeaseWorkerSettings;
   /** Set once the worker's connections are gone: a run in flight stops before its next action. */
   private closed = false;
+  private readonly finisher: BatchWriter<FinishedRun>;
 
   constructor(private readonly services: Services) {
     const { concurrency, leaseSeconds } = services.config.automations;
@@ -41,6 +45,7 @@ export class RunPerforming implements LeasedWork<RunRecord, ActionOutcome[]> {
       loops: 1,
       leaseSeconds,
     };
+    this.finisher = runFinisher(services.db, services.logger);
   }
 
   heard(channel: string | null): void {
@@ -53,7 +58,14 @@ export class RunPerforming implements LeasedWork<RunRecord, ActionOutcome[]> {
     return claimInBatches(loop, CLAIM_BATCH, POLL_MS, (n) => this.claim(n));
   }
 
-  /** Performs the actions not done yet, recording each outcome on the run as soon as it is known. */
+  /**
+   * Performs the actions not done yet, recording each outcome on the run as soon as it is known, but the last:
+   * the finish stores that one with the run's status. A worker that dies between the two leaves the last action
+   * to be performed again by the next, which is safe for every action: a platform write (reply, private reply,
+   * comment reply, hide) goes through the platform-write ledger under the action's own key, which answers a
+   * write already done with its result instead of calling the platform again, and `add_tag` adding a tag the
+   * conversation has changes nothing.
+   */
   async process(run: RunRecord): Promise<ActionOutcome[]> {
     const outcomes = [...run.outcomes];
     for (let index = outcomes.length; index < run.actions.length; index += 1) {
@@ -67,18 +79,15 @@ export class RunPerforming implements LeasedWork<RunRecord, ActionOutcome[]> {
       });
       this.assertAlive(run);
       const outcome: ActionOutcome = { ...performed, finishedAt: new Date().toISOString() };
-      await this.services
-        .db('automationRuns')
-        .where({ id: run.id })
-        .whereRaw('jsonb_array_length(outcomes) = ?', [index])
-        .update({ outcomes: this.services.db.raw('outcomes || ?::jsonb', [JSON.stringify([outcome])]) });
+      if (index < run.actions.length - 1) await this.recordOutcome(run, index, outcome);
       outcomes.push(outcome);
     }
     return outcomes;
   }
 
+  /** Finishes the run with the others ending about now, in one transaction; see `runFinisher`. */
   record(run: RunRecord, outcomes: ActionOutcome[]): Promise<void> {
-    return finishRun(this.services.db, run, outcomes);
+    return this.finisher.add({ run, outcomes });
   }
 
   async renew(held: RunRecord[]): Promise<void> {
@@ -104,6 +113,15 @@ export class RunPerforming implements LeasedWork<RunRecord, ActionOutcome[]> {
   /** A worker whose connections are gone is a dead process: it records nothing more, its lease runs out. */
   private assertAlive(run: RunRecord): void {
     if (this.closed) throw new Error(`the automation worker stopped in the middle of run ${run.id}`);
+  }
+
+  /** Appends action `index`'s outcome to the run, unless another worker that took the run over has recorded it. */
+  private async recordOutcome(run: RunRecord, index: number, outcome: ActionOutcome): Promise<void> {
+    await this.services
+      .db('automationRuns')
+      .where({ id: run.id })
+      .whereRaw('jsonb_array_length(outcomes) = ?', [index])
+      .update({ outcomes: this.services.db.raw('outcomes || ?::jsonb', [JSON.stringify([outcome])]) });
   }
 
   /** Leases up to `room` open runs, oldest first. */

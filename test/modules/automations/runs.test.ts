@@ -99,6 +99,32 @@ describeApi('automations — the run log, the counts and automation.triggered', 
     expect(read.body.stats).to.deep.include({ triggeredCount: 1, succeededCount: 0, failedCount: 1 });
   });
 
+  it('tags a conversation once, whatever the case of a tag it has, and fails a tag that would not fit in a full conversation', async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const upper = await createAutomation(t, tagging(bot.accountId, 'VIP', { keywords: ['vip'] }));
+    const lower = await createAutomation(t, tagging(bot.accountId, 'vip', { keywords: ['vip'] }));
+    await botchat.sendMessage(bot.token, 'vip please', lena);
+    const [first] = await Promise.all([finishedRuns(t, upper.id, 1), finishedRuns(t, lower.id, 1)]);
+    const conversationId = first[0].source.conversationId;
+    const tagsNow = async () =>
+      ((await t.app.services.db('conversations').where({ id: conversationId }).first()) as { tags: string[] }).tags;
+    // Both runs tagged the conversation at the same moment: one of them added the tag, the other found it there.
+    expect((await tagsNow()).map((tag) => tag.toLowerCase())).to.deep.equal(['vip']);
+
+    const full = [...(await tagsNow()), ...Array.from({ length: 19 }, (_, n) => `t${n}`)];
+    await t.app.services.db('conversations').where({ id: conversationId }).update({ tags: full });
+    const more = await createAutomation(t, tagging(bot.accountId, 'more', { keywords: ['more'] }));
+    await botchat.sendMessage(bot.token, 'vip more', lena);
+    const [[vip], [rejected]] = await Promise.all([finishedRuns(t, upper.id, 2), finishedRuns(t, more.id, 1)]);
+    expect(vip.status).to.equal('succeeded');
+    expect(rejected.status).to.equal('failed');
+    expect(rejected.actions[0]).to.deep.include({ type: 'add_tag', status: 'failed' });
+    expect(rejected.actions[0].error.code).to.equal('tag_limit_reached');
+    expect(await tagsNow()).to.deep.equal(full);
+    const read = await t.app.api.get(`/automations/${more.id}`, { token: t.owner.key });
+    expect(read.body.stats).to.deep.include({ triggeredCount: 1, succeededCount: 0, failedCount: 1 });
+  });
+
   it('counts succeeded runs and filters the log by status', async () => {
     const bot = await connectBot(t.app, t.owner);
     const automation = await createAutomation(t, tagging(bot.accountId, 'seen'));
