@@ -165,13 +165,11 @@ export function accountErrorOf(error: PlatformError): AccountError {
 
 /**
  * Records what a platform call taught us about an account. Credentials refused mark it `needs_reconnection`
- * and emit `account.needs_reconnection` (never `account.disconnected`: the user did not disconnect it here).
+ * and emit `account.needs_reconnection` (never `account.disconnected`: the user did not disconnect it here); a
+ * success is noted as `noteSuccesses` notes it, at most once a minute.
  */
 export async function recordPlatformOutcome(db: Knex, accountId: string, error: PlatformError | null): Promise<void> {
-  if (!error) {
-    await AccountRow.query(db).patch({ lastSuccessAt: new Date() }).where({ id: accountId });
-    return;
-  }
+  if (!error) return noteSuccesses(db, [accountId]);
   await db.transaction(async (trx) => {
     const row = await AccountRow.query(trx).findById(accountId).forUpdate();
     if (!row) return;
