@@ -1,6 +1,6 @@
 import { ApiError } from '../../lib/errors.js';
 import { hideComment, replyToComment } from '../comments/actions.js';
-import { sendMessage } from '../messaging/send.js';
+import { deliverMessage } from '../messaging/send.js';
 import { type ActionCall, failed, type Performed, type Performer, succeeded } from './performer.js';
 import type { ActionType } from './records.js';
 
@@ -13,10 +13,10 @@ type PlatformAction = Exclude<ActionType, 'add_tag'>;
 export const platformPerformers: Record<PlatformAction, Performer> = {
   reply_message: acting(async ({ services, run, action }, ledgerKey) => {
     const recipient = run.conversationId ? { conversationId: run.conversationId } : { userId: run.personId };
-    await sendMessage(services, run.ownerId, run.accountId, { recipient, text: action.text ?? null }, ledgerKey);
+    await deliverMessage(services, run.ownerId, run.accountId, { recipient, text: action.text ?? null }, ledgerKey);
   }),
   send_private_reply: acting(async ({ services, run, action }, ledgerKey) => {
-    await sendMessage(
+    await deliverMessage(
       services,
       run.ownerId,
       run.accountId,

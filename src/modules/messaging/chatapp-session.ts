@@ -9,6 +9,7 @@ import { withConnectedAccount } from '../accounts/platform-call.js';
 import { mediaFiles } from '../media/read.js';
 import { AccountUnpairedError, MediaNotFoundError } from './errors.js';
 import type { Message } from './messages.js';
+import { storedMessages } from './stored.js';
 import { type SessionSend, sendFromSession } from './qrchat-outbox.js';
 
 type ChatappMessageSend = components['schemas']['ChatappMessageSend'];
@@ -51,10 +52,11 @@ export async function sendChatappFromSession(
   if (found.status !== 'connected' && found.platformAccountId) throw new AccountUnpairedError(found.status);
   return withConnectedAccount(services, owner, found.id, 'sessionMessaging', async (adapter, _account, row) => {
     const send = await sessionSendOf(services, row.ownerId, to, body);
-    const [message] = await sendFromSession(services, row, adapter.sessionMessaging.newMessageId, [send], {
+    const ids = await sendFromSession(services, row, adapter.sessionMessaging.newMessageId, [send], {
       key: ledgerKey,
       kind: 'chatapp.send',
     });
+    const [message] = await storedMessages(services.db, row, ids);
     return message!;
   });
 }

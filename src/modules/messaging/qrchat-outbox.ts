@@ -5,8 +5,8 @@ import type { DriverOutgoing } from '../../platforms/qrchat/driver.js';
 import type { Services } from '../../services.js';
 import type { AccountRow } from '../accounts/models.js';
 import { writeOnce } from '../platform-writes/ledger.js';
-import type { Message, MessageRecord } from './messages.js';
-import { storedMessages, storeSent } from './stored.js';
+import type { MessageRecord } from './messages.js';
+import { storeSent } from './stored.js';
 
 /**
  * qrchat sends go out through the linked device's socket, which only the worker process holding the session has
@@ -51,7 +51,8 @@ export function sessionSends(to: string, outgoing: OutgoingMessage, parts: Outgo
 
 /**
  * Queues the messages for the session's holder under the ledger's `<key>:<index>`, each counted once in the
- * `messages` usage, and answers them once the holder settled them or after SEND_WAIT_MS, still `pending`.
+ * `messages` usage, and answers their platform ids once the holder settled them or after SEND_WAIT_MS, when they
+ * are still `pending`.
  */
 export async function sendFromSession(
   services: Services,
@@ -59,7 +60,7 @@ export async function sendFromSession(
   newMessageId: () => string,
   sends: SessionSend[],
   ledger: { key: string; kind: string },
-): Promise<Message[]> {
+): Promise<string[]> {
   const ids: string[] = [];
   for (const [index, send] of sends.entries()) {
     const written = await writeOnce<SentPart[]>(services.db, {
@@ -84,7 +85,7 @@ export async function sendFromSession(
     ids.push(...written.result.map((sent) => sent.platformMessageId));
   }
   await settledOrDue(services.db, account.id, ids, Date.now() + SEND_WAIT_MS);
-  return storedMessages(services.db, account, ids);
+  return ids;
 }
 
 async function settledOrDue(db: Knex, accountId: string, ids: string[], deadline: number): Promise<void> {

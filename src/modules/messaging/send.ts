@@ -24,12 +24,13 @@ export interface MessageToSend {
   messagingTag?: string;
 }
 
-/**
- * Sends a message from one of the owner's accounts and answers the stored messages, in sending order. Needs no
- * HTTP caller: an automation sends through it too. Each platform call is one write of the ledger under
- * `<ledgerKey>:<part>`, so the same key asked again answers the parts sent already and sends only the others,
- * and a lost answer is never sent again. Each platform message counts once in the `messages` usage.
- */
+/** The account a message was sent from, and the platform's ids of its parts, in sending order. */
+interface Sent {
+  account: AccountRow;
+  platformMessageIds: string[];
+}
+
+/** Sends as `deliverMessage` does, and answers the stored messages, in sending order. */
 export async function sendMessage(
   services: Services,
   ownerId: string,
@@ -37,6 +38,23 @@ export async function sendMessage(
   message: MessageToSend,
   ledgerKey: string,
 ): Promise<Message[]> {
+  const { account, platformMessageIds } = await deliverMessage(services, ownerId, accountId, message, ledgerKey);
+  return storedMessages(services.db, account, platformMessageIds);
+}
+
+/**
+ * Sends a message from one of the owner's accounts. Needs no HTTP caller: an automation sends through it too,
+ * and keeps nothing of what was stored. Each platform call is one write of the ledger under `<ledgerKey>:<part>`,
+ * so the same key asked again answers the parts sent already and sends only the others, and a lost answer is
+ * never sent again. Each platform message counts once in the `messages` usage.
+ */
+export async function deliverMessage(
+  services: Services,
+  ownerId: string,
+  accountId: string,
+  message: MessageToSend,
+  ledgerKey: string,
+): Promise<Sent> {
   const owner = ownerItself(ownerId);
   const found = await accountById(services.db, accountId);
   const platform = found?.ownerId === ownerId ? found.platform : undefined;
@@ -72,7 +90,7 @@ export async function sendMessage(
         if (written.how !== 'replayed') services.usage.record(ownerId, row.profileId, 'messages', written.result.length);
         platformIds.push(...written.result.map((sent) => sent.platformMessageId));
       }
-      return storedMessages(services.db, row, platformIds);
+      return { account: row, platformMessageIds: platformIds };
     },
     {
       scopes: sender?.scopes ?? [],
@@ -89,13 +107,17 @@ async function sendThroughSession(
   accountId: string,
   message: MessageToSend,
   ledgerKey: string,
-): Promise<Message[]> {
+): Promise<Sent> {
   return withConnectedAccount(services, owner, accountId, 'sessionMessaging', async (adapter, _account, row) => {
     const outgoing = await outgoingMessage(services, row, message);
     const violations = adapter.sessionMessaging.validate(outgoing);
     if (violations.length > 0) throw new MessageInvalidError(violations);
     const sends = sessionSends(outgoing.recipient.id.replace(/^\+/, ''), outgoing, adapter.sessionMessaging.parts(outgoing));
-    return sendFromSession(services, row, adapter.sessionMessaging.newMessageId, sends, { key: ledgerKey, kind: 'message.send' });
+    const ids = await sendFromSession(services, row, adapter.sessionMessaging.newMessageId, sends, {
+      key: ledgerKey,
+      kind: 'message.send',
+    });
+    return { account: row, platformMessageIds: ids };
   });
 }
 
