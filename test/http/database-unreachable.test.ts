@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { createDatabaseIfMissing } from '../../src/db/embedded.js';
 import { adminUrl, TEMPLATE_DATABASE, withDatabase } from '../fixtures.js';
 import { startTestApp, type TestApp } from '../support/app.js';
@@ -13,8 +14,12 @@ describe('while the database is unreachable', () => {
     const database = `t_${randomBytes(6).toString('hex')}`;
     await createDatabaseIfMissing(adminUrl(), database, TEMPLATE_DATABASE);
     const server = new URL(adminUrl());
-    link = await cuttableLink({ host: server.hostname, port: Number(server.port) });
+    const socketDir = server.searchParams.get('host');
+    link = await cuttableLink(
+      socketDir ? { path: join(socketDir, `.s.PGSQL.${server.port}`) } : { host: server.hostname, port: Number(server.port) },
+    );
     const url = new URL(withDatabase(adminUrl(), database));
+    url.searchParams.delete('host');
     url.host = `127.0.0.1:${link.port}`;
     app = await startTestApp({ role: 'api', databaseUrl: url.toString(), publicRateLimit: { points: 3, windowSeconds: 60 } });
   });
