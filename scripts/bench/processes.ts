@@ -1,6 +1,8 @@
 /** The processes a benchmark runs: each server in its own process group, stopped as Ctrl-C would stop it. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,6 +13,16 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STOP_GRACE_MS = 20_000;
 
 const children = new Set<ChildProcess>();
+
+/** A TCP port free on 127.0.0.1 now (a random one may be another program's, an outgoing connection's say). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  probe.listen(0, HOST);
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /** The URL of the database of a service started by startService. */
 export function serviceDatabaseUrl(pgPort: number): string {

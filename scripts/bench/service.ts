@@ -15,7 +15,7 @@ import { boot } from '../../src/boot.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { loadConfig } from '../../src/lib/config.js';
 import type { Services } from '../../src/services.js';
-import { postgresCpuSeconds } from './processes.js';
+import { freePort, postgresCpuSeconds } from './processes.js';
 import type { SendAnswer, SendCommand } from './webhook-sender.js';
 
 /** The value at percentile `p` of values sorted ascending (NaN for none). */
@@ -92,7 +92,7 @@ export async function startBenchService(
   });
   const pg = await startEmbeddedPostgres({
     dir: pgDir,
-    port: 20000 + Math.floor(Math.random() * 20000),
+    port: await freePort(),
     database: 'bench',
     persistent: false,
   });

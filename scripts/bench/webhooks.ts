@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { postgresCpuSeconds } from './processes.js';
+import { freePort, postgresCpuSeconds } from './processes.js';
 
 type Message =
   | { type: 'ready'; url?: string }
@@ -200,7 +200,7 @@ async function runBench(): Promise<void> {
     });
     const { url } = await nextMessage(receiver, 'ready');
 
-    pg = await startEmbeddedPostgres({ dir: pgDir, port: 20000 + Math.floor(Math.random() * 20000), database: 'bench', persistent: false });
+    pg = await startEmbeddedPostgres({ dir: pgDir, port: await freePort(), database: 'bench', persistent: false });
     // The platform sandbox (not part of delivery) on a free port rather than its fixed one.
     const base = loadConfig({ SANDBOX_PORT: '0' });
     const booted = await boot({
