@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chown, mkdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import type { Logger } from '../lib/logger.js';
@@ -33,7 +34,8 @@ function urlOf(port: number, database: string, socketDir: string | null): string
 /**
  * The service talks to its server over a Unix-domain socket, in a folder of its own in the data folder (only
  * the server's user may enter it), which costs both sides less CPU than TCP. Null when the socket's path would
- * be too long for the system: then over TCP on 127.0.0.1, where the server listens anyway.
+ * be too long for the system, or when the data folder's file system cannot hold a socket (some network or
+ * shared folders of virtual machines and containers): then over TCP on 127.0.0.1, where the server listens anyway.
  */
 async function socketFolder(placement: Placement, port: number): Promise<string | null> {
   // Absolute: the server resolves a relative folder from the data folder, clients from their own.
@@ -41,7 +43,25 @@ async function socketFolder(placement: Placement, port: number): Promise<string 
   if (Buffer.byteLength(join(folder, `.s.PGSQL.${port}`)) > MAX_SOCKET_PATH) return null;
   await mkdir(folder, { recursive: true, mode: 0o700 });
   if (placement.runAs) await chown(folder, placement.runAs.uid, placement.runAs.gid);
-  return folder;
+  return (await canHoldSocket(folder)) ? folder : null;
+}
+
+/** PostgreSQL refuses to start when it can create none of the sockets it is asked for. */
+async function canHoldSocket(folder: string): Promise<boolean> {
+  const probe = createServer();
+  const path = join(folder, `.probe.${process.pid}`);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen(path, resolve);
+    });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await new Promise((resolve) => probe.close(resolve));
+    await rm(path, { force: true });
+  }
 }
 
 /**
