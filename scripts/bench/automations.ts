@@ -7,13 +7,15 @@
  *   npx tsx scripts/bench/automations.ts [messages=1000] [accounts=10] [automationsPerAccount=100] [action=add_tag]
  *
  * `action`: `add_tag`, or `reply_message` (a reply through the platform, once replies are wired). Each message
- * names one keyword, so one automation of its account matches it after all 100 were tried. Two processes: this
- * one is the service (API and worker roles, booted as `npm start` boots them, on its own embedded PostgreSQL);
- * the bot platform (the sandbox) is a child process.
+ * names one keyword, so one automation of its account matches it after all 100 were tried. This process is the
+ * service (API and worker roles, booted as `npm start` boots them, on its own embedded PostgreSQL); the bot
+ * platform is two child processes: its API (the sandbox) and its webhook sender (32 requests at a time). Also
+ * prints the CPU seconds the service process and its PostgreSQL server spent over the message phase (from the
+ * first webhook sent until every run has finished), per message.
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { SECRET_HEADER } from '../../src/platforms/botchat/adapter.js';
-import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
+import { benchOwnerKey, forkSandbox, forkWebhookSender, percentile, startBenchService } from './service.js';
 
 await runBench();
 
@@ -32,8 +34,9 @@ async function runBench(): Promise<void> {
   if (ACTION !== 'add_tag' && ACTION !== 'reply_message') throw new Error('action: add_tag or reply_message');
 
   const sandboxChild = await forkSandbox();
+  const sender = await forkWebhookSender();
   const sandboxUrl = sandboxChild.url;
-  const { api, services, call, stop } = await startBenchService({
+  const { api, services, call, postgresCpuSeconds, stop } = await startBenchService({
     PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
     BOTCHAT_API_URL: `${sandboxUrl}/botchat`,
   });
@@ -70,9 +73,13 @@ async function runBench(): Promise<void> {
     }
     console.log(`${ACCOUNTS} accounts with ${PER_ACCOUNT} active automations each (action ${ACTION})`);
 
+    // The platform's updates, signed with each bot's secret: every message once, then a tenth again as new
+    // updates carrying the same message.
     let updateId = 1;
-    const sentAt = new Map<string, number>();
-    const deliver = async (account: { id: string; secret: string }, messageId: number, text: string) => {
+    const update = (i: number) => {
+      const n = i % PER_ACCOUNT;
+      const account = accounts[i % ACCOUNTS]!;
+      const messageId = i + 1;
       const body = JSON.stringify({
         update_id: updateId++,
         message: {
@@ -80,39 +87,25 @@ async function runBench(): Promise<void> {
           date: Math.floor(Date.now() / 1000),
           chat: { id: 9000 + (messageId % 200) },
           from: { id: 9000 + (messageId % 200), first_name: 'Bench' },
-          text,
+          text: n % 3 === 1 ? `k${n}` : `k${n} please, message ${i}`,
         },
       });
-      const response = await fetch(`${api}/webhooks/botchat`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', [SECRET_HEADER]: account.secret },
-        body,
-      });
-      if (response.status !== 200) throw new Error(`webhook: ${response.status} ${await response.text()}`);
+      return { key: `${account.id}:${messageId}`, request: { headers: { [SECRET_HEADER]: account.secret }, body } };
     };
-    const message = (i: number) => {
-      const n = i % PER_ACCOUNT;
-      return { account: accounts[i % ACCOUNTS]!, messageId: i + 1, text: n % 3 === 1 ? `k${n}` : `k${n} please, message ${i}` };
-    };
-    const inParallel = async (count: number, one: (i: number) => Promise<unknown>) => {
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 32 }, async () => {
-          for (let i = next++; i < count; i = next++) await one(i);
-        }),
-      );
-    };
-    const started = Date.now();
-    await inParallel(MESSAGES, async (i) => {
-      const { account, messageId, text } = message(i);
-      sentAt.set(`${account.id}:${messageId}`, Date.now());
-      await deliver(account, messageId, text);
-    });
-    // The platform delivers a tenth again, as a new update carrying the same message.
-    await inParallel(Math.floor(MESSAGES / 10), async (j) => {
-      const { account, messageId, text } = message(j * 10);
-      await deliver(account, messageId, text);
-    });
+    const firsts = Array.from({ length: MESSAGES }, (_, i) => update(i));
+    const redeliveries = Array.from({ length: Math.floor(MESSAGES / 10) }, (_, j) => update(j * 10));
+
+    const cpuBefore = { service: process.cpuUsage(), postgres: postgresCpuSeconds() };
+    const firstSentAt = await sender.send(
+      `${api}/webhooks/botchat`,
+      firsts.map((one) => one.request),
+    );
+    const sentAt = new Map(firsts.map((one, i) => [one.key, firstSentAt[i]!]));
+    const started = Math.min(...firstSentAt);
+    await sender.send(
+      `${api}/webhooks/botchat`,
+      redeliveries.map((one) => one.request),
+    );
     const sentSeconds = (Date.now() - started) / 1000;
 
     const deadline = Date.now() + 300_000;
@@ -130,6 +123,8 @@ async function runBench(): Promise<void> {
       );
       if ((finished >= MESSAGES && running === 0 && webhooksOpen === 0) || Date.now() > deadline) break;
     }
+    const serviceCpu = process.cpuUsage(cpuBefore.service);
+    const postgresCpu = postgresCpuSeconds() - cpuBefore.postgres;
     const runs = (await services
       .db('automationRuns as r')
       .join('messages as m', 'm.id', 'r.sourceId')
@@ -169,17 +164,22 @@ async function runBench(): Promise<void> {
     const duplicates = [...perMessage.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
     const statuses = runs.reduce<Record<string, number>>((counts, run) => ({ ...counts, [run.status]: (counts[run.status] ?? 0) + 1 }), {});
     const seconds = (lastFinished - started) / 1000;
+    const cpuLine = (cpuSeconds: number) => `${cpuSeconds.toFixed(2)} s (${((cpuSeconds * 1000) / MESSAGES).toFixed(2)} ms per message)`;
     console.log(
       [
         `${MESSAGES} messages (+${Math.floor(MESSAGES / 10)} redelivered) sent in ${sentSeconds.toFixed(2)} s; ${runs.length} runs for ${perMessage.size} messages ${JSON.stringify(statuses)}; duplicates: ${duplicates}`,
         `throughput: ${(MESSAGES / seconds).toFixed(0)} messages/s (first webhook sent to last run finished: ${seconds.toFixed(2)} s)`,
         `webhook sent → run finished: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`,
         `p50 by stage: sent → message stored ${median(stages.stored)} ms, → run started ${median(stages.started)} ms, → run finished ${median(stages.finished)} ms`,
-        `machine: ${cpus().length} cores; automation concurrency ${services.config.automations.concurrency}`,
+        `CPU over the message phase: service ${cpuLine((serviceCpu.user + serviceCpu.system) / 1e6)}, PostgreSQL ${cpuLine(postgresCpu)}`,
+        `machine: ${cpus().length} cores, load average ${loadavg()
+          .map((load) => load.toFixed(2))
+          .join(' ')}; automation concurrency ${services.config.automations.concurrency}`,
       ].join('\n'),
     );
   } finally {
     await stop();
     sandboxChild.stop();
+    sender.stop();
   }
 }

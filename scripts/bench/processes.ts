@@ -1,6 +1,9 @@
 /** The processes a benchmark runs: each server in its own process group, stopped as Ctrl-C would stop it. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +13,16 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const STOP_GRACE_MS = 20_000;
 
 const children = new Set<ChildProcess>();
+
+/** A TCP port free on 127.0.0.1 now (a random one may be another program's, an outgoing connection's say). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  probe.listen(0, HOST);
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 /** The URL of the database of a service started by startService. */
 export function serviceDatabaseUrl(pgPort: number): string {
@@ -40,9 +53,12 @@ function groupAlive(pgid: number): boolean {
 interface ProcessStat {
   pid: number;
   comm: string;
+  ppid: number;
   pgrp: number;
   /** User + system CPU time, in clock ticks. */
   cpuTicks: number;
+  /** User + system CPU time of its children that have ended and that it has collected, in clock ticks. */
+  endedChildrenTicks: number;
 }
 
 /** Every process, from /proc (Linux). */
@@ -59,8 +75,10 @@ function processes(): ProcessStat[] {
           {
             pid: Number(pid),
             comm: stat.slice(stat.indexOf('(') + 1, close),
+            ppid: Number(fields[1]),
             pgrp: Number(fields[2]),
             cpuTicks: Number(fields[11]) + Number(fields[12]),
+            endedChildrenTicks: Number(fields[13]) + Number(fields[14]),
           },
         ];
       } catch {
@@ -80,6 +98,19 @@ function membersButPostgres(pgid: number): ProcessStat[] {
  */
 export function nodeCpuMs(child: ChildProcess): number {
   return membersButPostgres(child.pid!).reduce((sum, stat) => sum + stat.cpuTicks * 10, 0);
+}
+
+/**
+ * The CPU seconds the PostgreSQL server on `dataDir` has used so far: the postmaster, its running backends, and
+ * the backends that have ended (counted in the postmaster's collected children's time).
+ */
+export function postgresCpuSeconds(dataDir: string): number {
+  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const ticks = processes().reduce((sum, stat) => {
+    if (stat.pid === postmaster) return sum + stat.cpuTicks + stat.endedChildrenTicks;
+    return stat.ppid === postmaster ? sum + stat.cpuTicks : sum;
+  }, 0);
+  return ticks / 100;
 }
 
 /**

@@ -15,6 +15,8 @@ import { boot } from '../../src/boot.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { loadConfig } from '../../src/lib/config.js';
 import type { Services } from '../../src/services.js';
+import { freePort, postgresCpuSeconds } from './processes.js';
+import type { SendAnswer, SendCommand } from './webhook-sender.js';
 
 /** The value at percentile `p` of values sorted ascending (NaN for none). */
 export function percentile(sorted: number[], p: number): number {
@@ -26,14 +28,41 @@ export interface SandboxChild {
   stop(): void;
 }
 
-/** Starts the sandbox in a child process (without a CPU profiler, when this one has one) and answers its address. */
-export async function forkSandbox(): Promise<SandboxChild> {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./sandbox-child.ts', import.meta.url)), [], {
+/** A bench script of this folder in a child process, without a CPU profiler when this one has one. */
+function forkBenchChild(file: string): ChildProcess {
+  return fork(fileURLToPath(new URL(file, import.meta.url)), [], {
     execArgv: process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof')),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+}
+
+/** Starts the sandbox in a child process and answers its address. */
+export async function forkSandbox(): Promise<SandboxChild> {
+  const child = forkBenchChild('./sandbox-child.ts');
   const [{ url }] = (await once(child, 'message')) as [{ url: string }];
   return { url, stop: () => child.disconnect() };
+}
+
+export interface WebhookSender {
+  /** Sends the requests to `url`, `concurrency` at a time; answers when each was sent (epoch ms, in their order). */
+  send(url: string, requests: SendCommand['requests'], concurrency?: number): Promise<number[]>;
+  stop(): void;
+}
+
+/** Starts a platform's webhook sender in a child process (webhook-sender.ts). */
+export async function forkWebhookSender(): Promise<WebhookSender> {
+  const child = forkBenchChild('./webhook-sender.ts');
+  await once(child, 'message');
+  return {
+    send: async (url, requests, concurrency = 32) => {
+      const answer = once(child, 'message') as Promise<[SendAnswer]>;
+      child.send({ url, concurrency, requests } satisfies SendCommand);
+      const [result] = await answer;
+      if ('error' in result) throw new Error(result.error);
+      return result.sentAt;
+    },
+    stop: () => child.disconnect(),
+  };
 }
 
 export type ApiCall = (method: string, path: string, token: string | null, body?: unknown) => Promise<any>;
@@ -42,6 +71,8 @@ export interface BenchService {
   api: string;
   services: Services;
   call: ApiCall;
+  /** The CPU seconds its PostgreSQL server has used so far. */
+  postgresCpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -61,7 +92,7 @@ export async function startBenchService(
   });
   const pg = await startEmbeddedPostgres({
     dir: pgDir,
-    port: 20000 + Math.floor(Math.random() * 20000),
+    port: await freePort(),
     database: 'bench',
     persistent: false,
   });
@@ -89,6 +120,7 @@ export async function startBenchService(
     api,
     services: booted.services,
     call,
+    postgresCpuSeconds: () => postgresCpuSeconds(pgDir),
     stop: async () => {
       server.closeAllConnections();
       server.close();

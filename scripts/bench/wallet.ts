@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './processes.js';
 import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
 
 await runBench();
@@ -38,7 +39,7 @@ async function runBench(): Promise<void> {
   };
   // The service trusts the child's vendor, as it would trust the real one: by configuration.
   const trust = await sandbox('GET', '/wallet-vendor/trust');
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const { call, stop } = await startBenchService((dataDir) => {
     writeFileSync(join(dataDir, 'root.pem'), trust.rootCertificatePem);
     writeFileSync(join(dataDir, 'wwdr.pem'), trust.wwdrCertificatePem);

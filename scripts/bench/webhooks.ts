@@ -13,9 +13,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, postgresCpuSeconds } from './processes.js';
 
 type Message =
   | { type: 'ready'; url?: string }
@@ -199,7 +200,7 @@ async function runBench(): Promise<void> {
     });
     const { url } = await nextMessage(receiver, 'ready');
 
-    pg = await startEmbeddedPostgres({ dir: pgDir, port: 20000 + Math.floor(Math.random() * 20000), database: 'bench', persistent: false });
+    pg = await startEmbeddedPostgres({ dir: pgDir, port: await freePort(), database: 'bench', persistent: false });
     // The platform sandbox (not part of delivery) on a free port rather than its fixed one.
     const base = loadConfig({ SANDBOX_PORT: '0' });
     const booted = await boot({
@@ -312,22 +313,6 @@ async function runBench(): Promise<void> {
     await pg?.stop();
   }
   process.exit(process.exitCode ?? 0);
-}
-
-/** User + system CPU seconds of the PostgreSQL server's processes (the postmaster and its children) now. */
-function postgresCpuSeconds(dataDir: string): number {
-  const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      // After the command: state ppid ... utime (11th) stime (12th), in clock ticks.
-      if (Number(pid) === postmaster || Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return ticks / 100;
 }
 
 function nextMessageAfter<T extends Message['type']>(

@@ -2,9 +2,9 @@ import type { Context, Next } from 'koa';
 import type { Document } from 'openapi-backend';
 import { SessionRequiredError } from '../lib/errors.js';
 import type { Authenticator } from '../modules/auth/authenticate.js';
-import type { Principal } from '../modules/auth/principal.js';
+import { type Principal, principalId } from '../modules/auth/principal.js';
 import type { UsageRecorder } from '../modules/usage/recorder.js';
-import type { PrincipalRateLimit } from './rate-limit.js';
+import type { RateLimit } from './rate-limit.js';
 import type { RequestState } from './state.js';
 
 type Requirement = 'public' | 'session' | 'any';
@@ -22,12 +22,7 @@ export function requirementOf(operationSecurity: unknown, document: Document): R
  * on a session-only route: 403) is not counted. Each authenticated request is counted as usage (in memory:
  * `usage.record` writes nothing).
  */
-export function authenticationMiddleware(
-  authenticator: Authenticator,
-  document: Document,
-  limit: PrincipalRateLimit,
-  usage: UsageRecorder,
-) {
+export function authenticationMiddleware(authenticator: Authenticator, document: Document, limit: RateLimit, usage: UsageRecorder) {
   const requirements = new WeakMap<object, Requirement>();
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     const operation = ctx.state.operation!;
@@ -43,7 +38,7 @@ export function authenticationMiddleware(
       if (requirement === 'session' && principal.kind !== 'session') throw new SessionRequiredError();
       ctx.state.principal = principal;
       usage.record(principal.ownerId, soleProfileOf(principal), 'apiRequests');
-      await limit.apply(ctx, principal);
+      await limit.apply(ctx, principalId(principal));
     }
     await next();
   };

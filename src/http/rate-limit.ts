@@ -1,10 +1,8 @@
 import type { Context, Next } from 'koa';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../db/database.js';
 import { RateLimitedError } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import { type Principal, principalId } from '../modules/auth/principal.js';
-import { SharedWindows } from '../modules/auth/shared-window.js';
+import { SharedWindows, type WindowSettings } from '../modules/auth/shared-window.js';
 import type { RequestState } from './state.js';
 
 export interface RateLimitSettings {
@@ -30,23 +28,25 @@ function rateLimited(limit: number, msBeforeNext: number): RateLimitedError {
 }
 
 /**
- * The per-principal limit (per API key, per session): a fixed window in PostgreSQL, so every API process
- * behind a load balancer counts against the same budget, counted in batches (src/modules/auth/shared-window.ts).
+ * A fixed window per key in PostgreSQL, so every API process behind a load balancer counts against the same
+ * budget, counted in batches (src/modules/auth/shared-window.ts): per principal (API key, session) and, on
+ * public routes, per client address.
  */
-export class PrincipalRateLimit {
+export class RateLimit {
   private readonly windows: SharedWindows;
 
   constructor(
     db: Db,
     private readonly settings: RateLimitSettings,
+    window: Pick<WindowSettings, 'keyPrefix' | 'refuseFromMemory'>,
     logger: Logger,
   ) {
-    this.windows = new SharedWindows(db, { keyPrefix: 'p', points: settings.points, windowMs: settings.windowSeconds * 1000 }, logger);
+    this.windows = new SharedWindows(db, { ...window, points: settings.points, windowMs: settings.windowSeconds * 1000 }, logger);
   }
 
-  /** Counts the request: sets the RateLimit headers, or throws 429 rate_limited when the window's budget is spent. */
-  async apply(ctx: Context, principal: Principal): Promise<void> {
-    const count = await this.windows.count(principalId(principal));
+  /** Counts the request of `key`: sets the RateLimit headers, or throws 429 rate_limited when the window's budget is spent. */
+  async apply(ctx: Context, key: string): Promise<void> {
+    const count = await this.windows.count(key);
     const msBeforeNext = Math.max(count.expire - Date.now(), 0);
     if (count.consumed > this.settings.points) throw rateLimited(this.settings.points, msBeforeNext);
     setHeaders(ctx, this.settings.points, this.settings.points - count.consumed, msBeforeNext);
@@ -54,34 +54,13 @@ export class PrincipalRateLimit {
 }
 
 /**
- * The limit of public routes, per client address, in the same table. Requests with a principal were counted
- * when they were authenticated (PrincipalRateLimit) and pass.
+ * The limit of public routes, per client address, in the same table; an address over its budget is refused
+ * from memory until its window ends. Requests with a principal were counted when they were authenticated and pass.
  */
-export function rateLimitMiddleware(db: Db, perAddress: RateLimitSettings) {
-  const limiter = new RateLimiterPostgres({
-    storeClient: db,
-    storeType: 'knex',
-    tableName: 'rate_limits',
-    tableCreated: true,
-    points: perAddress.points,
-    duration: perAddress.windowSeconds,
-    keyPrefix: 'ip',
-    // Once an address is over its budget, refuse it from memory until the window ends instead of asking the database.
-    inMemoryBlockOnConsumed: perAddress.points,
-    // While the database is unreachable, count in this process rather than fail every request (health included).
-    insuranceLimiter: new RateLimiterMemory({ points: perAddress.points, duration: perAddress.windowSeconds, keyPrefix: 'ip' }),
-  });
-
+export function rateLimitMiddleware(db: Db, perAddress: RateLimitSettings, logger: Logger) {
+  const limit = new RateLimit(db, perAddress, { keyPrefix: 'ip', refuseFromMemory: true }, logger);
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
-    if (!ctx.state.principal) {
-      try {
-        const result = await limiter.consume(ctx.ip);
-        setHeaders(ctx, perAddress.points, result.remainingPoints, result.msBeforeNext);
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        throw rateLimited(perAddress.points, rejection.msBeforeNext);
-      }
-    }
+    if (!ctx.state.principal) await limit.apply(ctx, ctx.ip);
     await next();
   };
 }

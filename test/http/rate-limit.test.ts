@@ -101,3 +101,27 @@ describe('the per-key and per-session rate limit', () => {
     }
   });
 });
+
+/** The per-address limit of public routes, in the same table. */
+describe('the per-address rate limit', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ publicRateLimit: { points: 2, windowSeconds: 60 } });
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  it('refuses an address over its budget from memory until its window ends, without asking the database again', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i += 1) statuses.push((await app.api.get('/health')).status);
+    expect(statuses).to.deep.equal([200, 200, 429]);
+    const stored = app.services.db('rateLimits').where({ key: 'ip:127.0.0.1' });
+    expect((await stored.clone().first())?.points).to.equal(3);
+    await stored.clone().delete();
+    const refused = await app.api.get('/health');
+    expect(refused.status).to.equal(429);
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+    expect(await stored.clone().first()).to.equal(undefined);
+  });
+});

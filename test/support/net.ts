@@ -1,4 +1,5 @@
-import { createServer } from 'node:net';
+import { once } from 'node:events';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -10,4 +11,53 @@ export function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/** A TCP relay to a server, which a test can cut off (as a network failure would) and reconnect. */
+export interface CuttableLink {
+  /** The relay's port on 127.0.0.1. */
+  port: number;
+  /** Drops every open connection and refuses new ones. */
+  cut(): void;
+  /** Accepts and relays connections again. */
+  reconnect(): void;
+  close(): Promise<void>;
+}
+
+/** `target`: a TCP address, or a Unix-domain socket's path. */
+export async function cuttableLink(target: { host: string; port: number } | { path: string }): Promise<CuttableLink> {
+  const open = new Set<Socket>();
+  let cut = false;
+  const server = createServer((client) => {
+    if (cut) return void client.destroy();
+    const upstream = connect(target);
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      open.add(from);
+      from.pipe(to);
+      from.on('error', () => to.destroy());
+      from.on('close', () => {
+        open.delete(from);
+        to.destroy();
+      });
+    }
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    cut: () => {
+      cut = true;
+      for (const socket of open) socket.destroy();
+    },
+    reconnect: () => {
+      cut = false;
+    },
+    close: async () => {
+      for (const socket of open) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
 }

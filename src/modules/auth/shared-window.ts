@@ -2,13 +2,19 @@ import type { Db } from '../../db/database.js';
 import type { Logger } from '../../lib/logger.js';
 
 export interface WindowSettings {
-  /** `rate_limits.key` is `<keyPrefix>:<principal id>`. */
+  /** `rate_limits.key` is `<keyPrefix>:<id>` (a principal's id, a client address). */
   keyPrefix: string;
   points: number;
   windowMs: number;
+  /**
+   * Once the database has refused a key, refuse it from memory until its window ends, without asking again: a
+   * flood from one client address costs no round trips. Otherwise every request that may be over budget asks
+   * the database, so that a window ended there by hand is seen at once.
+   */
+  refuseFromMemory?: boolean;
 }
 
-/** Where a principal's window stands after this request. */
+/** Where a key's window stands after this request. */
 export interface WindowCount {
   /** Points used in the window, this request included; above the window's points: refused. */
   consumed: number;
@@ -26,11 +32,11 @@ export const UNCOUNTED_SHARE = 0.01;
 /** Requests admitted without a round trip reach the database within this time even when no more come. */
 const FLUSH_MS = 100;
 
-/** Beyond this many principals, those whose window has ended are forgotten. */
+/** Beyond this many keys, those whose window has ended are forgotten. */
 const MAX_TALLIES = 10_000;
 
 /**
- * The window's count in the `rate_limits` table (rate-limiter-flexible's layout: `points`, `expire` in epoch ms),
+ * The window's count in the `rate_limits` table (`points`, `expire` in epoch ms),
  * raised by `$2` points: `$1` key, `$3` now, `$4` the end of a window opened now, `$5` the window's points.
  * A window that has ended starts over; one over budget is left as it is (no write), and its stored count says so.
  *
@@ -53,11 +59,13 @@ const COUNT = `
     LEFT JOIN counted ON true
     LEFT JOIN rate_limits stored ON stored.key = $1::text`;
 
-/** This process's view of one principal's window. */
+/** This process's view of one key's window. */
 interface Tally {
   expire: number;
-  /** The database's count when it last answered. */
+  /** The database's count when it last answered; this process's own while `local`. */
   counted: number;
+  /** The window is this process's alone: the database could not count when it was last asked. */
+  local: boolean;
   /** Admitted here and not sent yet. */
   unsent: number;
   /** Admitted here and sent, not answered yet. */
@@ -68,14 +76,20 @@ interface Tally {
 }
 
 /**
- * A fixed window per principal shared by every API process through PostgreSQL, counted in batches: a process
- * admits up to `batch` requests on its last known count without a round trip, and sends them together (when
- * the batch is full, after FLUSH_MS, or with the next request that must ask). Any request that could be over
- * budget asks the database, which alone refuses.
+ * A fixed window per key shared by every API process through PostgreSQL, counted in batches: a process admits
+ * up to `batch` requests on its last known count without a round trip, and sends them together (when the batch
+ * is full, after FLUSH_MS, or with the next request that must ask). Any request that could be over budget asks
+ * the database, which alone refuses (or, with `refuseFromMemory`, has refused once this window).
+ *
+ * While the database cannot count (unreachable, failing), this process counts alone, carrying on from its last
+ * known count, rather than failing every request: the health route must answer then. The requests counted
+ * here are not sent later; the database's count is taken up again at its next answer.
  */
 export class SharedWindows {
   private readonly tallies = new Map<string, Tally>();
   private readonly batch: number;
+  /** Whether the last count failed in the database, so that the change is logged once each way. */
+  private countingHere = false;
 
   constructor(
     private readonly db: Db,
@@ -85,11 +99,14 @@ export class SharedWindows {
     this.batch = Math.floor(settings.points * UNCOUNTED_SHARE);
   }
 
-  /** Counts one request of principal `id`. */
+  /** Counts one request of `id`. */
   async count(id: string): Promise<WindowCount> {
     const tally = this.tallyOf(id);
     for (;;) {
       if (tally.expire > Date.now()) {
+        if (this.settings.refuseFromMemory && tally.counted > this.settings.points) {
+          return { consumed: tally.counted + 1, expire: tally.expire };
+        }
         const pending = tally.unsent + tally.sending;
         const withinBudget = tally.counted + pending < this.settings.points;
         if (withinBudget && pending < this.batch) {
@@ -112,7 +129,7 @@ export class SharedWindows {
     let tally = this.tallies.get(id);
     if (!tally) {
       if (this.tallies.size >= MAX_TALLIES) this.forgetEnded();
-      tally = { expire: 0, counted: 0, unsent: 0, sending: 0, flight: null, timer: null };
+      tally = { expire: 0, counted: 0, local: false, unsent: 0, sending: 0, flight: null, timer: null };
       this.tallies.set(id, tally);
     }
     return tally;
@@ -127,11 +144,7 @@ export class SharedWindows {
 
   private async flush(id: string, tally: Tally): Promise<void> {
     tally.timer = null;
-    try {
-      await this.send(id, tally, 0);
-    } catch (error) {
-      this.logger.warn({ err: error, principal: id }, 'rate limit: counting a batch failed; its requests stay uncounted');
-    }
+    await this.send(id, tally, 0);
   }
 
   /** Sends the admitted requests not sent yet, plus `own` for the request that asks; answers the new count. */
@@ -148,13 +161,34 @@ export class SharedWindows {
     tally.flight = flight;
     try {
       const count = await flight;
-      if (count.expire > tally.expire) Object.assign(tally, { expire: count.expire, counted: count.consumed });
+      if (tally.local || count.expire > tally.expire) Object.assign(tally, { expire: count.expire, counted: count.consumed, local: false });
       else if (count.expire === tally.expire) tally.counted = Math.max(tally.counted, count.consumed);
+      if (this.countingHere) {
+        this.countingHere = false;
+        this.logger.info({ keyPrefix: this.settings.keyPrefix }, 'rate limit: the database counts again');
+      }
       return count;
+    } catch (error) {
+      return this.countHere(tally, carried + own, now, error);
     } finally {
       tally.sending -= carried;
       if (tally.flight === flight) tally.flight = null;
     }
+  }
+
+  /** Counts `points` in this process's own view of the window, which starts over when it has ended. */
+  private countHere(tally: Tally, points: number, now: number, error: unknown): WindowCount {
+    if (!this.countingHere) {
+      this.countingHere = true;
+      this.logger.warn(
+        { err: error, keyPrefix: this.settings.keyPrefix },
+        'rate limit: the database cannot count; counting in this process',
+      );
+    }
+    if (tally.expire <= now) Object.assign(tally, { expire: now + this.settings.windowMs, counted: 0 });
+    tally.local = true;
+    tally.counted += points;
+    return { consumed: tally.counted, expire: tally.expire };
   }
 
   /** Runs COUNT as a named (prepared) statement, planned once per connection of the pool. */

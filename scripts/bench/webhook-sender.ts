@@ -1,0 +1,38 @@
+/**
+ * A platform's webhook sender for a benchmark, in a process of its own (`forkWebhookSender` in service.ts), as a
+ * platform sends from elsewhere: its sending does not count against the service's CPU. Driven over IPC: each
+ * command is a batch of signed requests, sent `concurrency` at a time; the answer says when each was sent.
+ */
+export interface SendCommand {
+  url: string;
+  concurrency: number;
+  /** Each request's headers (its signature among them) and body. */
+  requests: Array<{ headers: Record<string, string>; body: string }>;
+}
+
+export type SendAnswer = { sentAt: number[] } | { error: string };
+
+async function sendAll({ url, concurrency, requests }: SendCommand): Promise<number[]> {
+  const sentAt: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < requests.length; i = next++) {
+        const { headers, body } = requests[i]!;
+        sentAt[i] = Date.now();
+        const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+        if (response.status !== 200) throw new Error(`webhook: ${response.status} ${await response.text()}`);
+      }
+    }),
+  );
+  return sentAt;
+}
+
+process.on('message', (command: SendCommand) => {
+  sendAll(command).then(
+    (sentAt) => process.send!({ sentAt } satisfies SendAnswer),
+    (error: unknown) => process.send!({ error: String(error) } satisfies SendAnswer),
+  );
+});
+process.on('disconnect', () => process.exit(0));
+process.send!('ready');
