@@ -193,15 +193,26 @@ export async function recordPlatformOutcome(db: Knex, accountId: string, error: 
   });
 }
 
+/** How often an account's success is noted at most. */
+const SUCCESS_NOTE_MS = 60_000;
+/** When this process may next note each account's success (ids are unique across databases: one table serves all). */
+const nextSuccessNote = new Map<string, number>();
+
 /** Notes that the platform accepted the accounts' credentials just now, at most once a minute per account. */
 export async function noteSuccesses(db: Knex, accountIds: string[]): Promise<void> {
-  // Skipped while locked and touched once a minute at most, so a busy account is not a lock every batch queues on.
+  // Asked of the database once a minute per account by this process, and of the row only when another process has
+  // not just done it; skipped while locked, so a busy account is not a lock every batch queues on.
+  const now = Date.now();
+  const due = accountIds.filter((id) => (nextSuccessNote.get(id) ?? 0) <= now);
+  if (due.length === 0) return;
+  if (nextSuccessNote.size >= 10_000) nextSuccessNote.clear();
+  for (const id of due) nextSuccessNote.set(id, now + SUCCESS_NOTE_MS);
   await db.raw(
     `
     UPDATE accounts SET last_success_at = now() WHERE id IN (
       SELECT id FROM accounts WHERE id = ANY(?) AND (last_success_at IS NULL OR last_success_at < now() - interval '1 minute')
       ORDER BY id FOR UPDATE SKIP LOCKED)`,
-    [accountIds],
+    [due],
   );
 }
 

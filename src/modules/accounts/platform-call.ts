@@ -12,7 +12,7 @@ import {
   PlatformRateLimitedError,
 } from './errors.js';
 import type { AccountRow } from './models.js';
-import { adapterAccount, findAccount } from './read.js';
+import { adapterAccount, checkedAccount, findAccount } from './read.js';
 
 /** A capability a platform may have: a member of its adapter (`publisher`, `webhooks`, …). */
 export type Capability = keyof PlatformAdapter;
@@ -43,12 +43,13 @@ export interface AccountCallOptions<C extends Capability, P extends keyof Member
 export async function withConnectedAccount<C extends Capability, T, P extends keyof Member<C> = never>(
   services: Services,
   principal: Principal,
-  accountId: string,
+  /** The account's id, or its row when the caller has read it already. */
+  account: string | AccountRow,
   capability: C,
   call: (adapter: CapableAdapter<C, P>, account: AdapterAccount, row: AccountRow) => Promise<T>,
   options: AccountCallOptions<C, P> = {},
 ): Promise<T> {
-  const row = await findAccount(services.db, principal, accountId);
+  const row = typeof account === 'string' ? await findAccount(services.db, principal, account) : checkedAccount(principal, account);
   const adapter = services.platforms.get(row.platform);
   const provided = adapter?.[capability] as Record<PropertyKey, unknown> | undefined;
   if (!adapter || !provided || (options.part !== undefined && !provided[options.part as PropertyKey])) {

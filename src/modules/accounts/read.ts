@@ -12,8 +12,12 @@ import { AccountRow, AdAccountRow } from './models.js';
 export async function findAccount(db: Knex, principal: Principal, id: string, forUpdate = false): Promise<AccountRow> {
   const query = AccountRow.query(db).findOne({ id, ownerId: principal.ownerId });
   if (forUpdate) query.forUpdate();
-  const row = await query;
-  if (!row) throw new NotFoundError('account');
+  return checkedAccount(principal, await query);
+}
+
+/** An account row read already, checked as findAccount checks it: the owner's, within the caller's key. */
+export function checkedAccount(principal: Principal, row: AccountRow | undefined): AccountRow {
+  if (!row || row.ownerId !== principal.ownerId) throw new NotFoundError('account');
   assertProfileInScope(principal, row.profileId);
   return row;
 }

@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import { ownerItself, type Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
-import { accountById } from '../accounts/read.js';
+import { findAccount } from '../accounts/read.js';
 import { mediaFiles } from '../media/read.js';
 import { writeOnce } from '../platform-writes/ledger.js';
 import { AccountUnpairedError, MediaNotFoundError, MessageInvalidError, refusalProblem } from './errors.js';
@@ -56,18 +56,17 @@ export async function deliverMessage(
   ledgerKey: string,
 ): Promise<Sent> {
   const owner = ownerItself(ownerId);
-  const found = await accountById(services.db, accountId);
-  const platform = found?.ownerId === ownerId ? found.platform : undefined;
-  const adapter = platform ? services.platforms.get(platform) : undefined;
-  if (found && adapter?.sessionMessaging) {
+  const found = await findAccount(services.db, owner, accountId);
+  const adapter = services.platforms.get(found.platform);
+  if (adapter?.sessionMessaging) {
     if (found.status !== 'connected' && found.platformAccountId) throw new AccountUnpairedError(found.status);
-    return sendThroughSession(services, owner, accountId, message, ledgerKey);
+    return sendThroughSession(services, owner, found, message, ledgerKey);
   }
   const sender = adapter?.messaging;
   return withConnectedAccount(
     services,
     owner,
-    accountId,
+    found,
     'messaging',
     async (adapter, account, row) => {
       const outgoing = await outgoingMessage(services, row, message);
@@ -104,11 +103,11 @@ export async function deliverMessage(
 async function sendThroughSession(
   services: Services,
   owner: Principal,
-  accountId: string,
+  account: AccountRow,
   message: MessageToSend,
   ledgerKey: string,
 ): Promise<Sent> {
-  return withConnectedAccount(services, owner, accountId, 'sessionMessaging', async (adapter, _account, row) => {
+  return withConnectedAccount(services, owner, account, 'sessionMessaging', async (adapter, _account, row) => {
     const outgoing = await outgoingMessage(services, row, message);
     const violations = adapter.sessionMessaging.validate(outgoing);
     if (violations.length > 0) throw new MessageInvalidError(violations);
