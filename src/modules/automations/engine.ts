@@ -7,7 +7,9 @@ import type { AccountRow } from '../accounts/models.js';
 import type { IncomingComment } from '../../platforms/capabilities/webhooks.js';
 import { type Armed, automationCache } from './cache.js';
 import { MATCHED_TEXT_LIMIT } from './matcher.js';
-import type { AutomationRecord, RunAction, TriggerType } from './records.js';
+import { performAsItStarts, performedAsItStarts } from './actions.js';
+import { type FinishedRun, finishRunsIn } from './finish.js';
+import type { AutomationRecord, RunAction, RunRecord, TriggerType } from './records.js';
 import { render } from './template.js';
 
 /** NOTIFY'd when runs are started: the automation workers wake. */
@@ -28,8 +30,6 @@ interface SourceItem {
   writtenAt: Date;
 }
 
-type Start = 'started' | 'duplicate' | 'held_back';
-
 /** The run is not started: the person is within the automation's cooldown, or it ran for them once already. */
 class HeldBack extends Error {}
 
@@ -43,11 +43,13 @@ interface Armable {
  * Tries each item's active automations in their order, and starts a run for each that matches, until one with
  * `stopOnMatch` has run (or had run for this item: a redelivery takes the same path). A run is keyed by automation
  * and item in the database, so an item seen twice starts nothing more. Runs that no cooldown or "once per person"
- * holds back are started together, in one statement, when every item has been tried.
+ * holds back are started together, in one statement, when every item has been tried. A run whose actions touch
+ * our records alone (a tag) is performed and finished here, in the transaction that stores its message or
+ * comment; the others are left to the automation workers (./worker.ts).
  */
 async function triggerAutomations(trx: Knex.Transaction, work: Armable[]): Promise<void> {
-  const runs: RunRow[] = [];
-  let started = false;
+  const ungated: RunRow[] = [];
+  const started: RunRecord[] = [];
   for (const { armed, item } of work) {
     for (const { automation, matcher } of armed) {
       if (automation.triggerType !== item.triggerType) continue;
@@ -55,25 +57,31 @@ async function triggerAutomations(trx: Knex.Transaction, work: Armable[]): Promi
       const keyword = matcher.match(item.text);
       if (keyword === null) continue;
       const run = runRow(automation, item, keyword === '' ? null : keyword);
-      if (!isGated(automation)) runs.push(run);
+      if (!isGated(automation)) ungated.push(run);
       else {
         const start = await startGatedRun(trx, automation, item, run);
-        started ||= start === 'started';
         if (start === 'held_back') continue;
+        if (start !== 'duplicate') started.push(start);
       }
       if (automation.stopOnMatch) break;
     }
   }
-  if (runs.length > 0) {
-    const inserted = await trx('automationRuns')
-      .insert(runs)
-      .onConflict(['automationId', 'sourceKind', 'sourceId'])
-      .ignore()
-      .returning('id');
-    started ||= inserted.length > 0;
-  }
-  // Wakes the workers when the runs commit.
-  if (started) await trx.raw('SELECT pg_notify(?, ?)', [RUNS_CHANNEL, '']);
+  if (ungated.length > 0) started.push(...((await insertRuns(trx, ungated)) as RunRecord[]));
+  await performOwnRecordsOnly(trx, started);
+  // Wakes the workers when the runs left to them commit.
+  if (started.some((run) => !performedAsItStarts(run))) await trx.raw('SELECT pg_notify(?, ?)', [RUNS_CHANNEL, '']);
+}
+
+/** Inserts runs, but those of an automation and an item that have one already; answers those inserted. */
+function insertRuns(trx: Knex.Transaction, runs: RunRow[]): Promise<RunRecord[]> {
+  return trx('automationRuns').insert(runs).onConflict(['automationId', 'sourceKind', 'sourceId']).ignore().returning('*');
+}
+
+/** Performs and finishes, in the transaction that started them, the runs whose actions touch our records alone. */
+async function performOwnRecordsOnly(trx: Knex.Transaction, runs: RunRecord[]): Promise<void> {
+  const finished: FinishedRun[] = [];
+  for (const run of runs.filter(performedAsItStarts)) finished.push({ run, outcomes: await performAsItStarts(trx, run) });
+  if (finished.length > 0) await finishRunsIn(trx, finished);
 }
 
 type RunRow = Record<string, unknown>;
@@ -111,17 +119,18 @@ function isGated(automation: AutomationRecord): boolean {
 }
 
 /** Starts a run the person's gate may hold back, in a savepoint of its own: held back, it leaves nothing. */
-async function startGatedRun(trx: Knex.Transaction, automation: AutomationRecord, item: SourceItem, run: RunRow): Promise<Start> {
+async function startGatedRun(
+  trx: Knex.Transaction,
+  automation: AutomationRecord,
+  item: SourceItem,
+  run: RunRow,
+): Promise<RunRecord | 'duplicate' | 'held_back'> {
   try {
     return await trx.transaction(async (savepoint) => {
-      const inserted = await savepoint('automationRuns')
-        .insert(run)
-        .onConflict(['automationId', 'sourceKind', 'sourceId'])
-        .ignore()
-        .returning('id');
-      if (inserted.length === 0) return 'duplicate';
+      const [inserted] = await insertRuns(savepoint, [run]);
+      if (!inserted) return 'duplicate';
       if (!(await passGate(savepoint, automation, item))) throw new HeldBack();
-      return 'started';
+      return inserted;
     });
   } catch (error) {
     if (error instanceof HeldBack) return 'held_back';

@@ -55,43 +55,46 @@ function triggered({ run, outcomes }: FinishedRun): NewEvent<'automation.trigger
  * counts raised once by its runs that finished, then their `automation.triggered` in one insert. Only a run still
  * running is finished: one another worker took over and finished is skipped, neither counted nor emitted again.
  */
-export async function finishRuns(db: Knex, finished: FinishedRun[]): Promise<void> {
+export function finishRuns(db: Knex, finished: FinishedRun[]): Promise<void> {
+  return db.transaction((trx) => finishRunsIn(trx, finished));
+}
+
+/** `finishRuns` in the caller's transaction. */
+export async function finishRunsIn(trx: Knex.Transaction, finished: FinishedRun[]): Promise<void> {
   const byId = new Map(finished.map((one) => [one.run.id, one]));
   const rows = [...byId.values()].map(({ run, outcomes }) => ({
     id: run.id,
     status: outcomes.some((outcome) => outcome.status === 'failed') ? 'failed' : 'succeeded',
     outcomes,
   }));
-  await db.transaction(async (trx) => {
-    // The automations' rows, which every worker's batches share, are locked in id order: two batches cannot
-    // deadlock on them.
-    const { rows: updated } = (await trx.raw(
-      `
-      WITH finished AS (
-        UPDATE automation_runs r SET status = v.status, outcomes = v.outcomes, finished_at = now(), locked_until = NULL
-        FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, outcomes jsonb)
-        WHERE r.id = v.id AND r.status = 'running'
-        RETURNING r.id, r.automation_id, r.status, r.created_at
-      ), tally AS (
-        SELECT automation_id, count(*) AS runs, count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
-          count(*) FILTER (WHERE status = 'failed') AS failed, max(created_at) AS last_created_at
-        FROM finished GROUP BY automation_id
-      ), locked AS (
-        SELECT a.id FROM automations a JOIN tally ON tally.automation_id = a.id ORDER BY a.id FOR NO KEY UPDATE OF a
-      ), counted AS (
-        UPDATE automations a SET triggered_count = a.triggered_count + tally.runs,
-          succeeded_count = a.succeeded_count + tally.succeeded, failed_count = a.failed_count + tally.failed,
-          last_triggered_at = greatest(a.last_triggered_at, tally.last_created_at)
-        FROM tally JOIN locked ON locked.id = tally.automation_id WHERE a.id = tally.automation_id
-      )
-      SELECT id FROM finished`,
-      [JSON.stringify(rows)],
-    )) as { rows: Array<{ id: string }> };
-    await emitEvents(
-      trx,
-      updated.map(({ id }) => triggered(byId.get(id)!)),
-    );
-  });
+  // The automations' rows, which every worker's batches (and the intake's, ./engine.ts) share, are locked in id
+  // order: two batches cannot deadlock on them.
+  const { rows: updated } = (await trx.raw(
+    `
+    WITH finished AS (
+      UPDATE automation_runs r SET status = v.status, outcomes = v.outcomes, finished_at = now(), locked_until = NULL
+      FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, outcomes jsonb)
+      WHERE r.id = v.id AND r.status = 'running'
+      RETURNING r.id, r.automation_id, r.status, r.created_at
+    ), tally AS (
+      SELECT automation_id, count(*) AS runs, count(*) FILTER (WHERE status = 'succeeded') AS succeeded,
+        count(*) FILTER (WHERE status = 'failed') AS failed, max(created_at) AS last_created_at
+      FROM finished GROUP BY automation_id
+    ), locked AS (
+      SELECT a.id FROM automations a JOIN tally ON tally.automation_id = a.id ORDER BY a.id FOR NO KEY UPDATE OF a
+    ), counted AS (
+      UPDATE automations a SET triggered_count = a.triggered_count + tally.runs,
+        succeeded_count = a.succeeded_count + tally.succeeded, failed_count = a.failed_count + tally.failed,
+        last_triggered_at = greatest(a.last_triggered_at, tally.last_created_at)
+      FROM tally JOIN locked ON locked.id = tally.automation_id WHERE a.id = tally.automation_id
+    )
+    SELECT id FROM finished`,
+    [JSON.stringify(rows)],
+  )) as { rows: Array<{ id: string }> };
+  await emitEvents(
+    trx,
+    updated.map(({ id }) => triggered(byId.get(id)!)),
+  );
 }
 
 /**

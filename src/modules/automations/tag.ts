@@ -1,4 +1,6 @@
-import { failed, type Performer, skipped, succeeded } from './performer.js';
+import type { Knex } from 'knex';
+import { failed, type Performed, type Performer, skipped, succeeded } from './performer.js';
+import type { RunAction, RunRecord } from './records.js';
 
 /** Tags a conversation holds at most. */
 export const MAX_CONVERSATION_TAGS = 20;
@@ -10,7 +12,10 @@ export const MAX_CONVERSATION_TAGS = 20;
  * One statement: the conversation is locked first, so what it says of the tags (had it, full) is what the update
  * decided on, even when another run tags the same conversation at the same moment.
  */
-export const tagConversation: Performer = async ({ services: { db }, run, action }) => {
+export const tagConversation: Performer = ({ services, run, action }) => addTag(services.db, run, action);
+
+/** `add_tag` through `db`: a transaction of the caller's, where the run is performed as it starts (./actions.ts). */
+export async function addTag(db: Knex, run: Pick<RunRecord, 'conversationId'>, action: RunAction): Promise<Performed> {
   const tag = action.tag!;
   if (!run.conversationId) return skipped('no_conversation', 'The author of the comment has no conversation with the account to tag.');
   const { rows } = (await db.raw(
@@ -30,4 +35,4 @@ export const tagConversation: Performer = async ({ services: { db }, run, action
   if (!conversation) return skipped('no_conversation', 'The conversation was deleted with its account.');
   if (conversation.tagged) return succeeded();
   return failed('tag_limit_reached', `The conversation has ${MAX_CONVERSATION_TAGS} tags already, the most it can hold.`);
-};
+}

@@ -130,4 +130,24 @@ describeApi('automations — what triggers them, in which order, and how often',
     const rows = await t.app.services.db('automationRuns').where({ automationId: automation.id });
     expect(rows).to.have.length(2);
   });
+
+  it('tags as it stores the message: a run that only tags is performed and finished with it, and no worker takes it', async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const automation = await createAutomation(t, tagging(bot.accountId, 'asked', { keywords: ['price'] }));
+    await t.app.automations!.stop();
+    try {
+      expect((await botchat.sendMessage(bot.token, 'the price?', lena)).webhookStatus).to.equal(200);
+      await quiescent(t.app);
+      const [run] = await finishedRuns(t, automation.id, 1);
+      expect(run).to.deep.include({ status: 'succeeded', matchedKeyword: 'price' });
+      expect(await tagsByPerson(t, bot.accountId)).to.deep.equal({ [String(lena.id)]: ['asked'] });
+      const [stored] = await t.app.services.db('automationRuns').where({ automationId: automation.id });
+      const [message] = await t.app.services.db('messages').where({ id: stored.sourceId });
+      // One transaction wrote the message and finished its run.
+      expect(stored.attempts).to.equal(0);
+      expect(stored.finishedAt.getTime()).to.equal(message.createdAt.getTime());
+    } finally {
+      await t.app.automations!.start();
+    }
+  });
 });

@@ -15,11 +15,15 @@ describeApi('automations — runs finished together', (t) => {
     finishedAt: '2026-11-24T05:00:01.000Z',
   };
 
-  /** Two tagging automations, both matching each of `people` messages; answers them and their runs, left running. */
+  /**
+   * Two replying automations (a reply is left to the workers; a tag would be performed as the run starts), both
+   * matching each of `people` messages; answers them and their runs, left running.
+   */
   async function runsLeftRunning(people: number) {
     const bot = await connectBot(t.app, t.owner);
-    const first = await createAutomation(t, tagging(bot.accountId, 'first', { keywords: ['x'] }));
-    const second = await createAutomation(t, tagging(bot.accountId, 'second', { keywords: ['x'] }));
+    const replying = { actions: [{ type: 'reply_message', text: 'Hello' }] };
+    const first = await createAutomation(t, tagging(bot.accountId, 'first', { keywords: ['x'] }, replying));
+    const second = await createAutomation(t, tagging(bot.accountId, 'second', { keywords: ['x'] }, replying));
     // Nobody performs the runs: the test finishes them itself.
     await t.app.automations!.stop();
     for (let n = 0; n < people; n += 1) await botchat.sendMessage(bot.token, 'x', { id: 800 + n, firstName: `P${n}` });
