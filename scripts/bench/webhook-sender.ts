@@ -21,7 +21,9 @@ async function sendAll({ url, concurrency, requests }: SendCommand): Promise<num
         const { headers, body } = requests[i]!;
         sentAt[i] = Date.now();
         const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
-        if (response.status !== 200) throw new Error(`webhook: ${response.status} ${await response.text()}`);
+        // Read whole, so that the connection goes back to the pool for the next request.
+        const answer = await response.text();
+        if (response.status !== 200) throw new Error(`webhook: ${response.status} ${answer}`);
       }
     }),
   );
