@@ -31,7 +31,7 @@ export function createApp(services: Services): Koa {
       services.usage,
     ),
   );
-  app.use(rateLimitMiddleware(db, config.publicRateLimit, logger));
+  app.use(rateLimitMiddleware(db, { perAddress: config.publicRateLimit, platformWebhooks: config.platformWebhookRateLimit }, logger));
   // Uploads in progress live beside the stored media (DATA_DIR/media), so storing one is a rename.
   app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: mediaFolders(config.dataDir).tmp }));
   app.use(validationMiddleware(contract));

@@ -37,7 +37,6 @@ async function runBench(): Promise<void> {
   const sender = await forkWebhookSender();
   const sandboxUrl = sandboxChild.url;
   const { api, services, call, postgresCpuSeconds, stop } = await startBenchService({
-    PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
     BOTCHAT_API_URL: `${sandboxUrl}/botchat`,
   });
   try {

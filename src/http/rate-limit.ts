@@ -53,14 +53,27 @@ export class RateLimit {
   }
 }
 
+/** The operations that receive platforms' webhooks, which have a per-address budget of their own. */
+const PLATFORM_WEBHOOK_OPERATIONS = new Set(['verifyPlatformWebhook', 'receivePlatformWebhook']);
+
 /**
- * The limit of public routes, per client address, in the same table; an address over its budget is refused
- * from memory until its window ends. Requests with a principal were counted when they were authenticated and pass.
+ * The limit of public routes, per client address, in the same table. Requests with a principal were counted
+ * when they were authenticated (PrincipalRateLimit) and pass. Platforms' webhooks are counted apart, against a
+ * budget of their own (`platformWebhooks`): a platform delivers every message people write to every account of
+ * the service from a few addresses, and must not be refused for what a person at one address may ask of the API.
  */
-export function rateLimitMiddleware(db: Db, perAddress: RateLimitSettings, logger: Logger) {
-  const limit = new RateLimit(db, perAddress, { keyPrefix: 'ip', refuseFromMemory: true }, logger);
+export function rateLimitMiddleware(
+  db: Db,
+  limits: { perAddress: RateLimitSettings; platformWebhooks: RateLimitSettings },
+  logger: Logger,
+) {
+  const perAddress = new RateLimit(db, limits.perAddress, { keyPrefix: 'ip', refuseFromMemory: true }, logger);
+  const platformWebhooks = new RateLimit(db, limits.platformWebhooks, { keyPrefix: 'ipw', refuseFromMemory: true }, logger);
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
-    if (!ctx.state.principal) await limit.apply(ctx, ctx.ip);
+    if (!ctx.state.principal) {
+      const limit = PLATFORM_WEBHOOK_OPERATIONS.has(ctx.state.operation?.operationId ?? '') ? platformWebhooks : perAddress;
+      await limit.apply(ctx, ctx.ip);
+    }
     await next();
   };
 }

@@ -20,6 +20,8 @@ export interface Config extends AreaSettings {
   sessionTtlSeconds: number;
   rateLimit: { points: number; windowSeconds: number };
   publicRateLimit: { points: number; windowSeconds: number };
+  /** Platforms' webhooks per client address (a platform sends every account's from a few addresses). */
+  platformWebhookRateLimit: { points: number; windowSeconds: number };
   jsonBodyLimit: string;
   /** Take the client address from X-Forwarded-For (behind a load balancer). */
   trustProxy: boolean;
@@ -57,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 14 * 24 * 3600, env),
     rateLimit: { points: int('RATE_LIMIT_PER_MINUTE', 600, env), windowSeconds: 60 },
     publicRateLimit: { points: int('PUBLIC_RATE_LIMIT_PER_MINUTE', 120, env), windowSeconds: 60 },
+    platformWebhookRateLimit: { points: int('PLATFORM_WEBHOOK_RATE_LIMIT_PER_MINUTE', 60_000, env), windowSeconds: 60 },
     jsonBodyLimit: env.JSON_BODY_LIMIT || '1mb',
     trustProxy: bool('TRUST_PROXY', env),
     version: env.npm_package_version || '0.1.0',

@@ -124,4 +124,24 @@ describe('the per-address rate limit', () => {
     expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
     expect(await stored.clone().first()).to.equal(undefined);
   });
+
+  it("counts platforms' webhooks apart, against their own budget: a platform is not refused for a person's requests", async () => {
+    const limited = await startTestApp({
+      publicRateLimit: { points: 2, windowSeconds: 60 },
+      platformWebhookRateLimit: { points: 5, windowSeconds: 60 },
+    });
+    try {
+      // Unsigned: refused by the receiver (401), yet counted against the webhooks' budget, never the public routes'.
+      const webhook = () =>
+        limited.api.post('/webhooks/botchat', { body: { update_id: 1 }, headers: { 'X-Telegram-Bot-Api-Secret-Token': 'acc_x-y' } });
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i += 1) statuses.push((await webhook()).status);
+      expect(statuses).to.deep.equal([401, 401, 401, 401, 401, 429]);
+      expect((await limited.api.get('/health')).status).to.equal(200);
+      expect((await limited.api.get('/health')).status).to.equal(200);
+      expect((await limited.api.get('/health')).status).to.equal(429);
+    } finally {
+      await limited.close();
+    }
+  });
 });
