@@ -91,7 +91,7 @@ export async function boot(
         'platforms left unconfigured with the sandbox off are not available',
       );
     }
-    db = connect(url);
+    db = connect(url, config.databasePoolMax);
     await migrate(db);
     const contract = await contractLoaded;
     principals = await PrincipalCache.start(url, logger);

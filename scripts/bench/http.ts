@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 import { connect } from '../../src/db/database.js';
+import { loadConfig } from '../../src/lib/config.js';
 import { listProfiles } from '../../src/modules/accounts/profiles.js';
 import { freePort } from '../../test/support/net.js';
 import { call, HOST, nodeCpuMs, serviceDatabaseUrl, startChild, startService, stopChild, stopChildren, waitFor200 } from './processes.js';
@@ -42,7 +43,7 @@ function serveBareKoa(port: number): void {
  * and nothing else of the pipeline: the most the service could serve for that operation.
  */
 function serveKoaWithQuery(port: number, databaseUrl: string, ownerId: string): void {
-  const db = connect(databaseUrl);
+  const db = connect(databaseUrl, loadConfig().databasePoolMax);
   const principal = { kind: 'apiKey', ownerId, keyId: 'bench', profileIds: null } as const;
   const app = new Koa();
   app.use(async (ctx) => {

@@ -4,7 +4,7 @@ import { loadMigrations, type Migration, migrationSource } from './migration-sou
 
 export type Db = Knex;
 
-export function connect(url: string, poolMax = 20): Db {
+export function connect(url: string, poolMax: number): Db {
   const db = knexFactory({
     client: 'pg',
     connection: { connectionString: url, application_name: 'socialgate' },

@@ -14,6 +14,8 @@ export interface Config extends AreaSettings {
   role: 'all' | 'api' | 'worker';
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Connections to PostgreSQL this process opens at most (its API requests and workers share them). */
+  databasePoolMax: number;
   embeddedPostgresPort: number;
   mongodbUrl: string | undefined;
   logLevel: string;
@@ -53,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     role: role(env.SOCIALGATE_ROLE),
     dataDir: resolve(env.DATA_DIR || '.data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePoolMax: int('DATABASE_POOL_MAX', 20, env),
     embeddedPostgresPort: int('EMBEDDED_PG_PORT', 54329, env),
     mongodbUrl: env.MONGODB_URL || undefined,
     logLevel: env.LOG_LEVEL || 'info',
