@@ -88,7 +88,7 @@ export async function sendChatappMessage(
             { platformMessageId: sent.platformMessageId, platformConversationId: sent.waId, kind: KINDS[body.type], text, media: null },
           ];
         },
-        store: (trx, sent) => storeSent(trx, row, sent, null),
+        store: (trx, sent) => storeSent(trx, row, sent, { receipts: true }),
       });
       if (written.how !== 'replayed') services.usage.record(ownerId, row.profileId, 'messages', 1);
       return (await storedMessages(services.db, row, [written.result[0]!.platformMessageId]))[0]!;

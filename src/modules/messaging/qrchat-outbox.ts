@@ -71,7 +71,7 @@ export async function sendFromSession(
       request: send.message,
       send: async () => [{ platformMessageId: newMessageId(), platformConversationId: send.message.to, ...send.stored }],
       store: async (trx, sent) => {
-        await storeSent(trx, account, sent, null, 'pending');
+        await storeSent(trx, account, sent, { status: 'pending', receipts: true });
         await trx('qrchatSends').insert(
           sent.map((part) => ({
             accountId: account.id,

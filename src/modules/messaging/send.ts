@@ -84,7 +84,11 @@ export async function deliverMessage(
           kind: 'message.send',
           request: { recipient: outgoing.recipient, tag: outgoing.tag ?? null, text: part.text, mediaIds: part.media.map((m) => m.id) },
           send: () => adapter.messaging.send(account, outgoing, part),
-          store: (trx, sent) => storeSent(trx, row, sent, outgoing.recipient.kind === 'comment' ? outgoing.recipient.id : null),
+          store: (trx, sent) =>
+            storeSent(trx, row, sent, {
+              replyToCommentId: outgoing.recipient.kind === 'comment' ? outgoing.recipient.id : null,
+              receipts: adapter.messaging.receipts,
+            }),
         });
         if (written.how !== 'replayed') services.usage.record(ownerId, row.profileId, 'messages', written.result.length);
         platformIds.push(...written.result.map((sent) => sent.platformMessageId));

@@ -21,23 +21,27 @@ function attachmentOf(media: PublishMedia): Attachment {
   return { type, url: media.url, mediaId: media.id, mimeType: media.mimeType, fileName: null, size: media.size };
 }
 
+/** How sent messages are stored: the comment privately replied to, their status, whether receipts may come. */
+export interface SentStore {
+  replyToCommentId?: string | null;
+  /** `pending`: queued for the process that holds the account's session, which sends them (qrchat). */
+  status?: 'sent' | 'pending';
+  /** The platform reports receipts, which may have arrived first (MessageSender.receipts). */
+  receipts: boolean;
+}
+
 /**
  * The platform's messages, stored in their conversation (created for a first message to a person) with the
- * unread count reset: the account has answered. In the transaction that settles the ledger's write. `pending`:
- * queued for the process that holds the account's session, which sends them (qrchat).
+ * unread count reset: the account has answered. In the transaction that settles the ledger's write.
  */
 export async function storeSent(
   trx: Knex.Transaction,
   account: AccountRow,
   sent: SentPart[],
-  replyToCommentId: string | null,
-  status: 'sent' | 'pending' = 'sent',
+  { replyToCommentId = null, status = 'sent', receipts }: SentStore,
 ): Promise<void> {
-  await lockSentMessages(
-    trx,
-    account.id,
-    sent.map((part) => part.platformMessageId),
-  );
+  const ids = sent.map((part) => part.platformMessageId);
+  if (receipts) await lockSentMessages(trx, account.id, ids);
   const now = new Date();
   for (const part of sent) {
     const [conversation] = (await trx('conversations')
@@ -76,9 +80,5 @@ export async function storeSent(
       .onConflict(['accountId', 'platformMessageId'])
       .ignore();
   }
-  await applyEarlyReceipts(
-    trx,
-    account.id,
-    sent.map((part) => part.platformMessageId),
-  );
+  if (receipts) await applyEarlyReceipts(trx, account.id, ids);
 }

@@ -43,6 +43,7 @@ const inAlbum = (media: PublishMedia) => media.kind === 'image' || media.kind ==
  */
 export class BotchatMessaging implements MessageSender {
   readonly scopes = [];
+  readonly receipts = false;
 
   constructor(private readonly client: BotchatClient) {}
 

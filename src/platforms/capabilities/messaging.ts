@@ -74,6 +74,11 @@ export interface MessageSender {
    * after accepting them (the chat app's failed status), the window in hours: the service checks it first.
    */
   readonly replyWindowHours?: number;
+  /**
+   * Whether the platform's webhooks report how sent messages fare (delivered, read, failed): such a receipt may
+   * arrive before the message is stored, and is kept until it is.
+   */
+  readonly receipts: boolean;
   /** What the platform refuses outright (a text too long, a file kind it does not take, a recipient form it lacks). */
   validate(message: OutgoingMessage): MessageViolation[];
   /** How the message is split into platform calls (one per file, or one album), in sending order. */

@@ -54,6 +54,7 @@ function classifySendError(status: number, body: unknown, headers?: Headers): Pl
  */
 export class ChatappCloudMessaging implements MessageSender, ChatappSender {
   readonly scopes = ['whatsapp_business_messaging'];
+  readonly receipts = true;
   readonly replyWindowHours = 24;
 
   constructor(private readonly apiUrl: string) {}

@@ -48,6 +48,7 @@ function classifySendError(status: number, body: unknown, headers?: Headers): Pl
 export class SocialNetworkMessaging implements MessageSender {
   /** A page account's scopes are its tasks; a missing `pages_messaging` is the platform's (#200) refusal. */
   readonly scopes = [];
+  readonly receipts = true;
 
   constructor(private readonly client: SocialNetworkClient) {}
 
