@@ -1,7 +1,7 @@
 /**
- * What the in-process benchmarks share: the sandbox in a child process, the service in this one (API and worker
- * roles, booted as `npm start` boots them) on its own embedded PostgreSQL in folders removed at exit, a JSON
- * caller of its API, and percentiles.
+ * What the in-process benchmarks share: the sandbox and a platform's webhook sender in child processes, the
+ * service in this one (API and worker roles, booted as `npm start` boots them) on its own embedded PostgreSQL in
+ * folders removed at exit, with the CPU that server uses, a JSON caller of its API, and percentiles.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -38,7 +38,9 @@ const MAX_TALLIES = 10_000;
 /**
  * The window's count in the `rate_limits` table (`points`, `expire` in epoch ms),
  * raised by `$2` points: `$1` key, `$3` now, `$4` the end of a window opened now, `$5` the window's points.
- * A window that has ended starts over; one over budget is left as it is (no write), and its stored count says so.
+ * A window that has ended starts over; one over budget is left as it is (no write), and the answer says it is
+ * over budget: the row this statement reads (`stored`, as of its snapshot) may be older than the one the update
+ * found over budget, when another process's count committed in between, and must not admit the request.
  *
  * The transaction writes nothing but that count, so it commits without waiting for its WAL to reach the disk
  * (synchronous_commit off, for this transaction only): a crash of PostgreSQL may forget the last fraction of a
@@ -53,7 +55,8 @@ const COUNT = `
       WHERE r.expire <= $3::bigint OR r.points <= $5::integer
     RETURNING points, expire
   )
-  SELECT coalesce(counted.points, stored.points) AS points, coalesce(counted.expire, stored.expire) AS expire,
+  SELECT coalesce(counted.points, greatest(stored.points, $5::integer + 1)) AS points,
+         coalesce(counted.expire, stored.expire, $4::bigint) AS expire,
          set_config('synchronous_commit', 'off', true) AS relaxed
     FROM (SELECT 1) AS one
     LEFT JOIN counted ON true
