@@ -4,9 +4,7 @@ import type { Services } from '../../services.js';
 import { accountById, adapterAccount, credentialedAccountsAt } from '../accounts/read.js';
 import { InvalidSignatureError, WebhookVerificationFailedError } from './errors.js';
 import { VerificationLookups } from './verification-lookups.js';
-
-/** Woken when a platform webhook is stored: the intake workers (./worker.ts) process it at once. */
-export const INTAKE_CHANNEL = 'socialgate_intake';
+import { IntakeWaker } from './wake.js';
 
 /**
  * The headers kept with a stored event, to tell later what sent it. Only these: the others may carry a
@@ -53,28 +51,34 @@ export function answerHandshake(services: Services, platform: string, query: Inc
 
 /**
  * Checks the platform's signature on the raw body, stores the raw event (a duplicate is dropped by its key) and
- * wakes the intake workers, so the platform gets its answer at once. One statement does both (NOTIFY is sent on
- * its commit): the answer waits for one round trip to the database. A bad signature changes nothing.
+ * wakes the intake workers, so the platform gets its answer once the event is committed. A bad signature changes
+ * nothing.
  */
 export async function receiveWebhook(services: Services, platform: string, request: IncomingRequest): Promise<{ duplicate: boolean }> {
   const receiver = receiverOf(services, platform);
   const { kept, fresh } = verificationLookups(services);
   const source = (await receiver.verify(request, kept)) ?? (await receiver.verify(request, fresh));
   if (!source) throw new InvalidSignatureError();
-  const { rows } = (await services.db.raw(
-    `WITH stored AS (
-       INSERT INTO platform_webhooks (platform, dedupe_key, source_account_id, body, headers) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (platform, dedupe_key) DO NOTHING RETURNING id
-     )
-     SELECT id, pg_notify(?, '') FROM stored`,
-    [
+  const stored = (await services
+    .db('platformWebhooks')
+    .insert({
       platform,
-      receiver.dedupeKey(request),
-      source.accountId,
-      request.rawBody,
-      JSON.stringify(keptHeaders(request.headers)),
-      INTAKE_CHANNEL,
-    ],
-  )) as { rows: Array<{ id: string }> };
-  return { duplicate: rows.length === 0 };
+      dedupeKey: receiver.dedupeKey(request),
+      sourceAccountId: source.accountId,
+      body: request.rawBody,
+      headers: JSON.stringify(keptHeaders(request.headers)),
+    })
+    .onConflict(['platform', 'dedupeKey'])
+    .ignore()
+    .returning('id')) as Array<{ id: string }>;
+  if (stored.length > 0) intakeWaker(services).wake();
+  return { duplicate: stored.length === 0 };
+}
+
+const wakers = new WeakMap<Services, IntakeWaker>();
+
+function intakeWaker(services: Services): IntakeWaker {
+  let waker = wakers.get(services);
+  if (!waker) wakers.set(services, (waker = new IntakeWaker(services.db, services.logger)));
+  return waker;
 }

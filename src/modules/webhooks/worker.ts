@@ -3,7 +3,7 @@ import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings 
 import type { Services } from '../../services.js';
 import { type Batch, claimBatches, releaseLeases, renewLeases, type StoredWebhook } from './claim.js';
 import { handleWebhooks, recordFailure } from './process.js';
-import { INTAKE_CHANNEL } from './receive.js';
+import { INTAKE_CHANNEL } from './wake.js';
 
 /** Stored webhooks are looked for at least this often, NOTIFY or not: retries coming due, leases run out, a lost wake-up. */
 const POLL_MS = 1000;
