@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { type LeasedWork, LeaseWorker } from '../../src/lib/lease-worker.js';
 import { AiTaskWork } from '../../src/modules/ai/worker.js';
-import type { ActionOutcome, RunRecord } from '../../src/modules/automations/records.js';
+import type { RunRecord } from '../../src/modules/automations/records.js';
 import { RunPerforming } from '../../src/modules/automations/worker.js';
 import { DeliverySending } from '../../src/modules/hooks/worker.js';
 import { TargetPublishing } from '../../src/modules/publishing/worker.js';
@@ -57,10 +57,10 @@ class MortalRuns extends RunPerforming {
     super(services);
   }
 
-  override async process(run: RunRecord): Promise<ActionOutcome[]> {
-    const outcomes = await super.process(run);
+  override async process(run: RunRecord): ReturnType<RunPerforming['process']> {
+    const result = await super.process(run);
     if (!this.life.dead && this.life.stepsLeft-- <= 0) this.life.die();
-    return outcomes;
+    return result;
   }
 }
 

@@ -38,6 +38,9 @@ const GUESSED_WAIT_SECONDS = 60;
 
 /** 429 `platform_rate_limited`: `Retry-After` is the platform's own wait where it gave one. */
 export class PlatformRateLimitedError extends ApiError {
+  /** How long the platform asked to wait (or a guess, when it did not say). */
+  readonly retryAfterSeconds: number;
+
   constructor(said: string, retryAt: Date | undefined) {
     const seconds = retryAt ? Math.max(1, Math.ceil((retryAt.getTime() - Date.now()) / 1000)) : GUESSED_WAIT_SECONDS;
     const wait = retryAt ? `try again in ${seconds} seconds` : `it did not say for how long; try again in ${seconds} seconds (a guess)`;
@@ -48,6 +51,7 @@ export class PlatformRateLimitedError extends ApiError {
       `The platform is rate limiting this account (${said}); ${wait}.`,
       { headers: { 'Retry-After': String(seconds) } },
     );
+    this.retryAfterSeconds = seconds;
   }
 }
 

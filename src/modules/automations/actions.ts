@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Services } from '../../services.js';
-import type { Performed, Performer } from './performer.js';
+import type { Performed, Performer, Throttled } from './performer.js';
 import { platformPerformers } from './platform-actions.js';
 import type { ActionOutcome, ActionType, RunAction, RunRecord } from './records.js';
 import { addTag, tagConversation } from './tag.js';
@@ -9,7 +9,7 @@ import { addTag, tagConversation } from './tag.js';
 const PERFORMERS: Record<ActionType, Performer> = { ...platformPerformers, add_tag: tagConversation };
 
 /** Performs action `index` of the run, with the ledger key of that action of that run. */
-export function perform(services: Services, run: RunRecord, index: number): Promise<Performed> {
+export function perform(services: Services, run: RunRecord, index: number): Promise<Performed | Throttled> {
   const action = run.actions[index]!;
   return PERFORMERS[action.type]({ services, run, action, ledgerKey: `automation:${run.id}:${index}` });
 }

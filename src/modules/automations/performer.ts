@@ -13,8 +13,18 @@ export interface ActionCall {
   ledgerKey: string;
 }
 
+/**
+ * The platform asked for the action to be tried again later (it throttles the account): nothing was done, and
+ * `failure` is what the action comes to if it cannot be tried again.
+ */
+export interface Throttled {
+  status: 'throttled';
+  until: Date;
+  failure: Performed;
+}
+
 /** Performs one kind of action. */
-export type Performer = (call: ActionCall) => Promise<Performed>;
+export type Performer = (call: ActionCall) => Promise<Performed | Throttled>;
 
 export function succeeded(): Performed {
   return { status: 'succeeded', error: null };

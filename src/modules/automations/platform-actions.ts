@@ -1,7 +1,8 @@
 import { ApiError } from '../../lib/errors.js';
+import { PlatformRateLimitedError } from '../accounts/errors.js';
 import { hideComment, replyToComment } from '../comments/actions.js';
 import { deliverMessage } from '../messaging/send.js';
-import { type ActionCall, failed, type Performed, type Performer, succeeded } from './performer.js';
+import { type ActionCall, failed, type Performed, type Performer, succeeded, type Throttled } from './performer.js';
 import type { ActionType } from './records.js';
 
 type PlatformAction = Exclude<ActionType, 'add_tag'>;
@@ -37,14 +38,17 @@ export const platformPerformers: Record<PlatformAction, Performer> = {
  * operation would get; `platformError` keeps what the platform said where the failure is the platform's).
  */
 function acting(write: (call: ActionCall, ledgerKey: string) => Promise<void>): Performer {
-  return async (call): Promise<Performed> => {
+  return async (call): Promise<Performed | Throttled> => {
     try {
       await write(call, call.ledgerKey);
       return succeeded();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const fromPlatform = error.code.startsWith('platform_') || error.status === 502;
-      return failed(error.code, error.detail, fromPlatform ? error.detail : null);
+      const failure = failed(error.code, error.detail, fromPlatform ? error.detail : null);
+      if (!(error instanceof PlatformRateLimitedError)) return failure;
+      // Refused by the platform's limit: nothing was sent, and the ledger lets the same key be tried again.
+      return { status: 'throttled', until: new Date(Date.now() + error.retryAfterSeconds * 1000), failure };
     }
   };
 }

@@ -11,6 +11,15 @@ import type { ActionOutcome, RunRecord } from './records.js';
 /** Open runs are looked for at least this often, NOTIFY or not: leases run out, a lost wake-up. */
 const POLL_MS = 1000;
 const CLAIM_BATCH = 50;
+/** Times a run is taken up at most while the platform throttles one of its actions; then the action fails. */
+const MAX_ATTEMPTS = 5;
+
+/** A run that waits for the platform to lift its limit: taken up again then, its actions not done yet. */
+interface Postponed {
+  until: Date;
+}
+
+type Result = ActionOutcome[] | Postponed;
 
 /**
  * Performs automation runs, draining `automation_runs` under a lease as the webhook worker drains deliveries:
@@ -22,14 +31,14 @@ const CLAIM_BATCH = 50;
  * also keeps this process's automation cache honest: it listens for changes to automations, and the cache is used
  * only while it does.
  */
-export class AutomationWorker extends LeaseWorker<RunRecord, ActionOutcome[]> {
+export class AutomationWorker extends LeaseWorker<RunRecord, Result> {
   constructor(services: Services, databaseUrl: string) {
     super(databaseUrl, services.logger, new RunPerforming(services));
   }
 }
 
 /** The runs' side of an `AutomationWorker`: what it claims, how it performs, how it records. */
-export class RunPerforming implements LeasedWork<RunRecord, ActionOutcome[]> {
+export class RunPerforming implements LeasedWork<RunRecord, Result> {
   readonly settings: LeaseWorkerSettings;
   /** Set once the worker's connections are gone: a run in flight stops before its next action. */
   private closed = false;
@@ -64,9 +73,10 @@ export class RunPerforming implements LeasedWork<RunRecord, ActionOutcome[]> {
    * to be performed again by the next, which is safe for every action: a platform write (reply, private reply,
    * comment reply, hide) goes through the platform-write ledger under the action's own key, which answers a
    * write already done with its result instead of calling the platform again, and `add_tag` adding a tag the
-   * conversation has changes nothing.
+   * conversation has changes nothing. An action the platform throttles postpones the run until the platform's
+   * limit lifts (the ledger lets the same key be sent again: nothing was), MAX_ATTEMPTS times at most.
    */
-  async process(run: RunRecord): Promise<ActionOutcome[]> {
+  async process(run: RunRecord): Promise<Result> {
     const outcomes = [...run.outcomes];
     for (let index = outcomes.length; index < run.actions.length; index += 1) {
       this.assertAlive(run);
@@ -78,16 +88,19 @@ export class RunPerforming implements LeasedWork<RunRecord, ActionOutcome[]> {
         };
       });
       this.assertAlive(run);
-      const outcome: ActionOutcome = { ...performed, finishedAt: new Date().toISOString() };
+      if (performed.status === 'throttled' && run.attempts < MAX_ATTEMPTS) return { until: performed.until };
+      const done = performed.status === 'throttled' ? performed.failure : performed;
+      const outcome: ActionOutcome = { ...done, finishedAt: new Date().toISOString() };
       if (index < run.actions.length - 1) await this.recordOutcome(run, index, outcome);
       outcomes.push(outcome);
     }
     return outcomes;
   }
 
-  /** Finishes the run with the others ending about now, in one transaction; see `runFinisher`. */
-  record(run: RunRecord, outcomes: ActionOutcome[]): Promise<void> {
-    return this.finisher.add({ run, outcomes });
+  /** Finishes the run with the others ending about now, in one transaction (see `runFinisher`), or postpones it. */
+  async record(run: RunRecord, result: Result): Promise<void> {
+    if (Array.isArray(result)) return this.finisher.add({ run, outcomes: result });
+    await this.services.db('automationRuns').where({ id: run.id, status: 'running' }).update({ lockedUntil: result.until });
   }
 
   async renew(held: RunRecord[]): Promise<void> {

@@ -99,6 +99,42 @@ describeApi('automations — the run log, the counts and automation.triggered', 
     expect(read.body.stats).to.deep.include({ triggeredCount: 1, succeededCount: 0, failedCount: 1 });
   });
 
+  it('waits out a platform that throttles the account, then sends the reply once', async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const automation = await createAutomation(t, {
+      accountIds: [bot.accountId],
+      trigger: { type: 'message_received', keywords: ['price'] },
+      actions: [{ type: 'reply_message', text: 'Prices inside.' }],
+    });
+    await botchat.failNext(bot.token, [{ kind: 'rate_limited', retryAfter: 1 }]);
+    await botchat.sendMessage(bot.token, 'price?', lena);
+    const [run] = await finishedRuns(t, automation.id, 1);
+    expect(run.status).to.equal('succeeded');
+    expect(run.actions[0]).to.deep.include({ type: 'reply_message', status: 'succeeded', error: null });
+    expect((await botchat.onPlatform(bot.token)).map((sent) => sent.text)).to.deep.equal(['Prices inside.']);
+    const [stored] = await t.app.services.db('automationRuns').where({ automationId: automation.id });
+    expect(stored.attempts).to.equal(2);
+    expect(stored.finishedAt.getTime() - stored.createdAt.getTime()).to.be.at.least(900);
+  });
+
+  it('fails a reply the platform still throttles after five tries', async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const automation = await createAutomation(t, {
+      accountIds: [bot.accountId],
+      trigger: { type: 'message_received', keywords: ['price'] },
+      actions: [{ type: 'reply_message', text: 'Prices inside.' }],
+    });
+    await botchat.failNext(
+      bot.token,
+      Array.from({ length: 5 }, () => ({ kind: 'rate_limited' as const, retryAfter: 1 })),
+    );
+    await botchat.sendMessage(bot.token, 'price?', lena);
+    const [run] = await finishedRuns(t, automation.id, 1);
+    expect(run.status).to.equal('failed');
+    expect(run.actions[0].error.code).to.equal('platform_rate_limited');
+    expect(await botchat.onPlatform(bot.token)).to.deep.equal([]);
+  });
+
   it('tags a conversation once, whatever the case of a tag it has, and fails a tag that would not fit in a full conversation', async () => {
     const bot = await connectBot(t.app, t.owner);
     const upper = await createAutomation(t, tagging(bot.accountId, 'VIP', { keywords: ['vip'] }));
