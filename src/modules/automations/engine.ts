@@ -166,6 +166,31 @@ async function armedAccounts(services: Services, trx: Knex.Transaction, accounts
 }
 
 /**
+ * The accounts each item is addressed to that have active automations, but for items the account wrote itself:
+ * its own messages (echoes among them) and comments never trigger anything, so automations cannot answer each
+ * other. With those accounts' automations, in the order they are tried.
+ */
+async function armedCandidates<T extends IncomingMessage | IncomingComment>(
+  services: Services,
+  trx: Knex.Transaction,
+  platform: string,
+  items: T[],
+  authorOf: (item: T) => string,
+): Promise<{ candidates: Array<{ account: AccountRow; item: T }>; armed: Map<string, Armed[]> }> {
+  const addressed = (await accountsAddressedByEach(trx, platform, items)).flatMap((accounts, index) =>
+    accounts.flatMap((account) =>
+      account.platformAccountId !== null && authorOf(items[index]!) === account.platformAccountId ? [] : [{ account, item: items[index]! }],
+    ),
+  );
+  const armed = await armedAccounts(
+    services,
+    trx,
+    addressed.map(({ account }) => account),
+  );
+  return { candidates: addressed.filter(({ account }) => armed.has(account.id)), armed };
+}
+
+/**
  * Messages people sent to our accounts (the messaging area has stored them: areas run in order). Our own
  * messages (echoes, or the account writing as itself) never trigger anything, so automations cannot answer
  * each other.
@@ -176,24 +201,12 @@ export async function automateMessages(
   messages: IncomingMessage[],
   trx: Knex.Transaction,
 ): Promise<void> {
-  const addressed = (await accountsAddressedByEach(trx, platform, messages)).flatMap((accounts, index) =>
-    accounts.flatMap((account) =>
-      account.platformAccountId !== null && messages[index]!.from === account.platformAccountId
-        ? []
-        : [{ account, message: messages[index]! }],
-    ),
-  );
-  const armed = await armedAccounts(
-    services,
-    trx,
-    addressed.map(({ account }) => account),
-  );
-  const candidates = addressed.filter(({ account }) => armed.has(account.id));
+  const { candidates, armed } = await armedCandidates(services, trx, platform, messages, (message) => message.from);
   if (candidates.length === 0) return;
   const stored = (await trx('messages')
     .whereIn(
       ['accountId', 'platformMessageId'],
-      candidates.map(({ account, message }) => [account.id, message.platformMessageId]),
+      candidates.map(({ account, item }) => [account.id, item.platformMessageId]),
     )
     .select('id', 'conversationId', 'direction', 'accountId', 'platformMessageId')) as Array<{
     id: string;
@@ -204,7 +217,7 @@ export async function automateMessages(
   }>;
   const storedBy = new Map(stored.map((row) => [`${row.accountId}\u0000${row.platformMessageId}`, row]));
   const work = new Map<string, Armable>();
-  for (const { account, message } of candidates) {
+  for (const { account, item: message } of candidates) {
     const row = storedBy.get(`${account.id}\u0000${message.platformMessageId}`);
     if (!row || row.direction !== 'in' || work.has(row.id)) continue;
     work.set(row.id, {
@@ -237,30 +250,18 @@ export async function automateComments(
   trx: Knex.Transaction,
 ): Promise<void> {
   const added = comments.filter((comment) => comment.change === 'added' && comment.from);
-  const addressed = (await accountsAddressedByEach(trx, platform, added)).flatMap((accounts, index) =>
-    accounts.flatMap((account) =>
-      account.platformAccountId !== null && added[index]!.from!.id === account.platformAccountId
-        ? []
-        : [{ account, comment: added[index]! }],
-    ),
-  );
-  const armed = await armedAccounts(
-    services,
-    trx,
-    addressed.map(({ account }) => account),
-  );
-  const candidates = addressed.filter(({ account }) => armed.has(account.id));
+  const { candidates, armed } = await armedCandidates(services, trx, platform, added, (comment) => comment.from!.id);
   if (candidates.length === 0) return;
   const conversations = (await trx('conversations')
     .whereIn(
       ['accountId', 'platformConversationId'],
-      candidates.map(({ account, comment }) => [account.id, comment.from!.id]),
+      candidates.map(({ account, item }) => [account.id, item.from!.id]),
     )
     .select('id', 'accountId', 'platformConversationId')) as Array<{ id: string; accountId: string; platformConversationId: string }>;
   const conversationOf = new Map(conversations.map((row) => [`${row.accountId}\u0000${row.platformConversationId}`, row.id]));
   await triggerAutomations(
     trx,
-    candidates.map(({ account, comment }) => {
+    candidates.map(({ account, item: comment }) => {
       const author = comment.from!;
       return {
         armed: armed.get(account.id)!,
