@@ -21,7 +21,7 @@ import type { IntakeSettings } from '../../src/modules/webhooks/settings.js';
 import type { IntakeWorker } from '../../src/modules/webhooks/worker.js';
 import { adminUrl, TEMPLATE_DATABASE, withDatabase } from '../fixtures.js';
 import { ApiClient } from './client.js';
-import { freePort } from './net.js';
+import { reservePort } from './net.js';
 import { testCertificate } from './tls.js';
 
 export interface TestApp {
@@ -77,7 +77,7 @@ export async function startTestApp(settings: TestAppSettings = {}): Promise<Test
   const database = `t_${randomBytes(6).toString('hex')}`;
   await createDatabaseIfMissing(adminUrl(), database, TEMPLATE_DATABASE);
   // The service must know its own address before it starts: platforms (the sandbox) call it back there.
-  const port = await freePort();
+  const { port, release } = await reservePort();
   // A data folder of its own (media files), so that test processes never share or clean another's files.
   const ownDataDir = settings.dataDir ? null : mkdtempSync(join(tmpdir(), 'socialgate-test-'));
   const config: Config = {
@@ -92,7 +92,9 @@ export async function startTestApp(settings: TestAppSettings = {}): Promise<Test
     ...(await testDefaults(settings)),
   };
   const logger = createLogger(config.logLevel);
-  const { services, workers, shutdown } = await boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });
+  const booted = boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });
+  // The port is held until the service is about to listen on it, whether it boots or not.
+  const { services, workers, shutdown } = await booted.finally(release);
   const server: Server = createApp(services).listen(port, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

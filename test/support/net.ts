@@ -1,6 +1,23 @@
 import { once } from 'node:events';
 import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 
+/**
+ * A free port on 127.0.0.1, held by a placeholder until `release()`: a server that boots for a while before it
+ * listens keeps its port from being handed to anything else (an outgoing connection's ephemeral port) meanwhile.
+ */
+export function reservePort(): Promise<{ port: number; release(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const placeholder = createServer();
+    placeholder.unref();
+    placeholder.on('error', reject);
+    placeholder.listen(0, '127.0.0.1', () => {
+      const address = placeholder.address();
+      if (typeof address !== 'object' || !address) return reject(new Error('no port'));
+      resolve({ port: address.port, release: () => new Promise<void>((closed) => placeholder.close(() => closed())) });
+    });
+  });
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
