@@ -35,6 +35,16 @@ function keyPair(): { publicKey: forge.pki.PublicKey; privateKey: forge.pki.rsa.
   };
 }
 
+/**
+ * A random serial in hex, positive and in the shortest encoding DER allows (the first byte 0x01–0x7f), which
+ * OpenSSL insists on: a leading zero byte before a byte under 0x80 is refused as "illegal padding".
+ */
+export function positiveSerial(): string {
+  const serial = randomBytes(8);
+  serial[0] = (serial[0]! & 0x7f) | 0x01;
+  return serial.toString('hex');
+}
+
 function certificate(options: {
   subject: Name;
   publicKey: forge.pki.PublicKey;
@@ -46,8 +56,7 @@ function certificate(options: {
 }): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = options.publicKey;
-  // A positive serial: the first byte's high bit clear.
-  cert.serialNumber = `0${randomBytes(8).toString('hex')}`;
+  cert.serialNumber = positiveSerial();
   cert.validity.notBefore = options.validFrom;
   cert.validity.notAfter = options.validUntil;
   const subject = attributesOf(options.subject);
