@@ -18,16 +18,11 @@ export function reservePort(): Promise<{ port: number; release(): Promise<void> 
   });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+/** A port free on 127.0.0.1 now (for a server that listens on it at once). */
+export async function freePort(): Promise<number> {
+  const { port, release } = await reservePort();
+  await release();
+  return port;
 }
 
 /** A TCP relay to a server, which a test can cut off (as a network failure would) and reconnect. */
