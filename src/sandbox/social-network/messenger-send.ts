@@ -15,7 +15,8 @@ const TAG_WINDOWS: Record<string, number> = {
 };
 const TEXT_LIMIT = 2000;
 
-interface SentMessage {
+/** A message a page sent, as the sandbox keeps it and shows it at `/_sandbox/social_network/messenger/sent`. */
+export interface SentMessage {
   pageId: string;
   psid: string;
   mid: string;

@@ -1,16 +1,8 @@
+import type { SentMessage } from '../../../src/sandbox/social-network/messenger-send.js';
 import type { TestApp } from '../app.js';
 import { People } from './people.js';
 
-export interface MessengerSent {
-  pageId: string;
-  psid: string;
-  mid: string;
-  text: string | null;
-  attachment: { type: string; url: string } | null;
-  tag: string | null;
-  commentId: string | null;
-  at: number;
-}
+export type MessengerSent = SentMessage;
 
 /** Messenger's side of the social network: the window, comments to answer privately, what pages sent, receipts. */
 export class MessengerPeople extends People {
