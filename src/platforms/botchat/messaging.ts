@@ -7,6 +7,7 @@ import {
   type OutgoingMessage,
   type OutgoingPart,
   type SentPart,
+  textTooLong,
 } from '../capabilities/messaging.js';
 import type { PublishMedia } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
@@ -52,8 +53,7 @@ export class BotchatMessaging implements MessageSender {
     if (message.recipient.kind === 'comment') violations.push({ path: 'commentId', message: 'botchat has no comments to reply to.' });
     if (message.tag)
       violations.push({ path: 'messagingTag', message: 'Message tags are a social_network Messenger rule; botchat has none.' });
-    if (message.text && message.text.length > TEXT_LIMIT)
-      violations.push({ path: 'text', message: `The text has ${message.text.length} characters; botchat allows ${TEXT_LIMIT}.` });
+    violations.push(...textTooLong(message, TEXT_LIMIT, 'botchat'));
     return violations;
   }
 

@@ -27,6 +27,12 @@ export interface OutgoingPart {
   media: PublishMedia[];
 }
 
+/** The text's violation where it is longer than the platform allows (`platform`: the name the message gives it). */
+export function textTooLong(message: OutgoingMessage, limit: number, platform: string): MessageViolation[] {
+  const length = message.text?.length ?? 0;
+  return length > limit ? [{ path: 'text', message: `The text has ${length} characters; ${platform} allows ${limit}.` }] : [];
+}
+
 /** The text as a message of its own, then one message per file: for platforms whose files take no caption here. */
 export function textThenEachFile(message: OutgoingMessage): OutgoingPart[] {
   const text: OutgoingPart[] = message.text === null ? [] : [{ text: message.text, media: [] }];

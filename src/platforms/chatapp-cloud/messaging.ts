@@ -11,6 +11,7 @@ import {
   type OutgoingPart,
   type SentPart,
   textThenEachFile,
+  textTooLong,
 } from '../capabilities/messaging.js';
 import type { PublishMedia } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
@@ -64,8 +65,7 @@ export class ChatappCloudMessaging implements MessageSender, ChatappSender {
     if (message.recipient.kind === 'comment') violations.push({ path: 'commentId', message: 'chatapp-cloud has no comments to reply to.' });
     if (message.tag)
       violations.push({ path: 'messagingTag', message: 'Message tags are Messenger’s; outside the window, send a template.' });
-    if (message.text && message.text.length > TEXT_LIMIT)
-      violations.push({ path: 'text', message: `The text has ${message.text.length} characters; the chat app allows ${TEXT_LIMIT}.` });
+    violations.push(...textTooLong(message, TEXT_LIMIT, 'the chat app'));
     return violations;
   }
 

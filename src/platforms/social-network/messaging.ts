@@ -9,6 +9,7 @@ import {
   type OutgoingPart,
   type SentPart,
   textThenEachFile,
+  textTooLong,
 } from '../capabilities/messaging.js';
 import type { PublishMedia } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
@@ -54,8 +55,7 @@ export class SocialNetworkMessaging implements MessageSender {
 
   validate(message: OutgoingMessage): MessageViolation[] {
     const violations: MessageViolation[] = [];
-    if (message.text && message.text.length > TEXT_LIMIT)
-      violations.push({ path: 'text', message: `The text has ${message.text.length} characters; Messenger allows ${TEXT_LIMIT}.` });
+    violations.push(...textTooLong(message, TEXT_LIMIT, 'Messenger'));
     if (message.recipient.kind === 'comment' && message.tag)
       violations.push({
         path: 'messagingTag',
