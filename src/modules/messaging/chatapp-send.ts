@@ -6,7 +6,7 @@ import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import { ownerItself } from '../auth/principal.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
-import { accountById } from '../accounts/read.js';
+import { findAccount } from '../accounts/read.js';
 import { writeOnce } from '../platform-writes/ledger.js';
 import { MessageRefusedError, refusalProblem } from './errors.js';
 import type { Message } from './messages.js';
@@ -57,7 +57,6 @@ export async function sendChatappMessage(
   body: ChatappMessageSend,
   ledgerKey: string,
 ): Promise<Message> {
-  const found = await accountById(services.db, accountId);
   const given = MEMBERS.filter((member) => body[member] !== undefined);
   if (given.length !== 1 || given[0] !== body.type) {
     throw new ValidationFailedError([
@@ -66,12 +65,12 @@ export async function sendChatappMessage(
   }
   const to = e164Digits(body.to);
   const owner = ownerItself(ownerId);
-  if (found?.ownerId === ownerId && services.platforms.get(found.platform)?.sessionMessaging)
-    return sendChatappFromSession(services, owner, found, to, body, ledgerKey);
+  const found = await findAccount(services.db, owner, accountId);
+  if (services.platforms.get(found.platform)?.sessionMessaging) return sendChatappFromSession(services, owner, found, to, body, ledgerKey);
   return withConnectedAccount(
     services,
     owner,
-    accountId,
+    found,
     'chatapp',
     async (adapter, account, row) => {
       if (body.type !== 'template') await assertReplyWindowOpen(services.db, row, to, WINDOW_HOURS);
@@ -88,6 +87,7 @@ export async function sendChatappMessage(
             { platformMessageId: sent.platformMessageId, platformConversationId: sent.waId, kind: KINDS[body.type], text, media: null },
           ];
         },
+        // The chat app reports receipts (ChatappCloudMessaging.receipts).
         store: (trx, sent) => storeSent(trx, row, sent, { receipts: true }),
       });
       if (written.how !== 'replayed') services.usage.record(ownerId, row.profileId, 'messages', 1);
