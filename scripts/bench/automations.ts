@@ -11,7 +11,8 @@
  * service (API and worker roles, booted as `npm start` boots them, on its own embedded PostgreSQL); the bot
  * platform is two child processes: its API (the sandbox) and its webhook sender (32 requests at a time). Also
  * prints the CPU seconds the service process and its PostgreSQL server spent over the message phase (from the
- * first webhook sent until every run has finished), per message.
+ * first webhook sent until every run has finished), per message, and the platform's two processes' CPU seconds.
+ * AUTOMATION_CONCURRENCY in the environment sets the worker's concurrency (default: the service's own).
  */
 import { cpus, loadavg } from 'node:os';
 import { SECRET_HEADER } from '../../src/platforms/botchat/adapter.js';
@@ -38,6 +39,7 @@ async function runBench(): Promise<void> {
   const sandboxUrl = sandboxChild.url;
   const { api, services, call, postgresCpuSeconds, stop } = await startBenchService({
     BOTCHAT_API_URL: `${sandboxUrl}/botchat`,
+    ...(process.env.AUTOMATION_CONCURRENCY ? { AUTOMATION_CONCURRENCY: process.env.AUTOMATION_CONCURRENCY } : {}),
   });
   try {
     const key = await benchOwnerKey(call);
@@ -78,14 +80,16 @@ async function runBench(): Promise<void> {
     const update = (i: number) => {
       const n = i % PER_ACCOUNT;
       const account = accounts[i % ACCOUNTS]!;
-      const messageId = i + 1;
+      // A chat's messages, the people's and the bot's, share one numbering at the platform. The sandbox numbers
+      // the bot's replies from 1; the people's take numbers it does not reach, as the platform would not reuse one.
+      const messageId = 1_000_001 + i;
       const body = JSON.stringify({
         update_id: updateId++,
         message: {
           message_id: messageId,
           date: Math.floor(Date.now() / 1000),
-          chat: { id: 9000 + (messageId % 200) },
-          from: { id: 9000 + (messageId % 200), first_name: 'Bench' },
+          chat: { id: 9000 + (i % 200) },
+          from: { id: 9000 + (i % 200), first_name: 'Bench' },
           text: n % 3 === 1 ? `k${n}` : `k${n} please, message ${i}`,
         },
       });
@@ -94,7 +98,12 @@ async function runBench(): Promise<void> {
     const firsts = Array.from({ length: MESSAGES }, (_, i) => update(i));
     const redeliveries = Array.from({ length: Math.floor(MESSAGES / 10) }, (_, j) => update(j * 10));
 
-    const cpuBefore = { service: process.cpuUsage(), postgres: postgresCpuSeconds() };
+    const cpuBefore = {
+      service: process.cpuUsage(),
+      postgres: postgresCpuSeconds(),
+      sandbox: sandboxChild.cpuSeconds(),
+      sender: sender.cpuSeconds(),
+    };
     const firstSentAt = await sender.send(
       `${api}/webhooks/botchat`,
       firsts.map((one) => one.request),
@@ -124,6 +133,8 @@ async function runBench(): Promise<void> {
     }
     const serviceCpu = process.cpuUsage(cpuBefore.service);
     const postgresCpu = postgresCpuSeconds() - cpuBefore.postgres;
+    const sandboxCpu = sandboxChild.cpuSeconds() - cpuBefore.sandbox;
+    const senderCpu = sender.cpuSeconds() - cpuBefore.sender;
     const runs = (await services
       .db('automationRuns as r')
       .join('messages as m', 'm.id', 'r.sourceId')
@@ -171,6 +182,7 @@ async function runBench(): Promise<void> {
         `webhook sent → run finished: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`,
         `p50 by stage: sent → message stored ${median(stages.stored)} ms, → run started ${median(stages.started)} ms, → run finished ${median(stages.finished)} ms`,
         `CPU over the message phase: service ${cpuLine((serviceCpu.user + serviceCpu.system) / 1e6)}, PostgreSQL ${cpuLine(postgresCpu)}`,
+        `  and the platform's: its API (sandbox) ${cpuLine(sandboxCpu)}, its webhook sender ${cpuLine(senderCpu)}`,
         `machine: ${cpus().length} cores, load average ${loadavg()
           .map((load) => load.toFixed(2))
           .join(' ')}; automation concurrency ${services.config.automations.concurrency}`,

@@ -100,6 +100,11 @@ export function nodeCpuMs(child: ChildProcess): number {
   return membersButPostgres(child.pid!).reduce((sum, stat) => sum + stat.cpuTicks * 10, 0);
 }
 
+/** The CPU seconds one process has used so far (its own, not its children's). */
+export function processCpuSeconds(pid: number): number {
+  return (processes().find((stat) => stat.pid === pid)?.cpuTicks ?? 0) / 100;
+}
+
 /**
  * The CPU seconds the PostgreSQL server on `dataDir` has used so far: the postmaster, its running backends, and
  * the backends that have ended (counted in the postmaster's collected children's time).

@@ -15,7 +15,7 @@ import { boot } from '../../src/boot.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { loadConfig } from '../../src/lib/config.js';
 import type { Services } from '../../src/services.js';
-import { freePort, postgresCpuSeconds } from './processes.js';
+import { freePort, postgresCpuSeconds, processCpuSeconds } from './processes.js';
 import type { SendAnswer, SendCommand } from './webhook-sender.js';
 
 /** The value at percentile `p` of values sorted ascending (NaN for none). */
@@ -25,6 +25,8 @@ export function percentile(sorted: number[], p: number): number {
 
 export interface SandboxChild {
   url: string;
+  /** The CPU seconds the sandbox's process has used so far. */
+  cpuSeconds(): number;
   stop(): void;
 }
 
@@ -40,12 +42,14 @@ function forkBenchChild(file: string): ChildProcess {
 export async function forkSandbox(): Promise<SandboxChild> {
   const child = forkBenchChild('./sandbox-child.ts');
   const [{ url }] = (await once(child, 'message')) as [{ url: string }];
-  return { url, stop: () => child.disconnect() };
+  return { url, cpuSeconds: () => processCpuSeconds(child.pid!), stop: () => child.disconnect() };
 }
 
 export interface WebhookSender {
   /** Sends the requests to `url`, `concurrency` at a time; answers when each was sent (epoch ms, in their order). */
   send(url: string, requests: SendCommand['requests'], concurrency?: number): Promise<number[]>;
+  /** The CPU seconds the sender's process has used so far. */
+  cpuSeconds(): number;
   stop(): void;
 }
 
@@ -61,6 +65,7 @@ export async function forkWebhookSender(): Promise<WebhookSender> {
       if ('error' in result) throw new Error(result.error);
       return result.sentAt;
     },
+    cpuSeconds: () => processCpuSeconds(child.pid!),
     stop: () => child.disconnect(),
   };
 }
