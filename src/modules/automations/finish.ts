@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
-import { BatchWriter } from '../../lib/batch-writer.js';
+import { Batcher } from '../../lib/batcher.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PlatformId } from '../../platforms/types.js';
 import { emitEvents, type NewEvent } from '../events/emit.js';
@@ -102,8 +102,8 @@ export async function finishRunsIn(trx: Knex.Transaction, finished: FinishedRun[
  * fails (one run whose finish cannot be written, a lock conflict, the database gone for a moment) is tried again
  * run by run; a run that fails alone too stays running, and is taken again when its lease runs out.
  */
-export function runFinisher(db: Knex, logger: Logger): BatchWriter<FinishedRun> {
-  return new BatchWriter(async (batch) => {
+export function runFinisher(db: Knex, logger: Logger): Batcher<FinishedRun> {
+  return new Batcher(async (batch) => {
     try {
       await finishRuns(db, batch);
     } catch (error) {

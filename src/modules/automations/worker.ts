@@ -1,4 +1,4 @@
-import type { BatchWriter } from '../../lib/batch-writer.js';
+import type { Batcher } from '../../lib/batcher.js';
 import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { perform } from './actions.js';
@@ -42,7 +42,7 @@ export class RunPerforming implements LeasedWork<RunRecord, Result> {
   readonly settings: LeaseWorkerSettings;
   /** Set once the worker's connections are gone: a run in flight stops before its next action. */
   private closed = false;
-  private readonly finisher: BatchWriter<FinishedRun>;
+  private readonly finisher: Batcher<FinishedRun>;
 
   constructor(private readonly services: Services) {
     const { concurrency, leaseSeconds } = services.config.automations;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { BatchWriter } from '../../lib/batch-writer.js';
+import { Batcher } from '../../lib/batcher.js';
 import type { WebhookSettings } from './settings.js';
 import type { AttemptOutcome } from './attempt.js';
 import type { DeliveryRow } from './models.js';
@@ -136,6 +136,6 @@ export async function renewLeases(db: Knex, deliveryIds: string[], leaseSeconds:
 }
 
 /** Successes recorded in batches of up to 500; those a dying worker never wrote leave their leases to run out. */
-export function successRecorder(db: Knex): BatchWriter<Success> {
-  return new BatchWriter((batch) => recordSuccesses(db, batch), 500);
+export function successRecorder(db: Knex): Batcher<Success> {
+  return new Batcher((batch) => recordSuccesses(db, batch), 500);
 }

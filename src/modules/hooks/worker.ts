@@ -5,7 +5,7 @@ import { EVENTS_CHANNEL } from '../events/emit.js';
 import { type AttemptOutcome, attemptDelivery, type SendingDelivery, type SendingHook } from './attempt.js';
 import { DELIVERIES_CHANNEL, dispatchPending } from './dispatcher.js';
 import { recordOutcome, renewLeases, type Success, successRecorder } from './outcome.js';
-import type { BatchWriter } from '../../lib/batch-writer.js';
+import type { Batcher } from '../../lib/batcher.js';
 
 /** Due deliveries are looked for at least this often: retries coming due, leases run out, a missed NOTIFY. */
 const IDLE_POLL_MS = 1000;
@@ -33,7 +33,7 @@ export class DeliveryWorker extends LeaseWorker<Claimed, AttemptOutcome> {
 export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
   readonly settings: LeaseWorkerSettings;
   private readonly client: GuardedHttpClient;
-  private readonly successes: BatchWriter<Success>;
+  private readonly successes: Batcher<Success>;
   /** Events were committed since the last fan-out. */
   private eventsDue = true;
   private lastDispatchAt = 0;

@@ -11,7 +11,7 @@ import { writeOnce } from '../platform-writes/ledger.js';
 import { MessageRefusedError, refusalProblem } from './errors.js';
 import type { Message } from './messages.js';
 import { mediaOf, sendChatappFromSession } from './chatapp-session.js';
-import { storedMessages, storeSent } from './stored.js';
+import { keptAsSent, storedMessages } from './stored.js';
 import { assertReplyWindowOpen } from './window.js';
 
 type ChatappMessageSend = components['schemas']['ChatappMessageSend'];
@@ -88,7 +88,7 @@ export async function sendChatappMessage(
           ];
         },
         // The chat app reports receipts (ChatappCloudMessaging.receipts).
-        store: (trx, sent) => storeSent(trx, row, sent, { receipts: true }),
+        ...keptAsSent(row, { receipts: true }),
       });
       if (written.how !== 'replayed') services.usage.record(ownerId, row.profileId, 'messages', 1);
       return (await storedMessages(services.db, row, [written.result[0]!.platformMessageId]))[0]!;

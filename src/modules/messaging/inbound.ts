@@ -6,6 +6,7 @@ import type { Services } from '../../services.js';
 import { accountsAddressedByEach } from '../accounts/incoming.js';
 import type { AccountRow } from '../accounts/models.js';
 import { emitEvents, type NewEvent } from '../events/emit.js';
+import { conversationLockOrder } from './stored.js';
 
 /** A message a person sent, and the connected account it was sent to. */
 export interface AddressedMessage {
@@ -13,8 +14,8 @@ export interface AddressedMessage {
   message: IncomingMessage;
 }
 
-/** A conversation's key among those of the stored messages. */
-const conversationKey = ({ account, message }: AddressedMessage) => `${account.id}\u0000${message.platformConversationId}`;
+/** A conversation's key among those of the stored messages, which orders their locks. */
+const conversationKey = ({ account, message }: AddressedMessage) => conversationLockOrder(account.id, message.platformConversationId);
 
 /**
  * Stores messages people sent to connected accounts in their conversations and emits `message.received` for each,

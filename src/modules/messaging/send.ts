@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+import { perPool, readsById } from '../../lib/batcher.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { OutgoingMessage, SentPart } from '../../platforms/capabilities/messaging.js';
 import type { Services } from '../../services.js';
@@ -10,7 +12,7 @@ import { writeOnce } from '../platform-writes/ledger.js';
 import { AccountUnpairedError, MediaNotFoundError, MessageInvalidError, refusalProblem } from './errors.js';
 import type { Message } from './messages.js';
 import { sendFromSession, sessionSends } from './qrchat-outbox.js';
-import { storedMessages, storeSent } from './stored.js';
+import { keptAsSent, storedMessages } from './stored.js';
 import { assertReplyWindowOpen } from './window.js';
 
 /** Who a message goes to: one of the account's conversations, a person by the platform's id, a comment's author. */
@@ -84,11 +86,10 @@ export async function deliverMessage(
           kind: 'message.send',
           request: { recipient: outgoing.recipient, tag: outgoing.tag ?? null, text: part.text, mediaIds: part.media.map((m) => m.id) },
           send: () => adapter.messaging.send(account, outgoing, part),
-          store: (trx, sent) =>
-            storeSent(trx, row, sent, {
-              replyToCommentId: outgoing.recipient.kind === 'comment' ? outgoing.recipient.id : null,
-              receipts: adapter.messaging.receipts,
-            }),
+          ...keptAsSent(row, {
+            replyToCommentId: outgoing.recipient.kind === 'comment' ? outgoing.recipient.id : null,
+            receipts: adapter.messaging.receipts,
+          }),
         });
         if (written.how !== 'replayed') services.usage.record(ownerId, row.profileId, 'messages', written.result.length);
         platformIds.push(...written.result.map((sent) => sent.platformMessageId));
@@ -124,16 +125,23 @@ async function sendThroughSession(
   });
 }
 
+/** Conversations read at about the same time (an automation worker's many replies) are read in one query. */
+const conversationReads = perPool((db: Knex) =>
+  readsById(
+    (ids) =>
+      db('conversations').whereIn('id', ids).select('id', 'accountId', 'platformConversationId') as Promise<
+        Array<{ id: string; accountId: string; platformConversationId: string }>
+      >,
+  ),
+);
+
 /** The recipient at the platform and the files, checked: the conversation must be the account's, the media the owner's. */
 async function outgoingMessage(services: Services, account: AccountRow, message: MessageToSend): Promise<OutgoingMessage> {
   const { recipient } = message;
   let to: OutgoingMessage['recipient'];
   if ('conversationId' in recipient) {
-    const conversation = (await services
-      .db('conversations')
-      .where({ id: recipient.conversationId, accountId: account.id })
-      .first('platformConversationId')) as { platformConversationId: string } | undefined;
-    if (!conversation) throw new NotFoundError('conversation');
+    const conversation = await conversationReads(services.db).add(recipient.conversationId);
+    if (conversation?.accountId !== account.id) throw new NotFoundError('conversation');
     to = { kind: 'user', id: conversation.platformConversationId };
   } else if ('userId' in recipient) {
     to = { kind: 'user', id: recipient.userId };

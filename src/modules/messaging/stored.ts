@@ -3,6 +3,7 @@ import { newId } from '../../lib/ids.js';
 import type { MessageKind, SentPart } from '../../platforms/capabilities/messaging.js';
 import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
 import type { AccountRow } from '../accounts/models.js';
+import { type PlatformWrite, SharedStore } from '../platform-writes/ledger.js';
 import { type Attachment, type Message, type MessageRecord, presentMessages } from './messages.js';
 import { applyEarlyReceipts, lockSentMessages } from './receipts.js';
 
@@ -21,6 +22,14 @@ function attachmentOf(media: PublishMedia): Attachment {
   return { type, url: media.url, mediaId: media.id, mimeType: media.mimeType, fileName: null, size: media.size };
 }
 
+/**
+ * The order in which transactions that touch several conversations lock them (by account, then the platform's
+ * id): taken in one order, two such transactions cannot deadlock.
+ */
+export function conversationLockOrder(accountId: string, platformConversationId: string): string {
+  return `${accountId}\u0000${platformConversationId}`;
+}
+
 /** How sent messages are stored: the comment privately replied to, their status, whether receipts may come. */
 export interface SentStore {
   replyToCommentId?: string | null;
@@ -30,55 +39,100 @@ export interface SentStore {
   receipts: boolean;
 }
 
+/** The messages one platform write sent, from `account`. */
+export interface SentMessages {
+  account: AccountRow;
+  sent: SentPart[];
+  how: SentStore;
+}
+
+/** `storeSentMessages` for one write. */
+export function storeSent(trx: Knex.Transaction, account: AccountRow, sent: SentPart[], how: SentStore): Promise<void> {
+  return storeSentMessages(trx, [{ account, sent, how }]);
+}
+
+const SENT_MESSAGES = new SharedStore(storeSentMessages);
+
+/** How a platform write of messages keeps what it sent: stored together with the other sends of the moment. */
+export function keptAsSent(account: AccountRow, how: SentStore): Pick<PlatformWrite<SentPart[]>, 'store' | 'together'> {
+  return SENT_MESSAGES.keeping((sent: SentPart[]) => ({ account, sent, how }));
+}
+
 /**
- * The platform's messages, stored in their conversation (created for a first message to a person) with the
- * unread count reset: the account has answered. In the transaction that settles the ledger's write.
+ * The platforms' messages, stored in their conversations (created for a first message to a person) with the
+ * unread count reset: the account has answered. In the transaction that settles the ledger's writes, in one
+ * statement whatever their number (a worker's replies are stored together), plus the receipts' where the
+ * platform reports them. Conversations are locked in `conversationLockOrder`, as the intake locks them.
  */
-export async function storeSent(
-  trx: Knex.Transaction,
-  account: AccountRow,
-  sent: SentPart[],
-  { replyToCommentId = null, status = 'sent', receipts }: SentStore,
-): Promise<void> {
-  const ids = sent.map((part) => part.platformMessageId);
-  if (receipts) await lockSentMessages(trx, account.id, ids);
+export async function storeSentMessages(trx: Knex.Transaction, writes: SentMessages[]): Promise<void> {
+  const receipted = writes.filter(({ how }) => how.receipts);
+  for (const { account, ids } of platformIdsByAccount(receipted)) await lockSentMessages(trx, account.id, ids);
   const now = new Date();
-  for (const part of sent) {
-    const [conversation] = (await trx('conversations')
-      .insert({
-        id: newId('conv'),
-        ownerId: account.ownerId,
-        profileId: account.profileId,
-        accountId: account.id,
-        platformConversationId: part.platformConversationId,
-        participant: JSON.stringify({ id: part.platformConversationId, name: null, username: null, phone: null }),
-        lastMessageAt: now,
-      })
-      .onConflict(['accountId', 'platformConversationId'])
-      .merge({
-        lastMessageAt: trx.raw('greatest(conversations.last_message_at, excluded.last_message_at)'),
-        unreadCount: 0,
-        updatedAt: trx.fn.now(),
-      })
-      .returning('id')) as Array<{ id: string }>;
-    await trx('messages')
-      .insert({
-        id: newId('msg'),
-        conversationId: conversation!.id,
-        accountId: account.id,
-        direction: 'out',
-        fromId: account.platformAccountId ?? account.id,
-        text: part.text ?? '',
-        platformMessageId: part.platformMessageId,
-        sentAt: now,
-        type: part.kind satisfies MessageKind,
-        status,
-        attachments: JSON.stringify(part.media ? [attachmentOf(part.media)] : []),
-        statusHistory: JSON.stringify(status === 'sent' ? [{ status: 'sent', at: now.toISOString() }] : []),
-        replyToCommentId,
-      })
-      .onConflict(['accountId', 'platformMessageId'])
-      .ignore();
+  const conversations = new Map<string, { account: AccountRow; platformConversationId: string }>();
+  for (const { account, sent } of writes)
+    for (const { platformConversationId } of sent)
+      conversations.set(conversationLockOrder(account.id, platformConversationId), { account, platformConversationId });
+  const messages = writes.flatMap(({ account, sent, how: { replyToCommentId = null, status = 'sent' } }) =>
+    sent.map((part) => ({
+      id: newId('msg'),
+      account_id: account.id,
+      platform_conversation_id: part.platformConversationId,
+      from_id: account.platformAccountId ?? account.id,
+      text: part.text ?? '',
+      platform_message_id: part.platformMessageId,
+      type: part.kind satisfies MessageKind,
+      status,
+      attachments: part.media ? [attachmentOf(part.media)] : [],
+      status_history: status === 'sent' ? [{ status: 'sent', at: now.toISOString() }] : [],
+      reply_to_comment_id: replyToCommentId,
+    })),
+  );
+  await trx.raw(
+    `WITH conversation AS (
+       INSERT INTO conversations (id, owner_id, profile_id, account_id, platform_conversation_id, participant, last_message_at)
+       SELECT c.id, c.owner_id, c.profile_id, c.account_id, c.platform_conversation_id, c.participant, ?
+       FROM jsonb_to_recordset(?::jsonb)
+         AS c(id text, owner_id text, profile_id text, account_id text, platform_conversation_id text, participant jsonb)
+       ON CONFLICT (account_id, platform_conversation_id) DO UPDATE SET
+         last_message_at = greatest(conversations.last_message_at, excluded.last_message_at), unread_count = 0, updated_at = now()
+       RETURNING id, account_id, platform_conversation_id
+     )
+     INSERT INTO messages (id, conversation_id, account_id, direction, from_id, text, platform_message_id, sent_at, type, status,
+       attachments, status_history, reply_to_comment_id)
+     SELECT m.id, conversation.id, m.account_id, 'out', m.from_id, m.text, m.platform_message_id, ?, m.type, m.status,
+       m.attachments, m.status_history, m.reply_to_comment_id
+     FROM jsonb_to_recordset(?::jsonb) AS m(id text, account_id text, platform_conversation_id text, from_id text, text text,
+       platform_message_id text, type text, status text, attachments jsonb, status_history jsonb, reply_to_comment_id text)
+     JOIN conversation USING (account_id, platform_conversation_id)
+     ON CONFLICT (account_id, platform_message_id) DO NOTHING`,
+    [
+      now,
+      JSON.stringify(
+        [...conversations]
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([, { account, platformConversationId }]) => ({
+            id: newId('conv'),
+            owner_id: account.ownerId,
+            profile_id: account.profileId,
+            account_id: account.id,
+            platform_conversation_id: platformConversationId,
+            participant: { id: platformConversationId, name: null, username: null, phone: null },
+          })),
+      ),
+      now,
+      JSON.stringify(messages),
+    ],
+  );
+  for (const { account, ids } of platformIdsByAccount(receipted)) await applyEarlyReceipts(trx, account.id, ids);
+}
+
+/** The platform ids of the messages written, by account. */
+function platformIdsByAccount(writes: SentMessages[]): Array<{ account: AccountRow; ids: string[] }> {
+  const byAccount = new Map<string, { account: AccountRow; ids: string[] }>();
+  for (const { account, sent } of writes) {
+    const entry = byAccount.get(account.id) ?? { account, ids: [] };
+    entry.ids.push(...sent.map((part) => part.platformMessageId));
+    byAccount.set(account.id, entry);
   }
-  if (receipts) await applyEarlyReceipts(trx, account.id, ids);
+  return [...byAccount.values()];
 }

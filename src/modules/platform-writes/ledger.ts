@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { Batcher, perPool } from '../../lib/batcher.js';
 import { PlatformError } from '../../platforms/errors.js';
 import { WriteInProgressError, WriteKeyReusedError, WriteOutcomeUnknownError } from './errors.js';
 import {
@@ -11,6 +12,7 @@ import {
   settleUnknown,
   takeLease,
   type WriteKey,
+  type WriteToStart,
 } from './records.js';
 
 /**
@@ -32,6 +34,25 @@ export interface PlatformWrite<Result> extends WriteKey {
   reconcile?(since: Date): Promise<Result | null>;
   /** Stores the result in the caller's records, in the transaction that settles the write: both or neither. */
   store(trx: Knex.Transaction, result: Result): Promise<void>;
+  /** Where the result may be kept together with other writes' stored at the same time (see SharedStore). */
+  together?: { shared: SharedStore<unknown>; item(result: Result): unknown };
+}
+
+/**
+ * Where the results of many writes are kept in one go, a statement or two whatever their number (a worker's
+ * replies): writes that share one and are stored at about the same time are stored together, in one transaction
+ * with their settlements. `storeAll` locks what it must in the order the other transactions lock it.
+ */
+export class SharedStore<Item> {
+  constructor(readonly storeAll: (trx: Knex.Transaction, items: Item[]) => Promise<void>) {}
+
+  /** The `store` (alone) and `together` of a write that keeps `item(result)` here. */
+  keeping<Result>(item: (result: Result) => Item): Pick<PlatformWrite<Result>, 'store' | 'together'> {
+    return {
+      store: (trx, result) => this.storeAll(trx, [item(result)]),
+      together: { shared: this as SharedStore<unknown>, item },
+    };
+  }
 }
 
 /** `sent`: by this call; `reconciled`: found done on the platform after a lost answer; `replayed`: settled before. */
@@ -42,6 +63,85 @@ export interface Written<Result> {
 
 /** Longer than any platform call (their time-out is 20 s): a lease that runs out means the caller died mid-call. */
 const DEFAULT_LEASE_SECONDS = 120;
+
+/** What a caller of a batch gets: its own item's outcome, a failure included. */
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function unwrap<T>(outcome: Outcome<T>): T {
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
+}
+
+interface ToStore {
+  write: PlatformWrite<unknown>;
+  result: unknown;
+}
+
+/**
+ * The statements that writes made at about the same time share (a worker's many sends): their starts in one
+ * insert; the stores of those that share a store, and their settlements, in one transaction. One set per pool.
+ */
+interface SharedStatements {
+  starts: Batcher<WriteToStart, Outcome<boolean>>;
+  stores: Batcher<ToStore, Outcome<void>>;
+}
+
+const STARTS_BATCH = 100;
+const STORES_BATCH = 50;
+const shared = perPool((db: Knex): SharedStatements => ({
+  starts: new Batcher((writes) => startTogether(db, writes), STARTS_BATCH),
+  stores: new Batcher((stored) => storeTogether(db, stored), STORES_BATCH),
+}));
+
+/** Starts the writes in one statement; when that fails, each alone, so that one bad write fails only itself. */
+async function startTogether(db: Knex, writes: WriteToStart[]): Promise<Array<Outcome<boolean>>> {
+  try {
+    return (await insertStarted(db, writes)).map((value) => ({ ok: true, value }));
+  } catch (error) {
+    if (writes.length === 1) return [{ ok: false, error }];
+    return settledEach(writes, async (write) => (await insertStarted(db, [write]))[0]!);
+  }
+}
+
+/**
+ * Stores the results of writes that share stores together, and settles the writes, in one transaction; when that
+ * fails, each in a transaction of its own, so that one store that cannot be written fails only its own write.
+ */
+async function storeTogether(db: Knex, stored: ToStore[]): Promise<Array<Outcome<void>>> {
+  if (stored.length === 1) return settledEach(stored, (one) => storeAlone(db, one));
+  try {
+    await db.transaction(async (trx) => {
+      const byStore = new Map<SharedStore<unknown>, unknown[]>();
+      for (const { write, result } of stored) {
+        const { shared, item } = write.together!;
+        const items = byStore.get(shared) ?? [];
+        items.push(item(result));
+        byStore.set(shared, items);
+      }
+      for (const [sharedStore, items] of byStore) await sharedStore.storeAll(trx, items);
+      await settleSucceeded(
+        trx,
+        stored.map(({ write, result }) => ({ key: write, result })),
+      );
+    });
+    return stored.map(() => ({ ok: true, value: undefined }));
+  } catch {
+    return settledEach(stored, (one) => storeAlone(db, one));
+  }
+}
+
+/** Each item in turn, each with its own outcome. */
+async function settledEach<T, R>(items: T[], each: (item: T) => Promise<R>): Promise<Array<Outcome<R>>> {
+  const outcomes: Array<Outcome<R>> = [];
+  for (const item of items)
+    outcomes.push(
+      await each(item).then(
+        (value): Outcome<R> => ({ ok: true, value }),
+        (error: unknown): Outcome<R> => ({ ok: false, error }),
+      ),
+    );
+  return outcomes;
+}
 
 /**
  * Does the write at most once per key. The attempt is recorded and committed before the platform is called, and
@@ -91,7 +191,7 @@ type Begun = { kind: 'send' } | { kind: 'replay'; result: unknown } | { kind: 'l
 
 /** Starts (and commits) an attempt under the key, or says what became of the one before. */
 async function begin(db: Knex, write: PlatformWrite<unknown>, leaseSeconds: number): Promise<Begun> {
-  if (await insertStarted(db, write, leaseSeconds)) return { kind: 'send' };
+  if (unwrap(await shared(db).starts.add({ ...write, leaseSeconds }))) return { kind: 'send' };
   return db.transaction(async (trx): Promise<Begun> => {
     const row = await lockWrite(trx, write, write);
     if (!row.sameRequest) throw new WriteKeyReusedError();
@@ -129,14 +229,21 @@ async function reconcile<Result>(db: Knex, write: PlatformWrite<Result>, since: 
 }
 
 /**
- * The caller's records and the settled write, in one transaction. If that fails, the platform has done the write and
- * nothing says so: a lost answer, left started for the next attempt to reconcile, at once rather than after the lease.
+ * The caller's records and the settled write, in one transaction (shared with other writes stored at about the
+ * same time). If that fails, the platform has done the write and nothing says so: a lost answer, left started
+ * for the next attempt to reconcile, at once rather than after the lease.
  */
 async function store<Result>(db: Knex, write: PlatformWrite<Result>, result: Result): Promise<void> {
+  const toStore = { write: write as PlatformWrite<unknown>, result };
+  if (!write.together) return storeAlone(db, toStore);
+  unwrap(await shared(db).stores.add(toStore));
+}
+
+async function storeAlone(db: Knex, { write, result }: ToStore): Promise<void> {
   try {
     await db.transaction(async (trx) => {
       await write.store(trx, result);
-      await settleSucceeded(trx, write, result);
+      await settleSucceeded(trx, [{ key: write, result }]);
     });
   } catch (error) {
     await releaseLease(db, write).catch(() => {});

@@ -22,26 +22,38 @@ export interface WriteRow extends WriteKey {
 const whereKey = ({ ownerId, accountId, key }: WriteKey) => ({ ownerId, accountId, key });
 const lease = (db: Knex, seconds: number) => db.raw('now() + make_interval(secs => ?)', [seconds]);
 
-/** A new write, started and leased; undefined when the key has a write already. */
-export async function insertStarted(
-  db: Knex,
-  write: WriteKey & { kind: string; request: unknown },
-  leaseSeconds: number,
-): Promise<boolean> {
+/** A write to start, leased for `leaseSeconds`. */
+export interface WriteToStart extends WriteKey {
+  kind: string;
+  request: unknown;
+  leaseSeconds: number;
+}
+
+const keyText = ({ ownerId, accountId, key }: WriteKey) => `${ownerId}\u0000${accountId}\u0000${key}`;
+
+/**
+ * New writes, started and leased, in one statement: whether each was started. Not one whose key has a write
+ * already, nor a second one with the key of an earlier one in `writes`.
+ */
+export async function insertStarted(db: Knex, writes: WriteToStart[]): Promise<boolean[]> {
   const inserted = (await db('platformWrites')
-    .insert({
-      ...whereKey(write),
-      kind: write.kind,
-      request: JSON.stringify(write.request),
-      status: 'started',
-      attempts: 1,
-      startedAt: db.fn.now(),
-      leaseUntil: lease(db, leaseSeconds),
-    })
+    .insert(
+      writes.map((write) => ({
+        ...whereKey(write),
+        kind: write.kind,
+        request: JSON.stringify(write.request),
+        status: 'started',
+        attempts: 1,
+        startedAt: db.fn.now(),
+        leaseUntil: lease(db, write.leaseSeconds),
+      })),
+    )
     .onConflict(['ownerId', 'accountId', 'key'])
     .ignore()
-    .returning('key')) as unknown[];
-  return inserted.length > 0;
+    .returning(['ownerId', 'accountId', 'key'])) as WriteKey[];
+  const started = new Set(inserted.map(keyText));
+  // Set.delete answers true once per key: to the first write that has it.
+  return writes.map((write) => started.delete(keyText(write)));
 }
 
 /** The key's write, locked until the caller's transaction ends; `sameRequest`: whether it was asked for this request. */
@@ -83,10 +95,14 @@ export async function releaseLease(db: Knex, key: WriteKey): Promise<void> {
     .update({ leaseUntil: null });
 }
 
-export async function settleSucceeded(trx: Knex.Transaction, key: WriteKey, result: unknown): Promise<void> {
-  await trx('platformWrites')
-    .where(whereKey(key))
-    .update({ status: 'succeeded', result: JSON.stringify(result), leaseUntil: null, settledAt: trx.fn.now() });
+/** Writes done, each with the platform's result, in one statement. */
+export async function settleSucceeded(trx: Knex.Transaction, done: Array<{ key: WriteKey; result: unknown }>): Promise<void> {
+  await trx.raw(
+    `UPDATE platform_writes w SET status = 'succeeded', result = v.result, lease_until = NULL, settled_at = now()
+     FROM jsonb_to_recordset(?::jsonb) AS v(owner_id text, account_id text, key text, result jsonb)
+     WHERE w.owner_id = v.owner_id AND w.account_id = v.account_id AND w.key = v.key`,
+    [JSON.stringify(done.map(({ key, result }) => ({ owner_id: key.ownerId, account_id: key.accountId, key: key.key, result })))],
+  );
 }
 
 /** The platform refused, or never got the request: nothing was done, and the key may be tried again. */

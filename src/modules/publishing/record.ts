@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { BatchWriter } from '../../lib/batch-writer.js';
+import { Batcher } from '../../lib/batcher.js';
 import type { Services } from '../../services.js';
 import { noteSuccesses, recordPlatformOutcome } from '../accounts/accounts.js';
 import { emitEvents, type NewEvent } from '../events/emit.js';
@@ -170,6 +170,6 @@ async function afterCommit(services: Services, finished: Finished[]): Promise<vo
 }
 
 /** Outcomes recorded in batches of up to 200; those a dying worker never wrote leave their leases to run out (the next claim reconciles). */
-export function outcomeRecorder(services: Services): BatchWriter<Finished> {
-  return new BatchWriter((batch) => recordOutcomes(services, batch), 200);
+export function outcomeRecorder(services: Services): Batcher<Finished> {
+  return new Batcher((batch) => recordOutcomes(services, batch), 200);
 }

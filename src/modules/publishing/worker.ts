@@ -4,7 +4,7 @@ import { type AttemptContext, attemptTarget, loadContext, type Outcome } from '.
 import { type Claimed, claimDue, markAttemptsStarted, renewLeases } from './claim.js';
 import { failure } from './failures.js';
 import { type Finished, outcomeRecorder } from './record.js';
-import { BatchWriter } from '../../lib/batch-writer.js';
+import { Batcher } from '../../lib/batcher.js';
 import { POSTS_CHANNEL } from './wake.js';
 
 /** Due targets are looked for at least this often, NOTIFY or not: retries coming due, a lost wake-up. */
@@ -36,9 +36,9 @@ export class PublishWorker extends LeaseWorker<Leased, Outcome> {
 /** The targets' side of a `PublishWorker`: what it claims, how it publishes, how it records. */
 export class TargetPublishing implements LeasedWork<Leased, Outcome> {
   readonly settings: LeaseWorkerSettings;
-  private readonly recorder: BatchWriter<Finished>;
+  private readonly recorder: Batcher<Finished>;
   /** Marks of attempts about to start, committed in batches: the calls that wait meanwhile go out together. */
-  private readonly marks: BatchWriter<Claimed>;
+  private readonly marks: Batcher<Claimed>;
 
   constructor(private readonly services: Services) {
     // A claim is a few round trips and a commit: claims in parallel keep the platform calls fed while one of them
@@ -53,7 +53,7 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
       leaseSeconds,
     };
     this.recorder = outcomeRecorder(services);
-    this.marks = new BatchWriter(
+    this.marks = new Batcher(
       (batch) =>
         markAttemptsStarted(
           services.db,

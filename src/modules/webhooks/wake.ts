@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { BatchWriter } from '../../lib/batch-writer.js';
+import { Batcher } from '../../lib/batcher.js';
 import type { Logger } from '../../lib/logger.js';
 
 /** Woken when platform webhooks are stored: the intake workers (./worker.ts) process them at once. */
@@ -13,13 +13,13 @@ export const INTAKE_CHANNEL = 'socialgate_intake';
  * workers' next look, within a second.
  */
 export class IntakeWaker {
-  private readonly sending: BatchWriter<null>;
+  private readonly sending: Batcher<null>;
 
   constructor(
     db: Knex,
     private readonly logger: Logger,
   ) {
-    this.sending = new BatchWriter(async () => {
+    this.sending = new Batcher(async () => {
       await db.raw('SELECT pg_notify(?, ?)', [INTAKE_CHANNEL, '']);
     }, Number.MAX_SAFE_INTEGER);
   }

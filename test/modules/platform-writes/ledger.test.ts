@@ -5,7 +5,7 @@ import { PlatformError } from '../../../src/platforms/errors.js';
 import type { Published } from '../../../src/platforms/capabilities/publishing.js';
 import { accountById, adapterAccount } from '../../../src/modules/accounts/read.js';
 import { WriteInProgressError, WriteKeyReusedError, WriteOutcomeUnknownError } from '../../../src/modules/platform-writes/errors.js';
-import { type PlatformWrite, writeOnce, type Written } from '../../../src/modules/platform-writes/ledger.js';
+import { type PlatformWrite, SharedStore, writeOnce, type Written } from '../../../src/modules/platform-writes/ledger.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
 import { BotchatPeople, connectBot } from '../../support/sandbox/botchat.js';
@@ -233,5 +233,93 @@ describe('platform writes — a message sent at most once per key, whatever is l
     expect(retried.how).to.equal('reconciled');
     expect(await onPlatform(text)).to.have.length(1);
     expect(await inConversation(text)).to.deep.equal([`out:${text}`]);
+  });
+  describe('writes asked for at once', () => {
+    /** A store shared by the writes below, which says how many results each of its calls kept. */
+    function sharedMessages() {
+      const calls: number[] = [];
+      const store = new SharedStore<{ text: string; sent: Published; direction?: string }>(async (trx, items) => {
+        calls.push(items.length);
+        for (const { text, sent, direction } of items) await storeSent(trx, text, sent, direction);
+      });
+      return { calls, store };
+    }
+
+    /** Writes of `texts` whose sends finish together: each waits, once sent, until all have been sent. */
+    async function sendTogether(texts: string[], keep: (text: string) => Pick<PlatformWrite<Published>, 'store' | 'together'>) {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let sent = 0;
+      const writes = texts.map((text, index) =>
+        writeOnce(
+          app.services.db,
+          messageWrite(`batch-${index}-${text.length}`, text, {
+            send: async () => {
+              const done = await sendMessage(text);
+              sent += 1;
+              await gate;
+              return done;
+            },
+            ...keep(text),
+          }),
+        ).catch((error: Error) => error),
+      );
+      await until(async () => sent === texts.length);
+      release();
+      return Promise.all(writes);
+    }
+
+    it('are stored together: each sent once, kept and settled, the first store alone and the others in one call', async () => {
+      const { calls, store } = sharedMessages();
+      const texts = [1, 2, 3, 4, 5].map((n) => `Your order 20${n} has shipped.`);
+      const outcomes = await sendTogether(texts, (text) => store.keeping((sent: Published) => ({ text, sent })));
+      expect(outcomes.map((outcome) => (outcome instanceof Error ? outcome.message : outcome.how))).to.deep.equal(texts.map(() => 'sent'));
+      expect(calls).to.deep.equal([1, 4]);
+      for (const [index, text] of texts.entries()) {
+        expect(await onPlatform(text)).to.have.length(1);
+        expect(await inConversation(text)).to.deep.equal([`out:${text}`]);
+        expect(await ledgerRow(`batch-${index}-${text.length}`)).to.include({ status: 'succeeded', attempts: 1 });
+      }
+    });
+
+    it('two with one key started in the same statement: one sends, the other replays it or is told it is under way', async () => {
+      // The first write goes alone; the two that arrive meanwhile are started together.
+      const first = writeOnce(app.services.db, messageWrite('order-1010', 'Your order 1010 has shipped.'));
+      const twice = messageWrite('order-1011', 'Your order 1011 has shipped.');
+      const outcomes = await Promise.all(
+        [writeOnce(app.services.db, twice), writeOnce(app.services.db, twice)].map((ask) => ask.catch((error: Error) => error)),
+      );
+      expect((await first).how).to.equal('sent');
+      const told = outcomes.map((outcome) =>
+        outcome instanceof WriteInProgressError ? 'under way' : outcome instanceof Error ? outcome.message : outcome.how,
+      );
+      expect(told).to.include('sent');
+      expect(told.filter((one) => one !== 'sent')).to.satisfy(
+        (others: string[]) => others.length === 1 && ['replayed', 'under way'].includes(others[0]!),
+      );
+      expect(await onPlatform('Your order 1011 has shipped.')).to.have.length(1);
+    });
+
+    it('one store that cannot be written fails only its own write; the others are kept', async () => {
+      const { store } = sharedMessages();
+      const texts = ['Order 301 shipped.', 'Order 302 shipped.', 'Order 303 shipped.', 'Order 304 shipped.'];
+      const outcomes = await sendTogether(texts, (text) =>
+        store.keeping((sent: Published) => ({ text, sent, direction: text.includes('303') ? 'sideways' : 'out' })),
+      );
+      expect(outcomes.map((outcome) => (outcome instanceof Error ? 'failed' : outcome.how))).to.deep.equal([
+        'sent',
+        'sent',
+        'failed',
+        'sent',
+      ]);
+      for (const [index, text] of texts.entries()) {
+        const failed = text.includes('303');
+        expect(await inConversation(text)).to.deep.equal(failed ? [] : [`out:${text}`]);
+        // The failed one's answer is lost to our records: left started, for the next attempt to reconcile.
+        expect(await ledgerRow(`batch-${index}-${text.length}`)).to.include({ status: failed ? 'started' : 'succeeded' });
+      }
+    });
   });
 });

@@ -1,0 +1,63 @@
+/**
+ * Does work on items in batches: the first waits for nobody; those that arrive while a batch is in hand go
+ * together in the next (at most `maxBatch`). `run` answers one result per item of the batch, in its order
+ * (nothing for a batch of writes); each caller's promise settles with its own item's result once the batch is
+ * done, or with the batch's failure.
+ */
+export class Batcher<T, R = void> {
+  private queue: Array<{ item: T; resolve: (result: R) => void; reject: (error: unknown) => void }> = [];
+  private running = false;
+
+  constructor(
+    private readonly run: (batch: T[]) => Promise<readonly R[] | void>,
+    private readonly maxBatch: number,
+  ) {}
+
+  add(item: T): Promise<R> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      try {
+        const results = await this.run(batch.map((entry) => entry.item));
+        batch.forEach((entry, index) => entry.resolve(results?.[index] as R));
+      } catch (error) {
+        for (const entry of batch) entry.reject(error ?? new Error('a batch failed'));
+      }
+    }
+    this.running = false;
+  }
+}
+
+/**
+ * One `make(pool)` per database pool, made on first use: the batchers that a pool's concurrent callers share. Never
+ * given a transaction: a batch of statements runs on the pool, outside any caller's transaction.
+ */
+export function perPool<Pool extends object, Shared>(make: (pool: Pool) => Shared): (pool: Pool) => Shared {
+  const made = new WeakMap<Pool, Shared>();
+  return (pool) => {
+    let shared = made.get(pool);
+    if (shared === undefined) {
+      shared = make(pool);
+      made.set(pool, shared);
+    }
+    return shared;
+  };
+}
+
+/** Reads of single rows by id, those asked for while a read is in hand made together: each caller gets its row or undefined. */
+export function readsById<Row extends { id: string }>(
+  read: (ids: string[]) => Promise<Row[]>,
+  maxBatch = 100,
+): Batcher<string, Row | undefined> {
+  return new Batcher(async (ids) => {
+    const byId = new Map((await read([...new Set(ids)])).map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id));
+  }, maxBatch);
+}

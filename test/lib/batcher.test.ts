@@ -1,0 +1,35 @@
+import { expect } from 'chai';
+import { Batcher } from '../../src/lib/batcher.js';
+
+describe('Batcher — items that arrive while a batch is in hand go together in the next', () => {
+  it('answers each caller its own item’s result, the first batch alone and the rest together', async () => {
+    const batches: number[][] = [];
+    const squares = new Batcher<number, number>(async (batch) => {
+      batches.push(batch);
+      await Promise.resolve();
+      return batch.map((n) => n * n);
+    }, 10);
+    const results = await Promise.all([1, 2, 3, 4].map((n) => squares.add(n)));
+    expect(results).to.deep.equal([1, 4, 9, 16]);
+    expect(batches).to.deep.equal([[1], [2, 3, 4]]);
+  });
+
+  it('takes at most maxBatch items at a time', async () => {
+    const batches: number[][] = [];
+    const batcher = new Batcher<number>(async (batch) => {
+      batches.push(batch);
+    }, 2);
+    await Promise.all([1, 2, 3, 4, 5].map((n) => batcher.add(n)));
+    expect(batches).to.deep.equal([[1], [2, 3], [4, 5]]);
+  });
+
+  it('fails every caller of a failed batch, and goes on with the next', async () => {
+    const batcher = new Batcher<number, string>(async (batch) => {
+      if (batch.includes(2)) throw new Error('refused');
+      return batch.map(String);
+    }, 10);
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => batcher.add(n)));
+    expect(settled.map((one) => one.status)).to.deep.equal(['fulfilled', 'rejected', 'rejected']);
+    expect(await batcher.add(4)).to.equal('4');
+  });
+});
