@@ -14,7 +14,7 @@ const accountReads = perPool((db: Knex) => readsById(async (ids): Promise<Accoun
 
 /** The owner's account, or 404; 403 when it belongs to a profile outside the caller's key. */
 export async function findAccount(db: Knex, principal: Principal, id: string): Promise<AccountRow> {
-  const row = db.isTransaction ? await AccountRow.query(db).findById(id) : await accountReads(db).add(id);
+  const row = db.isTransaction ? await accountById(db, id) : await accountReads(db).add(id);
   return checkedAccount(principal, row);
 }
 

@@ -6,7 +6,7 @@ import type { Services } from '../../services.js';
 import { accountsAddressedByEach } from '../accounts/incoming.js';
 import type { AccountRow } from '../accounts/models.js';
 import { emitEvents, type NewEvent } from '../events/emit.js';
-import { conversationLockOrder } from './stored.js';
+import { conversationLockOrder, inLockOrder } from './stored.js';
 
 /** A message a person sent, and the connected account it was sent to. */
 export interface AddressedMessage {
@@ -88,7 +88,7 @@ async function upsertConversations(trx: Knex.Transaction, messages: AddressedMes
     const before = latest.get(key)?.lastMessageAt;
     latest.set(key, { ...item, lastMessageAt: before && before > item.message.sentAt ? before : item.message.sentAt });
   }
-  const ordered = [...latest].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, item]) => item);
+  const ordered = inLockOrder(latest);
   const rows = (await trx('conversations')
     .insert(
       ordered.map(({ account, message, lastMessageAt }) => ({

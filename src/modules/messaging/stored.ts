@@ -30,6 +30,11 @@ export function conversationLockOrder(accountId: string, platformConversationId:
   return `${accountId}\u0000${platformConversationId}`;
 }
 
+/** The conversations keyed by `conversationLockOrder`, in that order. */
+export function inLockOrder<T>(byLockOrder: Map<string, T>): T[] {
+  return [...byLockOrder].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, conversation]) => conversation);
+}
+
 /** How sent messages are stored: the comment privately replied to, their status, whether receipts may come. */
 export interface SentStore {
   replyToCommentId?: string | null;
@@ -65,8 +70,8 @@ export function keptAsSent(account: AccountRow, how: SentStore): Pick<PlatformWr
  * platform reports them. Conversations are locked in `conversationLockOrder`, as the intake locks them.
  */
 export async function storeSentMessages(trx: Knex.Transaction, writes: SentMessages[]): Promise<void> {
-  const receipted = writes.filter(({ how }) => how.receipts);
-  for (const { account, ids } of platformIdsByAccount(receipted)) await lockSentMessages(trx, account.id, ids);
+  const receipted = platformIdsByAccount(writes.filter(({ how }) => how.receipts));
+  for (const { account, ids } of receipted) await lockSentMessages(trx, account.id, ids);
   const now = new Date();
   const conversations = new Map<string, { account: AccountRow; platformConversationId: string }>();
   for (const { account, sent } of writes)
@@ -108,22 +113,20 @@ export async function storeSentMessages(trx: Knex.Transaction, writes: SentMessa
     [
       now,
       JSON.stringify(
-        [...conversations]
-          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-          .map(([, { account, platformConversationId }]) => ({
-            id: newId('conv'),
-            owner_id: account.ownerId,
-            profile_id: account.profileId,
-            account_id: account.id,
-            platform_conversation_id: platformConversationId,
-            participant: { id: platformConversationId, name: null, username: null, phone: null },
-          })),
+        inLockOrder(conversations).map(({ account, platformConversationId }) => ({
+          id: newId('conv'),
+          owner_id: account.ownerId,
+          profile_id: account.profileId,
+          account_id: account.id,
+          platform_conversation_id: platformConversationId,
+          participant: { id: platformConversationId, name: null, username: null, phone: null },
+        })),
       ),
       now,
       JSON.stringify(messages),
     ],
   );
-  for (const { account, ids } of platformIdsByAccount(receipted)) await applyEarlyReceipts(trx, account.id, ids);
+  for (const { account, ids } of receipted) await applyEarlyReceipts(trx, account.id, ids);
 }
 
 /** The platform ids of the messages written, by account. */
