@@ -61,3 +61,40 @@ export function readsById<Row extends { id: string }>(
     return ids.map((id) => byId.get(id));
   }, maxBatch);
 }
+
+/** One item's share of a batch: its value, or the failure that is its alone. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+export function unwrap<T>(outcome: Outcome<T>): T {
+  if (!outcome.ok) throw outcome.error;
+  return outcome.value;
+}
+
+/** Each item in turn, each with its own outcome. */
+export async function settledEach<T, R>(items: T[], each: (item: T) => Promise<R>): Promise<Array<Outcome<R>>> {
+  const outcomes: Array<Outcome<R>> = [];
+  for (const item of items)
+    outcomes.push(
+      await each(item).then(
+        (value): Outcome<R> => ({ ok: true, value }),
+        (error: unknown): Outcome<R> => ({ ok: false, error }),
+      ),
+    );
+  return outcomes;
+}
+
+/**
+ * Items done together by one statement, `all` (one result per item, in order), in batches as a `Batcher` makes
+ * them; when a batch's statement fails, each of its items is tried alone, so that one bad item fails only itself.
+ */
+export function togetherOrAlone<T, R>(all: (items: T[]) => Promise<readonly R[]>, maxBatch: number): (item: T) => Promise<R> {
+  const batcher = new Batcher<T, Outcome<R>>(async (items) => {
+    try {
+      return (await all(items)).map((value): Outcome<R> => ({ ok: true, value }));
+    } catch (error) {
+      if (items.length === 1) return [{ ok: false, error }];
+      return settledEach(items, async (item) => (await all([item]))[0]!);
+    }
+  }, maxBatch);
+  return async (item) => unwrap(await batcher.add(item));
+}

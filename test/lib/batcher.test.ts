@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Batcher } from '../../src/lib/batcher.js';
+import { Batcher, togetherOrAlone } from '../../src/lib/batcher.js';
 
 describe('Batcher — items that arrive while a batch is in hand go together in the next', () => {
   it('answers each caller its own item’s result, the first batch alone and the rest together', async () => {
@@ -31,5 +31,25 @@ describe('Batcher — items that arrive while a batch is in hand go together in 
     const settled = await Promise.allSettled([1, 2, 3].map((n) => batcher.add(n)));
     expect(settled.map((one) => one.status)).to.deep.equal(['fulfilled', 'rejected', 'rejected']);
     expect(await batcher.add(4)).to.equal('4');
+  });
+});
+
+describe('togetherOrAlone — one statement for a batch; when it fails, each item alone', () => {
+  it('fails only the item its statement cannot take; the others of its batch get their results', async () => {
+    const statements: number[][] = [];
+    const doubled = togetherOrAlone(async (items: number[]) => {
+      statements.push(items);
+      await Promise.resolve();
+      if (items.includes(3)) throw new Error('3 is refused');
+      return items.map((n) => n * 2);
+    }, 10);
+    const settled = await Promise.allSettled([1, 2, 3, 4].map((n) => doubled(n)));
+    expect(settled.map((one) => (one.status === 'fulfilled' ? one.value : (one.reason as Error).message))).to.deep.equal([
+      2,
+      4,
+      '3 is refused',
+      8,
+    ]);
+    expect(statements).to.deep.equal([[1], [2, 3, 4], [2], [3], [4]]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { Batcher, perPool } from '../../lib/batcher.js';
+import { Batcher, type Outcome, perPool, settledEach, togetherOrAlone, unwrap } from '../../lib/batcher.js';
 import { PlatformError } from '../../platforms/errors.js';
 import { WriteInProgressError, WriteKeyReusedError, WriteOutcomeUnknownError } from './errors.js';
 import {
@@ -64,14 +64,6 @@ export interface Written<Result> {
 /** Longer than any platform call (their time-out is 20 s): a lease that runs out means the caller died mid-call. */
 const DEFAULT_LEASE_SECONDS = 120;
 
-/** What a caller of a batch gets: its own item's outcome, a failure included. */
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-function unwrap<T>(outcome: Outcome<T>): T {
-  if (!outcome.ok) throw outcome.error;
-  return outcome.value;
-}
-
 interface ToStore {
   write: PlatformWrite<unknown>;
   result: unknown;
@@ -82,26 +74,17 @@ interface ToStore {
  * insert; the stores of those that share a store, and their settlements, in one transaction. One set per pool.
  */
 interface SharedStatements {
-  starts: Batcher<WriteToStart, Outcome<boolean>>;
+  /** Whether the write was started now (false: its key was started before). */
+  start: (write: WriteToStart) => Promise<boolean>;
   stores: Batcher<ToStore, Outcome<void>>;
 }
 
 const STARTS_BATCH = 100;
 const STORES_BATCH = 50;
 const shared = perPool((db: Knex): SharedStatements => ({
-  starts: new Batcher((writes) => startTogether(db, writes), STARTS_BATCH),
+  start: togetherOrAlone((writes) => insertStarted(db, writes), STARTS_BATCH),
   stores: new Batcher((stored) => storeTogether(db, stored), STORES_BATCH),
 }));
-
-/** Starts the writes in one statement; when that fails, each alone, so that one bad write fails only itself. */
-async function startTogether(db: Knex, writes: WriteToStart[]): Promise<Array<Outcome<boolean>>> {
-  try {
-    return (await insertStarted(db, writes)).map((value) => ({ ok: true, value }));
-  } catch (error) {
-    if (writes.length === 1) return [{ ok: false, error }];
-    return settledEach(writes, async (write) => (await insertStarted(db, [write]))[0]!);
-  }
-}
 
 /**
  * Stores the results of writes that share stores together, and settles the writes, in one transaction; when that
@@ -128,19 +111,6 @@ async function storeTogether(db: Knex, stored: ToStore[]): Promise<Array<Outcome
   } catch {
     return settledEach(stored, (one) => storeAlone(db, one));
   }
-}
-
-/** Each item in turn, each with its own outcome. */
-async function settledEach<T, R>(items: T[], each: (item: T) => Promise<R>): Promise<Array<Outcome<R>>> {
-  const outcomes: Array<Outcome<R>> = [];
-  for (const item of items)
-    outcomes.push(
-      await each(item).then(
-        (value): Outcome<R> => ({ ok: true, value }),
-        (error: unknown): Outcome<R> => ({ ok: false, error }),
-      ),
-    );
-  return outcomes;
 }
 
 /**
@@ -191,7 +161,7 @@ type Begun = { kind: 'send' } | { kind: 'replay'; result: unknown } | { kind: 'l
 
 /** Starts (and commits) an attempt under the key, or says what became of the one before. */
 async function begin(db: Knex, write: PlatformWrite<unknown>, leaseSeconds: number): Promise<Begun> {
-  if (unwrap(await shared(db).starts.add({ ...write, leaseSeconds }))) return { kind: 'send' };
+  if (await shared(db).start({ ...write, leaseSeconds })) return { kind: 'send' };
   return db.transaction(async (trx): Promise<Begun> => {
     const row = await lockWrite(trx, write, write);
     if (!row.sameRequest) throw new WriteKeyReusedError();

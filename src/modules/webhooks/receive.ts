@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+import { perPool, togetherOrAlone } from '../../lib/batcher.js';
 import { NotImplementedError } from '../../lib/errors.js';
 import type { IncomingRequest, WebhookReceiver } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
@@ -42,6 +44,33 @@ function verificationLookups(services: Services): VerificationLookups {
   return found;
 }
 
+interface ReceivedWebhook {
+  platform: string;
+  dedupeKey: string;
+  sourceAccountId: string | null;
+  body: string;
+  headers: string;
+}
+
+/**
+ * Stores webhooks received at about the same time in one insert, one commit for all (each in the order received):
+ * whether each was stored, or dropped as a duplicate of one stored before it, in this batch or earlier.
+ */
+async function insertReceived(db: Knex, webhooks: ReceivedWebhook[]): Promise<boolean[]> {
+  const keyOf = (webhook: Pick<ReceivedWebhook, 'platform' | 'dedupeKey'>) => `${webhook.platform}\n${webhook.dedupeKey}`;
+  const inserted = (await db('platformWebhooks')
+    .insert(webhooks)
+    .onConflict(['platform', 'dedupeKey'])
+    .ignore()
+    .returning(['platform', 'dedupeKey'])) as Array<Pick<ReceivedWebhook, 'platform' | 'dedupeKey'>>;
+  const stored = new Set(inserted.map(keyOf));
+  // Set.delete answers true once per key: to the first webhook that has it.
+  return webhooks.map((webhook) => stored.delete(keyOf(webhook)));
+}
+
+const RECEIVED_BATCH = 100;
+const storeReceived = perPool((db: Knex) => togetherOrAlone((webhooks: ReceivedWebhook[]) => insertReceived(db, webhooks), RECEIVED_BATCH));
+
 /** The platform's GET handshake: its challenge echoed, or 403. */
 export function answerHandshake(services: Services, platform: string, query: IncomingRequest['query']): string {
   const challenge = receiverOf(services, platform).handshake?.(query) ?? null;
@@ -59,20 +88,15 @@ export async function receiveWebhook(services: Services, platform: string, reque
   const { kept, fresh } = verificationLookups(services);
   const source = (await receiver.verify(request, kept)) ?? (await receiver.verify(request, fresh));
   if (!source) throw new InvalidSignatureError();
-  const stored = (await services
-    .db('platformWebhooks')
-    .insert({
-      platform,
-      dedupeKey: receiver.dedupeKey(request),
-      sourceAccountId: source.accountId,
-      body: request.rawBody,
-      headers: JSON.stringify(keptHeaders(request.headers)),
-    })
-    .onConflict(['platform', 'dedupeKey'])
-    .ignore()
-    .returning('id')) as Array<{ id: string }>;
-  if (stored.length > 0) intakeWaker(services).wake();
-  return { duplicate: stored.length === 0 };
+  const stored = await storeReceived(services.db)({
+    platform,
+    dedupeKey: receiver.dedupeKey(request),
+    sourceAccountId: source.accountId,
+    body: request.rawBody,
+    headers: JSON.stringify(keptHeaders(request.headers)),
+  });
+  if (stored) intakeWaker(services).wake();
+  return { duplicate: !stored };
 }
 
 const wakers = new WeakMap<Services, IntakeWaker>();

@@ -57,6 +57,24 @@ describeApi('platform webhook intake — order, retries and giving up', (t) => {
     expect(await conversationTexts(bot.accountId)).to.deep.equal(received);
   });
 
+  it('answers 500 to a webhook it cannot store, for the platform to send it again, and stores those received with it', async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const { db } = t.app.services;
+    await db.raw(`CREATE OR REPLACE FUNCTION refuse_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.body LIKE '%refuse me%' THEN RAISE EXCEPTION 'the store refused a webhook'; END IF; RETURN NEW; END $$`);
+    await db.raw('CREATE TRIGGER refuse_webhooks BEFORE INSERT ON platform_webhooks FOR EACH ROW EXECUTE FUNCTION refuse_webhooks()');
+    try {
+      const texts = Array.from({ length: 20 }, (_, n) => (n === 7 ? 'refuse me' : `kept ${n}`));
+      const sent = await Promise.all(texts.map((text) => botchat.sendMessage(bot.token, text, lena)));
+      expect(sent.map(({ webhookStatus }) => webhookStatus)).to.deep.equal(texts.map((text) => (text === 'refuse me' ? 500 : 200)));
+      await quiescent(t.app);
+      const stored = (await storedWebhooks(bot.accountId)).map(({ text }) => text);
+      expect([...stored].sort()).to.deep.equal(texts.filter((text) => text !== 'refuse me').sort());
+    } finally {
+      await db.raw('DROP TRIGGER refuse_webhooks ON platform_webhooks');
+    }
+  });
+
   it('retries a webhook that failed, after a backoff, holding back the later ones of its account until it is stored', async () => {
     const bot = await connectBot(t.app, t.owner);
     const refusing = await storeRefuses();
