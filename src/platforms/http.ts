@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { request } from 'undici';
 import { PlatformError } from './errors.js';
 
 export interface PlatformResponse<T> {
@@ -6,32 +8,67 @@ export interface PlatformResponse<T> {
   headers: Headers;
 }
 
+/** What the adapters send: every body they write is text (JSON, or a form already encoded). */
+export interface PlatformRequest {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 const TIMEOUT_MS = 20_000;
 /** Connection failures before any byte of the request left: the platform cannot have acted on it. */
 const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
+/** undici's error, or the socket's error it wraps: the first code found. */
+function errorCode(error: unknown): string {
+  for (let current = error as { code?: unknown; cause?: unknown } | undefined; current; current = current.cause as typeof current) {
+    if (typeof current.code === 'string') return current.code;
+  }
+  return '';
+}
+
+function asHeaders(raw: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
 /**
- * One HTTP exchange with a platform. Network failures and time-outs become `transient`; what the platform
- * answered is returned as it is for the adapter to classify with the platform's own error rules.
+ * One HTTP exchange with a platform, on undici's plain `request` (a worker sends many; `fetch` costs about twice
+ * the CPU per call). Redirects are not followed. Network failures and time-outs become `transient`; what the
+ * platform answered is returned as it is for the adapter to classify with the platform's own error rules.
  */
-export async function callPlatform<T>(url: string, init: RequestInit = {}): Promise<PlatformResponse<T>> {
-  let response: Response;
+export async function callPlatform<T>(url: string, init: PlatformRequest = {}): Promise<PlatformResponse<T>> {
+  let status: number;
+  let headers: Headers;
+  let text: string;
   try {
-    response = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const response = await request(url, {
+      method: init.method ?? 'GET',
+      headers: init.headers,
+      body: init.body,
+      headersTimeout: TIMEOUT_MS,
+      bodyTimeout: TIMEOUT_MS,
+    });
+    status = response.statusCode;
+    headers = asHeaders(response.headers);
+    text = await response.body.text();
   } catch (error) {
-    const code = (error as { cause?: { code?: string } }).cause?.code ?? '';
+    const code = errorCode(error);
     throw new PlatformError('transient', `the platform could not be reached: ${(error as Error).message}${code ? ` (${code})` : ''}`, {
       unsent: UNSENT_CODES.has(code),
     });
   }
-  const text = await response.text();
   let body: unknown = text;
-  if (text && /json/.test(response.headers.get('content-type') ?? '')) {
+  if (text && /json/.test(headers.get('content-type') ?? '')) {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new PlatformError('transient', `the platform answered invalid JSON (HTTP ${response.status})`, { status: response.status });
+      throw new PlatformError('transient', `the platform answered invalid JSON (HTTP ${status})`, { status });
     }
   }
-  return { status: response.status, body: body as T, headers: response.headers };
+  return { status, body: body as T, headers };
 }

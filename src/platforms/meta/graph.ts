@@ -1,5 +1,5 @@
 import { PlatformError } from '../errors.js';
-import { callPlatform } from '../http.js';
+import { callPlatform, type PlatformRequest } from '../http.js';
 import { retryAfterHeader, retryAtFromUsage } from '../retry-after.js';
 
 /**
@@ -36,7 +36,7 @@ export function classifyMetaError(status: number, body: unknown, headers?: Heade
 export type GraphClassifier = (status: number, body: unknown, headers?: Headers) => PlatformError;
 
 /** One Graph exchange; the answer's JSON, or the classified failure. Older versions label JSON text/javascript. */
-async function graphFetch<T>(url: string, init: RequestInit = {}, classify: GraphClassifier = classifyMetaError): Promise<T> {
+async function graphFetch<T>(url: string, init: PlatformRequest = {}, classify: GraphClassifier = classifyMetaError): Promise<T> {
   const response = await callPlatform<unknown>(url, init);
   let body = response.body;
   if (typeof body === 'string' && body) {

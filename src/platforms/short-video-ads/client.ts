@@ -33,7 +33,7 @@ function classifyBusiness(status: number, body: Envelope<unknown>, headers?: Hea
 export class BusinessApiClient {
   constructor(private readonly apiUrl: string) {}
 
-  async call<T>(path: string, options: { method?: string; body?: unknown; accessToken?: string }): Promise<T> {
+  async call<T>(path: string, options: { method?: 'GET' | 'POST'; body?: unknown; accessToken?: string }): Promise<T> {
     const headers: Record<string, string> = {};
     // The Business API takes its token in `Access-Token`, not as a bearer.
     if (options.accessToken) headers['Access-Token'] = options.accessToken;
