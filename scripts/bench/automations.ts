@@ -13,12 +13,20 @@
  * prints the CPU seconds the service process and its PostgreSQL server spent over the message phase (from the
  * first webhook sent until every run has finished), per message, and the platform's two processes' CPU seconds.
  * AUTOMATION_CONCURRENCY in the environment sets the worker's concurrency (default: the service's own).
+ *
+ * The measured round follows a warm-up round of WARMUP messages (default 500; 0 for none), through the same path,
+ * whose figures are printed too: a service that has just started runs its code unoptimised and compiles each
+ * operation's request validator on its first request, and the target is the service as it runs.
  */
 import { cpus, loadavg } from 'node:os';
 import { SECRET_HEADER } from '../../src/platforms/botchat/adapter.js';
 import { benchOwnerKey, forkSandbox, forkWebhookSender, percentile, startBenchService } from './service.js';
 
 await runBench();
+
+function indent(text: string): string {
+  return text.replace(/^/gm, '  ');
+}
 
 function median(values: number[]): number {
   return percentile(
@@ -32,6 +40,7 @@ async function runBench(): Promise<void> {
   const ACCOUNTS = Number(process.argv[3] ?? 10);
   const PER_ACCOUNT = Number(process.argv[4] ?? 100);
   const ACTION = process.argv[5] ?? 'add_tag';
+  const WARMUP = Number(process.env.WARMUP ?? 500);
   if (ACTION !== 'add_tag' && ACTION !== 'reply_message') throw new Error('action: add_tag or reply_message');
 
   const sandboxChild = await forkSandbox();
@@ -75,7 +84,7 @@ async function runBench(): Promise<void> {
     console.log(`${ACCOUNTS} accounts with ${PER_ACCOUNT} active automations each (action ${ACTION})`);
 
     // The platform's updates, signed with each bot's secret: every message once, then a tenth again as new
-    // updates carrying the same message.
+    // updates carrying the same message. Messages are numbered across rounds; the 200 chats are the same.
     let updateId = 1;
     const update = (i: number) => {
       const n = i % PER_ACCOUNT;
@@ -95,98 +104,116 @@ async function runBench(): Promise<void> {
       });
       return { key: `${account.id}:${messageId}`, request: { headers: { [SECRET_HEADER]: account.secret }, body } };
     };
-    const firsts = Array.from({ length: MESSAGES }, (_, i) => update(i));
-    const redeliveries = Array.from({ length: Math.floor(MESSAGES / 10) }, (_, j) => update(j * 10));
 
-    const cpuBefore = {
-      service: process.cpuUsage(),
-      postgres: postgresCpuSeconds(),
-      sandbox: sandboxChild.cpuSeconds(),
-      sender: sender.cpuSeconds(),
-    };
-    const firstSentAt = await sender.send(
-      `${api}/webhooks/botchat`,
-      firsts.map((one) => one.request),
-    );
-    const sentAt = new Map(firsts.map((one, i) => [one.key, firstSentAt[i]!]));
-    const started = Math.min(...firstSentAt);
-    await sender.send(
-      `${api}/webhooks/botchat`,
-      redeliveries.map((one) => one.request),
-    );
-    const sentSeconds = (Date.now() - started) / 1000;
-
-    const deadline = Date.now() + 300_000;
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const [{ finished, running }] = (await services
-        .db('automationRuns')
-        .select(
-          services.db.raw(
-            `count(*) FILTER (WHERE status <> 'running')::int AS finished, count(*) FILTER (WHERE status = 'running')::int AS running`,
-          ),
-        )) as [{ finished: number; running: number }];
-      const webhooksOpen = Number(
-        (await services.db('platformWebhooks').whereNull('processedAt').whereNull('failedAt').count({ n: '*' }))[0]!.n,
+    /** Sends messages [first, first + count) and waits until each has its run finished; what it measured. */
+    const round = async (first: number, count: number) => {
+      const firsts = Array.from({ length: count }, (_, i) => update(first + i));
+      const redeliveries = Array.from({ length: Math.floor(count / 10) }, (_, j) => update(first + j * 10));
+      const cpuBefore = {
+        service: process.cpuUsage(),
+        postgres: postgresCpuSeconds(),
+        sandbox: sandboxChild.cpuSeconds(),
+        sender: sender.cpuSeconds(),
+      };
+      const firstSentAt = await sender.send(
+        `${api}/webhooks/botchat`,
+        firsts.map((one) => one.request),
       );
-      if ((finished >= MESSAGES && running === 0 && webhooksOpen === 0) || Date.now() > deadline) break;
-    }
-    const serviceCpu = process.cpuUsage(cpuBefore.service);
-    const postgresCpu = postgresCpuSeconds() - cpuBefore.postgres;
-    const sandboxCpu = sandboxChild.cpuSeconds() - cpuBefore.sandbox;
-    const senderCpu = sender.cpuSeconds() - cpuBefore.sender;
-    const runs = (await services
-      .db('automationRuns as r')
-      .join('messages as m', 'm.id', 'r.sourceId')
-      .select(
-        'r.accountId',
-        'm.platformMessageId',
-        'r.finishedAt',
-        'r.status',
-        'm.createdAt as storedAt',
-        'r.createdAt as runAt',
-      )) as Array<{
-      accountId: string;
-      platformMessageId: string;
-      finishedAt: Date | null;
-      status: string;
-      storedAt: Date;
-      runAt: Date;
-    }>;
-    const perMessage = new Map<string, number>();
-    const latencies: number[] = [];
-    // Where the time goes: webhook sent → message stored → run started → run finished.
-    const stages: Record<'stored' | 'started' | 'finished', number[]> = { stored: [], started: [], finished: [] };
-    let lastFinished = 0;
-    for (const run of runs) {
-      const messageId = Number(run.platformMessageId.split(':')[1]);
-      const keyOf = `${run.accountId}:${messageId}`;
-      perMessage.set(keyOf, (perMessage.get(keyOf) ?? 0) + 1);
-      if (run.finishedAt) {
-        latencies.push(run.finishedAt.getTime() - sentAt.get(keyOf)!);
-        stages.stored.push(run.storedAt.getTime() - sentAt.get(keyOf)!);
-        stages.started.push(run.runAt.getTime() - run.storedAt.getTime());
-        stages.finished.push(run.finishedAt.getTime() - run.runAt.getTime());
-        lastFinished = Math.max(lastFinished, run.finishedAt.getTime());
+      const sentAt = new Map(firsts.map((one, i) => [one.key, firstSentAt[i]!]));
+      const started = Math.min(...firstSentAt);
+      await sender.send(
+        `${api}/webhooks/botchat`,
+        redeliveries.map((one) => one.request),
+      );
+      const sentSeconds = (Date.now() - started) / 1000;
+
+      const deadline = Date.now() + 300_000;
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const [{ finished, running }] = (await services
+          .db('automationRuns')
+          .select(
+            services.db.raw(
+              `count(*) FILTER (WHERE status <> 'running')::int AS finished, count(*) FILTER (WHERE status = 'running')::int AS running`,
+            ),
+          )) as [{ finished: number; running: number }];
+        const webhooksOpen = Number(
+          (await services.db('platformWebhooks').whereNull('processedAt').whereNull('failedAt').count({ n: '*' }))[0]!.n,
+        );
+        if ((finished >= first + count && running === 0 && webhooksOpen === 0) || Date.now() > deadline) break;
       }
-    }
-    latencies.sort((a, b) => a - b);
-    const duplicates = [...perMessage.values()].reduce((sum, count) => sum + Math.max(0, count - 1), 0);
-    const statuses = runs.reduce<Record<string, number>>((counts, run) => ({ ...counts, [run.status]: (counts[run.status] ?? 0) + 1 }), {});
-    const seconds = (lastFinished - started) / 1000;
-    const cpuLine = (cpuSeconds: number) => `${cpuSeconds.toFixed(2)} s (${((cpuSeconds * 1000) / MESSAGES).toFixed(2)} ms per message)`;
-    console.log(
-      [
-        `${MESSAGES} messages (+${Math.floor(MESSAGES / 10)} redelivered) sent in ${sentSeconds.toFixed(2)} s; ${runs.length} runs for ${perMessage.size} messages ${JSON.stringify(statuses)}; duplicates: ${duplicates}`,
-        `throughput: ${(MESSAGES / seconds).toFixed(0)} messages/s (first webhook sent to last run finished: ${seconds.toFixed(2)} s)`,
+      const serviceCpu = process.cpuUsage(cpuBefore.service);
+      const cpu = {
+        service: (serviceCpu.user + serviceCpu.system) / 1e6,
+        postgres: postgresCpuSeconds() - cpuBefore.postgres,
+        sandbox: sandboxChild.cpuSeconds() - cpuBefore.sandbox,
+        sender: sender.cpuSeconds() - cpuBefore.sender,
+      };
+      const runs = (await services
+        .db('automationRuns as r')
+        .join('messages as m', 'm.id', 'r.sourceId')
+        .select(
+          'r.accountId',
+          'm.platformMessageId',
+          'r.finishedAt',
+          'r.status',
+          'm.createdAt as storedAt',
+          'r.createdAt as runAt',
+        )) as Array<{
+        accountId: string;
+        platformMessageId: string;
+        finishedAt: Date | null;
+        status: string;
+        storedAt: Date;
+        runAt: Date;
+      }>;
+      // This round's runs: an earlier round's messages have numbers of their own.
+      const ours = runs.filter((run) => sentAt.has(`${run.accountId}:${Number(run.platformMessageId.split(':')[1])}`));
+      const perMessage = new Map<string, number>();
+      const latencies: number[] = [];
+      // Where the time goes: webhook sent → message stored → run started → run finished.
+      const stages: Record<'stored' | 'started' | 'finished', number[]> = { stored: [], started: [], finished: [] };
+      let lastFinished = 0;
+      for (const run of ours) {
+        const messageId = Number(run.platformMessageId.split(':')[1]);
+        const keyOf = `${run.accountId}:${messageId}`;
+        perMessage.set(keyOf, (perMessage.get(keyOf) ?? 0) + 1);
+        if (run.finishedAt) {
+          latencies.push(run.finishedAt.getTime() - sentAt.get(keyOf)!);
+          stages.stored.push(run.storedAt.getTime() - sentAt.get(keyOf)!);
+          stages.started.push(run.runAt.getTime() - run.storedAt.getTime());
+          stages.finished.push(run.finishedAt.getTime() - run.runAt.getTime());
+          lastFinished = Math.max(lastFinished, run.finishedAt.getTime());
+        }
+      }
+      latencies.sort((a, b) => a - b);
+      const duplicates = [...perMessage.values()].reduce((sum, n) => sum + Math.max(0, n - 1), 0);
+      const statuses = ours.reduce<Record<string, number>>(
+        (counts, run) => ({ ...counts, [run.status]: (counts[run.status] ?? 0) + 1 }),
+        {},
+      );
+      const seconds = (lastFinished - started) / 1000;
+      const cpuLine = (cpuSeconds: number) => `${cpuSeconds.toFixed(2)} s (${((cpuSeconds * 1000) / count).toFixed(2)} ms per message)`;
+      return [
+        `${count} messages (+${redeliveries.length} redelivered) sent in ${sentSeconds.toFixed(2)} s; ${ours.length} runs for ${perMessage.size} messages ${JSON.stringify(statuses)}; duplicates: ${duplicates}`,
+        `throughput: ${(count / seconds).toFixed(0)} messages/s (first webhook sent to last run finished: ${seconds.toFixed(2)} s)`,
         `webhook sent → run finished: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`,
         `p50 by stage: sent → message stored ${median(stages.stored)} ms, → run started ${median(stages.started)} ms, → run finished ${median(stages.finished)} ms`,
-        `CPU over the message phase: service ${cpuLine((serviceCpu.user + serviceCpu.system) / 1e6)}, PostgreSQL ${cpuLine(postgresCpu)}`,
-        `  and the platform's: its API (sandbox) ${cpuLine(sandboxCpu)}, its webhook sender ${cpuLine(senderCpu)}`,
-        `machine: ${cpus().length} cores, load average ${loadavg()
-          .map((load) => load.toFixed(2))
-          .join(' ')}; automation concurrency ${services.config.automations.concurrency}`,
-      ].join('\n'),
+        `CPU over the message phase: service ${cpuLine(cpu.service)}, PostgreSQL ${cpuLine(cpu.postgres)}`,
+        `  and the platform's: its API (sandbox) ${cpuLine(cpu.sandbox)}, its webhook sender ${cpuLine(cpu.sender)}`,
+      ].join('\n');
+    };
+
+    if (WARMUP > 0) {
+      console.log(`warm-up round, not measured (a service just started: code not yet optimised, validators not yet compiled):`);
+      console.log(indent(await round(0, WARMUP)));
+    }
+    console.log(`measured round:`);
+    console.log(indent(await round(WARMUP, MESSAGES)));
+    console.log(
+      `machine: ${cpus().length} cores, load average ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')}; automation concurrency ${services.config.automations.concurrency}`,
     );
   } finally {
     await stop();
