@@ -10,8 +10,9 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { SANDBOX_APP } from '../../src/sandbox/social-network/demo.js';
-import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
+import { benchOwnerKey, forkSandbox, percentile, startBenchService, runWithServiceNodeFlags } from './service.js';
 
+runWithServiceNodeFlags();
 await runBench();
 
 async function runBench(): Promise<void> {
