@@ -8,7 +8,7 @@ import type { IncomingComment } from '../../platforms/capabilities/webhooks.js';
 import { type Armed, automationCache } from './cache.js';
 import { MATCHED_TEXT_LIMIT } from './matcher.js';
 import { performAsItStarts, performedAsItStarts } from './actions.js';
-import { type FinishedRun, finishRunsIn } from './finish.js';
+import { type FinishedRun, finishRuns } from './finish.js';
 import type { AutomationRecord, RunAction, RunRecord, TriggerType } from './records.js';
 import { render } from './template.js';
 
@@ -81,7 +81,7 @@ function insertRuns(trx: Knex.Transaction, runs: RunRow[]): Promise<RunRecord[]>
 async function performOwnRecordsOnly(trx: Knex.Transaction, runs: RunRecord[]): Promise<void> {
   const finished: FinishedRun[] = [];
   for (const run of runs.filter(performedAsItStarts)) finished.push({ run, outcomes: await performAsItStarts(trx, run) });
-  if (finished.length > 0) await finishRunsIn(trx, finished);
+  if (finished.length > 0) await finishRuns(trx, finished);
 }
 
 type RunRow = Record<string, unknown>;

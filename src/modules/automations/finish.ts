@@ -3,7 +3,7 @@ import type { components } from '../../../generated/api.js';
 import { Batcher } from '../../lib/batcher.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PlatformId } from '../../platforms/types.js';
-import { emitEvents, type NewEvent } from '../events/emit.js';
+import { emittedWith, type NewEvent } from '../events/emit.js';
 import type { ActionOutcome, RunRecord } from './records.js';
 
 type TriggeredAction = components['schemas']['AutomationTriggeredData']['actions'][number];
@@ -51,25 +51,24 @@ function triggered({ run, outcomes }: FinishedRun): NewEvent<'automation.trigger
 }
 
 /**
- * Finishes runs in one transaction: each run's status and outcomes in one statement, with each automation's
- * counts raised once by its runs that finished, then their `automation.triggered` in one insert. Only a run still
- * running is finished: one another worker took over and finished is skipped, neither counted nor emitted again.
+ * Finishes runs in one statement: each run's status and outcomes, each automation's counts raised once by its runs
+ * that finished, and their `automation.triggered`. Only a run still running is finished: one another worker took
+ * over and finished is skipped, neither counted nor emitted again.
  */
-export function finishRuns(db: Knex, finished: FinishedRun[]): Promise<void> {
-  return db.transaction((trx) => finishRunsIn(trx, finished));
-}
-
-/** `finishRuns` in the caller's transaction. */
-export async function finishRunsIn(trx: Knex.Transaction, finished: FinishedRun[]): Promise<void> {
+export async function finishRuns(db: Knex | Knex.Transaction, finished: FinishedRun[]): Promise<void> {
   const byId = new Map(finished.map((one) => [one.run.id, one]));
   const rows = [...byId.values()].map(({ run, outcomes }) => ({
     id: run.id,
     status: outcomes.some((outcome) => outcome.status === 'failed') ? 'failed' : 'succeeded',
     outcomes,
   }));
+  const events = emittedWith(
+    'SELECT id FROM finished',
+    [...byId.values()].map((one) => ({ key: one.run.id, event: triggered(one) })),
+  );
   // The automations' rows, which every worker's batches (and the intake's, ./engine.ts) share, are locked in id
   // order: two batches cannot deadlock on them.
-  const { rows: updated } = (await trx.raw(
+  await db.raw(
     `
     WITH finished AS (
       UPDATE automation_runs r SET status = v.status, outcomes = v.outcomes, finished_at = now(), locked_until = NULL
@@ -87,13 +86,9 @@ export async function finishRunsIn(trx: Knex.Transaction, finished: FinishedRun[
         succeeded_count = a.succeeded_count + tally.succeeded, failed_count = a.failed_count + tally.failed,
         last_triggered_at = greatest(a.last_triggered_at, tally.last_created_at)
       FROM tally JOIN locked ON locked.id = tally.automation_id WHERE a.id = tally.automation_id
-    )
-    SELECT id FROM finished`,
-    [JSON.stringify(rows)],
-  )) as { rows: Array<{ id: string }> };
-  await emitEvents(
-    trx,
-    updated.map(({ id }) => triggered(byId.get(id)!)),
+    ), ${events.ctes}
+    SELECT count(*) FROM woken`,
+    [JSON.stringify(rows), ...events.bindings],
   );
 }
 

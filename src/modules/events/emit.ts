@@ -51,17 +51,47 @@ export function envelopeOf(event: EventRecord): string {
   return JSON.stringify({ event: event.name, ownerId: event.ownerId, profileId: event.profileId ?? '', data: event.data });
 }
 
-/** Many events in one statement (a batch of posts settling at once), with one NOTIFY; same outbox rules as emitEvent. */
-export async function emitEvents(trx: Knex | Knex.Transaction, events: NewEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await trx('events').insert(
-    events.map((event) => ({
+/** The events of a jsonb array (rows as `eventRows` makes them) inserted by a statement of the caller's. */
+const INSERT_EVENTS = `INSERT INTO events (id, owner_id, profile_id, name, data)
+  SELECT e.id, e.owner_id, e.profile_id, e.name, e.data
+  FROM jsonb_to_recordset(?::jsonb) AS e(key text, id text, owner_id text, profile_id text, name text, data jsonb)`;
+
+function eventRows(events: Array<{ key?: string; event: NewEvent }>): string {
+  return JSON.stringify(
+    events.map(({ key, event }) => ({
+      key: key ?? null,
       id: newId('evt'),
-      ownerId: event.ownerId,
-      profileId: event.profileId,
+      owner_id: event.ownerId,
+      profile_id: event.profileId,
       name: event.name,
-      data: JSON.stringify(event.data),
+      data: event.data,
     })),
   );
-  await trx.raw(`NOTIFY ${EVENTS_CHANNEL}`);
+}
+
+/**
+ * Many events (a batch of posts settling at once, the messages of a webhook batch) in one statement that also wakes
+ * the dispatcher: one round trip. Same outbox rules as emitEvent.
+ */
+export async function emitEvents(trx: Knex | Knex.Transaction, events: NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await trx.raw(`WITH emitted AS (${INSERT_EVENTS} RETURNING 1) SELECT pg_notify(?, '')`, [
+    eventRows(events.map((event) => ({ event }))),
+    EVENTS_CHANNEL,
+  ]);
+}
+
+/**
+ * Events emitted by a statement of the caller's that decides in SQL which of them happen (runs finished only if
+ * still running, say), with its change in one round trip. `ctes` are two WITH members to add to the statement:
+ * `emitted` inserts those of `events` whose key the subquery `keys` (over the statement's own WITH members)
+ * answers; `woken` wakes the dispatcher when any was inserted, and must be selected from, or it is not run. Same
+ * outbox rules as emitEvent.
+ */
+export function emittedWith(keys: string, events: Array<{ key: string; event: NewEvent }>): { ctes: string; bindings: Knex.RawBinding[] } {
+  return {
+    ctes: `emitted AS (${INSERT_EVENTS} WHERE e.key IN (${keys}) RETURNING 1),
+      woken AS (SELECT pg_notify(?, '') FROM (SELECT 1 FROM emitted LIMIT 1) AS any_emitted)`,
+    bindings: [eventRows(events), EVENTS_CHANNEL],
+  };
 }
