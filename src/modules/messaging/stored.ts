@@ -4,6 +4,7 @@ import type { MessageKind, SentPart } from '../../platforms/capabilities/messagi
 import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
 import type { AccountRow } from '../accounts/models.js';
 import { type PlatformWrite, SharedStore } from '../platform-writes/ledger.js';
+import type { Settlement } from '../platform-writes/records.js';
 import { type Attachment, type Message, type MessageRecord, presentMessages } from './messages.js';
 import { applyEarlyReceipts, lockSentMessages } from './receipts.js';
 
@@ -65,13 +66,25 @@ export function keptAsSent(account: AccountRow, how: SentStore): Pick<PlatformWr
 
 /**
  * The platforms' messages, stored in their conversations (created for a first message to a person) with the
- * unread count reset: the account has answered. In the transaction that settles the ledger's writes, in one
- * statement whatever their number (a worker's replies are stored together), plus the receipts' where the
- * platform reports them. Conversations are locked in `conversationLockOrder`, as the intake locks them.
+ * unread count reset: the account has answered. In one statement whatever their number (a worker's replies are
+ * stored together), which carries the ledger's `settlement` of the writes that sent them; where the platform
+ * reports receipts, in a transaction with their statements. Conversations are locked in `conversationLockOrder`,
+ * as the intake locks them.
  */
-export async function storeSentMessages(trx: Knex.Transaction, writes: SentMessages[]): Promise<void> {
+export async function storeSentMessages(db: Knex, writes: SentMessages[], settlement?: Settlement): Promise<void> {
   const receipted = platformIdsByAccount(writes.filter(({ how }) => how.receipts));
-  for (const { account, ids } of receipted) await lockSentMessages(trx, account.id, ids);
+  if (receipted.length === 0) return insertSent(db, writes, settlement);
+  // Receipts take statements of their own around the insert: all of it in one transaction.
+  const withReceipts = async (trx: Knex.Transaction) => {
+    for (const { account, ids } of receipted) await lockSentMessages(trx, account.id, ids);
+    await insertSent(trx, writes, settlement);
+    for (const { account, ids } of receipted) await applyEarlyReceipts(trx, account.id, ids);
+  };
+  await (db.isTransaction ? withReceipts(db as Knex.Transaction) : db.transaction(withReceipts));
+}
+
+/** The statement of `storeSentMessages`. */
+async function insertSent(db: Knex, writes: SentMessages[], settlement?: Settlement): Promise<void> {
   const now = new Date();
   const conversations = new Map<string, { account: AccountRow; platformConversationId: string }>();
   for (const { account, sent } of writes)
@@ -92,8 +105,8 @@ export async function storeSentMessages(trx: Knex.Transaction, writes: SentMessa
       reply_to_comment_id: replyToCommentId,
     })),
   );
-  await trx.raw(
-    `WITH conversation AS (
+  await db.raw(
+    `WITH ${settlement ? `${settlement.cte}, ` : ''}conversation AS (
        INSERT INTO conversations (id, owner_id, profile_id, account_id, platform_conversation_id, participant, last_message_at)
        SELECT c.id, c.owner_id, c.profile_id, c.account_id, c.platform_conversation_id, c.participant, ?
        FROM jsonb_to_recordset(?::jsonb)
@@ -111,6 +124,7 @@ export async function storeSentMessages(trx: Knex.Transaction, writes: SentMessa
      JOIN conversation USING (account_id, platform_conversation_id)
      ON CONFLICT (account_id, platform_message_id) DO NOTHING`,
     [
+      ...(settlement?.bindings ?? []),
       now,
       JSON.stringify(
         inLockOrder(conversations).map(({ account, platformConversationId }) => ({
@@ -126,7 +140,6 @@ export async function storeSentMessages(trx: Knex.Transaction, writes: SentMessa
       JSON.stringify(messages),
     ],
   );
-  for (const { account, ids } of receipted) await applyEarlyReceipts(trx, account.id, ids);
 }
 
 /** The platform ids of the messages written, by account. */

@@ -10,6 +10,8 @@ import {
   settleFailed,
   settleSucceeded,
   settleUnknown,
+  type Settlement,
+  settlementOf,
   takeLease,
   type WriteKey,
   type WriteToStart,
@@ -40,11 +42,13 @@ export interface PlatformWrite<Result> extends WriteKey {
 
 /**
  * Where the results of many writes are kept in one go, a statement or two whatever their number (a worker's
- * replies): writes that share one and are stored at about the same time are stored together, in one transaction
- * with their settlements. `storeAll` locks what it must in the order the other transactions lock it.
+ * replies): writes that share one and are stored at about the same time are stored together, with their
+ * settlements. `storeAll` stores the items and carries `settlement` (a WITH member, see `Settlement`) in the same
+ * commit: given the pool, in one statement, or in a transaction it opens; given a transaction, in it. It locks
+ * what it must in the order the other transactions lock it.
  */
 export class SharedStore<Item> {
-  constructor(readonly storeAll: (trx: Knex.Transaction, items: Item[]) => Promise<void>) {}
+  constructor(readonly storeAll: (db: Knex, items: Item[], settlement?: Settlement) => Promise<void>) {}
 
   /** The `store` (alone) and `together` of a write that keeps `item(result)` here. */
   keeping<Result>(item: (result: Result) => Item): Pick<PlatformWrite<Result>, 'store' | 'together'> {
@@ -87,26 +91,28 @@ const shared = perPool((db: Knex): SharedStatements => ({
 }));
 
 /**
- * Stores the results of writes that share stores together, and settles the writes, in one transaction; when that
- * fails, each in a transaction of its own, so that one store that cannot be written fails only its own write.
+ * Stores the results of writes that share stores together with their settlements, in one commit: one statement
+ * where they share one store. When that fails, each is stored in a transaction of its own, so that one store that
+ * cannot be written fails only its own write.
  */
 async function storeTogether(db: Knex, stored: ToStore[]): Promise<Array<Outcome<void>>> {
   if (stored.length === 1) return settledEach(stored, (one) => storeAlone(db, one));
   try {
-    await db.transaction(async (trx) => {
-      const byStore = new Map<SharedStore<unknown>, unknown[]>();
-      for (const { write, result } of stored) {
-        const { shared, item } = write.together!;
-        const items = byStore.get(shared) ?? [];
-        items.push(item(result));
-        byStore.set(shared, items);
-      }
-      for (const [sharedStore, items] of byStore) await sharedStore.storeAll(trx, items);
-      await settleSucceeded(
-        trx,
-        stored.map(({ write, result }) => ({ key: write, result })),
-      );
-    });
+    const byStore = new Map<SharedStore<unknown>, unknown[]>();
+    for (const { write, result } of stored) {
+      const { shared, item } = write.together!;
+      const items = byStore.get(shared) ?? [];
+      items.push(item(result));
+      byStore.set(shared, items);
+    }
+    const settlement = settlementOf(stored.map(({ write, result }) => ({ key: write, result })));
+    const stores = [...byStore];
+    // The first store carries the settlement; several stores share a transaction.
+    const storeEach = async (into: Knex) => {
+      for (const [index, [sharedStore, items]] of stores.entries())
+        await sharedStore.storeAll(into, items, index === 0 ? settlement : undefined);
+    };
+    await (stores.length === 1 ? storeEach(db) : db.transaction(storeEach));
     return stored.map(() => ({ ok: true, value: undefined }));
   } catch {
     return settledEach(stored, (one) => storeAlone(db, one));

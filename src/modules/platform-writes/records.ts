@@ -95,14 +95,34 @@ export async function releaseLease(db: Knex, key: WriteKey): Promise<void> {
     .update({ leaseUntil: null });
 }
 
+/**
+ * The settlement of writes that succeeded, as a WITH member (`settled`) for a statement that stores their results
+ * too, so that both commit in one round trip (see SharedStore). It runs whether or not the statement selects from it.
+ */
+export interface Settlement {
+  cte: string;
+  bindings: Knex.RawBinding[];
+}
+
+export function settlementOf(done: Array<{ key: WriteKey; result: unknown }>): Settlement {
+  return {
+    cte: `settled AS (
+      UPDATE platform_writes w SET status = 'succeeded', result = v.result, lease_until = NULL, settled_at = now()
+      FROM jsonb_to_recordset(?::jsonb) AS v(owner_id text, account_id text, key text, result jsonb)
+      WHERE w.owner_id = v.owner_id AND w.account_id = v.account_id AND w.key = v.key
+      RETURNING 1)`,
+    bindings: [JSON.stringify(done.map(({ key, result }) => ({ owner_id: key.ownerId, account_id: key.accountId, key: key.key, result })))],
+  };
+}
+
 /** Writes done, each with the platform's result, in one statement. */
-export async function settleSucceeded(trx: Knex.Transaction, done: Array<{ key: WriteKey; result: unknown }>): Promise<void> {
-  await trx.raw(
-    `UPDATE platform_writes w SET status = 'succeeded', result = v.result, lease_until = NULL, settled_at = now()
-     FROM jsonb_to_recordset(?::jsonb) AS v(owner_id text, account_id text, key text, result jsonb)
-     WHERE w.owner_id = v.owner_id AND w.account_id = v.account_id AND w.key = v.key`,
-    [JSON.stringify(done.map(({ key, result }) => ({ owner_id: key.ownerId, account_id: key.accountId, key: key.key, result })))],
-  );
+export function settleSucceeded(trx: Knex.Transaction, done: Array<{ key: WriteKey; result: unknown }>): Promise<void> {
+  return applySettlement(trx, settlementOf(done));
+}
+
+/** A settlement in a statement of its own, for a store that carries it in none of its statements. */
+export async function applySettlement(trx: Knex.Transaction, { cte, bindings }: Settlement): Promise<void> {
+  await trx.raw(`WITH ${cte} SELECT count(*) FROM settled`, bindings);
 }
 
 /** The platform refused, or never got the request: nothing was done, and the key may be tried again. */

@@ -88,6 +88,29 @@ describeApi('sending messages — botchat', (t) => {
     expect(await botchat.onPlatform(bot.token)).to.deep.equal([]);
   });
 
+  it('sends asked for at once: each stored once and its platform write settled with the platform’s ids', async () => {
+    const bot = await botAnaWroteTo();
+    const texts = Array.from({ length: 8 }, (_, n) => `At once ${n}`);
+    const sent = await Promise.all(
+      texts.map((text) =>
+        t.app.api.post(`/accounts/${bot.accountId}/messages`, { token: t.owner.key, body: { conversationId: bot.conversationId, text } }),
+      ),
+    );
+    expect(sent.map((answer) => answer.status)).to.deep.equal(texts.map(() => 201));
+    const writes = (await t.app.services
+      .db('platformWrites')
+      .where({ accountId: bot.accountId, kind: 'message.send' })
+      .select('status', 'result')) as Array<{ status: string; result: Array<{ platformMessageId: string }> | null }>;
+    expect(writes.map((write) => write.status)).to.deep.equal(texts.map(() => 'succeeded'));
+    expect(writes.map((write) => write.result?.[0]?.platformMessageId).sort()).to.deep.equal(
+      sent.map((answer) => answer.body.data[0].platformMessageId as string).sort(),
+    );
+    const conversation = await t.app.api.get(`/accounts/${bot.accountId}/conversations/${bot.conversationId}?limit=100`, {
+      token: t.owner.key,
+    });
+    expect(conversation.body.messages.data.map((m: { text: string }) => m.text).sort()).to.deep.equal([...texts, 'Hi bot'].sort());
+  });
+
   it('a lost answer after the platform sent it: 502, and the same Idempotency-Key never sends again', async () => {
     const bot = await botAnaWroteTo();
     await botchat.failNext(bot.token, [{ kind: 'lost_answer' }]);

@@ -6,6 +6,7 @@ import type { Published } from '../../../src/platforms/capabilities/publishing.j
 import { accountById, adapterAccount } from '../../../src/modules/accounts/read.js';
 import { WriteInProgressError, WriteKeyReusedError, WriteOutcomeUnknownError } from '../../../src/modules/platform-writes/errors.js';
 import { type PlatformWrite, SharedStore, writeOnce, type Written } from '../../../src/modules/platform-writes/ledger.js';
+import { applySettlement } from '../../../src/modules/platform-writes/records.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
 import { BotchatPeople, connectBot } from '../../support/sandbox/botchat.js';
@@ -238,9 +239,12 @@ describe('platform writes — a message sent at most once per key, whatever is l
     /** A store shared by the writes below, which says how many results each of its calls kept. */
     function sharedMessages() {
       const calls: number[] = [];
-      const store = new SharedStore<{ text: string; sent: Published; direction?: string }>(async (trx, items) => {
+      const store = new SharedStore<{ text: string; sent: Published; direction?: string }>(async (db, items, settlement) => {
         calls.push(items.length);
-        for (const { text, sent, direction } of items) await storeSent(trx, text, sent, direction);
+        await db.transaction(async (trx) => {
+          for (const { text, sent, direction } of items) await storeSent(trx, text, sent, direction);
+          if (settlement) await applySettlement(trx, settlement);
+        });
       });
       return { calls, store };
     }
