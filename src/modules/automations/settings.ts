@@ -10,7 +10,7 @@ export interface AutomationSettings {
 export function automationSettings(env: NodeJS.ProcessEnv): { automations: AutomationSettings } {
   return {
     automations: {
-      concurrency: int('AUTOMATION_CONCURRENCY', 50, env),
+      concurrency: int('AUTOMATION_CONCURRENCY', 200, env),
       leaseSeconds: int('AUTOMATION_LEASE_SECONDS', 10, env),
     },
   };
