@@ -58,11 +58,12 @@ export async function deliverMessage(
   ledgerKey: string,
 ): Promise<Sent> {
   const owner = ownerItself(ownerId);
+  const conversation = conversationOf(services.db, message.recipient);
   const found = await findAccount(services.db, owner, accountId);
   const adapter = services.platforms.get(found.platform);
   if (adapter?.sessionMessaging) {
     if (found.status !== 'connected' && found.platformAccountId) throw new AccountUnpairedError(found.status);
-    return sendThroughSession(services, owner, found, message, ledgerKey);
+    return sendThroughSession(services, owner, found, message, conversation, ledgerKey);
   }
   const sender = adapter?.messaging;
   return withConnectedAccount(
@@ -71,7 +72,7 @@ export async function deliverMessage(
     found,
     'messaging',
     async (adapter, account, row) => {
-      const outgoing = await outgoingMessage(services, row, message);
+      const outgoing = await outgoingMessage(services, row, message, conversation);
       const violations = adapter.messaging.validate(outgoing);
       if (violations.length > 0) throw new MessageInvalidError(violations);
       const window = adapter.messaging.replyWindowHours;
@@ -110,10 +111,11 @@ async function sendThroughSession(
   owner: Principal,
   account: AccountRow,
   message: MessageToSend,
+  conversation: Promise<ConversationRead | undefined> | null,
   ledgerKey: string,
 ): Promise<Sent> {
   return withConnectedAccount(services, owner, account, 'sessionMessaging', async (adapter, _account, row) => {
-    const outgoing = await outgoingMessage(services, row, message);
+    const outgoing = await outgoingMessage(services, row, message, conversation);
     const violations = adapter.sessionMessaging.validate(outgoing);
     if (violations.length > 0) throw new MessageInvalidError(violations);
     const sends = sessionSends(outgoing.recipient.id.replace(/^\+/, ''), outgoing, adapter.sessionMessaging.parts(outgoing));
@@ -125,22 +127,41 @@ async function sendThroughSession(
   });
 }
 
+interface ConversationRead {
+  id: string;
+  accountId: string;
+  platformConversationId: string;
+}
+
 /** Conversations read at about the same time (an automation worker's many replies) are read in one query. */
 const conversationReads = perPool((db: Knex) =>
   readsById(
-    (ids) =>
-      db('conversations').whereIn('id', ids).select('id', 'accountId', 'platformConversationId') as Promise<
-        Array<{ id: string; accountId: string; platformConversationId: string }>
-      >,
+    (ids) => db('conversations').whereIn('id', ids).select('id', 'accountId', 'platformConversationId') as Promise<ConversationRead[]>,
   ),
 );
 
+/**
+ * The recipient's conversation, read while the account is (one round trip for both, not one after the other); it
+ * is looked at only once the account has been found, so a missing account is still what a caller is told first.
+ */
+function conversationOf(db: Knex, recipient: Recipient): Promise<ConversationRead | undefined> | null {
+  if (!('conversationId' in recipient)) return null;
+  const read = conversationReads(db).add(recipient.conversationId);
+  read.catch(() => undefined); // looked at later, or never when the account is refused
+  return read;
+}
+
 /** The recipient at the platform and the files, checked: the conversation must be the account's, the media the owner's. */
-async function outgoingMessage(services: Services, account: AccountRow, message: MessageToSend): Promise<OutgoingMessage> {
+async function outgoingMessage(
+  services: Services,
+  account: AccountRow,
+  message: MessageToSend,
+  conversationRead: Promise<ConversationRead | undefined> | null,
+): Promise<OutgoingMessage> {
   const { recipient } = message;
   let to: OutgoingMessage['recipient'];
   if ('conversationId' in recipient) {
-    const conversation = await conversationReads(services.db).add(recipient.conversationId);
+    const conversation = await conversationRead;
     if (conversation?.accountId !== account.id) throw new NotFoundError('conversation');
     to = { kind: 'user', id: conversation.platformConversationId };
   } else if ('userId' in recipient) {
