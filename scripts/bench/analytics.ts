@@ -10,9 +10,8 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { SANDBOX_APP } from '../../src/sandbox/social-network/demo.js';
-import { benchOwnerKey, forkSandbox, percentile, startBenchService, runWithServiceNodeFlags } from './service.js';
+import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
 
-runWithServiceNodeFlags();
 await runBench();
 
 async function runBench(): Promise<void> {

@@ -20,9 +20,8 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { SECRET_HEADER } from '../../src/platforms/botchat/adapter.js';
-import { benchOwnerKey, forkSandbox, forkWebhookSender, percentile, startBenchService, runWithServiceNodeFlags } from './service.js';
+import { benchOwnerKey, forkSandbox, forkWebhookSender, percentile, startBenchService } from './service.js';
 
-runWithServiceNodeFlags();
 await runBench();
 
 function indent(text: string): string {

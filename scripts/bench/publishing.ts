@@ -10,9 +10,8 @@
  * is not counted against the service. Posts are created over HTTP before they are due.
  */
 import { cpus } from 'node:os';
-import { benchOwnerKey, forkSandbox, percentile, startBenchService, runWithServiceNodeFlags } from './service.js';
+import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
 
-runWithServiceNodeFlags();
 await runBench();
 
 async function runBench(): Promise<void> {

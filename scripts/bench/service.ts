@@ -3,10 +3,10 @@
  * service in this one (API and worker roles, booted as `npm start` boots them) on its own embedded PostgreSQL in
  * folders removed at exit, with the CPU that server uses, a JSON caller of its API, and percentiles.
  */
-import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,31 +30,10 @@ export interface SandboxChild {
   stop(): void;
 }
 
-/** The Node flags `npm start` gives the service (package.json's start script: `node <flags> --import tsx …`). */
-function serviceNodeFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as {
-    scripts: { start: string };
-  };
-  return /^node((?: --[\w-]+=\S+)*) --import tsx /.exec(scripts.start)?.[1]?.trim().split(' ').filter(Boolean) ?? [];
-}
-
-/**
- * A bench that hosts the service in its own process measures it as `npm start` runs it: when this process lacks
- * the service's Node flags (a 64 MB young generation, say), the bench runs again in a child that has them, and
- * this process ends as that child ends. Call it first, before anything starts.
- */
-export function runWithServiceNodeFlags(): void {
-  const missing = serviceNodeFlags().filter((flag) => !process.execArgv.includes(flag));
-  if (missing.length === 0) return;
-  const rerun = spawnSync(process.execPath, [...missing, ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' });
-  process.exit(rerun.status ?? 1);
-}
-
-/** A bench script of this folder in a child process: the platform's, so without the service's flags or a CPU profiler. */
+/** A bench script of this folder in a child process, without a CPU profiler when this one has one. */
 function forkBenchChild(file: string): ChildProcess {
-  const serviceFlags = serviceNodeFlags();
   return fork(fileURLToPath(new URL(file, import.meta.url)), [], {
-    execArgv: process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof') && !serviceFlags.includes(arg)),
+    execArgv: process.execArgv.filter((arg) => !arg.startsWith('--cpu-prof')),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }

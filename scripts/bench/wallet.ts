@@ -9,9 +9,8 @@ import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './processes.js';
-import { benchOwnerKey, forkSandbox, percentile, startBenchService, runWithServiceNodeFlags } from './service.js';
+import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
 
-runWithServiceNodeFlags();
 await runBench();
 
 async function inParallel(count: number, width: number, one: (i: number) => Promise<unknown>): Promise<void> {
