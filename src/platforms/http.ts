@@ -50,8 +50,8 @@ export async function callPlatform<T>(url: string, init: PlatformRequest = {}): 
       method: init.method ?? 'GET',
       headers: init.headers,
       body: init.body,
-      headersTimeout: TIMEOUT_MS,
-      bodyTimeout: TIMEOUT_MS,
+      // One deadline for the whole exchange, body included: the platform-write ledger's lease counts on it.
+      signal: AbortSignal.timeout(TIMEOUT_MS),
     });
     status = response.statusCode;
     headers = asHeaders(response.headers);
