@@ -33,38 +33,41 @@ export async function storeIncomingMessages(trx: Knex.Transaction, publicUrl: st
     const id = newId('msg');
     return {
       id,
-      conversationId: conversationIds.get(conversationKey(item))!,
-      accountId: account.id,
-      direction: 'in',
-      fromId: message.from,
+      conversation_id: conversationIds.get(conversationKey(item))!,
+      account_id: account.id,
+      from_id: message.from,
       text: message.text,
-      platformMessageId: message.platformMessageId,
-      sentAt: message.sentAt,
+      platform_message_id: message.platformMessageId,
+      sent_at: message.sentAt,
       type: message.type ?? 'text',
-      attachments: JSON.stringify(
-        (message.attachments ?? []).map((attachment, n) => ({
-          ...attachment,
-          // A file only the account's credentials can fetch is served through the service.
-          url: attachment.url ?? (attachment.ref ? `${publicUrl}/accounts/${account.id}/messages/${id}/attachments/${n}` : null),
-          mediaId: null,
-        })),
-      ),
+      attachments: (message.attachments ?? []).map((attachment, n) => ({
+        ...attachment,
+        // A file only the account's credentials can fetch is served through the service.
+        url: attachment.url ?? (attachment.ref ? `${publicUrl}/accounts/${account.id}/messages/${id}/attachments/${n}` : null),
+        mediaId: null,
+      })),
     };
   });
-  const inserted = new Set(
-    (
-      (await trx('messages').insert(rows).onConflict(['accountId', 'platformMessageId']).ignore().returning('id')) as Array<{ id: string }>
-    ).map(({ id }) => id),
-  );
+  // The messages not stored before, and their conversations' unread counts raised by as many, in one statement.
+  const { rows: insertedRows } = (await trx.raw(
+    `WITH inserted AS (
+       INSERT INTO messages (id, conversation_id, account_id, direction, from_id, text, platform_message_id, sent_at, type, attachments)
+       SELECT m.id, m.conversation_id, m.account_id, 'in', m.from_id, m.text, m.platform_message_id, m.sent_at, m.type, m.attachments
+       FROM jsonb_to_recordset(?::jsonb) AS m(id text, conversation_id text, account_id text, from_id text, text text,
+         platform_message_id text, sent_at timestamptz, type text, attachments jsonb)
+       ON CONFLICT (account_id, platform_message_id) DO NOTHING
+       RETURNING id, conversation_id
+     ), counted AS (
+       UPDATE conversations c SET unread_count = c.unread_count + n.added
+       FROM (SELECT conversation_id, count(*)::int AS added FROM inserted GROUP BY conversation_id) AS n
+       WHERE c.id = n.conversation_id
+     )
+     SELECT id FROM inserted`,
+    [JSON.stringify(rows)],
+  )) as { rows: Array<{ id: string }> };
+  const inserted = new Set(insertedRows.map(({ id }) => id));
   if (inserted.size === 0) return;
   const stored = unique.flatMap((item, index) => (inserted.has(rows[index]!.id) ? [{ ...item, row: rows[index]! }] : []));
-  const unread = new Map<string, number>();
-  for (const { row } of stored) unread.set(row.conversationId, (unread.get(row.conversationId) ?? 0) + 1);
-  await trx.raw(
-    `UPDATE conversations c SET unread_count = c.unread_count + n.added
-     FROM unnest(?::text[], ?::int[]) AS n(id, added) WHERE c.id = n.id`,
-    [[...unread.keys()], [...unread.values()]],
-  );
   await emitEvents(
     trx,
     stored.map(({ account, message, row }): NewEvent<'message.received'> => ({
