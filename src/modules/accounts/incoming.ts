@@ -20,6 +20,20 @@ export async function accountsAddressedBy(db: Knex, platform: string, event: Add
   return (await accountsAddressedByEach(db, platform, [event]))[0]!;
 }
 
+const batchReads = new WeakMap<Knex.Transaction, WeakMap<readonly Addressed[], Promise<AccountRow[][]>>>();
+
+/**
+ * `accountsAddressedByEach` for a batch of incoming events, read once: the areas that handle the batch (messages
+ * are stored, then automated) are handed the same events in the same transaction, and share the read.
+ */
+export function accountsAddressedInBatch(trx: Knex.Transaction, platform: string, events: readonly Addressed[]): Promise<AccountRow[][]> {
+  let byEvents = batchReads.get(trx);
+  if (!byEvents) batchReads.set(trx, (byEvents = new WeakMap()));
+  let read = byEvents.get(events);
+  if (!read) byEvents.set(events, (read = accountsAddressedByEach(trx, platform, [...events])));
+  return read;
+}
+
 /** The accounts each of `events` is addressed to (as accountsAddressedBy), read in one statement. */
 export async function accountsAddressedByEach(db: Knex, platform: string, events: Addressed[]): Promise<AccountRow[][]> {
   const ids = [...new Set(events.flatMap(({ accountId }) => (accountId ? [accountId] : [])))];

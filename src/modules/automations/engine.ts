@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { newId } from '../../lib/ids.js';
 import type { IncomingMessage } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
-import { accountsAddressedByEach } from '../accounts/incoming.js';
+import { accountsAddressedInBatch } from '../accounts/incoming.js';
 import type { AccountRow } from '../accounts/models.js';
 import type { IncomingComment } from '../../platforms/capabilities/webhooks.js';
 import { type Armed, automationCache } from './cache.js';
@@ -177,7 +177,7 @@ async function armedCandidates<T extends IncomingMessage | IncomingComment>(
   items: T[],
   authorOf: (item: T) => string,
 ): Promise<{ candidates: Array<{ account: AccountRow; item: T }>; armed: Map<string, Armed[]> }> {
-  const addressed = (await accountsAddressedByEach(trx, platform, items)).flatMap((accounts, index) =>
+  const addressed = (await accountsAddressedInBatch(trx, platform, items)).flatMap((accounts, index) =>
     accounts.flatMap((account) =>
       account.platformAccountId !== null && authorOf(items[index]!) === account.platformAccountId ? [] : [{ account, item: items[index]! }],
     ),

@@ -3,7 +3,7 @@ import { newId } from '../../lib/ids.js';
 import type { IncomingMessage } from '../../platforms/capabilities/webhooks.js';
 import type { PlatformId } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
-import { accountsAddressedByEach } from '../accounts/incoming.js';
+import { accountsAddressedInBatch } from '../accounts/incoming.js';
 import type { AccountRow } from '../accounts/models.js';
 import { emitEvents, type NewEvent } from '../events/emit.js';
 import { conversationLockOrder, inLockOrder } from './stored.js';
@@ -126,7 +126,7 @@ export async function receiveMessages(
   messages: IncomingMessage[],
   trx: Knex.Transaction,
 ): Promise<void> {
-  const accounts = await accountsAddressedByEach(trx, platform, messages);
+  const accounts = await accountsAddressedInBatch(trx, platform, messages);
   await storeIncomingMessages(
     trx,
     services.config.publicUrl,
