@@ -17,13 +17,15 @@ export type JobHandler<Data> = (data: Data, job: Job<Data>) => Promise<void>;
 
 /** How long stop() waits for the scheduler's PostgreSQL connections to close before it gives up on them. */
 const CLOSE_TIMEOUT_MS = 5000;
+/** How long a client still checked out when the pool is ending may take to be given back before it is destroyed. */
+const STRAGGLER_GRACE_MS = 500;
 
 /**
  * A pg pool that can be closed for good: pg-pool's end() resolves once it has *asked* its clients to end, not
  * once their sockets are closed, so a database stopped right after would still terminate them (57P01) and
  * the pool would re-emit that as an unhandled 'error'. This one logs errors and waits for every socket.
  */
-class ClosablePool {
+export class ClosablePool {
   readonly pool: pg.Pool;
   private readonly open = new Set<pg.PoolClient>();
   private closing = false;
@@ -54,11 +56,24 @@ class ClosablePool {
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), CLOSE_TIMEOUT_MS);
     });
+    // A client still checked out once its holders have stopped would never be given back, and pool.end() waits for
+    // every client: the backend's LISTEN connection is one, when a reconnection it began as the server dropped it
+    // ends after the backend has disconnected. Such a client is destroyed, after a moment for a last release.
+    const straggling = setTimeout(() => {
+      for (const client of this.open) {
+        try {
+          client.release(true);
+        } catch {
+          // Given back meanwhile: the pool ends it.
+        }
+      }
+    }, STRAGGLER_GRACE_MS);
     try {
       const outcome = await Promise.race([this.pool.end().then(() => closed), timeout]);
       if (outcome === 'timeout') throw new Error(`the scheduler's connections did not close within ${CLOSE_TIMEOUT_MS} ms`);
     } finally {
       clearTimeout(timer);
+      clearTimeout(straggling);
     }
   }
 }
