@@ -36,16 +36,17 @@ export class Batcher<T, R = void> {
 }
 
 /**
- * One `make(pool)` per database pool, made on first use: the batchers that a pool's concurrent callers share. Never
- * given a transaction: a batch of statements runs on the pool, outside any caller's transaction.
+ * One `make(owner)` per owner, made on first use: the batchers that a database pool's concurrent callers share (never
+ * given a transaction: a batch of statements runs on the pool, outside any caller's transaction), or what a
+ * service's requests share.
  */
-export function perPool<Pool extends object, Shared>(make: (pool: Pool) => Shared): (pool: Pool) => Shared {
-  const made = new WeakMap<Pool, Shared>();
-  return (pool) => {
-    let shared = made.get(pool);
+export function onePer<Owner extends object, Shared>(make: (owner: Owner) => Shared): (owner: Owner) => Shared {
+  const made = new WeakMap<Owner, Shared>();
+  return (owner) => {
+    let shared = made.get(owner);
     if (shared === undefined) {
-      shared = make(pool);
-      made.set(pool, shared);
+      shared = make(owner);
+      made.set(owner, shared);
     }
     return shared;
   };

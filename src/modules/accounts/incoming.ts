@@ -30,12 +30,12 @@ export function accountsAddressedInBatch(trx: Knex.Transaction, platform: string
   let byEvents = batchReads.get(trx);
   if (!byEvents) batchReads.set(trx, (byEvents = new WeakMap()));
   let read = byEvents.get(events);
-  if (!read) byEvents.set(events, (read = accountsAddressedByEach(trx, platform, [...events])));
+  if (!read) byEvents.set(events, (read = accountsAddressedByEach(trx, platform, events)));
   return read;
 }
 
 /** The accounts each of `events` is addressed to (as accountsAddressedBy), read in one statement. */
-export async function accountsAddressedByEach(db: Knex, platform: string, events: Addressed[]): Promise<AccountRow[][]> {
+export async function accountsAddressedByEach(db: Knex, platform: string, events: readonly Addressed[]): Promise<AccountRow[][]> {
   const ids = [...new Set(events.flatMap(({ accountId }) => (accountId ? [accountId] : [])))];
   const platformIds = [
     ...new Set(events.flatMap(({ accountId, platformAccountId }) => (!accountId && platformAccountId ? [platformAccountId] : []))),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { perPool, readsById } from '../../lib/batcher.js';
+import { onePer, readsById } from '../../lib/batcher.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AdapterAccount, Credentials } from '../../platforms/types.js';
@@ -10,7 +10,7 @@ import { AccountRow, AdAccountRow } from './models.js';
 // How other areas read accounts: the `accounts` and `ad_accounts` tables are this area's alone.
 
 /** Accounts read on the pool at about the same time (a worker's many sends) are read in one query. */
-const accountReads = perPool((db: Knex) => readsById(async (ids): Promise<AccountRow[]> => AccountRow.query(db).whereIn('id', ids)));
+const accountReads = onePer((db: Knex) => readsById(async (ids): Promise<AccountRow[]> => AccountRow.query(db).whereIn('id', ids)));
 
 /** The owner's account, or 404; 403 when it belongs to a profile outside the caller's key. */
 export async function findAccount(db: Knex, principal: Principal, id: string): Promise<AccountRow> {

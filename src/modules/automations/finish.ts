@@ -14,7 +14,7 @@ export interface FinishedRun {
   outcomes: ActionOutcome[];
 }
 
-/** Runs finished in one transaction at most. */
+/** Runs finished in one statement at most. */
 const FINISH_BATCH = 100;
 
 function eventAction(run: RunRecord, outcome: ActionOutcome, index: number): TriggeredAction {

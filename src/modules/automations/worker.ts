@@ -26,7 +26,7 @@ type Result = ActionOutcome[] | Postponed;
  * claims open runs (SKIP LOCKED, so any number of workers share the table), performs each run's actions in
  * order and records each action's outcome on the run as it completes, but the last: that one is stored by the
  * finish (the run's status, its automation's counts and `automation.triggered`), which ends many runs in one
- * transaction. A worker that dies mid-run leaves the outcomes it recorded; when its lease runs out another worker
+ * statement. A worker that dies mid-run leaves the outcomes it recorded; when its lease runs out another worker
  * goes on with the actions not done yet, the last one again if it died before the finish (see `process`). It
  * also keeps this process's automation cache honest: it listens for changes to automations, and the cache is used
  * only while it does.
@@ -97,7 +97,7 @@ export class RunPerforming implements LeasedWork<RunRecord, Result> {
     return outcomes;
   }
 
-  /** Finishes the run with the others ending about now, in one transaction (see `runFinisher`), or postpones it. */
+  /** Finishes the run with the others ending about now, in one statement (see `runFinisher`), or postpones it. */
   async record(run: RunRecord, result: Result): Promise<void> {
     if (Array.isArray(result)) return this.finisher.add({ run, outcomes: result });
     await this.services.db('automationRuns').where({ id: run.id, status: 'running' }).update({ lockedUntil: result.until });

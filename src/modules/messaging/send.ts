@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { perPool, readsById } from '../../lib/batcher.js';
+import { onePer, readsById } from '../../lib/batcher.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { OutgoingMessage, SentPart } from '../../platforms/capabilities/messaging.js';
 import type { Services } from '../../services.js';
@@ -134,7 +134,7 @@ interface ConversationRead {
 }
 
 /** Conversations read at about the same time (an automation worker's many replies) are read in one query. */
-const conversationReads = perPool((db: Knex) =>
+const conversationReads = onePer((db: Knex) =>
   readsById(
     (ids) => db('conversations').whereIn('id', ids).select('id', 'accountId', 'platformConversationId') as Promise<ConversationRead[]>,
   ),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { Batcher, type Outcome, perPool, settledEach, togetherOrAlone, unwrap } from '../../lib/batcher.js';
+import { Batcher, type Outcome, onePer, settledEach, togetherOrAlone, unwrap } from '../../lib/batcher.js';
 import { PlatformError } from '../../platforms/errors.js';
 import { WriteInProgressError, WriteKeyReusedError, WriteOutcomeUnknownError } from './errors.js';
 import {
@@ -75,7 +75,7 @@ interface ToStore {
 
 /**
  * The statements that writes made at about the same time share (a worker's many sends): their starts in one
- * insert; the stores of those that share a store, and their settlements, in one transaction. One set per pool.
+ * insert; the stores of those that share a store, and their settlements, in one commit. One set per pool.
  */
 interface SharedStatements {
   /** Whether the write was started now (false: its key was started before). */
@@ -85,7 +85,7 @@ interface SharedStatements {
 
 const STARTS_BATCH = 100;
 const STORES_BATCH = 50;
-const shared = perPool((db: Knex): SharedStatements => ({
+const shared = onePer((db: Knex): SharedStatements => ({
   start: togetherOrAlone((writes) => insertStarted(db, writes), STARTS_BATCH),
   stores: new Batcher((stored) => storeTogether(db, stored), STORES_BATCH),
 }));
@@ -205,8 +205,8 @@ async function reconcile<Result>(db: Knex, write: PlatformWrite<Result>, since: 
 }
 
 /**
- * The caller's records and the settled write, in one transaction (shared with other writes stored at about the
- * same time). If that fails, the platform has done the write and nothing says so: a lost answer, left started
+ * The caller's records and the settled write, in one commit (shared with other writes stored at about the same
+ * time). If that fails, the platform has done the write and nothing says so: a lost answer, left started
  * for the next attempt to reconcile, at once rather than after the lease.
  */
 async function store<Result>(db: Knex, write: PlatformWrite<Result>, result: Result): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { perPool, togetherOrAlone } from '../../lib/batcher.js';
+import { onePer, togetherOrAlone } from '../../lib/batcher.js';
 import { NotImplementedError } from '../../lib/errors.js';
 import type { IncomingRequest, WebhookReceiver } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
@@ -24,13 +24,10 @@ function receiverOf(services: Services, platform: string): WebhookReceiver {
   return receiver;
 }
 
-const lookups = new WeakMap<Services, VerificationLookups>();
-
 /** The accounts webhooks' signatures are checked against, as this process's service keeps them. */
-function verificationLookups(services: Services): VerificationLookups {
-  let found = lookups.get(services);
-  if (!found) {
-    found = new VerificationLookups({
+const verificationLookups = onePer(
+  (services: Services) =>
+    new VerificationLookups({
       credentialsOf: async (accountId) => {
         const row = await accountById(services.db, accountId);
         return row?.credentialsCiphertext ? adapterAccount(row, services.secrets) : null;
@@ -38,11 +35,8 @@ function verificationLookups(services: Services): VerificationLookups {
       withPlatformAccountId: async (platform, platformAccountId) => {
         return (await credentialedAccountsAt(services.db, platform, platformAccountId)).map((row) => adapterAccount(row, services.secrets));
       },
-    });
-    lookups.set(services, found);
-  }
-  return found;
-}
+    }),
+);
 
 interface ReceivedWebhook {
   platform: string;
@@ -69,7 +63,7 @@ async function insertReceived(db: Knex, webhooks: ReceivedWebhook[]): Promise<bo
 }
 
 const RECEIVED_BATCH = 100;
-const storeReceived = perPool((db: Knex) => togetherOrAlone((webhooks: ReceivedWebhook[]) => insertReceived(db, webhooks), RECEIVED_BATCH));
+const storeReceived = onePer((db: Knex) => togetherOrAlone((webhooks: ReceivedWebhook[]) => insertReceived(db, webhooks), RECEIVED_BATCH));
 
 /** The platform's GET handshake: its challenge echoed, or 403. */
 export function answerHandshake(services: Services, platform: string, query: IncomingRequest['query']): string {
@@ -99,10 +93,4 @@ export async function receiveWebhook(services: Services, platform: string, reque
   return { duplicate: !stored };
 }
 
-const wakers = new WeakMap<Services, IntakeWaker>();
-
-function intakeWaker(services: Services): IntakeWaker {
-  let waker = wakers.get(services);
-  if (!waker) wakers.set(services, (waker = new IntakeWaker(services.db, services.logger)));
-  return waker;
-}
+const intakeWaker = onePer((services: Services) => new IntakeWaker(services.db, services.logger));
