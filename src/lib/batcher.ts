@@ -63,6 +63,16 @@ export function readsById<Row extends { id: string }>(
   }, maxBatch);
 }
 
+/**
+ * Which of a batch's items an insert that skips conflicts stored, from the keys it returned: not one whose key was
+ * there already, nor one whose key repeats an earlier item's in the batch.
+ */
+export function whichInserted<Key>(items: readonly Key[], returned: readonly Key[], keyOf: (key: Key) => string): boolean[] {
+  const stored = new Set(returned.map(keyOf));
+  // Set.delete answers true once per key: to the first item that has it.
+  return items.map((item) => stored.delete(keyOf(item)));
+}
+
 /** One item's share of a batch: its value, or the failure that is its alone. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 

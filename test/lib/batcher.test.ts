@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Batcher, togetherOrAlone } from '../../src/lib/batcher.js';
+import { Batcher, togetherOrAlone, whichInserted } from '../../src/lib/batcher.js';
 
 describe('Batcher — items that arrive while a batch is in hand go together in the next', () => {
   it('answers each caller its own item’s result, the first batch alone and the rest together', async () => {
@@ -51,5 +51,13 @@ describe('togetherOrAlone — one statement for a batch; when it fails, each ite
       8,
     ]);
     expect(statements).to.deep.equal([[1], [2, 3, 4], [2], [3], [4]]);
+  });
+});
+
+describe('whichInserted — what an insert that skips conflicts stored, from the keys it returned', () => {
+  it('is true for the first item of each returned key only: not for a key stored before, nor for a repeat in the batch', () => {
+    const items = [{ key: 'a' }, { key: 'b' }, { key: 'a' }, { key: 'c' }];
+    const returned = [{ key: 'a' }, { key: 'c' }];
+    expect(whichInserted(items, returned, ({ key }) => key)).to.deep.equal([true, false, false, true]);
   });
 });

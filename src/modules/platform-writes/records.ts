@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { PlatformError } from '../../platforms/errors.js';
+import { whichInserted } from '../../lib/batcher.js';
 
 /** One write, as the `platform_writes` table keys it. */
 export interface WriteKey {
@@ -51,9 +52,7 @@ export async function insertStarted(db: Knex, writes: WriteToStart[]): Promise<b
     .onConflict(['ownerId', 'accountId', 'key'])
     .ignore()
     .returning(['ownerId', 'accountId', 'key'])) as WriteKey[];
-  const started = new Set(inserted.map(keyText));
-  // Set.delete answers true once per key: to the first write that has it.
-  return writes.map((write) => started.delete(keyText(write)));
+  return whichInserted<WriteKey>(writes, inserted, keyText);
 }
 
 /** The key's write, locked until the caller's transaction ends; `sameRequest`: whether it was asked for this request. */

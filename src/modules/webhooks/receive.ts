@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { onePer, togetherOrAlone } from '../../lib/batcher.js';
+import { onePer, togetherOrAlone, whichInserted } from '../../lib/batcher.js';
 import { NotImplementedError } from '../../lib/errors.js';
 import type { IncomingRequest, WebhookReceiver } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
@@ -57,9 +57,7 @@ async function insertReceived(db: Knex, webhooks: ReceivedWebhook[]): Promise<bo
     .onConflict(['platform', 'dedupeKey'])
     .ignore()
     .returning(['platform', 'dedupeKey'])) as Array<Pick<ReceivedWebhook, 'platform' | 'dedupeKey'>>;
-  const stored = new Set(inserted.map(keyOf));
-  // Set.delete answers true once per key: to the first webhook that has it.
-  return webhooks.map((webhook) => stored.delete(keyOf(webhook)));
+  return whichInserted(webhooks, inserted, keyOf);
 }
 
 const RECEIVED_BATCH = 100;
