@@ -1,6 +1,11 @@
 import pg from 'pg';
 import type { Logger } from './logger.js';
 
+/** The `application_name` of a listener's connection once it listens on all its channels. */
+export function listeningName(name: string): string {
+  return `${name} listening`;
+}
+
 /** Waits before connecting again after the connection was lost: doubling from 0.5 s up to 15 s. */
 const RECONNECT_MS = { first: 500, max: 15_000 };
 
@@ -18,8 +23,8 @@ export class NotificationListener {
   constructor(
     private readonly databaseUrl: string,
     private readonly channels: string[],
-    /** `payload` is the NOTIFY's payload ('' when it had none). */
-    private readonly onNotify: (channel: string | null, payload?: string) => void,
+    /** `payload` is the NOTIFY's payload ('' when it had none); `sender`, the backend process that sent it. */
+    private readonly onNotify: (channel: string | null, payload?: string, sender?: number) => void,
     private readonly logger: Logger,
     private readonly name: string,
   ) {}
@@ -35,14 +40,25 @@ export class NotificationListener {
     await this.client?.end().catch(() => {});
   }
 
+  /**
+   * Runs a statement on the listening connection itself: a NOTIFY sent here names this listener's backend as its
+   * sender. Fails while the connection is lost.
+   */
+  async query(text: string, values: unknown[]): Promise<pg.QueryResult> {
+    if (!this.client) throw new Error(`${this.name}: the listener is not connected`);
+    return this.client.query(text, values);
+  }
+
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.databaseUrl, application_name: this.name });
-    client.on('notification', (message) => this.onNotify(message.channel, message.payload ?? ''));
+    client.on('notification', (message) => this.onNotify(message.channel, message.payload ?? '', message.processId));
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
       for (const channel of this.channels) await client.query(`LISTEN ${channel}`);
+      // Tells the processes looking for listeners (pg_stat_activity) that this one hears every commit from now on.
+      await client.query(`SET application_name = ${client.escapeLiteral(listeningName(this.name))}`);
     } catch (error) {
       await client.end().catch(() => {});
       throw error;

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { mock } from 'node:test';
+import pg from 'pg';
 import { startTestApp, type TestApp } from '../support/app.js';
 import { newOwner, type TestOwner } from '../support/owners.js';
+import { until } from '../support/wait.js';
 
 /** Two API processes on one database, each with its own cache of principals. */
 describe('two API processes on one database', () => {
@@ -44,6 +46,47 @@ describe('two API processes on one database', () => {
     const refused = await b.api.get('/profiles', { token: owner.session });
     expect(refused.status).to.equal(401);
     expect(refused.body.code).to.equal('token_revoked');
+  });
+
+  it('answers a logout only once every listening process has said it dropped the session, a slow one included', async () => {
+    const owner = await newOwner(a.api);
+    // A third process's listener that is slow to hear: it says so only when the test lets it.
+    const slow = new pg.Client({ connectionString: a.services.config.databaseUrl });
+    const announced: string[] = [];
+    const heardFrom = new Set<number>();
+    slow.on('notification', ({ channel, payload, processId }) => {
+      if (channel === 'socialgate_principals') announced.push(payload ?? '');
+      else heardFrom.add(processId);
+    });
+    await slow.connect();
+    try {
+      await slow.query('LISTEN socialgate_principals; LISTEN socialgate_principals_heard');
+      await slow.query("SET application_name = 'principal-cache listening'");
+      const { rows } = await slow.query(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'principal-cache listening' AND pid <> pg_backend_pid()",
+      );
+      const others = rows.map((row: { pid: number }) => row.pid);
+      expect(others).to.have.length(2);
+
+      const order: string[] = [];
+      const sessionId = (await b.api.get('/auth/session', { token: owner.session })).body.session.id as string;
+      const loggedOut = a.api.post('/auth/logout', { token: owner.session }).then((response) => {
+        order.push('answered');
+        return response;
+      });
+      await until(() => announced.includes(sessionId) && others.every((pid) => heardFrom.has(pid)), {
+        what: 'both API processes to say they heard the logout',
+      });
+      // A request that process a answers after it heard both: the logout is still not answered.
+      expect((await a.api.get('/profiles', { token: owner.key })).status).to.equal(200);
+      expect(order).to.deep.equal([]);
+      order.push('slow one heard');
+      await slow.query("SELECT pg_notify('socialgate_principals_heard', $1)", [sessionId]);
+      expect((await loggedOut).status).to.equal(204);
+      expect(order).to.deep.equal(['slow one heard', 'answered']);
+    } finally {
+      await slow.end();
+    }
   });
 
   it('refuses a key revoked directly in the database in both processes', async () => {

@@ -159,7 +159,7 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
     expect(work.recorded).to.deep.equal(['a done']);
     expect(work.calls.size, 'b was never claimed').to.equal(0);
     await worker.stop();
-    const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'lease-worker-test'");
+    const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'lease-worker-test%'");
     expect(rows[0].n).to.equal(0);
     const renewals = work.renewals.length;
     await new Promise((resolve) => setTimeout(resolve, 150));

@@ -35,8 +35,9 @@ describe('NotificationListener — a LISTEN connection that comes back', () => {
     await admin.query("NOTIFY listener_test, 'one'");
     await heardAll(2, 'the first notification');
 
+    // Named as listening once it listens: what a principal change looks for (src/modules/auth/principal-cache.ts).
     const { rows } = await admin.query(
-      "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'listener-test'",
+      "SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'listener-test listening'",
     );
     expect(rows).to.deep.equal([{ ended: true }]);
     await heardAll(3, 'the reconnection');
@@ -61,9 +62,9 @@ describe('NotificationListener — a LISTEN connection that comes back', () => {
     try {
       await listener.stop();
       const count = heard.length;
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'listener-control'");
+      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'listener-control%'");
       await until(() => reconnections.length, { done: (n) => n >= 2, what: 'the control listener to reconnect' });
-      const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'listener-test'");
+      const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'listener-test%'");
       expect(rows[0].n).to.equal(0);
       expect(heard.length).to.equal(count);
     } finally {

@@ -1,13 +1,19 @@
-import { NotificationListener } from '../../lib/listener.js';
+import { listeningName, NotificationListener } from '../../lib/listener.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Principal } from './principal.js';
 import { principalId } from './principal.js';
 
 /**
  * The channel on which triggers announce, by id, every change that can end a token's validity (migration
- * 202611240100_auth_announce_principal_changes).
+ * 202611240104_auth_announce_principal_changes).
  */
 const CHANNEL = 'socialgate_principals';
+
+/** The channel on which each process's listener answers every announcement once it has dropped that principal. */
+const HEARD_CHANNEL = 'socialgate_principals_heard';
+
+/** The name of the listening connections, by which a change finds every process that caches principals. */
+const LISTENER_NAME = 'principal-cache';
 
 /**
  * How long a principal is trusted without reading its row again. Revocations are announced (NOTIFY) and drop
@@ -16,11 +22,19 @@ const CHANNEL = 'socialgate_principals';
  */
 export const CACHED_PRINCIPAL_MS = 10_000;
 
-/** How long a change waits to be heard back before its request is answered anyway. */
+/** How long a change waits for every process to have heard it before its request is answered anyway. */
 const HEARD_WITHIN_MS = 2_000;
 
 /** Beyond this many cached tokens the oldest are dropped: a cache of the busy ones, not of every token. */
 const MAX_ENTRIES = 10_000;
+
+/** A change waiting until every listener that was listening before it committed has dropped its principal. */
+interface Waiter {
+  /** The backend process ids of those listeners; null until they are known. */
+  listeners: Set<number> | null;
+  heardBy: Set<number>;
+  heard: () => void;
+}
 
 export interface CachedPrincipal {
   principal: Principal;
@@ -43,17 +57,22 @@ export class PrincipalCache {
   /** Counts the announcements heard: a lookup started before one may have read what it revoked. */
   private generation = 0;
   private readonly listener: NotificationListener;
-  /** Those waiting to hear of a change, by principal id. */
-  private readonly waiting = new Map<string, Set<() => void>>();
+  /** The changes waiting to be heard everywhere, by principal id. */
+  private readonly waiting = new Map<string, Set<Waiter>>();
 
-  private constructor(databaseUrl: string, logger: Logger) {
+  private constructor(
+    databaseUrl: string,
+    private readonly logger: Logger,
+  ) {
     this.listener = new NotificationListener(
       databaseUrl,
-      [CHANNEL],
-      // No channel: (re)connected, announcements may have been missed. `*`: many rows went at once.
-      (channel, id) => this.drop(channel && id !== '*' ? id : undefined),
+      [CHANNEL, HEARD_CHANNEL],
+      (channel, id = '', sender = 0) => {
+        if (channel === HEARD_CHANNEL) this.heard(id, sender);
+        else this.announced(channel, id);
+      },
       logger,
-      'principal-cache',
+      LISTENER_NAME,
     );
   }
 
@@ -68,23 +87,28 @@ export class PrincipalCache {
   }
 
   /**
-   * Makes a change to principal `id` (revokes it, logs it out, sets its expiry), then waits until this process
-   * has heard it announced (up to HEARD_WITHIN_MS): every process is signalled at the same commit, so once the
-   * caller is answered, the others have dropped the principal too, within PostgreSQL's delivery time.
+   * Makes a change to principal `id` (revokes it, logs it out, sets its expiry), then waits until every process
+   * that was listening before it committed has dropped the principal and said so (up to HEARD_WITHIN_MS): once the
+   * caller is answered, no process answers from what the change ended. A process that was not listening then
+   * (its connection lost, or not started) forgets every principal when it (re)connects.
    */
   async change<T>(id: string, apply: () => Promise<T>): Promise<T> {
     let heard!: () => void;
-    const announced = new Promise<void>((resolve) => {
+    const everywhere = new Promise<void>((resolve) => {
       heard = resolve;
     });
+    const waiter: Waiter = { listeners: null, heardBy: new Set(), heard };
     const waiters = this.waiting.get(id) ?? new Set();
-    waiters.add(heard);
+    waiters.add(waiter);
     this.waiting.set(id, waiters);
     let timer: NodeJS.Timeout | undefined;
     try {
+      const listeners = await this.listeningProcesses();
       const result = await apply();
+      waiter.listeners = listeners;
+      this.check(waiter);
       await Promise.race([
-        announced,
+        everywhere,
         new Promise((resolve) => {
           timer = setTimeout(resolve, HEARD_WITHIN_MS);
         }),
@@ -92,8 +116,26 @@ export class PrincipalCache {
       return result;
     } finally {
       clearTimeout(timer);
-      waiters.delete(heard);
+      waiters.delete(waiter);
       if (waiters.size === 0 && this.waiting.get(id) === waiters) this.waiting.delete(id);
+    }
+  }
+
+  /**
+   * The backend processes of the listeners of every process on this database, this one's included: each of them
+   * will hear a change committed after this read. None while this process's own listener is lost: the others then
+   * drop the principal within PostgreSQL's delivery time, unconfirmed.
+   */
+  private async listeningProcesses(): Promise<Set<number>> {
+    try {
+      const { rows } = await this.listener.query(
+        'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
+        [listeningName(LISTENER_NAME)],
+      );
+      return new Set(rows.map((row: { pid: number }) => row.pid));
+    } catch (error) {
+      this.logger.warn({ err: error }, 'principal-cache: cannot find the listening processes; not waiting for them');
+      return new Set();
     }
   }
 
@@ -126,17 +168,42 @@ export class PrincipalCache {
     if (entry) this.hashes.delete(principalId(entry.principal));
   }
 
+  /**
+   * An announcement (no channel: (re)connected, announcements may have been missed; `*`: many rows went at once)
+   * drops what it concerns, then says so to every process, on the listening connection: it names the sender.
+   */
+  private announced(channel: string | null, id: string): void {
+    this.drop(channel && id !== '*' ? id : undefined);
+    if (channel === null) return;
+    this.listener.query('SELECT pg_notify($1, $2)', [HEARD_CHANNEL, id]).catch((error: unknown) => {
+      this.logger.debug({ err: error }, 'principal-cache: could not say an announcement was heard');
+    });
+  }
+
+  /** Listener `sender` has dropped principal `id` (or, `*`, every principal). */
+  private heard(id: string, sender: number): void {
+    const concerned = id === '*' ? [...this.waiting.values()] : [this.waiting.get(id) ?? new Set<Waiter>()];
+    for (const waiters of concerned) {
+      for (const waiter of waiters) {
+        waiter.heardBy.add(sender);
+        this.check(waiter);
+      }
+    }
+  }
+
+  private check(waiter: Waiter): void {
+    if (waiter.listeners && [...waiter.listeners].every((pid) => waiter.heardBy.has(pid))) waiter.heard();
+  }
+
   /** Drops the principal `id`, or everything (on (re)connection, when announcements may have been missed, or `*`). */
   private drop(id: string | undefined): void {
     this.generation += 1;
     if (id === undefined) {
       this.entries.clear();
       this.hashes.clear();
-      for (const waiters of this.waiting.values()) for (const heard of waiters) heard();
       return;
     }
     const hash = this.hashes.get(id);
     if (hash) this.forget(hash);
-    for (const heard of this.waiting.get(id) ?? []) heard();
   }
 }
