@@ -4,7 +4,7 @@ import { bodyMiddleware } from './http/body.js';
 import { dispatchMiddleware } from './http/dispatch.js';
 import { idempotencyMiddleware } from './http/idempotency.js';
 import { problemMiddleware } from './http/problem.js';
-import { RateLimit, rateLimitMiddleware } from './http/rate-limit.js';
+import { rateLimitMiddleware } from './http/rate-limit.js';
 import { routeMiddleware } from './http/route.js';
 import { validationMiddleware } from './http/validate.js';
 import { Authenticator } from './modules/auth/authenticate.js';
@@ -27,11 +27,11 @@ export function createApp(services: Services): Koa {
     authenticationMiddleware(
       new Authenticator(db, services.principals),
       contract.document,
-      new RateLimit(db, config.rateLimit, { keyPrefix: 'p' }, logger),
+      services.rateLimits.perPrincipal,
       services.usage,
     ),
   );
-  app.use(rateLimitMiddleware(db, { perAddress: config.publicRateLimit, platformWebhooks: config.platformWebhookRateLimit }, logger));
+  app.use(rateLimitMiddleware(services.rateLimits));
   // Uploads in progress live beside the stored media (DATA_DIR/media), so storing one is a rename.
   app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: mediaFolders(config.dataDir).tmp }));
   app.use(validationMiddleware(contract));

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { connect, migrate, type Db } from './db/database.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
 import { Contract } from './http/contract.js';
+import { RateLimits } from './http/rate-limit.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { registerJobs, scheduleJobs } from './jobs/register.js';
 import { AddressGuard } from './lib/address-guard.js';
@@ -75,6 +76,7 @@ export async function boot(
   const workers = new Map<string, BackgroundWorker>();
   let sandbox: Sandbox | undefined;
   let usage: UsageRecorder | undefined;
+  let rateLimits: RateLimits | undefined;
   try {
     await openStorage(config, logger);
     if (config.sandbox.mode === 'auto' && anyUnconfigured(config.platforms)) {
@@ -105,6 +107,7 @@ export async function boot(
     // Both roles count usage (requests in the API, deliveries and publications in the worker).
     usage = new UsageRecorder(db, logger, config.usage.flushMs);
     usage.start();
+    rateLimits = new RateLimits(db, config, logger);
     const services: Services = {
       config,
       db,
@@ -112,6 +115,7 @@ export async function boot(
       contract,
       scheduler,
       usage,
+      rateLimits,
       principals,
       secrets: SecretBox.fromConfig(config.encryptionKey, join(config.dataDir, 'secret.key')),
       addressGuard: new AddressGuard(config.webhooks.allowedCidrs),
@@ -149,6 +153,7 @@ export async function boot(
     scheduler?.stopComing();
     return closeInOrder(logger, [
       ['HTTP server', () => closeFirst?.()],
+      ['rate limit counts', () => rateLimits?.stop()],
       // The last started stops first.
       ...[...workers].reverse().map(([name, worker]): [string, () => Promise<void>] => [`${name} worker`, () => worker.stop()]),
       // After everything that counts has stopped, before the pool it writes through is closed.

@@ -3,6 +3,7 @@ import type { Db } from './db/database.js';
 import type { Contract } from './http/contract.js';
 import type { Scheduler } from './jobs/scheduler.js';
 import type { Config } from './lib/config.js';
+import type { RateLimits } from './http/rate-limit.js';
 import type { Logger } from './lib/logger.js';
 import type { AddressGuard } from './lib/address-guard.js';
 import type { SecretBox } from './lib/secret-box.js';
@@ -28,6 +29,8 @@ export interface Services {
   incomingHandlers: IncomingHandlers;
   /** Counts usage in memory (a map increment) and writes it in batches; see src/modules/usage/recorder.ts. */
   usage: UsageRecorder;
+  /** The rate limits the HTTP pipeline counts against, shared by every API process (src/http/rate-limit.ts). */
+  rateLimits: RateLimits;
   /** The operations that answer 501: built by no area, or built for some platforms only (with what is missing). */
   unbuilt: { operations: readonly OperationId[]; partly: Partial<Record<OperationId, string>> };
   /** The local platform sandbox, when this process started one. */

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Db } from '../db/database.js';
 import { RateLimitedError } from '../lib/errors.js';
+import type { Config } from '../lib/config.js';
 import type { Logger } from '../lib/logger.js';
 import { SharedWindows, type WindowSettings } from '../modules/auth/shared-window.js';
 import type { RequestState } from './state.js';
@@ -51,28 +52,44 @@ export class RateLimit {
     if (count.consumed > this.settings.points) throw rateLimited(this.settings.points, msBeforeNext);
     setHeaders(ctx, this.settings.points, this.settings.points - count.consumed, msBeforeNext);
   }
+
+  stop(): Promise<void> {
+    return this.windows.stop();
+  }
 }
 
 /** The operations that receive platforms' webhooks, which have a per-address budget of their own. */
 const PLATFORM_WEBHOOK_OPERATIONS = new Set(['verifyPlatformWebhook', 'receivePlatformWebhook']);
 
 /**
- * The limit of public routes, per client address, in the same table. Requests with a principal were counted
- * when they were authenticated (PrincipalRateLimit) and pass. Platforms' webhooks are counted apart, against a
- * budget of their own (`platformWebhooks`): a platform delivers every message people write to every account of
- * the service from a few addresses, and must not be refused for what a person at one address may ask of the API.
+ * The process's rate limits, all in the same table: per principal (API key, session), and on public routes per
+ * client address. Platforms' webhooks are counted apart, against a budget of their own (`platformWebhooks`): a
+ * platform delivers every message people write to every account of the service from a few addresses, and must
+ * not be refused for what a person at one address may ask of the API.
  */
-export function rateLimitMiddleware(
-  db: Db,
-  limits: { perAddress: RateLimitSettings; platformWebhooks: RateLimitSettings },
-  logger: Logger,
-) {
-  const perAddress = new RateLimit(db, limits.perAddress, { keyPrefix: 'ip', refuseFromMemory: true }, logger);
-  const platformWebhooks = new RateLimit(db, limits.platformWebhooks, { keyPrefix: 'ipw', refuseFromMemory: true }, logger);
+export class RateLimits {
+  readonly perPrincipal: RateLimit;
+  readonly perAddress: RateLimit;
+  readonly platformWebhooks: RateLimit;
+
+  constructor(db: Db, config: Pick<Config, 'rateLimit' | 'publicRateLimit' | 'platformWebhookRateLimit'>, logger: Logger) {
+    this.perPrincipal = new RateLimit(db, config.rateLimit, { keyPrefix: 'p' }, logger);
+    this.perAddress = new RateLimit(db, config.publicRateLimit, { keyPrefix: 'ip', refuseFromMemory: true }, logger);
+    this.platformWebhooks = new RateLimit(db, config.platformWebhookRateLimit, { keyPrefix: 'ipw', refuseFromMemory: true }, logger);
+  }
+
+  /** Writes the requests counted and not written yet: after the HTTP server has closed, before the pool does. */
+  async stop(): Promise<void> {
+    await Promise.all([this.perPrincipal, this.perAddress, this.platformWebhooks].map((limit) => limit.stop()));
+  }
+}
+
+/** Public routes count per client address. Requests with a principal were counted when they were authenticated. */
+export function rateLimitMiddleware(limits: RateLimits) {
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     if (!ctx.state.principal) {
-      const limit = PLATFORM_WEBHOOK_OPERATIONS.has(ctx.state.operation?.operationId ?? '') ? platformWebhooks : perAddress;
-      await limit.apply(ctx, ctx.ip);
+      const platformWebhook = PLATFORM_WEBHOOK_OPERATIONS.has(ctx.state.operation?.operationId ?? '');
+      await (platformWebhook ? limits.platformWebhooks : limits.perAddress).apply(ctx, ctx.ip);
     }
     await next();
   };

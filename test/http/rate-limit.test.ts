@@ -88,6 +88,17 @@ describe('the per-key and per-session rate limit', () => {
     }
   });
 
+  it('writes the requests it admitted from memory when it stops, before its pool closes', async () => {
+    const windows = new SharedWindows(app.services.db, { keyPrefix: 'p', points: 1000, windowMs: 60_000 }, createLogger('silent'));
+    const id = `stopping-${Date.now()}`;
+    const consumed: number[] = [];
+    for (let i = 0; i < 4; i += 1) consumed.push((await windows.count(id)).consumed);
+    expect(consumed).to.deep.equal([1, 2, 3, 4]);
+    expect(await storedPoints(id), 'the first asked the database; the others waited for a batch').to.equal(1);
+    await windows.stop();
+    expect(await storedPoints(id)).to.equal(4);
+  });
+
   it('relaxes synchronous_commit for the counting transaction only, not for the connection', async () => {
     const owner = await newOwner(app.api);
     const single = connect(app.services.config.databaseUrl!, 1);

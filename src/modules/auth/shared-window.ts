@@ -128,6 +128,14 @@ export class SharedWindows {
     }
   }
 
+  /**
+   * Sends what was admitted and not sent yet, and waits for the counts in flight: called once no request comes
+   * any more (the HTTP server has closed), before the pool they are written through closes.
+   */
+  async stop(): Promise<void> {
+    await Promise.all([...this.tallies].map(([id, tally]) => (tally.timer ? this.flush(id, tally) : tally.flight?.catch(() => {}))));
+  }
+
   private tallyOf(id: string): Tally {
     let tally = this.tallies.get(id);
     if (!tally) {
