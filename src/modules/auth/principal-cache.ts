@@ -30,9 +30,8 @@ const MAX_ENTRIES = 10_000;
 
 /** A change waiting until every listener that was listening before it committed has dropped its principal. */
 interface Waiter {
-  /** The backend process ids of those listeners; null until they are known. */
-  listeners: Set<number> | null;
-  heardBy: Set<number>;
+  /** The backend process ids of those listeners that have not said so yet. */
+  pending: Set<number>;
   heard: () => void;
 }
 
@@ -97,16 +96,14 @@ export class PrincipalCache {
     const everywhere = new Promise<void>((resolve) => {
       heard = resolve;
     });
-    const waiter: Waiter = { listeners: null, heardBy: new Set(), heard };
+    const waiter: Waiter = { pending: await this.listeningProcesses(), heard };
+    if (waiter.pending.size === 0) heard();
     const waiters = this.waiting.get(id) ?? new Set();
     waiters.add(waiter);
     this.waiting.set(id, waiters);
     let timer: NodeJS.Timeout | undefined;
     try {
-      const listeners = await this.listeningProcesses();
       const result = await apply();
-      waiter.listeners = listeners;
-      this.check(waiter);
       await Promise.race([
         everywhere,
         new Promise((resolve) => {
@@ -185,14 +182,9 @@ export class PrincipalCache {
     const concerned = id === '*' ? [...this.waiting.values()] : [this.waiting.get(id) ?? new Set<Waiter>()];
     for (const waiters of concerned) {
       for (const waiter of waiters) {
-        waiter.heardBy.add(sender);
-        this.check(waiter);
+        if (waiter.pending.delete(sender) && waiter.pending.size === 0) waiter.heard();
       }
     }
-  }
-
-  private check(waiter: Waiter): void {
-    if (waiter.listeners && [...waiter.listeners].every((pid) => waiter.heardBy.has(pid))) waiter.heard();
   }
 
   /** Drops the principal `id`, or everything (on (re)connection, when announcements may have been missed, or `*`). */
