@@ -1,6 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import type { RouterContext } from '@koa/router';
-import type { SocialState, Token } from './state.js';
+import { type Page, type SocialState, TASKS, type Token } from './state.js';
+
+/** The Graph's time format: seconds, `+0000`. */
+export const graphTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', '+0000');
+
+/** A page as the Graph shows it; with a page token, as `me/accounts` lists it. */
+export function pageView(page: Page, token: Token | null): Record<string, unknown> {
+  return {
+    id: page.id,
+    name: page.name,
+    username: page.username,
+    category: page.category,
+    about: page.about,
+    link: `https://social.example/${page.username}`,
+    website: `https://${page.username}.example`,
+    fan_count: page.followers,
+    followers_count: page.followers,
+    verification_status: 'not_verified',
+    picture: { data: { url: `https://cdn.social.example/p/${page.id}.jpg`, is_silhouette: false } },
+    ...(token ? { access_token: token.value, tasks: TASKS, category_list: [{ id: '1', name: page.category }] } : {}),
+  };
+}
 
 /** The Graph API's ways of answering, shared by the sandbox's routes. */
 export class Graph {
@@ -62,6 +83,16 @@ export class Graph {
     const refusal = this.state.refusal(token);
     if (refusal) {
       this.fail(ctx, 400, 190, refusal.message, { subcode: refusal.subcode });
+      return null;
+    }
+    return token;
+  }
+
+  /** The caller's working token, which must be a person's (not a page's); else an answer written already. */
+  userToken(ctx: RouterContext): Token | null {
+    const token = this.authenticate(ctx);
+    if (token && token.kind !== 'user') {
+      this.fail(ctx, 400, 190, 'This method must be called with a user access token.');
       return null;
     }
     return token;

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { App, SocialState } from './state.js';
@@ -44,7 +44,7 @@ async function deauthorize(app: App, url: string | null, userId: string): Promis
 
 /**
  * The people around the social network: someone who signs up with pages and ad accounts, signs in to the
- * browser, writes to a page on Messenger, removes the app or one of its permissions, or loses a token; and the
+ * browser, removes the app or one of its permissions, or loses a token; and the
  * app developer's dashboard (the deauthorize callback URL) and a failure to inject into the next Graph call.
  */
 export function mountSocialPeople(router: Router, state: SocialState): void {
@@ -85,41 +85,6 @@ export function mountSocialPeople(router: Router, state: SocialState): void {
     if (!state.users.has(userId)) return fail(ctx, 404, 'no such person');
     state.browserUserId = userId;
     ctx.body = { userId };
-  });
-
-  /** A person writes to a page: each app subscribed to the page's `messages` gets the Messenger webhook. */
-  router.post('/_sandbox/social_network/messages', async (ctx) => {
-    const input = body(ctx) as { pageId?: string; from?: string; text?: string };
-    const page = state.pages.get(String(input.pageId ?? ''));
-    if (!page) return fail(ctx, 404, 'no such page');
-    const now = Date.now();
-    const payload = {
-      object: 'page',
-      entry: [
-        {
-          id: page.id,
-          time: now,
-          messaging: [
-            {
-              sender: { id: String(input.from ?? '6543210987654321') },
-              recipient: { id: page.id },
-              timestamp: now,
-              message: { mid: `m_${randomBytes(18).toString('base64url')}`, text: input.text ?? 'Hello!' },
-            },
-          ],
-        },
-      ],
-    };
-    const deliveries: Delivery[] = [];
-    for (const [appId, fields] of page.subscribedApps) {
-      const app = state.apps.get(appId)!;
-      const subscription = app.subscriptions.get('page');
-      // Delivered only for fields subscribed at both the page and the app level.
-      if (!fields.includes('messages') || !subscription?.fields.includes('messages')) continue;
-      deliveries.push(await deliver(app, subscription.callbackUrl, payload));
-    }
-    if (deliveries.length === 0) return fail(ctx, 409, "no app is subscribed to the page's messages");
-    ctx.body = { payload, deliveries, webhookStatus: deliveries[0]!.status };
   });
 
   /** A person removes the app in their settings: its tokens stop working, then the deauthorize callback and the permissions webhook. */

@@ -1,4 +1,4 @@
-import type { SentMessage } from '../../../src/sandbox/social-network/messenger-send.js';
+import type { SentMessage } from '../../../src/sandbox/social-network/parts/messenger.js';
 import type { TestApp } from '../app.js';
 import { People } from './people.js';
 

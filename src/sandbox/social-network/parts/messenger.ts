@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
+import { randomBytes } from 'node:crypto';
 import type { RouterContext } from '@koa/router';
-import type { Graph } from './graph.js';
-import { deliver } from './people.js';
-import type { Page, SocialState } from './state.js';
+import type { CommentAuthor } from '../feed.js';
+import { defineSocialPart, type SocialNetwork } from '../part.js';
+import { deliver } from '../people.js';
+import type { Page, SocialState } from '../state.js';
 
 const DAY = 24 * 3600 * 1000;
 /** Tags that allow a message outside the 24-hour window, and for how long after the person's last message. */
@@ -27,13 +28,6 @@ export interface SentMessage {
   at: number;
 }
 
-/** A comment a person made on a page's post, as far as private replies need it: its author and age. */
-export interface CommentAuthor {
-  pageId: string;
-  psid: string;
-  at: number;
-}
-
 export interface MessengerState {
   /** `<page>:<psid>` → when the person last wrote to the page. */
   lastWrote: Map<string, number>;
@@ -50,19 +44,18 @@ export interface MessengerState {
  * Faults: the Graph's `fail-next` (throttling, an expired token), and `lose-next` (the message is stored and the
  * connection drops before the answer).
  */
-export function mountMessengerSend(
+export const messengerPart = defineSocialPart<MessengerState>({ key: 'messenger', mount: mountMessenger });
+
+function mountMessenger(
   router: Router,
-  graph: Graph,
-  state: SocialState,
-  pageComment: (id: string) => CommentAuthor | null,
-  restored?: MessengerState,
-): () => MessengerState {
+  { state, graph, feed, base }: SocialNetwork,
+  restored: MessengerState | undefined,
+): { state(): MessengerState } {
   const lastWrote = restored?.lastWrote ?? new Map<string, number>();
   const comments = restored?.comments ?? new Map<string, CommentAuthor>();
   const repliedComments = restored?.repliedComments ?? new Set<string>();
   const sent = restored?.sent ?? [];
   let loseNext = false;
-  const base = '/social_network/graph/:version';
 
   router.post(`${base}/:id/messages`, async (ctx) => {
     const token = graph.authenticate(ctx);
@@ -80,7 +73,7 @@ export function mountMessengerSend(
     let psid: string;
     const now = Date.now();
     if (recipient.comment_id) {
-      const comment = comments.get(recipient.comment_id) ?? pageComment(recipient.comment_id);
+      const comment = comments.get(recipient.comment_id) ?? feed.personComment(recipient.comment_id);
       if (!comment || comment.pageId !== page.id) return graph.unknownObject(ctx, recipient.comment_id);
       if (repliedComments.has(recipient.comment_id)) return graph.fail(ctx, 400, 10900, 'Activity already replied to');
       if (now - comment.at > 7 * DAY) return graph.fail(ctx, 400, 10903, "This activity can't be replied to");
@@ -124,11 +117,27 @@ export function mountMessengerSend(
     ctx.body = { recipient_id: psid, message_id: mid };
   });
 
-  // The people's side. Registered before the people's own `messages` control, which then delivers the webhook.
-  router.post('/_sandbox/social_network/messages', async (ctx, next) => {
-    await next();
-    const input = (ctx.request.body ?? {}) as { pageId?: string; from?: string };
-    if (ctx.status === 200) lastWrote.set(`${input.pageId}:${input.from ?? '6543210987654321'}`, Date.now());
+  /** A person writes to a page: each app subscribed to the page's `messages` gets the Messenger webhook. */
+  router.post('/_sandbox/social_network/messages', async (ctx) => {
+    const input = (ctx.request.body ?? {}) as { pageId?: string; from?: string; text?: string };
+    const page = state.pages.get(String(input.pageId ?? ''));
+    if (!page) return notFound(ctx, 'no such page');
+    const from = String(input.from ?? '6543210987654321');
+    const now = Date.now();
+    const payload = messagingWebhook(page, now, {
+      sender: { id: from },
+      recipient: { id: page.id },
+      timestamp: now,
+      message: { mid: `m_${randomBytes(18).toString('base64url')}`, text: input.text ?? 'Hello!' },
+    });
+    const deliveries = await deliverToApps(state, page, payload);
+    if (deliveries.length === 0) {
+      ctx.status = 409;
+      ctx.body = { error: "no app is subscribed to the page's messages" };
+      return;
+    }
+    lastWrote.set(`${page.id}:${from}`, Date.now());
+    ctx.body = { payload, deliveries, webhookStatus: deliveries[0]!.status };
   });
 
   /** A person sends the page files, a sticker or a place (Messenger attachments with CDN URLs), with an optional text. */
@@ -138,12 +147,11 @@ export function mountMessengerSend(
     if (!page || !input.from) return notFound(ctx, 'no such page, or no from');
     const mid = `m_${randomBytes(18).toString('base64url')}`;
     const message = { mid, ...(input.text ? { text: input.text } : {}), attachments: input.attachments ?? [] };
-    const deliveries = await deliverToApps(state, page, {
-      sender: { id: input.from },
-      recipient: { id: page.id },
-      timestamp: Date.now(),
-      message,
-    });
+    const deliveries = await deliverToApps(
+      state,
+      page,
+      messagingWebhook(page, Date.now(), { sender: { id: input.from }, recipient: { id: page.id }, timestamp: Date.now(), message }),
+    );
     lastWrote.set(`${page.id}:${input.from}`, Date.now());
     ctx.body = { mid, deliveries, webhookStatus: deliveries[0]?.status ?? null };
   });
@@ -187,21 +195,24 @@ export function mountMessengerSend(
     const watermark = Date.now();
     const receipt = input.kind === 'read' ? { read: { watermark } } : { delivery: { mids: mine.map((m) => m.mid), watermark } };
     ctx.body = {
-      deliveries: await deliverToApps(state, page, {
-        sender: { id: input.psid },
-        recipient: { id: page.id },
-        timestamp: Date.now(),
-        ...receipt,
-      }),
+      deliveries: await deliverToApps(
+        state,
+        page,
+        messagingWebhook(page, Date.now(), { sender: { id: input.psid }, recipient: { id: page.id }, timestamp: Date.now(), ...receipt }),
+      ),
     };
   });
 
-  return () => ({ lastWrote, comments, repliedComments, sent });
+  return { state: () => ({ lastWrote, comments, repliedComments, sent }) };
 }
 
-/** A Messenger event to each app subscribed to the page's `messages`. */
-async function deliverToApps(state: SocialState, page: Page, event: Record<string, unknown>) {
-  const payload = { object: 'page', entry: [{ id: page.id, time: Date.now(), messaging: [event] }] };
+/** The page's webhook of one Messenger event. */
+function messagingWebhook(page: Page, time: number, event: Record<string, unknown>) {
+  return { object: 'page', entry: [{ id: page.id, time, messaging: [event] }] };
+}
+
+/** A Messenger webhook to each app subscribed to the page's `messages`, at both the page and the app level. */
+async function deliverToApps(state: SocialState, page: Page, payload: unknown) {
   const deliveries = [];
   for (const [appId, fields] of page.subscribedApps) {
     const app = state.apps.get(appId)!;

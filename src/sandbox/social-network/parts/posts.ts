@@ -1,88 +1,13 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import type { Graph } from './graph.js';
-import type { Token } from './state.js';
-
-/** A post on a page's timeline: made through the API (text, link, photos, a video) or in the app. */
-export interface PagePost {
-  id: string;
-  pageId: string;
-  message: string | null;
-  link: string | null;
-  photoUrls: string[];
-  videoId: string | null;
-  createdAt: number;
-  deleted: boolean;
-  madeInApp: boolean;
-  reactions: number;
-  shares: number;
-  comments: PageComment[];
-}
-/** A comment on a page post: by the page itself, or by a person (`from`); replies name their comment (`parentId`). */
-export interface PageComment {
-  id: string;
-  message: string;
-  fromPage: boolean;
-  createdAt: number;
-  from?: { id: string; name: string };
-  parentId?: string | null;
-  hidden?: boolean;
-  deleted?: boolean;
-  /** A photo the page attached (`attachment_url`), as fetched. */
-  attachmentUrl?: string;
-}
-interface Photo {
-  id: string;
-  pageId: string;
-  url: string;
-  postId: string | null;
-}
-interface Video {
-  id: string;
-  pageId: string;
-  description: string | null;
-  title: string | null;
-  status: 'processing' | 'ready' | 'error';
-  readsUntilReady: number;
-  failing: boolean;
-  post: PagePost;
-}
-
-/**
- * What the people's control can make the next call on a page answer: throttling with the usage headers, a
- * duplicate, a policy block, an outage before anything is made, a post made whose answer never comes, a video
- * whose processing fails, a failing comment (`code`: 1 is transient, 368 a block); `edge` limits it to one edge.
- */
-export type PostFault = (
-  | { kind: 'rate_limited'; minutes?: number }
-  | { kind: 'duplicate' }
-  | { kind: 'policy' }
-  | { kind: 'server_error' }
-  | { kind: 'hang_after_create' }
-  | { kind: 'video_processing_error' }
-  | { kind: 'comment_fails'; code?: number }
-) & { edge?: 'feed' | 'photos' | 'videos' };
-
-/** What the comments need of the posts: the posts, whether one is shown, and a failing comment waiting for its page. */
-export interface MountedPagePosts {
-  state(): PagePostsState;
-  posts: Map<string, PagePost>;
-  visible(post: PagePost): boolean;
-  takeCommentFault(pageId: string): { code: number } | undefined;
-}
-
-/** What the pages' posts keep across a restart: the posts, photos and videos (faults waiting are not kept). */
-export interface PagePostsState {
-  posts: Map<string, PagePost>;
-  photos: Map<string, Photo>;
-  videos: Map<string, Video>;
-}
+import type { PagePost, PagePostsState, Photo, PostFault } from '../feed.js';
+import { graphTime } from '../graph.js';
+import { defineSocialPart, type SocialNetwork } from '../part.js';
+import type { Token } from '../state.js';
 
 const PHOTO_TYPES = /^image\/(jpeg|png|gif|bmp|tiff)/;
 const VIDEO_TYPES = /^video\/(mp4|quicktime)/;
 
-/** The Graph's time format: seconds, `+0000`. */
-export const graphTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', '+0000');
 /** `since`/`until`: a unix time in seconds or anything Date parses (the real API takes strtotime strings). */
 const timeParam = (value: string | undefined) =>
   value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
@@ -92,41 +17,15 @@ const timeParam = (value: string | undefined) =>
  * in the background), `/{page}/published_posts`, and deleting (their comments: comments.ts). Media are fetched from their
  * URL over HTTP as the platform does. People's controls: a post made in the app, faults, everything a page has.
  */
-export function mountPagePosts(router: Router, graph: Graph, base: string, restored?: PagePostsState): MountedPagePosts {
-  const { state } = graph;
-  const posts = restored?.posts ?? new Map<string, PagePost>();
-  const photos = restored?.photos ?? new Map<string, Photo>();
-  const videos = restored?.videos ?? new Map<string, Video>();
-  // A video's post is one of the posts, not a copy of it: what happens to either shows on both.
-  for (const video of videos.values()) video.post = posts.get(video.post.id) ?? video.post;
-  const faults = new Map<string, PostFault[]>();
+export const postsPart = defineSocialPart<PagePostsState>({ key: 'posts', mount: mountPagePosts });
 
-  /** The first fault of one of `kinds` waiting for this page (and this edge, where the fault names one). */
-  const takeFault = (pageId: string, kinds: Array<PostFault['kind']>, edge?: string): PostFault | undefined => {
-    const list = faults.get(pageId) ?? [];
-    const index = list.findIndex((fault) => kinds.includes(fault.kind) && (!fault.edge || !edge || fault.edge === edge));
-    return index < 0 ? undefined : list.splice(index, 1)[0];
-  };
-  const newPost = (pageId: string, fields: Partial<PagePost>): PagePost => {
-    const post: PagePost = {
-      id: `${pageId}_${state.newId()}`,
-      pageId,
-      message: null,
-      link: null,
-      photoUrls: [],
-      videoId: null,
-      createdAt: Date.now(),
-      deleted: false,
-      madeInApp: false,
-      reactions: 0,
-      shares: 0,
-      comments: [],
-      ...fields,
-    };
-    posts.set(post.id, post);
-    return post;
-  };
-  const visible = (post: PagePost) => !post.deleted && (!post.videoId || videos.get(post.videoId)?.status === 'ready');
+function mountPagePosts(
+  router: Router,
+  { state, graph, feed, base }: SocialNetwork,
+  restored: PagePostsState | undefined,
+): { state(): PagePostsState } {
+  feed.restore(restored);
+  const { posts, photos, videos } = feed;
 
   /** The page's own token with pages_manage_posts, else the Graph's refusal is written and null returned. */
   const pageToken = (ctx: RouterContext, pageId: string): Token | null => {
@@ -143,7 +42,7 @@ export function mountPagePosts(router: Router, graph: Graph, base: string, resto
 
   /** A fault that refuses a create call before anything is made; true when it answered. */
   const refused = (ctx: RouterContext, pageId: string, edge: string): boolean => {
-    const fault = takeFault(pageId, ['rate_limited', 'duplicate', 'policy', 'server_error'], edge);
+    const fault = feed.takeFault(pageId, ['rate_limited', 'duplicate', 'policy', 'server_error'], edge);
     if (!fault) return false;
     if (fault.kind === 'rate_limited') {
       const usage = {
@@ -160,7 +59,7 @@ export function mountPagePosts(router: Router, graph: Graph, base: string, resto
   };
   /** The post is made but the answer never comes (the caller's connection times out or its process dies). */
   const hangIfAsked = async (pageId: string, edge: string) => {
-    if (takeFault(pageId, ['hang_after_create'], edge)) await new Promise(() => {});
+    if (feed.takeFault(pageId, ['hang_after_create'], edge)) await new Promise(() => {});
   };
 
   /** The bytes behind a URL, if it answers 2xx with a content type matching `types`. */
@@ -199,7 +98,7 @@ export function mountPagePosts(router: Router, graph: Graph, base: string, resto
     if (p.message && attached.length === 0 && last?.message === p.message && (last.link ?? undefined) === p.link) {
       return graph.fail(ctx, 400, 506, '(#506) Duplicate status message');
     }
-    const post = newPost(pageId, {
+    const post = feed.newPost(pageId, {
       message: p.message || null,
       link: p.link || null,
       photoUrls: attachedPhotos.map((photo) => photo!.url),
@@ -220,7 +119,7 @@ export function mountPagePosts(router: Router, graph: Graph, base: string, resto
       ctx.body = { id: photo.id };
       return;
     }
-    const post = newPost(pageId, { message: p.caption || p.message || null, photoUrls: [photo.url] });
+    const post = feed.newPost(pageId, { message: p.caption || p.message || null, photoUrls: [photo.url] });
     photo.postId = post.id;
     await hangIfAsked(pageId, 'photos');
     ctx.body = { id: photo.id, post_id: post.id };
@@ -235,8 +134,8 @@ export function mountPagePosts(router: Router, graph: Graph, base: string, resto
     if (fetched === 'wrong_type')
       return graph.fail(ctx, 400, 352, "(#352) Sorry, the video file you selected is in a format that we don't support.");
     const id = state.newId();
-    const post = newPost(pageId, { message: p.description || null, videoId: id });
-    const failing = takeFault(pageId, ['video_processing_error']) !== undefined;
+    const post = feed.newPost(pageId, { message: p.description || null, videoId: id });
+    const failing = feed.takeFault(pageId, ['video_processing_error']) !== undefined;
     videos.set(id, {
       id,
       pageId,
@@ -290,7 +189,7 @@ export function mountPagePosts(router: Router, graph: Graph, base: string, resto
       const since = timeParam(p.since);
       const until = timeParam(p.until);
       const listed = [...posts.values()]
-        .filter((post) => post.pageId === pageId && visible(post))
+        .filter((post) => post.pageId === pageId && feed.visible(post))
         .filter(
           (post) =>
             (since === undefined || post.createdAt >= Math.floor(since / 1000) * 1000) && (until === undefined || post.createdAt < until),
@@ -378,7 +277,7 @@ export function mountPagePosts(router: Router, graph: Graph, base: string, resto
   router.post(`${people}/page-posts`, (ctx) => {
     const input = body(ctx) as { pageId?: string; message?: string; reactions?: number; shares?: number; comments?: string[] };
     if (!state.pages.has(String(input.pageId))) return noPage(ctx);
-    const post = newPost(String(input.pageId), {
+    const post = feed.newPost(String(input.pageId), {
       message: input.message ?? null,
       madeInApp: true,
       reactions: input.reactions ?? 0,
@@ -405,17 +304,8 @@ export function mountPagePosts(router: Router, graph: Graph, base: string, resto
   router.post(`${people}/post-faults`, (ctx) => {
     const input = body(ctx) as { pageId?: string; faults?: PostFault[] };
     if (!state.pages.has(String(input.pageId))) return noPage(ctx);
-    faults.set(String(input.pageId), [...(faults.get(String(input.pageId)) ?? []), ...(input.faults ?? [])]);
-    ctx.body = { faults: faults.get(String(input.pageId)) };
+    ctx.body = { faults: feed.addFaults(String(input.pageId), input.faults ?? []) };
   });
 
-  return {
-    state: () => ({ posts, photos, videos }),
-    posts,
-    visible,
-    takeCommentFault: (pageId) => {
-      const fault = takeFault(pageId, ['comment_fails']);
-      return fault?.kind === 'comment_fails' ? { code: fault.code ?? 1 } : undefined;
-    },
-  };
+  return { state: () => feed.kept() };
 }

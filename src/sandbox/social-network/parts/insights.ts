@@ -1,8 +1,7 @@
 import type Router from '@koa/router';
 import { DateTime } from 'luxon';
-import { dailyFigure, daysBetween, followersOn, WINDOW_DAYS, windowFigure } from '../insights-series.js';
-import type { Graph } from './graph.js';
-import type { PagePost } from './posts.js';
+import { dailyFigure, daysBetween, followersOn, WINDOW_DAYS, windowFigure } from '../../insights-series.js';
+import { defineSocialPart, type SocialNetwork } from '../part.js';
 
 const PACIFIC = 'America/Los_Angeles';
 type Kind = 'level' | 'gained' | 'lost' | 'flow' | 'unique';
@@ -64,8 +63,9 @@ const endTime = (date: string) => DateTime.fromISO(date, { zone: PACIFIC }).plus
  * lacks; no read_insights: #200), days not yet settled left out (the Graph's data lag: today, Pacific), and a
  * count of the calls per object for tests that check a cache.
  */
-export function mountPageInsights(router: Router, graph: Graph, base: string, posts: () => Map<string, PagePost>): void {
-  const { state } = graph;
+export const insightsPart = defineSocialPart({ key: 'insights', mount: mountPageInsights });
+
+function mountPageInsights(router: Router, { state, graph, feed, base }: SocialNetwork): void {
   const calls = new Map<string, number>();
   const removed = new Set(REMOVED);
 
@@ -84,7 +84,7 @@ export function mountPageInsights(router: Router, graph: Graph, base: string, po
     const known = (metric: string) => !removed.has(metric) && (isPost ? POST_METRICS.includes(metric) : metric in PAGE_METRICS);
     if (metrics.length === 0 || !metrics.every(known)) return graph.fail(ctx, 400, 100, '(#100) The value must be a valid insights metric');
     if (isPost) {
-      const post = posts().get(id);
+      const post = feed.posts.get(id);
       if (!post || post.deleted) return graph.unknownObject(ctx, id);
       ctx.body = {
         data: metrics.map((name) => ({

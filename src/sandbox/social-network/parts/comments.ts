@@ -1,9 +1,10 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import type { Graph } from './graph.js';
-import { deliver, type Delivery } from './people.js';
-import { graphTime, type MountedPagePosts, type PageComment, type PagePost } from './posts.js';
-import type { Token } from './state.js';
+import { DEFAULT_COMMENTER, type PageComment, type PagePost } from '../feed.js';
+import { graphTime } from '../graph.js';
+import { defineSocialPart, type SocialNetwork } from '../part.js';
+import { deliver, type Delivery } from '../people.js';
+import type { Token } from '../state.js';
 
 /**
  * What the comments control can make happen to a page's next comment changes: `lost_answer` (the next write on a
@@ -22,8 +23,6 @@ async function isImage(url: string): Promise<boolean> {
   await response?.arrayBuffer().catch(() => {});
   return Boolean(response?.ok && /^image\//.test(response.headers.get('content-type') ?? ''));
 }
-/** Who a person's comment is from when the control names nobody. */
-export const DEFAULT_COMMENTER = { id: '6734519027381945', name: 'Lena Fischer' };
 
 /**
  * Comments on page posts over the Graph API: `GET|POST /{post-or-comment}/comments` (`filter=stream|toplevel`,
@@ -31,8 +30,9 @@ export const DEFAULT_COMMENTER = { id: '6734519027381945', name: 'Lena Fischer' 
  * `can_*` fields the platform computes; every change sent as a signed `feed` webhook to the apps subscribed to
  * the page's feed. People's controls: a person comments, edits, removes; faults.
  */
-export function mountPageComments(router: Router, graph: Graph, base: string, pagePosts: MountedPagePosts): void {
-  const { state } = graph;
+export const commentsPart = defineSocialPart({ key: 'comments', mount: mountPageComments });
+
+function mountPageComments(router: Router, { state, graph, feed, base }: SocialNetwork): void {
   const faults = new Map<string, CommentFault[]>();
   const held = new Map<string, unknown[]>();
 
@@ -40,13 +40,6 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
     const list = faults.get(pageId) ?? [];
     const index = list.findIndex((fault) => fault.kind === kind);
     return index < 0 ? undefined : list.splice(index, 1)[0];
-  };
-  const find = (id: string): { post: PagePost; comment: PageComment } | null => {
-    for (const post of pagePosts.posts.values()) {
-      const comment = post.comments.find((c) => c.id === id);
-      if (comment) return { post, comment };
-    }
-    return null;
   };
   const authorOf = (post: PagePost, comment: PageComment) => {
     const page = state.pages.get(post.pageId)!;
@@ -152,10 +145,10 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
   /** A post or a comment of the token's page, shown; else the Graph's refusal is written and null returned. */
   const target = (ctx: RouterContext, token: Token): { post: PagePost; comment: PageComment | null } | null => {
     const id = ctx.params.id!;
-    const post = pagePosts.posts.get(id);
-    if (post && pagePosts.visible(post) && token.pageId === post.pageId) return { post, comment: null };
-    const found = find(id);
-    if (found && !found.comment.deleted && pagePosts.visible(found.post) && token.pageId === found.post.pageId) return found;
+    const post = feed.posts.get(id);
+    if (post && feed.visible(post) && token.pageId === post.pageId) return { post, comment: null };
+    const found = feed.findComment(id);
+    if (found && !found.comment.deleted && feed.visible(found.post) && token.pageId === found.post.pageId) return found;
     graph.unknownObject(ctx, id);
     return null;
   };
@@ -180,9 +173,9 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
     const on = target(ctx, token);
     if (!on) return;
     if (!state.granted(token, 'pages_manage_engagement')) return graph.missingPermission(ctx, 'pages_manage_engagement');
-    const failing = pagePosts.takeCommentFault(on.post.pageId);
-    if (failing) {
-      const { code } = failing;
+    const failing = feed.takeFault(on.post.pageId, ['comment_fails']);
+    if (failing?.kind === 'comment_fails') {
+      const code = failing.code ?? 1;
       return graph.fail(
         ctx,
         code === 1 ? 500 : 400,
@@ -211,7 +204,7 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
 
   /** A comment (`fields`), or the post's or page's route. */
   router.get(`${base}/:id`, (ctx, next) => {
-    const found = find(ctx.params.id!);
+    const found = feed.findComment(ctx.params.id!);
     if (!found) return next();
     const token = graph.authenticate(ctx);
     if (!token) return;
@@ -221,7 +214,7 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
 
   /** Hides or shows a comment: others' only, a page cannot hide its own. */
   router.post(`${base}/:id`, (ctx, next) => {
-    const found = find(ctx.params.id!);
+    const found = feed.findComment(ctx.params.id!);
     if (!found) return next();
     const token = graph.authenticate(ctx);
     if (!token) return;
@@ -243,7 +236,7 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
   router.delete(`${base}/:id`, (ctx) => {
     const token = graph.authenticate(ctx);
     if (!token) return;
-    const found = find(ctx.params.id!);
+    const found = feed.findComment(ctx.params.id!);
     if (!found || found.comment.deleted || token.pageId !== found.post.pageId) return graph.unknownObject(ctx, ctx.params.id!);
     if (!state.granted(token, 'pages_manage_engagement')) return graph.missingPermission(ctx, 'pages_manage_engagement');
     const { post, comment } = found;
@@ -262,8 +255,8 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
   /** A person comments on a post of the page (or answers a comment, `parentId`): the `feed` webhook goes out. */
   router.post(`${people}/comments`, async (ctx) => {
     const input = body(ctx) as { postId?: string; parentId?: string; from?: { id: string; name: string }; text?: string };
-    const post = pagePosts.posts.get(String(input.postId ?? ''));
-    if (!post || !pagePosts.visible(post)) return refuse(ctx, 404, 'no such post');
+    const post = feed.posts.get(String(input.postId ?? ''));
+    if (!post || !feed.visible(post)) return refuse(ctx, 404, 'no such post');
     const parent = input.parentId ? post.comments.find((c) => c.id === input.parentId && !c.deleted) : undefined;
     if (input.parentId && !parent) return refuse(ctx, 404, 'no such comment on the post');
     const comment: PageComment = {
@@ -283,7 +276,7 @@ export function mountPageComments(router: Router, graph: Graph, base: string, pa
   /** The person edits or removes their comment: the `feed` webhook goes out. */
   for (const change of ['edit', 'remove'] as const) {
     router.post(`${people}/comments/:commentId/${change}`, async (ctx) => {
-      const found = find(ctx.params.commentId!);
+      const found = feed.findComment(ctx.params.commentId!);
       if (!found || found.comment.deleted || found.comment.fromPage) return refuse(ctx, 404, 'no such comment by a person');
       const { post, comment } = found;
       if (change === 'edit') comment.message = String(body(ctx).text ?? comment.message);

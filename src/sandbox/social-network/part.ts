@@ -1,0 +1,30 @@
+import type Router from '@koa/router';
+import type { PageFeed } from './feed.js';
+import type { Graph } from './graph.js';
+import type { SocialState } from './state.js';
+
+/** What every part of the social network works on. */
+export interface SocialNetwork {
+  /** Its people, apps, pages, ad accounts and tokens. */
+  readonly state: SocialState;
+  /** The Graph's ways of answering: tokens checked, errors, field picking, paging. */
+  readonly graph: Graph;
+  /** The pages' posts, photos and videos, kept by the `posts` part and read by the parts that act on them. */
+  readonly feed: PageFeed;
+  /** Where the Graph's routes live: `/social_network/graph/:version`. */
+  readonly base: string;
+}
+
+/**
+ * One part of the social network (the Graph's core, pages, Messenger, insights, …): it adds its Graph routes and
+ * its people's controls (under `/_sandbox/social_network`), starting from what it kept before a restart, and says
+ * what it keeps now, if anything. `key` names what it keeps in the platform's state.
+ */
+export interface SocialPart<Kept = never> {
+  readonly key: string;
+  mount(router: Router, network: SocialNetwork, restored: Kept | undefined): { state(): Kept } | void;
+}
+
+export function defineSocialPart<Kept = never>(part: SocialPart<Kept>): SocialPart<Kept> {
+  return part;
+}

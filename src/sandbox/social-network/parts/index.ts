@@ -1,0 +1,24 @@
+import type { SocialPart } from '../part.js';
+import { adAccountsPart } from './ad-accounts.js';
+import { commentsPart } from './comments.js';
+import { corePart } from './core.js';
+import { insightsPart } from './insights.js';
+import { messengerPart } from './messenger.js';
+import { pagesPart } from './pages.js';
+import { postsPart } from './posts.js';
+
+/**
+ * The social network's parts, in the order their routes are tried: the core first (`GET /me` before any
+ * `GET /{id}`), then posts, comments and pages, whose `GET /{id}` each pass on what is not theirs. A new part
+ * (marketing, commerce, leadgen) is its file and one line here.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- what each part keeps differs.
+export const SOCIAL_NETWORK_PARTS: ReadonlyArray<SocialPart<any>> = [
+  corePart,
+  adAccountsPart,
+  postsPart,
+  commentsPart,
+  pagesPart,
+  insightsPart,
+  messengerPart,
+];
