@@ -573,7 +573,9 @@ export interface paths {
          *     `pending` with `statusReason: pairing_expired`; call this route again with `accountId` to start a new
          *     window. The same call repairs an account whose session the phone logged out (`needs_reconnection`): it
          *     keeps its `id`, and answers 200 instead of 201. Until paired, the account's `name` is its number when given,
-         *     else `Pending pairing`.
+         *     else `Pending pairing`. A linked device belongs to one owner only: a number that another owner connected (or
+         *     another account of the owner) is not paired again here; the new device is unlinked at once and the account stays
+         *     `pending` (`statusReason: pairing_expired`) with `lastError` saying why.
          *
          *     The session is unofficial (the multi-device web protocol); the chat app may log it out at any time. Errors:
          *     404 `not_found` (no such profile, or `accountId` unknown or of another profile), 403 `profile_out_of_scope`,
@@ -643,7 +645,8 @@ export interface paths {
          *     200 (the repair for `needs_reconnection`). The token and secrets are stored encrypted and never returned.
          *
          *     Errors: 404 `not_found` (no such profile), 403 `profile_out_of_scope`, 409 `account_already_connected`
-         *     (the number is connected to another profile of the owner), 422 `platform_credentials_invalid` (the token is
+         *     (the number is connected to another profile of the owner) or `account_connected_elsewhere` (another owner
+         *     connected the number: its messages go to one subscription, so it belongs to one owner only), 422 `platform_credentials_invalid` (the token is
          *     invalid or lacks the messaging and management permissions, the number is unknown or not in the business
          *     account, the PIN is wrong), `platform_not_configured` (no `appSecret` given and the instance has no app of
          *     its own) or `idempotency_key_reused`, 502 `platform_error`.
@@ -678,7 +681,8 @@ export interface paths {
          *     the token was revoked). The token is stored encrypted and never returned.
          *
          *     Errors: 404 `not_found` (no such profile), 403 `profile_out_of_scope`, 409 `account_already_connected`
-         *     (the bot is connected to another profile of the owner), 422 `platform_credentials_invalid` (the platform
+         *     (the bot is connected to another profile of the owner) or `account_connected_elsewhere` (another owner
+         *     connected the bot: a bot has one webhook, so it belongs to one owner only; its webhook is left as it is), 422 `platform_credentials_invalid` (the platform
          *     does not know the token) or `idempotency_key_reused`, 502 `platform_error` (for example the webhook could
          *     not be set).
          *
@@ -4540,6 +4544,7 @@ export interface components {
          *     | `account_not_connected` | 409 | The account is not connected (pending, needs reconnection or disconnected); reconnect or pair it first. |
          *     | `account_platform_unsupported` | 422 | The platform or kind of the account does not support this operation (for example calendar events on a page). |
          *     | `account_already_connected` | 409 | The platform account is connected already: to another profile of the owner, or (re-pairing qrchat) it is paired and connected. |
+         *     | `account_connected_elsewhere` | 409 | Another owner connected this bot, chat app number or linked device, whose events the platform sends to one place only; it must be disconnected there first. |
          *     | `platform_not_configured` | 422 | This instance has no app credentials for the platform; its operator must configure them. |
          *     | `platform_credentials_invalid` | 422 | The platform refused the credentials given (token, phone number id, business account id). |
          *     | `oauth_state_invalid` | 400 | The OAuth callback state is missing, unknown, expired or used already, and there is no redirectUrl to send the user back to. |
@@ -4595,7 +4600,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -15133,7 +15138,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The platform account is connected to another profile of the owner already, or re-pairing a `qrchat` account that is paired (`account_already_connected`); or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
+        /** @description The platform account is connected to another profile of the owner already, or re-pairing a `qrchat` account that is paired (`account_already_connected`); or another owner connected the bot or chat app number, whose events the platform sends to one place only (`account_connected_elsewhere`); or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
         AccountAlreadyConnected: {
             headers: {
                 [name: string]: unknown;

@@ -39,6 +39,13 @@ export type About = Omit<components['schemas']['AccountAbout'], 'accountId' | 'p
  */
 export interface PlatformAdapter extends Partial<Capabilities> {
   id: PlatformId;
+  /**
+   * An identity of this platform (a bot, a number, a linked device) can be connected by one owner only: the
+   * platform sends its incoming events to one place (one webhook, one subscription, one session), so a second
+   * owner connecting it would take them away from the first. Absent where sharing is legitimate (a page two
+   * owners manage both get its events).
+   */
+  readonly exclusiveIdentity?: boolean;
   /** Live public profile of the account. */
   about(account: AdapterAccount): Promise<About>;
   /** New tokens before the current ones expire; absent where the platform has no refresh. */

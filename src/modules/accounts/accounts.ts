@@ -10,6 +10,7 @@ import { listedProfiles, type Principal } from '../auth/principal.js';
 import { emitEvent } from '../events/emit.js';
 import { AccountAlreadyConnectedError } from './errors.js';
 import { accountEventData } from './events.js';
+import { assertIdentityFree } from './identity.js';
 import { type AccountError, AccountRow } from './models.js';
 import { presentAccount, presentHealth } from './present.js';
 import { assertWithinPlan } from '../usage/limits.js';
@@ -71,7 +72,8 @@ export async function listAccountHealth(
 
 /**
  * Creates the account, or repairs the same platform account of the same profile (new credentials, same id).
- * The platform account in another profile of the owner is a 409. Emits `account.connected`.
+ * The platform account in another profile of the owner, or another owner's where the platform's identities are
+ * exclusive, is a 409 (assertIdentityFree). Emits `account.connected`.
  */
 export async function saveConnectedAccount(
   services: Services,
@@ -91,14 +93,16 @@ export async function saveConnectedAccount(
   try {
     return await db.transaction(async (trx) => {
       await findProfile(trx, principal, input.profileId);
+      const { platformAccountId } = input.identity;
+      await assertIdentityFree(trx, services.platforms, {
+        ownerId: principal.ownerId,
+        profileId: input.profileId,
+        platform: input.platform,
+        platformAccountId,
+      });
       const existing = await AccountRow.query(trx)
         .forUpdate()
-        .findOne({ ownerId: principal.ownerId, platform: input.platform, platformAccountId: input.identity.platformAccountId });
-      if (existing && existing.profileId !== input.profileId && existing.status !== 'disconnected') {
-        throw new AccountAlreadyConnectedError(
-          `This ${input.platform} account is connected to another profile (${existing.profileId}); disconnect it there first.`,
-        );
-      }
+        .findOne({ ownerId: principal.ownerId, platform: input.platform, platformAccountId });
       // A new account (or one connected again) counts against the plan; a repaired connection does not.
       if (!existing || existing.status === 'disconnected')
         await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'connectedAccounts', 1);

@@ -7,6 +7,16 @@ export class AccountAlreadyConnectedError extends ApiError {
   }
 }
 
+/**
+ * 409 `account_connected_elsewhere`: another owner connected this platform identity, and the platform sends its
+ * events to one place only (`exclusiveIdentity`): a second owner would take them away from the first.
+ */
+export class AccountConnectedElsewhereError extends ApiError {
+  constructor(detail: string) {
+    super(409, 'account_connected_elsewhere', 'Account connected by another owner', detail);
+  }
+}
+
 /** 409: the account cannot act until it is connected (or paired) again: pending, needs reconnection, disconnected. */
 export class AccountNotConnectedError extends ApiError {
   constructor(detail: string) {

@@ -3,6 +3,7 @@ import { PlatformError } from '../../platforms/errors.js';
 import type { Credentials } from '../../platforms/types.js';
 import { saveConnectedAccount } from '../accounts/accounts.js';
 import { PlatformFailedError } from '../accounts/errors.js';
+import { assertIdentityFree } from '../accounts/identity.js';
 import { presentAccount } from '../accounts/present.js';
 import { findProfile } from '../accounts/profiles.js';
 import { connectionProblem, PlatformNotConfiguredError } from './errors.js';
@@ -20,8 +21,9 @@ function subscriptionProblem(error: unknown): never {
 }
 
 /**
- * Checks the token and the number with the platform, registers the number when asked to, subscribes the app to
- * the business account's webhooks, and only then saves the account (a repair keeps its id).
+ * Checks the token and the number with the platform, checks that nobody else holds the number, registers it when
+ * asked to, subscribes the app to the business account's webhooks, and only then saves the account (a repair
+ * keeps its id).
  */
 export const connectChatappCloud: Handler<'connectChatappCloud'> = async (request, services) => {
   const principal = principalOf(request);
@@ -34,19 +36,28 @@ export const connectChatappCloud: Handler<'connectChatappCloud'> = async (reques
     );
   }
   const checked = await adapter.verifyNumber(input).catch((error: unknown) => connectionProblem(error, 'token or phone number'));
-  if (!checked.registered && input.pin) {
-    await adapter.register(input.accessToken, input.phoneNumberId, input.pin).catch((error: unknown) => connectionProblem(error, 'PIN'));
-  }
-  await adapter.subscribe(input.accessToken, input.wabaId).catch(subscriptionProblem);
   const credentials: Credentials = {
     accessToken: input.accessToken,
     extra: { wabaId: input.wabaId, ...(input.appSecret ? { appSecret: input.appSecret } : {}) },
   };
-  const { row, created } = await saveConnectedAccount(services, principal, {
-    profileId: input.profileId,
-    platform: 'chatapp-cloud',
-    identity: checked.identity,
-    credentials,
+  const { row, created } = await services.db.transaction(async (trx) => {
+    // The number's holder is checked (and locked) before its subscription is touched: see connectBot.
+    await assertIdentityFree(trx, services.platforms, {
+      ownerId: principal.ownerId,
+      profileId: input.profileId,
+      platform: 'chatapp-cloud',
+      platformAccountId: checked.identity.platformAccountId,
+    });
+    if (!checked.registered && input.pin) {
+      await adapter.register(input.accessToken, input.phoneNumberId, input.pin).catch((error: unknown) => connectionProblem(error, 'PIN'));
+    }
+    await adapter.subscribe(input.accessToken, input.wabaId).catch(subscriptionProblem);
+    return saveConnectedAccount(
+      services,
+      principal,
+      { profileId: input.profileId, platform: 'chatapp-cloud', identity: checked.identity, credentials },
+      trx,
+    );
   });
   return created ? { status: 201, body: presentAccount(row) } : { status: 200, body: presentAccount(row) };
 };

@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { SecretBox } from '../../lib/secret-box.js';
 import type { Credentials } from '../../platforms/types.js';
 import type { PairedDevice } from '../../platforms/qrchat/driver.js';
+import type { Platforms } from '../../platforms/registry.js';
+import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { emitEvent } from '../events/emit.js';
-import { AccountAlreadyConnectedError, CapabilityUnsupportedError } from '../accounts/errors.js';
+import { AccountAlreadyConnectedError, AccountConnectedElsewhereError, CapabilityUnsupportedError } from '../accounts/errors.js';
+import { assertIdentityFree } from '../accounts/identity.js';
 import { accountEventData } from '../accounts/events.js';
 import { type AccountError, AccountRow } from '../accounts/models.js';
 
@@ -69,29 +71,22 @@ export async function pendingAccount(
 
 /**
  * Pairing completed: the account is `connected` as the paired number and `account.connected` is emitted. The
- * number may be connected already as another account of the owner: then this pairing is refused ('taken').
+ * number may be held already, as another account of the owner or by another owner (a linked device belongs to
+ * one owner only: assertIdentityFree): then this pairing is refused ('taken') and the account says why.
  */
 export async function markPaired(
-  db: Knex,
-  secrets: SecretBox,
+  services: Pick<Services, 'db' | 'secrets' | 'platforms'>,
   accountId: string,
   device: PairedDevice,
 ): Promise<'connected' | 'taken' | 'gone'> {
-  return db.transaction(async (trx) => {
+  return services.db.transaction(async (trx) => {
     const row = await AccountRow.query(trx).findById(accountId).forUpdate();
     if (!row || row.status === 'disconnected') return 'gone';
     // A paired session that reconnected (a restart, a new worker): nothing changed, nothing to announce.
     if (row.status === 'connected' && row.platformAccountId === device.phoneNumber) return 'connected';
-    const other = await AccountRow.query(trx)
-      .findOne({ ownerId: row.ownerId, platform: 'qrchat', platformAccountId: device.phoneNumber })
-      .whereNot({ id: row.id });
-    if (other) {
-      const lastError: AccountError = {
-        code: 'platform_error',
-        platformCode: null,
-        at: new Date().toISOString(),
-        message: `+${device.phoneNumber} is connected already as ${other.id}; pair that account again (accountId) instead.`,
-      };
+    const refusal = await pairingRefusal(trx, services.platforms, row, device.phoneNumber);
+    if (refusal) {
+      const lastError: AccountError = { code: 'platform_error', platformCode: null, at: new Date().toISOString(), message: refusal };
       await AccountRow.query(trx)
         .patch({ statusReason: 'pairing_expired', lastError: lastError as never, updatedAt: new Date() })
         .where({ id: row.id });
@@ -105,7 +100,7 @@ export async function markPaired(
         statusReason: null,
         platformAccountId: device.phoneNumber,
         name: device.name.slice(0, 255) || `+${device.phoneNumber}`,
-        credentialsCiphertext: secrets.seal(JSON.stringify(credentials)),
+        credentialsCiphertext: services.secrets.seal(JSON.stringify(credentials)),
         connectedAt: now,
         lastSuccessAt: now,
         lastError: null,
@@ -121,6 +116,26 @@ export async function markPaired(
     });
     return 'connected';
   });
+}
+
+/** Why the number cannot be this account's: another account of the owner has it (in any status), or another owner. */
+async function pairingRefusal(trx: Knex.Transaction, platforms: Platforms, row: AccountRow, phoneNumber: string): Promise<string | null> {
+  const other = await AccountRow.query(trx)
+    .findOne({ ownerId: row.ownerId, platform: 'qrchat', platformAccountId: phoneNumber })
+    .whereNot({ id: row.id });
+  if (other) return `+${phoneNumber} is connected already as ${other.id}; pair that account again (accountId) instead.`;
+  try {
+    await assertIdentityFree(trx, platforms, {
+      ownerId: row.ownerId,
+      profileId: row.profileId,
+      platform: 'qrchat',
+      platformAccountId: phoneNumber,
+    });
+    return null;
+  } catch (error) {
+    if (error instanceof AccountConnectedElsewhereError) return `+${phoneNumber}: ${error.detail}`;
+    throw error;
+  }
 }
 
 /**

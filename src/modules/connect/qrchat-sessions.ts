@@ -189,8 +189,8 @@ export class QrchatSessions implements LiveSessions {
       open: (device) =>
         this.enqueue(live, async () => {
           live.failures = 0;
-          const outcome = await markPaired(this.services.db, this.services.secrets, live.accountId, device);
-          // The number is another account's, or this one was disconnected meanwhile: unlink the new device.
+          const outcome = await markPaired(this.services, live.accountId, device);
+          // The number is held already (by another account or owner), or this one was disconnected meanwhile: unlink the new device.
           if (outcome !== 'connected') return this.end(live, 'disconnected', true);
           clearTimeout(live.timer);
           live.pairing = false;

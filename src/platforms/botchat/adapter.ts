@@ -31,6 +31,8 @@ export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 /** `botchat`: a messenger's bot API — a bot token per account, webhooks authenticated by a secret token. */
 export class BotchatAdapter implements PlatformAdapter {
   readonly id = 'botchat' as const;
+  /** A bot has one webhook: whoever connected it last gets its messages. */
+  readonly exclusiveIdentity = true;
 
   /** Posts: one message per chat of `platformOptions.botchat.chatIds`. */
   readonly publisher: BotchatPublisher;
@@ -45,31 +47,33 @@ export class BotchatAdapter implements PlatformAdapter {
     this.messaging = new BotchatMessaging(client);
   }
 
-  /**
-   * Verifies the token with getMe and points the bot's webhook at us with a fresh secret token. The token starts
-   * with our account id, so an incoming update names the account whose secret it must match.
-   */
-  async connect(botToken: string, accountId: string): Promise<{ identity: PlatformIdentity; credentials: Credentials }> {
+  /** Verifies the token with getMe: the bot it names, before anything changes at the platform. */
+  async identify(botToken: string): Promise<PlatformIdentity> {
     const me = await this.client.call<BotUser>(botToken, 'getMe');
     if (!me.is_bot) throw new PlatformError('invalid_request', 'the token is not a bot token');
+    return {
+      platformAccountId: String(me.id),
+      kind: 'bot',
+      name: me.first_name,
+      username: me.username ?? null,
+      avatarUrl: null,
+      scopes: [],
+      tokenExpiresAt: null,
+    };
+  }
+
+  /**
+   * Points the bot's webhook at us with a fresh secret token, replacing wherever it pointed. The token starts
+   * with our account id, so an incoming update names the account whose secret it must match.
+   */
+  async attach(botToken: string, accountId: string): Promise<Credentials> {
     const webhookSecret = `${accountId}-${randomBytes(24).toString('base64url')}`;
     await this.client.call<boolean>(botToken, 'setWebhook', {
       url: this.webhookUrl,
       secret_token: webhookSecret,
       allowed_updates: ['message'],
     });
-    return {
-      identity: {
-        platformAccountId: String(me.id),
-        kind: 'bot',
-        name: me.first_name,
-        username: me.username ?? null,
-        avatarUrl: null,
-        scopes: [],
-        tokenExpiresAt: null,
-      },
-      credentials: { accessToken: botToken, extra: { webhookSecret } },
-    };
+    return { accessToken: botToken, extra: { webhookSecret } };
   }
 
   async about(account: AdapterAccount): Promise<About> {

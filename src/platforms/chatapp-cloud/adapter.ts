@@ -39,6 +39,8 @@ const MAX_PAGES = 20;
 /** `chatapp-cloud`: a chat app's cloud API (WhatsApp Cloud API) — a phone number id and a system user token. */
 export class ChatappCloudAdapter implements PlatformAdapter {
   readonly id = 'chatapp-cloud' as const;
+  /** A number's messages go to the app subscribed to its business account, under one callback. */
+  readonly exclusiveIdentity = true;
   readonly webhooks: WebhookReceiver;
   /** Direct messages, and the cloud API's own (templates, buttons, reactions). */
   readonly messaging: ChatappCloudMessaging;
