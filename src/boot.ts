@@ -11,7 +11,7 @@ import { openStorage, storageFor, storageKeyFor } from './modules/media/storage.
 import { anyUnconfigured, Platforms } from './platforms/registry.js';
 import { withSandboxDefaults } from './sandbox/platforms.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
-import type { Config } from './lib/config.js';
+import type { Config } from './config.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import type { BackgroundWorker } from './modules/area.js';
 import { PrincipalCache } from './modules/auth/principal-cache.js';

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { createApp } from './app.js';
 import { boot } from './boot.js';
 import { answerClientError } from './http/client-error.js';
-import { loadConfig, type Config } from './lib/config.js';
+import { loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { describeStartFailure } from './lib/start-failure.js';
 import { BadSettingError } from './lib/start-errors.js';

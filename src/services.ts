@@ -2,7 +2,7 @@ import type { OperationId } from '../generated/operations.js';
 import type { Db } from './db/database.js';
 import type { Contract } from './http/contract.js';
 import type { Scheduler } from './jobs/scheduler.js';
-import type { Config } from './lib/config.js';
+import type { Config } from './config.js';
 import type { RateLimits } from './http/rate-limit.js';
 import type { Logger } from './lib/logger.js';
 import type { AddressGuard } from './lib/address-guard.js';

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Koa from 'koa';
 import { connect } from '../../src/db/database.js';
-import { loadConfig } from '../../src/lib/config.js';
+import { loadConfig } from '../../src/config.js';
 import { listProfiles } from '../../src/modules/accounts/profiles.js';
 import { freePort } from '../../test/support/net.js';
 import { call, HOST, nodeCpuMs, serviceDatabaseUrl, startChild, startService, stopChild, stopChildren, waitFor200 } from './processes.js';

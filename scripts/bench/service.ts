@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp } from '../../src/app.js';
 import { boot } from '../../src/boot.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
-import { loadConfig } from '../../src/lib/config.js';
+import { loadConfig } from '../../src/config.js';
 import type { Services } from '../../src/services.js';
 import { freePort, postgresCpuSeconds, processCpuSeconds } from './processes.js';
 import type { SendAnswer, SendCommand } from './webhook-sender.js';

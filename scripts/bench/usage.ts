@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createApp } from '../../src/app.js';
 import { boot } from '../../src/boot.js';
-import { loadConfig } from '../../src/lib/config.js';
+import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { UsageRecorder } from '../../src/modules/usage/recorder.js';
 import { freePort } from '../../test/support/net.js';

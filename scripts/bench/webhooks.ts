@@ -165,7 +165,7 @@ async function runBench(): Promise<void> {
   const { generate } = await import('selfsigned');
   const { boot } = await import('../../src/boot.js');
   const { startEmbeddedPostgres } = await import('../../src/db/embedded.js');
-  const { loadConfig } = await import('../../src/lib/config.js');
+  const { loadConfig } = await import('../../src/config.js');
   const auth = await import('../../src/modules/auth/service.js');
   const hooks = await import('../../src/modules/hooks/service.js');
 

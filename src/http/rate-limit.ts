@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Db } from '../db/database.js';
 import { RateLimitedError } from '../lib/errors.js';
-import type { Config } from '../lib/config.js';
+import type { Config } from '../config.js';
 import type { Logger } from '../lib/logger.js';
 import { SharedWindows, type WindowSettings } from '../modules/auth/shared-window.js';
 import type { RequestState } from './state.js';

@@ -35,23 +35,6 @@ export class Batcher<T, R = void> {
   }
 }
 
-/**
- * One `make(owner)` per owner, made on first use: the batchers that a database pool's concurrent callers share (never
- * given a transaction: a batch of statements runs on the pool, outside any caller's transaction), or what a
- * service's requests share.
- */
-export function onePer<Owner extends object, Shared>(make: (owner: Owner) => Shared): (owner: Owner) => Shared {
-  const made = new WeakMap<Owner, Shared>();
-  return (owner) => {
-    let shared = made.get(owner);
-    if (shared === undefined) {
-      shared = make(owner);
-      made.set(owner, shared);
-    }
-    return shared;
-  };
-}
-
 /** Reads of single rows by id, those asked for while a read is in hand made together: each caller gets its row or undefined. */
 export function readsById<Row extends { id: string }>(
   read: (ids: string[]) => Promise<Row[]>,

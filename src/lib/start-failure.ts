@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import type { Config } from '../config.js';
 import { PortInUseError, StartError } from './start-errors.js';
 
 export interface StartFailure {

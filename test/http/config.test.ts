@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
-import { loadConfig } from '../../src/lib/config.js';
+import { loadConfig } from '../../src/config.js';
 
 const SRC = new URL('../../src/', import.meta.url);
 
-/** src/lib/config.ts and every area's and platform's settings.ts: the files that read settings. */
+/** src/config.ts and every area's and platform's settings.ts: the files that read settings. */
 function settingsFiles(): URL[] {
   const nested = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((path) => /(^|\/)settings\.ts$/.test(path));
-  return [new URL('lib/config.ts', SRC), ...nested.map((path) => new URL(path, SRC))];
+  return [new URL('config.ts', SRC), ...nested.map((path) => new URL(path, SRC))];
 }
 
 /** Every variable the settings files name: `env.NAME` and the names handed to their parsers and helpers. */

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/lib/config.js';
+import { loadConfig } from '../../src/config.js';
 import { withSandboxDefaults } from '../../src/sandbox/platforms.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { startTestApp, type TestApp } from '../support/app.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createApp } from '../../src/app.js';
 import { boot } from '../../src/boot.js';
 import { createDatabaseIfMissing } from '../../src/db/embedded.js';
-import { loadConfig, type Config } from '../../src/lib/config.js';
+import { loadConfig, type Config } from '../../src/config.js';
 import type { WebhookSettings } from '../../src/modules/hooks/settings.js';
 import type { PublishingSettings } from '../../src/modules/publishing/settings.js';
 import { createLogger } from '../../src/lib/logger.js';

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { onePer, readsById } from '../../lib/batcher.js';
+import { readsById } from '../../lib/batcher.js';
+import { onePer } from '../../lib/memo.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AdapterAccount, Credentials } from '../../platforms/types.js';

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { onePer } from '../../lib/memo.js';
 import type { Services } from '../../services.js';
 import { compileTrigger, type Matcher } from './matcher.js';
 import type { AutomationRecord } from './records.js';
@@ -55,14 +56,8 @@ export class AutomationCache {
   }
 }
 
-const caches = new WeakMap<Services, AutomationCache>();
-
 /** The cache of this process's service. */
-export function automationCache(services: Services): AutomationCache {
-  let cache = caches.get(services);
-  if (!cache) caches.set(services, (cache = new AutomationCache()));
-  return cache;
-}
+export const automationCache = onePer((_services: Services) => new AutomationCache());
 
 /** Tells every process that automations changed, when `trx` commits. */
 export async function announceChange(trx: Knex): Promise<void> {

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Config } from '../../lib/config.js';
+import type { Config } from '../../config.js';
 import type { Logger } from '../../lib/logger.js';
 import { checkedKey, type ByteRange, type MediaStorage } from './media-storage.js';
 import { loadS3Sdk, MediaStorageError, S3Storage } from './s3-storage.js';

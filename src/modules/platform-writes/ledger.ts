@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { Batcher, type Outcome, onePer, settledEach, togetherOrAlone, unwrap } from '../../lib/batcher.js';
+import { Batcher, type Outcome, settledEach, togetherOrAlone, unwrap } from '../../lib/batcher.js';
+import { onePer } from '../../lib/memo.js';
 import { PlatformError } from '../../platforms/errors.js';
 import { WriteInProgressError, WriteKeyReusedError, WriteOutcomeUnknownError } from './errors.js';
 import {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type Handler, principalOf } from '../../http/handler.js';
+import { onePer } from '../../lib/memo.js';
 import type { Services } from '../../services.js';
 import { checkHealth } from './health.js';
 import { renderLlmsFullTxt } from './llms-full-txt.js';
@@ -12,17 +13,17 @@ const DOCS_PATH = fileURLToPath(new URL('../../../generated/docs.html', import.m
 
 // Read once: they change only with a new build.
 let cachedDocs: string | undefined;
-// Rendered once per service: they name its address.
-const llmsTxt = new WeakMap<Services, string>();
-const llmsFullTxt = new WeakMap<Services, string>();
 
 function listingContext(services: Services): ListingContext {
   return { baseUrl: services.config.publicUrl, unbuilt: services.unbuilt };
 }
 
-function plainText(cache: WeakMap<Services, string>, services: Services, render: () => string) {
-  if (!cache.has(services)) cache.set(services, render());
-  return { status: 200 as const, body: cache.get(services)!, contentType: 'text/plain; charset=utf-8' };
+// Rendered once per service: they name its address.
+const llmsTxt = onePer((services: Services) => renderLlmsTxt(services.contract.document, listingContext(services)));
+const llmsFullTxt = onePer((services: Services) => renderLlmsFullTxt(services.contract.document, listingContext(services)));
+
+function plainText(body: string) {
+  return { status: 200 as const, body, contentType: 'text/plain; charset=utf-8' };
 }
 
 export const getHealth: Handler<'getHealth'> = async (_request, services) => {
@@ -30,11 +31,9 @@ export const getHealth: Handler<'getHealth'> = async (_request, services) => {
   return health.status === 'ok' ? { status: 200, body: health } : { status: 503, body: health };
 };
 
-export const getLlmsTxt: Handler<'getLlmsTxt'> = async (_request, services) =>
-  plainText(llmsTxt, services, () => renderLlmsTxt(services.contract.document, listingContext(services)));
+export const getLlmsTxt: Handler<'getLlmsTxt'> = async (_request, services) => plainText(llmsTxt(services));
 
-export const getLlmsFullTxt: Handler<'getLlmsFullTxt'> = async (_request, services) =>
-  plainText(llmsFullTxt, services, () => renderLlmsFullTxt(services.contract.document, listingContext(services)));
+export const getLlmsFullTxt: Handler<'getLlmsFullTxt'> = async (_request, services) => plainText(llmsFullTxt(services));
 
 /** The contract as this instance serves it: its one server is the instance itself (PUBLIC_URL), serialised once per URL. */
 const servedDocuments = new Map<string, string>();

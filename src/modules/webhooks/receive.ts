@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { onePer, togetherOrAlone, whichInserted } from '../../lib/batcher.js';
+import { togetherOrAlone, whichInserted } from '../../lib/batcher.js';
+import { onePer } from '../../lib/memo.js';
 import { NotImplementedError } from '../../lib/errors.js';
 import type { IncomingRequest, WebhookReceiver } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import { expect } from 'chai';
-import { loadConfig } from '../../../src/lib/config.js';
+import { loadConfig } from '../../../src/config.js';
 import type { MediaSettings } from '../../../src/modules/media/settings.js';
 import { classify, loadS3Sdk, S3Storage } from '../../../src/modules/media/s3-storage.js';
 import { storageFor, storageKeyFor } from '../../../src/modules/media/storage.js';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../../src/lib/config.js';
+import { loadConfig } from '../../../src/config.js';
 import { describeApi } from '../../support/harness.js';
 import { newOwner, restrictedKey } from '../../support/owners.js';
 import { animatedGif, bmp, checked, download, FileServer, fixture, pdf, png, upload, wav } from './support.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Config } from '../../../src/lib/config.js';
-import { loadConfig } from '../../../src/lib/config.js';
+import type { Config } from '../../../src/config.js';
+import { loadConfig } from '../../../src/config.js';
 import { readPlans } from '../../../src/modules/usage/plans.js';
 import type { TestApp } from '../../support/app.js';
 

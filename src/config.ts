@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import { bool, int } from './env.js';
-import { readAreaSettings, type AreaSettings } from '../modules/index.js';
-import { type PlatformSettings, readPlatformSettings } from '../platforms/registry.js';
+import { bool, int } from './lib/env.js';
+import { readAreaSettings, type AreaSettings } from './modules/index.js';
+import { type PlatformSettings, readPlatformSettings } from './platforms/registry.js';
 
 /**
  * Where the service runs and what it talks to; every value comes from the environment. The areas' own settings
