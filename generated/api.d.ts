@@ -7945,7 +7945,7 @@ export interface components {
              */
             keywords: string[];
             /**
-             * @description `exact`: the whole text (trimmed) equals a keyword. `contains`: the text contains a keyword as a whole word or phrase. `regex`: a keyword is an ECMAScript regular expression (flags: `i` unless `caseSensitive`) that matches somewhere in the text (an invalid one answers 400 `validation_failed`). A pattern that could backtrack catastrophically is refused when saved (422 `regex_unsafe`, naming it and why). Only the first 8,192 characters of a text are matched.
+             * @description `exact`: the whole text (trimmed) equals a keyword. `contains`: the text contains a keyword as a whole word or phrase. `regex`: a keyword is an ECMAScript regular expression (flags: `i` unless `caseSensitive`) that matches somewhere in the text (an invalid one answers 400 `validation_failed`). A pattern that could backtrack catastrophically, or that the check could not prove safe within the 3 s one request may spend on all its patterns together, is refused when saved (one 422 `regex_unsafe` naming each such pattern and why). Only the first 8,192 characters of a text are matched.
              * @default contains
              * @example contains
              * @enum {string}

@@ -54,7 +54,7 @@ async function triggerAutomations(trx: Knex.Transaction, work: Armable[]): Promi
     for (const { automation, matcher } of armed) {
       if (automation.triggerType !== item.triggerType) continue;
       if (item.platformPostId && automation.postIds.length > 0 && !automation.postIds.includes(item.platformPostId)) continue;
-      const keyword = matcher.match(item.text);
+      const keyword = await matcher.match(item.text);
       if (keyword === null) continue;
       const run = runRow(automation, item, keyword === '' ? null : keyword);
       if (!isGated(automation)) ungated.push(run);

@@ -16,12 +16,22 @@ export class AutomationLimitReachedError extends UnprocessableError {
   }
 }
 
-/** 422 `regex_unsafe`: a pattern that could backtrack catastrophically, or that could not be proven safe in time. */
+/** A pattern refused, where it is in `trigger.keywords`, and why. */
+export interface UnsafePattern {
+  index: number;
+  pattern: string;
+  why: string;
+}
+
+/** 422 `regex_unsafe`: patterns that could backtrack catastrophically, or that could not be proven safe in time. */
 export class RegexUnsafeError extends UnprocessableError {
-  constructor(index: number, pattern: string, why: string) {
-    super('regex_unsafe', 'Unsafe regular expression', `The pattern ${JSON.stringify(pattern)} is refused: ${why}`, [
-      { path: `body/trigger/keywords/${index}`, message: why, code: 'regex_unsafe' },
-    ]);
+  constructor(refused: UnsafePattern[]) {
+    super(
+      'regex_unsafe',
+      'Unsafe regular expression',
+      refused.map(({ pattern, why }) => `The pattern ${JSON.stringify(pattern)} is refused: ${why}`).join(' '),
+      refused.map(({ index, why }) => ({ path: `body/trigger/keywords/${index}`, message: why, code: 'regex_unsafe' })),
+    );
   }
 }
 

@@ -1,5 +1,4 @@
-import { checkSync } from 'recheck';
-import { invalidMember, RegexUnsafeError } from './errors.js';
+import { patternRunner } from './pattern-runner.js';
 
 export type MatchType = 'exact' | 'contains' | 'regex';
 
@@ -11,12 +10,10 @@ export interface TriggerWords {
 
 /** Only this much of a message or comment is matched: a long text costs the same as a short one. */
 export const MATCHED_TEXT_LIMIT = 8192;
-/** How long the ReDoS checker may think about one pattern; a pattern it cannot decide in time is refused. */
-const CHECK_TIMEOUT_MS = 2000;
 
 /** A trigger's keywords, compiled once: `match` answers the keyword that matched, `''` for no keywords, or null. */
 export interface Matcher {
-  match(text: string): string | null;
+  match(text: string): Promise<string | null>;
 }
 
 const WORD = String.raw`[\p{L}\p{N}_]`;
@@ -26,57 +23,40 @@ function escape(keyword: string): string {
 }
 
 /**
- * `exact`: the trimmed text is the keyword; `contains`: the keyword stands as a whole word or phrase; `regex`: the
- * caller's pattern matches somewhere. Keywords are escaped for the first two, so only `regex` runs a caller's
- * pattern, and only one that passed `assertSafePatterns` when it was saved.
+ * `exact`: the trimmed text is the keyword; `contains`: the keyword stands as a whole word or phrase. Keywords are
+ * escaped, so these patterns are ours and run here.
  */
-function compile(keyword: string, matchType: MatchType, caseSensitive: boolean): RegExp {
+function compile(keyword: string, matchType: Exclude<MatchType, 'regex'>, caseSensitive: boolean): RegExp {
   const fold = caseSensitive ? '' : 'i';
-  if (matchType === 'regex') return new RegExp(keyword, fold);
   const body = escape(keyword);
   if (matchType === 'exact') return new RegExp(`^\\s*${body}\\s*$`, `${fold}u`);
   return new RegExp(`(?<!${WORD})${body}(?!${WORD})`, `${fold}u`);
 }
 
-export function compileTrigger(trigger: TriggerWords): Matcher {
-  const patterns = trigger.keywords.map((keyword) => ({ keyword, pattern: compile(keyword, trigger.matchType, trigger.caseSensitive) }));
+/** `regex`: a caller's pattern matches somewhere. It runs on the pattern runner's thread, never on the event loop. */
+function callersPatterns(keywords: string[], caseSensitive: boolean): Matcher {
+  const patterns = keywords.map((source) => ({ source, flags: caseSensitive ? '' : 'i' }));
   return {
-    match(text) {
-      if (patterns.length === 0) return '';
-      const bounded = text.length > MATCHED_TEXT_LIMIT ? text.slice(0, MATCHED_TEXT_LIMIT) : text;
-      return patterns.find(({ pattern }) => pattern.test(bounded))?.keyword ?? null;
+    async match(text) {
+      const index = await patternRunner.firstMatching({ patterns, text: bounded(text) });
+      return index === null ? null : keywords[index]!;
     },
   };
 }
 
-/**
- * Refuses, before an automation is saved, what could stall the engine: a pattern that is not an ECMAScript
- * regular expression (400), or one the ReDoS checker finds vulnerable or cannot prove safe in time (422
- * `regex_unsafe`, naming the pattern, the attack's growth and an input that shows it).
- */
-export function assertSafePatterns(trigger: TriggerWords): void {
-  if (trigger.matchType !== 'regex') return;
-  trigger.keywords.forEach((pattern, index) => {
-    const flags = trigger.caseSensitive ? '' : 'i';
-    try {
-      new RegExp(pattern, flags);
-    } catch (error) {
-      throw invalidMember(`body/trigger/keywords/${index}`, `is not a valid regular expression: ${(error as Error).message}`);
-    }
-    const diagnostics = checkSync(pattern, flags, { timeout: CHECK_TIMEOUT_MS });
-    if (diagnostics.status === 'safe') return;
-    if (diagnostics.status === 'vulnerable') {
-      const attack = diagnostics.attack.pattern;
-      throw new RegexUnsafeError(
-        index,
-        pattern,
-        `it can backtrack catastrophically (${diagnostics.complexity.summary} time on inputs such as ${attack}). Rewrite it without nested or overlapping repetition.`,
-      );
-    }
-    throw new RegexUnsafeError(
-      index,
-      pattern,
-      `it could not be proven safe from catastrophic backtracking (${diagnostics.error.kind}). Simplify it.`,
-    );
-  });
+function bounded(text: string): string {
+  return text.length > MATCHED_TEXT_LIMIT ? text.slice(0, MATCHED_TEXT_LIMIT) : text;
+}
+
+export function compileTrigger(trigger: TriggerWords): Matcher {
+  if (trigger.keywords.length === 0) return { match: () => Promise.resolve('') };
+  const { matchType } = trigger;
+  if (matchType === 'regex') return callersPatterns(trigger.keywords, trigger.caseSensitive);
+  const patterns = trigger.keywords.map((keyword) => ({ keyword, pattern: compile(keyword, matchType, trigger.caseSensitive) }));
+  return {
+    match(text) {
+      const matched = bounded(text);
+      return Promise.resolve(patterns.find(({ pattern }) => pattern.test(matched))?.keyword ?? null);
+    },
+  };
 }

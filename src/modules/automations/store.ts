@@ -10,9 +10,9 @@ import { ownedAccounts } from '../accounts/read.js';
 import { announceChange, automationCache } from './cache.js';
 import { AccountNotInProfileError, AutomationLimitReachedError, invalidMember } from './errors.js';
 import { assertSourceSupported, warningsOf } from './health.js';
-import { assertSafePatterns } from './matcher.js';
 import { presentAutomation } from './present.js';
 import { ACTION_TRIGGERS, type AutomationRecord, type TriggerType } from './records.js';
+import { assertSafePatterns } from './safe-patterns.js';
 
 type Automation = components['schemas']['Automation'];
 type AutomationCreate = components['schemas']['AutomationCreate'];
@@ -32,7 +32,7 @@ function triggerColumns(trigger: TriggerInput) {
   };
 }
 
-/** What the schema cannot say: actions that fit the trigger, post ids only for comments, safe patterns. */
+/** What the schema cannot say: actions that fit the trigger, post ids only for comments. */
 function assertCoherent(trigger: ReturnType<typeof triggerColumns>, actions: AutomationRecord['actions']): void {
   if (trigger.triggerType === 'message_received' && trigger.postIds.length > 0) {
     throw invalidMember('body/trigger/postIds', 'is only for comment_received triggers');
@@ -42,7 +42,6 @@ function assertCoherent(trigger: ReturnType<typeof triggerColumns>, actions: Aut
       throw invalidMember(`body/actions/${index}/type`, `${action.type} needs a ${ACTION_TRIGGERS[action.type].join(' or ')} trigger`);
     }
   });
-  assertSafePatterns(trigger);
 }
 
 /** The accounts exist (404), are of the profile (422) and their platform brings the trigger's events (422). */
@@ -64,6 +63,7 @@ function forgetCached(services: Services): void {
 export async function createAutomation(services: Services, principal: Principal, input: AutomationCreate): Promise<Automation> {
   const trigger = triggerColumns(input.trigger);
   assertCoherent(trigger, input.actions);
+  await assertSafePatterns(trigger);
   const profile = await findProfile(services.db, principal, input.profileId);
   const created = await services.db.transaction(async (trx) => {
     // Serialises creation per profile, so two parallel requests cannot both take the 100th place.
@@ -133,6 +133,8 @@ export async function listAutomations(
 }
 
 export async function updateAutomation(services: Services, principal: Principal, id: string, input: AutomationUpdate): Promise<Automation> {
+  // New patterns are proven safe before the automation is locked; the ones it keeps were when they were saved.
+  if (input.trigger) await assertSafePatterns(triggerColumns(input.trigger));
   const updated = await services.db.transaction(async (trx) => {
     const current = await findAutomation(trx, principal, id, true);
     const trigger = input.trigger ? triggerColumns(input.trigger) : triggerColumns({ ...current, type: current.triggerType });
