@@ -74,7 +74,7 @@ describeApi('wallet — updates reach phones', (t) => {
   });
 
   describe('the pass web service', () => {
-    it('refuses a device without the pass’s token (401), answers 200 for a repeated registration', async () => {
+    it('refuses a device without the pass’s token (401) and a body with members it does not know (400), answers 200 for a repeated registration', async () => {
       const { pass, phone, passTypeIdentifier } = await passOnPhone();
       const path = `/v1/devices/${phone.libraryIdentifier}/registrations/${passTypeIdentifier}/${pass.serialNumber}`;
       const body = JSON.stringify({ pushToken: phone.pushToken });
@@ -93,6 +93,11 @@ describeApi('wallet — updates reach phones', (t) => {
         headers: { ...headers, authorization: `ApplePass ${token}` },
       });
       expect(again.status).to.equal(200);
+      const extra = await t.app.api.post(`/wallet/ws${path}`, {
+        rawBody: JSON.stringify({ pushToken: phone.pushToken, extra: true }),
+        headers: { ...headers, authorization: `ApplePass ${token}` },
+      });
+      expect([extra.status, extra.body.code]).to.deep.equal([400, 'validation_failed']);
     });
 
     it('lists what changed since a tag (204 when nothing), and answers 304 to the device’s own version', async () => {
@@ -116,12 +121,14 @@ describeApi('wallet — updates reach phones', (t) => {
       expect(latest.headers.get('last-modified')).to.equal(held.lastModified);
     });
 
-    it('stops pushing to a device that unregistered, and takes the log', async () => {
+    it('stops pushing to a device that unregistered, and takes the log (but not members it does not know)', async () => {
       const { pass, phone, passTypeIdentifier } = await passOnPhone();
       expect(await wallet.removePass(phone, passTypeIdentifier, pass.serialNumber)).to.equal(200);
       expect(await t.app.services.db('walletRegistrations').where({ passId: pass.id })).to.have.length(0);
       const log = await t.app.api.post('/wallet/ws/v1/log', { body: { logs: ['a pass did not verify'] } });
       expect(log.status).to.equal(200);
+      const extra = await t.app.api.post('/wallet/ws/v1/log', { body: { logs: ['a pass did not verify'], extra: true } });
+      expect([extra.status, extra.body.code]).to.deep.equal([400, 'validation_failed']);
     });
   });
 });
