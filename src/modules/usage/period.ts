@@ -6,9 +6,19 @@ export interface Period {
   end: Date;
 }
 
+/**
+ * The first instant of a month in UTC. Not `Date.UTC(year, …)`: that reads years 0–99 as 1900–1999, so the
+ * contract's `0000-01` would be January 1900.
+ */
+function monthStart(year: number, monthIndex: number): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, 1);
+  return date;
+}
+
 export function periodNamed(name: string): Period {
   const [year, month] = name.split('-').map(Number) as [number, number];
-  return { name, start: new Date(Date.UTC(year, month - 1, 1)), end: new Date(Date.UTC(year, month, 1)) };
+  return { name, start: monthStart(year, month - 1), end: monthStart(year, month) };
 }
 
 export function periodAt(at: number | Date): Period {

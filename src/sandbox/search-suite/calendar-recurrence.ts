@@ -6,7 +6,8 @@ import { RRule, RRuleSet } from '../../lib/rrule.js';
  * 09:00 across a daylight-saving change. `rrule` counts in "floating" time (wall-clock values written as UTC),
  * so wall times go in and come back out through that convention.
  */
-const floating = (wall: DateTime) => new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second));
+// The same wall time in UTC (not `Date.UTC`, which reads years 0–99 as 1900–1999).
+const floating = (wall: DateTime) => wall.set({ millisecond: 0 }).setZone('utc', { keepLocalTime: true }).toJSDate();
 const wallOf = (date: Date, zone: string) =>
   DateTime.fromObject(
     {

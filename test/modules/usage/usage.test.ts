@@ -41,6 +41,17 @@ describe('GET /usage — billing not configured (self-hosted)', () => {
     expect((await app.api.get('/usage?period=2026-13', { token: owner.key })).status).to.equal(400);
   });
 
+  it('answers the months of years 0–99 as those years, not as 1900–1999', async () => {
+    for (const [period, start, end] of [
+      ['0000-01', '0000-01-01', '0000-02-01'],
+      ['0099-12', '0099-12-01', '0100-01-01'],
+    ]) {
+      const answer = await app.api.get(`/usage?period=${period}`, { token: owner.key });
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+      expect(answer.body).to.include({ period, periodStart: `${start}T00:00:00.000Z`, periodEnd: `${end}T00:00:00.000Z` });
+    }
+  });
+
   it("shows a profile-restricted key its profiles' usage only", async () => {
     const other = await app.api.post('/profiles', { token: owner.session, body: { name: 'Other' } });
     const key = await restrictedKey(app.api, owner, [owner.profileId]);
