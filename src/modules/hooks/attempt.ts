@@ -1,6 +1,7 @@
 import type { WebhookSettings } from './settings.js';
 import { type GuardedHttpClient, TransportError } from '../../lib/guarded-http.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { openedForDelivery } from '../events/sealed.js';
 import type { DeliveryRow, HookRow } from './models.js';
 import { serviceSignature, standardSignatures } from './signing.js';
 
@@ -27,17 +28,18 @@ export function signingSecrets(hook: SendingHook, secrets: SecretBox, now = Date
   return previousValid ? [current, secrets.open(hook.previousSecretCiphertext!)] : [current];
 }
 
-export function deliveryHeaders(delivery: SendingDelivery, secrets: string[], now = new Date()): Record<string, string> {
+/** The headers of one attempt at sending `body` (the delivery's stored body with its sealed values opened). */
+export function deliveryHeaders(delivery: SendingDelivery, body: string, secrets: string[], now = new Date()): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
     'Content-Type': 'application/json',
     'User-Agent': USER_AGENT,
-    'X-Service-Signature': serviceSignature(secrets[0]!, delivery.body),
+    'X-Service-Signature': serviceSignature(secrets[0]!, body),
     'X-Service-Event': delivery.event,
     'X-Service-Delivery': delivery.id,
     'webhook-id': delivery.id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': standardSignatures(secrets, delivery.id, timestamp, delivery.body),
+    'webhook-signature': standardSignatures(secrets, delivery.id, timestamp, body),
   };
 }
 
@@ -49,7 +51,7 @@ function retryAfterOf(status: number, header: string | string[] | undefined): nu
   return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
 }
 
-/** One POST of the stored body; success is a 2xx in time. Anything else is described, never thrown. */
+/** One POST of the stored body (sealed values opened); success is a 2xx in time. Anything else is described, never thrown. */
 export async function attemptDelivery(
   client: GuardedHttpClient,
   delivery: SendingDelivery,
@@ -61,8 +63,9 @@ export async function attemptDelivery(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const headers = deliveryHeaders(delivery, signingSecrets(hook, secrets), at);
-    const response = await client.post(hook.url, headers, delivery.body, settings.timeoutMs);
+    const body = openedForDelivery(secrets, delivery.body);
+    const headers = deliveryHeaders(delivery, body, signingSecrets(hook, secrets), at);
+    const response = await client.post(hook.url, headers, body, settings.timeoutMs);
     const ok = response.status >= 200 && response.status < 300;
     return {
       at,

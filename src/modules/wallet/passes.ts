@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Services } from '../../services.js';
 import { assertProfileInScope, type Principal } from '../auth/principal.js';
 import { emitEvent } from '../events/emit.js';
+import { sealedForDelivery } from '../events/sealed.js';
 import { versionBump } from './changes.js';
 import { invalid, WalletSerialNumberTakenError, WalletVendorNotConnectedError } from './errors.js';
 import { PassRow, type ProgramRow } from './models.js';
@@ -113,7 +114,12 @@ export async function createPass(services: Services, principal: Principal, body:
       ownerId: pass.ownerId,
       profileId: pass.profileId,
       name: 'pass.created',
-      data: { passId: pass.id, programId: pass.programId, serialNumber, downloadUrl: presented.downloadUrl },
+      data: {
+        passId: pass.id,
+        programId: pass.programId,
+        serialNumber,
+        downloadUrl: sealedForDelivery(services.secrets, presented.downloadUrl),
+      },
     });
     return presented;
   });

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { describeApi } from '../../support/harness.js';
 import { itPagesByKeyset } from '../../support/keyset-list.js';
 import { quiescent } from '../../support/wait.js';
@@ -182,8 +183,8 @@ describeApi('wallet — passes', (t) => {
       .where({ ownerId: t.owner.ownerId })
       .whereIn('name', ['pass.created', 'pass.deleted'])
       .orderBy('id');
-    expect(events.map((event: { name: string; data: unknown }) => [event.name, event.data])).to.deep.equal([
-      ['pass.created', { passId: pass.id, programId, serialNumber: pass.serialNumber, downloadUrl: pass.downloadUrl }],
+    expect(events.map((event: { name: string; data: { downloadUrl?: string } }) => [event.name, event.data])).to.deep.equal([
+      ['pass.created', { passId: pass.id, programId, serialNumber: pass.serialNumber, downloadUrl: events[0].data.downloadUrl }],
       ['pass.deleted', { passId: pass.id, programId, serialNumber: pass.serialNumber }],
     ]);
     // The identifiers can no longer change: devices hold the deleted pass under them.
@@ -193,6 +194,28 @@ describeApi('wallet — passes', (t) => {
     });
     expect(reconnect.status).to.equal(409);
     expect(reconnect.body.code).to.equal('wallet_program_has_passes');
+  });
+
+  it('pass.created brings the hook the pass’s download link, signed, while no row holds the link in clear', async () => {
+    const hook = await t.app.api.post('/hooks', { token: t.owner.key, body: { url: `${t.inbox.url}/passes`, events: ['pass.created'] } });
+    expect(hook.status).to.equal(201);
+    const { programId } = await wallet.connectedProgram(t.owner);
+    const pass = await newPass(programId);
+    const [request] = await t.inbox.waitFor(1);
+    expect(new Webhook(hook.body.secret).verify(request!.rawBody, request!.headers as Record<string, string>)).to.be.an('object');
+    expect(t.inbox.events()[0]!.data).to.deep.equal({
+      passId: pass.id,
+      programId,
+      serialNumber: pass.serialNumber,
+      downloadUrl: pass.downloadUrl,
+    });
+    const token = new URL(pass.downloadUrl).searchParams.get('token')!;
+    const { rows } = await t.app.services.db.raw(
+      `SELECT (SELECT count(*) FROM events WHERE owner_id = ? AND data::text LIKE ?)::int AS events,
+              (SELECT count(*) FROM deliveries WHERE owner_id = ? AND body LIKE ?)::int AS deliveries`,
+      [t.owner.ownerId, `%${token}%`, t.owner.ownerId, `%${token}%`],
+    );
+    expect(rows[0]).to.deep.equal({ events: 0, deliveries: 0 });
   });
 
   it('finds a holder’s pass by serial number or email', async () => {
