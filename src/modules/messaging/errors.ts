@@ -6,6 +6,7 @@ import type { PlatformError } from '../../platforms/errors.js';
 const TITLES: Record<MessageRefusal, string> = {
   messaging_window_closed: 'The messaging window is closed',
   recipient_blocked: 'The recipient blocked the account',
+  recipient_not_found: 'The platform knows no such recipient',
   private_reply_already_sent: 'The comment was answered privately already',
   private_reply_window_closed: 'The comment is too old for a private reply',
   template_invalid: 'The template cannot be sent so',
@@ -34,9 +35,21 @@ export class MessageInvalidError extends ApiError {
   }
 }
 
-/** For `withConnectedAccount`'s `handle`: a refusal by the platform's rules is its 422, not a 502. */
+/** 422: the platform refused the message for a reason none of its known rules names; `detail` carries its words. */
+export class PlatformRefusedError extends UnprocessableError {
+  constructor(words: string) {
+    super('platform_refused', 'The platform refused the message', `The platform refused: ${words}`);
+  }
+}
+
+/**
+ * For `withConnectedAccount`'s `handle`: a refusal by the platform's rules is its 422, not a 502; one the platform's
+ * rules do not name is a 422 with its words. Failures of the account (tokens, permissions), throttling and the
+ * platform's own outages keep their meaning.
+ */
 export function refusalProblem(error: PlatformError): void {
   if (error instanceof MessageRefused) throw new MessageRefusedError(error.refusal, `The platform refused: ${error.message}`);
+  if (error.kind === 'invalid_request') throw new PlatformRefusedError(error.message);
 }
 
 /** 409: a qrchat account whose linked device is gone (the phone unlinked it): it sends again once paired again. */

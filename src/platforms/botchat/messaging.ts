@@ -1,6 +1,7 @@
 import { PlatformError } from '../errors.js';
 import {
   type MessageKind,
+  type MessageRefusal,
   MessageRefused,
   type MessageSender,
   type MessageViolation,
@@ -10,8 +11,20 @@ import {
   textTooLong,
 } from '../capabilities/messaging.js';
 import type { PublishMedia } from '../capabilities/publishing.js';
+import { type RefusalRule, refusalOf } from '../capabilities/refusals.js';
 import type { AdapterAccount } from '../types.js';
 import type { BotchatClient } from './client.js';
+
+/**
+ * The bot API's refusals of a message (`error_code` and `description`): a 403 is the person's doing — they blocked
+ * the bot, never started it, left the group — unless their account is gone; a 400 `chat not found` names nobody the
+ * bot knows.
+ */
+export const SEND_REFUSALS: ReadonlyArray<RefusalRule<MessageRefusal>> = [
+  { code: 403, words: /user is deactivated/i, means: 'recipient_not_found' },
+  { code: 403, means: 'recipient_blocked' },
+  { code: 400, words: /chat not found|user not found/i, means: 'recipient_not_found' },
+];
 
 /** The bot API's limits (https://core.telegram.org/bots/api#sendmessage, #sendmediagroup). */
 const TEXT_LIMIT = 4096;
@@ -110,8 +123,9 @@ export class BotchatMessaging implements MessageSender {
     try {
       return await this.client.call<T>(account.credentials.accessToken, method, params);
     } catch (error) {
-      if (error instanceof PlatformError && error.details.platformCode === 403)
-        throw new MessageRefused('recipient_blocked', error.message, error.details);
+      const refusal =
+        error instanceof PlatformError && refusalOf(SEND_REFUSALS, { code: Number(error.details.platformCode), message: error.message });
+      if (refusal) throw new MessageRefused(refusal, error.message, (error as PlatformError).details);
       throw error;
     }
   }

@@ -52,7 +52,12 @@ export interface SentPart {
 
 /** Rules of the platform that refuse a message to this person now; the contract's codes for them. */
 export type MessageRefusal =
-  'messaging_window_closed' | 'recipient_blocked' | 'private_reply_already_sent' | 'private_reply_window_closed' | 'template_invalid';
+  | 'messaging_window_closed'
+  | 'recipient_blocked'
+  | 'recipient_not_found'
+  | 'private_reply_already_sent'
+  | 'private_reply_window_closed'
+  | 'template_invalid';
 
 /** The platform refused the message by one of its rules (nothing was sent): a 422 naming the rule, never a 502. */
 export class MessageRefused extends PlatformError {

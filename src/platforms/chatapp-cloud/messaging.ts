@@ -4,6 +4,7 @@ import {
   type ChatappSender,
   type ChatappTemplate,
   type MessageKind,
+  type MessageRefusal,
   MessageRefused,
   type MessageSender,
   type MessageViolation,
@@ -14,6 +15,7 @@ import {
   textTooLong,
 } from '../capabilities/messaging.js';
 import type { PublishMedia } from '../capabilities/publishing.js';
+import { type RefusalRule, refusalOf } from '../capabilities/refusals.js';
 import type { AdapterAccount } from '../types.js';
 import { classifyGraphError, graph } from './client.js';
 
@@ -39,13 +41,24 @@ function mediaTypeOf(media: PublishMedia): { type: string; kind: MessageKind } {
   return { type: 'document', kind: 'document' };
 }
 
-/** Template refusals (132001 not approved in that language, 132000 parameters) are the sender's to fix: a 422. */
+/**
+ * The cloud API's refusals of a message: templates (132000 parameters, 132001 not in that language, 132007 its
+ * policy, 132012 parameter format) are the sender's to fix; 131047 is the closed 24-hour window; 131026 a number
+ * that cannot receive (not on the app, or an old version).
+ */
+export const SEND_REFUSALS: ReadonlyArray<RefusalRule<MessageRefusal>> = [
+  { code: 132000, means: 'template_invalid' },
+  { code: 132001, means: 'template_invalid' },
+  { code: 132007, means: 'template_invalid' },
+  { code: 132012, means: 'template_invalid' },
+  { code: 131047, means: 'messaging_window_closed' },
+  { code: 131026, means: 'recipient_not_found' },
+];
+
 function classifySendError(status: number, body: unknown, headers?: Headers): PlatformError {
   const error = classifyGraphError(status, body, headers);
-  const code = Number(error.details.platformCode);
-  if (code === 132000 || code === 132001 || code === 132007 || code === 132012)
-    return new MessageRefused('template_invalid', error.message, error.details);
-  return error;
+  const refusal = refusalOf(SEND_REFUSALS, { code: Number(error.details.platformCode), message: error.message });
+  return refusal ? new MessageRefused(refusal, error.message, error.details) : error;
 }
 
 /**

@@ -1,7 +1,8 @@
-import { classifyMetaError } from '../meta/graph.js';
+import { classifyMetaError, type GraphErrorBody } from '../meta/graph.js';
 import type { PlatformError } from '../errors.js';
 import {
   type MessageKind,
+  type MessageRefusal,
   MessageRefused,
   type MessageSender,
   type MessageViolation,
@@ -12,6 +13,7 @@ import {
   textTooLong,
 } from '../capabilities/messaging.js';
 import type { PublishMedia } from '../capabilities/publishing.js';
+import { type RefusalRule, refusalOf } from '../capabilities/refusals.js';
 import type { AdapterAccount } from '../types.js';
 import type { SocialNetworkClient } from './client.js';
 
@@ -27,19 +29,26 @@ function attachmentOf(media: PublishMedia): { type: string; kind: MessageKind } 
 }
 
 /**
- * The Send API's refusals by rule, before Meta's generic reading (which takes any `(#10)` for a lost permission):
- * outside the window 10/2018278; no conversation with the person 100/2018001 or 551 (unavailable, blocked);
+ * The Send API's refusals by rule, read before Meta's generic rules (which take any `(#10)` for a lost permission):
+ * outside the window 10/2018278; the person not receiving from the page 10/2018108 or unavailable 551 (blocked,
+ * deactivated); no person of this page with that id 100/2018001 (a wrong id, or one who never wrote to the page);
  * private replies 10900 (one per comment) and 10903 (too old).
  */
+export const SEND_REFUSALS: ReadonlyArray<RefusalRule<MessageRefusal>> = [
+  { subcode: 2018278, means: 'messaging_window_closed' },
+  { code: 10, words: /outside of allowed window/i, means: 'messaging_window_closed' },
+  { code: 10, subcode: 2018108, means: 'recipient_blocked' },
+  { code: 551, means: 'recipient_blocked' },
+  { code: 100, subcode: 2018001, means: 'recipient_not_found' },
+  { code: 10900, means: 'private_reply_already_sent' },
+  { code: 10903, means: 'private_reply_window_closed' },
+];
+
 function classifySendError(status: number, body: unknown, headers?: Headers): PlatformError {
   const error = classifyMetaError(status, body, headers);
-  const { code, error_subcode: subcode } = (body as { error?: { code?: number; error_subcode?: number } } | null)?.error ?? {};
-  const refuse = (refusal: MessageRefused['refusal']) => new MessageRefused(refusal, error.message, error.details);
-  if (subcode === 2018278 || (code === 10 && /outside of allowed window/i.test(error.message))) return refuse('messaging_window_closed');
-  if (code === 10900) return refuse('private_reply_already_sent');
-  if (code === 10903) return refuse('private_reply_window_closed');
-  if (code === 551 || subcode === 2018001) return refuse('recipient_blocked');
-  return error;
+  const { code, error_subcode: subcode } = (body as GraphErrorBody | null)?.error ?? {};
+  const refusal = refusalOf(SEND_REFUSALS, { code, subcode, message: error.message });
+  return refusal ? new MessageRefused(refusal, error.message, error.details) : error;
 }
 
 /**

@@ -23,8 +23,13 @@ interface Sent {
  * with `retry_after`), `server_error` (500: nothing sent), `hang_after_send` (the message is delivered and
  * the answer never comes — what a service sees when it dies mid-call, or its connection does).
  */
+/** `bad_request`: the API refuses the next message with this `description` (a 400, as for a rule it enforces). */
 type Fault =
-  { kind: 'rate_limited'; retryAfter?: number } | { kind: 'server_error' } | { kind: 'hang_after_send' } | { kind: 'lost_answer' };
+  | { kind: 'rate_limited'; retryAfter?: number }
+  | { kind: 'server_error' }
+  | { kind: 'bad_request'; description: string }
+  | { kind: 'hang_after_send' }
+  | { kind: 'lost_answer' };
 
 /** The file parameter of each single-file method, and the kind it records. */
 const FILE_METHODS: Record<string, { field: string; kind: string }> = {
@@ -94,6 +99,7 @@ export class BotOutbox {
       return fail(429, `Too Many Requests: retry after ${retryAfter}`, { parameters: { retry_after: retryAfter } });
     }
     if (fault?.kind === 'server_error') return fail(500, 'Internal Server Error');
+    if (fault?.kind === 'bad_request') return fail(400, fault.description);
     const refused = this.refusal(bot, chat.id);
     if (refused) return fail(403, refused);
     const caption = params.caption === undefined ? null : String(params.caption);

@@ -77,6 +77,25 @@ describeApi('sending messages — botchat', (t) => {
     expect((await t.app.api.get(`/accounts/${bot.accountId}`, { token: t.owner.key })).body.status).to.equal('connected');
   });
 
+  it('a chat the bot does not know: 422 recipient_not_found; a refusal no rule names: 422 platform_refused in the platform’s words', async () => {
+    const bot = await botAnaWroteTo();
+    const unknown = await t.app.api.post(`/accounts/${bot.accountId}/messages`, {
+      token: t.owner.key,
+      body: { recipientId: '@no_such_channel', text: 'Hello' },
+    });
+    expect(unknown.status).to.equal(422);
+    expect(unknown.body).to.include({ code: 'recipient_not_found', detail: 'The platform refused: Bad Request: chat not found' });
+    await botchat.failNext(bot.token, [{ kind: 'bad_request', description: 'Bad Request: message is too long' }]);
+    const refused = await t.app.api.post(`/accounts/${bot.accountId}/messages`, {
+      token: t.owner.key,
+      body: { conversationId: bot.conversationId, text: 'Hello Ana' },
+    });
+    expect(refused.status).to.equal(422);
+    expect(refused.body).to.include({ code: 'platform_refused', detail: 'The platform refused: Bad Request: message is too long' });
+    expect(await botchat.onPlatform(bot.token)).to.deep.equal([]);
+    expect((await t.app.api.get(`/accounts/${bot.accountId}`, { token: t.owner.key })).body.status).to.equal('connected');
+  });
+
   it('refuses what the platform cannot do: a comment recipient, a tag, two recipients, an unknown media id', async () => {
     const bot = await botAnaWroteTo();
     const send = (body: Record<string, unknown>) => t.app.api.post(`/accounts/${bot.accountId}/messages`, { token: t.owner.key, body });

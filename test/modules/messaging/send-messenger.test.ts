@@ -33,6 +33,16 @@ describeApi('sending messages — social_network Messenger', (t) => {
     expect(sent.body.data.map((m: { platformMessageId: string }) => m.platformMessageId)).to.deep.equal(onPlatform.map((m) => m.mid));
   });
 
+  it('to a person the page has no one by: 422 recipient_not_found with the platform’s words (not recipient_blocked); nothing sent', async () => {
+    const page = await connectNewPage(t.app, t.owner);
+    const refused = await send(page.accountId, { recipientId: '9999000011112222', text: 'Hello?' });
+    expect(refused.status).to.equal(422);
+    expect(refused.body.code).to.equal('recipient_not_found');
+    expect(refused.body.detail).to.include('No matching user found');
+    expect(await messenger.onPlatform(page.pageId)).to.deep.equal([]);
+    expect((await t.app.api.get(`/accounts/${page.accountId}`, { token: t.owner.key })).body.status).to.equal('connected');
+  });
+
   it('outside the 24-hour window: 422 messaging_window_closed; a message tag allowed for it sends; human_agent only for 7 days', async () => {
     const page = await pageLenaWroteTo();
     await messenger.age(page.pageId, lena, 25);

@@ -29,9 +29,10 @@ export interface Writer {
 }
 
 export interface BotFault {
-  /** `lost_answer`: the message is sent and the connection drops before the answer. */
-  kind: 'hang_after_send' | 'server_error' | 'rate_limited' | 'lost_answer';
+  /** `lost_answer`: the message is sent and the connection drops before the answer; `bad_request`: a 400 saying `description`. */
+  kind: 'hang_after_send' | 'server_error' | 'rate_limited' | 'lost_answer' | 'bad_request';
   retryAfter?: number;
+  description?: string;
 }
 
 /** The people of the bot platform: bot owners, and the people who write to bots. */
