@@ -1814,12 +1814,15 @@ export interface paths {
         };
         /**
          * Get an account's analytics summary
-         * @description Returns the headline numbers of an account over a period (followers, impressions, reach, engagement,
-         *     engagement rate, posts published), each with its value over the previous period of the same length and
+         * @description Returns the headline numbers of an account over a period (followers, impressions, views, reach,
+         *     engagement, engagement rate, posts published), each with its value over the previous period of the same length and
          *     the relative change. Numbers come from the platform's insights (page insights, threads insights, video
          *     account stats, business profile performance), cached per metric and window (see
          *     `GET /accounts/{id}/insights`); a figure the platform does not give is `null` and named in `unsupported`
-         *     with why. `engagementRate` is `engagement / impressions`. `posts` counts the posts this service published
+         *     with why, in the same words as `GET /accounts/{id}/insights` (one metric map decides both: the social
+         *     network's page impressions, removed in 2025, are `null` here too, and its views are `views`).
+         *     `engagementRate` is `engagement / impressions`, or `engagement / views` where the platform replaced
+         *     impressions by views (social_network, social_threads). `posts` counts the posts this service published
          *     on the account. Chat platforms, calendars and ad accounts have no analytics (422
          *     `account_platform_unsupported`).
          *
@@ -1932,8 +1935,9 @@ export interface paths {
          * Get a post's insights
          * @description Returns the lifetime metrics of one post of the account: ours (`postId`, its target on this account)
          *     or any post of the account on the platform (`platformPostId`, as in the account's history). Exactly
-         *     one of the two is required. Metrics by platform: social_network `reach`, `likes`, `clicks`, `engagement`
-         *     (post impressions and views were removed in 2026: named in `unsupported`); social_threads `views`,
+         *     one of the two is required. Metrics by platform: social_network `reach`, `likes`, `clicks`, `comments`,
+         *     `shares` (the post's own counts), `engagement` (post impressions and views were removed in 2026: named in
+         *     `unsupported`); social_threads `views`,
          *     `likes`, `replies`, `reposts`, `quotes`, `shares`, `engagement`; short_video `views`, `likes`,
          *     `comments`, `shares`, `engagement` (permission `video.list`). search_suite local posts have no figures
          *     (422 `account_platform_unsupported`). Cached for an hour per post and metric.
@@ -8251,12 +8255,14 @@ export interface components {
             dayBoundary: string;
             /** @description Followers at the end of the period (the last day with a value; snapshots on platforms that give only a current count). */
             followers: components["schemas"]["AnalyticsSummaryValue"];
-            /** @description Times content was shown, summed over the days: the platform's `impressions` where it still gives them (search_suite), else its `views` (social_network page media views since page impressions were removed in 2025; social_threads views). */
+            /** @description Times content was shown, summed over the days, where the platform gives impressions (search_suite); else `null` and named in `unsupported` with why (social_network removed page impressions in 2025; social_threads counts views only), as `GET /accounts/{id}/insights` says of the metric. */
             impressions: components["schemas"]["AnalyticsSummaryValue"];
+            /** @description Times content was viewed, summed over the days: social_network page media views (which replaced page impressions), social_threads views, search_suite profile views; `null` and named in `unsupported` where the platform gives none over time. */
+            views: components["schemas"]["AnalyticsSummaryValue"];
             /** @description Distinct people reached, the platform's own count for a 1-, 7- or 28-day period (reach cannot be added up from days); for other lengths `null`, and named in `unsupported`. */
             reach: components["schemas"]["AnalyticsSummaryValue"];
             engagement: components["schemas"]["AnalyticsSummaryValue"];
-            /** @description `engagement / impressions` over the same period (0.0531 is 5.31 % of times shown led to an engagement), rounded to four decimals; `null` when either is unknown or impressions are 0. */
+            /** @description `engagement / impressions` over the same period (`engagement / views` where the platform replaced impressions by views: social_network, social_threads) (0.0531 is 5.31 % of times shown led to an engagement), rounded to four decimals; `null` when either is unknown or impressions are 0. */
             engagementRate: components["schemas"]["AnalyticsSummaryValue"];
             /** @description Posts this service published on the account in the period (by the platform's days), from its publishing records. */
             posts: components["schemas"]["AnalyticsSummaryValue"];
@@ -20871,6 +20877,11 @@ export interface operations {
                      *         "change": 0.0772
                      *       },
                      *       "impressions": {
+                     *         "value": null,
+                     *         "previous": null,
+                     *         "change": null
+                     *       },
+                     *       "views": {
                      *         "value": 184200,
                      *         "previous": 160310,
                      *         "change": 0.149
@@ -20886,16 +20897,21 @@ export interface operations {
                      *         "change": -0.0497
                      *       },
                      *       "engagementRate": {
-                     *         "value": 0.0531,
-                     *         "previous": 0.0598,
-                     *         "change": -0.112
+                     *         "value": 0.0278,
+                     *         "previous": 0.0336,
+                     *         "change": -0.1726
                      *       },
                      *       "posts": {
                      *         "value": 14,
                      *         "previous": 12,
                      *         "change": 0.1667
                      *       },
-                     *       "unsupported": [],
+                     *       "unsupported": [
+                     *         {
+                     *           "metric": "impressions",
+                     *           "reason": "The social network removed page impressions on 2025-11-15 (every Graph version); `views` (page_media_view) replaces them."
+                     *         }
+                     *       ],
                      *       "updatedAt": "2026-11-22T09:00:00Z"
                      *     }
                      */

@@ -1,6 +1,6 @@
 import { DateTime, IANAZone } from 'luxon';
 import type { components } from '../../../generated/api.js';
-import type { AnalyticsMetric, DatedValues, InsightsPeriod } from '../../platforms/capabilities/insights.js';
+import { type AnalyticsMetric, type DatedValues, type InsightsPeriod, shownMetric } from '../../platforms/capabilities/insights.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { withInsights } from './access.js';
@@ -34,9 +34,9 @@ function last(values: Map<string, number | null> | DatedValues | undefined, rang
 }
 
 /**
- * `GET /analytics/{accountId}/summary`: followers (at the period's end), impressions (the platform's views where it
- * removed impressions), reach (platform windows only), engagement, engagement rate (engagement / impressions) and
- * posts published through the service, each against the previous period of the same length.
+ * `GET /analytics/{accountId}/summary`: followers (at the period's end), impressions and views, reach (platform
+ * windows only), engagement, engagement rate (engagement / what the platform counts content shown by) and posts
+ * published through the service, each against the previous period of the same length.
  */
 export function analyticsSummary(
   services: Services,
@@ -49,25 +49,24 @@ export function analyticsSummary(
   const both: DayRange = { since: previous.since, until: range.until, days: range.days * 2 };
   return withInsights(services, principal, accountId, 'account', async (source, row) => {
     const { insights } = source;
-    const unsupported: Unsupported[] = [];
+    const shown = shownMetric(insights.metrics);
     const daily = await readFigures(
       source,
-      ['impressions', 'views', 'engagement', ...followerMetric(source)],
+      [...new Set<AnalyticsMetric>(['impressions', 'views', ...(shown ? [shown] : []), 'engagement', ...followerMetric(source)])],
       'day',
       both.since,
       both.until,
     );
-    const shown: AnalyticsMetric | undefined = (['impressions', 'views'] as const).find((metric) => daily.series.has(metric));
-    if (!shown) unsupported.push(...daily.unsupported.filter((u) => u.metric === 'impressions'));
-    if (!daily.series.has('engagement')) unsupported.push(...daily.unsupported.filter((u) => u.metric === 'engagement'));
-    const impressions = compared(total(daily.series.get(shown!), range), total(daily.series.get(shown!), previous));
-    const engagement = compared(total(daily.series.get('engagement'), range), total(daily.series.get('engagement'), previous));
+    // Each figure is missing for the reason the insights answer gives for its metric: one map decides both.
+    const unsupported: Unsupported[] = [...daily.unsupported];
+    const flow = (metric: AnalyticsMetric | null) =>
+      metric ? compared(total(daily.series.get(metric), range), total(daily.series.get(metric), previous)) : compared(null, null);
+    const [impressions, views, engagement, shownFigures] = [flow('impressions'), flow('views'), flow('engagement'), flow(shown)];
     const rate = (e: number | null, i: number | null) => (e === null || !i ? null : round(e / i));
 
     let followers = compared(null, null);
     if (insights.followerHistory === 'platform') {
       followers = compared(last(daily.series.get('followers'), range), last(daily.series.get('followers'), previous));
-      unsupported.push(...daily.unsupported.filter((u) => u.metric === 'followers'));
     } else if (insights.followerHistory === 'snapshots') {
       const { byDay } = await snapshotsOf(services.db, row.id, previous.since, range.until);
       followers = compared(last(byDay, range), last(byDay, previous));
@@ -98,9 +97,10 @@ export function analyticsSummary(
       dayBoundary: insights.days.boundary,
       followers,
       impressions,
+      views,
       reach,
       engagement,
-      engagementRate: compared(rate(engagement.value, impressions.value), rate(engagement.previous, impressions.previous)),
+      engagementRate: compared(rate(engagement.value, shownFigures.value), rate(engagement.previous, shownFigures.previous)),
       posts,
       unsupported,
       updatedAt: daily.updatedAt.toISOString(),

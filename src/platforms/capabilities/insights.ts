@@ -26,6 +26,8 @@ export interface MetricSource {
 /** A metric the platform had and no longer gives, or never gave though people expect it: why, for the answer. */
 export interface MetricGone {
   unsupported: string;
+  /** The metric of ours the platform gives in its place (views for impressions), where one does. */
+  replacedBy?: AnalyticsMetric;
 }
 
 /** Our metric names → the platform's, kept as data: each platform's `insights-metrics.ts`. */
@@ -89,6 +91,13 @@ export interface Insights {
 
 export function isGone(source: MetricSource | MetricGone | undefined): source is MetricGone {
   return source !== undefined && 'unsupported' in source;
+}
+
+/** The metric that counts times content was shown on the platform: impressions, or what the map says replaced them. */
+export function shownMetric(map: MetricMap): AnalyticsMetric | null {
+  const impressions = map.impressions;
+  if (!impressions) return null;
+  return isGone(impressions) ? (impressions.replacedBy ?? null) : 'impressions';
 }
 
 /** Whether the metric exists at `version` (`v25.0`, compared by number). */

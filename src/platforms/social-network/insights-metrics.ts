@@ -15,6 +15,7 @@ export const PAGE_METRICS: MetricMap = {
   impressions: {
     unsupported:
       'The social network removed page impressions on 2025-11-15 (every Graph version); `views` (page_media_view) replaces them.',
+    replacedBy: 'views',
   },
   reach: { platformMetrics: ['page_total_media_view_unique'], kind: 'unique', windows: ALL },
   views: { platformMetrics: ['page_media_view'], kind: 'flow', windows: ALL, versions: { since: 'v21.0' } },
@@ -26,7 +27,10 @@ export const PAGE_METRICS: MetricMap = {
   profile_views: { platformMetrics: ['page_views_total'], kind: 'flow', windows: ALL },
 };
 
-/** Lifetime metrics of a page post: post impressions and views were removed on 2026-06-16. */
+/**
+ * Lifetime metrics of a page post: post impressions and views were removed on 2026-06-16. Comments and shares are
+ * no insights metrics: they are the post's own counts (`POST_FIELDS`).
+ */
 export const POST_METRICS: MetricMap = {
   impressions: {
     unsupported: 'The social network removed post impressions on 2026-06-16; `reach` (post_total_media_view_unique) remains.',
@@ -35,5 +39,19 @@ export const POST_METRICS: MetricMap = {
   reach: { platformMetrics: ['post_total_media_view_unique'], kind: 'unique', windows: [] },
   likes: { platformMetrics: ['post_reactions_by_type_total'], kind: 'flow', windows: [] },
   clicks: { platformMetrics: ['post_clicks'], kind: 'flow', windows: [] },
+  comments: { platformMetrics: ['comments'], kind: 'flow', windows: [] },
+  shares: { platformMetrics: ['shares'], kind: 'flow', windows: [] },
   engagement: { platformMetrics: ['post_clicks', 'post_reactions_by_type_total'], kind: 'flow', windows: [] },
 };
+
+/** Post counts read from the post itself (`GET /{post-id}?fields=…`), each with the field that asks for it and how to read it. */
+export const POST_FIELDS: Record<string, { field: string; read: (post: PostCounts) => number }> = {
+  comments: { field: 'comments.summary(total_count).limit(0)', read: (post) => post.comments?.summary?.total_count ?? 0 },
+  // The Graph leaves `shares` out of a post nobody shared.
+  shares: { field: 'shares', read: (post) => post.shares?.count ?? 0 },
+};
+
+export interface PostCounts {
+  comments?: { summary?: { total_count?: number } };
+  shares?: { count?: number };
+}

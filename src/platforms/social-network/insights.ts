@@ -4,7 +4,7 @@ import type { DatedValues, Insights, PostFigures, SeriesQuery } from '../capabil
 import { PostNotFound } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import { SocialNetworkClient } from './client.js';
-import { PAGE_METRICS, POST_METRICS } from './insights-metrics.js';
+import { PAGE_METRICS, POST_FIELDS, POST_METRICS, type PostCounts } from './insights-metrics.js';
 
 const PACIFIC = 'America/Los_Angeles';
 
@@ -72,12 +72,27 @@ export class SocialNetworkInsights implements Insights {
 
   async post(account: AdapterAccount, platformPostId: string, metrics: readonly string[]): Promise<PostFigures> {
     if (!platformPostId.startsWith(`${account.platformAccountId}_`)) throw new PostNotFound(platformPostId);
+    const token = account.credentials.accessToken;
+    const counted = metrics.filter((name) => name in POST_FIELDS);
+    const insights = metrics.filter((name) => !(name in POST_FIELDS));
     try {
-      const answer = await this.client.call<{ data: GraphInsight[] }>('GET', `${platformPostId}/insights`, {
-        token: account.credentials.accessToken,
-        query: { metric: metrics.join(','), period: 'lifetime' },
-      });
-      return { values: new Map(answer.data.map((insight) => [insight.name, numberOf(insight.values[0]?.value)])), publishedAt: null };
+      const [answer, post] = await Promise.all([
+        insights.length === 0
+          ? { data: [] }
+          : this.client.call<{ data: GraphInsight[] }>('GET', `${platformPostId}/insights`, {
+              token,
+              query: { metric: insights.join(','), period: 'lifetime' },
+            }),
+        counted.length === 0
+          ? {}
+          : this.client.call<PostCounts>('GET', platformPostId, {
+              token,
+              query: { fields: counted.map((name) => POST_FIELDS[name]!.field).join(',') },
+            }),
+      ]);
+      const values = new Map(answer.data.map((insight) => [insight.name, numberOf(insight.values[0]?.value)]));
+      for (const name of counted) values.set(name, POST_FIELDS[name]!.read(post));
+      return { values, publishedAt: null };
     } catch (error) {
       if (error instanceof PlatformError && error.details.platformCode === 100 && !this.refusesMetric(error))
         throw new PostNotFound(platformPostId, error.details);

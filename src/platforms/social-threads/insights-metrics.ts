@@ -17,7 +17,7 @@ export const USER_METRICS: MetricMap = {
   clicks: { platformMetrics: ['clicks'], kind: 'flow', windows: ['day'] },
   engagement: { platformMetrics: ['likes', 'replies', 'reposts', 'quotes'], kind: 'flow', windows: ['day'] },
   reach: { unsupported: 'The threads network gives no reach (distinct viewers), only views.' },
-  impressions: { unsupported: 'The threads network counts views only; use `views`.' },
+  impressions: { unsupported: 'The threads network counts views only; use `views`.', replacedBy: 'views' },
 };
 
 export const MEDIA_METRICS: MetricMap = {

@@ -98,7 +98,7 @@ describeApi('analytics — social network pages (Graph v26)', (t) => {
     );
   });
 
-  it('summary over 28 days: views as impressions, the platform’s 28-day reach, engagement and its rate, each against the previous 28 days; warm, no call', async () => {
+  it('summary over 28 days: views (impressions null, for the insights answer’s reason), the platform’s 28-day reach, engagement and its rate by views, each against the previous 28 days; warm, no call', async () => {
     const page = await connectNewPage(t.app, t.owner);
     const answer = await t.app.api.get(`/analytics/${page.accountId}/summary?from=2026-10-04&to=2026-10-31`, { token: t.owner.key });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
@@ -107,8 +107,13 @@ describeApi('analytics — social network pages (Graph v26)', (t) => {
       daysBetween(since, until).reduce((total, date) => total + dailyFigure(page.pageId, metric, date), 0);
     const views = sum('page_media_view', '2026-10-04', '2026-10-31');
     const engagement = sum('page_post_engagements', '2026-10-04', '2026-10-31');
-    expect(answer.body.impressions.value).to.equal(views);
-    expect(answer.body.impressions.previous).to.equal(sum('page_media_view', '2026-09-06', '2026-10-03'));
+    expect(answer.body.views.value).to.equal(views);
+    expect(answer.body.views.previous).to.equal(sum('page_media_view', '2026-09-06', '2026-10-03'));
+    expect(answer.body.impressions).to.deep.equal({ value: null, previous: null, change: null });
+    const insights = await t.app.api.get(`/accounts/${page.accountId}/insights?metrics=impressions&since=2026-10-04&until=2026-10-31`, {
+      token: t.owner.key,
+    });
+    expect(answer.body.unsupported).to.deep.equal(insights.body.unsupported);
     expect(answer.body.engagement.value).to.equal(engagement);
     expect(answer.body.engagementRate.value).to.equal(Math.round((engagement / views) * 10_000) / 10_000);
     expect(answer.body.reach).to.include({
@@ -120,7 +125,7 @@ describeApi('analytics — social network pages (Graph v26)', (t) => {
       previous: followersOn(page.pageId, '2026-10-03'),
     });
     expect(answer.body.posts).to.deep.equal({ value: 0, previous: 0, change: null });
-    expect(answer.body.unsupported).to.deep.equal([]);
+    expect(answer.body.unsupported.map((u: { metric: string }) => u.metric)).to.deep.equal(['impressions']);
     const calls = await socialNetwork.insightsCalls(page.pageId);
     expect(
       (await t.app.api.get(`/analytics/${page.accountId}/summary?from=2026-10-04&to=2026-10-31`, { token: t.owner.key })).body,
@@ -129,7 +134,7 @@ describeApi('analytics — social network pages (Graph v26)', (t) => {
 
     const tenDays = await t.app.api.get(`/analytics/${page.accountId}/summary?from=2026-10-22&to=2026-10-31`, { token: t.owner.key });
     expect(tenDays.body.reach).to.deep.equal({ value: null, previous: null, change: null });
-    expect(tenDays.body.unsupported.map((u: { metric: string }) => u.metric)).to.deep.equal(['reach']);
+    expect(tenDays.body.unsupported.map((u: { metric: string }) => u.metric)).to.deep.equal(['impressions', 'reach']);
   });
 
   it('a post’s lifetime figures by the platform’s id: reach and reactions; post views, removed in 2026, named unsupported', async () => {
@@ -149,6 +154,33 @@ describeApi('analytics — social network pages (Graph v26)', (t) => {
       token: t.owner.key,
     });
     expect([missing.status, missing.body.code]).to.deep.equal([404, 'not_found']);
+  });
+
+  it('a post’s comments and shares, which the page’s insights say come per post, are the post’s own counts', async () => {
+    const page = await connectNewPage(t.app, t.owner);
+    const pageLevel = await t.app.api.get(`/accounts/${page.accountId}/insights?metrics=comments&since=2026-10-04&until=2026-10-05`, {
+      token: t.owner.key,
+    });
+    expect(pageLevel.body.unsupported[0].reason).to.include('post-insights gives them per post');
+    const { id } = await socialNetwork.postInApp(page.pageId, 'Autumn menu', { shares: 4, comments: ['Yum', 'When?', 'Booked'] });
+    const answer = await t.app.api.get(`/accounts/${page.accountId}/post-insights?platformPostId=${id}&metrics=comments,shares,reach`, {
+      token: t.owner.key,
+    });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+    expect(answer.body.metrics).to.deep.equal([
+      { metric: 'comments', value: 3 },
+      { metric: 'shares', value: 4 },
+      { metric: 'reach', value: dailyFigure(id, 'post_total_media_view_unique', 'lifetime') },
+    ]);
+    expect(answer.body.unsupported).to.deep.equal([]);
+    const unshared = await socialNetwork.postInApp(page.pageId, 'Quiet day');
+    const none = await t.app.api.get(`/accounts/${page.accountId}/post-insights?platformPostId=${unshared.id}&metrics=comments,shares`, {
+      token: t.owner.key,
+    });
+    expect(none.body.metrics).to.deep.equal([
+      { metric: 'comments', value: 0 },
+      { metric: 'shares', value: 0 },
+    ]);
   });
 
   it('posts come from the publishing records; a post’s figures by our post id', async () => {
