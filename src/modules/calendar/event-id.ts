@@ -20,7 +20,7 @@ function base32hex(bytes: Buffer): string {
 }
 
 /**
- * The platform event id of a create sent with an Idempotency-Key: the same for every retry of the same request,
+ * The platform event id of a create, from its write key: the same for every retry of one Idempotency-Key,
  * so the platform refuses a second event (409) instead of making it. The request itself is part of it: the key
  * reused for another event later (after the key's 24 hours) makes another id, not a match with the old event.
  */

@@ -147,25 +147,24 @@ export function getEvent(services: Services, principal: Principal, accountId: st
 }
 
 /**
- * With an Idempotency-Key, the platform's event id is derived from it: a retry after a lost answer is refused
- * by the platform as a duplicate (409), and the event the first attempt made is read and answered instead.
+ * The platform's event id is derived from the write's key (an Idempotency-Key's, see writeKey): a retry after a
+ * lost answer is refused by the platform as a duplicate (409), and the event the first attempt made is read and
+ * answered instead.
  */
 export async function createEvent(
   services: Services,
   principal: Principal,
   accountId: string,
   input: CalendarEventInput,
-  options: WriteOptions & { idempotencyKey?: string },
+  options: WriteOptions & { writeKey: string },
 ): Promise<CalendarEvent> {
   checkEvent(input, true);
   return onCalendar(services, principal, accountId, options.calendarId, async ({ events, account, row, calendarId }) => {
-    const id = options.idempotencyKey
-      ? clientEventId({ ownerId: principal.ownerId, accountId: row.id, calendarId, key: options.idempotencyKey, body: input })
-      : null;
+    const id = clientEventId({ ownerId: principal.ownerId, accountId: row.id, calendarId, key: options.writeKey, body: input });
     try {
       return present(row.id)(await events.insert(account, calendarId, input, id, options.sendUpdates));
     } catch (error) {
-      if (!(error instanceof EventIdTaken) || !id) throw error;
+      if (!(error instanceof EventIdTaken)) throw error;
       return present(row.id)(await events.get(account, calendarId, id));
     }
   });

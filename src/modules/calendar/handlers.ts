@@ -1,4 +1,5 @@
 import { type Handler, principalOf } from '../../http/handler.js';
+import { writeKey } from '../platform-writes/write-key.js';
 import * as calendar from './events.js';
 
 /** A request header's value, or undefined when it is absent or empty. */
@@ -29,7 +30,7 @@ export const createCalendarEvent: Handler<'createCalendarEvent'> = async (reques
   const event = await calendar.createEvent(services, principalOf(request), request.params.id, request.body, {
     calendarId: request.query.calendarId,
     sendUpdates: request.query.sendUpdates ?? 'none',
-    idempotencyKey: header(request, 'Idempotency-Key'),
+    writeKey: writeKey(request, 'calendar.event'),
   });
   return { status: 201, body: event, headers: { ETag: event.etag } };
 };

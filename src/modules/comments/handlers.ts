@@ -1,15 +1,9 @@
 import { type Handler, principalOf } from '../../http/handler.js';
-import { newId } from '../../lib/ids.js';
 import { ValidationFailedError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
+import { writeKey } from '../platform-writes/write-key.js';
 import * as actions from './actions.js';
 import * as list from './list.js';
-
-/** The ledger key of a write: the request's `Idempotency-Key` (a retry is the same write), else one of its own. */
-function ledgerKey(request: { koa: { get(name: string): string } }, kind: string): string {
-  const key = request.koa.get('Idempotency-Key');
-  return key ? `${kind}:idem:${key}` : `${kind}:${newId('req')}`;
-}
 
 export const listComments: Handler<'listComments'> = async (request, services) => ({
   status: 200,
@@ -26,7 +20,7 @@ export const replyToComment: Handler<'replyToComment'> = async (request, service
   const target = commentId !== undefined ? { commentId } : { postId: postId! };
   return {
     status: 201,
-    body: await actions.reply(services, principalOf(request), request.params.id, { target, text, mediaId }, ledgerKey(request, 'reply')),
+    body: await actions.reply(services, principalOf(request), request.params.id, { target, text, mediaId }, writeKey(request, 'reply')),
   };
 };
 
@@ -38,7 +32,7 @@ export const hideComment: Handler<'hideComment'> = async (request, services) => 
     request.params.id,
     request.body.commentId,
     request.body.hidden,
-    ledgerKey(request, 'hide'),
+    writeKey(request, 'hide'),
   ),
 });
 

@@ -2,6 +2,7 @@ import { type Handler, principalOf } from '../../http/handler.js';
 import { ValidationFailedError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
 import { findAccount } from '../accounts/read.js';
+import { writeKey } from '../platform-writes/write-key.js';
 import { downloadAttachment } from './attachments.js';
 import { sendChatappMessage as sendChatapp } from './chatapp-send.js';
 import * as conversations from './conversations.js';
@@ -55,7 +56,7 @@ export const sendMessage: Handler<'sendMessage'> = async (request, services) => 
       mediaIds: body.mediaIds ?? [],
       ...(body.messagingTag ? { messagingTag: body.messagingTag } : {}),
     },
-    ledgerKey(request),
+    writeKey(request, 'message'),
   );
   return messages.some(pending) ? { status: 202, body: { data: messages } } : { status: 201, body: { data: messages } };
 };
@@ -63,16 +64,10 @@ export const sendMessage: Handler<'sendMessage'> = async (request, services) => 
 /** Queued for the worker holding the account's session (qrchat), which has not sent it yet. */
 const pending = (message: Message) => message.status === 'pending';
 
-/** The ledger's key of a send: the caller's Idempotency-Key, else this request alone. */
-function ledgerKey(request: { koa: { get(name: string): string }; requestId: string }): string {
-  const idempotencyKey = request.koa.get('Idempotency-Key');
-  return idempotencyKey ? `key:${idempotencyKey}` : `request:${request.requestId}`;
-}
-
 export const sendChatappMessage: Handler<'sendChatappMessage'> = async (request, services) => {
   const principal = principalOf(request);
   await findAccount(services.db, principal, request.params.id);
-  const message = await sendChatapp(services, principal.ownerId, request.params.id, request.body, ledgerKey(request));
+  const message = await sendChatapp(services, principal.ownerId, request.params.id, request.body, writeKey(request, 'message'));
   return pending(message) ? { status: 202, body: message } : { status: 201, body: message };
 };
 

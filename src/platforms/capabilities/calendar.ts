@@ -63,7 +63,7 @@ export interface CalendarEvents {
     account: AdapterAccount,
     calendarId: string,
     event: CalendarEventInput,
-    id: string | null,
+    id: string,
     sendUpdates: SendUpdates,
   ): Promise<PlatformCalendarEvent>;
   patch(

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type CalendarEventChanges,
   type CalendarEventInput,
@@ -110,7 +109,7 @@ export class GoogleCalendarEvents implements CalendarEvents {
     account: AdapterAccount,
     calendarId: string,
     input: CalendarEventInput,
-    id: string | null,
+    id: string,
     sendUpdates: SendUpdates,
   ): Promise<PlatformCalendarEvent> {
     const event = await this.call(calendarId, null, () =>
@@ -120,11 +119,11 @@ export class GoogleCalendarEvents implements CalendarEvents {
         account.credentials.accessToken,
         {
           method: 'POST',
-          json: { ...eventBody(input, false, id ?? randomUUID()), ...(id ? { id } : {}) },
+          json: { ...eventBody(input, false, id), id },
         },
       ),
     ).catch((error: unknown) => {
-      if (id && error instanceof PlatformError && error.details.status === 409) throw new EventIdTaken(id);
+      if (error instanceof PlatformError && error.details.status === 409) throw new EventIdTaken(id);
       throw error;
     });
     return eventOf(event);
