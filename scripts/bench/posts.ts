@@ -11,7 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { connect, type Db } from '../../src/db/database.js';
-import { encodeKeyset } from '../../src/lib/keyset.js';
+import { encodeKeyset } from '../../src/lib/pagination.js';
 import { listPosts } from '../../src/modules/publishing/read.js';
 import { freePort } from '../../test/support/net.js';
 import { call, HOST, serviceDatabaseUrl, startService, stopChildren, waitFor200 } from './processes.js';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type Stripe from 'stripe';
 import type { components } from '../../../generated/api.js';
-import { decodeKeyset, encodeKeyset } from '../../lib/keyset.js';
+import { decodeKeyset, encodeKeyset } from '../../lib/pagination.js';
 import { emitEvent } from '../events/emit.js';
 import { lockedAccount, ownerOfCustomer } from './account.js';
 import type { BillingProvider } from './provider.js';

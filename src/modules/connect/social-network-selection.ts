@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/api.js';
+import { platformPage } from '../../lib/pagination.js';
 import { hasAdsPermission, type PendingGrant, pendingGrantOf } from '../../platforms/social-network/adapter.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
@@ -64,18 +65,19 @@ export async function availablePages(
   },
 ): Promise<Available<AvailablePage>> {
   const { pending, grant } = await open(services, principal, profileId, query.pendingConnectionId);
-  const page = await platformToConnect(services, PLATFORM)
-    .pages.list(grant.userToken, query.limit ?? 20, query.cursor)
-    .catch(grantProblem);
+  const page = await platformPage(query, async ({ limit, after }) => {
+    const found = await platformToConnect(services, PLATFORM).pages.list(grant.userToken, limit, after).catch(grantProblem);
+    return { data: found.items, next: found.nextCursor };
+  });
   const connected = await accountsAtPlatform(
     services.db,
     principal.ownerId,
     PLATFORM,
-    page.items.map((item) => item.id),
+    page.data.map((item) => item.id),
     pending.profileId,
   );
   const accountOf = new Map(connected.filter((row) => row.status !== 'disconnected').map((row) => [row.platformAccountId, row.id]));
-  const data = page.items.map((item) => ({
+  const data = page.data.map((item) => ({
     platformPageId: item.id,
     name: item.name,
     category: item.category,
@@ -160,18 +162,19 @@ export async function availableAdAccounts(
 ): Promise<Available<AvailableAdAccount>> {
   const { pending, grant } = await open(services, principal, profileId, query.pendingConnectionId);
   requireAds(grant);
-  const page = await platformToConnect(services, PLATFORM)
-    .ads.adAccounts(grant.userToken, query.limit ?? 20, query.cursor)
-    .catch(grantProblem);
+  const page = await platformPage(query, async ({ limit, after }) => {
+    const found = await platformToConnect(services, PLATFORM).ads.adAccounts(grant.userToken, limit, after).catch(grantProblem);
+    return { data: found.items, next: found.nextCursor };
+  });
   const connected = await adAccountsAtPlatform(
     services.db,
     principal.ownerId,
     PLATFORM,
-    page.items.map((item) => item.id),
+    page.data.map((item) => item.id),
     pending.profileId,
   );
   const adAccountOf = new Map(connected.filter((row) => row.status !== 'disconnected').map((row) => [row.platformAdAccountId, row.id]));
-  const data = page.items.map((item) => ({
+  const data = page.data.map((item) => ({
     platformAdAccountId: item.id,
     name: item.name,
     currency: item.currency,

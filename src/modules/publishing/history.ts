@@ -1,16 +1,16 @@
 import type { components } from '../../../generated/api.js';
 import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
+import { platformPage } from '../../lib/pagination.js';
 import { PostNotFound } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
 import type { Principal } from '../auth/principal.js';
-import { decodeKeyset, encodeKeyset } from '../../lib/keyset.js';
 
 type HistoryList = components['schemas']['AccountHistoryList'];
 
 /**
  * The account's posts as the platform lists them, read live; each matched to our post where one of its targets
- * published it. The platform's own cursor travels inside ours, so a page is asked of the platform exactly once.
+ * published it (see platformPage).
  */
 export async function listAccountHistory(
   services: Services,
@@ -26,42 +26,43 @@ export async function listAccountHistory(
   const from = query.from ? new Date(query.from) : undefined;
   const to = query.to ? new Date(query.to) : undefined;
   if (from && to && from >= to) throw new ValidationFailedError([{ path: 'query/to', message: 'must be after from', code: 'range' }]);
-  const cursor = decodeKeyset(query.cursor, ['platformCursor'])?.[0] as string | undefined;
-  const { row, page } = await withConnectedAccount(
-    services,
-    principal,
-    id,
-    'publisher',
-    async (adapter, account, row) => ({
-      row,
-      page: await adapter.publisher.history(account, { from, to, limit: query.limit ?? 20, cursor }),
-    }),
-    { part: 'history', unsupported: (platform) => `${platform} accounts have no post history.` },
-  );
-  const platformIds = page.posts.map((post) => post.platformPostId);
-  const ours =
-    platformIds.length === 0
-      ? []
-      : ((await services
-          .db('postTargets')
-          .where({ accountId: row.id })
-          .whereIn('platformPostId', platformIds)
-          .select('postId', 'platformPostId')) as Array<{ postId: string; platformPostId: string }>);
-  const postIdOf = new Map(ours.map((target) => [target.platformPostId, target.postId]));
-  return {
-    data: page.posts.map((post) => ({
-      platformPostId: post.platformPostId,
-      accountId: row.id,
-      platform: row.platform as HistoryList['data'][number]['platform'],
-      text: post.text,
-      url: post.url,
-      mediaUrls: post.mediaUrls,
-      publishedAt: post.publishedAt.toISOString(),
-      postId: postIdOf.get(post.platformPostId) ?? null,
-      metrics: post.metrics,
-    })),
-    nextCursor: page.nextCursor === null ? null : encodeKeyset([page.nextCursor]),
-  };
+  return platformPage(query, async ({ limit, after }) => {
+    const { row, page } = await withConnectedAccount(
+      services,
+      principal,
+      id,
+      'publisher',
+      async (adapter, account, row) => ({
+        row,
+        page: await adapter.publisher.history(account, { from, to, limit, cursor: after }),
+      }),
+      { part: 'history', unsupported: (platform) => `${platform} accounts have no post history.` },
+    );
+    const platformIds = page.posts.map((post) => post.platformPostId);
+    const ours =
+      platformIds.length === 0
+        ? []
+        : ((await services
+            .db('postTargets')
+            .where({ accountId: row.id })
+            .whereIn('platformPostId', platformIds)
+            .select('postId', 'platformPostId')) as Array<{ postId: string; platformPostId: string }>);
+    const postIdOf = new Map(ours.map((target) => [target.platformPostId, target.postId]));
+    return {
+      data: page.posts.map((post) => ({
+        platformPostId: post.platformPostId,
+        accountId: row.id,
+        platform: row.platform as HistoryList['data'][number]['platform'],
+        text: post.text,
+        url: post.url,
+        mediaUrls: post.mediaUrls,
+        publishedAt: post.publishedAt.toISOString(),
+        postId: postIdOf.get(post.platformPostId) ?? null,
+        metrics: post.metrics,
+      })),
+      next: page.nextCursor,
+    };
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { assertProfileInScope, listedProfiles, type Principal } from '../auth/pr
 import { findProfile } from '../accounts/profiles.js';
 import { emitEvent } from '../events/emit.js';
 import { insertPost, placeInQueue, withQueueRetry } from './create.js';
-import { decodeKeyset, keysetPage } from '../../lib/keyset.js';
+import { decodeKeyset, keysetPage } from '../../lib/pagination.js';
 import { PostStatusConflictError, QueueSlotExistsError, QueueSlotLimitReachedError } from './errors.js';
 import { lockTargets } from './lifecycle.js';
 import type { PostRow, SlotRow, TargetRow } from './models.js';

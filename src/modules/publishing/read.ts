@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
-import { decodeKeyset, keysetPage } from '../../lib/keyset.js';
+import { decodeKeyset, keysetPage } from '../../lib/pagination.js';
 import type { Post, PostRow, PostStatus, TargetRow } from './models.js';
 import { presentPost } from './present.js';
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
+import { itPagesThroughPlatform } from '../../support/keyset-list.js';
 import { connectNumber } from '../../support/sandbox/chatapp-cloud.js';
 import { quiescent, until } from '../../support/wait.js';
 import { uploadPhoto } from '../publishing/support.js';
@@ -194,5 +195,20 @@ describeApi('sending messages — chatapp-cloud', (t) => {
       },
     ]);
     expect(next.body.nextCursor).to.equal(null);
+  });
+
+  itPagesThroughPlatform(t, 'listChatappTemplates', async (count) => {
+    const { accountId, number } = await connectNumber(t.app, t.owner);
+    const names = Array.from({ length: count }, (_, i) => `paged_${i}_${number.phoneNumberId}`);
+    for (const name of names) {
+      await chatappCloud.addTemplate(number.wabaId, {
+        name,
+        language: 'en_US',
+        status: 'APPROVED',
+        category: 'UTILITY',
+        components: [{ type: 'BODY', text: 'Hello.' }],
+      });
+    }
+    return { path: `/accounts/${accountId}/chatapp/templates`, ids: names, idOf: (template) => template.name };
   });
 });

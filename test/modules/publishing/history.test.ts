@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
+import { itPagesThroughPlatform } from '../../support/keyset-list.js';
 import { newOwner } from '../../support/owners.js';
 import { connectBot } from '../../support/sandbox/botchat.js';
 import { connectLocations, localPosts } from '../../support/sandbox/search-suite.js';
@@ -90,6 +91,15 @@ describeApi("an account's posts on its platform — history and deletion", (t) =
       const refused = await t.app.api.get(`/accounts/${location}/history`, { token: t.owner.key });
       expect(refused.status).to.equal(409);
       expect(refused.body.code).to.equal('account_not_connected');
+    });
+
+    itPagesThroughPlatform(t, 'listAccountHistory', async (count) => {
+      const [location] = await connectLocations(t.app, t.owner);
+      const name = await platformLocation(location!);
+      const since = new Date().toISOString();
+      const made: string[] = [];
+      for (let i = 0; i < count; i++) made.unshift((await searchSuite.postInApp(name, `Paged ${i}.`)).name);
+      return { path: `/accounts/${location}/history?from=${encodeURIComponent(since)}`, ids: made, idOf: (post) => post.platformPostId };
     });
   });
 
