@@ -1,12 +1,13 @@
 import { PlatformError } from '../errors.js';
 import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import { CALENDAR_SCOPE } from './calendar-events.js';
-import { google, googleToken, refreshGoogle, revokeGoogle } from './client.js';
+import { BUSINESS_SCOPE, google, googleToken, refreshGoogle, revokeGoogle } from './client.js';
+import { SearchSuiteInsights } from './insights.js';
 import { SearchSuitePublisher } from './publisher.js';
 import type { SearchSuiteSettings } from './settings.js';
 import type { About, AdapterAccount, Credentials, PlatformIdentity } from '../types.js';
 
-export const SCOPES = { business: 'https://www.googleapis.com/auth/business.manage', calendar: CALENDAR_SCOPE };
+const SCOPES = { business: BUSINESS_SCOPE, calendar: CALENDAR_SCOPE };
 
 interface GoogleAccount {
   name: string;
@@ -27,9 +28,11 @@ export class SearchSuiteAdapter implements OAuthAdapter {
 
   /** Posts: local posts on the location. */
   readonly publisher: SearchSuitePublisher;
+  readonly insights: SearchSuiteInsights;
 
   constructor(private readonly endpoints: SearchSuiteSettings) {
     this.publisher = new SearchSuitePublisher(endpoints.localPostsApiUrl);
+    this.insights = new SearchSuiteInsights(endpoints.performanceApiUrl);
   }
 
   readonly oauth = {

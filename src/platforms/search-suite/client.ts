@@ -9,6 +9,9 @@ interface GoogleError {
   error_description?: string;
 }
 
+/** The scope of a business's profiles: their posts and their figures. */
+export const BUSINESS_SCOPE = 'https://www.googleapis.com/auth/business.manage';
+
 /** The OAuth app and its token endpoint. */
 export interface GoogleApp {
   clientId: string;

@@ -1,9 +1,8 @@
 import type { PlatformError } from '../errors.js';
 import type { DatedValues, Insights, SeriesQuery } from '../capabilities/insights.js';
 import type { AdapterAccount } from '../types.js';
-import { google } from './client.js';
+import { BUSINESS_SCOPE, google } from './client.js';
 import { LOCAL_POST_METRICS, LOCATION_METRICS } from './insights-metrics.js';
-import { SCOPES } from './adapter.js';
 
 interface DatedValue {
   date?: { year?: number; month?: number; day?: number };
@@ -25,7 +24,7 @@ const pad = (n: number | undefined) => String(n ?? 0).padStart(2, '0');
 export class SearchSuiteInsights implements Insights {
   readonly metrics = LOCATION_METRICS;
   readonly postMetrics = LOCAL_POST_METRICS;
-  readonly scopes = { account: [SCOPES.business], post: [SCOPES.business] };
+  readonly scopes = { account: [BUSINESS_SCOPE], post: [BUSINESS_SCOPE] };
   readonly days = { timeZone: 'location', boundary: "Days are the location's own local days, as Business Profile dates them." };
   readonly apiVersion = 'v1';
   readonly maxDays = 90;

@@ -3,6 +3,7 @@ import { ShortVideoClient } from './client.js';
 import type { ShortVideoSettings } from './settings.js';
 import type { GrantedAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
+import { ShortVideoInsights } from './insights.js';
 import { ShortVideoPublisher } from './publisher.js';
 import type { OpenMedia } from '../platform-module.js';
 import { ShortVideoWebhooks } from './webhooks.js';
@@ -37,6 +38,7 @@ export class ShortVideoAdapter implements OAuthAdapter {
   readonly id = 'short_video' as const;
   readonly webhooks: ShortVideoWebhooks;
   readonly publisher: ShortVideoPublisher;
+  readonly insights: ShortVideoInsights;
 
   private readonly client: ShortVideoClient;
 
@@ -48,6 +50,7 @@ export class ShortVideoAdapter implements OAuthAdapter {
     this.client = new ShortVideoClient(endpoints.apiUrl, endpoints);
     this.webhooks = new ShortVideoWebhooks(endpoints.clientKey, endpoints.clientSecret);
     this.publisher = new ShortVideoPublisher(this.client, openMedia);
+    this.insights = new ShortVideoInsights(this.client);
   }
 
   readonly oauth = {

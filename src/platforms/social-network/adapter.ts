@@ -6,6 +6,7 @@ import type { About, AdapterAccount, Credentials } from '../types.js';
 import { SocialNetworkAds } from './ads.js';
 import { SocialNetworkClient } from './client.js';
 import { SocialNetworkComments } from './comments.js';
+import { SocialNetworkInsights } from './insights.js';
 import { SocialNetworkPages } from './pages.js';
 import { SocialNetworkMessaging } from './messaging.js';
 import { SocialNetworkPublisher } from './publisher.js';
@@ -19,6 +20,8 @@ export interface SocialNetworkEndpoints {
   verifyToken: string | undefined;
   /** `{host}/{version}` */
   graphUrl: string;
+  /** The `{version}` of graphUrl. */
+  apiVersion: string;
   /** `{host}/{version}/dialog/oauth` */
   dialogUrl: string;
   /** Our own webhook address, registered as the app's callback URL. */
@@ -99,6 +102,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   readonly comments: SocialNetworkComments;
   /** Messenger messages from the page. */
   readonly messaging: SocialNetworkMessaging;
+  readonly insights: SocialNetworkInsights;
   private readonly client: SocialNetworkClient;
   private appSubscriptions: Promise<void> | null = null;
 
@@ -109,6 +113,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.publisher = new SocialNetworkPublisher(this.client);
     this.comments = new SocialNetworkComments(this.client);
     this.messaging = new SocialNetworkMessaging(this.client);
+    this.insights = new SocialNetworkInsights(this.client, endpoints.apiVersion);
     const verifyToken =
       endpoints.verifyToken ?? createHmac('sha256', endpoints.appSecret).update('socialgate webhook verify token').digest('base64url');
     this.webhooks = new SocialNetworkWebhooks(endpoints.appSecret, verifyToken);

@@ -3,7 +3,7 @@ import { PlatformError } from '../errors.js';
 import type { DatedValues, Insights, PostFigures, SeriesQuery } from '../capabilities/insights.js';
 import { PostNotFound } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
-import { SocialNetworkClient } from './client.js';
+import type { SocialNetworkClient } from './client.js';
 import { PAGE_METRICS, POST_FIELDS, POST_METRICS, type PostCounts } from './insights-metrics.js';
 
 const PACIFIC = 'America/Los_Angeles';
@@ -38,14 +38,10 @@ export class SocialNetworkInsights implements Insights {
   readonly groupSize = 5;
   readonly lagDays = 1;
   readonly followerHistory = 'platform' as const;
-  private readonly client: SocialNetworkClient;
-
   constructor(
-    graphUrl: string,
+    private readonly client: SocialNetworkClient,
     readonly apiVersion: string,
-  ) {
-    this.client = new SocialNetworkClient(graphUrl);
-  }
+  ) {}
 
   async series(account: AdapterAccount, query: SeriesQuery): Promise<Map<string, DatedValues>> {
     const answer = await this.client.call<{ data: GraphInsight[] }>('GET', `${account.platformAccountId}/insights`, {

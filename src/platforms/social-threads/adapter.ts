@@ -5,6 +5,7 @@ import type { About, AdapterAccount, Credentials } from '../types.js';
 import { SocialThreadsClient } from './client.js';
 import { SocialThreadsComments } from './comments.js';
 import { derivedVerifyToken } from '../meta/webhook-signature.js';
+import { SocialThreadsInsights } from './insights.js';
 import { SocialThreadsPublisher } from './publisher.js';
 import type { SocialThreadsSettings } from './settings.js';
 import { SocialThreadsWebhooks } from './webhooks.js';
@@ -45,12 +46,14 @@ export class SocialThreadsAdapter implements OAuthAdapter {
   readonly publisher: SocialThreadsPublisher;
   readonly comments: SocialThreadsComments;
   readonly webhooks: SocialThreadsWebhooks;
+  readonly insights: SocialThreadsInsights;
   private readonly client: SocialThreadsClient;
 
   constructor(private readonly endpoints: SocialThreadsSettings) {
     this.client = new SocialThreadsClient(endpoints.apiUrl, endpoints.version);
     this.publisher = new SocialThreadsPublisher(this.client);
     this.comments = new SocialThreadsComments(this.client);
+    this.insights = new SocialThreadsInsights(this.client, endpoints.version);
     this.webhooks = new SocialThreadsWebhooks(endpoints.appSecret, endpoints.verifyToken ?? derivedVerifyToken(endpoints.appSecret));
   }
 

@@ -3,7 +3,7 @@ import type { PlatformError } from '../errors.js';
 import type { DatedValues, Insights, PostFigures, SeriesQuery } from '../capabilities/insights.js';
 import { PostNotFound } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
-import { SocialThreadsClient } from './client.js';
+import type { SocialThreadsClient } from './client.js';
 import { MEDIA_METRICS, USER_METRICS } from './insights-metrics.js';
 
 interface ThreadsInsight {
@@ -27,14 +27,10 @@ export class SocialThreadsInsights implements Insights {
   readonly groupSize = 4;
   readonly lagDays = 1;
   readonly followerHistory = 'snapshots' as const;
-  private readonly client: SocialThreadsClient;
-
   constructor(
-    apiUrl: string,
+    private readonly client: SocialThreadsClient,
     readonly apiVersion: string,
-  ) {
-    this.client = new SocialThreadsClient(apiUrl, apiVersion);
-  }
+  ) {}
 
   private read(account: AdapterAccount, metrics: readonly string[], since: DateTime, until: DateTime) {
     return this.client.call<{ data: ThreadsInsight[] }>(
