@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.js';
-import type { Capabilities } from './capabilities/index.js';
+import type { Capabilities, CapabilityName } from './capabilities/index.js';
 
 export type PlatformId = components['schemas']['Platform'];
 export type AccountKind = components['schemas']['AccountKind'];
@@ -46,6 +46,8 @@ export interface PlatformAdapter extends Partial<Capabilities> {
    * owners manage both get its events).
    */
   readonly exclusiveIdentity?: boolean;
+  /** Why the platform has none of a capability, where there is more to say to the user who asks for it. */
+  readonly lacks?: Partial<Record<CapabilityName, string>>;
   /** Live public profile of the account. */
   about(account: AdapterAccount): Promise<About>;
   /** New tokens before the current ones expire; absent where the platform has no refresh. */

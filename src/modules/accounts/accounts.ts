@@ -12,7 +12,7 @@ import { AccountAlreadyConnectedError } from './errors.js';
 import { accountEventData } from './events.js';
 import { assertIdentityFree } from './identity.js';
 import { type AccountError, AccountRow } from './models.js';
-import { presentAccount, presentHealth } from './present.js';
+import { type HealthFacts, presentAccount, presentHealth } from './present.js';
 import { assertWithinPlan } from '../usage/limits.js';
 import { findProfile } from './profiles.js';
 import { adapterAccount, findAccount } from './read.js';
@@ -54,7 +54,7 @@ export async function listAccountHealth(
     platform?: string;
     needsAction?: boolean;
   },
-  refreshable: (platform: string) => boolean = () => false,
+  factsOf: (platform: string) => HealthFacts,
 ): Promise<Page<components['schemas']['AccountHealth']>> {
   const query = AccountRow.query(db)
     .where({ ownerId: principal.ownerId })
@@ -65,7 +65,7 @@ export async function listAccountHealth(
   if (profiles) query.whereIn('profileId', profiles);
   if (filters.platform) query.where({ platform: filters.platform });
   if (page.after) query.where('id', '<', page.after);
-  const result = toPage(await query, page, (row) => presentHealth(row, Date.now(), refreshable(row.platform)));
+  const result = toPage(await query, page, (row) => presentHealth(row, factsOf(row.platform)));
   if (filters.needsAction === undefined) return result;
   return { ...result, data: result.data.filter((entry) => (entry.action !== 'none') === filters.needsAction) };
 }

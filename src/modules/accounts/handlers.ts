@@ -3,7 +3,7 @@ import { pageRequest } from '../../lib/pagination.js';
 import { aboutAccount } from './about.js';
 import * as adAccounts from './ad-accounts.js';
 import * as accounts from './accounts.js';
-import { presentAccount } from './present.js';
+import { healthFacts, presentAccount } from './present.js';
 import * as profiles from './profiles.js';
 import { findAccount } from './read.js';
 
@@ -34,12 +34,8 @@ export const listAccounts: Handler<'listAccounts'> = async (request, { db }) => 
 
 export const listAccountHealth: Handler<'listAccountHealth'> = async (request, { db, platforms }) => ({
   status: 200,
-  body: await accounts.listAccountHealth(
-    db,
-    principalOf(request),
-    pageRequest(request.query),
-    request.query,
-    (platform) => platforms.get(platform)?.refresh !== undefined,
+  body: await accounts.listAccountHealth(db, principalOf(request), pageRequest(request.query), request.query, (platform) =>
+    healthFacts(platforms, platform),
   ),
 });
 

@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/api.js';
+import type { Platforms } from '../../platforms/registry.js';
 import type { AccountRow } from './models.js';
 
 type Account = components['schemas']['Account'];
@@ -31,9 +32,21 @@ function latest(dates: Array<Date | null>): Date | null {
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
+/** What an account's platform does that the account's health depends on, from the platform's capabilities. */
+export interface HealthFacts {
+  /** The service refreshes the account's token itself, so its nearing expiry asks nothing of the user. */
+  refreshable: boolean;
+  /** The account is a live session the worker holds (paired by a QR code), not a login: it is paired again. */
+  paired: boolean;
+}
+
+export function healthFacts(platforms: Platforms, platform: string): HealthFacts {
+  const adapter = platforms.get(platform);
+  return { refreshable: adapter?.refresh !== undefined, paired: adapter?.sessionMessaging !== undefined };
+}
+
 /** What the records say about an account's health, and what the user must do. */
-/** `refreshable`: the service refreshes this account's token itself, so its nearing expiry asks nothing of the user. */
-export function presentHealth(row: AccountRow, now = Date.now(), refreshable = false): AccountHealth {
+export function presentHealth(row: AccountRow, { refreshable, paired }: HealthFacts, now = Date.now()): AccountHealth {
   const expiresSoon = !refreshable && row.tokenExpiresAt !== null && row.tokenExpiresAt.getTime() - now < WEEK_MS;
   const passingError =
     row.lastError !== null &&
@@ -44,7 +57,7 @@ export function presentHealth(row: AccountRow, now = Date.now(), refreshable = f
   let message = 'Connected and working.';
   if (row.status === 'needs_reconnection') {
     health = 'unhealthy';
-    action = row.statusReason === 'permission_missing' ? 'grant_permissions' : row.platform === 'qrchat' ? 'pair' : 'reconnect';
+    action = row.statusReason === 'permission_missing' ? 'grant_permissions' : paired ? 'pair' : 'reconnect';
     message = row.lastError?.message
       ? `Reconnect the account: ${row.lastError.message}`
       : 'Reconnect the account: the platform no longer accepts its credentials.';

@@ -6,15 +6,6 @@ import { findAccount } from '../accounts/read.js';
 import type { Principal } from '../auth/principal.js';
 import type { FigureSource } from './figures.js';
 
-/** Why an account of a platform without insights has no analytics, for the 422. */
-const WITHOUT_ANALYTICS: Record<string, string> = {
-  botchat: 'botchat accounts are bots in a chat app: the platform gives apps no audience figures for them.',
-  'chatapp-cloud': 'chatapp-cloud numbers are chat accounts: the platform gives conversation pricing figures, not an audience.',
-  qrchat: 'qrchat accounts are paired chat accounts: there is no API with figures behind them.',
-  calendar: 'calendar accounts are calendars: they have no audience or figures.',
-  short_video_ads: 'short_video_ads accounts are ad accounts: their figures are ad insights (GET /ads/insights), not account analytics.',
-};
-
 /**
  * Reads an account's figures through its platform: the caller's account, a platform with insights (422 with why
  * otherwise), connected with the scopes the figures need (`need`: the account's or its posts'; 422
@@ -36,6 +27,6 @@ export async function withInsights<T>(
     'insights',
     (adapter: CapableAdapter<'insights'>, account, row) =>
       read({ db: services.db, accountId: row.id, platform: row.platform, account, insights: adapter.insights }, row),
-    { scopes, unsupported: (p) => WITHOUT_ANALYTICS[p] ?? `${p} accounts have no analytics.` },
+    { scopes, unsupported: (p) => services.platforms.get(p)?.lacks?.insights ?? `${p} accounts have no analytics.` },
   );
 }

@@ -1,4 +1,6 @@
 import type { components } from '../../../generated/api.js';
+import type { CapabilityName } from '../../platforms/capabilities/index.js';
+import type { Platforms } from '../../platforms/registry.js';
 import type { Services } from '../../services.js';
 import { CapabilityUnsupportedError } from '../accounts/errors.js';
 import type { AccountRow } from '../accounts/models.js';
@@ -7,11 +9,14 @@ import type { ActionType, AutomationAction, TriggerType } from './records.js';
 
 type Warning = components['schemas']['AutomationWarning'];
 
-/** The platforms whose webhooks bring the service each trigger's events. */
-const SOURCE_PLATFORMS: Record<TriggerType, ReadonlySet<string>> = {
-  message_received: new Set(['botchat', 'chatapp-cloud', 'qrchat', 'social_network']),
-  comment_received: new Set(['social_network', 'social_threads']),
+/** What a platform has when it brings the service each trigger's events (by its webhooks or the account's session). */
+const SOURCE_CAPABILITIES: Record<TriggerType, CapabilityName[]> = {
+  message_received: ['messaging', 'sessionMessaging'],
+  comment_received: ['comments'],
 };
+
+const bringsEvents = (platforms: Platforms, platform: string, trigger: TriggerType) =>
+  SOURCE_CAPABILITIES[trigger].some((name) => platforms.capability(platform, name) !== undefined);
 
 /** The platform permissions a trigger's events, and each action, need, by platform (none where none is asked). */
 const TRIGGER_SCOPES: Partial<Record<string, Partial<Record<TriggerType, string>>>> = {
@@ -31,8 +36,8 @@ const ACTION_SCOPES: Partial<Record<string, Partial<Record<ActionType, string>>>
 const SOURCE_NAMES: Record<TriggerType, string> = { message_received: 'messages', comment_received: 'comments' };
 
 /** 422 `account_platform_unsupported` for an account whose platform never brings the trigger's events. */
-export function assertSourceSupported(account: AccountRow, trigger: TriggerType): void {
-  if (SOURCE_PLATFORMS[trigger].has(account.platform)) return;
+export function assertSourceSupported(platforms: Platforms, account: AccountRow, trigger: TriggerType): void {
+  if (bringsEvents(platforms, account.platform, trigger)) return;
   throw new CapabilityUnsupportedError(
     `${account.id} is a ${account.platform} account, whose platform does not send the service ${SOURCE_NAMES[trigger]}: a ${trigger} automation could never fire on it.`,
   );
@@ -57,19 +62,19 @@ export async function warningsOf(services: Services, automations: Watched[], liv
   return automations.map((automation) =>
     automation.accountIds.flatMap((accountId) => {
       const row = accounts.get(accountId);
-      return row ? accountWarnings(row, automation, problems.get(accountId) ?? null) : [];
+      return row ? accountWarnings(services.platforms, row, automation, problems.get(accountId) ?? null) : [];
     }),
   );
 }
 
-function accountWarnings(row: AccountRow, automation: Watched, subscriptionProblem: string | null): Warning[] {
+function accountWarnings(platforms: Platforms, row: AccountRow, automation: Watched, subscriptionProblem: string | null): Warning[] {
   const warn = (code: Warning['code'], message: string, scope: string | null = null): Warning => ({
     accountId: row.id,
     code,
     message,
     scope,
   });
-  if (!SOURCE_PLATFORMS[automation.triggerType].has(row.platform)) {
+  if (!bringsEvents(platforms, row.platform, automation.triggerType)) {
     return [warn('source_unsupported', `${row.platform} does not send the service ${SOURCE_NAMES[automation.triggerType]}.`)];
   }
   const warnings: Warning[] = [];

@@ -3,6 +3,7 @@ import type { components } from '../../../generated/api.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
+import type { Platforms } from '../../platforms/registry.js';
 import type { Services } from '../../services.js';
 import { listedProfiles, type Principal, assertProfileInScope } from '../auth/principal.js';
 import { findProfile } from '../accounts/profiles.js';
@@ -45,13 +46,20 @@ function assertCoherent(trigger: ReturnType<typeof triggerColumns>, actions: Aut
 }
 
 /** The accounts exist (404), are of the profile (422) and their platform brings the trigger's events (422). */
-async function assertAccounts(db: Knex, ownerId: string, profileId: string, accountIds: string[], trigger: TriggerType): Promise<void> {
+async function assertAccounts(
+  db: Knex,
+  platforms: Platforms,
+  ownerId: string,
+  profileId: string,
+  accountIds: string[],
+  trigger: TriggerType,
+): Promise<void> {
   const rows = new Map((await ownedAccounts(db, ownerId, accountIds)).map((row) => [row.id, row]));
   for (const accountId of accountIds) {
     const row = rows.get(accountId);
     if (!row) throw new NotFoundError('account');
     if (row.profileId !== profileId) throw new AccountNotInProfileError(accountId);
-    assertSourceSupported(row, trigger);
+    assertSourceSupported(platforms, row, trigger);
   }
 }
 
@@ -68,7 +76,7 @@ export async function createAutomation(services: Services, principal: Principal,
   const created = await services.db.transaction(async (trx) => {
     // Serialises creation per profile, so two parallel requests cannot both take the 100th place.
     await trx('profiles').where({ id: profile.id }).forUpdate().first('id');
-    await assertAccounts(trx, principal.ownerId, profile.id, input.accountIds, trigger.triggerType);
+    await assertAccounts(trx, services.platforms, principal.ownerId, profile.id, input.accountIds, trigger.triggerType);
     const [counted] = await trx('automations').where({ profileId: profile.id }).count<{ count: string }[]>('id as count');
     if (Number(counted?.count) >= MAX_AUTOMATIONS_PER_PROFILE) throw new AutomationLimitReachedError(MAX_AUTOMATIONS_PER_PROFILE);
     const [row] = (await trx('automations')
@@ -141,7 +149,8 @@ export async function updateAutomation(services: Services, principal: Principal,
     const actions = input.actions ?? current.actions;
     assertCoherent(trigger, actions);
     const accountIds = input.accountIds ?? current.accountIds;
-    if (input.accountIds || input.trigger) await assertAccounts(trx, principal.ownerId, current.profileId, accountIds, trigger.triggerType);
+    if (input.accountIds || input.trigger)
+      await assertAccounts(trx, services.platforms, principal.ownerId, current.profileId, accountIds, trigger.triggerType);
     const [row] = (await trx('automations')
       .where({ id })
       .update({

@@ -8,10 +8,15 @@ import { type CapableAdapter, withConnectedAccount } from '../accounts/platform-
 import { CommentActionRefusedError } from './errors.js';
 
 /** Why an account's platform has no comments for apps, for the 422 `account_platform_unsupported`. */
-function unsupported(platform: string): string {
-  if (platform === 'short_video')
-    return "short_video comments are reachable only through TikTok's Business API, which the account's login (Login Kit) does not grant.";
-  return `${platform} accounts have no comments the platform lets apps manage; comments are on social_network pages and social_threads profiles.`;
+function unsupported(services: Services, platform: string): string {
+  const having = services.platforms
+    .all()
+    .filter((adapter) => adapter.comments)
+    .map((adapter) => adapter.id);
+  return (
+    services.platforms.get(platform)?.lacks?.comments ??
+    `${platform} accounts have no comments the platform lets apps manage; comments are on ${having.join(' and ')} accounts.`
+  );
 }
 
 /**
@@ -28,7 +33,7 @@ export function withComments<T>(
   call: (comments: CapableAdapter<'comments'>['comments'], account: AdapterAccount, row: AccountRow) => Promise<T>,
 ): Promise<T> {
   return withConnectedAccount(services, principal, accountId, 'comments', (adapter, account, row) => call(adapter.comments, account, row), {
-    unsupported,
+    unsupported: (platform) => unsupported(services, platform),
     handle: (error) => {
       if (error instanceof CommentNotFoundAtPlatform) throw new NotFoundError(`${what} with this id on the account at the platform`);
       if (error instanceof CommentActionRefused)

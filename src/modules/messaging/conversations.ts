@@ -1,7 +1,7 @@
-import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
+import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { findAccount } from '../accounts/read.js';
 import type { AccountRow } from '../accounts/models.js';
@@ -22,10 +22,14 @@ interface ConversationRecord {
   createdAt: Date;
   updatedAt: Date;
 }
-/** The platforms that only let a page or business answer within 24 h of the person's last message. */
-const REPLY_WINDOW_PLATFORMS = new Set(['social_network', 'chatapp-cloud']);
-
-async function presentConversations(db: Knex, account: AccountRow, rows: ConversationRecord[]): Promise<Map<string, Conversation>> {
+/** `canReplyUntil` where the account's platform lets it answer only so long after the person's last message. */
+async function presentConversations(
+  services: Services,
+  account: AccountRow,
+  rows: ConversationRecord[],
+): Promise<Map<string, Conversation>> {
+  const { db } = services;
+  const windowHours = services.platforms.capability(account.platform, 'messaging')?.replyWindowHours;
   const last =
     rows.length === 0
       ? []
@@ -74,7 +78,7 @@ async function presentConversations(db: Knex, account: AccountRow, rows: Convers
           lastMessageAt: row.lastMessageAt?.toISOString() ?? null,
           unreadCount: row.unreadCount,
           canReplyUntil:
-            REPLY_WINDOW_PLATFORMS.has(account.platform) && lastInAt ? new Date(lastInAt.getTime() + 24 * 3600 * 1000).toISOString() : null,
+            windowHours !== undefined && lastInAt ? new Date(lastInAt.getTime() + windowHours * 3600 * 1000).toISOString() : null,
           tags: row.tags,
           createdAt: row.createdAt.toISOString(),
           updatedAt: row.updatedAt.toISOString(),
@@ -85,7 +89,7 @@ async function presentConversations(db: Knex, account: AccountRow, rows: Convers
 }
 
 export async function listConversations(
-  db: Knex,
+  services: Services,
   principal: Principal,
   accountId: string,
   page: PageRequest,
@@ -94,6 +98,7 @@ export async function listConversations(
     tag?: string;
   },
 ): Promise<Page<Conversation>> {
+  const { db } = services;
   const account = await findAccount(db, principal, accountId);
   const query = db('conversations')
     .where({ accountId: account.id })
@@ -104,12 +109,19 @@ export async function listConversations(
   if (filters.tag) query.whereRaw('? = any(tags)', [filters.tag]);
   if (page.after) query.where('id', '<', page.after);
   const rows = (await query) as ConversationRecord[];
-  const presented = await presentConversations(db, account, rows);
+  const presented = await presentConversations(services, account, rows);
   return toPage(rows, page, (row) => presented.get(row.id)!);
 }
 
 /** One conversation with a page of its messages, newest first. */
-export async function getConversation(db: Knex, principal: Principal, accountId: string, conversationId: string, page: PageRequest) {
+export async function getConversation(
+  services: Services,
+  principal: Principal,
+  accountId: string,
+  conversationId: string,
+  page: PageRequest,
+) {
+  const { db } = services;
   const account = await findAccount(db, principal, accountId);
   const conversation = (await db('conversations').where({ id: conversationId, accountId: account.id }).first()) as
     ConversationRecord | undefined;
@@ -120,5 +132,5 @@ export async function getConversation(db: Knex, principal: Principal, accountId:
     .limit(page.limit + 1);
   if (page.after) query.where('id', '<', page.after);
   const messages = toPage((await query) as MessageRecord[], page, (message) => presentMessage(account, conversation, message));
-  return { ...(await presentConversations(db, account, [conversation])).get(conversation.id)!, messages };
+  return { ...(await presentConversations(services, account, [conversation])).get(conversation.id)!, messages };
 }

@@ -10,14 +10,20 @@ import { type Message, getMessage as readMessage } from './messages.js';
 import { type Recipient, sendMessage as send } from './send.js';
 import { listChatappTemplates as listTemplates } from './templates.js';
 
-export const listConversations: Handler<'listConversations'> = async (request, { db }) => ({
+export const listConversations: Handler<'listConversations'> = async (request, services) => ({
   status: 200,
-  body: await conversations.listConversations(db, principalOf(request), request.params.id, pageRequest(request.query), request.query),
+  body: await conversations.listConversations(services, principalOf(request), request.params.id, pageRequest(request.query), request.query),
 });
 
-export const getConversation: Handler<'getConversation'> = async (request, { db }) => ({
+export const getConversation: Handler<'getConversation'> = async (request, services) => ({
   status: 200,
-  body: await conversations.getConversation(db, principalOf(request), request.params.id, request.params.convId, pageRequest(request.query)),
+  body: await conversations.getConversation(
+    services,
+    principalOf(request),
+    request.params.id,
+    request.params.convId,
+    pageRequest(request.query),
+  ),
 });
 
 export const getMessage: Handler<'getMessage'> = async (request, { db }) => ({

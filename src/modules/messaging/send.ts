@@ -76,7 +76,7 @@ export async function deliverMessage(
       const outgoing = await outgoingMessage(services, row, message, conversation);
       const violations = adapter.messaging.validate(outgoing);
       if (violations.length > 0) throw new MessageInvalidError(violations);
-      const window = adapter.messaging.replyWindowHours;
+      const window = adapter.messaging.windowRefusedLate ? adapter.messaging.replyWindowHours : undefined;
       if (window !== undefined && outgoing.recipient.kind === 'user')
         await assertReplyWindowOpen(services.db, row, outgoing.recipient.id, window);
       const platformIds: string[] = [];

@@ -33,6 +33,7 @@ export class BotchatAdapter implements PlatformAdapter {
   readonly id = 'botchat' as const;
   /** A bot has one webhook: whoever connected it last gets its messages. */
   readonly exclusiveIdentity = true;
+  readonly lacks = { insights: 'botchat accounts are bots in a chat app: the platform gives apps no audience figures for them.' };
 
   /** Posts: one message per chat of `platformOptions.botchat.chatIds`. */
   readonly publisher: BotchatPublisher;

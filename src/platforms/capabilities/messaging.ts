@@ -80,11 +80,13 @@ export interface MessageViolation {
 export interface MessageSender {
   /** Platform scopes an account needs to send (422 `permission_missing` without them). */
   readonly scopes: readonly string[];
-  /**
-   * Where the platform accepts free-form messages only so long after the person's last message and says so only
-   * after accepting them (the chat app's failed status), the window in hours: the service checks it first.
-   */
+  /** Where the platform takes free-form messages only so long after the person's last message, the window in hours. */
   readonly replyWindowHours?: number;
+  /**
+   * Whether the platform says a message came outside that window only after accepting it (the chat app's failed
+   * status): the service checks the window first. Elsewhere the platform refuses it when it is sent.
+   */
+  readonly windowRefusedLate?: boolean;
   /**
    * Whether the platform's webhooks report how sent messages fare (delivered, read, failed): such a receipt may
    * arrive before the message is stored, and is kept until it is.

@@ -41,6 +41,9 @@ export class ChatappCloudAdapter implements PlatformAdapter {
   readonly id = 'chatapp-cloud' as const;
   /** A number's messages go to the app subscribed to its business account, under one callback. */
   readonly exclusiveIdentity = true;
+  readonly lacks = {
+    insights: 'chatapp-cloud numbers are chat accounts: the platform gives conversation pricing figures, not an audience.',
+  };
   readonly webhooks: WebhookReceiver;
   /** Direct messages, and the cloud API's own (templates, buttons, reactions). */
   readonly messaging: ChatappCloudMessaging;

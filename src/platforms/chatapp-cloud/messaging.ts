@@ -70,6 +70,7 @@ export class ChatappCloudMessaging implements MessageSender, ChatappSender {
   readonly scopes = ['whatsapp_business_messaging'];
   readonly receipts = true;
   readonly replyWindowHours = 24;
+  readonly windowRefusedLate = true;
 
   constructor(private readonly apiUrl: string) {}
 

@@ -18,6 +18,7 @@ export class QrchatAdapter implements PlatformAdapter {
   readonly id = 'qrchat' as const;
   /** A linked device is one session, held for one account. */
   readonly exclusiveIdentity = true;
+  readonly lacks = { insights: 'qrchat accounts are paired chat accounts: there is no API with figures behind them.' };
   /** Set by the session manager of this process; null until it starts. */
   live: LiveSessions | null = null;
   /** Sends are queued for the process holding the session (src/modules/messaging/qrchat-outbox.ts). */

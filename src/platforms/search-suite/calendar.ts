@@ -6,6 +6,7 @@ import type { About, AdapterAccount, Credentials, PlatformAdapter } from '../typ
 /** `calendar`: the search suite's calendar, connected with search_suite (`include=calendar`); same tokens. */
 export class CalendarAdapter implements PlatformAdapter {
   readonly id = 'calendar' as const;
+  readonly lacks = { insights: 'calendar accounts are calendars: they have no audience or figures.' };
 
   /** Events of the account's calendars: its own and those shared with it. */
   readonly calendarEvents: GoogleCalendarEvents;

@@ -39,6 +39,9 @@ const PAGE = 100;
 /** `short_video_ads`: the advertisers a person grants the app, connected as ad accounts (no accounts). */
 export class ShortVideoAdsAdapter implements OAuthAdapter {
   readonly id = 'short_video_ads' as const;
+  readonly lacks = {
+    insights: 'short_video_ads accounts are ad accounts: their figures are ad insights (GET /ads/insights), not account analytics.',
+  };
 
   private readonly client: BusinessApiClient;
 

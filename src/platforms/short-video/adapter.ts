@@ -36,6 +36,10 @@ interface TikTokUser {
 /** `short_video`: a creator's own profile over Login Kit v2 (PKCE, 2 h access tokens, rotating refresh tokens). */
 export class ShortVideoAdapter implements OAuthAdapter {
   readonly id = 'short_video' as const;
+  readonly lacks = {
+    comments:
+      "short_video comments are reachable only through TikTok's Business API, which the account's login (Login Kit) does not grant.",
+  };
   readonly webhooks: ShortVideoWebhooks;
   readonly publisher: ShortVideoPublisher;
   readonly insights: ShortVideoInsights;

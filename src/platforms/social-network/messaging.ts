@@ -59,6 +59,7 @@ export class SocialNetworkMessaging implements MessageSender {
   /** A page account's scopes are its tasks; a missing `pages_messaging` is the platform's (#200) refusal. */
   readonly scopes = [];
   readonly receipts = true;
+  readonly replyWindowHours = 24;
 
   constructor(private readonly client: SocialNetworkClient) {}
 

@@ -220,6 +220,7 @@ describeApi('comments — social_network pages', (t) => {
     const fromBot = await t.app.api.get(`/accounts/${bot.accountId}/comments`, { token: t.owner.key });
     expect(fromBot.status).to.equal(422);
     expect(fromBot.body.code).to.equal('account_platform_unsupported');
+    expect(fromBot.body.detail, 'the platforms with comments').to.match(/social_network.+social_threads/);
     const creator = await connectCreator(t.app, t.owner);
     const fromCreator = await t.app.api.post(`/accounts/${creator.accountId}/comments/hide`, {
       token: t.owner.key,
