@@ -4888,8 +4888,8 @@ export interface components {
             status: components["schemas"]["AccountStatus"];
             statusReason: components["schemas"]["AccountStatusReason"];
             /**
-             * @description The permissions the platform granted: OAuth scopes, or a page's tasks (`CREATE_CONTENT`, `MODERATE`, …).
-             *     Empty for platforms without permissions (`botchat`, `qrchat`).
+             * @description The permissions the platform granted: the OAuth grant's scopes (a page's are those of the grant that
+             *     connected it, not the person's tasks on the page). Empty for platforms without permissions (`botchat`, `qrchat`).
              * @example [
              *       "pages_manage_posts",
              *       "pages_read_engagement",
@@ -15878,11 +15878,11 @@ export interface operations {
                      *           "status": "connected",
                      *           "statusReason": null,
                      *           "scopes": [
-                     *             "ANALYZE",
-                     *             "ADVERTISE",
-                     *             "MODERATE",
-                     *             "CREATE_CONTENT",
-                     *             "MESSAGING"
+                     *             "pages_show_list",
+                     *             "pages_manage_posts",
+                     *             "pages_read_engagement",
+                     *             "pages_messaging",
+                     *             "read_insights"
                      *           ],
                      *           "tokenExpiresAt": null,
                      *           "connectedAt": "2026-11-22T09:35:00Z",
@@ -16012,11 +16012,11 @@ export interface operations {
                      *       "status": "connected",
                      *       "statusReason": null,
                      *       "scopes": [
-                     *         "ANALYZE",
-                     *         "ADVERTISE",
-                     *         "MODERATE",
-                     *         "CREATE_CONTENT",
-                     *         "MESSAGING"
+                     *         "pages_show_list",
+                     *         "pages_manage_posts",
+                     *         "pages_read_engagement",
+                     *         "pages_messaging",
+                     *         "read_insights"
                      *       ],
                      *       "tokenExpiresAt": null,
                      *       "connectedAt": "2026-11-22T09:35:00Z",
@@ -16486,12 +16486,11 @@ export interface operations {
                      *           "status": "connected",
                      *           "statusReason": null,
                      *           "scopes": [
-                     *             "ANALYZE",
-                     *             "ADVERTISE",
-                     *             "MODERATE",
-                     *             "CREATE_CONTENT",
-                     *             "MESSAGING",
-                     *             "MANAGE"
+                     *             "pages_show_list",
+                     *             "pages_manage_posts",
+                     *             "pages_read_engagement",
+                     *             "pages_messaging",
+                     *             "read_insights"
                      *           ],
                      *           "tokenExpiresAt": null,
                      *           "connectedAt": "2026-11-22T09:35:00Z",

@@ -134,7 +134,8 @@ export async function connectPages(
                 name: page.name,
                 username: page.username,
                 avatarUrl: page.pictureUrl,
-                scopes: page.tasks,
+                // What the person granted the app; the page's tasks (their roles on it) are not permissions.
+                scopes: grant.scopes,
                 tokenExpiresAt: null,
                 platformUserId: grant.userId,
               },

@@ -28,8 +28,8 @@ function numberOf(value: GraphInsight['values'][number]['value']): number | null
 export class SocialNetworkInsights implements Insights {
   readonly metrics = PAGE_METRICS;
   readonly postMetrics = POST_METRICS;
-  /** A page keeps the person's tasks on it: ANALYZE lets its token read insights (read_insights is asked at login). */
-  readonly scopes = { account: ['ANALYZE'], post: ['ANALYZE'] };
+  /** The grant's permission to read insights (the page token also needs the ANALYZE task, which the platform checks). */
+  readonly scopes = { account: ['read_insights'], post: ['read_insights'] };
   readonly days = {
     timeZone: PACIFIC,
     boundary: 'Days run from midnight to midnight Pacific time: the Graph dates each value by the end of its day or window.',

@@ -65,7 +65,7 @@ describe('acting on an account through its platform — one way for every area',
       async () => {
         calls.push('called');
       },
-      { scopes: ['MODERATE', 'pages_manage_engagement'] },
+      { scopes: ['pages_manage_engagement', 'pages_manage_cta'] },
     );
     const error = await acting.then(
       () => null,
@@ -74,7 +74,7 @@ describe('acting on an account through its platform — one way for every area',
     expect(error).to.be.instanceOf(PermissionMissingError);
     expect((error as PermissionMissingError).extra.members).to.deep.equal({
       action: 'reconnect_account',
-      scope: 'pages_manage_engagement',
+      scope: 'pages_manage_cta',
     });
     expect(calls).to.deep.equal([]);
 
@@ -86,7 +86,7 @@ describe('acting on an account through its platform — one way for every area',
       async () => {
         calls.push('called');
       },
-      { scopes: ['MODERATE', 'CREATE_CONTENT'] },
+      { scopes: ['pages_manage_engagement', 'pages_manage_posts'] },
     );
     expect(calls).to.deep.equal(['called']);
   });

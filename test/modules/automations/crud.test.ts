@@ -173,6 +173,26 @@ describeApi('automations — creating, reading, changing and deleting them', (t)
     expect((await t.app.api.get(`/automations/${created.id}`, { token: t.owner.key })).body.warnings).to.deep.equal(created.warnings);
   });
 
+  it('a page connected with every permission granted: no warning, and the account lists what was granted, not its tasks', async () => {
+    const pat = await t.sandbox.socialNetwork.newPerson({ pages: 1, adAccounts: 0 });
+    const connected = await connectPages(t.app, t.owner, await pendingConnection(t.app, t.owner), [pat.pageIds[0]!]);
+    const page = connected.body.data[0];
+    expect(page.scopes).to.include.members(['pages_messaging', 'pages_manage_engagement', 'pages_read_user_engagement', 'read_insights']);
+    expect(page.scopes).to.not.include('MODERATE');
+    const messages = await createAutomation(t, {
+      accountIds: [page.id],
+      trigger: { type: 'message_received' },
+      actions: [{ type: 'reply_message', text: 'Hello!' }],
+    });
+    expect(messages.warnings).to.deep.equal([]);
+    const comments = await createAutomation(t, {
+      accountIds: [page.id],
+      trigger: { type: 'comment_received' },
+      actions: [{ type: 'reply_comment', text: 'Thanks!' }],
+    });
+    expect(comments.warnings).to.deep.equal([]);
+  });
+
   it('filters the list by profile, account, trigger type and state; another owner sees none', async () => {
     const bot = await connectBot(t.app, t.owner);
     const active = await createAutomation(t, tagging(bot.accountId, 'a'));
