@@ -1,5 +1,6 @@
 import type { CommentActions } from '../capabilities/comments.js';
 import type { IncomingComment, IncomingEvent } from '../capabilities/webhooks.js';
+import type { GraphObjectParser } from '../meta/graph-webhook.js';
 
 /** A page `feed` change about a comment, as Meta sends it (times in seconds). */
 interface FeedComment {
@@ -12,8 +13,10 @@ interface FeedComment {
   message?: string;
   created_time?: number | string;
 }
-interface FeedNotification {
-  entry?: Array<{ id?: string; time?: number; changes?: Array<{ field?: string; value?: FeedComment }> }>;
+interface FeedEntry {
+  id?: string;
+  time?: number;
+  changes?: Array<{ field?: string; value?: FeedComment }>;
 }
 
 const CHANGES: Record<string, IncomingComment['change']> = {
@@ -44,9 +47,9 @@ function actionsOn(byPage: boolean): CommentActions {
  * The comment changes of a page's `feed` webhook (`item: comment`, verbs add, edited, remove, hide, unhide); other
  * feed items (posts, reactions) are not ours to read. A top-level comment's `parent_id` is its post.
  */
-export function feedComments(notification: FeedNotification): IncomingEvent[] {
+function feedComments(entries: FeedEntry[]): IncomingEvent[] {
   const events: IncomingEvent[] = [];
-  for (const entry of notification.entry ?? []) {
+  for (const entry of entries) {
     for (const { field, value } of entry.changes ?? []) {
       if (field !== 'feed' || value?.item !== 'comment' || !value.comment_id || !value.post_id) continue;
       const change = CHANGES[value.verb ?? ''];
@@ -73,3 +76,9 @@ export function feedComments(notification: FeedNotification): IncomingEvent[] {
   }
   return events;
 }
+
+/** A page's `feed` field: the comments on its posts. */
+export const pageFeed: GraphObjectParser = {
+  object: 'page',
+  parse: (notification) => feedComments((notification.entry ?? []) as FeedEntry[]),
+};
