@@ -3624,8 +3624,11 @@ export interface paths {
          *     `chatapp-cloud`): when the webhook URL is registered, the platform calls
          *     `GET /webhooks/{platform}?hub.mode=subscribe&hub.verify_token=…&hub.challenge=…`. When the mode is
          *     `subscribe` and the verify token equals the one configured for that platform on this instance, the answer
-         *     is 200 with the challenge echoed as the plain-text body; otherwise 403 `webhook_verification_failed`
-         *     (also for the platforms without a handshake). The token is compared in constant time.
+         *     is 200 with the challenge echoed as the plain-text body; otherwise 403 `webhook_verification_failed`. The
+         *     token is compared in constant time. The other sources have no handshake (`short_video` and
+         *     `short_video_ads` take their callback URL in the developer portal, `botchat` with the bot's webhook,
+         *     `billing` at the provider's endpoint settings) and always answer 403. A source this instance runs without
+         *     answers 422 `platform_not_configured`.
          */
         get: operations["verifyPlatformWebhook"];
         put?: never;
@@ -3636,18 +3639,25 @@ export interface paths {
          *     asynchronously, so the platform's time-outs are never hit. A notification received before (platforms
          *     deliver at least once and retry) is acknowledged with `duplicate: true` and dropped.
          *
-         *     Authentication per platform (see `PlatformWebhookSource`): `X-Hub-Signature-256` (`social_network`,
-         *     `social_threads`, `chatapp-cloud`), `TikTok-Signature` (`short_video`, `short_video_ads`),
-         *     `X-Telegram-Bot-Api-Secret-Token` (`botchat`; the token also tells which connected bot the update is for),
-         *     `Stripe-Signature` (`billing`). A missing or mismatching signature or token answers 401
+         *     Every source takes the same path, the payment provider's (`billing`) included. Authentication per source
+         *     (see `PlatformWebhookSource`): `X-Hub-Signature-256` (`social_network`, `social_threads`,
+         *     `chatapp-cloud`), `TikTok-Signature` (`short_video`, `short_video_ads`), `X-Telegram-Bot-Api-Secret-Token`
+         *     (`botchat`; the token also tells which connected bot the update is for), `Stripe-Signature` (`billing`).
+         *     The signatures that carry a time (`TikTok-Signature`, `Stripe-Signature`) are accepted only when it is
+         *     within 300 seconds of now, before or after. A missing or mismatching signature or token answers 401
          *     `invalid_signature` and nothing is stored. `social_network` also accepts the deauthorization callback, a
          *     form with `signed_request` (HMAC-SHA256 with the app secret).
+         *
+         *     What a well-signed notification says is read before it is stored: one that lacks the id that names its
+         *     event (a `billing` event without `id`), or whose ids or texts hold a NUL character or a lone surrogate,
+         *     answers 400 `webhook_payload_invalid` and nothing is stored.
          *
          *     Processing turns notifications into the service's state and outgoing events: messages into
          *     `message.received` (and `automation.triggered`), lead notifications into `lead.received`, ad-account
          *     changes into `ad.issue`, `ad.status_changed`, `ad.recommendation`, publish results into `post.*`,
-         *     revoked permissions into `account.needs_reconnection`, and billing events into `invoice.status_updated`
-         *     and `invoice.cancellation_status_updated`. Bodies are limited to 1 MiB (413 `payload_too_large`).
+         *     revoked permissions into `account.needs_reconnection` (`short_video_ads`: an advertiser's authorisation
+         *     removed, for its ad account), and billing events into `invoice.status_updated` and
+         *     `invoice.cancellation_status_updated`. Bodies are limited to 1 MiB (413 `payload_too_large`).
          */
         post: operations["receivePlatformWebhook"];
         delete?: never;
@@ -4603,10 +4613,11 @@ export interface components {
          *     | `template_invalid` | 422 | The chat app template is not approved in this language, or the parameters given do not match its placeholders. |
          *     | `wallet_pass_auth_failed` | 401 | A device's request to the pass web service names no pass it holds, or carries the wrong ApplePass authentication token. |
          *     | `regex_unsafe` | 422 | A regular expression of an automation's trigger could backtrack catastrophically (or could not be proven safe in time); the problem names the pattern and why. |
+         *     | `webhook_payload_invalid` | 400 | An incoming platform webhook is correctly signed but is not a notification the platform sends (its event has no id, or a string holds a NUL character); nothing was stored. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -13229,11 +13240,11 @@ export interface components {
          *     |---|---|---|
          *     | `social_network` | The social network's Graph webhooks: pages (feed, messages, lead forms), ad accounts, permissions. | `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body, keyed with the app secret>`; `GET` handshake. |
          *     | `social_threads` | The threads app's webhooks (replies, mentions). | `X-Hub-Signature-256`, as above; `GET` handshake. |
-         *     | `short_video` | The short-video network's webhooks (publish results, authorization removed). | `TikTok-Signature: t=<unix>,s=<hex HMAC-SHA256 of "t.rawBody", keyed with the client secret>`. |
-         *     | `short_video_ads` | That network's ads platform webhooks (lead and ad events). | `TikTok-Signature`, as above. |
+         *     | `short_video` | The short-video network's webhooks (publish results, authorization removed). | `TikTok-Signature: t=<unix>,s=<hex HMAC-SHA256 of "t.rawBody", keyed with the client secret>`, dated within 300 seconds of now. |
+         *     | `short_video_ads` | That network's ads platform webhooks (advertisers' authorisation removed; lead and ad events come with the leads and ads areas). | `TikTok-Signature`, as above, keyed with the app secret. |
          *     | `chatapp-cloud` | The chat app cloud API's webhooks (messages, message statuses). | `X-Hub-Signature-256`, as above; `GET` handshake. |
          *     | `botchat` | The messenger bot API's updates, one webhook per connected bot. | `X-Telegram-Bot-Api-Secret-Token` equal to the secret token set with the bot's webhook. |
-         *     | `billing` | The payment provider's (Stripe-style) events about the owners' subscriptions and invoices. | `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.rawBody">[,v1=…]` with the endpoint secret, within 300 seconds. |
+         *     | `billing` | The payment provider's (Stripe-style) events about the owners' subscriptions and invoices. | `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.rawBody">[,v1=…]` with the endpoint secret, dated within 300 seconds of now. |
          * @example social_network
          * @enum {string}
          */
@@ -15315,6 +15326,25 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description This instance runs without the source (`platform_not_configured`): the platform has no app credentials here (and no sandbox stands in for it), or, for `billing`, no payment provider is configured; `detail` says what its operator would set. */
+        WebhookSourceNotConfigured: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://socialgate.dev/problems/platform_not_configured",
+                 *       "title": "Platform not configured",
+                 *       "status": 422,
+                 *       "detail": "This instance receives no webhooks from short_video_ads: its operator would set SHORT_VIDEO_ADS_APP_ID and SHORT_VIDEO_ADS_APP_SECRET.",
+                 *       "code": "platform_not_configured",
+                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -27205,8 +27235,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            422: components["responses"]["WebhookSourceNotConfigured"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     receivePlatformWebhook: {
@@ -27273,7 +27303,25 @@ export interface operations {
                     "application/json": components["schemas"]["PlatformWebhookAck"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description A header breaks the contract (`validation_failed`), or the notification is well signed but malformed: its event has no id, or a string in it holds a NUL character or a lone surrogate (`webhook_payload_invalid`); nothing was stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/webhook_payload_invalid",
+                     *       "title": "Invalid webhook payload",
+                     *       "status": 400,
+                     *       "detail": "The notification is signed but malformed: it does not carry the id that names its event.",
+                     *       "code": "webhook_payload_invalid",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The signature or secret token is missing or does not match (`invalid_signature`); nothing was stored. */
             401: {
                 headers: {
@@ -27294,8 +27342,8 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["WebhookSourceNotConfigured"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listApiKeys: {

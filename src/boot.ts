@@ -15,7 +15,7 @@ import type { Config } from './config.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import type { BackgroundWorker } from './modules/area.js';
 import { PrincipalCache } from './modules/auth/principal-cache.js';
-import { areas, incomingHandlers, partlyBuiltOperations, unbuiltOperations } from './modules/index.js';
+import { areas, incomingHandlers, partlyBuiltOperations, unbuiltOperations, webhookSources } from './modules/index.js';
 import { UsageRecorder } from './modules/usage/recorder.js';
 import type { Services } from './services.js';
 
@@ -121,6 +121,7 @@ export async function boot(
       addressGuard: new AddressGuard(config.webhooks.allowedCidrs),
       platforms,
       incomingHandlers: incomingHandlers(),
+      webhookSources: webhookSources(),
       // Joined here, once, so that the usage area's listings do not import the list of areas (no import cycle).
       unbuilt: { operations: unbuiltOperations(), partly: partlyBuiltOperations() },
       sandboxUrl: sandbox?.url ?? null,

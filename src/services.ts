@@ -7,7 +7,7 @@ import type { RateLimits } from './http/rate-limit.js';
 import type { Logger } from './lib/logger.js';
 import type { AddressGuard } from './lib/address-guard.js';
 import type { SecretBox } from './lib/secret-box.js';
-import type { IncomingHandlers } from './modules/area.js';
+import type { IncomingHandlers, WebhookSources } from './modules/area.js';
 import type { PrincipalCache } from './modules/auth/principal-cache.js';
 import type { Platforms } from './platforms/registry.js';
 import type { UsageRecorder } from './modules/usage/recorder.js';
@@ -27,6 +27,8 @@ export interface Services {
   platforms: Platforms;
   /** What the areas do with each kind of event read from a platform's webhook. */
   incomingHandlers: IncomingHandlers;
+  /** The receivers of webhooks from sources that are not platforms (the payment provider). */
+  webhookSources: WebhookSources;
   /** Counts usage in memory (a map increment) and writes it in batches; see src/modules/usage/recorder.ts. */
   usage: UsageRecorder;
   /** The rate limits the HTTP pipeline counts against, shared by every API process (src/http/rate-limit.ts). */

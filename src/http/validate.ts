@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { ErrorObject } from 'ajv';
 import { UnsupportedMediaTypeError, ValidationFailedError, type FieldError } from '../lib/errors.js';
+import { unstorableCharacters } from '../lib/storable.js';
 import type { Contract } from './contract.js';
 import type { RequestState } from './state.js';
 
@@ -31,32 +32,6 @@ export function toFieldError(error: ErrorObject): FieldError {
 /** The error openapi-backend reports for a body it was not given. */
 function isMissingBody(error: ErrorObject): boolean {
   return error.keyword === 'required' && (error.params as { missingProperty?: string }).missingProperty === 'requestBody';
-}
-
-/** PostgreSQL stores neither a NUL character (text refuses it) nor a lone UTF-16 surrogate (jsonb refuses it). */
-// eslint-disable-next-line no-control-regex -- the NUL character is exactly what this looks for.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/**
- * Every string of a request (values and member names, at any depth) that holds a character PostgreSQL cannot
- * store: refused here rather than as a 500 from the statement. Walked with a stack, as a body may nest deeply.
- */
-function unstorableCharacters(where: string, value: unknown): FieldError[] {
-  const found: FieldError[] = [];
-  const pending: Array<[string, unknown]> = [[where, value]];
-  while (pending.length > 0) {
-    const [path, item] = pending.pop()!;
-    if (typeof item === 'string') {
-      if (UNSTORABLE.test(item)) found.push({ path, message: 'contains a NUL character or a lone surrogate', code: 'characters' });
-    } else if (typeof item === 'object' && item !== null) {
-      for (const [key, member] of Object.entries(item)) {
-        if (UNSTORABLE.test(key))
-          found.push({ path, message: 'has a member name with a NUL character or a lone surrogate', code: 'characters' });
-        else pending.push([`${path}/${key}`, member]);
-      }
-    }
-  }
-  return found;
 }
 
 /** An operation whose body is stored as received (`x-verbatim-body`), never rewritten or refused for its strings. */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AreaName, OperationIdOf } from '../../generated/operations.js';
 import type { Handler } from '../http/handler.js';
 import type { JobHandler } from '../jobs/scheduler.js';
-import type { IncomingEvent } from '../platforms/capabilities/webhooks.js';
+import type { IncomingEvent, WebhookReceiver } from '../platforms/capabilities/webhooks.js';
 import type { Services } from '../services.js';
 
 export type IncomingKind = IncomingEvent['kind'];
@@ -31,6 +31,9 @@ export function oneAtATime<K extends IncomingKind>(
 
 /** Every area's handlers of one kind of incoming event, in the areas' order. */
 export type IncomingHandlers = <K extends IncomingKind>(kind: K) => ReadonlyArray<IncomingHandler<K>>;
+
+/** Every area's webhook sources (`Area.webhookSources`) joined: the receiver of one, or null. */
+export type WebhookSources = (services: Services, source: string) => WebhookReceiver | null;
 
 /** Work that runs in the background of a process of the worker role, from start-up until shutdown. */
 export interface BackgroundWorker {
@@ -68,6 +71,12 @@ export interface Area<A extends AreaName = AreaName, K extends IncomingKind = In
   purge?: (services: Services) => Promise<Record<string, number>>;
   /** What the area does with events read from platforms' webhooks, by kind (several areas may handle a kind). */
   incoming?: { [Kind in K]: IncomingHandler<Kind> };
+  /**
+   * Sources of webhooks that are no platform (the payment provider), by their name in `/webhooks/{platform}`:
+   * the receiver, or null when this instance runs without it. Their webhooks are received, stored and processed
+   * as platforms' are, their events handled by kind (`incoming`).
+   */
+  webhookSources?: Record<string, (services: Services) => WebhookReceiver | null>;
   /** Workers the area runs in processes of the worker role, by name. */
   workers?: Record<string, (services: Services, databaseUrl: string) => BackgroundWorker>;
 }

@@ -4,7 +4,7 @@ import { NotImplementedError } from '../lib/errors.js';
 import { accounts } from './accounts/index.js';
 import { ai } from './ai/index.js';
 import { analytics } from './analytics/index.js';
-import type { AnyArea, IncomingHandler, IncomingHandlers, IncomingKind } from './area.js';
+import type { AnyArea, IncomingHandler, IncomingHandlers, IncomingKind, WebhookSources } from './area.js';
 import { auth } from './auth/index.js';
 import { automations } from './automations/index.js';
 import { billing } from './billing/index.js';
@@ -69,6 +69,12 @@ export function incomingHandlers(): IncomingHandlers {
       table.set(kind as IncomingKind, [...(table.get(kind as IncomingKind) ?? []), handler]);
   }
   return <K extends IncomingKind>(kind: K) => (table.get(kind) ?? []) as Array<IncomingHandler<K>>;
+}
+
+/** The areas' webhook sources that are not platforms, by name (joined once, at start-up). */
+export function webhookSources(): WebhookSources {
+  const table = new Map(areas.flatMap((area: AnyArea) => Object.entries(area.webhookSources ?? {})));
+  return (services, source) => table.get(source)?.(services) ?? null;
 }
 
 /**

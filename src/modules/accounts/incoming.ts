@@ -69,6 +69,10 @@ export async function permissionRevoked(db: Knex, platform: string, event: Permi
       : new PlatformError('permission_revoked', "The user removed the app's access on the platform.");
   if (event.platformUserId) return revokeGrant(db, platform, event, event.platformUserId, error);
   for (const row of await accountsAddressedBy(db, platform, event)) await recordPlatformOutcome(db, row.id, error);
+  if (event.platformAdAccountId) {
+    const adAccounts = AdAccountRow.query(db).where({ platform, platformAdAccountId: event.platformAdAccountId });
+    await adAccountsNeedReconnection(db, await adAccounts.whereNot({ status: 'disconnected' }).select('id'), error);
+  }
 }
 
 /**
@@ -89,6 +93,11 @@ async function revokeGrant(
     adAccounts.whereIn('platformAdAccountId', [event.platformAccountId, `act_${event.platformAccountId}`]);
   }
   for (const { id } of await accounts) await recordPlatformOutcome(db, id, error);
+  await adAccountsNeedReconnection(db, await adAccounts, error);
+}
+
+/** The ad accounts a revocation reaches, connected still, need a reconnection (each announced once). */
+async function adAccountsNeedReconnection(db: Knex, adAccounts: Array<{ id: string }>, error: PlatformError): Promise<void> {
   const reason = error.kind === 'auth_expired' ? 'token_revoked' : 'permission_missing';
-  for (const { id } of await adAccounts) await markAdAccountNeedsReconnection(db, id, reason, error.message);
+  for (const { id } of adAccounts) await markAdAccountNeedsReconnection(db, id, reason, error.message);
 }

@@ -1,86 +1,89 @@
-import Stripe from 'stripe';
-import type { IncomingRequest } from '../../platforms/capabilities/webhooks.js';
+import type { Knex } from 'knex';
+import type Stripe from 'stripe';
+import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } from '../../platforms/capabilities/webhooks.js';
+import { jsonObject } from '../../platforms/json-body.js';
+import { timestampedSignatureValid } from '../../platforms/timestamped-signature.js';
 import type { Services } from '../../services.js';
-import { NotImplementedError } from '../../lib/errors.js';
-import { InvalidSignatureError } from '../webhooks/errors.js';
 import { providerOf } from './provider.js';
 import { syncInvoice } from './invoices.js';
 import { syncSubscription } from './subscriptions.js';
 
-export const PROCESS_EVENT_JOB = 'billing.processEvent';
-export const SWEEP_EVENTS_JOB = 'billing.sweepEvents';
-
-/** How old a signature may be (the provider's own default): a replayed request is refused after it. */
+/** How far a signature's time may be from now, either way (the provider's own default): a replayed request is refused after it. */
 const TOLERANCE_SECONDS = 300;
 
 /**
- * `POST /webhooks/billing`: the provider's signature is checked on the raw body within the tolerance, the
- * event is stored once by its id (the provider sends some twice) and processed by a job.
+ * An event of the payment provider about what the service keeps: the subscription or the invoice to bring up
+ * to date from the provider (events arrive twice and out of order, so their bodies are never applied as such).
  */
-export async function receiveBillingEvent(services: Services, request: IncomingRequest): Promise<{ duplicate: boolean }> {
-  const provider = providerOf(services);
-  if (!provider) throw new NotImplementedError('billing webhooks on an instance without billing');
-  const header = request.headers['stripe-signature'];
-  let event: Stripe.Event;
-  try {
-    event = provider.stripe.webhooks.constructEvent(request.rawBody, String(header ?? ''), provider.webhookSecret, TOLERANCE_SECONDS);
-  } catch (error) {
-    if (error instanceof Stripe.errors.StripeSignatureVerificationError) throw new InvalidSignatureError();
-    throw error;
+export interface BillingChange {
+  kind: 'billing_change';
+  subscriptionId?: string;
+  /** `paymentFailed` for `invoice.payment_failed`, which the invoice's state alone does not tell. */
+  invoice?: { id: string; paymentFailed: boolean };
+}
+
+declare module '../../platforms/capabilities/webhooks.js' {
+  interface IncomingEventKinds {
+    billing_change: BillingChange;
   }
-  const stored = (await services
-    .db('billingEvents')
-    .insert({ id: event.id, type: event.type, body: request.rawBody })
-    .onConflict('id')
-    .ignore()
-    .returning('id')) as unknown[];
-  if (stored.length === 0) return { duplicate: true };
-  await services.scheduler.now(PROCESS_EVENT_JOB, { id: event.id });
-  return { duplicate: false };
+}
+
+/** What the service reads of an event's object. */
+interface EventObject {
+  id?: unknown;
+  subscription?: string | { id?: string } | null;
 }
 
 /**
- * Brings what the event is about up to date from the provider, in one transaction with marking it processed:
- * a failure changes nothing and the event is tried again (by the sweep). Kinds the service does not use are
- * marked processed and otherwise ignored.
+ * `POST /webhooks/billing`: the provider's events, received like a platform's (src/modules/webhooks/receive.ts).
+ * `Stripe-Signature: t=<unix>,v1=<hex>[,v1=…]` over `t.rawBody` with the endpoint secret, within the tolerance;
+ * each event stored once by its id (the provider sends some twice). Kinds the service does not use are stored
+ * and otherwise ignored.
  */
-export async function processBillingEvent(services: Services, id: string): Promise<void> {
-  const provider = providerOf(services);
-  if (!provider) return;
-  try {
-    await services.db.transaction(async (trx) => {
-      const row = (await trx('billingEvents').where({ id }).whereNull('processedAt').forUpdate().skipLocked().first('body')) as
-        { body: string } | undefined;
-      if (!row) return;
-      const event = JSON.parse(row.body) as Stripe.Event;
-      const object = event.data.object as { id: string; subscription?: string | { id: string } | null };
-      if (event.type === 'checkout.session.completed') {
-        const subscription = object.subscription;
-        if (subscription) await syncSubscription(trx, provider, typeof subscription === 'string' ? subscription : subscription.id);
-      } else if (event.type.startsWith('customer.subscription.')) {
-        await syncSubscription(trx, provider, object.id);
-      } else if (event.type.startsWith('invoice.')) {
-        await syncInvoice(trx, provider, object.id, { paymentFailed: event.type === 'invoice.payment_failed' });
-      }
-      await trx('billingEvents').where({ id }).update({ processedAt: trx.fn.now(), error: null });
-    });
-  } catch (error) {
-    await services
-      .db('billingEvents')
-      .where({ id })
-      .update({ error: (error as Error).message.slice(0, 2000) });
-    throw error;
+class BillingWebhooks implements WebhookReceiver {
+  constructor(private readonly webhookSecret: string) {}
+
+  async verify(request: IncomingRequest): Promise<WebhookSource | null> {
+    const header = request.headers['stripe-signature'];
+    const signed = { header, rawBody: request.rawBody, secret: this.webhookSecret, scheme: 'v1', toleranceSeconds: TOLERANCE_SECONDS };
+    return timestampedSignatureValid(signed) ? { accountId: null } : null;
+  }
+
+  dedupeKey(request: IncomingRequest): string | null {
+    const id = jsonObject<{ id?: unknown }>(request.rawBody)?.id;
+    return typeof id === 'string' && id !== '' ? `event:${id}` : null;
+  }
+
+  parse(rawBody: string): IncomingEvent[] {
+    const event = jsonObject<Pick<Stripe.Event, 'type'> & { data?: { object?: EventObject } }>(rawBody);
+    const object = event?.data?.object;
+    if (!event || typeof object?.id !== 'string') return [];
+    const { type } = event;
+    if (type === 'checkout.session.completed') {
+      const subscription = typeof object.subscription === 'string' ? object.subscription : object.subscription?.id;
+      return subscription ? [{ kind: 'billing_change', subscriptionId: subscription }] : [];
+    }
+    if (type.startsWith('customer.subscription.')) return [{ kind: 'billing_change', subscriptionId: object.id }];
+    if (type.startsWith('invoice.')) {
+      return [{ kind: 'billing_change', invoice: { id: object.id, paymentFailed: type === 'invoice.payment_failed' } }];
+    }
+    return [];
   }
 }
 
-/** Events stored but not processed (a failure, or a process that died before its job ran) get another go. */
-export async function sweepBillingEvents(services: Services): Promise<void> {
-  const stale = (await services
-    .db('billingEvents')
-    .whereNull('processedAt')
-    .where('receivedAt', '<', services.db.raw("now() - interval '30 seconds'"))
-    .orderBy('receivedAt')
-    .limit(500)
-    .select('id')) as Array<{ id: string }>;
-  for (const { id } of stale) await services.scheduler.now(PROCESS_EVENT_JOB, { id });
+/** The provider's webhooks, where this instance has billing. */
+export function billingWebhooks(services: Services): WebhookReceiver | null {
+  const provider = providerOf(services);
+  return provider ? new BillingWebhooks(provider.webhookSecret) : null;
+}
+
+/**
+ * Brings what the event is about up to date from the provider, in the transaction that marks its webhook
+ * processed: a failure changes nothing, and the intake tries it again.
+ */
+export async function applyBillingChange(services: Services, change: BillingChange, trx: Knex.Transaction): Promise<void> {
+  const provider = providerOf(services);
+  if (!provider) return;
+  if (change.subscriptionId) await syncSubscription(trx, provider, change.subscriptionId);
+  if (change.invoice) await syncInvoice(trx, provider, change.invoice.id, { paymentFailed: change.invoice.paymentFailed });
 }

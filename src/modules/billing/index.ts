@@ -1,5 +1,5 @@
-import { defineArea } from '../area.js';
-import { PROCESS_EVENT_JOB, processBillingEvent, SWEEP_EVENTS_JOB, sweepBillingEvents } from './events.js';
+import { defineArea, oneAtATime } from '../area.js';
+import { applyBillingChange, billingWebhooks } from './events.js';
 import * as handlers from './handlers.js';
 import { billingSettings } from './settings.js';
 
@@ -9,9 +9,6 @@ export const billing = defineArea({
   contractArea: 'Usage',
   handlers,
   settings: billingSettings,
-  jobs: (services) => ({
-    [PROCESS_EVENT_JOB]: (data: { id: string }) => processBillingEvent(services, data.id),
-    [SWEEP_EVENTS_JOB]: () => sweepBillingEvents(services),
-  }),
-  schedules: { [SWEEP_EVENTS_JOB]: '30 seconds' },
+  webhookSources: { billing: billingWebhooks },
+  incoming: { billing_change: oneAtATime((services, _platform, change, trx) => applyBillingChange(services, change, trx)) },
 });

@@ -13,3 +13,13 @@ export class InvalidSignatureError extends ApiError {
     super(401, 'invalid_signature', 'Invalid signature', 'The request is not signed by the platform.');
   }
 }
+
+/**
+ * 400: a correctly signed webhook whose body is not a notification the platform sends (its event has no id, a
+ * string holds a NUL character): nothing is stored, as it could never be processed.
+ */
+export class WebhookPayloadInvalidError extends ApiError {
+  constructor(reason: string) {
+    super(400, 'webhook_payload_invalid', 'Invalid webhook payload', `The notification is signed but malformed: ${reason}.`);
+  }
+}

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { IncomingEvent } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import type { StoredWebhook } from './claim.js';
+import { receiverOf } from './receivers.js';
 
 /** Errors kept on a stored webhook are cut to this many characters. */
 const ERROR_CHARS = 2000;
@@ -17,7 +18,7 @@ interface Run {
 function runsOf(services: Services, webhooks: StoredWebhook[]): Run[] {
   const runs: Run[] = [];
   for (const webhook of webhooks) {
-    const receiver = services.platforms.get(webhook.platform)?.webhooks;
+    const receiver = receiverOf(services, webhook.platform);
     for (const event of receiver ? receiver.parse(webhook.body, { accountId: webhook.sourceAccountId }) : []) {
       const last = runs.at(-1);
       if (last && last.platform === webhook.platform && last.kind === event.kind) last.events.push(event);

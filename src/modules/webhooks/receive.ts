@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
 import { togetherOrAlone, whichInserted } from '../../lib/batcher.js';
 import { onePer } from '../../lib/memo.js';
-import { NotImplementedError } from '../../lib/errors.js';
-import type { IncomingRequest, WebhookReceiver } from '../../platforms/capabilities/webhooks.js';
+import { unstorableCharacters } from '../../lib/storable.js';
+import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { accountById, adapterAccount, credentialedAccountsAt } from '../accounts/read.js';
-import { InvalidSignatureError, WebhookVerificationFailedError } from './errors.js';
+import { PlatformNotConfiguredError } from '../connect/errors.js';
+import { InvalidSignatureError, WebhookPayloadInvalidError, WebhookVerificationFailedError } from './errors.js';
+import { receiverOf } from './receivers.js';
 import { VerificationLookups } from './verification-lookups.js';
 import { IntakeWaker } from './wake.js';
 
@@ -19,10 +21,36 @@ function keptHeaders(headers: IncomingRequest['headers']): Record<string, unknow
   return Object.fromEntries(KEPT_HEADERS.filter((name) => headers[name] !== undefined).map((name) => [name, headers[name]]));
 }
 
-function receiverOf(services: Services, platform: string): WebhookReceiver {
-  const receiver = services.platforms.get(platform)?.webhooks;
-  if (!receiver) throw new NotImplementedError(`incoming webhooks of ${platform}`);
-  return receiver;
+/** The source's receiver; 422 `platform_not_configured` when this instance runs without it. */
+function configuredReceiver(services: Services, source: string): WebhookReceiver {
+  const receiver = receiverOf(services, source);
+  if (receiver) return receiver;
+  const needs = services.platforms.unavailable.get(source);
+  throw new PlatformNotConfiguredError(`This instance receives no webhooks from ${source}${needs ? `: its operator would ${needs}` : ''}.`);
+}
+
+/**
+ * The webhook's dedupe key, once it is verified and what it says is checked: 400 when it could never be stored
+ * or processed (a body of a shape no parser expected, no id naming its event, a character PostgreSQL refuses),
+ * so that nothing is stored that would fail at every attempt.
+ */
+function storableKey(receiver: WebhookReceiver, request: IncomingRequest, source: WebhookSource): string {
+  let read: { dedupeKey: string | null; events: IncomingEvent[] };
+  try {
+    read = { dedupeKey: receiver.dedupeKey(request), events: receiver.parse(request.rawBody, source) };
+  } catch {
+    // Signed, yet with a member of a type the platform never sends.
+    throw new WebhookPayloadInvalidError('it is not of the shape the platform sends');
+  }
+  const { dedupeKey, events } = read;
+  if (!dedupeKey) throw new WebhookPayloadInvalidError('it does not carry the id that names its event');
+  const unstorable = [
+    ...unstorableCharacters('body', request.rawBody),
+    ...unstorableCharacters('id', dedupeKey),
+    ...unstorableCharacters('events', events),
+  ][0];
+  if (unstorable) throw new WebhookPayloadInvalidError(`${unstorable.path} ${unstorable.message}`);
+  return dedupeKey;
 }
 
 /** The accounts webhooks' signatures are checked against, as this process's service keeps them. */
@@ -66,24 +94,25 @@ const storeReceived = onePer((db: Knex) => togetherOrAlone((webhooks: ReceivedWe
 
 /** The platform's GET handshake: its challenge echoed, or 403. */
 export function answerHandshake(services: Services, platform: string, query: IncomingRequest['query']): string {
-  const challenge = receiverOf(services, platform).handshake?.(query) ?? null;
+  const challenge = configuredReceiver(services, platform).handshake?.(query) ?? null;
   if (challenge === null) throw new WebhookVerificationFailedError();
   return challenge;
 }
 
 /**
- * Checks the platform's signature on the raw body, stores the raw event (a duplicate is dropped by its key) and
- * wakes the intake workers, so the platform gets its answer once the event is committed. A bad signature changes
- * nothing.
+ * Checks the source's signature on the raw body, checks that what it says can be stored, stores the raw event (a
+ * duplicate is dropped by its key) and wakes the intake workers, so the source gets its answer once the event is
+ * committed. Every source's webhooks take this path, platforms' and the payment provider's alike. A bad
+ * signature or a malformed body changes nothing.
  */
 export async function receiveWebhook(services: Services, platform: string, request: IncomingRequest): Promise<{ duplicate: boolean }> {
-  const receiver = receiverOf(services, platform);
+  const receiver = configuredReceiver(services, platform);
   const { kept, fresh } = verificationLookups(services);
   const source = (await receiver.verify(request, kept)) ?? (await receiver.verify(request, fresh));
   if (!source) throw new InvalidSignatureError();
   const stored = await storeReceived(services.db)({
     platform,
-    dedupeKey: receiver.dedupeKey(request),
+    dedupeKey: storableKey(receiver, request, source),
     sourceAccountId: source.accountId,
     body: request.rawBody,
     headers: JSON.stringify(keptHeaders(request.headers)),

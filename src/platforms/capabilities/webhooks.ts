@@ -43,11 +43,13 @@ export interface IncomingAttachment {
   size: number | null;
 }
 
-/** The platform says the app lost its permission for an account (deauthorised, revoked). */
+/** The platform says the app lost its permission for an account or an ad account (deauthorised, revoked). */
 export interface PermissionRevoked {
   kind: 'permission_revoked';
   accountId: string | null;
   platformAccountId: string | null;
+  /** The ad account at the platform whose grant was taken back, where the platform names one (an advertiser). */
+  platformAdAccountId?: string | null;
   /**
    * The person who removed the app or a permission, where the platform names only them: every account (and ad
    * account) connected through their grant is affected, or only those of `platformAccountId` when it is set.
@@ -116,7 +118,26 @@ export interface IncomingComment {
   can: CommentActions | null;
 }
 
-export type IncomingEvent = IncomingMessage | MessageStatusUpdate | PermissionRevoked | PostMadePublic | IncomingComment;
+/**
+ * Every kind of incoming event, by its `kind`. Open: the kinds every platform shares are listed here, and a
+ * kind of one object or area (an ad account's issues, a lead) is added from the file that reads or handles it,
+ * by declaration merging:
+ *
+ *     declare module '<path>/platforms/capabilities/webhooks.js' {
+ *       interface IncomingEventKinds { lead: IncomingLead }
+ *     }
+ *
+ * src/modules/index.ts then fails the typecheck until some area handles the new kind.
+ */
+export interface IncomingEventKinds {
+  message: IncomingMessage;
+  message_status: MessageStatusUpdate;
+  permission_revoked: PermissionRevoked;
+  post_public: PostMadePublic;
+  comment: IncomingComment;
+}
+
+export type IncomingEvent = IncomingEventKinds[keyof IncomingEventKinds];
 
 export interface IncomingRequest {
   headers: Record<string, string | string[] | undefined>;
@@ -142,8 +163,12 @@ export interface WebhookReceiver {
   handshake?(query: IncomingRequest['query']): string | null;
   /** The source when the request is signed by the platform, else null. Constant-time comparisons only. */
   verify(request: IncomingRequest, accounts: WebhookAccounts): Promise<WebhookSource | null>;
-  /** A stable key for dropping a delivery the platform sends twice. */
-  dedupeKey(request: IncomingRequest): string;
+  /**
+   * A stable key for dropping a delivery the platform sends twice; null when the verified body lacks what names
+   * it (an event without its id): not a notification the platform sends, refused before anything is stored.
+   */
+  dedupeKey(request: IncomingRequest): string | null;
+  /** The events a verified body carries; read once before it is stored (to refuse what cannot be) and again to process it. */
   parse(rawBody: string, source: WebhookSource): IncomingEvent[];
   /**
    * Whether the platform still sends us this account's events, where it can tell: what is wrong (our webhook

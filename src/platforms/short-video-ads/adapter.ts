@@ -1,6 +1,7 @@
 import { PlatformError } from '../errors.js';
 import { BusinessApiClient } from './client.js';
 import type { ShortVideoAdsSettings } from './settings.js';
+import { ShortVideoAdsWebhooks } from './webhooks.js';
 import type { GrantedAdAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
 import type { About, AdapterAccount } from '../types.js';
 
@@ -44,9 +45,12 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
   };
 
   private readonly client: BusinessApiClient;
+  /** The app's webhooks (the callback URL is set in the developer portal): advertisers' revocations. */
+  readonly webhooks: ShortVideoAdsWebhooks;
 
   constructor(private readonly endpoints: ShortVideoAdsSettings) {
     this.client = new BusinessApiClient(endpoints.apiUrl);
+    this.webhooks = new ShortVideoAdsWebhooks(endpoints.appId, endpoints.secret);
   }
 
   readonly oauth = {

@@ -3,7 +3,8 @@ import type { Context } from 'koa';
 import { type FormBody, type SandboxStripeAccount, StripeRefusal } from './account.js';
 import type { ApiFault } from './api.js';
 import { priceObject } from './catalogue.js';
-import type { EventDelivery, Signing } from './delivery.js';
+import type { Signing } from '../timestamped-signature.js';
+import type { EventDelivery } from './delivery.js';
 
 const escape = (text: unknown) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
@@ -79,7 +80,7 @@ export function mountControls(
   router.get('/_sandbox/billing/deliveries', (ctx) => {
     ctx.body = delivery.log;
   });
-  /** Sends an event again, signed as asked (`valid`, `mismatch`, `stale`); answers what the endpoint said. */
+  /** Sends an event again, signed as asked (`valid`, `mismatch`, `stale`, `future`); answers what the endpoint said. */
   router.post(
     '/_sandbox/billing/events/:id/resend',
     control(async (body, ctx) => {

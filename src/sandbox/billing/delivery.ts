@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { type Signing, timestampedSignature } from '../timestamped-signature.js';
 import type { StripeEvent } from './account.js';
 import { SANDBOX_BILLING } from './defaults.js';
 
@@ -10,20 +10,11 @@ export interface DeliveryFaults {
   reverse?: boolean;
 }
 
-export type Signing = 'valid' | 'mismatch' | 'stale';
-
 export interface Delivery {
   eventId: string;
   type: string;
   url: string;
   status: number | null;
-}
-
-/** `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "t.body">`, well made or with the fault asked for. */
-export function signatureHeader(body: string, now: number, signing: Signing = 'valid'): string {
-  const t = signing === 'stale' ? now - 600 : now;
-  const secret = signing === 'mismatch' ? `${SANDBOX_BILLING.webhookSecret}_not` : SANDBOX_BILLING.webhookSecret;
-  return `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${body}`).digest('hex')}`;
 }
 
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000];
@@ -72,7 +63,7 @@ export class EventDelivery {
         headers: {
           'Content-Type': 'application/json; charset=utf-8',
           'User-Agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
-          'Stripe-Signature': signatureHeader(body, Math.floor(Date.now() / 1000), signing),
+          'Stripe-Signature': timestampedSignature(body, SANDBOX_BILLING.webhookSecret, 'v1', signing),
         },
         body,
         signal: AbortSignal.timeout(10_000),

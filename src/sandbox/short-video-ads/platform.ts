@@ -2,12 +2,15 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { sendTikTokWebhook, type TikTokEvent } from '../tiktok-webhook.js';
+import type { Signing } from '../timestamped-signature.js';
 import { DEMO_ADVERTISERS, SANDBOX_ADS_APP } from './demo.js';
 
 /**
  * The Business API v1.3 as our adapter uses it: the advertiser's consent page (`portal/auth` → `auth_code`), the
  * JSON token endpoint and advertiser info (`Access-Token` header), every answer HTTP 200 with the envelope
- * `{code, message, request_id, data}` where a non-zero code is the failure.
+ * `{code, message, request_id, data}` where a non-zero code is the failure; and its webhooks, signed with the
+ * app's secret (`TikTok-Signature`), to the callback URL a control names.
  */
 type Advertiser = (typeof DEMO_ADVERTISERS)[number];
 interface Token {
@@ -39,6 +42,9 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
   const tokens = restored?.tokens ?? new Map<string, Token>();
   let nextId = restored?.nextId ?? 7000000000000001000n;
 
+  /** A webhook as the platform signs it: the body names the developer app by its id. */
+  const send = (url: string, event: TikTokEvent, signing?: Signing) =>
+    sendTikTokWebhook(url, { clientKey: SANDBOX_ADS_APP.appId, secret: SANDBOX_ADS_APP.secret }, event, signing);
   const answer = (ctx: RouterContext, code: number, message: string, data: unknown = {}) => {
     ctx.status = 200;
     ctx.body = { code, message, request_id: requestId(), data };
@@ -126,10 +132,34 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
     ctx.status = 201;
     ctx.body = advertiser;
   });
-  /** The advertiser revokes the app's authorization in Business Center: every token stops working (40105). */
-  router.post('/_sandbox/short_video_ads/revoke-access', (ctx) => {
-    for (const token of tokens.values()) token.revoked = true;
-    ctx.body = { revoked: true };
+  /**
+   * The advertisers revoke the app's authorisation in Business Center: every token granting one of them stops
+   * working (40105; every token when none are named). With `webhookUrl` (standing for the callback URL set in
+   * the developer portal) the platform then sends the signed `authorization.removed` naming them.
+   */
+  router.post('/_sandbox/short_video_ads/revoke-access', async (ctx) => {
+    const body = (ctx.request.body ?? {}) as { advertiserIds?: string[]; webhookUrl?: string; reason?: number };
+    const named = body.advertiserIds;
+    const revoked = new Set<string>();
+    for (const token of tokens.values()) {
+      if (named && !token.advertiserIds.some((id) => named.includes(id))) continue;
+      token.revoked = true;
+      for (const id of token.advertiserIds) revoked.add(id);
+    }
+    const advertiserIds = named ?? [...revoked];
+    const content = { advertiser_ids: advertiserIds, reason: body.reason ?? 1 };
+    const sent = body.webhookUrl ? await send(body.webhookUrl, { event: 'authorization.removed', content }) : { webhookStatus: null };
+    ctx.body = { revoked: true, advertiserIds, ...sent };
+  });
+  /** Any event the platform sends (a lead, an ad's review), signed as asked: well, or with a fault (`mismatch`, `stale`, `future`). */
+  router.post('/_sandbox/short_video_ads/events', async (ctx) => {
+    const body = (ctx.request.body ?? {}) as { webhookUrl?: string; event?: string; content?: Record<string, unknown>; signing?: Signing };
+    if (!body.webhookUrl || !body.event) {
+      ctx.status = 400;
+      ctx.body = { error: 'event and a webhookUrl are needed' };
+      return;
+    }
+    ctx.body = await send(body.webhookUrl, { event: body.event, content: body.content ?? {} }, body.signing);
   });
   return { state: (): ShortVideoAdsState => ({ advertisers, codes, tokens, nextId }) };
 }

@@ -1,31 +1,13 @@
-import { createHmac } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import { sendTikTokWebhook } from '../tiktok-webhook.js';
 import type { ShortVideoState } from './state.js';
 
-/** Signs and sends one webhook, as the platform does: `TikTok-Signature: t=<unix>,s=<hex HMAC(t.rawBody)>`. */
+/** Signs and sends one webhook, as the platform does (../tiktok-webhook.ts). */
 export function webhookSender(state: ShortVideoState) {
   /** `content` as an object, or already written (to write an int64 as the number it is). */
-  return async (url: string, event: string, openId: string, content: Record<string, unknown> | string) => {
-    const written = typeof content === 'string' ? content : JSON.stringify(content);
-    const payload = {
-      client_key: state.app.clientKey,
-      event,
-      create_time: Math.floor(Date.now() / 1000),
-      user_openid: openId,
-      content: written,
-    };
-    const raw = JSON.stringify(payload);
-    const t = String(Math.floor(Date.now() / 1000));
-    const signature = createHmac('sha256', state.app.clientSecret).update(`${t}.${raw}`).digest('hex');
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'TikTok-Signature': `t=${t},s=${signature}` },
-      body: raw,
-    });
-    await response.arrayBuffer();
-    return { payload, webhookStatus: response.status };
-  };
+  return (url: string, event: string, openId: string, content: Record<string, unknown> | string) =>
+    sendTikTokWebhook(url, { clientKey: state.app.clientKey, secret: state.app.clientSecret }, { event, userOpenId: openId, content });
 }
 
 /**

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { SANDBOX_BILLING } from '../../../src/sandbox/billing/defaults.js';
+import { timestampedSignature } from '../../../src/sandbox/timestamped-signature.js';
 import { describeApi } from '../../support/harness.js';
 import { BillingPeople, DECLINED_CARD } from '../../support/sandbox/billing.js';
 import { until } from '../../support/wait.js';
@@ -78,11 +80,12 @@ describeApi('billing — the provider events', { settings: billingSettings() }, 
     expect(free.usage.posts.limit).to.equal(2);
   });
 
-  it('refuses an event with a signature that does not match, or made too long ago; takes it again when well signed', async () => {
+  it('refuses an event with a signature that does not match, or dated beyond the tolerance either way; takes it again when well signed', async () => {
     await subscribed();
     const [delivered] = await billing.deliveries();
     expect(await billing.resend(delivered!.eventId, 'mismatch')).to.deep.equal([401]);
     expect(await billing.resend(delivered!.eventId, 'stale')).to.deep.equal([401]);
+    expect(await billing.resend(delivered!.eventId, 'future')).to.deep.equal([401]);
     expect(await billing.resend(delivered!.eventId, 'valid')).to.deep.equal([200]);
     const unsigned = await fetch(`${t.app.url}/webhooks/billing`, {
       method: 'POST',
@@ -90,5 +93,28 @@ describeApi('billing — the provider events', { settings: billingSettings() }, 
       body: '{}',
     });
     expect(unsigned.status).to.equal(401);
+  });
+
+  it('answers 400 webhook_payload_invalid to a well-signed invoice.paid without an id, or with a NUL in it, and stores nothing', async () => {
+    const invoice = { id: 'in_1QxYz1AbCdEfGhIj', object: 'invoice', status: 'paid' };
+    const malformed = [
+      { object: 'event', type: 'invoice.paid', created: 1763805600, data: { object: invoice } },
+      { id: 'evt_\u0000paid', object: 'event', type: 'invoice.paid', created: 1763805600, data: { object: invoice } },
+    ];
+    const stored = () => t.app.services.db('platformWebhooks').where({ platform: 'billing' }).count({ n: '*' });
+    const before = await stored();
+    for (const event of malformed) {
+      const rawBody = JSON.stringify(event);
+      const response = await t.app.api.post('/webhooks/billing', {
+        rawBody,
+        headers: {
+          'Content-Type': 'application/json',
+          'Stripe-Signature': timestampedSignature(rawBody, SANDBOX_BILLING.webhookSecret, 'v1'),
+        },
+      });
+      expect(response.status, rawBody).to.equal(400);
+      expect(response.body.code).to.equal('webhook_payload_invalid');
+    }
+    expect(await stored()).to.deep.equal(before);
   });
 });

@@ -43,7 +43,12 @@ export async function settled(t: ApiTest, billing: BillingPeople): Promise<void>
   await until(
     async () => {
       const deliveries = await billing.deliveries();
-      const waiting = (await t.app.services.db('billingEvents').whereNull('processedAt').count({ n: '*' })) as Array<{ n: string }>;
+      const waiting = (await t.app.services
+        .db('platformWebhooks')
+        .where({ platform: 'billing' })
+        .whereNull('processedAt')
+        .whereNull('failedAt')
+        .count({ n: '*' })) as Array<{ n: string }>;
       return deliveries.every((d) => d.status === 200) && Number(waiting[0]!.n) === 0;
     },
     { what: 'every billing event delivered and processed' },

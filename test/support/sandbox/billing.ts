@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { Signing } from '../../../src/sandbox/timestamped-signature.js';
 import type { TestApp } from '../app.js';
 import { People } from './people.js';
 
@@ -82,7 +83,7 @@ export class BillingPeople extends People {
   }
 
   /** Sends an event again, signed as asked; the service's answers. */
-  async resend(eventId: string, signing: 'valid' | 'mismatch' | 'stale'): Promise<Array<number | null>> {
+  async resend(eventId: string, signing: Signing): Promise<Array<number | null>> {
     return (await this.post<{ statuses: Array<number | null> }>(`events/${eventId}/resend`, { signing })).statuses;
   }
 }

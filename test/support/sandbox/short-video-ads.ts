@@ -1,3 +1,4 @@
+import type { Signing } from '../../../src/sandbox/timestamped-signature.js';
 import type { TestApp } from '../app.js';
 import { People } from './people.js';
 
@@ -9,14 +10,36 @@ export interface Advertiser {
   status: string;
 }
 
-/** The people of the ads platform: the signed-in person's advertisers. */
+/** The people of the ads platform: the signed-in person's advertisers, and the webhooks the platform sends about them. */
 export class ShortVideoAdsPeople extends People {
   constructor(app: () => TestApp) {
     super(app, 'short_video_ads');
   }
 
+  /** Where the platform sends its webhooks: the callback URL set in the developer portal. */
+  private get webhookUrl(): string {
+    return `${this.app().services.config.publicUrl}/webhooks/short_video_ads`;
+  }
+
   /** Another advertiser the signed-in person owns. */
   newAdvertiser(fields: Partial<Omit<Advertiser, 'advertiser_id'>>): Promise<Advertiser> {
     return this.post('advertisers', fields);
+  }
+
+  /**
+   * The advertisers take back the app's authorisation in Business Center (every one granted, when none are
+   * named): their tokens stop working, and the platform sends the signed `authorization.removed`.
+   */
+  removeApp(advertiserIds?: string[]): Promise<{ advertiserIds: string[]; webhookStatus: number }> {
+    return this.post('revoke-access', { webhookUrl: this.webhookUrl, ...(advertiserIds ? { advertiserIds } : {}) });
+  }
+
+  /** An event the platform sends, signed as asked; the notification sent and the service's answer. */
+  sendEvent(
+    event: string,
+    content: Record<string, unknown>,
+    signing: Signing = 'valid',
+  ): Promise<{ payload: Record<string, unknown>; webhookStatus: number }> {
+    return this.post('events', { webhookUrl: this.webhookUrl, event, content, signing });
   }
 }
