@@ -46,6 +46,26 @@ export default tseslint.config(
     },
   },
   {
+    // The sandbox is plugged in at the composition root alone: the rest of the service finds it in its configuration.
+    files: ['src/**/*.ts'],
+    ignores: ['src/sandbox/**', 'src/boot.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: './src',
+              from: './src/sandbox',
+              message: "Only src/boot.ts imports the sandbox; it gives the service its settings through the part's standIn.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'scripts/bench/**/*.ts'],
     // chai's assertions are property reads (`expect(x).to.exist`).
     rules: {

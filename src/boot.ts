@@ -9,7 +9,6 @@ import { AddressGuard } from './lib/address-guard.js';
 import { SecretBox } from './lib/secret-box.js';
 import { openStorage, storageFor, storageKeyFor } from './modules/media/storage.js';
 import { anyUnconfigured, Platforms } from './platforms/registry.js';
-import { withSandboxDefaults } from './sandbox/platforms.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -82,8 +81,10 @@ export async function boot(
     if (config.sandbox.mode === 'auto' && anyUnconfigured(config.platforms)) {
       sandbox = await startSandbox({ port: config.sandbox.port, stateDir: join(config.dataDir, 'sandbox') });
       logger.info({ url: sandbox.url }, 'platform sandbox started');
+      // From here on, the configuration has what the operator left unset pointed at the sandbox.
+      config = await sandbox.standIn(config);
     }
-    const platforms = new Platforms(sandbox ? withSandboxDefaults(config.platforms, sandbox.url) : config.platforms, {
+    const platforms = new Platforms(config.platforms, {
       publicUrl: config.publicUrl,
       openMedia: (mediaId, range) => storageFor(config).read(storageKeyFor(mediaId), range),
     });

@@ -4,16 +4,16 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
-import { mountBillingSandbox } from './billing/index.js';
-import { mountAiProvider } from './ai/index.js';
+import type { Config } from '../config.js';
 import { SANDBOXES } from './platforms.js';
 import type { MountedSandbox } from './sandbox-platform.js';
 import { SandboxStateFiles } from './state-files.js';
-import { mountWalletSandbox } from './wallet/index.js';
 
 export interface Sandbox {
   /** Base URL; each platform lives under its own prefix (`/botchat`), the people's controls under `/_sandbox`. */
   url: string;
+  /** The service's configuration with everything the sandbox stands in for pointed here, where left unset. */
+  standIn(config: Config): Promise<Config>;
   close(): Promise<void>;
 }
 
@@ -55,25 +55,23 @@ export async function startSandbox(options: { port: number; host?: string; state
   const app = new Koa();
   const router = new Router();
   app.use(koaBody({ jsonLimit: '10mb', formLimit: '10mb', multipart: true }));
-  const mounted: Array<{ name: string; platform: MountedSandbox | void }> = [];
-  const save = (name: string, platform: MountedSandbox | void) => {
-    if (platform?.state) files.write(name, platform.state());
+  const mounted: Array<{ name: string; part: MountedSandbox | void }> = [];
+  const save = (name: string, part: MountedSandbox | void) => {
+    if (part?.state) files.write(name, part.state());
   };
   for (const sandbox of SANDBOXES) {
-    const name = sandbox.platform.ids[0];
-    const entry: { name: string; platform: MountedSandbox | void } = { name, platform: undefined };
-    entry.platform = sandbox.mount(router, url, { restored: files.read(name), saveNow: () => save(name, entry.platform) });
+    const entry: { name: string; part: MountedSandbox | void } = { name: sandbox.key, part: undefined };
+    entry.part = sandbox.mount(router, url, { restored: files.read(sandbox.key), saveNow: () => save(sandbox.key, entry.part) });
+    // Written once mounted: what a part made as it started (the wallet vendor's authority) is kept from the start.
+    save(entry.name, entry.part);
     mounted.push(entry);
   }
-  mounted.push({ name: 'billing', platform: mountBillingSandbox(router, url, files) });
-  mounted.push(mountAiProvider(router, url, files));
-  mounted.push({ name: 'wallet', platform: mountWalletSandbox(router, url, files) });
   // Every request but a read may change a platform's state; it is written once the request is answered.
   app.use(async (ctx, next) => {
     try {
       await next();
     } finally {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') for (const { name, platform } of mounted) save(name, platform);
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') for (const { name, part } of mounted) save(name, part);
     }
   });
   router.get('/', (ctx) => {
@@ -85,8 +83,13 @@ export async function startSandbox(options: { port: number; host?: string; state
   server.on('request', app.callback());
   return {
     url,
+    standIn: async (config) => {
+      let served = config;
+      for (const { part } of mounted) if (part?.standIn) served = await part.standIn(served);
+      return served;
+    },
     close: async () => {
-      for (const { platform } of mounted) platform?.close?.();
+      for (const { part } of mounted) part?.close?.();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     },

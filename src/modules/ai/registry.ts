@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
-import { sandboxAiProvider } from '../../sandbox/ai/catalogue.js';
+import type { Config } from '../../config.js';
+import { onePer } from '../../lib/memo.js';
 import type { Services } from '../../services.js';
 import { AiModelUnavailableError } from './errors.js';
 import { AI_KINDS, type AiKind, type AiModelSettings, type AiProviderSettings, type AiSettings } from './settings.js';
@@ -45,11 +46,8 @@ export class AiRegistry {
   private readonly clients = new Map<string, OpenAI>();
   private readonly lists = new Map<string, Listed>();
 
-  constructor(
-    private readonly settings: AiSettings,
-    sandboxUrl: string | null,
-  ) {
-    this.providers = settings.providers.length > 0 ? settings.providers : sandboxUrl ? [sandboxAiProvider(sandboxUrl)] : [];
+  constructor(private readonly settings: AiSettings) {
+    this.providers = settings.providers;
   }
 
   client(provider: AiProviderSettings): OpenAI {
@@ -160,13 +158,8 @@ function article(kind: AiKind): string {
 }
 
 /** One registry per service instance (its clients keep their connections). */
-const registries = new WeakMap<Services['config'], AiRegistry>();
+const registries = onePer((config: Config) => new AiRegistry(config.ai));
 
-export function registryOf(services: Pick<Services, 'config' | 'sandboxUrl'>): AiRegistry {
-  let registry = registries.get(services.config);
-  if (!registry) {
-    registry = new AiRegistry(services.config.ai, services.sandboxUrl);
-    registries.set(services.config, registry);
-  }
-  return registry;
+export function registryOf(services: Pick<Services, 'config'>): AiRegistry {
+  return registries(services.config);
 }

@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
-import { SANDBOX_BILLING } from '../../sandbox/billing/defaults.js';
+import type { Config } from '../../config.js';
+import { onePer, onePerUntilFailed } from '../../lib/memo.js';
 import type { Services } from '../../services.js';
 import type { Plan } from '../usage/plans.js';
 import { BillingNotConfiguredError, BillingProviderError } from './errors.js';
@@ -25,35 +26,20 @@ export interface BillingProvider {
   stripe: Stripe;
   webhookSecret: string;
   plans: Map<string, Plan>;
-  /** Whether it is the local sandbox (the service registers its own webhook endpoint there). */
-  sandbox: boolean;
+  /** Whether the service registers its own webhook endpoint there (the sandbox's account asks for it). */
+  registersEndpoint: boolean;
 }
-
-const providers = new WeakMap<Services, BillingProvider | null>();
-const registered = new WeakMap<Services, Promise<void>>();
 
 /**
  * The payment provider, or null when billing is not configured: plans are required, and a provider — the one
- * configured (`STRIPE_SECRET_KEY`), else the sandbox where it runs.
+ * configured (`STRIPE_SECRET_KEY`), else the sandbox's where it runs.
  */
-export function providerOf(services: Services): BillingProvider | null {
-  if (!providers.has(services)) providers.set(services, createProvider(services));
-  return providers.get(services)!;
-}
+export const providerOf = onePer((services: Services) => createProvider(services.config));
 
-function createProvider({ config, sandboxUrl }: Services): BillingProvider | null {
-  const { plans } = config.usage;
-  const { billing } = config;
-  if (!plans) return null;
-  const sandbox = !billing.secretKey && sandboxUrl !== null;
-  const account = billing.secretKey
-    ? { secretKey: billing.secretKey, webhookSecret: billing.webhookSecret! }
-    : sandbox
-      ? SANDBOX_BILLING
-      : null;
-  if (!account) return null;
-  const url = new URL((sandbox ? sandboxUrl : billing.apiUrl) ?? 'https://api.stripe.com');
-  const stripe = new Stripe(account.secretKey, {
+function createProvider({ usage: { plans }, billing }: Config): BillingProvider | null {
+  if (!plans || !billing.secretKey) return null;
+  const url = new URL(billing.apiUrl ?? 'https://api.stripe.com');
+  const stripe = new Stripe(billing.secretKey, {
     apiVersion: STRIPE_API_VERSION,
     host: url.hostname,
     port: url.port || (url.protocol === 'http:' ? 80 : 443),
@@ -63,21 +49,19 @@ function createProvider({ config, sandboxUrl }: Services): BillingProvider | nul
     timeout: 20_000,
     telemetry: false,
   });
-  return { stripe, webhookSecret: account.webhookSecret, plans, sandbox };
+  return { stripe, webhookSecret: billing.webhookSecret!, plans, registersEndpoint: billing.registersEndpoint };
 }
 
-/** The provider, ready for a call: on the sandbox, this service's webhook endpoint is registered once first. */
+/** This service's webhook endpoint registered once, where the provider asks for it. */
+const registration = onePerUntilFailed((services: Services) =>
+  registerEndpoint(providerOf(services)!, `${services.config.publicUrl}/webhooks/billing`),
+);
+
+/** The provider, ready for a call: where it asks, this service's webhook endpoint is registered first. */
 export async function readyProvider(services: Services): Promise<BillingProvider> {
   const provider = providerOf(services);
   if (!provider) throw new BillingNotConfiguredError();
-  if (provider.sandbox) {
-    if (!registered.has(services)) {
-      const registering = registerEndpoint(provider, `${services.config.publicUrl}/webhooks/billing`);
-      registered.set(services, registering);
-      registering.catch(() => registered.delete(services));
-    }
-    await registered.get(services);
-  }
+  if (provider.registersEndpoint) await registration(services);
   return provider;
 }
 

@@ -6,6 +6,11 @@ export interface BillingSettings {
   webhookSecret: string | null;
   /** `STRIPE_API_URL`: where the provider's API is (default https://api.stripe.com); the sandbox's when it runs. */
   apiUrl: string | null;
+  /**
+   * Whether the service registers its own endpoint (`POST /webhooks/billing`) with the provider: the sandbox's
+   * account asks for it, as `stripe listen` does; at the provider, the operator registers it. Never read from the environment.
+   */
+  registersEndpoint: boolean;
 }
 
 export function billingSettings(env: NodeJS.ProcessEnv): { billing: BillingSettings } {
@@ -15,5 +20,5 @@ export function billingSettings(env: NodeJS.ProcessEnv): { billing: BillingSetti
     throw new Error('STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY: without it no subscription change would be believed');
   if (env.STRIPE_API_URL && !/^https?:\/\/[^/]+\/?$/.test(env.STRIPE_API_URL))
     throw new Error(`STRIPE_API_URL must be a scheme and host (https://api.stripe.com), got "${env.STRIPE_API_URL}"`);
-  return { billing: { secretKey, webhookSecret, apiUrl: env.STRIPE_API_URL || null } };
+  return { billing: { secretKey, webhookSecret, apiUrl: env.STRIPE_API_URL || null, registersEndpoint: false } };
 }

@@ -11,6 +11,11 @@ export interface WalletSettings {
   pushUrl: string | null;
   /** Extra authority the push service's TLS certificate is checked against (the sandbox's); unset: the system's. */
   pushCaFile: string | null;
+  /**
+   * The vendor's authority and push service given whole rather than by files: the sandbox's, when the files are
+   * unset and the sandbox runs; never read from the environment.
+   */
+  vendor: { rootPem: string; wwdrPem: string; pushUrl: string; pushCaPem: string } | null;
   /** Pushes sent at once per worker process. */
   pushConcurrency: number;
   pushLeaseSeconds: number;
@@ -23,6 +28,7 @@ export function walletSettings(env: NodeJS.ProcessEnv): { wallet: WalletSettings
       wwdrFile: env.WALLET_WWDR_CERT_FILE || null,
       pushUrl: env.WALLET_PUSH_URL || null,
       pushCaFile: env.WALLET_PUSH_CA_FILE || null,
+      vendor: null,
       pushConcurrency: int('WALLET_PUSH_CONCURRENCY', 100, env),
       pushLeaseSeconds: int('WALLET_PUSH_LEASE_SECONDS', 10, env),
     },

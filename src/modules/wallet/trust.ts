@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { onePerUntilFailed } from '../../lib/memo.js';
 import type { Services } from '../../services.js';
+import type { WalletSettings } from './settings.js';
 
 /** What the service trusts of the wallet vendor: the authority pass certificates chain to, and its push service. */
 export interface VendorTrust {
@@ -11,27 +13,13 @@ export interface VendorTrust {
   pushCaPem: string | null;
 }
 
-/** Where the sandbox publishes its stand-in for the vendor's authority and push service. */
-export const SANDBOX_TRUST_PATH = '/wallet-vendor/trust';
-
-const resolved = new WeakMap<Services, Promise<VendorTrust>>();
-
 /**
- * The configured vendor (WALLET_* files and URL), else, when the sandbox runs, the sandbox's stand-in, read once
- * from it over HTTP. Without either, wallet signing cannot work: the error names the settings to set.
+ * The configured vendor (WALLET_* files and URL), else the one given whole (the sandbox's, when it runs), read once
+ * per service. Without either, wallet signing cannot work: the error names the settings to set.
  */
-export function vendorTrust(services: Services): Promise<VendorTrust> {
-  let trust = resolved.get(services);
-  if (!trust) {
-    trust = readTrust(services);
-    trust.catch(() => resolved.delete(services));
-    resolved.set(services, trust);
-  }
-  return trust;
-}
+export const vendorTrust = onePerUntilFailed(async (services: Services) => readTrust(services.config.wallet));
 
-async function readTrust(services: Services): Promise<VendorTrust> {
-  const settings = services.config.wallet;
+function readTrust(settings: WalletSettings): VendorTrust {
   if (settings.rootCaFile && settings.wwdrFile) {
     return {
       rootPem: readFileSync(settings.rootCaFile, 'utf8'),
@@ -40,16 +28,12 @@ async function readTrust(services: Services): Promise<VendorTrust> {
       pushCaPem: settings.pushCaFile ? readFileSync(settings.pushCaFile, 'utf8') : null,
     };
   }
-  if (!services.sandboxUrl) {
-    throw new Error('wallet passes need WALLET_VENDOR_ROOT_CA_FILE and WALLET_WWDR_CERT_FILE (or the sandbox)');
-  }
-  const response = await fetch(`${services.sandboxUrl}${SANDBOX_TRUST_PATH}`);
-  if (!response.ok) throw new Error(`the sandbox's wallet vendor answered ${response.status}`);
-  const sandbox = (await response.json()) as { rootCertificatePem: string; wwdrCertificatePem: string; pushUrl: string };
+  const given = settings.vendor;
+  if (!given) throw new Error('wallet passes need WALLET_VENDOR_ROOT_CA_FILE and WALLET_WWDR_CERT_FILE (or the sandbox)');
   return {
-    rootPem: sandbox.rootCertificatePem,
-    wwdrPem: sandbox.wwdrCertificatePem,
-    pushUrl: settings.pushUrl ?? sandbox.pushUrl,
-    pushCaPem: settings.pushCaFile ? readFileSync(settings.pushCaFile, 'utf8') : sandbox.rootCertificatePem,
+    rootPem: given.rootPem,
+    wwdrPem: given.wwdrPem,
+    pushUrl: settings.pushUrl ?? given.pushUrl,
+    pushCaPem: settings.pushCaFile ? readFileSync(settings.pushCaFile, 'utf8') : given.pushCaPem,
   };
 }

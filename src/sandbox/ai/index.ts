@@ -1,26 +1,25 @@
 import type Router from '@koa/router';
-import type { MountedSandbox } from '../sandbox-platform.js';
-import type { SandboxStateFiles } from '../state-files.js';
+import type { MountedSandbox, SandboxPart, StoredState } from '../sandbox-platform.js';
+import { sandboxAiProvider } from './catalogue.js';
 import { ENDPOINTS, type Endpoint, type Fault, FAULTS, FaultQueue } from './faults.js';
 import { mountProvider, type ProviderState } from './provider.js';
 import { emptyVideoState, present, VideoFiles, type VideoState } from './videos.js';
 
-const NAME = 'ai';
-
 /**
- * The sandbox's generative-AI provider: the OpenAI-compatible HTTP API under `/ai/v1` (the service's registry
- * points here when its operator configured no provider), and its controls under `/_sandbox/ai`: faults for the
- * next requests, the video jobs' pace, and what it was asked for. Its video jobs survive a restart.
+ * The sandbox's generative-AI provider: the OpenAI-compatible HTTP API under `/ai/v1` (the service's only provider
+ * when its operator configured none), and its controls under `/_sandbox/ai`: faults for the next requests, the
+ * video jobs' pace, and what it was asked for. Its video jobs survive a restart.
  */
-export function mountAiProvider(router: Router, sandboxUrl: string, files: SandboxStateFiles): { name: string; platform: MountedSandbox } {
-  const restored = files.read(NAME) as Partial<VideoState> | undefined;
+export const aiSandbox: SandboxPart = { key: 'ai', mount: mountAiProvider };
+
+function mountAiProvider(router: Router, sandboxUrl: string, stored: StoredState): MountedSandbox {
   const state: ProviderState = {
     faults: new FaultQueue(),
-    videos: { ...emptyVideoState(), ...restored },
+    videos: { ...emptyVideoState(), ...(stored.restored as Partial<VideoState> | undefined) },
     files: new VideoFiles(),
     imageFiles: new Map(),
     calls: { chat: 0, images: 0, speech: 0, videos: 0 },
-    saveNow: () => files.write(NAME, state.videos),
+    saveNow: () => stored.saveNow(),
   };
   mountProvider(router, sandboxUrl, state);
 
@@ -53,5 +52,10 @@ export function mountAiProvider(router: Router, sandboxUrl: string, files: Sandb
     };
   });
 
-  return { name: NAME, platform: { close: () => state.faults.close(), state: () => state.videos } };
+  return {
+    close: () => state.faults.close(),
+    state: () => state.videos,
+    standIn: (config) =>
+      config.ai.providers.length > 0 ? config : { ...config, ai: { ...config.ai, providers: [sandboxAiProvider(sandboxUrl)] } },
+  };
 }

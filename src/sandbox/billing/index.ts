@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
-import type { MountedSandbox } from '../sandbox-platform.js';
-import type { SandboxStateFiles } from '../state-files.js';
+import type { MountedSandbox, SandboxPart, StoredState } from '../sandbox-platform.js';
 import { type AccountState, SandboxStripeAccount } from './account.js';
 import { type ApiFault, mountApi } from './api.js';
 import { mountControls } from './controls.js';
+import { SANDBOX_BILLING } from './defaults.js';
 import { EventDelivery } from './delivery.js';
 import { mountPages } from './pages.js';
 
@@ -11,19 +11,29 @@ import { mountPages } from './pages.js';
  * The payment provider (Stripe's protocol) in the sandbox: its REST API under `/v1`, its hosted checkout and
  * portal pages under `/billing`, its signed events sent to the endpoints registered with it, and the people's
  * controls under `/_sandbox/billing`. Its account (customers, prices, subscriptions, invoices, endpoints, the
- * test clock) is kept across restarts.
+ * test clock) is kept across restarts. The service bills through it when its operator configured no provider.
  */
-export function mountBillingSandbox(router: Router, sandboxUrl: string, files: SandboxStateFiles): MountedSandbox {
-  const account = new SandboxStripeAccount(files.read('billing') as AccountState | undefined, sandboxUrl);
+export const billingSandbox: SandboxPart = { key: 'billing', mount: mountBillingSandbox };
+
+function mountBillingSandbox(router: Router, sandboxUrl: string, stored: StoredState): MountedSandbox {
+  const account = new SandboxStripeAccount(stored.restored as AccountState | undefined, sandboxUrl);
   const delivery = new EventDelivery(() => [...account.state.endpoints.values()].map((endpoint) => String(endpoint.url)));
   const faults: ApiFault[] = [];
   // Written before the events go out: the service, told of a change, finds it when it asks (after a restart too).
   const changed = () => {
-    files.write('billing', account.state);
+    stored.saveNow();
     delivery.deliver(account.drainEvents());
   };
   mountApi(router, { account, faults, idempotency: new Map(), changed });
   mountPages(router, account, changed);
   mountControls(router, account, delivery, faults, changed);
-  return { close: () => delivery.close(), state: () => account.state };
+  return {
+    close: () => delivery.close(),
+    state: () => account.state,
+    // Its endpoints start empty: the service registers its own, as a developer does with `stripe listen`.
+    standIn: (config) =>
+      config.billing.secretKey
+        ? config
+        : { ...config, billing: { ...config.billing, ...SANDBOX_BILLING, apiUrl: sandboxUrl, registersEndpoint: true } },
+  };
 }

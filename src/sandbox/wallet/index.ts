@@ -1,22 +1,21 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { MountedSandbox } from '../sandbox-platform.js';
-import type { SandboxStateFiles } from '../state-files.js';
+import type { MountedSandbox, SandboxPart, StoredState } from '../sandbox-platform.js';
 import { type Authority, createAuthority, encryptedKeyPem, issuePassTypeCertificate, toP12Base64 } from './authority.js';
 import { type Phone, Phones } from './phones.js';
 import { type PushFailure, PushService } from './push-service.js';
-
-const STATE_NAME = 'wallet';
 
 /**
  * The wallet vendor's side of passes, in the sandbox: its certificate authority (a root and a WWDR-like
  * intermediate, kept under DATA_DIR/sandbox so certificates issued before a restart stay valid), which issues pass
  * type certificates on request; its HTTP/2 push service; and simulated phones that add passes and follow their
- * updates. The service reads the authority and the push service's address from `/wallet-vendor/trust`.
+ * updates. The service is given the authority and the push service's address when its operator configured no
+ * vendor files; `/wallet-vendor/trust` shows them to people.
  */
-export function mountWalletSandbox(router: Router, _sandboxUrl: string, files: SandboxStateFiles): MountedSandbox {
-  const authority = (files.read(STATE_NAME) as { authority?: Authority } | undefined)?.authority ?? createAuthority();
-  files.write(STATE_NAME, { authority });
+export const walletSandbox: SandboxPart = { key: 'wallet', mount: mountWalletSandbox };
+
+function mountWalletSandbox(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
+  const authority = (stored.restored as { authority?: Authority } | undefined)?.authority ?? createAuthority();
   // Certificates "not issued by the vendor": a second authority nobody trusts, made when first asked for.
   let stranger: Authority | undefined;
   const push = new PushService(authority, (token) => void phones.pushed(token));
@@ -119,6 +118,17 @@ export function mountWalletSandbox(router: Router, _sandboxUrl: string, files: S
   return {
     close: () => push.close(),
     state: () => ({ authority }),
+    standIn: async (config) =>
+      config.wallet.rootCaFile && config.wallet.wwdrFile
+        ? config
+        : {
+            ...config,
+            wallet: {
+              ...config.wallet,
+              // The push service's TLS certificate is the authority's own.
+              vendor: { rootPem: authority.rootPem, wwdrPem: authority.wwdrPem, pushUrl: await push.url, pushCaPem: authority.rootPem },
+            },
+          },
   };
 }
 
