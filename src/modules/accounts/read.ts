@@ -36,9 +36,14 @@ export async function accountsById(db: Knex, ids: string[]): Promise<AccountRow[
   return ids.length === 0 ? [] : AccountRow.query(db).whereIn('id', ids);
 }
 
-/** The owner's accounts among `ids`, in no order; the caller checks each against its key's profiles. */
-export async function ownedAccounts(db: Knex, ownerId: string, ids: string[]): Promise<AccountRow[]> {
-  return ids.length === 0 ? [] : AccountRow.query(db).where({ ownerId }).whereIn('id', ids);
+/**
+ * The caller's owner's accounts among `ids`, in no order (anyone else's are left out, for the caller to refuse as
+ * unknown); 403 when one belongs to a profile outside the caller's key.
+ */
+export async function ownedAccounts(db: Knex, principal: Principal, ids: string[]): Promise<AccountRow[]> {
+  const rows = ids.length === 0 ? [] : await AccountRow.query(db).where({ ownerId: principal.ownerId }).whereIn('id', ids);
+  for (const row of rows) assertProfileInScope(principal, row.profileId);
+  return rows;
 }
 
 /** The owner's accounts of `platform` with these platform ids, disconnected ones too (`profileId`: of that profile only). */

@@ -1,5 +1,6 @@
 import { ApiError } from '../../lib/errors.js';
 import { PlatformRateLimitedError } from '../accounts/errors.js';
+import { ownerItself } from '../auth/principal.js';
 import { hideComment, replyToComment } from '../comments/actions.js';
 import { deliverMessage } from '../messaging/send.js';
 import { type ActionCall, failed, type Performed, type Performer, succeeded, type Throttled } from './performer.js';
@@ -14,12 +15,12 @@ type PlatformAction = Exclude<ActionType, 'add_tag'>;
 export const platformPerformers: Record<PlatformAction, Performer> = {
   reply_message: acting(async ({ services, run, action }, ledgerKey) => {
     const recipient = run.conversationId ? { conversationId: run.conversationId } : { userId: run.personId };
-    await deliverMessage(services, run.ownerId, run.accountId, { recipient, text: action.text ?? null }, ledgerKey);
+    await deliverMessage(services, ownerItself(run.ownerId), run.accountId, { recipient, text: action.text ?? null }, ledgerKey);
   }),
   send_private_reply: acting(async ({ services, run, action }, ledgerKey) => {
     await deliverMessage(
       services,
-      run.ownerId,
+      ownerItself(run.ownerId),
       run.accountId,
       { recipient: { commentId: run.sourceId }, text: action.text ?? null },
       ledgerKey,

@@ -45,16 +45,19 @@ function assertCoherent(trigger: ReturnType<typeof triggerColumns>, actions: Aut
   });
 }
 
-/** The accounts exist (404), are of the profile (422) and their platform brings the trigger's events (422). */
+/**
+ * The accounts exist (404), are within the caller's key (403), of the profile (422) and their platform brings the
+ * trigger's events (422).
+ */
 async function assertAccounts(
   db: Knex,
   platforms: Platforms,
-  ownerId: string,
+  principal: Principal,
   profileId: string,
   accountIds: string[],
   trigger: TriggerType,
 ): Promise<void> {
-  const rows = new Map((await ownedAccounts(db, ownerId, accountIds)).map((row) => [row.id, row]));
+  const rows = new Map((await ownedAccounts(db, principal, accountIds)).map((row) => [row.id, row]));
   for (const accountId of accountIds) {
     const row = rows.get(accountId);
     if (!row) throw new NotFoundError('account');
@@ -76,7 +79,7 @@ export async function createAutomation(services: Services, principal: Principal,
   const created = await services.db.transaction(async (trx) => {
     // Serialises creation per profile, so two parallel requests cannot both take the 100th place.
     await trx('profiles').where({ id: profile.id }).forUpdate().first('id');
-    await assertAccounts(trx, services.platforms, principal.ownerId, profile.id, input.accountIds, trigger.triggerType);
+    await assertAccounts(trx, services.platforms, principal, profile.id, input.accountIds, trigger.triggerType);
     const [counted] = await trx('automations').where({ profileId: profile.id }).count<{ count: string }[]>('id as count');
     if (Number(counted?.count) >= MAX_AUTOMATIONS_PER_PROFILE) throw new AutomationLimitReachedError(MAX_AUTOMATIONS_PER_PROFILE);
     const [row] = (await trx('automations')
@@ -150,7 +153,7 @@ export async function updateAutomation(services: Services, principal: Principal,
     assertCoherent(trigger, actions);
     const accountIds = input.accountIds ?? current.accountIds;
     if (input.accountIds || input.trigger)
-      await assertAccounts(trx, services.platforms, principal.ownerId, current.profileId, accountIds, trigger.triggerType);
+      await assertAccounts(trx, services.platforms, principal, current.profileId, accountIds, trigger.triggerType);
     const [row] = (await trx('automations')
       .where({ id })
       .update({

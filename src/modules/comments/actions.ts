@@ -39,7 +39,7 @@ export async function reply(services: Services, principal: Principal, accountId:
     if (input.mediaId && !comments.repliesTakeImages) throw new CapabilityUnsupportedError(`${row.platform} replies take text only.`);
     let imageUrl: string | null = null;
     if (input.mediaId) {
-      const media = (await mediaFiles(services.db, services.config.publicUrl, [input.mediaId], row.ownerId)).get(input.mediaId);
+      const media = (await mediaFiles(services.db, services.config.publicUrl, principal, [input.mediaId])).get(input.mediaId);
       if (!media) throw new ReplyMediaNotFoundError(input.mediaId);
       if (media.kind !== 'image') {
         throw new ValidationFailedError([

@@ -1,24 +1,55 @@
 import type { Knex } from 'knex';
 import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
+import { assertProfileInScope, type Principal } from '../auth/principal.js';
 import { MediaRow } from './models.js';
 import { fileUrl } from './service.js';
 
+/** A media file as a platform sees it, and the profile it belongs to (null: the owner's as a whole). */
+export interface OwnedMedia extends PublishMedia {
+  profileId: string | null;
+}
+
+const COLUMNS = ['id', 'profileId', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'frameRate', 'token'] as const;
+
 /**
- * Media files as a platform sees them, by id: what its rules check, and the public URL it fetches the bytes from.
- * `ownerId`: only that owner's (ids of anyone else's are left out, for the caller to refuse).
+ * The media among `ids` a caller may use: only its owner's (ids of anyone else's are left out, for the caller to
+ * refuse as unknown); 403 when one belongs to a profile outside the caller's key. Media of no profile is the
+ * owner's as a whole and goes with any of the owner's keys (as in a post). It takes the whole principal, never an
+ * owner id, so that no caller can narrow a restricted key to its owner before the ids are resolved.
  */
-export async function mediaFiles(db: Knex, publicUrl: string, ids: string[], ownerId?: string): Promise<Map<string, PublishMedia>> {
-  if (ids.length === 0) return new Map();
-  const query = MediaRow.query(db)
+export async function usableMedia(db: Knex, principal: Principal, ids: string[]): Promise<MediaRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await MediaRow.query(db)
+    .where({ ownerId: principal.ownerId })
     .whereIn('id', ids)
-    .select('id', 'kind', 'mimeType', 'size', 'width', 'height', 'durationMs', 'frameRate', 'token');
-  if (ownerId) query.where({ ownerId });
-  const rows = await query;
+    .select(...COLUMNS);
+  for (const row of rows) if (row.profileId !== null) assertProfileInScope(principal, row.profileId);
+  return rows;
+}
+
+/** The media among `ids` a caller may use (`usableMedia`) as a platform sees them: what its rules check, and the public URL it fetches the bytes from. */
+export async function mediaFiles(db: Knex, publicUrl: string, principal: Principal, ids: string[]): Promise<Map<string, OwnedMedia>> {
+  return asFiles(await usableMedia(db, principal, ids), publicUrl);
+}
+
+/** Media files by id that were checked for their caller when they were stored (a post's, published later). */
+export async function storedMediaFiles(db: Knex, publicUrl: string, ids: string[]): Promise<Map<string, OwnedMedia>> {
+  if (ids.length === 0) return new Map();
+  return asFiles(
+    await MediaRow.query(db)
+      .whereIn('id', ids)
+      .select(...COLUMNS),
+    publicUrl,
+  );
+}
+
+function asFiles(rows: MediaRow[], publicUrl: string): Map<string, OwnedMedia> {
   return new Map(
     rows.map((row) => [
       row.id,
       {
         id: row.id,
+        profileId: row.profileId,
         kind: row.kind,
         mimeType: row.mimeType,
         size: Number(row.size),
@@ -30,11 +61,4 @@ export async function mediaFiles(db: Knex, publicUrl: string, ids: string[], own
       },
     ]),
   );
-}
-
-/** The profile each of the owner's media among `ids` belongs to (null: the owner's as a whole); others' are left out. */
-export async function mediaProfiles(db: Knex, ownerId: string, ids: string[]): Promise<Map<string, string | null>> {
-  if (ids.length === 0) return new Map();
-  const rows = await MediaRow.query(db).where({ ownerId }).whereIn('id', ids).select('id', 'profileId');
-  return new Map(rows.map((row) => [row.id, row.profileId]));
 }

@@ -4,7 +4,7 @@ import { ValidationFailedError } from '../../lib/errors.js';
 import type { ChatappPayload, ChatappSender, ChatappTemplate, MessageKind, SentPart } from '../../platforms/capabilities/messaging.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
-import { ownerItself } from '../auth/principal.js';
+import type { Principal } from '../auth/principal.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
 import { findAccount } from '../accounts/read.js';
 import { writeOnce } from '../platform-writes/ledger.js';
@@ -52,7 +52,7 @@ export function e164Digits(to: string): string {
  */
 export async function sendChatappMessage(
   services: Services,
-  ownerId: string,
+  principal: Principal,
   accountId: string,
   body: ChatappMessageSend,
   ledgerKey: string,
@@ -64,19 +64,19 @@ export async function sendChatappMessage(
     ]);
   }
   const to = e164Digits(body.to);
-  const owner = ownerItself(ownerId);
-  const found = await findAccount(services.db, owner, accountId);
-  if (services.platforms.get(found.platform)?.sessionMessaging) return sendChatappFromSession(services, owner, found, to, body, ledgerKey);
+  const found = await findAccount(services.db, principal, accountId);
+  if (services.platforms.get(found.platform)?.sessionMessaging)
+    return sendChatappFromSession(services, principal, found, to, body, ledgerKey);
   return withConnectedAccount(
     services,
-    owner,
+    principal,
     found,
     'chatapp',
     async (adapter, account, row) => {
       if (body.type !== 'template') await assertReplyWindowOpen(services.db, row, to, WINDOW_HOURS);
-      const { payload, text } = await payloadOf(services, row.ownerId, adapter.chatapp, account, to, body);
+      const { payload, text } = await payloadOf(services, principal, adapter.chatapp, account, to, body);
       const written = await writeOnce<SentPart[]>(services.db, {
-        ownerId,
+        ownerId: row.ownerId,
         accountId: row.id,
         key: `${ledgerKey}:0`,
         kind: 'chatapp.send',
@@ -90,7 +90,7 @@ export async function sendChatappMessage(
         // The chat app reports receipts (ChatappCloudMessaging.receipts).
         ...keptAsSent(row, { receipts: true }),
       });
-      if (written.how !== 'replayed') services.usage.record(ownerId, row.profileId, 'messages', 1);
+      if (written.how !== 'replayed') services.usage.record(row.ownerId, row.profileId, 'messages', 1);
       return (await storedMessages(services.db, row, [written.result[0]!.platformMessageId]))[0]!;
     },
     {
@@ -104,14 +104,14 @@ export async function sendChatappMessage(
 /** The cloud API's message, and the text to keep on the stored one (the rendered template, the caption). */
 async function payloadOf(
   services: Services,
-  ownerId: string,
+  principal: Principal,
   sender: ChatappSender,
   account: AdapterAccount,
   to: string,
   body: ChatappMessageSend,
 ): Promise<{ payload: ChatappPayload; text: string | null }> {
   const base = { to, ...(body.replyToMessageId ? { replyTo: body.replyToMessageId } : {}) };
-  const link = async (media: Pick<MediaMember, 'mediaId' | 'link'>) => (await mediaOf(services, ownerId, body.type, media)).url;
+  const link = async (media: Pick<MediaMember, 'mediaId' | 'link'>) => (await mediaOf(services, principal, body.type, media)).url;
   switch (body.type) {
     case 'text':
       return {

@@ -15,16 +15,16 @@ import { type SessionSend, sendFromSession } from './qrchat-outbox.js';
 type ChatappMessageSend = components['schemas']['ChatappMessageSend'];
 type MediaMember = components['schemas']['ChatappMediaMessage'];
 
-/** The file of a media member: an upload of the owner's (`mediaId`) or a public `link`. */
+/** The file of a media member: an upload the caller may use (`mediaId`) or a public `link`. */
 export async function mediaOf(
   services: Services,
-  ownerId: string,
+  principal: Principal,
   member: string,
   media: Pick<MediaMember, 'mediaId' | 'link'>,
 ): Promise<{ url: string; file: PublishMedia | null }> {
   if (media.link) return { url: media.link, file: null };
   if (!media.mediaId) throw new ValidationFailedError([{ path: `body/${member}`, code: 'media', message: 'Give mediaId or link.' }]);
-  const file = (await mediaFiles(services.db, services.config.publicUrl, [media.mediaId], ownerId)).get(media.mediaId);
+  const file = (await mediaFiles(services.db, services.config.publicUrl, principal, [media.mediaId])).get(media.mediaId);
   if (!file) throw new MediaNotFoundError([media.mediaId]);
   return { url: file.url, file };
 }
@@ -36,7 +36,7 @@ export async function mediaOf(
  */
 export async function sendChatappFromSession(
   services: Services,
-  owner: Principal,
+  principal: Principal,
   found: AccountRow,
   to: string,
   body: ChatappMessageSend,
@@ -50,8 +50,8 @@ export async function sendChatappFromSession(
     );
   }
   if (found.status !== 'connected' && found.platformAccountId) throw new AccountUnpairedError(found.status);
-  return withConnectedAccount(services, owner, found.id, 'sessionMessaging', async (adapter, _account, row) => {
-    const send = await sessionSendOf(services, row.ownerId, to, body);
+  return withConnectedAccount(services, principal, found.id, 'sessionMessaging', async (adapter, _account, row) => {
+    const send = await sessionSendOf(services, principal, to, body);
     const ids = await sendFromSession(services, row, adapter.sessionMessaging.newMessageId, [send], {
       key: ledgerKey,
       kind: 'chatapp.send',
@@ -61,7 +61,7 @@ export async function sendChatappFromSession(
   });
 }
 
-async function sessionSendOf(services: Services, ownerId: string, to: string, body: ChatappMessageSend): Promise<SessionSend> {
+async function sessionSendOf(services: Services, principal: Principal, to: string, body: ChatappMessageSend): Promise<SessionSend> {
   const base = { to, media: null, reactTo: null };
   switch (body.type) {
     case 'text':
@@ -76,7 +76,7 @@ async function sessionSendOf(services: Services, ownerId: string, to: string, bo
     default: {
       const type = body.type as 'image' | 'document' | 'audio' | 'video';
       const member = body[type]!;
-      const { url, file } = await mediaOf(services, ownerId, type, member);
+      const { url, file } = await mediaOf(services, principal, type, member);
       const caption = type === 'audio' ? null : (member.caption ?? null);
       const fileName = type === 'document' ? (member.filename ?? null) : null;
       return {

@@ -1,7 +1,6 @@
 import { type Handler, principalOf } from '../../http/handler.js';
 import { ValidationFailedError } from '../../lib/errors.js';
 import { pageRequest } from '../../lib/pagination.js';
-import { findAccount } from '../accounts/read.js';
 import { writeKey } from '../platform-writes/write-key.js';
 import { downloadAttachment } from './attachments.js';
 import { sendChatappMessage as sendChatapp } from './chatapp-send.js';
@@ -50,11 +49,9 @@ export const sendMessage: Handler<'sendMessage'> = async (request, services) => 
   if (body.text === undefined && body.mediaIds === undefined) {
     throw new ValidationFailedError([{ path: 'body', code: 'content', message: 'Give text, mediaIds or both.' }]);
   }
-  // The caller's key must reach the account's profile; the send itself acts for the owner.
-  await findAccount(services.db, principal, request.params.id);
   const messages = await send(
     services,
-    principal.ownerId,
+    principal,
     request.params.id,
     {
       recipient,
@@ -71,9 +68,7 @@ export const sendMessage: Handler<'sendMessage'> = async (request, services) => 
 const pending = (message: Message) => message.status === 'pending';
 
 export const sendChatappMessage: Handler<'sendChatappMessage'> = async (request, services) => {
-  const principal = principalOf(request);
-  await findAccount(services.db, principal, request.params.id);
-  const message = await sendChatapp(services, principal.ownerId, request.params.id, request.body, writeKey(request, 'message'));
+  const message = await sendChatapp(services, principalOf(request), request.params.id, request.body, writeKey(request, 'message'));
   return pending(message) ? { status: 202, body: message } : { status: 201, body: message };
 };
 

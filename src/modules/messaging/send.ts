@@ -4,7 +4,7 @@ import { onePer } from '../../lib/memo.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { OutgoingMessage, SentPart } from '../../platforms/capabilities/messaging.js';
 import type { Services } from '../../services.js';
-import { ownerItself, type Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
 import { findAccount } from '../accounts/read.js';
@@ -36,44 +36,43 @@ interface Sent {
 /** Sends as `deliverMessage` does, and answers the stored messages, in sending order. */
 export async function sendMessage(
   services: Services,
-  ownerId: string,
+  principal: Principal,
   accountId: string,
   message: MessageToSend,
   ledgerKey: string,
 ): Promise<Message[]> {
-  const { account, platformMessageIds } = await deliverMessage(services, ownerId, accountId, message, ledgerKey);
+  const { account, platformMessageIds } = await deliverMessage(services, principal, accountId, message, ledgerKey);
   return storedMessages(services.db, account, platformMessageIds);
 }
 
 /**
- * Sends a message from one of the owner's accounts. Needs no HTTP caller: an automation sends through it too,
- * and keeps nothing of what was stored. Each platform call is one write of the ledger under `<ledgerKey>:<part>`,
+ * Sends a message from one of the caller's accounts, with the caller's media (its key must reach both). Needs no
+ * HTTP caller: an automation sends through it too (as the owner itself), and keeps nothing of what was stored. Each platform call is one write of the ledger under `<ledgerKey>:<part>`,
  * so the same key asked again answers the parts sent already and sends only the others, and a lost answer is
  * never sent again. Each platform message counts once in the `messages` usage.
  */
 export async function deliverMessage(
   services: Services,
-  ownerId: string,
+  principal: Principal,
   accountId: string,
   message: MessageToSend,
   ledgerKey: string,
 ): Promise<Sent> {
-  const owner = ownerItself(ownerId);
   const conversation = conversationOf(services.db, message.recipient);
-  const found = await findAccount(services.db, owner, accountId);
+  const found = await findAccount(services.db, principal, accountId);
   const adapter = services.platforms.get(found.platform);
   if (adapter?.sessionMessaging) {
     if (found.status !== 'connected' && found.platformAccountId) throw new AccountUnpairedError(found.status);
-    return sendThroughSession(services, owner, found, message, conversation, ledgerKey);
+    return sendThroughSession(services, principal, found, message, conversation, ledgerKey);
   }
   const sender = adapter?.messaging;
   return withConnectedAccount(
     services,
-    owner,
+    principal,
     found,
     'messaging',
     async (adapter, account, row) => {
-      const outgoing = await outgoingMessage(services, row, message, conversation);
+      const outgoing = await outgoingMessage(services, principal, row, message, conversation);
       const violations = adapter.messaging.validate(outgoing);
       if (violations.length > 0) throw new MessageInvalidError(violations);
       const window = adapter.messaging.windowRefusedLate ? adapter.messaging.replyWindowHours : undefined;
@@ -82,7 +81,7 @@ export async function deliverMessage(
       const platformIds: string[] = [];
       for (const [index, part] of adapter.messaging.parts(outgoing).entries()) {
         const written = await writeOnce<SentPart[]>(services.db, {
-          ownerId,
+          ownerId: row.ownerId,
           accountId: row.id,
           key: `${ledgerKey}:${index}`,
           kind: 'message.send',
@@ -93,7 +92,7 @@ export async function deliverMessage(
             receipts: adapter.messaging.receipts,
           }),
         });
-        if (written.how !== 'replayed') services.usage.record(ownerId, row.profileId, 'messages', written.result.length);
+        if (written.how !== 'replayed') services.usage.record(row.ownerId, row.profileId, 'messages', written.result.length);
         platformIds.push(...written.result.map((sent) => sent.platformMessageId));
       }
       return { account: row, platformMessageIds: platformIds };
@@ -109,14 +108,14 @@ export async function deliverMessage(
 /** A send from an account whose messages leave through a live session (qrchat): queued for the session's holder. */
 async function sendThroughSession(
   services: Services,
-  owner: Principal,
+  principal: Principal,
   account: AccountRow,
   message: MessageToSend,
   conversation: Promise<ConversationRead | undefined> | null,
   ledgerKey: string,
 ): Promise<Sent> {
-  return withConnectedAccount(services, owner, account, 'sessionMessaging', async (adapter, _account, row) => {
-    const outgoing = await outgoingMessage(services, row, message, conversation);
+  return withConnectedAccount(services, principal, account, 'sessionMessaging', async (adapter, _account, row) => {
+    const outgoing = await outgoingMessage(services, principal, row, message, conversation);
     const violations = adapter.sessionMessaging.validate(outgoing);
     if (violations.length > 0) throw new MessageInvalidError(violations);
     const sends = sessionSends(outgoing.recipient.id.replace(/^\+/, ''), outgoing, adapter.sessionMessaging.parts(outgoing));
@@ -152,9 +151,10 @@ function conversationOf(db: Knex, recipient: Recipient): Promise<ConversationRea
   return read;
 }
 
-/** The recipient at the platform and the files, checked: the conversation must be the account's, the media the owner's. */
+/** The recipient at the platform and the files, checked: the conversation must be the account's, the media the caller's. */
 async function outgoingMessage(
   services: Services,
+  principal: Principal,
   account: AccountRow,
   message: MessageToSend,
   conversationRead: Promise<ConversationRead | undefined> | null,
@@ -171,7 +171,7 @@ async function outgoingMessage(
     to = { kind: 'comment', id: recipient.commentId };
   }
   const ids = message.mediaIds ?? [];
-  const files = await mediaFiles(services.db, services.config.publicUrl, ids, account.ownerId);
+  const files = await mediaFiles(services.db, services.config.publicUrl, principal, ids);
   const missing = ids.filter((id) => !files.has(id));
   if (missing.length > 0) throw new MediaNotFoundError(missing);
   return {

@@ -10,7 +10,7 @@ import {
 import type { Services } from '../../services.js';
 import type { AccountRow } from '../accounts/models.js';
 import { accountsById, adapterAccount } from '../accounts/read.js';
-import { mediaFiles } from '../media/read.js';
+import { storedMediaFiles } from '../media/read.js';
 import type { Claimed } from './claim.js';
 import { failure, failureOf, interimFailure, isPassing, unknownOutcome } from './failures.js';
 import type { PostRow, TargetFailure, TargetRow } from './models.js';
@@ -47,7 +47,7 @@ export async function loadContext(services: Services, claimed: Claimed[]): Promi
   return {
     posts: new Map(posts.map((post) => [post.id, post])),
     accounts: new Map(accounts.map((account) => [account.id, account])),
-    media: await mediaFiles(db, config.publicUrl, [...new Set(posts.flatMap((post) => post.mediaIds))]),
+    media: await storedMediaFiles(db, config.publicUrl, [...new Set(posts.flatMap((post) => post.mediaIds))]),
   };
 }
 

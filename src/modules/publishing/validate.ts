@@ -1,9 +1,9 @@
 import type { components } from '../../../generated/api.js';
 import type { Services } from '../../services.js';
-import { assertProfileInScope, type Principal } from '../auth/principal.js';
+import type { Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
 import { ownedAccounts } from '../accounts/read.js';
-import { mediaFiles, mediaProfiles } from '../media/read.js';
+import { mediaFiles } from '../media/read.js';
 import { contentOf } from './attempt.js';
 import { PostValidationError } from './errors.js';
 
@@ -32,7 +32,7 @@ export async function checkPost(
 ): Promise<{ profileId: string; accounts: AccountRow[] }> {
   const { db, platforms } = services;
   const errors: Violation[] = [];
-  const rows = await ownedAccounts(db, principal.ownerId, input.accountIds);
+  const rows = await ownedAccounts(db, principal, input.accountIds);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const accounts: AccountRow[] = [];
   input.accountIds.forEach((id, index) => {
@@ -47,7 +47,6 @@ export async function checkPost(
         limit: null,
       });
     } else {
-      assertProfileInScope(principal, row.profileId);
       accounts.push(row);
     }
   });
@@ -80,17 +79,13 @@ export async function checkPost(
     }
   }
   const ids = input.mediaIds ?? [];
-  const [media, profileOf] = await Promise.all([
-    mediaFiles(db, services.config.publicUrl, ids, principal.ownerId),
-    mediaProfiles(db, principal.ownerId, ids),
-  ]);
+  const media = await mediaFiles(db, services.config.publicUrl, principal, ids);
   (input.mediaIds ?? []).forEach((id, index) => {
     const path = `body/mediaIds/${index}`;
-    const mediaProfileId = profileOf.get(id);
+    const mediaProfileId = media.get(id)?.profileId;
     if (mediaProfileId === undefined) {
       errors.push({ path, code: 'media_not_found', message: `No media ${id}.`, accountId: null, platform: null, limit: null });
     } else if (mediaProfileId !== null) {
-      assertProfileInScope(principal, mediaProfileId);
       if (profileId && mediaProfileId !== profileId) {
         errors.push({
           path,

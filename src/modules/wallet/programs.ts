@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import { findProfile } from '../accounts/profiles.js';
 import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
-import { MediaRow } from '../media/models.js';
+import { usableMedia } from '../media/read.js';
 import { invalid, WalletImageNotFoundError } from './errors.js';
 import { type ProgramField, ProgramRow } from './models.js';
 import { vendorStatus } from './vendor-status.js';
@@ -72,7 +72,7 @@ export async function createProgram(db: Db, principal: Principal, body: ProgramC
     throw invalid('body/transitType', 'is required for a boardingPass', 'required');
   if (body.passStyle !== 'boardingPass' && body.transitType) throw invalid('body/transitType', 'is only for a boardingPass');
   const fields = checkedFields(body.fields ?? []);
-  await checkImages(db, principal.ownerId, { logoMediaId: body.logoMediaId, iconMediaId: body.iconMediaId });
+  await checkImages(db, principal, { logoMediaId: body.logoMediaId, iconMediaId: body.iconMediaId });
   const row = await ProgramRow.query(db).insertAndFetch({
     id: newId('wprog'),
     ownerId: principal.ownerId,
@@ -119,7 +119,7 @@ export async function listPrograms(
  */
 export async function updateProgram(trx: Db, principal: Principal, id: string, body: ProgramUpdate): Promise<ProgramRow> {
   const row = await findProgram(trx, principal, id, { forUpdate: true });
-  await checkImages(trx, principal.ownerId, { logoMediaId: body.logoMediaId, iconMediaId: body.iconMediaId });
+  await checkImages(trx, principal, { logoMediaId: body.logoMediaId, iconMediaId: body.iconMediaId });
   const patch: Partial<ProgramRow> = {
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.organizationName !== undefined ? { organizationName: body.organizationName } : {}),
@@ -152,11 +152,15 @@ function checkedFields(fields: FieldInput[]): ProgramField[] {
   });
 }
 
-/** Design images must be the owner's PNG images (the vendor accepts no other format). */
-async function checkImages(db: Db, ownerId: string, images: { logoMediaId?: string | null; iconMediaId?: string | null }): Promise<void> {
+/** Design images must be PNG images the caller may use (the vendor accepts no other format). */
+async function checkImages(
+  db: Db,
+  principal: Principal,
+  images: { logoMediaId?: string | null; iconMediaId?: string | null },
+): Promise<void> {
   for (const [member, mediaId] of Object.entries(images)) {
     if (!mediaId) continue;
-    const media = await MediaRow.query(db).findOne({ id: mediaId, ownerId }).select('mimeType');
+    const [media] = await usableMedia(db, principal, [mediaId]);
     if (!media) throw new WalletImageNotFoundError(mediaId, `body/${member}`, 'does not exist');
     if (media.mimeType !== 'image/png')
       throw new WalletImageNotFoundError(mediaId, `body/${member}`, `is ${media.mimeType}, not a PNG image`);
