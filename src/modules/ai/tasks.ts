@@ -24,14 +24,15 @@ type Input = AiTask['input'] & { prompt: string; model?: string; profileId?: str
  * what to ask the provider for, and the worker woken.
  */
 export async function createTask(services: Services, principal: Principal, kind: AiKind, input: Input): Promise<TaskRow> {
-  const offered = await registryOf(services).resolve(kind, input.model);
-  const plan = planFor(offered.model, input);
+  // The ids named are the caller's before anything else is judged (404, 403).
   const profileId = await profileForUpload(services.db, principal, input.profileId);
   if (input.imageMediaId) {
     await findMedia(services.db, principal, input.imageMediaId).catch((error: unknown) => {
       throw error instanceof NotFoundError ? new ReferenceMediaNotFoundError(input.imageMediaId!) : error;
     });
   }
+  const offered = await registryOf(services).resolve(kind, input.model);
+  const plan = planFor(offered.model, input);
   const deadline = new Date(Date.now() + services.config.ai.deadlineSeconds[kind] * 1000);
   return services.db.transaction(async (trx) => {
     await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'aiGenerations', 1);

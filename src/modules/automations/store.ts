@@ -7,7 +7,7 @@ import type { Platforms } from '../../platforms/registry.js';
 import type { Services } from '../../services.js';
 import { listedProfiles, type Principal, assertProfileInScope } from '../auth/principal.js';
 import { findProfile } from '../accounts/profiles.js';
-import { ownedAccounts } from '../accounts/read.js';
+import { findAccount, ownedAccounts } from '../accounts/read.js';
 import { announceChange, automationCache } from './cache.js';
 import { AccountNotInProfileError, AutomationLimitReachedError, invalidMember } from './errors.js';
 import { assertSourceSupported, warningsOf } from './health.js';
@@ -133,7 +133,11 @@ export async function listAutomations(
     .orderBy('id', 'desc')
     .limit(page.limit + 1);
   if (profiles) query.whereIn('profileId', profiles);
-  if (filters.accountId) query.whereRaw('account_ids @> ARRAY[?]::text[]', [filters.accountId]);
+  if (filters.accountId) {
+    // The account filtered by is one the caller may read, as the profile is (404, 403).
+    await findAccount(services.db, principal, filters.accountId);
+    query.whereRaw('account_ids @> ARRAY[?]::text[]', [filters.accountId]);
+  }
   if (filters.triggerType) query.where({ triggerType: filters.triggerType });
   if (filters.active !== undefined) query.where({ active: filters.active });
   if (page.after) query.where('id', '<', page.after);

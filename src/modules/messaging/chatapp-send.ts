@@ -129,7 +129,7 @@ async function payloadOf(
         text: body.reaction!.emoji,
       };
     case 'template':
-      return templatePayload(sender, account, base, body.template!);
+      return templatePayload(sender, account, base, body.template!, link);
     default: {
       const media = body[body.type]!;
       const content = {
@@ -142,13 +142,20 @@ async function payloadOf(
   }
 }
 
-/** The approved template, with a parameter for each placeholder of its header and body; its rendered body. */
+/**
+ * The approved template, with a parameter for each placeholder of its header and body; its rendered body. A media
+ * parameter's upload (`mediaId`) is the caller's, checked before the platform is asked for the template.
+ */
 async function templatePayload(
   sender: ChatappSender,
   account: AdapterAccount,
   base: { to: string; replyTo?: string },
   template: components['schemas']['ChatappTemplate'],
+  link: (media: Pick<MediaMember, 'mediaId' | 'link'>) => Promise<string>,
 ): Promise<{ payload: ChatappPayload; text: string | null }> {
+  const links = await Promise.all(
+    (template.components ?? []).map((component) => Promise.all(component.parameters.map((p) => (p.mediaId ? link(p) : p.link)))),
+  );
   const approved = await findTemplate(sender, account, template.name, template.language);
   if (!approved) throw new MessageRefusedError('template_invalid', `No approved template ${template.name} in ${template.language}.`);
   for (const component of approved.components.filter((c) => c.type === 'header' || c.type === 'body')) {
@@ -160,17 +167,16 @@ async function templatePayload(
       );
     }
   }
-  const components = (template.components ?? []).map((component: TemplateComponent) => ({
+  const components = (template.components ?? []).map((component: TemplateComponent, c) => ({
     type: component.type,
     ...(component.subType ? { sub_type: component.subType } : {}),
     ...(component.index !== undefined ? { index: String(component.index) } : {}),
-    parameters: component.parameters.map((p) =>
-      p.type === 'text'
-        ? { type: 'text', text: p.text }
-        : p.type === 'payload'
-          ? { type: 'payload', payload: p.payload }
-          : { type: p.type, [p.type]: { ...(p.link ? { link: p.link } : {}), ...(p.filename ? { filename: p.filename } : {}) } },
-    ),
+    parameters: component.parameters.map((p, i) => {
+      if (p.type === 'text') return { type: 'text', text: p.text };
+      if (p.type === 'payload') return { type: 'payload', payload: p.payload };
+      const url = links[c]![i];
+      return { type: p.type, [p.type]: { ...(url ? { link: url } : {}), ...(p.filename ? { filename: p.filename } : {}) } };
+    }),
   }));
   const bodyValues = (template.components ?? []).find((c) => c.type === 'body')?.parameters ?? [];
   const rendered = approved.components

@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import type { Knex } from 'knex';
+import { NotFoundError } from '../../lib/errors.js';
 import { SqlState, sqlStateOf } from '../../lib/pg-errors.js';
 import { PlatformError } from '../../platforms/errors.js';
 import { PostNotFound } from '../../platforms/capabilities/publishing.js';
@@ -8,7 +9,7 @@ import { assertWithinPlan } from '../usage/limits.js';
 import type { Principal } from '../auth/principal.js';
 import { recordPlatformOutcome } from '../accounts/accounts.js';
 import { PlatformFailedError } from '../accounts/errors.js';
-import { accountById, adapterAccount } from '../accounts/read.js';
+import { accountById, adapterAccount, ownedAccounts } from '../accounts/read.js';
 import { emitEvent } from '../events/emit.js';
 import { PostStatusConflictError } from './errors.js';
 import type { Post, PostStatus, TargetRow } from './models.js';
@@ -41,6 +42,8 @@ export async function lockTargets(trx: Knex.Transaction, postId: string): Promis
 export async function retryPost(services: Services, principal: Principal, id: string, accountIds?: string[]): Promise<Post> {
   return services.db.transaction(async (trx) => {
     const post = await findPost(trx, principal, id, true);
+    // The accounts named are the caller's before they are looked for among the targets (404, 403).
+    if ((await ownedAccounts(trx, principal, accountIds ?? [])).length < new Set(accountIds).size) throw new NotFoundError('account');
     if (post.status === 'processing')
       throw new PostStatusConflictError('The post is being published; retry once it is published, partial or failed.');
     if (post.status === 'scheduled' || post.status === 'cancelled' || post.status === 'deleted') {

@@ -3,6 +3,7 @@ import { describeApi } from '../../support/harness.js';
 import { itPagesByKeyset } from '../../support/keyset-list.js';
 import { restrictedKey } from '../../support/owners.js';
 import { AiProvider } from '../../support/sandbox/ai.js';
+import { uploadPhoto } from '../publishing/support.js';
 import { until } from '../../support/wait.js';
 import { finished, generate, readTask, started, testAiSettings } from './support.js';
 
@@ -63,7 +64,8 @@ describeApi('AI models and tasks', { settings: testAiSettings() }, (t) => {
     expect(variants.body.detail).to.equal('sandbox-image is an image model, not a copy model; see GET /ai/models?kind=copy.');
     const unknown = await generate(t.app, t.owner, 'copy', { prompt: 'Hello', model: 'gpt-9' });
     expect(unknown.body.errors).to.deep.equal([{ path: 'body/model', code: 'enum', message: 'must be one of: sandbox-copy' }]);
-    const noVideoReference = await generate(t.app, t.owner, 'video', { prompt: 'A cup', imageMediaId: 'media_01jd4b7c8d9e0f1g2h3j4k5m6n' });
+    const photo = await uploadPhoto(t.app, t.owner);
+    const noVideoReference = await generate(t.app, t.owner, 'video', { prompt: 'A cup', imageMediaId: photo });
     expect(noVideoReference.body.errors[0]).to.include({ path: 'body/imageMediaId', code: 'not_supported' });
     const missingReference = await generate(t.app, t.owner, 'image', { prompt: 'A cup', imageMediaId: 'media_01jd4b7c8d9e0f1g2h3j4k5m6n' });
     expect(missingReference.status).to.equal(422);
