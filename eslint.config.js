@@ -6,6 +6,12 @@ import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** Problems clients see are error classes with a stable code, declared in the errors files only. */
+const noNewApiError = {
+  selector: "NewExpression[callee.name='ApiError']",
+  message: "Throw an error class from src/lib/errors.ts or the area's errors.ts instead of a new ApiError(…).",
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'generated/', '.data/', '.tmp/'] },
   js.configs.recommended,
@@ -32,15 +38,25 @@ export default tseslint.config(
     },
   },
   {
-    // Problems clients see are error classes with a stable code, declared in the errors files only.
     files: ['src/**/*.ts'],
     ignores: ['src/lib/errors.ts', 'src/**/errors.ts'],
     rules: {
+      'no-restricted-syntax': ['error', noNewApiError],
+    },
+  },
+  {
+    // A handler hands the caller's whole principal on: what resolves an id checks it against a restricted key's
+    // profiles, which an owner id alone cannot (issue 25). The session-only areas act for the owner as a whole.
+    files: ['src/modules/*/handlers.ts'],
+    ignores: ['src/modules/{auth,keys,billing}/handlers.ts'],
+    rules: {
       'no-restricted-syntax': [
         'error',
+        noNewApiError,
         {
-          selector: "NewExpression[callee.name='ApiError']",
-          message: "Throw an error class from src/lib/errors.ts or the area's errors.ts instead of a new ApiError(…).",
+          selector: "MemberExpression[property.name='ownerId']",
+          message:
+            "Pass the principal (principalOf(request)) on, not its ownerId: what resolves ids checks them against the key's profiles.",
         },
       ],
     },
