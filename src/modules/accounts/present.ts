@@ -70,9 +70,10 @@ export function presentHealth(row: AccountRow, { refreshable, paired }: HealthFa
     action = 'reconnect';
     message = 'Disconnected; connect it again to use it.';
   } else if (row.platformProblem) {
+    // A paired session being resumed asks nothing of the user; a platform side gone elsewhere is repaired by connecting.
     health = 'degraded';
-    action = 'reconnect';
-    message = `${row.platformProblem} Connect the account again to repair it.`;
+    action = paired ? 'wait' : 'reconnect';
+    message = paired ? row.platformProblem : `${row.platformProblem} Connect the account again to repair it.`;
   } else if (passingError) {
     health = 'degraded';
     action = 'wait';

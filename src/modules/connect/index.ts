@@ -1,7 +1,7 @@
 import { defineArea } from '../area.js';
 import { connectChatappCloud } from './chatapp-cloud.js';
 import { completeConnection, connectBotchat, startConnection } from './handlers.js';
-import { connectQrchat, getQrchatQr, qrchatJobs } from './qrchat.js';
+import { connectQrchat, getQrchatQr, qrchatJobs, qrchatWorker } from './qrchat.js';
 import {
   connectSocialNetworkAdAccounts,
   connectSocialNetworkPages,
@@ -25,6 +25,7 @@ export const connect = defineArea({
     connectSocialNetworkAdAccounts,
   },
   jobs: qrchatJobs,
+  workers: { qrchat: qrchatWorker },
   // A pending connection holds a user token that no account owns: it goes when its selection window ends.
   purge: async ({ db }) => ({ pendingConnections: await db('pendingConnections').where('expiresAt', '<', db.fn.now()).delete() }),
 });

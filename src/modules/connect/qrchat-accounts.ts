@@ -82,8 +82,11 @@ export async function markPaired(
   return services.db.transaction(async (trx) => {
     const row = await AccountRow.query(trx).findById(accountId).forUpdate();
     if (!row || row.status === 'disconnected') return 'gone';
-    // A paired session that reconnected (a restart, a new worker): nothing changed, nothing to announce.
-    if (row.status === 'connected' && row.platformAccountId === device.phoneNumber) return 'connected';
+    // A paired session that reconnected (a restart, a new worker): nothing to announce; it is live again.
+    if (row.status === 'connected' && row.platformAccountId === device.phoneNumber) {
+      if (row.platformProblem) await AccountRow.query(trx).patch({ platformProblem: null }).where({ id: row.id });
+      return 'connected';
+    }
     const refusal = await pairingRefusal(trx, services.platforms, row, device.phoneNumber);
     if (refusal) {
       const lastError: AccountError = { code: 'platform_error', platformCode: null, at: new Date().toISOString(), message: refusal };
@@ -163,6 +166,18 @@ export async function markLoggedOut(db: Knex, accountId: string, detail: string)
       data: accountEventData(row, 'needs_reconnection', 'session_logged_out', detail),
     });
   });
+}
+
+/** What a paired account says while its session is not open (the service let go of it at its stop). */
+const RESUMING = 'The linked device is not connected: the service is resuming its session, and messages wait until it is open.';
+
+/** The service let go of these paired sessions: until each is open again, its account says so (markPaired clears it). */
+export async function markResuming(db: Knex, accountIds: string[]): Promise<void> {
+  if (accountIds.length === 0) return;
+  await AccountRow.query(db)
+    .patch({ platformProblem: RESUMING, updatedAt: new Date() })
+    .whereIn('id', accountIds)
+    .where({ status: 'connected' });
 }
 
 /** The pairing window ended unscanned: the account stays `pending`, now with `pairing_expired`. */

@@ -4,9 +4,9 @@ import type { LiveSessions, QrchatAdapter } from '../../platforms/qrchat/adapter
 import type { CloseReason, DriverEvents, DriverSocket } from '../../platforms/qrchat/driver.js';
 import type { Services } from '../../services.js';
 import { failQueuedSends, type QueuedSend, queuedSends, settleSend } from '../messaging/qrchat-outbox.js';
-import { markLoggedOut, markPaired, markWindowExpired } from './qrchat-accounts.js';
+import { markLoggedOut, markPaired, markResuming, markWindowExpired } from './qrchat-accounts.js';
 import { receiveDriverMessage, receiveDriverReceipt } from './qrchat-inbound.js';
-import { SealedAuthStore, type SessionRow, sessions, writeSession } from './qrchat-store.js';
+import { releaseSessions, SealedAuthStore, type SessionRow, sessions, writeSession } from './qrchat-store.js';
 
 export const OPEN_JOB = 'qrchat.open';
 /** A holder renews its leases well inside their length; a dead holder's sessions are taken over after it. */
@@ -48,6 +48,8 @@ export class QrchatSessions implements LiveSessions {
   private active = false;
   private stopped = false;
   private busy = false;
+  /** The tick running, if any: stopping waits for it, so a sweep under way cannot take a session after the release. */
+  private ticking: Promise<void> = Promise.resolve();
   private lastRenew = 0;
   private lastSweep = 0;
   /** Sends handed to a session's queue and not settled yet (by account and message id). */
@@ -60,7 +62,9 @@ export class QrchatSessions implements LiveSessions {
 
   start(): void {
     this.adapter.live = this;
-    this.ticker = setInterval(() => void this.tick(), TICK_MS);
+    this.ticker = setInterval(() => {
+      if (!this.busy) this.ticking = this.tick();
+    }, TICK_MS);
     this.ticker.unref();
   }
 
@@ -68,7 +72,7 @@ export class QrchatSessions implements LiveSessions {
   private async tick(): Promise<void> {
     if (this.busy || this.stopped) return;
     if (!this.services.scheduler.isProcessing()) {
-      if (this.active) this.stop();
+      if (this.active) void this.stop();
       return;
     }
     this.active = true;
@@ -374,11 +378,25 @@ export class QrchatSessions implements LiveSessions {
     return true;
   }
 
-  /** This process stops: every socket ends; the leases run out and another worker resumes the sessions. */
-  stop(): void {
+  /**
+   * This process stops running jobs (its shutdown, as the connect area's worker): every socket ends and the
+   * sessions are let go of at once, so that the next process to run jobs resumes them when it starts rather than
+   * once their leases run out. Until a session is open again its account says so; the phone keeps what people
+   * send to the number meanwhile, and gives it to the device when it is back.
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
     this.stopped = true;
     clearInterval(this.ticker);
+    const paired = [...this.live.values()].filter((live) => !live.pairing).map((live) => live.accountId);
     for (const accountId of [...this.live.keys()]) this.drop(accountId);
     if (this.adapter.live === this) this.adapter.live = null;
+    await this.ticking;
+    try {
+      await releaseSessions(this.services.db, this.holder);
+      await markResuming(this.services.db, paired);
+    } catch (error) {
+      this.services.logger.warn({ err: error }, 'qrchat: letting go of the sessions failed; they resume once their leases run out');
+    }
   }
 }

@@ -38,6 +38,18 @@ export async function writeSession(
   return updated > 0;
 }
 
+/** Lets go of every session `holder` holds; a paired one is no longer open, and the next holder connects it again. */
+export async function releaseSessions(db: Knex, holder: string): Promise<void> {
+  await sessions(db)
+    .where({ heldBy: holder })
+    .update({
+      heldBy: null,
+      leaseExpiresAt: null,
+      state: db.raw("CASE WHEN state = 'open' THEN 'connecting' ELSE state END") as unknown as SessionState,
+      updatedAt: new Date(),
+    });
+}
+
 /** A new pairing window: a new generation, fresh keys (a new pairing is a new linked device), nobody holding it. */
 export async function startWindow(trx: Knex, accountId: string, window: { expiresAt: Date; phoneNumber: string | null }): Promise<void> {
   const fields = {

@@ -2,6 +2,7 @@ import QRCode from 'qrcode';
 import type { components } from '../../../generated/api.js';
 import { type Handler, principalOf } from '../../http/handler.js';
 import type { Services } from '../../services.js';
+import type { BackgroundWorker } from '../area.js';
 import { assertWithinPlan } from '../usage/limits.js';
 import type { Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
@@ -26,8 +27,20 @@ export function qrchatJobs(services: Services): Record<string, (data: { accountI
   const adapter = services.platforms.get('qrchat');
   if (!adapter) return {};
   const manager = new QrchatSessions(services, adapter);
+  managers.set(services, manager);
   manager.start();
   return { [OPEN_JOB]: (data) => manager.open(data.accountId) };
+}
+
+/** The session manager of each service, for its worker's stop. */
+const managers = new WeakMap<Services, QrchatSessions>();
+
+/**
+ * The connect area's worker: nothing to start (the sessions start with the jobs); at shutdown it stops the
+ * sessions before the jobs and the pool stop, so they are let go of (QrchatSessions.stop) while it can write.
+ */
+export function qrchatWorker(services: Services): BackgroundWorker {
+  return { start: async () => {}, stop: async () => managers.get(services)?.stop() };
 }
 
 /**

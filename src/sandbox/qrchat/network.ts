@@ -38,11 +38,16 @@ export interface ShownMessage {
   read: boolean;
 }
 
+/** A message a person sent to the number, as a linked device receives it. */
+type Incoming = Parameters<FakeConnection['deliver']>[0];
+
 interface Device {
   id: string;
   phoneNumber: string;
   name: string;
   linked: boolean;
+  /** What people sent to the number while this device was not connected: it gets them when it connects again. */
+  waiting?: Incoming[];
 }
 
 /** What the fake servers keep across a restart: the devices linked (a driver resumes with their credentials), the next one's number. */
@@ -85,6 +90,9 @@ export class FakeConnection implements DriverSocket {
     this.device = device;
     this.state = 'open';
     this.events.open({ deviceId: device.id, phoneNumber: device.phoneNumber, name: device.name });
+    const waiting = device.waiting ?? [];
+    device.waiting = [];
+    for (const message of waiting) this.deliver(message);
   }
 
   /** The phone scanned the QR or entered the code: the link is made, then the servers force a restart. */
@@ -103,8 +111,9 @@ export class FakeConnection implements DriverSocket {
     if (this.state === 'open') this.events.receipt({ id, status, at: new Date() });
   }
 
-  deliver(message: { id: string; from: string; fromName: string | null; text: string }): void {
-    if (this.state === 'open') this.events.message({ ...message, sentAt: new Date() });
+  /** `sentAt` (ISO, as kept across a restart): when the person sent it, for a message the phone kept. */
+  deliver(message: { id: string; from: string; fromName: string | null; text: string; sentAt?: string }): void {
+    if (this.state === 'open') this.events.message({ ...message, sentAt: message.sentAt ? new Date(message.sentAt) : new Date() });
   }
 
   close(reason: Parameters<DriverEvents['closed']>[0]): void {
@@ -220,17 +229,25 @@ export class FakeQrNetwork {
     return 'unknown';
   }
 
-  /** A person writes from `from` to the number `to`: every open linked device of `to` receives it. */
+  /**
+   * A person writes from `from` to the number `to`: every open linked device of `to` receives it now (answered:
+   * how many), and every other device linked to it when it connects again, as the phone keeps it for them.
+   */
   send(to: string, from: string, fromName: string | null, text: string): number {
-    let reached = 0;
-    const id = `3EB0${randomBytes(10).toString('hex').toUpperCase()}`;
-    for (const connection of this.connections) {
-      if (connection.isOpen && connection.device?.phoneNumber === digits(to)) {
-        connection.deliver({ id, from: digits(from), fromName, text });
-        reached++;
-      }
+    const message: Incoming = {
+      id: `3EB0${randomBytes(10).toString('hex').toUpperCase()}`,
+      from: digits(from),
+      fromName,
+      text,
+      sentAt: new Date().toISOString(),
+    };
+    const open = [...this.connections].filter((connection) => connection.isOpen && connection.device?.phoneNumber === digits(to));
+    for (const connection of open) connection.deliver(message);
+    for (const device of this.devices.values()) {
+      if (device.linked && device.phoneNumber === digits(to) && !open.some((connection) => connection.device === device))
+        (device.waiting ??= []).push(message);
     }
-    return reached;
+    return open.length;
   }
 
   /** A linked device of `from` sends: the recipient's phone shows it once per message id, as the protocol's devices do. */

@@ -214,7 +214,7 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
       expect(JSON.parse(request!.rawBody).data).to.include({ accountId: id, text: 'still there?' });
       expect((await t.app.api.get(`/accounts/${id}`, { token: t.owner.key })).body.status).to.equal('connected');
     } finally {
-      other.stop();
+      await other.stop();
     }
   });
 
@@ -229,7 +229,7 @@ describeApi('qrchat — pairing a number by QR code, receiving its messages', (t
     try {
       await other.sweep();
     } finally {
-      other.stop();
+      await other.stop();
     }
     expect((await qrOf(started.body.id)).body).to.include({ state: 'idle', qr: null, pairingExpiresAt: null });
     expect((await t.app.api.get(`/accounts/${started.body.id}`, { token: t.owner.key })).body).to.include({
