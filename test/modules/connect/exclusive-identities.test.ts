@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
 import { newOwner, type TestOwner } from '../../support/owners.js';
 import { pairNumber, qrInState } from '../../support/sandbox/qrchat.js';
+import { connectPages, pendingConnection } from '../../support/sandbox/social-network.js';
 import { quiescent, until } from '../../support/wait.js';
 
 /** Messages stored for an account, as its owner lists them in its conversations. */
@@ -11,7 +12,7 @@ async function storedTexts(t: { app: { services: { db: any } } }, accountId: str
 }
 
 describeApi('connect — an identity whose events go to one place belongs to one owner', (t) => {
-  const { botchat, chatappCloud, qrchat } = t.sandbox;
+  const { botchat, chatappCloud, qrchat, socialNetwork } = t.sandbox;
   const connectBot = (owner: TestOwner, botToken: string, profileId = owner.profileId) =>
     t.app.api.post('/connect/botchat', { token: owner.key, body: { profileId, botToken } });
 
@@ -93,5 +94,19 @@ describeApi('connect — an identity whose events go to one place belongs to one
     await until(() => storedTexts(t, first), { done: (texts) => texts.length === 1, what: 'the message stored for the first owner' });
     await quiescent(t.app);
     expect(await storedTexts(t, started.body.id)).to.deep.equal([]);
+  });
+
+  it('a page two owners manage is connected by both, and a message to it reaches both', async () => {
+    const pat = await socialNetwork.newPerson({ pages: 1, adAccounts: 0 });
+    const other = await newOwner(t.app.api);
+    const accounts: string[] = [];
+    for (const owner of [t.owner, other]) {
+      const connected = await connectPages(t.app, owner, await pendingConnection(t.app, owner), pat.pageIds);
+      expect(connected.status, JSON.stringify(connected.body)).to.equal(201);
+      accounts.push(connected.body.data[0].id);
+    }
+    expect((await socialNetwork.sendMessage(pat.pageIds[0]!, 'for both of you')).webhookStatus).to.equal(200);
+    await quiescent(t.app);
+    for (const accountId of accounts) expect(await storedTexts(t, accountId)).to.deep.equal(['for both of you']);
   });
 });
