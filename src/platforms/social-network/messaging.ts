@@ -56,7 +56,7 @@ function classifySendError(status: number, body: unknown, headers?: Headers): Pl
  * their page-scoped id or privately to a comment's author. Outside the 24-hour window only with a message tag.
  */
 export class SocialNetworkMessaging implements MessageSender {
-  /** A page account's scopes are its tasks; a missing `pages_messaging` is the platform's (#200) refusal. */
+  /** Not checked before the call: a missing `pages_messaging` is the platform's (#200) refusal. */
   readonly scopes = [];
   readonly receipts = true;
   readonly replyWindowHours = 24;
