@@ -1,55 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { demoPrices } from './catalogue.js';
-
-/** Cards as the provider's test mode knows them: this one is declined, every other number pays. */
-export const DECLINED_CARD = '4000000000000002';
-
-type Obj = Record<string, unknown> & { id: string };
-/** A form-encoded body as parsed, brackets made into objects and arrays. */
-export type FormBody = Record<string, unknown>;
-
-export interface StripeEvent {
-  id: string;
-  object: 'event';
-  type: string;
-  created: number;
-  api_version: string;
-  livemode: false;
-  pending_webhooks: number;
-  request: { id: null; idempotency_key: null };
-  data: { object: Obj };
-}
-
-export interface AccountState {
-  seq: number;
-  /** The test clock: seconds added to the real time (advanced to renew subscriptions). */
-  clockOffset: number;
-  customers: Map<string, Obj>;
-  prices: Map<string, Obj>;
-  sessions: Map<string, Obj>;
-  portals: Map<string, Obj>;
-  subscriptions: Map<string, Obj>;
-  invoices: Map<string, Obj>;
-  creditNotes: Map<string, Obj>;
-  endpoints: Map<string, Obj>;
-  /** The card each customer pays with (set at checkout). */
-  cards: Map<string, string>;
-}
+import { type AccountState, DECLINED_CARD, type FormBody, type Obj, type StripeEvent, StripeRefusal } from './objects.js';
 
 const MONTH = 30 * 24 * 3600;
 const YEAR = 365 * 24 * 3600;
-
-/** A refusal in the provider's error format (`{"error": {type, code, message}}`). */
-export class StripeRefusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    message: string,
-    readonly code?: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * The provider's account in the sandbox: its objects and the subscription and invoice state machines. Every

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { type FormBody, type SandboxStripeAccount, StripeRefusal } from './account.js';
+import type { SandboxStripeAccount } from './account.js';
+import { type FormBody, StripeRefusal } from './objects.js';
 import { SANDBOX_BILLING } from './defaults.js';
 
 /** A fault the next API calls meet: a status before anything is done, or after the write (its answer lost). */

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { type FormBody, type SandboxStripeAccount, StripeRefusal } from './account.js';
+import type { SandboxStripeAccount } from './account.js';
+import { type FormBody, StripeRefusal } from './objects.js';
 import type { ApiFault } from './api.js';
 import { priceObject } from './catalogue.js';
 import type { Signing } from '../timestamped-signature.js';

@@ -1,5 +1,5 @@
 import { type Signing, timestampedSignature } from '../timestamped-signature.js';
-import type { StripeEvent } from './account.js';
+import type { StripeEvent } from './objects.js';
 import { SANDBOX_BILLING } from './defaults.js';
 
 /** How the next batch of events is delivered: faults the provider's deliveries really show. */

@@ -1,10 +1,11 @@
 import type Router from '@koa/router';
 import type { MountedSandbox, SandboxPart, StoredState } from '../sandbox-platform.js';
-import { type AccountState, SandboxStripeAccount } from './account.js';
+import { SandboxStripeAccount } from './account.js';
 import { type ApiFault, mountApi } from './api.js';
 import { mountControls } from './controls.js';
 import { SANDBOX_BILLING } from './defaults.js';
 import { EventDelivery } from './delivery.js';
+import type { AccountState } from './objects.js';
 import { mountPages } from './pages.js';
 
 /**

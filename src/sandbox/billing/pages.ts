@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { DECLINED_CARD, type SandboxStripeAccount, StripeRefusal } from './account.js';
+import type { SandboxStripeAccount } from './account.js';
+import { DECLINED_CARD, StripeRefusal } from './objects.js';
 
 const escape = (text: unknown) =>
   String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
