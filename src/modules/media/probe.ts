@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { imageSizeFromFile } from 'image-size/fromFile';
+import sharp from 'sharp';
 import { MediaRejectedError } from './errors.js';
 import type { MediaType } from './detect.js';
 
@@ -39,6 +40,23 @@ function unreadable(type: MediaType, why: string): MediaRejectedError {
   return new MediaRejectedError('unreadable', `The file looks like ${type.label} but cannot be read: ${why}.`);
 }
 
+/** The image types sharp decodes (its libvips reads no HEVC: a HEIC picture is read to its header only). */
+const DECODED_IMAGES = new Set(['image/jpeg', 'image/png', 'image/webp']);
+
+/**
+ * Decodes every pixel (on libuv's threads), so that a file cut short or damaged after its header is refused
+ * rather than stored with the dimensions its header claims. `stats` reads the whole picture without keeping it.
+ */
+async function decodeImage(path: string, type: MediaType): Promise<void> {
+  if (!DECODED_IMAGES.has(type.mimeType)) return;
+  try {
+    await sharp(path, { failOn: 'truncated' }).stats();
+  } catch (error) {
+    // "VipsJpeg: premature end of JPEG image": the decoder's words, without its name.
+    throw unreadable(type, (error as Error).message.split('\n')[0]!.replace(/^\w+: /, ''));
+  }
+}
+
 async function probeImage(path: string, type: MediaType): Promise<Probed> {
   let size: Awaited<ReturnType<typeof imageSizeFromFile>>;
   try {
@@ -47,6 +65,7 @@ async function probeImage(path: string, type: MediaType): Promise<Probed> {
     throw unreadable(type, (error as Error).message);
   }
   if (!size.width || !size.height) throw unreadable(type, 'it has no dimensions');
+  await decodeImage(path, type);
   // EXIF orientations 5–8 turn the picture a quarter: the width a person sees is the stored height.
   const turned = (size.orientation ?? 1) >= 5;
   return { ...NOTHING, width: turned ? size.height : size.width, height: turned ? size.width : size.height };
@@ -63,7 +82,16 @@ interface FfprobeStream {
   side_data_list?: Array<{ rotation?: number }>;
 }
 
-function runFfprobe(binary: string, path: string, demuxer: string): Promise<{ streams?: FfprobeStream[]; format?: { duration?: string } }> {
+interface FfprobeOutput {
+  streams?: FfprobeStream[];
+  format?: { duration?: string };
+}
+
+/**
+ * ffprobe reading every packet of the file (`-count_packets`), not just its header: a file cut short or damaged
+ * further in says so on stderr (it still exits 0), and is refused with ffprobe's last word on it.
+ */
+function runFfprobe(binary: string, path: string, demuxer: string): Promise<FfprobeOutput> {
   const args = [
     '-v',
     'error',
@@ -78,13 +106,25 @@ function runFfprobe(binary: string, path: string, demuxer: string): Promise<{ st
     '-show_entries',
     'format=duration:stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate' +
       ':stream_disposition=attached_pic:stream_side_data=rotation',
+    '-count_packets',
     `file:${path}`,
   ];
   return new Promise((resolve, reject) => {
     execFile(binary, args, { timeout: PROBE_TIMEOUT_MS, maxBuffer: 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(Object.assign(error, { stderr: String(stderr).trim().split('\n')[0] }));
+      const problems = String(stderr).trim();
+      if (error) return reject(Object.assign(error, { stderr: problems.split('\n')[0] }));
+      // "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x…] stream 0, offset 0x1049: partial file": the words, without the reader.
+      if (problems)
+        return reject(
+          Object.assign(new Error('damaged'), {
+            stderr: problems
+              .split('\n')
+              .at(-1)!
+              .replace(/^\[[^\]]*\] /, ''),
+          }),
+        );
       try {
-        return resolve(JSON.parse(stdout) as { streams?: FfprobeStream[]; format?: { duration?: string } });
+        return resolve(JSON.parse(stdout) as FfprobeOutput);
       } catch (parseError) {
         return reject(parseError);
       }
@@ -100,7 +140,7 @@ function rate(fraction: string | undefined): number | null {
 
 async function probeStreams(path: string, type: MediaType, ffprobePath: string | undefined): Promise<Probed> {
   const binary = ffprobeBinary(ffprobePath);
-  let output: Awaited<ReturnType<typeof runFfprobe>>;
+  let output: FfprobeOutput;
   try {
     output = await runFfprobe(binary, path, type.demuxer!);
   } catch (error) {
@@ -129,7 +169,10 @@ async function probeStreams(path: string, type: MediaType, ffprobePath: string |
   };
 }
 
-/** Dimensions of images (image-size); dimensions, duration, codec and frame rate of the rest (ffprobe). */
+/**
+ * Dimensions of images (image-size; every pixel decoded by sharp); dimensions, duration, codec and frame rate of
+ * the rest (ffprobe, every packet read).
+ */
 export async function probe(path: string, type: MediaType, ffprobePath: string | undefined): Promise<Probed> {
   if (type.kind === 'image') return probeImage(path, type);
   if (!type.demuxer) return NOTHING;

@@ -128,6 +128,21 @@ describeApi('media — /upload, /media/{id}, /media/{id}/file', { settings: { me
       expect(empty.body.errors[0].code).to.equal('unreadable');
     });
 
+    it('reads the whole file: a JPEG or an MP4 cut short after its header is refused (422 unreadable, naming the damage)', async () => {
+      const jpeg = await upload(t.app, t.owner.key, { bytes: fixture('tiny.jpg').subarray(0, 500), filename: 'cut.jpg' });
+      expect(jpeg.status, jpeg.text).to.equal(422);
+      expect(jpeg.body.errors[0].code).to.equal('unreadable');
+      expect(jpeg.body.detail).to.equal('The file looks like JPEG but cannot be read: premature end of JPEG image.');
+      const video = await upload(t.app, t.owner.key, { bytes: fixture('tiny.mp4').subarray(0, 1500), filename: 'cut.mp4' });
+      expect(video.status, video.text).to.equal(422);
+      expect(video.body.errors[0].code).to.equal('unreadable');
+      expect(video.body.detail).to.match(/^The file looks like MP4 but cannot be read: .*partial file\.$/);
+      expect((await t.app.services.db('media').where({ ownerId: t.owner.ownerId })).map((row) => row.filename)).to.not.include.members([
+        'cut.jpg',
+        'cut.mp4',
+      ]);
+    });
+
     it("refuses a file over its kind's limit with 422 too_large, saying the size and the limit", async () => {
       const noisy = png(160, 120, () => [...randomBytes(3)] as [number, number, number]);
       expect(noisy.length).to.be.greaterThan(50 * KIB);
