@@ -2,6 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { components } from '../../../generated/api.js';
 import { ValidationFailedError } from '../../lib/errors.js';
 import type { ChatappPayload, ChatappSender, ChatappTemplate, MessageKind, SentPart } from '../../platforms/capabilities/messaging.js';
+import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
@@ -74,7 +75,7 @@ export async function sendChatappMessage(
     'chatapp',
     async (adapter, account, row) => {
       if (body.type !== 'template') await assertReplyWindowOpen(services.db, row, to, WINDOW_HOURS);
-      const { payload, text } = await payloadOf(services, principal, adapter.chatapp, account, to, body);
+      const { payload, text, file = null } = await payloadOf(services, principal, adapter.chatapp, account, to, body);
       const written = await writeOnce<SentPart[]>(services.db, {
         ownerId: row.ownerId,
         accountId: row.id,
@@ -84,7 +85,7 @@ export async function sendChatappMessage(
         send: async () => {
           const sent = await adapter.chatapp.sendNative(account, payload);
           return [
-            { platformMessageId: sent.platformMessageId, platformConversationId: sent.waId, kind: KINDS[body.type], text, media: null },
+            { platformMessageId: sent.platformMessageId, platformConversationId: sent.waId, kind: KINDS[body.type], text, media: file },
           ];
         },
         // The chat app reports receipts (ChatappCloudMessaging.receipts).
@@ -101,7 +102,7 @@ export async function sendChatappMessage(
   );
 }
 
-/** The cloud API's message, and the text to keep on the stored one (the rendered template, the caption). */
+/** The cloud API's message, and the text and upload to keep on the stored one (the rendered template, the caption). */
 async function payloadOf(
   services: Services,
   principal: Principal,
@@ -109,7 +110,7 @@ async function payloadOf(
   account: AdapterAccount,
   to: string,
   body: ChatappMessageSend,
-): Promise<{ payload: ChatappPayload; text: string | null }> {
+): Promise<{ payload: ChatappPayload; text: string | null; file?: PublishMedia | null }> {
   const base = { to, ...(body.replyToMessageId ? { replyTo: body.replyToMessageId } : {}) };
   const link = async (media: Pick<MediaMember, 'mediaId' | 'link'>) => (await mediaOf(services, principal, body.type, media)).url;
   switch (body.type) {
@@ -132,12 +133,14 @@ async function payloadOf(
       return templatePayload(sender, account, base, body.template!, link);
     default: {
       const media = body[body.type]!;
+      // The upload sent is the stored message's attachment; a link of the caller's is not ours to list.
+      const { url, file } = await mediaOf(services, principal, body.type, media);
       const content = {
-        link: await link(media),
+        link: url,
         ...(media.caption && body.type !== 'audio' ? { caption: media.caption } : {}),
         ...(media.filename && body.type === 'document' ? { filename: media.filename } : {}),
       };
-      return { payload: { ...base, type: body.type, content }, text: media.caption ?? null };
+      return { payload: { ...base, type: body.type, content }, text: media.caption ?? null, file };
     }
   }
 }

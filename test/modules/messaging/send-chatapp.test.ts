@@ -40,6 +40,10 @@ describeApi('sending messages — chatapp-cloud', (t) => {
     });
     expect(sent.status, sent.text).to.equal(201);
     expect(sent.body.data.map((m: { type: string }) => m.type)).to.deep.equal(['text', 'image']);
+    expect(sent.body.data[1].attachments.map((a: { type: string; mediaId: string }) => [a.type, a.mediaId])).to.deep.equal([
+      ['image', photo],
+    ]);
+    expect((await read(accountId, sent.body.data[1].id)).attachments).to.deep.equal(sent.body.data[1].attachments);
     const onPlatform = await chatappCloud.onPlatform(number.phoneNumberId);
     expect(onPlatform.map((m) => [m.to, m.type])).to.deep.equal([
       [ana, 'text'],
@@ -49,7 +53,7 @@ describeApi('sending messages — chatapp-cloud', (t) => {
     expect(conversations, 'the answer is in the conversation Ana started').to.have.length(1);
   });
 
-  it('chatapp/send: text, buttons, a reaction and media; each stored with the wamid', async () => {
+  it('chatapp/send: text, buttons, a reaction and media; each stored with the wamid, an uploaded image listed as its attachment', async () => {
     const { accountId, number } = await numberAnaWroteTo();
     const photo = await uploadPhoto(t.app, t.owner);
     const to = '+49 151 12345678'.replace(/ /g, '');
@@ -72,6 +76,8 @@ describeApi('sending messages — chatapp-cloud', (t) => {
     expect(reaction.status, reaction.text).to.equal(201);
     const image = await chatapp(accountId, { to, type: 'image', image: { mediaId: photo, caption: 'Our terrace' } });
     expect(image.body).to.include({ type: 'image', text: 'Our terrace' });
+    expect(image.body.attachments.map((a: { type: string; mediaId: string }) => [a.type, a.mediaId])).to.deep.equal([['image', photo]]);
+    expect((await read(accountId, image.body.id)).attachments).to.deep.equal(image.body.attachments);
     const onPlatform = await chatappCloud.onPlatform(number.phoneNumberId);
     expect(onPlatform.map((m) => m.type)).to.deep.equal(['text', 'interactive', 'reaction', 'image']);
     expect(onPlatform[1]!.content.action.buttons).to.have.length(2);

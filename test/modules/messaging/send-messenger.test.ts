@@ -19,7 +19,7 @@ describeApi('sending messages — social_network Messenger', (t) => {
   const send = (accountId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
     t.app.api.post(`/accounts/${accountId}/messages`, { token: t.owner.key, body, headers });
 
-  it('answers within the window: text, then each file as a message of its own, every id answered', async () => {
+  it('answers within the window: text, then each file as a message of its own listing it as its attachment, every id answered', async () => {
     const page = await pageLenaWroteTo();
     const photo = await uploadPhoto(t.app, t.owner);
     const sent = await send(page.accountId, { conversationId: page.conversationId, text: 'Yes: 3-5 days.', mediaIds: [photo] });
@@ -31,6 +31,10 @@ describeApi('sending messages — social_network Messenger', (t) => {
       [lena, null, 'image'],
     ]);
     expect(sent.body.data.map((m: { platformMessageId: string }) => m.platformMessageId)).to.deep.equal(onPlatform.map((m) => m.mid));
+    const image = sent.body.data[1];
+    expect(image.attachments.map((a: { type: string; mediaId: string }) => [a.type, a.mediaId])).to.deep.equal([['image', photo]]);
+    const stored = await t.app.api.get(`/accounts/${page.accountId}/messages/${image.id}`, { token: t.owner.key });
+    expect(stored.body.attachments).to.deep.equal(image.attachments);
   });
 
   it('to a person the page has no one by: 422 recipient_not_found with the platform’s words (not recipient_blocked); nothing sent', async () => {
