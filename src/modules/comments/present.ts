@@ -19,8 +19,24 @@ async function replyCounts(db: Knex, accountId: string, rows: CommentRow[]): Pro
   return new Map(counts.map(({ parentId, count }) => [parentId, Number(count)]));
 }
 
+/**
+ * Which of these comments were answered privately (a message stored as the reply to it): a platform takes one
+ * private reply per comment, so those can take none more, whatever the platform said when the comment came.
+ */
+async function answeredPrivately(db: Knex, accountId: string, rows: CommentRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const answered = (await db('messages')
+    .distinct('replyToCommentId')
+    .where({ accountId })
+    .whereIn(
+      'replyToCommentId',
+      rows.map((row) => row.platformCommentId),
+    )) as Array<{ replyToCommentId: string }>;
+  return new Set(answered.map((message) => message.replyToCommentId));
+}
+
 export async function presentComments(db: Knex, accountId: string, rows: CommentRow[]): Promise<Map<string, Comment>> {
-  const replies = await replyCounts(db, accountId, rows);
+  const [replies, answered] = await Promise.all([replyCounts(db, accountId, rows), answeredPrivately(db, accountId, rows)]);
   return new Map(
     rows.map((row) => [
       row.id,
@@ -40,7 +56,7 @@ export async function presentComments(db: Knex, accountId: string, rows: Comment
           canHide: row.canHide,
           canDelete: row.canDelete,
           canReply: row.canReply,
-          canReplyPrivately: row.canReplyPrivately,
+          canReplyPrivately: row.canReplyPrivately && !answered.has(row.platformCommentId),
         },
         createdAt: row.writtenAt.toISOString(),
         updatedAt: row.updatedAt.toISOString(),

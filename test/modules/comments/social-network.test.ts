@@ -65,6 +65,20 @@ describeApi('comments — social_network pages', (t) => {
     });
   });
 
+  it('a comment answered privately can take no other private reply: canReplyPrivately turns false', async () => {
+    const page = await pageWithPost();
+    const { comment } = await socialNetwork.comment(page.postId, 'Is it back in stock?', { from: lena });
+    await quiescent(t.app);
+    const read = async () => (await list(page.accountId)).find((c) => c.commentId === comment.id)!.capabilities;
+    expect(await read()).to.include({ canReplyPrivately: true });
+    const answered = await t.app.api.post(`/accounts/${page.accountId}/messages`, {
+      token: t.owner.key,
+      body: { commentId: comment.id, text: 'It is: sent you the link.' },
+    });
+    expect(answered.status, JSON.stringify(answered.body)).to.equal(201);
+    expect(await read()).to.include({ canReplyPrivately: false, canReply: true });
+  });
+
   it("a post's first list reads its comments from the platform once; later lists read the store", async () => {
     const page = await connectNewPage(t.app, t.owner);
     // Made in the app before anything was listed: no webhook told the service about these.
