@@ -4969,10 +4969,13 @@ export interface components {
              *     received), the last call failed for a passing reason (rate limit, platform outage), or the token
              *     expires within 7 days.
              *     `unhealthy`: not usable until the user acts (`status` is `needs_reconnection` or `pending`).
+             *     `unchecked`: connected, but nothing has told the service yet whether it works: no call to the platform
+             *     with it has succeeded or failed and its platform side has not been checked (`checkedAt` is `null`); the
+             *     periodic check or the first use says.
              * @example degraded
              * @enum {string}
              */
-            health: "healthy" | "degraded" | "unhealthy";
+            health: "healthy" | "degraded" | "unhealthy" | "unchecked";
             /**
              * @description What the user must do. `none`: nothing. `reconnect`: connect the account again (OAuth for OAuth
              *     platforms, new credentials for `chatapp-cloud` and `botchat`) before `tokenExpiresAt` or now; also

@@ -52,6 +52,7 @@ export function presentHealth(row: AccountRow, { refreshable, paired }: HealthFa
     row.lastError !== null &&
     (row.lastError.code === 'rate_limited' || row.lastError.code === 'platform_unavailable') &&
     (row.lastSuccessAt === null || Date.parse(row.lastError.at) > row.lastSuccessAt.getTime());
+  const checkedAt = latest([row.lastError ? new Date(row.lastError.at) : null, row.lastSuccessAt, row.platformCheckedAt]);
   let health: AccountHealth['health'] = 'healthy';
   let action: AccountHealth['action'] = 'none';
   let message = 'Connected and working.';
@@ -82,6 +83,9 @@ export function presentHealth(row: AccountRow, { refreshable, paired }: HealthFa
     health = 'degraded';
     action = 'reconnect';
     message = 'The token expires within 7 days and cannot be refreshed; reconnect the account.';
+  } else if (checkedAt === null) {
+    health = 'unchecked';
+    message = 'Connected, not checked yet: the service has neither used it nor checked it at the platform since it was connected.';
   }
   return {
     accountId: row.id,
@@ -96,6 +100,6 @@ export function presentHealth(row: AccountRow, { refreshable, paired }: HealthFa
     tokenExpiresAt: row.tokenExpiresAt?.toISOString() ?? null,
     lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
     lastError: row.lastError,
-    checkedAt: latest([row.lastError ? new Date(row.lastError.at) : null, row.lastSuccessAt, row.platformCheckedAt])?.toISOString() ?? null,
+    checkedAt: checkedAt?.toISOString() ?? null,
   };
 }

@@ -15,6 +15,17 @@ describeApi('account health — the platform side checked', (t) => {
     expect(dropped.status).to.equal(200);
   };
 
+  it('a bot just connected says it is not checked yet, not that it works, until the first check', async () => {
+    const { accountId } = await connectBot(t.app, t.owner);
+    const unchecked = await healthOf(accountId);
+    expect(unchecked).to.include({ status: 'connected', health: 'unchecked', action: 'none', checkedAt: null });
+    expect(unchecked.message).to.include('not checked yet');
+    await checkPlatformSides(t.app.services);
+    const checked = await healthOf(accountId);
+    expect(checked).to.include({ health: 'healthy', action: 'none', message: 'Connected and working.' });
+    expect(checked.checkedAt).to.be.a('string');
+  });
+
   it('a bot whose webhook is no longer ours is degraded, says to connect it again, and connecting it again repairs it', async () => {
     const { accountId, token } = await connectBot(t.app, t.owner);
     await checkPlatformSides(t.app.services);

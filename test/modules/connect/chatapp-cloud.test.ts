@@ -48,7 +48,7 @@ describeApi('chatapp-cloud — connecting a cloud API number, receiving its mess
       connected.body.id,
     ]);
     const health = await t.app.api.get('/accounts/health', { token: t.owner.key });
-    expect(health.body.data[0]).to.include({ accountId: connected.body.id, health: 'healthy', action: 'none' });
+    expect(health.body.data[0]).to.include({ accountId: connected.body.id, health: 'unchecked', action: 'none' });
     const [request] = await t.inbox.waitFor(1);
     assertSigned(request!, connectedHook.body.secret);
     expect(JSON.parse(request!.rawBody).data).to.include({ accountId: connected.body.id, platform: 'chatapp-cloud', status: 'connected' });
