@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/api.js';
+import type { AdapterAccount } from '../types.js';
 
 /** An ad account a person's grant reaches, as the platform lists it. */
 export interface UsableAdAccount {
@@ -19,15 +20,21 @@ export interface AdAccountPage {
 }
 
 /**
- * Ads. Today: the ad accounts a person's grant reaches, to choose among and connect with the grant's user token
- * (a platform whose consent itself names the ad accounts grants them with the OAuth flow instead, see
- * `ConnectingFlow.adAccounts`). What the ads area needs of connected ad accounts joins here.
+ * Ads, the same on every ad platform. Today: the ad accounts a person's grant reaches, to choose among and
+ * connect with the grant's token (a platform whose consent itself names the ad accounts grants them with the
+ * OAuth flow as well, see `ConnectingFlow.adAccounts`), and a connected one read again. What the ads area needs of
+ * connected ad accounts (an `AdapterAccount` whose `platformAccountId` is the ad account's id there) joins here.
  */
 export interface Ads {
-  /** One page of the ad accounts the user token may use. */
+  /** One page of the ad accounts the token may use. */
   adAccounts(userToken: string, limit: number, after?: string): Promise<AdAccountPage>;
-  /** The chosen ones among all of them (walking the list), by id; those not found are absent. */
+  /** The chosen ones among all of them, by id; those not found are absent. */
   findAdAccounts(userToken: string, ids: string[]): Promise<Map<string, UsableAdAccount>>;
-  /** Subscribes the service's app to the ad account's webhooks (issues, status changes). */
-  subscribeAdAccount(adAccountId: string, userToken: string): Promise<void>;
+  /**
+   * A connected ad account as the platform shows it now (its status, its name). Its token refused, or no longer
+   * reaching it, is a `PlatformError` (`auth_expired`, `permission_revoked`).
+   */
+  adAccount(account: AdapterAccount): Promise<UsableAdAccount>;
+  /** Subscribes the service's app to the ad account's webhooks (issues, status changes), where a platform wants that per ad account. */
+  subscribeAdAccount?(adAccountId: string, userToken: string): Promise<void>;
 }

@@ -89,11 +89,14 @@ export function hasAdsPermission(grant: PendingGrant): boolean {
 
 /**
  * `social_network`: pages and ad accounts over the Graph API. The login dialog grants a user token, made
- * long-lived (about 60 days; there is no refresh token, an expired one needs a new login); the pages come with
- * page tokens that do not expire. The user chooses pages and ad accounts after consent (a pending connection).
+ * long-lived (about 60 days; there is no refresh token: a valid one is exchanged for a new one, an expired one needs
+ * a new login); the pages come with page tokens that do not expire. The user chooses pages and ad accounts after
+ * consent (a pending connection); ad accounts keep the user token.
  */
 export class SocialNetworkAdapter implements OAuthAdapter {
   readonly id = 'social_network' as const;
+  /** A 60-day user token is exchanged 10 days ahead, so a run that fails leaves days to try again. */
+  readonly refreshAheadMs = 10 * 24 * 3600 * 1000;
   /** The pages a grant's user manages, to choose among (a pending connection). */
   readonly pages: SocialNetworkPages;
   readonly ads: SocialNetworkAds;
@@ -166,6 +169,15 @@ export class SocialNetworkAdapter implements OAuthAdapter {
         extra: { userId: me.id, scopes: scopes.join(','), expiresAt: grant.expiresAt?.toISOString() ?? '' },
       };
     },
+  };
+
+  /** The long-lived user token (an ad account's) exchanged, while still valid, for a new one of about 60 days. */
+  readonly refresh = async (credentials: Credentials) => {
+    const long = await this.token({ grant_type: 'fb_exchange_token', fb_exchange_token: credentials.accessToken });
+    return {
+      credentials: { ...credentials, accessToken: long.access_token },
+      tokenExpiresAt: long.expires_in ? new Date(Date.now() + long.expires_in * 1000) : null,
+    };
   };
 
   /**

@@ -1,5 +1,7 @@
 import type { AdAccountPage, Ads, UsableAdAccount } from '../capabilities/ads.js';
+import { PlatformError } from '../errors.js';
 import { type GraphList, nextCursorOf } from '../meta/graph.js';
+import type { AdapterAccount } from '../types.js';
 import type { SocialNetworkClient } from './client.js';
 import { findListed, SCAN_LIMIT } from './listing.js';
 
@@ -39,7 +41,7 @@ function adAccount(raw: GraphAdAccount): UsableAdAccount {
   };
 }
 
-/** The ad accounts a user may use (`GET /me/adaccounts`), read with the user token a pending connection keeps. */
+/** The ad accounts a user may use (`GET /me/adaccounts`), read with the user token a pending connection or an ad account keeps. */
 export class SocialNetworkAds implements Ads {
   constructor(
     private readonly client: SocialNetworkClient,
@@ -56,6 +58,13 @@ export class SocialNetworkAds implements Ads {
 
   findAdAccounts(userToken: string, ids: string[]): Promise<Map<string, UsableAdAccount>> {
     return findListed(ids, (after) => this.adAccounts(userToken, SCAN_LIMIT, after));
+  }
+
+  /** Found among the user's ad accounts: one the person can no longer use is not listed there any more. */
+  async adAccount(account: AdapterAccount): Promise<UsableAdAccount> {
+    const found = (await this.findAdAccounts(account.credentials.accessToken, [account.platformAccountId])).get(account.platformAccountId);
+    if (!found) throw new PlatformError('permission_revoked', 'the person who connected the ad account can no longer use it');
+    return found;
   }
 
   async subscribeAdAccount(adAccountId: string, userToken: string): Promise<void> {

@@ -102,6 +102,17 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
     answer(ctx, 0, 'OK', { access_token: accessToken, advertiser_ids: code.advertiserIds, scope: [1, 2, 3, 4] });
   });
 
+  /** The advertisers a token reaches; the app authenticates itself as well. */
+  router.get('/short_video_ads/open_api/v1.3/oauth2/advertiser/get/', (ctx) => {
+    if (ctx.query.app_id !== SANDBOX_ADS_APP.appId || ctx.query.secret !== SANDBOX_ADS_APP.secret)
+      return answer(ctx, 40101, 'The app_id or secret is invalid.');
+    const token = authorised(ctx);
+    if (!token) return;
+    answer(ctx, 0, 'OK', {
+      list: token.advertiserIds.map((id) => ({ advertiser_id: id, advertiser_name: advertisers.get(id)?.name ?? id })),
+    });
+  });
+
   router.get('/short_video_ads/open_api/v1.3/advertiser/info/', (ctx) => {
     const token = authorised(ctx);
     if (!token) return;
