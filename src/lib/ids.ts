@@ -45,7 +45,22 @@ export type IdPrefix =
   | 'pset'
   | 'req';
 
+declare const kind: unique symbol;
+
+/** An id of one kind of object: a string still, but one kind's id does not type-check where another kind's is expected. */
+export type Id<P extends IdPrefix> = string & { readonly [kind]: P };
+export type AccountId = Id<'acc'>;
+export type AdAccountId = Id<'adacc'>;
+
 /** An opaque, time-sortable id: the prefix, `_`, and a lowercase ULID. */
-export function newId(prefix: IdPrefix): string {
-  return `${prefix}_${nextUlid().toLowerCase()}`;
+export function newId<P extends IdPrefix>(prefix: P): Id<P> {
+  return `${prefix}_${nextUlid().toLowerCase()}` as Id<P>;
+}
+
+/**
+ * An id the service was given (a request's path or body, another area's row), taken as the kind of id its place
+ * names: where it is of another kind, its own prefix makes it match nothing (a 404), never the wrong object.
+ */
+export function idOf<P extends IdPrefix>(_prefix: P, given: string): Id<P> {
+  return given as Id<P>;
 }

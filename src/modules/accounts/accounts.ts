@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
+import type { Model, QueryBuilder } from 'objection';
 import type { components } from '../../../generated/api.js';
-import { newId } from '../../lib/ids.js';
+import { type AccountId, newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { PlatformError } from '../../platforms/errors.js';
@@ -11,13 +12,38 @@ import { emitEvent } from '../events/emit.js';
 import { AccountAlreadyConnectedError } from './errors.js';
 import { accountEventData } from './events.js';
 import { assertIdentityFree } from './identity.js';
-import { type AccountError, AccountRow } from './models.js';
+import { type AccountError, AccountRow, type ConnectionId, connectionModel, platformIdOf } from './models.js';
 import { type HealthFacts, presentAccount, presentHealth } from './present.js';
 import { assertWithinPlan } from '../usage/limits.js';
 import { findProfile } from './profiles.js';
-import { adapterAccount, findAccount } from './read.js';
+import { adapterAccount, findConnection } from './read.js';
 
 type Account = components['schemas']['Account'];
+
+/**
+ * A page of the owner's accounts or ad accounts, newest first, within the caller's profiles: `status` or, by
+ * default, all but the disconnected ones. `query` is the model's query with the list's own filters applied.
+ */
+export async function listed<M extends Model & { id: string }, R>(
+  query: QueryBuilder<M, M[]>,
+  db: Knex,
+  principal: Principal,
+  page: PageRequest,
+  filters: { profileId?: string; platform?: string; status?: string },
+  present: (row: M) => R,
+): Promise<Page<R>> {
+  query
+    .where('ownerId', principal.ownerId)
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
+  const profiles = await listedProfiles(db, principal, filters.profileId);
+  if (profiles) query.whereIn('profileId', profiles);
+  if (filters.platform) query.where('platform', filters.platform);
+  if (filters.status) query.where('status', filters.status);
+  else query.whereNot('status', 'disconnected');
+  if (page.after) query.where('id', '<', page.after);
+  return toPage(await query, page, present);
+}
 
 export async function listAccounts(
   db: Knex,
@@ -30,18 +56,9 @@ export async function listAccounts(
     status?: string;
   },
 ): Promise<Page<Account>> {
-  const query = AccountRow.query(db)
-    .where({ ownerId: principal.ownerId })
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1);
-  const profiles = await listedProfiles(db, principal, filters.profileId);
-  if (profiles) query.whereIn('profileId', profiles);
-  if (filters.platform) query.where({ platform: filters.platform });
+  const query = AccountRow.query(db);
   if (filters.kind) query.where({ kind: filters.kind });
-  if (filters.status) query.where({ status: filters.status });
-  else query.whereNot({ status: 'disconnected' });
-  if (page.after) query.where('id', '<', page.after);
-  return toPage(await query, page, presentAccount);
+  return listed(query, db, principal, page, filters, presentAccount);
 }
 
 /** Health from the records (no platform is called); `needsAction` filters within each page. */
@@ -56,16 +73,10 @@ export async function listAccountHealth(
   },
   factsOf: (platform: string) => HealthFacts,
 ): Promise<Page<components['schemas']['AccountHealth']>> {
-  const query = AccountRow.query(db)
-    .where({ ownerId: principal.ownerId })
-    .whereNot({ status: 'disconnected' })
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1);
-  const profiles = await listedProfiles(db, principal, filters.profileId);
-  if (profiles) query.whereIn('profileId', profiles);
-  if (filters.platform) query.where({ platform: filters.platform });
-  if (page.after) query.where('id', '<', page.after);
-  const result = toPage(await query, page, (row) => presentHealth(row, factsOf(row.platform)));
+  const { profileId, platform } = filters;
+  const result = await listed(AccountRow.query(db), db, principal, page, { profileId, platform }, (row) =>
+    presentHealth(row, factsOf(row.platform)),
+  );
   if (filters.needsAction === undefined) return result;
   return { ...result, data: result.data.filter((entry) => (entry.action !== 'none') === filters.needsAction) };
 }
@@ -83,7 +94,7 @@ export async function saveConnectedAccount(
     platform: string;
     identity: PlatformIdentity;
     credentials: Credentials;
-    id?: string;
+    id?: AccountId;
   },
   outer?: Knex.Transaction,
 ): Promise<{ row: AccountRow; created: boolean }> {
@@ -168,26 +179,29 @@ export function accountErrorOf(error: PlatformError): AccountError {
 }
 
 /**
- * Records what a platform call taught us about an account. Credentials refused mark it `needs_reconnection`
- * and emit `account.needs_reconnection` (never `account.disconnected`: the user did not disconnect it here); a
- * success is noted as `noteSuccesses` notes it, at most once a minute.
+ * Records what a platform call taught us about an account or ad account. Credentials refused mark it
+ * `needs_reconnection` and emit `account.needs_reconnection` (never `account.disconnected`: the user did not
+ * disconnect it here); a success is noted as `noteSuccesses` notes it, at most once a minute.
  */
-export async function recordPlatformOutcome(db: Knex, accountId: string, error: PlatformError | null): Promise<void> {
-  if (!error) return noteSuccesses(db, [accountId]);
+export async function recordPlatformOutcome(db: Knex, id: ConnectionId, error: PlatformError | null): Promise<void> {
+  if (!error) return noteSuccesses(db, [id]);
+  const model = connectionModel(id);
   await db.transaction(async (trx) => {
-    const row = await AccountRow.query(trx).findById(accountId).forUpdate();
+    const row = await model.query(trx).findById(id).forUpdate();
     if (!row) return;
     const lastError = accountErrorOf(error);
     if (!error.needsReconnection || row.status !== 'connected') {
-      await AccountRow.query(trx)
+      await model
+        .query(trx)
         .patch({ lastError: lastError as never, updatedAt: new Date() })
-        .where({ id: accountId });
+        .where({ id });
       return;
     }
     const statusReason = error.kind === 'permission_revoked' ? 'permission_missing' : 'token_revoked';
-    await AccountRow.query(trx)
+    await model
+      .query(trx)
       .patch({ status: 'needs_reconnection', statusReason, lastError: lastError as never, updatedAt: new Date() })
-      .where({ id: accountId });
+      .where({ id });
     await emitEvent(trx, {
       ownerId: row.ownerId,
       profileId: row.profileId,
@@ -202,41 +216,46 @@ const SUCCESS_NOTE_MS = 60_000;
 /** When this process may next note each account's success (ids are unique across databases: one table serves all). */
 const nextSuccessNote = new Map<string, number>();
 
-/** Notes that the platform accepted the accounts' credentials just now, at most once a minute per account. */
-export async function noteSuccesses(db: Knex, accountIds: string[]): Promise<void> {
+/** Notes that the platform accepted the accounts' (or ad accounts') credentials just now, at most once a minute each. */
+export async function noteSuccesses(db: Knex, ids: ConnectionId[]): Promise<void> {
   // Asked of the database once a minute per account by this process, and of the row only when another process has
   // not just done it; skipped while locked, so a busy account is not a lock every batch queues on.
   const now = Date.now();
-  const due = accountIds.filter((id) => (nextSuccessNote.get(id) ?? 0) <= now);
+  const due = ids.filter((id) => (nextSuccessNote.get(id) ?? 0) <= now);
   if (due.length === 0) return;
   if (nextSuccessNote.size >= 10_000) nextSuccessNote.clear();
   for (const id of due) nextSuccessNote.set(id, now + SUCCESS_NOTE_MS);
-  await db.raw(
-    `
-    UPDATE accounts SET last_success_at = now() WHERE id IN (
-      SELECT id FROM accounts WHERE id = ANY(?) AND (last_success_at IS NULL OR last_success_at < now() - interval '1 minute')
-      ORDER BY id FOR UPDATE SKIP LOCKED)`,
-    [due],
-  );
+  for (const { tableName } of new Set(due.map(connectionModel))) {
+    await db.raw(
+      `
+      UPDATE ?? SET last_success_at = now() WHERE id IN (
+        SELECT id FROM ?? WHERE id = ANY(?) AND (last_success_at IS NULL OR last_success_at < now() - interval '1 minute')
+        ORDER BY id FOR UPDATE SKIP LOCKED)`,
+      [tableName, tableName, due],
+    );
+  }
 }
 
 /**
- * Disconnects from the service: revokes at the platform where it can (best effort), forgets the credentials,
- * keeps the record, emits `account.disconnected`. A second DELETE changes nothing and emits nothing.
+ * Disconnects an account or ad account from the service: revokes at the platform where it can (best effort),
+ * forgets the credentials, keeps the record, emits `account.disconnected`. A second DELETE changes nothing and
+ * emits nothing.
  */
-export async function disconnectAccount(services: Services, principal: Principal, id: string): Promise<void> {
-  const row = await findAccount(services.db, principal, id);
+export async function disconnect(services: Services, principal: Principal, id: ConnectionId): Promise<void> {
+  const row = await findConnection(services.db, principal, id);
   if (row.status === 'disconnected') return;
   const adapter = services.platforms.get(row.platform);
-  if (adapter?.revoke && row.credentialsCiphertext && row.platformAccountId) {
+  if (adapter?.revoke && row.credentialsCiphertext && platformIdOf(row)) {
     await adapter.revoke(adapterAccount(row, services.secrets)).catch((error: unknown) => {
       services.logger.warn({ err: error, accountId: id }, 'revoking at the platform failed; disconnecting anyway');
     });
   }
+  const model = connectionModel(id);
   await services.db.transaction(async (trx) => {
-    const locked = await AccountRow.query(trx).findById(id).forUpdate();
+    const locked = await model.query(trx).findById(id).forUpdate();
     if (!locked || locked.status === 'disconnected') return;
-    await AccountRow.query(trx)
+    await model
+      .query(trx)
       .patch({
         status: 'disconnected',
         statusReason: 'disconnected_by_user',

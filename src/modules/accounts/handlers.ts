@@ -1,4 +1,5 @@
 import { type Handler, principalOf } from '../../http/handler.js';
+import { idOf } from '../../lib/ids.js';
 import { pageRequest } from '../../lib/pagination.js';
 import { aboutAccount } from './about.js';
 import * as adAccounts from './ad-accounts.js';
@@ -41,17 +42,17 @@ export const listAccountHealth: Handler<'listAccountHealth'> = async (request, {
 
 export const getAccount: Handler<'getAccount'> = async (request, { db }) => ({
   status: 200,
-  body: presentAccount(await findAccount(db, principalOf(request), request.params.id)),
+  body: presentAccount(await findAccount(db, principalOf(request), idOf('acc', request.params.id))),
 });
 
 export const deleteAccount: Handler<'deleteAccount'> = async (request, services) => {
-  await accounts.disconnectAccount(services, principalOf(request), request.params.id);
+  await accounts.disconnect(services, principalOf(request), idOf('acc', request.params.id));
   return { status: 204, body: undefined };
 };
 
 export const getAccountAbout: Handler<'getAccountAbout'> = async (request, services) => ({
   status: 200,
-  body: await aboutAccount(services, principalOf(request), request.params.id),
+  body: await aboutAccount(services, principalOf(request), idOf('acc', request.params.id)),
 });
 
 export const listAdAccounts: Handler<'listAdAccounts'> = async (request, { db }) => ({
@@ -60,6 +61,6 @@ export const listAdAccounts: Handler<'listAdAccounts'> = async (request, { db })
 });
 
 export const deleteAdAccount: Handler<'deleteAdAccount'> = async (request, services) => {
-  await adAccounts.disconnectAdAccount(services, principalOf(request), request.params.id);
+  await accounts.disconnect(services, principalOf(request), idOf('adacc', request.params.id));
   return { status: 204, body: undefined };
 };

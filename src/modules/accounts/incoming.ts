@@ -2,7 +2,6 @@ import type { Knex } from 'knex';
 import { PlatformError } from '../../platforms/errors.js';
 import type { PermissionRevoked } from '../../platforms/capabilities/webhooks.js';
 import { recordPlatformOutcome } from './accounts.js';
-import { markAdAccountNeedsReconnection } from './ad-accounts.js';
 import { AccountRow, AdAccountRow } from './models.js';
 
 /** What names the connected accounts an incoming platform event is addressed to. */
@@ -71,7 +70,7 @@ export async function permissionRevoked(db: Knex, platform: string, event: Permi
   for (const row of await accountsAddressedBy(db, platform, event)) await recordPlatformOutcome(db, row.id, error);
   if (event.platformAdAccountId) {
     const adAccounts = AdAccountRow.query(db).where({ platform, platformAdAccountId: event.platformAdAccountId });
-    await adAccountsNeedReconnection(db, await adAccounts.whereNot({ status: 'disconnected' }).select('id'), error);
+    for (const { id } of await adAccounts.whereNot({ status: 'disconnected' }).select('id')) await recordPlatformOutcome(db, id, error);
   }
 }
 
@@ -92,12 +91,5 @@ async function revokeGrant(
     accounts.where({ platformAccountId: event.platformAccountId });
     adAccounts.whereIn('platformAdAccountId', [event.platformAccountId, `act_${event.platformAccountId}`]);
   }
-  for (const { id } of await accounts) await recordPlatformOutcome(db, id, error);
-  await adAccountsNeedReconnection(db, await adAccounts, error);
-}
-
-/** The ad accounts a revocation reaches, connected still, need a reconnection (each announced once). */
-async function adAccountsNeedReconnection(db: Knex, adAccounts: Array<{ id: string }>, error: PlatformError): Promise<void> {
-  const reason = error.kind === 'auth_expired' ? 'token_revoked' : 'permission_missing';
-  for (const { id } of adAccounts) await markAdAccountNeedsReconnection(db, id, reason, error.message);
+  for (const { id } of [...(await accounts), ...(await adAccounts)]) await recordPlatformOutcome(db, id, error);
 }

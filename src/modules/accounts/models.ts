@@ -1,4 +1,6 @@
+import type { ModelClass } from 'objection';
 import { BaseModel } from '../../db/base-model.js';
+import type { AccountId, AdAccountId } from '../../lib/ids.js';
 
 export class ProfileRow extends BaseModel {
   static override tableName = 'profiles';
@@ -26,11 +28,36 @@ export interface AccountError {
   at: string;
 }
 
-export class AccountRow extends BaseModel {
+/**
+ * What the service keeps of any connection to a platform, an account and an ad account alike: whose it is, its
+ * state, its sealed credentials and what the platform last said of them. Reading credentials, refreshing them,
+ * the platform check and recording a call's outcome take this, so each serves both.
+ */
+export interface Credentialed {
+  id: AccountId | AdAccountId;
+  ownerId: string;
+  profileId: string;
+  platform: string;
+  name: string;
+  status: AccountStatus;
+  statusReason: string | null;
+  /** What the platform granted the token; an ad account's are its grant's. */
+  scopes: string[];
+  credentialsCiphertext: string | null;
+  tokenExpiresAt: Date | null;
+  /** Who at the platform granted the token, where a deauthorization names only them. */
+  platformUserId: string | null;
+  lastSuccessAt: Date | null;
+  lastError: AccountError | null;
+  /** When the platform check last asked the platform about it; see platform-check.ts. */
+  platformCheckedAt: Date | null;
+}
+
+export class AccountRow extends BaseModel implements Credentialed {
   static override tableName = 'accounts';
   // scopes is text[] (not JSON); last_error is jsonb and comes back parsed.
   static override jsonAttributes = ['lastError'];
-  id!: string;
+  id!: AccountId;
   ownerId!: string;
   profileId!: string;
   platform!: string;
@@ -45,20 +72,20 @@ export class AccountRow extends BaseModel {
   credentialsCiphertext!: string | null;
   tokenExpiresAt!: Date | null;
   connectedAt!: Date | null;
-  /** Who at the platform granted the token, where a deauthorization names only them. */
   platformUserId!: string | null;
   lastSuccessAt!: Date | null;
   lastError!: AccountError | null;
-  /** What the latest check of the platform side found wrong (our webhook gone), null when nothing; see platform-check.ts. */
+  /** What the latest check of the platform side found wrong (our webhook gone), null when nothing. */
   platformProblem!: string | null;
   platformCheckedAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
 }
 
-export class AdAccountRow extends BaseModel {
+export class AdAccountRow extends BaseModel implements Credentialed {
   static override tableName = 'ad_accounts';
-  id!: string;
+  static override jsonAttributes = ['lastError'];
+  id!: AdAccountId;
   ownerId!: string;
   profileId!: string;
   platform!: 'social_network' | 'short_video_ads';
@@ -69,10 +96,40 @@ export class AdAccountRow extends BaseModel {
   status!: AccountStatus;
   statusReason!: string | null;
   platformStatus!: string;
+  scopes!: string[];
   credentialsCiphertext!: string | null;
   tokenExpiresAt!: Date | null;
   connectedAt!: Date;
   platformUserId!: string | null;
+  lastSuccessAt!: Date | null;
+  lastError!: AccountError | null;
+  platformCheckedAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
+}
+
+/** An account or an ad account: which one is in its id's prefix (`acc_`, `adacc_`). */
+export type Connection = AccountRow | AdAccountRow;
+export type ConnectionId = Connection['id'];
+
+export function isAdAccountId(id: ConnectionId): id is AdAccountId {
+  return id.startsWith('adacc_');
+}
+
+/** How messages name the connection `id` names. */
+export function nounOf(id: ConnectionId): 'account' | 'ad account' {
+  return isAdAccountId(id) ? 'ad account' : 'account';
+}
+
+/** Both kinds of connection, for the service's own work on each (refresh, the platform check). */
+export const CONNECTION_MODELS = [AccountRow, AdAccountRow] as ModelClass<Connection>[];
+
+/** The model of the connection `id` names, queried for what accounts and ad accounts have alike. */
+export function connectionModel(id: ConnectionId): ModelClass<Connection> {
+  return (isAdAccountId(id) ? AdAccountRow : AccountRow) as ModelClass<Connection>;
+}
+
+/** The connection's own id at its platform (a page's, an advertiser's); null for a QR session not paired yet. */
+export function platformIdOf(row: Connection): string | null {
+  return 'platformAdAccountId' in row ? row.platformAdAccountId : row.platformAccountId;
 }

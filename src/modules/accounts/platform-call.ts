@@ -1,4 +1,5 @@
 import type { ApiError } from '../../lib/errors.js';
+import type { AccountId, AdAccountId } from '../../lib/ids.js';
 import { PlatformError } from '../../platforms/errors.js';
 import type { AdapterAccount, PlatformAdapter } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
@@ -11,8 +12,8 @@ import {
   PlatformFailedError,
   PlatformRateLimitedError,
 } from './errors.js';
-import type { AccountRow } from './models.js';
-import { adapterAccount, checkedAccount, findAccount } from './read.js';
+import { type AccountRow, type AdAccountRow, type Connection, nounOf } from './models.js';
+import { adapterAccount, checkedConnection, findAccount, findAdAccount } from './read.js';
 
 /** A capability a platform may have: a member of its adapter (`publisher`, `webhooks`, …). */
 export type Capability = keyof PlatformAdapter;
@@ -34,43 +35,55 @@ export interface AccountCallOptions<C extends Capability, P extends keyof Member
   handle?: (error: PlatformError) => void;
 }
 
+/** What a platform call acts for: an account or an ad account by id, or its row when the caller has read it already. */
+export type ConnectionRef = { accountId: AccountId } | { adAccountId: AdAccountId } | Connection;
+/** The row a call for `R` is given: an ad account's for an ad account, else an account's. */
+export type RowOf<R extends ConnectionRef> = R extends { adAccountId: AdAccountId } | AdAccountRow ? AdAccountRow : AccountRow;
+
 /**
- * The one way to act on an account through its platform: the caller's account (404 for another owner's, 403
- * outside the key's profiles), a platform with the capability (422 `account_platform_unsupported`), a connected
- * account (409 `account_not_connected`) granted the scopes asked for (422 `permission_missing`), then `call` with
- * the opened credentials. What the platform answers is recorded on the account, and its failure becomes our problem.
+ * The one way to act on an account or an ad account through its platform: the caller's (404 for another owner's,
+ * 403 outside the key's profiles), a platform with the capability (422 `account_platform_unsupported`), connected
+ * (409 `account_not_connected`) and granted the scopes asked for (422 `permission_missing`), then `call` with the
+ * opened credentials. What the platform answers is recorded on it, and its failure becomes our problem.
  */
-export async function withConnectedAccount<C extends Capability, T, P extends keyof Member<C> = never>(
+export async function withConnectedAccount<C extends Capability, T, R extends ConnectionRef, P extends keyof Member<C> = never>(
   services: Services,
   principal: Principal,
-  /** The account's id, or its row when the caller has read it already. */
-  account: string | AccountRow,
+  target: R,
   capability: C,
-  call: (adapter: CapableAdapter<C, P>, account: AdapterAccount, row: AccountRow) => Promise<T>,
+  call: (adapter: CapableAdapter<C, P>, account: AdapterAccount, row: RowOf<R>) => Promise<T>,
   options: AccountCallOptions<C, P> = {},
 ): Promise<T> {
-  const row = typeof account === 'string' ? await findAccount(services.db, principal, account) : checkedAccount(principal, account);
+  const row = (await connectionOf(services, principal, target)) as RowOf<R>;
+  const noun = nounOf(row.id);
   const adapter = services.platforms.get(row.platform);
   const provided = adapter?.[capability] as Record<PropertyKey, unknown> | undefined;
   if (!adapter || !provided || (options.part !== undefined && !provided[options.part as PropertyKey])) {
     const what = options.part === undefined ? String(capability) : `${String(capability)} ${String(options.part)}`;
     throw new CapabilityUnsupportedError(
-      options.unsupported?.(row.platform) ?? `${row.platform} accounts cannot do this: the platform offers apps no ${what}.`,
+      options.unsupported?.(row.platform) ?? `${row.platform} ${noun}s cannot do this: the platform offers apps no ${what}.`,
     );
   }
   assertConnected(row);
   const missing = (options.scopes ?? []).filter((scope) => !row.scopes.includes(scope));
   if (missing.length > 0) {
     throw new PermissionMissingError(
-      `The account was connected without ${missing.join(' and ')}, which this needs. Connect the account again and grant it.`,
+      `The ${noun} was connected without ${missing.join(' and ')}, which this needs. Connect the ${noun} again and grant it.`,
       missing.join(' '),
     );
   }
   return callForAccount(services, row, (account) => call(adapter as CapableAdapter<C, P>, account, row), options.handle);
 }
 
-function assertConnected(row: AccountRow): void {
-  if (row.status !== 'connected') throw new AccountNotConnectedError(`The account is ${row.status.replace('_', ' ')}; connect it again.`);
+function connectionOf(services: Services, principal: Principal, target: ConnectionRef): Promise<Connection> | Connection {
+  if ('accountId' in target) return findAccount(services.db, principal, target.accountId);
+  if ('adAccountId' in target) return findAdAccount(services.db, principal, target.adAccountId);
+  return checkedConnection(principal, target, nounOf(target.id));
+}
+
+function assertConnected(row: Connection): void {
+  if (row.status !== 'connected')
+    throw new AccountNotConnectedError(`The ${nounOf(row.id)} is ${row.status.replace('_', ' ')}; connect it again.`);
 }
 
 /**
@@ -79,7 +92,7 @@ function assertConnected(row: AccountRow): void {
  */
 async function callForAccount<T>(
   services: Services,
-  row: AccountRow,
+  row: Connection,
   call: (account: AdapterAccount) => Promise<T>,
   handle: (error: PlatformError) => void = () => {},
 ): Promise<T> {

@@ -1,27 +1,47 @@
 import type { components } from '../../../generated/api.js';
 import type { Platforms } from '../../platforms/registry.js';
-import type { AccountRow } from './models.js';
+import type { AccountRow, AdAccountRow } from './models.js';
 
 type Account = components['schemas']['Account'];
+type AdAccount = components['schemas']['AdAccount'];
 type AccountHealth = components['schemas']['AccountHealth'];
 
-export function presentAccount(row: AccountRow): Account {
+/** What an account and an ad account show alike. */
+function presentConnection(row: AccountRow | AdAccountRow) {
   return {
     id: row.id,
     profileId: row.profileId,
+    name: row.name,
+    status: row.status,
+    statusReason: row.statusReason as Account['statusReason'] & AdAccount['statusReason'],
+    tokenExpiresAt: row.tokenExpiresAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function presentAccount(row: AccountRow): Account {
+  return {
+    ...presentConnection(row),
     platform: row.platform as Account['platform'],
     kind: row.kind as Account['kind'],
     platformAccountId: row.platformAccountId,
-    name: row.name,
     username: row.username,
     avatarUrl: row.avatarUrl,
-    status: row.status,
-    statusReason: row.statusReason as Account['statusReason'],
     scopes: row.scopes,
-    tokenExpiresAt: row.tokenExpiresAt?.toISOString() ?? null,
     connectedAt: row.connectedAt?.toISOString() ?? null,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function presentAdAccount(row: AdAccountRow): AdAccount {
+  return {
+    ...presentConnection(row),
+    platform: row.platform,
+    platformAdAccountId: row.platformAdAccountId,
+    currency: row.currency,
+    timezone: row.timezone,
+    platformStatus: row.platformStatus as AdAccount['platformStatus'],
+    connectedAt: row.connectedAt.toISOString(),
   };
 }
 

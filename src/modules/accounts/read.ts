@@ -2,11 +2,12 @@ import type { Knex } from 'knex';
 import { readsById } from '../../lib/batcher.js';
 import { onePer } from '../../lib/memo.js';
 import { NotFoundError } from '../../lib/errors.js';
+import type { AccountId, AdAccountId } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AdapterAccount, Credentials } from '../../platforms/types.js';
 import { assertProfileInScope, type Principal } from '../auth/principal.js';
 import { AccountNotConnectedError } from './errors.js';
-import { AccountRow, AdAccountRow } from './models.js';
+import { AccountRow, AdAccountRow, type Connection, isAdAccountId, nounOf, platformIdOf } from './models.js';
 
 // How other areas read accounts: the `accounts` and `ad_accounts` tables are this area's alone.
 
@@ -14,25 +15,35 @@ import { AccountRow, AdAccountRow } from './models.js';
 const accountReads = onePer((db: Knex) => readsById(async (ids): Promise<AccountRow[]> => AccountRow.query(db).whereIn('id', ids)));
 
 /** The owner's account, or 404; 403 when it belongs to a profile outside the caller's key. */
-export async function findAccount(db: Knex, principal: Principal, id: string): Promise<AccountRow> {
+export async function findAccount(db: Knex, principal: Principal, id: AccountId): Promise<AccountRow> {
   const row = db.isTransaction ? await accountById(db, id) : await accountReads(db).add(id);
-  return checkedAccount(principal, row);
+  return checkedConnection(principal, row, 'account');
 }
 
-/** An account row read already, checked as findAccount checks it: the owner's, within the caller's key. */
-export function checkedAccount(principal: Principal, row: AccountRow | undefined): AccountRow {
-  if (!row || row.ownerId !== principal.ownerId) throw new NotFoundError('account');
+/** The owner's ad account, or 404; 403 when it belongs to a profile outside the caller's key. */
+export async function findAdAccount(db: Knex, principal: Principal, id: AdAccountId): Promise<AdAccountRow> {
+  return checkedConnection(principal, await AdAccountRow.query(db).findById(id), 'ad account');
+}
+
+/** The connection `id` names, checked as findAccount checks an account. */
+export function findConnection(db: Knex, principal: Principal, id: AccountId | AdAccountId): Promise<Connection> {
+  return isAdAccountId(id) ? findAdAccount(db, principal, id) : findAccount(db, principal, id);
+}
+
+/** A row read already (or not found: undefined), checked as findAccount checks it: the owner's, within the caller's key. */
+export function checkedConnection<R extends Connection>(principal: Principal, row: R | undefined, noun: 'account' | 'ad account'): R {
+  if (!row || row.ownerId !== principal.ownerId) throw new NotFoundError(noun);
   assertProfileInScope(principal, row.profileId);
   return row;
 }
 
 /** An account by id, whoever owns it: for work the service does on its own (jobs, platform webhooks). */
-export async function accountById(db: Knex, id: string): Promise<AccountRow | undefined> {
+export async function accountById(db: Knex, id: AccountId): Promise<AccountRow | undefined> {
   return AccountRow.query(db).findById(id);
 }
 
 /** Accounts by id, whoever owns them (a batch of work). */
-export async function accountsById(db: Knex, ids: string[]): Promise<AccountRow[]> {
+export async function accountsById(db: Knex, ids: AccountId[]): Promise<AccountRow[]> {
   return ids.length === 0 ? [] : AccountRow.query(db).whereIn('id', ids);
 }
 
@@ -40,7 +51,7 @@ export async function accountsById(db: Knex, ids: string[]): Promise<AccountRow[
  * The caller's owner's accounts among `ids`, in no order (anyone else's are left out, for the caller to refuse as
  * unknown); 403 when one belongs to a profile outside the caller's key.
  */
-export async function ownedAccounts(db: Knex, principal: Principal, ids: string[]): Promise<AccountRow[]> {
+export async function ownedAccounts(db: Knex, principal: Principal, ids: AccountId[]): Promise<AccountRow[]> {
   const rows = ids.length === 0 ? [] : await AccountRow.query(db).where({ ownerId: principal.ownerId }).whereIn('id', ids);
   for (const row of rows) assertProfileInScope(principal, row.profileId);
   return rows;
@@ -75,7 +86,7 @@ export async function adAccountsAtPlatform(
 }
 
 /** The ids of every owner's accounts with this id at the platform, whatever their status. */
-export async function accountIdsAt(db: Knex, platform: string, platformAccountId: string): Promise<string[]> {
+export async function accountIdsAt(db: Knex, platform: string, platformAccountId: string): Promise<AccountId[]> {
   return (await AccountRow.query(db).where({ platform, platformAccountId }).select('id')).map((row) => row.id);
 }
 
@@ -84,10 +95,11 @@ export async function credentialedAccountsAt(db: Knex, platform: string, platfor
   return AccountRow.query(db).where({ platform, platformAccountId }).whereNotNull('credentialsCiphertext');
 }
 
-/** What an adapter is given of an account: its platform id and its opened credentials; 409 when it has none. */
-export function adapterAccount(row: AccountRow, secrets: SecretBox): AdapterAccount {
-  if (!row.credentialsCiphertext || !row.platformAccountId) {
-    throw new AccountNotConnectedError('The account has no working credentials; connect it again.');
+/** What an adapter is given of an account or ad account: its platform id and its opened credentials; 409 when it has none. */
+export function adapterAccount(row: Connection, secrets: SecretBox): AdapterAccount {
+  const platformAccountId = platformIdOf(row);
+  if (!row.credentialsCiphertext || !platformAccountId) {
+    throw new AccountNotConnectedError(`The ${nounOf(row.id)} has no working credentials; connect it again.`);
   }
-  return { platformAccountId: row.platformAccountId, credentials: JSON.parse(secrets.open(row.credentialsCiphertext)) as Credentials };
+  return { platformAccountId, credentials: JSON.parse(secrets.open(row.credentialsCiphertext)) as Credentials };
 }

@@ -1,7 +1,8 @@
+import type { ModelClass } from 'objection';
 import { PlatformError } from '../../platforms/errors.js';
 import type { Services } from '../../services.js';
 import { recordPlatformOutcome } from './accounts.js';
-import { AccountRow } from './models.js';
+import { CONNECTION_MODELS, type Connection } from './models.js';
 import { adapterAccount } from './read.js';
 
 export const REFRESH_JOB = 'accounts.refreshTokens';
@@ -10,18 +11,25 @@ export const REFRESH_JOB = 'accounts.refreshTokens';
 const REFRESH_AHEAD_MS = 15 * 60 * 1000;
 
 /**
- * Refreshes the tokens of connected accounts that expire soon. A refusal (the user revoked access, the
- * refresh token expired) marks the account as needing reconnection and emits `account.needs_reconnection`;
- * a passing failure is recorded and retried on the next run. Each account is locked while it refreshes, so
- * two workers never spend one rotating refresh token twice.
+ * Refreshes the tokens of connected accounts and ad accounts that expire soon. A refusal (the user revoked
+ * access, the refresh token expired) marks it as needing reconnection and emits `account.needs_reconnection`;
+ * a passing failure is recorded and retried on the next run. Each is locked while it refreshes, so two workers
+ * never spend one rotating refresh token twice.
  */
 export async function refreshExpiringTokens(services: Services): Promise<number> {
+  let refreshed = 0;
+  for (const model of CONNECTION_MODELS) refreshed += await refreshExpiring(services, model);
+  return refreshed;
+}
+
+async function refreshExpiring(services: Services, model: ModelClass<Connection>): Promise<number> {
   const { db, secrets, platforms } = services;
   // Each platform refreshes at its own distance from expiry (a 60-day token days ahead, an hour's minutes ahead).
   const aheadOf = (platform: string) => platforms.get(platform)?.refreshAheadMs ?? REFRESH_AHEAD_MS;
   const refreshing = platforms.all().filter((adapter) => adapter.refresh);
   if (refreshing.length === 0) return 0;
-  const due = await AccountRow.query(db)
+  const due = await model
+    .query(db)
     .where({ status: 'connected' })
     .whereNotNull('tokenExpiresAt')
     .where((query) => {
@@ -32,20 +40,20 @@ export async function refreshExpiringTokens(services: Services): Promise<number>
       }
     })
     .orderBy('tokenExpiresAt')
-    .limit(200)
-    .select('id', 'platform');
+    .limit(200);
   let refreshed = 0;
   for (const { id, platform } of due) {
     const adapter = platforms.get(platform);
     if (!adapter?.refresh) continue;
     let failure: PlatformError | null = null;
     await db.transaction(async (trx) => {
-      const row = await AccountRow.query(trx).findById(id).forUpdate().skipLocked();
+      const row = await model.query(trx).findById(id).forUpdate().skipLocked();
       if (!row || row.status !== 'connected' || !row.tokenExpiresAt || row.tokenExpiresAt.getTime() > Date.now() + aheadOf(platform))
         return;
       try {
         const { credentials, tokenExpiresAt } = await adapter.refresh!(adapterAccount(row, secrets).credentials);
-        await AccountRow.query(trx)
+        await model
+          .query(trx)
           .patch({
             credentialsCiphertext: secrets.seal(JSON.stringify(credentials)),
             tokenExpiresAt,

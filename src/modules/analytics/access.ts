@@ -1,3 +1,4 @@
+import { idOf } from '../../lib/ids.js';
 import type { Insights } from '../../platforms/capabilities/insights.js';
 import type { Services } from '../../services.js';
 import { type CapableAdapter, withConnectedAccount } from '../accounts/platform-call.js';
@@ -18,12 +19,12 @@ export async function withInsights<T>(
   need: keyof Insights['scopes'],
   read: (source: FigureSource, row: AccountRow) => Promise<T>,
 ): Promise<T> {
-  const { platform } = await findAccount(services.db, principal, accountId);
+  const { platform } = await findAccount(services.db, principal, idOf('acc', accountId));
   const scopes = services.platforms.get(platform)?.insights?.scopes[need] ?? [];
   return withConnectedAccount(
     services,
     principal,
-    accountId,
+    { accountId: idOf('acc', accountId) },
     'insights',
     (adapter: CapableAdapter<'insights'>, account, row) =>
       read({ db: services.db, accountId: row.id, platform: row.platform, account, insights: adapter.insights }, row),

@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/api.js';
+import { idOf } from '../../lib/ids.js';
 import type { CapabilityName } from '../../platforms/capabilities/index.js';
 import type { Platforms } from '../../platforms/registry.js';
 import type { Services } from '../../services.js';
@@ -55,7 +56,12 @@ interface Watched {
  */
 export async function warningsOf(services: Services, automations: Watched[], live = false): Promise<Warning[][]> {
   const accounts = new Map(
-    (await accountsById(services.db, [...new Set(automations.flatMap((a) => a.accountIds))])).map((row) => [row.id, row]),
+    (
+      await accountsById(
+        services.db,
+        [...new Set(automations.flatMap((a) => a.accountIds))].map((id) => idOf('acc', id)),
+      )
+    ).map((row) => [row.id as string, row]),
   );
   const problems = new Map<string, string | null>();
   for (const row of accounts.values()) problems.set(row.id, live ? await subscriptionProblemNow(services, row) : row.platformProblem);

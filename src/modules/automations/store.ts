@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
 import { NotFoundError } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { idOf, newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import type { Platforms } from '../../platforms/registry.js';
 import type { Services } from '../../services.js';
@@ -57,9 +57,17 @@ async function assertAccounts(
   accountIds: string[],
   trigger: TriggerType,
 ): Promise<void> {
-  const rows = new Map((await ownedAccounts(db, principal, accountIds)).map((row) => [row.id, row]));
+  const rows = new Map(
+    (
+      await ownedAccounts(
+        db,
+        principal,
+        accountIds.map((id) => idOf('acc', id)),
+      )
+    ).map((row) => [row.id, row]),
+  );
   for (const accountId of accountIds) {
-    const row = rows.get(accountId);
+    const row = rows.get(idOf('acc', accountId));
     if (!row) throw new NotFoundError('account');
     if (row.profileId !== profileId) throw new AccountNotInProfileError(accountId);
     assertSourceSupported(platforms, row, trigger);
@@ -135,7 +143,7 @@ export async function listAutomations(
   if (profiles) query.whereIn('profileId', profiles);
   if (filters.accountId) {
     // The account filtered by is one the caller may read, as the profile is (404, 403).
-    await findAccount(services.db, principal, filters.accountId);
+    await findAccount(services.db, principal, idOf('acc', filters.accountId));
     query.whereRaw('account_ids @> ARRAY[?]::text[]', [filters.accountId]);
   }
   if (filters.triggerType) query.where({ triggerType: filters.triggerType });

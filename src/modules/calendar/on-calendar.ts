@@ -1,4 +1,5 @@
 import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
+import { idOf } from '../../lib/ids.js';
 import { type CalendarEvents, EventChanged, EventNotFound } from '../../platforms/capabilities/calendar.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
@@ -33,7 +34,7 @@ export function onCalendar<T>(
   return withConnectedAccount(
     services,
     principal,
-    accountId,
+    { accountId: idOf('acc', accountId) },
     'calendarEvents',
     async (adapter, account, row) => {
       const events = adapter.calendarEvents;

@@ -1,4 +1,5 @@
 import { NotFoundError } from '../../lib/errors.js';
+import { idOf } from '../../lib/ids.js';
 import { CommentActionRefused, CommentNotFoundAtPlatform } from '../../platforms/capabilities/comments.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
@@ -32,7 +33,8 @@ export function withComments<T>(
   action: string,
   call: (comments: CapableAdapter<'comments'>['comments'], account: AdapterAccount, row: AccountRow) => Promise<T>,
 ): Promise<T> {
-  return withConnectedAccount(services, principal, accountId, 'comments', (adapter, account, row) => call(adapter.comments, account, row), {
+  const target = { accountId: idOf('acc', accountId) };
+  return withConnectedAccount(services, principal, target, 'comments', (adapter, account, row) => call(adapter.comments, account, row), {
     unsupported: (platform) => unsupported(services, platform),
     handle: (error) => {
       if (error instanceof CommentNotFoundAtPlatform) throw new NotFoundError(`${what} with this id on the account at the platform`);

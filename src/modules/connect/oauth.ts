@@ -222,7 +222,8 @@ async function connectGrant(
     }
     const savedAds = [];
     for (const adAccount of grantedAds) {
-      savedAds.push(await saveConnectedAdAccount(services, principal, profileId, platform as AdAccountRow['platform'], adAccount, trx));
+      const granted = { ...adAccount, scopes: grant.scopes };
+      savedAds.push(await saveConnectedAdAccount(services, principal, profileId, platform as AdAccountRow['platform'], granted, trx));
     }
     return { rows: saved, adRows: savedAds };
   });

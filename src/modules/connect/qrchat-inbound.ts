@@ -1,3 +1,4 @@
+import { idOf } from '../../lib/ids.js';
 import type { DriverEvents, DriverMessage } from '../../platforms/qrchat/driver.js';
 import type { Services } from '../../services.js';
 import { accountById } from '../accounts/read.js';
@@ -8,7 +9,7 @@ type Receipt = Parameters<DriverEvents['receipt']>[0];
 
 /** A message a person sent to the paired number: stored and announced as `message.received` while it is connected. */
 export async function receiveDriverMessage(services: Services, accountId: string, message: DriverMessage): Promise<void> {
-  const account = await accountById(services.db, accountId);
+  const account = await accountById(services.db, idOf('acc', accountId));
   if (account?.status !== 'connected') return;
   const addressed = {
     kind: 'message' as const,

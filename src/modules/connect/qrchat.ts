@@ -1,4 +1,5 @@
 import QRCode from 'qrcode';
+import { idOf } from '../../lib/ids.js';
 import type { components } from '../../../generated/api.js';
 import { type Handler, principalOf } from '../../http/handler.js';
 import type { Services } from '../../services.js';
@@ -104,7 +105,7 @@ async function presentQr(account: AccountRow, session: SessionRow | undefined, n
 }
 
 export const getQrchatQr: Handler<'getQrchatQr'> = async (request, services) => {
-  const account = await findAccount(services.db, principalOf(request), request.params.id);
+  const account = await findAccount(services.db, principalOf(request), idOf('acc', request.params.id));
   assertQrchat(account);
   return { status: 200, body: await presentQr(account, await readSession(services.db, account.id)) };
 };

@@ -1,18 +1,23 @@
+import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
 import { platformPage } from '../../lib/pagination.js';
+import type { UsableAdAccount } from '../../platforms/capabilities/ads.js';
 import { hasAdsPermission, type PendingGrant, pendingGrantOf } from '../../platforms/social-network/adapter.js';
+import type { ManagedPage } from '../../platforms/social-network/pages.js';
+import type { AdapterOf } from '../../platforms/registry.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { saveConnectedAccount } from '../accounts/accounts.js';
 import { saveConnectedAdAccount } from '../accounts/ad-accounts.js';
 import { AccountAlreadyConnectedError } from '../accounts/errors.js';
-import type { AccountRow, AdAccountRow } from '../accounts/models.js';
+import { type AccountRow, type AdAccountRow, type Connection, platformIdOf } from '../accounts/models.js';
 import { accountsAtPlatform, adAccountsAtPlatform } from '../accounts/read.js';
 import { grantProblem, SelectionNotAvailableError } from './errors.js';
 import { openPendingConnection, type PendingConnection } from './pending.js';
 import { platformToConnect } from './platform.js';
 
 const PLATFORM = 'social_network';
+type Adapter = AdapterOf<typeof PLATFORM>;
 
 type AvailablePage = components['schemas']['SocialNetworkAvailablePage'];
 type AvailableAdAccount = components['schemas']['SocialNetworkAvailableAdAccount'];
@@ -25,36 +30,144 @@ export interface Available<T> {
   expiresAt: string;
 }
 
-async function open(services: Services, principal: Principal, profileId: string, pendingConnectionId: string) {
+/**
+ * What a grant connects of one kind (pages as accounts, ad accounts): how the platform lists and finds them for
+ * the grant's user, which are connected already, and how a chosen one is subscribed to and saved.
+ */
+interface Asset<Item extends { id: string }, Row extends Connection, Shown> {
+  /** How a refusal names one ("Page 123"). */
+  noun: string;
+  /** Refuses a grant that lacks this kind's permissions. */
+  assertGranted?(grant: PendingGrant): void;
+  list(adapter: Adapter, grant: PendingGrant, limit: number, cursor?: string): Promise<{ items: Item[]; nextCursor: string | null }>;
+  find(adapter: Adapter, grant: PendingGrant, ids: string[]): Promise<Map<string, Item>>;
+  /** Whether a found one can be connected by this grant (a page needs its page token). */
+  usable?(item: Item): boolean;
+  /** The owner's ones with these platform ids (of `profileId` only, when given), disconnected ones too. */
+  connected(db: Knex, ownerId: string, ids: string[], profileId?: string): Promise<Row[]>;
+  show(item: Item, connectedId: string | null): Shown;
+  subscribe(services: Services, adapter: Adapter, item: Item, grant: PendingGrant): Promise<void>;
+  save(
+    services: Services,
+    principal: Principal,
+    pending: PendingConnection,
+    grant: PendingGrant,
+    item: Item,
+    trx: Knex.Transaction,
+  ): Promise<Row>;
+}
+
+/** Pages, connected with their page tokens (which do not expire). */
+const PAGES: Asset<ManagedPage, AccountRow, AvailablePage> = {
+  noun: 'Page',
+  list: (adapter, grant, limit, cursor) => adapter.pages.list(grant.userToken, limit, cursor),
+  find: (adapter, grant, ids) => adapter.pages.find(grant.userToken, ids),
+  usable: (page) => Boolean(page.accessToken),
+  connected: (db, ownerId, ids, profileId) => accountsAtPlatform(db, ownerId, PLATFORM, ids, profileId),
+  show: (page, accountId) => ({
+    platformPageId: page.id,
+    name: page.name,
+    category: page.category,
+    pictureUrl: page.pictureUrl,
+    tasks: page.tasks,
+    connected: accountId !== null,
+    accountId,
+  }),
+  subscribe: async (services, adapter, page) => {
+    // Page webhooks reach us only for fields the app subscribes to as well; an operator may have set these up in
+    // the app's dashboard instead (or our address may not be reachable from the platform), so this is best effort.
+    await adapter
+      .ensureAppSubscriptions()
+      .catch((error: unknown) => services.logger.warn({ err: error }, 'subscribing the app to page webhooks failed'));
+    await adapter.pages.subscribe(page.id, page.accessToken);
+  },
+  save: async (services, principal, pending, grant, page, trx) =>
+    (
+      await saveConnectedAccount(
+        services,
+        principal,
+        {
+          profileId: pending.profileId,
+          platform: PLATFORM,
+          identity: {
+            platformAccountId: page.id,
+            kind: 'page',
+            name: page.name,
+            username: page.username,
+            avatarUrl: page.pictureUrl,
+            // What the person granted the app; the page's tasks (their roles on it) are not permissions.
+            scopes: grant.scopes,
+            tokenExpiresAt: null,
+            platformUserId: grant.userId,
+          },
+          credentials: { accessToken: page.accessToken, extra: { userId: grant.userId } },
+        },
+        trx,
+      )
+    ).row,
+};
+
+/** Ad accounts, connected with the grant's long-lived user token (about 60 days, refreshed before it ends). */
+const AD_ACCOUNTS: Asset<UsableAdAccount, AdAccountRow, AvailableAdAccount> = {
+  noun: 'Ad account',
+  assertGranted: (grant) => {
+    if (!hasAdsPermission(grant)) {
+      throw new SelectionNotAvailableError(
+        'The ads permissions (ads_management or ads_read) were not granted; start the connection again and allow them.',
+      );
+    }
+  },
+  list: (adapter, grant, limit, cursor) => adapter.ads.adAccounts(grant.userToken, limit, cursor),
+  find: (adapter, grant, ids) => adapter.ads.findAdAccounts(grant.userToken, ids),
+  connected: (db, ownerId, ids, profileId) => adAccountsAtPlatform(db, ownerId, PLATFORM, ids, profileId),
+  show: (adAccount, adAccountId) => ({
+    platformAdAccountId: adAccount.id,
+    name: adAccount.name,
+    currency: adAccount.currency,
+    timezone: adAccount.timezone,
+    platformStatus: adAccount.platformStatus,
+    businessName: adAccount.businessName,
+    tasks: adAccount.tasks,
+    connected: adAccountId !== null,
+    adAccountId,
+  }),
+  subscribe: (_services, adapter, adAccount, grant) => adapter.ads.subscribeAdAccount(adAccount.id, grant.userToken),
+  save: (services, principal, pending, grant, adAccount, trx) =>
+    saveConnectedAdAccount(
+      services,
+      principal,
+      pending.profileId,
+      PLATFORM,
+      {
+        platformAdAccountId: adAccount.id,
+        name: adAccount.name,
+        currency: adAccount.currency,
+        timezone: adAccount.timezone,
+        platformStatus: adAccount.platformStatus,
+        tokenExpiresAt: grant.expiresAt,
+        scopes: grant.scopes,
+        platformUserId: grant.userId,
+        credentials: { accessToken: grant.userToken, extra: { userId: grant.userId } },
+      },
+      trx,
+    ),
+};
+
+async function open<Item extends { id: string }, Row extends Connection, Shown>(
+  services: Services,
+  principal: Principal,
+  profileId: string,
+  pendingConnectionId: string,
+  asset: Asset<Item, Row, Shown>,
+) {
   const pending = await openPendingConnection(services, principal, profileId, pendingConnectionId, PLATFORM);
-  return { pending, grant: pendingGrantOf(pending.credentials) };
+  const grant = pendingGrantOf(pending.credentials);
+  asset.assertGranted?.(grant);
+  return { pending, grant, adapter: platformToConnect(services, PLATFORM) };
 }
 
-function requireAds(grant: PendingGrant): void {
-  if (!hasAdsPermission(grant)) {
-    throw new SelectionNotAvailableError(
-      'The ads permissions (ads_management or ads_read) were not granted; start the connection again and allow them.',
-    );
-  }
-}
-
-/** Connecting all or none: a chosen asset already in another profile of the owner stops it before the platform is touched. */
-function assertFree<Row extends { profileId: string; status: string }>(
-  rows: Row[],
-  pending: PendingConnection,
-  what: (row: Row) => string,
-): void {
-  const taken = rows.find((row) => row.profileId !== pending.profileId && row.status !== 'disconnected');
-  if (taken)
-    throw new AccountAlreadyConnectedError(
-      `${what(taken)} is connected to another profile (${taken.profileId}). Disconnect it there first.`,
-    );
-}
-
-const tail = (pending: PendingConnection) => ({ pendingConnectionId: pending.id, expiresAt: pending.expiresAt.toISOString() });
-
-/** The pages the grant's user manages, each marked when it is connected to the profile already. */
-export async function availablePages(
+/** What the grant's user can connect of one kind, each marked when it is connected to the profile already. */
+async function available<Item extends { id: string }, Row extends Connection, Shown>(
   services: Services,
   principal: Principal,
   profileId: string,
@@ -63,180 +176,86 @@ export async function availablePages(
     limit?: number;
     cursor?: string;
   },
-): Promise<Available<AvailablePage>> {
-  const { pending, grant } = await open(services, principal, profileId, query.pendingConnectionId);
+  asset: Asset<Item, Row, Shown>,
+): Promise<Available<Shown>> {
+  const { pending, grant, adapter } = await open(services, principal, profileId, query.pendingConnectionId, asset);
   const page = await platformPage(query, async ({ limit, after }) => {
-    const found = await platformToConnect(services, PLATFORM).pages.list(grant.userToken, limit, after).catch(grantProblem);
+    const found = await asset.list(adapter, grant, limit, after).catch(grantProblem);
     return { data: found.items, next: found.nextCursor };
   });
-  const connected = await accountsAtPlatform(
+  const connected = await asset.connected(
     services.db,
     principal.ownerId,
-    PLATFORM,
     page.data.map((item) => item.id),
     pending.profileId,
   );
-  const accountOf = new Map(connected.filter((row) => row.status !== 'disconnected').map((row) => [row.platformAccountId, row.id]));
-  const data = page.data.map((item) => ({
-    platformPageId: item.id,
-    name: item.name,
-    category: item.category,
-    pictureUrl: item.pictureUrl,
-    tasks: item.tasks,
-    connected: accountOf.has(item.id),
-    accountId: accountOf.get(item.id) ?? null,
-  }));
-  return { data, nextCursor: page.nextCursor, ...tail(pending) };
+  const idOf = new Map(connected.filter((row) => row.status !== 'disconnected').map((row) => [platformIdOf(row), row.id]));
+  const data = page.data.map((item) => asset.show(item, idOf.get(item.id) ?? null));
+  return { data, nextCursor: page.nextCursor, pendingConnectionId: pending.id, expiresAt: pending.expiresAt.toISOString() };
 }
 
 /**
- * Connects the chosen pages with their page tokens (which do not expire), all or none: each is checked to be
- * the user's, subscribed to our webhooks, then every account is saved in one transaction.
+ * Connects the chosen ones, all or none: each is checked to be the user's and free (one already in another
+ * profile of the owner stops it before the platform is touched), subscribed to our webhooks, then all are saved
+ * in one transaction.
  */
-export async function connectPages(
+async function connectChosen<Item extends { id: string }, Row extends Connection, Shown>(
   services: Services,
   principal: Principal,
   profileId: string,
-  input: {
-    pendingConnectionId: string;
-    platformPageIds: string[];
-  },
-): Promise<AccountRow[]> {
-  const { pending, grant } = await open(services, principal, profileId, input.pendingConnectionId);
-  const ids = input.platformPageIds;
-  const adapter = platformToConnect(services, PLATFORM);
-  const pages = await adapter.pages.find(grant.userToken, ids).catch(grantProblem);
-  const missing = ids.filter((id) => !pages.get(id)?.accessToken);
+  pendingConnectionId: string,
+  ids: string[],
+  asset: Asset<Item, Row, Shown>,
+): Promise<Row[]> {
+  const { pending, grant, adapter } = await open(services, principal, profileId, pendingConnectionId, asset);
+  const found = await asset.find(adapter, grant, ids).catch(grantProblem);
+  const missing = ids.filter((id) => !found.has(id) || asset.usable?.(found.get(id)!) === false);
   if (missing.length)
-    throw new SelectionNotAvailableError(`Page ${missing.join(', ')} is not managed by the user who granted this connection.`);
-  assertFree(await accountsAtPlatform(services.db, principal.ownerId, PLATFORM, ids), pending, (row) => `Page ${row.platformAccountId}`);
-  // Page webhooks reach us only for fields the app subscribes to as well; an operator may have set these up in
-  // the app's dashboard instead (or our address may not be reachable from the platform), so this is best effort.
-  await adapter
-    .ensureAppSubscriptions()
-    .catch((error: unknown) => services.logger.warn({ err: error }, 'subscribing the app to page webhooks failed'));
-  for (const id of ids) await adapter.pages.subscribe(id, pages.get(id)!.accessToken).catch(grantProblem);
+    throw new SelectionNotAvailableError(`${asset.noun} ${missing.join(', ')} is not available to the user who granted this connection.`);
+  const taken = (await asset.connected(services.db, principal.ownerId, ids)).find(
+    (row) => row.profileId !== pending.profileId && row.status !== 'disconnected',
+  );
+  if (taken) {
+    throw new AccountAlreadyConnectedError(
+      `${asset.noun} ${platformIdOf(taken)} is connected to another profile (${taken.profileId}). Disconnect it there first.`,
+    );
+  }
+  for (const id of ids) await asset.subscribe(services, adapter, found.get(id)!, grant).catch(grantProblem);
   return services.db.transaction(async (trx) => {
-    const saved: AccountRow[] = [];
-    for (const id of ids) {
-      const page = pages.get(id)!;
-      saved.push(
-        (
-          await saveConnectedAccount(
-            services,
-            principal,
-            {
-              profileId: pending.profileId,
-              platform: PLATFORM,
-              identity: {
-                platformAccountId: page.id,
-                kind: 'page',
-                name: page.name,
-                username: page.username,
-                avatarUrl: page.pictureUrl,
-                // What the person granted the app; the page's tasks (their roles on it) are not permissions.
-                scopes: grant.scopes,
-                tokenExpiresAt: null,
-                platformUserId: grant.userId,
-              },
-              credentials: { accessToken: page.accessToken, extra: { userId: grant.userId } },
-            },
-            trx,
-          )
-        ).row,
-      );
-    }
+    const saved: Row[] = [];
+    for (const id of ids) saved.push(await asset.save(services, principal, pending, grant, found.get(id)!, trx));
     return saved;
   });
+}
+
+type SelectionQuery = { pendingConnectionId: string; limit?: number; cursor?: string };
+
+/** The pages the grant's user manages, each marked when it is connected to the profile already. */
+export function availablePages(services: Services, principal: Principal, profileId: string, query: SelectionQuery) {
+  return available(services, principal, profileId, query, PAGES);
+}
+
+/** Connects the chosen pages with their page tokens, all or none. */
+export function connectPages(
+  services: Services,
+  principal: Principal,
+  profileId: string,
+  input: { pendingConnectionId: string; platformPageIds: string[] },
+): Promise<AccountRow[]> {
+  return connectChosen(services, principal, profileId, input.pendingConnectionId, input.platformPageIds, PAGES);
 }
 
 /** The ad accounts the grant's user can reach, each marked when it is connected to the profile already. */
-export async function availableAdAccounts(
-  services: Services,
-  principal: Principal,
-  profileId: string,
-  query: {
-    pendingConnectionId: string;
-    limit?: number;
-    cursor?: string;
-  },
-): Promise<Available<AvailableAdAccount>> {
-  const { pending, grant } = await open(services, principal, profileId, query.pendingConnectionId);
-  requireAds(grant);
-  const page = await platformPage(query, async ({ limit, after }) => {
-    const found = await platformToConnect(services, PLATFORM).ads.adAccounts(grant.userToken, limit, after).catch(grantProblem);
-    return { data: found.items, next: found.nextCursor };
-  });
-  const connected = await adAccountsAtPlatform(
-    services.db,
-    principal.ownerId,
-    PLATFORM,
-    page.data.map((item) => item.id),
-    pending.profileId,
-  );
-  const adAccountOf = new Map(connected.filter((row) => row.status !== 'disconnected').map((row) => [row.platformAdAccountId, row.id]));
-  const data = page.data.map((item) => ({
-    platformAdAccountId: item.id,
-    name: item.name,
-    currency: item.currency,
-    timezone: item.timezone,
-    platformStatus: item.platformStatus,
-    businessName: item.businessName,
-    tasks: item.tasks,
-    connected: adAccountOf.has(item.id),
-    adAccountId: adAccountOf.get(item.id) ?? null,
-  }));
-  return { data, nextCursor: page.nextCursor, ...tail(pending) };
+export function availableAdAccounts(services: Services, principal: Principal, profileId: string, query: SelectionQuery) {
+  return available(services, principal, profileId, query, AD_ACCOUNTS);
 }
 
-/** Connects the chosen ad accounts with the grant's long-lived user token (about 60 days), all or none. */
-export async function connectAdAccounts(
+/** Connects the chosen ad accounts with the grant's user token, all or none. */
+export function connectAdAccounts(
   services: Services,
   principal: Principal,
   profileId: string,
-  input: {
-    pendingConnectionId: string;
-    platformAdAccountIds: string[];
-  },
+  input: { pendingConnectionId: string; platformAdAccountIds: string[] },
 ): Promise<AdAccountRow[]> {
-  const { pending, grant } = await open(services, principal, profileId, input.pendingConnectionId);
-  requireAds(grant);
-  const ids = input.platformAdAccountIds;
-  const adapter = platformToConnect(services, PLATFORM);
-  const found = await adapter.ads.findAdAccounts(grant.userToken, ids).catch(grantProblem);
-  const missing = ids.filter((id) => !found.has(id));
-  if (missing.length)
-    throw new SelectionNotAvailableError(`Ad account ${missing.join(', ')} is not available to the user who granted this connection.`);
-  assertFree(
-    await adAccountsAtPlatform(services.db, principal.ownerId, PLATFORM, ids),
-    pending,
-    (row) => `Ad account ${row.platformAdAccountId}`,
-  );
-  for (const id of ids) await adapter.ads.subscribeAdAccount(id, grant.userToken).catch(grantProblem);
-  return services.db.transaction(async (trx) => {
-    const saved: AdAccountRow[] = [];
-    for (const id of ids) {
-      const adAccount = found.get(id)!;
-      saved.push(
-        await saveConnectedAdAccount(
-          services,
-          principal,
-          pending.profileId,
-          PLATFORM,
-          {
-            platformAdAccountId: adAccount.id,
-            name: adAccount.name,
-            currency: adAccount.currency,
-            timezone: adAccount.timezone,
-            platformStatus: adAccount.platformStatus,
-            tokenExpiresAt: grant.expiresAt,
-            platformUserId: grant.userId,
-            credentials: { accessToken: grant.userToken, extra: { userId: grant.userId } },
-          },
-          trx,
-        ),
-      );
-    }
-    return saved;
-  });
+  return connectChosen(services, principal, profileId, input.pendingConnectionId, input.platformAdAccountIds, AD_ACCOUNTS);
 }

@@ -1,6 +1,5 @@
 import { type Handler, principalOf } from '../../http/handler.js';
-import { presentAdAccount } from '../accounts/ad-accounts.js';
-import { presentAccount } from '../accounts/present.js';
+import { presentAccount, presentAdAccount } from '../accounts/present.js';
 import * as selection from './social-network-selection.js';
 
 export const listAvailableSocialNetworkPages: Handler<'listAvailableSocialNetworkPages'> = async (request, services) => ({

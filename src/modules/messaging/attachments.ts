@@ -1,3 +1,4 @@
+import { idOf } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
@@ -12,7 +13,8 @@ export async function downloadAttachment(
   index: number,
 ): Promise<{ bytes: Buffer; mimeType: string | null }> {
   const ref = await attachmentRef(services.db, principal, accountId, messageId, index);
-  return withConnectedAccount(services, principal, accountId, 'messaging', (adapter, account) => adapter.messaging.download(account, ref), {
+  const target = { accountId: idOf('acc', accountId) };
+  return withConnectedAccount(services, principal, target, 'messaging', (adapter, account) => adapter.messaging.download(account, ref), {
     part: 'download',
   });
 }

@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { components } from '../../../generated/api.js';
 import { ValidationFailedError } from '../../lib/errors.js';
+import { idOf } from '../../lib/ids.js';
 import type { ChatappPayload, ChatappSender, ChatappTemplate, MessageKind, SentPart } from '../../platforms/capabilities/messaging.js';
 import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
 import type { AdapterAccount } from '../../platforms/types.js';
@@ -65,7 +66,7 @@ export async function sendChatappMessage(
     ]);
   }
   const to = e164Digits(body.to);
-  const found = await findAccount(services.db, principal, accountId);
+  const found = await findAccount(services.db, principal, idOf('acc', accountId));
   if (services.platforms.get(found.platform)?.sessionMessaging)
     return sendChatappFromSession(services, principal, found, to, body, ledgerKey);
   return withConnectedAccount(

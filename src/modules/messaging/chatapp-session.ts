@@ -50,7 +50,7 @@ export async function sendChatappFromSession(
     );
   }
   if (found.status !== 'connected' && found.platformAccountId) throw new AccountUnpairedError(found.status);
-  return withConnectedAccount(services, principal, found.id, 'sessionMessaging', async (adapter, _account, row) => {
+  return withConnectedAccount(services, principal, found, 'sessionMessaging', async (adapter, _account, row) => {
     const send = await sessionSendOf(services, principal, to, body);
     const ids = await sendFromSession(services, row, adapter.sessionMessaging.newMessageId, [send], {
       key: ledgerKey,

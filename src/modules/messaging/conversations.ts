@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/api.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
+import { idOf } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { findAccount } from '../accounts/read.js';
@@ -99,7 +100,7 @@ export async function listConversations(
   },
 ): Promise<Page<Conversation>> {
   const { db } = services;
-  const account = await findAccount(db, principal, accountId);
+  const account = await findAccount(db, principal, idOf('acc', accountId));
   const query = db('conversations')
     .where({ accountId: account.id })
     .orderBy('id', 'desc')
@@ -122,7 +123,7 @@ export async function getConversation(
   page: PageRequest,
 ) {
   const { db } = services;
-  const account = await findAccount(db, principal, accountId);
+  const account = await findAccount(db, principal, idOf('acc', accountId));
   const conversation = (await db('conversations').where({ id: conversationId, accountId: account.id }).first()) as
     ConversationRecord | undefined;
   if (!conversation) throw new NotFoundError('conversation');

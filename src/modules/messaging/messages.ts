@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
 import { NotFoundError } from '../../lib/errors.js';
+import { idOf } from '../../lib/ids.js';
 import type { Principal } from '../auth/principal.js';
 import { findAccount } from '../accounts/read.js';
 import type { AccountRow } from '../accounts/models.js';
@@ -75,7 +76,7 @@ export async function presentMessages(db: Knex, account: AccountRow, messages: M
 
 /** One message of the caller's account. */
 export async function getMessage(db: Knex, principal: Principal, accountId: string, messageId: string): Promise<Message> {
-  const account = await findAccount(db, principal, accountId);
+  const account = await findAccount(db, principal, idOf('acc', accountId));
   const message = (await db('messages').where({ id: messageId, accountId: account.id }).first()) as MessageRecord | undefined;
   if (!message) throw new NotFoundError('message');
   return (await presentMessages(db, account, [message]))[0]!;
@@ -83,7 +84,7 @@ export async function getMessage(db: Knex, principal: Principal, accountId: stri
 
 /** The platform's id of a file of an incoming message of the caller's account, which the service downloads. */
 export async function attachmentRef(db: Knex, principal: Principal, accountId: string, messageId: string, index: number): Promise<string> {
-  const account = await findAccount(db, principal, accountId);
+  const account = await findAccount(db, principal, idOf('acc', accountId));
   const message = (await db('messages').where({ id: messageId, accountId: account.id }).first('attachments')) as
     Pick<MessageRecord, 'attachments'> | undefined;
   const ref = message?.attachments[index]?.ref;

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { readsById } from '../../lib/batcher.js';
 import { onePer } from '../../lib/memo.js';
 import { NotFoundError } from '../../lib/errors.js';
+import { idOf } from '../../lib/ids.js';
 import type { OutgoingMessage, SentPart } from '../../platforms/capabilities/messaging.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
@@ -59,7 +60,7 @@ export async function deliverMessage(
   ledgerKey: string,
 ): Promise<Sent> {
   const conversation = conversationOf(services.db, message.recipient);
-  const found = await findAccount(services.db, principal, accountId);
+  const found = await findAccount(services.db, principal, idOf('acc', accountId));
   const adapter = services.platforms.get(found.platform);
   if (adapter?.sessionMessaging) {
     if (found.status !== 'connected' && found.platformAccountId) throw new AccountUnpairedError(found.status);

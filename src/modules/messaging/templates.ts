@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import { platformPage } from '../../lib/pagination.js';
+import { idOf } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
@@ -18,7 +19,7 @@ export async function listChatappTemplates(
     withConnectedAccount(
       services,
       principal,
-      accountId,
+      { accountId: idOf('acc', accountId) },
       'chatapp',
       async (adapter, account) => {
         const page = await adapter.chatapp.templates(account, { limit, ...(after ? { after } : {}) });

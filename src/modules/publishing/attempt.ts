@@ -1,4 +1,5 @@
 import type { PublishingSettings } from './settings.js';
+import { idOf } from '../../lib/ids.js';
 import { PlatformError } from '../../platforms/errors.js';
 import {
   OutcomeUnknowable,
@@ -39,7 +40,7 @@ export interface AttemptContext {
 export async function loadContext(services: Services, claimed: Claimed[]): Promise<AttemptContext> {
   const { db, config } = services;
   const postIds = [...new Set(claimed.map((c) => c.target.postId))];
-  const accountIds = [...new Set(claimed.map((c) => c.target.accountId))];
+  const accountIds = [...new Set(claimed.map((c) => idOf('acc', c.target.accountId)))];
   const [posts, accounts] = await Promise.all([
     db('posts').whereIn('id', postIds).select('id', 'text', 'mediaIds', 'platformOptions') as Promise<PostRow[]>,
     accountsById(db, accountIds),

@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/api.js';
 import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { platformPage } from '../../lib/pagination.js';
+import { idOf } from '../../lib/ids.js';
 import { PostNotFound } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
@@ -30,7 +31,7 @@ export async function listAccountHistory(
     const { row, page } = await withConnectedAccount(
       services,
       principal,
-      id,
+      { accountId: idOf('acc', id) },
       'publisher',
       async (adapter, account, row) => ({
         row,
@@ -73,7 +74,7 @@ export async function deletePlatformPost(services: Services, principal: Principa
   const target = await withConnectedAccount(
     services,
     principal,
-    id,
+    { accountId: idOf('acc', id) },
     'publisher',
     async (adapter, account, row) => {
       const ours = (await services

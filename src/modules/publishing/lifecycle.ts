@@ -2,6 +2,7 @@ import type { components } from '../../../generated/api.js';
 import type { Knex } from 'knex';
 import { NotFoundError } from '../../lib/errors.js';
 import { SqlState, sqlStateOf } from '../../lib/pg-errors.js';
+import { idOf } from '../../lib/ids.js';
 import { PlatformError } from '../../platforms/errors.js';
 import { PostNotFound } from '../../platforms/capabilities/publishing.js';
 import type { Services } from '../../services.js';
@@ -43,7 +44,8 @@ export async function retryPost(services: Services, principal: Principal, id: st
   return services.db.transaction(async (trx) => {
     const post = await findPost(trx, principal, id, true);
     // The accounts named are the caller's before they are looked for among the targets (404, 403).
-    if ((await ownedAccounts(trx, principal, accountIds ?? [])).length < new Set(accountIds).size) throw new NotFoundError('account');
+    const named = (accountIds ?? []).map((accountId) => idOf('acc', accountId));
+    if ((await ownedAccounts(trx, principal, named)).length < new Set(accountIds).size) throw new NotFoundError('account');
     if (post.status === 'processing')
       throw new PostStatusConflictError('The post is being published; retry once it is published, partial or failed.');
     if (post.status === 'scheduled' || post.status === 'cancelled' || post.status === 'deleted') {
@@ -122,7 +124,7 @@ export async function deletePost(services: Services, principal: Principal, id: s
           outcomes.push(result(target, 'not_supported', `${target.platform} does not let apps delete posts; delete it in the app.`));
           continue;
         }
-        const account = await accountById(trx, target.accountId);
+        const account = await accountById(trx, idOf('acc', target.accountId));
         if (!account || account.status !== 'connected') {
           outcomes.push(result(target, 'failed', 'The account needs reconnection; reconnect it and delete the post again.'));
           continue;
@@ -156,7 +158,7 @@ export async function deletePost(services: Services, principal: Principal, id: s
       return { postId: id, status, targets: outcomes };
     })
     .finally(async () => {
-      for (const { accountId, error } of refusals) await recordPlatformOutcome(services.db, accountId, error).catch(() => {});
+      for (const { accountId, error } of refusals) await recordPlatformOutcome(services.db, idOf('acc', accountId), error).catch(() => {});
     });
   return result;
 }

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
 import { decodeKeyset, keysetPage } from '../../lib/pagination.js';
+import { idOf } from '../../lib/ids.js';
 import { findAccount } from '../accounts/read.js';
 import type { Post, PostRow, PostStatus, TargetRow } from './models.js';
 import { presentPost } from './present.js';
@@ -66,7 +67,7 @@ export async function listPosts(
   const profiles = await listedProfiles(db, principal, query.profileId);
   if (profiles) rows.whereIn('posts.profileId', profiles);
   // The account filtered by is one the caller may read, as the profile is (404, 403).
-  if (query.accountId) await findAccount(db, principal, query.accountId);
+  if (query.accountId) await findAccount(db, principal, idOf('acc', query.accountId));
   if (query.status) rows.where('posts.status', query.status);
   if (query.from) rows.where(time, '>=', new Date(query.from));
   if (query.to) rows.where(time, '<', new Date(query.to));

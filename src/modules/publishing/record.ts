@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { Batcher } from '../../lib/batcher.js';
+import { idOf } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { noteSuccesses, recordPlatformOutcome } from '../accounts/accounts.js';
 import { emitEvents, type NewEvent } from '../events/emit.js';
@@ -161,12 +162,15 @@ async function afterCommit(services: Services, finished: Finished[]): Promise<vo
     if (outcome.kind === 'published') succeeded.add(claimed.target.accountId);
   }
   for (const [accountId, error] of refused) {
-    await recordPlatformOutcome(db, accountId, error).catch((err: unknown) =>
+    await recordPlatformOutcome(db, idOf('acc', accountId), error).catch((err: unknown) =>
       logger.error({ err, accountId }, 'recording an account refusal failed'),
     );
   }
   if (succeeded.size === 0) return;
-  await noteSuccesses(db, [...succeeded]).catch((err: unknown) => logger.warn({ err }, 'noting account successes failed'));
+  await noteSuccesses(
+    db,
+    [...succeeded].map((id) => idOf('acc', id)),
+  ).catch((err: unknown) => logger.warn({ err }, 'noting account successes failed'));
 }
 
 /** Outcomes recorded in batches of up to 200; those a dying worker never wrote leave their leases to run out (the next claim reconciles). */

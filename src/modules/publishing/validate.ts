@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/api.js';
+import { idOf } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
@@ -32,8 +33,12 @@ export async function checkPost(
 ): Promise<{ profileId: string; accounts: AccountRow[] }> {
   const { db, platforms } = services;
   const errors: Violation[] = [];
-  const rows = await ownedAccounts(db, principal, input.accountIds);
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const rows = await ownedAccounts(
+    db,
+    principal,
+    input.accountIds.map((id) => idOf('acc', id)),
+  );
+  const byId = new Map(rows.map((row) => [row.id as string, row]));
   const accounts: AccountRow[] = [];
   input.accountIds.forEach((id, index) => {
     const row = byId.get(id);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { togetherOrAlone, whichInserted } from '../../lib/batcher.js';
 import { onePer } from '../../lib/memo.js';
 import { unstorableCharacters } from '../../lib/storable.js';
+import { idOf } from '../../lib/ids.js';
 import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { accountById, adapterAccount, credentialedAccountsAt } from '../accounts/read.js';
@@ -58,7 +59,7 @@ const verificationLookups = onePer(
   (services: Services) =>
     new VerificationLookups({
       credentialsOf: async (accountId) => {
-        const row = await accountById(services.db, accountId);
+        const row = await accountById(services.db, idOf('acc', accountId));
         return row?.credentialsCiphertext ? adapterAccount(row, services.secrets) : null;
       },
       withPlatformAccountId: async (platform, platformAccountId) => {

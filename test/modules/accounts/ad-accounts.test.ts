@@ -14,6 +14,7 @@ describeApi('ad accounts — /adaccounts', (t) => {
       timezone: 'Europe/Berlin',
       platformStatus: 'active',
       tokenExpiresAt: null,
+      scopes: ['ads_management'],
       credentials: { accessToken: 'token' },
     });
 

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Principal } from '../../../src/modules/auth/principal.js';
 import { CapabilityUnsupportedError, PermissionMissingError } from '../../../src/modules/accounts/errors.js';
 import { withConnectedAccount } from '../../../src/modules/accounts/platform-call.js';
+import { idOf } from '../../../src/lib/ids.js';
 import { startTestApp, type TestApp } from '../../support/app.js';
 import { newOwner, restrictedKey, type TestOwner } from '../../support/owners.js';
 import { connectBot } from '../../support/sandbox/botchat.js';
@@ -60,7 +61,7 @@ describe('acting on an account through its platform — one way for every area',
     const acting = withConnectedAccount(
       app.services,
       sessionOf(owner),
-      pageId,
+      { accountId: idOf('acc', pageId) },
       'publisher',
       async () => {
         calls.push('called');
@@ -81,7 +82,7 @@ describe('acting on an account through its platform — one way for every area',
     await withConnectedAccount(
       app.services,
       sessionOf(owner),
-      pageId,
+      { accountId: idOf('acc', pageId) },
       'publisher',
       async () => {
         calls.push('called');
@@ -97,7 +98,7 @@ describe('acting on an account through its platform — one way for every area',
     const error = await withConnectedAccount(
       app.services,
       sessionOf(owner),
-      bot.accountId,
+      { accountId: idOf('acc', bot.accountId) },
       'publisher',
       async (adapter, account) => adapter.publisher.history(account, { limit: 1 }),
       { part: 'history' },

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
-import { newId } from '../../../src/lib/ids.js';
+import { idOf, newId } from '../../../src/lib/ids.js';
 import { PlatformError } from '../../../src/platforms/errors.js';
 import type { Published } from '../../../src/platforms/capabilities/publishing.js';
 import { accountById, adapterAccount } from '../../../src/modules/accounts/read.js';
@@ -55,7 +55,7 @@ describe('platform writes — a message sent at most once per key, whatever is l
 
   /** The caller's records of a sent message: the chat's conversation and the outgoing message in it. */
   async function storeSent(trx: Knex.Transaction, text: string, sent: Published, direction = 'out'): Promise<void> {
-    const row = (await accountById(trx, bot.accountId))!;
+    const row = (await accountById(trx, idOf('acc', bot.accountId)))!;
     const [conversation] = (await trx('conversations')
       .insert({
         id: newId('conv'),
@@ -84,7 +84,7 @@ describe('platform writes — a message sent at most once per key, whatever is l
 
   /** sendMessage to the chat through the botchat adapter's own client, over HTTP to the sandbox. */
   async function sendMessage(text: string): Promise<Published> {
-    const account = adapterAccount((await accountById(app.services.db, bot.accountId))!, app.services.secrets);
+    const account = adapterAccount((await accountById(app.services.db, idOf('acc', bot.accountId)))!, app.services.secrets);
     return app.services.platforms
       .get('botchat')!
       .publisher.publish(account, { text, media: [], options: { chatIds: [CHAT] } }, { state: {}, save: async () => {} });
