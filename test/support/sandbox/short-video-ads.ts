@@ -34,6 +34,11 @@ export class ShortVideoAdsPeople extends People {
     return this.post('revoke-access', { webhookUrl: this.webhookUrl, ...(advertiserIds ? { advertiserIds } : {}) });
   }
 
+  /** The advertisers' tokens stop working and no webhook tells the service (lost, or no callback URL set): only a call finds out. */
+  async revokeToken(advertiserIds: string[]): Promise<void> {
+    await this.post('revoke-access', { advertiserIds });
+  }
+
   /** An event the platform sends, signed as asked; the notification sent and the service's answer. */
   sendEvent(
     event: string,
