@@ -5189,8 +5189,10 @@ export interface components {
             platformStatus: components["schemas"]["AdAccountPlatformStatus"];
             /**
              * Format: date-time
-             * @description When the stored token expires (a social network grant lasts about 60 days; reconnect through
-             *     `GET /connect/social_network` before then); `null` when it does not expire or the service refreshes it.
+             * @description When the stored token expires; `null` when it does not expire. The service exchanges a social network
+             *     ad account's 60-day token for a new one 10 days before this, and the date moves on; an ad account whose
+             *     token the platform refuses becomes `needs_reconnection` (`account.needs_reconnection`): connect it again
+             *     through `GET /connect/social_network`.
              * @example 2027-01-21T09:30:00Z
              */
             tokenExpiresAt: string | null;
