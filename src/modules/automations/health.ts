@@ -19,20 +19,25 @@ const SOURCE_CAPABILITIES: Record<TriggerType, CapabilityName[]> = {
 const bringsEvents = (platforms: Platforms, platform: string, trigger: TriggerType) =>
   SOURCE_CAPABILITIES[trigger].some((name) => platforms.capability(platform, name) !== undefined);
 
-/** The platform permissions a trigger's events, and each action, need, by platform (none where none is asked). */
-const TRIGGER_SCOPES: Partial<Record<string, Partial<Record<TriggerType, string>>>> = {
-  social_network: { message_received: 'pages_messaging', comment_received: 'pages_read_user_engagement' },
-  social_threads: { comment_received: 'threads_read_replies' },
+/** The kind of incoming event each trigger fires on. */
+const TRIGGER_EVENTS: Record<TriggerType, 'message' | 'comment'> = { message_received: 'message', comment_received: 'comment' };
+
+/** The platform permissions each action needs, as the capability it acts through declares them (none for our own tags). */
+const ACTION_SCOPES: Record<ActionType, (platforms: Platforms, platform: string) => readonly string[] | undefined> = {
+  reply_message: (platforms, platform) => platforms.capability(platform, 'messaging')?.scopes,
+  send_private_reply: (platforms, platform) => platforms.capability(platform, 'messaging')?.scopes,
+  reply_comment: (platforms, platform) => platforms.capability(platform, 'comments')?.writeScopes,
+  hide_comment: (platforms, platform) => platforms.capability(platform, 'comments')?.writeScopes,
+  add_tag: () => undefined,
 };
-const ACTION_SCOPES: Partial<Record<string, Partial<Record<ActionType, string>>>> = {
-  social_network: {
-    reply_message: 'pages_messaging',
-    send_private_reply: 'pages_messaging',
-    reply_comment: 'pages_manage_engagement',
-    hide_comment: 'pages_manage_engagement',
-  },
-  social_threads: { reply_comment: 'threads_manage_replies', hide_comment: 'threads_manage_replies' },
-};
+
+/** What the platform says a trigger's events and each action need, in that order, each once. */
+function neededScopes(platforms: Platforms, platform: string, automation: Watched): Set<string> {
+  return new Set([
+    ...(platforms.capability(platform, 'webhooks')?.eventScopes?.[TRIGGER_EVENTS[automation.triggerType]] ?? []),
+    ...automation.actions.flatMap((action) => ACTION_SCOPES[action.type](platforms, platform) ?? []),
+  ]);
+}
 
 const SOURCE_NAMES: Record<TriggerType, string> = { message_received: 'messages', comment_received: 'comments' };
 
@@ -91,14 +96,7 @@ function accountWarnings(platforms: Platforms, row: AccountRow, automation: Watc
   }
   if (subscriptionProblem)
     warnings.push(warn('webhook_subscription_missing', `${subscriptionProblem} Connect the account again to repair it.`));
-  const needed = new Set<string>();
-  const triggerScope = TRIGGER_SCOPES[row.platform]?.[automation.triggerType];
-  if (triggerScope) needed.add(triggerScope);
-  for (const action of automation.actions) {
-    const scope = ACTION_SCOPES[row.platform]?.[action.type];
-    if (scope) needed.add(scope);
-  }
-  for (const scope of needed) {
+  for (const scope of neededScopes(platforms, row.platform, automation)) {
     if (!row.scopes.includes(scope)) {
       warnings.push(warn('permission_missing', `The account was connected without ${scope}; connect it again and grant it.`, scope));
     }

@@ -51,6 +51,8 @@ export interface Comments {
   maxReplyLength: number;
   /** Whether a reply may carry an image. */
   repliesTakeImages: boolean;
+  /** The permissions replying to and hiding the account's comments need, where the platform asks for any. */
+  readonly writeScopes: readonly string[];
   /** The ids of the account's most recent posts, newest first, at most `limit`: those whose comments a first list reads. */
   recentPostIds(account: AdapterAccount, limit: number): Promise<string[]>;
   /** One page of a post's comments, replies included, newest first (`cursor`: the previous page's `next`). */

@@ -170,6 +170,8 @@ export interface WebhookReceiver {
   dedupeKey(request: IncomingRequest): string | null;
   /** The events a verified body carries; read once before it is stored (to refuse what cannot be) and again to process it. */
   parse(rawBody: string, source: WebhookSource): IncomingEvent[];
+  /** The permissions an account must have granted for the platform to send its events of each kind (none where not listed). */
+  readonly eventScopes?: Partial<Record<IncomingEvent['kind'], readonly string[]>>;
   /**
    * Whether the platform still sends us this account's events, where it can tell: what is wrong (our webhook
    * replaced or deleted), or null when nothing is.

@@ -30,6 +30,7 @@ const MAX_COMMENT_LENGTH = 8000;
 export class SocialNetworkComments implements Comments {
   readonly maxReplyLength = MAX_COMMENT_LENGTH;
   readonly repliesTakeImages = true;
+  readonly writeScopes = ['pages_manage_engagement'];
 
   constructor(private readonly client: SocialNetworkClient) {}
 

@@ -56,8 +56,8 @@ function classifySendError(status: number, body: unknown, headers?: Headers): Pl
  * their page-scoped id or privately to a comment's author. Outside the 24-hour window only with a message tag.
  */
 export class SocialNetworkMessaging implements MessageSender {
-  /** Not checked before the call: a missing `pages_messaging` is the platform's (#200) refusal. */
-  readonly scopes = [];
+  /** A page account keeps what its grant granted: without `pages_messaging` a send is refused before the platform is asked. */
+  readonly scopes = ['pages_messaging'];
   readonly receipts = true;
   readonly replyWindowHours = 24;
 

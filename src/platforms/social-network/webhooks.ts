@@ -44,6 +44,9 @@ function decodePayload(payload: string): SignedRequest | null {
  * its own parser (./webhook-objects.ts).
  */
 export class SocialNetworkWebhooks implements WebhookReceiver {
+  /** Messenger's `messages` need the page's messaging permission; a page feed's comments, its user engagement. */
+  readonly eventScopes = { message: ['pages_messaging'], comment: ['pages_read_user_engagement'] };
+
   constructor(
     private readonly appSecret: string,
     readonly verifyToken: string,

@@ -45,6 +45,7 @@ export function actionsOn(own: boolean): CommentActions {
 export class SocialThreadsComments implements Comments {
   readonly maxReplyLength = MAX_REPLY_LENGTH;
   readonly repliesTakeImages = false;
+  readonly writeScopes = ['threads_manage_replies'];
 
   constructor(private readonly client: SocialThreadsClient) {}
 

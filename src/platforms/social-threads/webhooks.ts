@@ -29,6 +29,8 @@ interface Change {
  * (`root_post.owner_id`); Threads sends no edits, hides or removals.
  */
 export class SocialThreadsWebhooks implements WebhookReceiver {
+  readonly eventScopes = { comment: ['threads_read_replies'] };
+
   constructor(
     private readonly appSecret: string,
     readonly verifyToken: string,

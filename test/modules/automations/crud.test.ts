@@ -152,11 +152,16 @@ describeApi('automations — creating, reading, changing and deleting them', (t)
     expect(created.warnings[0].message).to.contain('no webhook');
   });
 
-  it('says when an action cannot be done: a page connected without the permission to answer messages', async () => {
-    const pat = await t.sandbox.socialNetwork.newPerson({ pages: 1, adAccounts: 0, declineScopes: ['pages_messaging'] });
+  /** A page account connected by a person who declined these permissions. */
+  const pageWithout = async (declineScopes: string[]): Promise<string> => {
+    const pat = await t.sandbox.socialNetwork.newPerson({ pages: 1, adAccounts: 0, declineScopes });
     const connected = await connectPages(t.app, t.owner, await pendingConnection(t.app, t.owner), [pat.pageIds[0]!]);
     expect(connected.status, JSON.stringify(connected.body)).to.equal(201);
-    const accountId = connected.body.data[0].id;
+    return connected.body.data[0].id;
+  };
+
+  it('says when an action cannot be done: a page connected without the permission to answer messages', async () => {
+    const accountId = await pageWithout(['pages_messaging']);
     const created = await createAutomation(t, {
       accountIds: [accountId],
       trigger: { type: 'message_received' },
@@ -171,6 +176,19 @@ describeApi('automations — creating, reading, changing and deleting them', (t)
       },
     ]);
     expect((await t.app.api.get(`/automations/${created.id}`, { token: t.owner.key })).body.warnings).to.deep.equal(created.warnings);
+  });
+
+  it('says what a comment automation lacks: a page connected without reading its comments nor managing them', async () => {
+    const accountId = await pageWithout(['pages_read_user_engagement', 'pages_manage_engagement']);
+    const created = await createAutomation(t, {
+      accountIds: [accountId],
+      trigger: { type: 'comment_received' },
+      actions: [{ type: 'send_private_reply', text: 'Sent you the prices' }, { type: 'hide_comment' }],
+    });
+    expect(created.warnings.map((warning: { code: string; scope: string }) => [warning.code, warning.scope])).to.deep.equal([
+      ['permission_missing', 'pages_read_user_engagement'],
+      ['permission_missing', 'pages_manage_engagement'],
+    ]);
   });
 
   it('a page connected with every permission granted: no warning, and the account lists what was granted, not its tasks', async () => {
