@@ -1,11 +1,12 @@
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { IANAZone } from 'luxon';
 import { InvalidCursorError } from './errors.js';
 
 /**
- * Every list's cursor: opaque to clients, a versioned, base64url-wrapped position, never an offset. Three kinds:
+ * Every list's cursor: opaque to clients, a versioned, base64url-wrapped position, never an offset. Four kinds:
  * the last id of a list in descending id order (`pageRequest`, `toPage`); the sort values of the last row of a
  * list in another order (`decodeKeyset`, `keysetPage`); a platform's own page token, for a list read live from
- * the platform (`platformPage`).
+ * the platform (`platformPage`); and a platform's token with the query it belongs to (`cursorForm`).
  */
 export interface Page<T> {
   data: T[];
@@ -54,7 +55,10 @@ export function toPage<Row extends { id: string }, T>(rows: Row[], request: Page
  * What one value of a keyset position is. A cursor is opaque to clients but not sealed, so a decoded one is
  * checked value by value: anything else would reach the database (or a platform) as a client wrote it.
  */
-export type KeyField = 'id' | 'providerId' | 'time' | 'dayOfWeek' | 'clock' | 'timeZone' | 'platformCursor';
+export type KeyField = 'id' | 'providerId' | 'time' | 'dayOfWeek' | 'clock' | 'timeZone' | 'platformCursor' | 'dateTime' | 'text';
+
+/** The contract's own check of a `date-time` (what a query's instant passed). */
+const isDateTime = (fullFormats['date-time'] as { validate: (value: string) => boolean }).validate;
 
 const IS: Record<KeyField, (value: unknown) => boolean> = {
   id: (value) => typeof value === 'string' && /^[a-z]+_[0-9a-z]{26}$/.test(value),
@@ -71,7 +75,20 @@ const IS: Record<KeyField, (value: unknown) => boolean> = {
   timeZone: (value) => typeof value === 'string' && value.length <= 64 && IANAZone.isValidZone(value),
   // A platform's own page token, passed back to it: printable ASCII, as every platform's is.
   platformCursor: (value) => typeof value === 'string' && /^[\x20-\x7e]{1,1024}$/.test(value),
+  // An instant as a query gives it (RFC 3339, the contract's date-time), passed on as it was written.
+  dateTime: (value) => typeof value === 'string' && value.length <= 64 && isDateTime(value),
+  // A query's own words (a filter, the platform's id of what is listed), at most as long as a query takes them.
+  text: (value) => typeof value === 'string' && value.length >= 1 && value.length <= 1024,
 };
+
+/** JSON as a cursor holds it, or null when it is not JSON. */
+function parsed(json: string | null): unknown {
+  try {
+    return json === null ? null : JSON.parse(json);
+  } catch {
+    return null;
+  }
+}
 
 /** A keyset position (the sort values of the last row of a page). */
 export function encodeKeyset(values: Array<string | number>): string {
@@ -81,13 +98,7 @@ export function encodeKeyset(values: Array<string | number>): string {
 /** The position a cursor holds, each value of the kind `shape` names; 400 `invalid_cursor` for anything else. */
 export function decodeKeyset(cursor: string | undefined, shape: KeyField[]): Array<string | number> | null {
   if (!cursor) return null;
-  const json = decode(KEYSET_VERSION, cursor);
-  let values: unknown;
-  try {
-    values = json === null ? null : JSON.parse(json);
-  } catch {
-    values = null;
-  }
+  const values = parsed(decode(KEYSET_VERSION, cursor));
   if (!Array.isArray(values) || values.length !== shape.length || values.some((value, i) => !IS[shape[i]!](value))) {
     throw new InvalidCursorError();
   }
@@ -123,4 +134,53 @@ export async function platformPage<T>(
   const after = decodeKeyset(query.cursor, ['platformCursor'])?.[0] as string | undefined;
   const { data, next } = await read({ limit: query.limit ?? DEFAULT_LIMIT, after });
   return { data, nextCursor: next ? encodeKeyset([next]) : null };
+}
+
+/** A cursor form's members: each a kind of value, or the words it may be; a name ending in `?` may be absent. */
+export type FormShape = Record<string, Exclude<KeyField, 'dayOfWeek'> | readonly string[]>;
+type ValueOf<K> = K extends readonly string[] ? K[number] : string;
+/** What a cursor of a form holds. */
+export type FormValue<S extends FormShape> = {
+  [K in keyof S as K extends `${string}?` ? never : K]: ValueOf<S[K]>;
+} & {
+  [K in keyof S as K extends `${infer Name}?` ? Name : never]?: ValueOf<S[K]>;
+};
+
+export interface CursorForm<S extends FormShape> {
+  encode(value: FormValue<S>): string;
+  /**
+   * The value a cursor of this form holds: 400 `invalid_cursor` for any other cursor (a member missing, unknown or
+   * not of its kind), and for one of another query: each member `asked` gives must be the cursor's.
+   */
+  decode(cursor: string, asked?: Partial<FormValue<S>>): FormValue<S>;
+}
+
+/**
+ * A cursor of a list read live from a platform whose token belongs to a query (a calendar, a time window and its
+ * filters; a sync's position): a versioned JSON object holding the token with that query, so that the next page
+ * is asked of the platform with the query of the first, and a cursor is never used with another.
+ */
+export function cursorForm<const S extends FormShape>(version: string, shape: S): CursorForm<S> {
+  const members = new Map(Object.entries(shape).map(([name, kind]) => [name.replace(/\?$/, ''), { kind, optional: name.endsWith('?') }]));
+  const fits = (kind: FormShape[string], value: unknown) => (typeof kind === 'string' ? IS[kind](value) : kind.includes(value as string));
+  /** Whether a decoded value is of this form: only its members, each there (unless optional) and of its kind. */
+  const ofForm = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.keys(value).every((name) => members.has(name)) &&
+    [...members].every(([name, { kind, optional }]) => {
+      const member = (value as Record<string, unknown>)[name];
+      return member === undefined ? optional : fits(kind, member);
+    });
+  return {
+    encode: (value) => encode(version, JSON.stringify(value)),
+    decode(cursor, asked = {}) {
+      const value = parsed(decode(version, cursor));
+      if (!ofForm(value) || Object.entries(asked).some(([name, wanted]) => wanted !== undefined && value[name] !== wanted)) {
+        throw new InvalidCursorError();
+      }
+      return value as FormValue<S>;
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { type FieldError, InvalidCursorError, ValidationFailedError } from '../../lib/errors.js';
+import { cursorForm } from '../../lib/pagination.js';
 import type { components } from '../../../generated/api.js';
 import {
   type CalendarEventChanges,
@@ -11,7 +12,6 @@ import {
 } from '../../platforms/capabilities/calendar.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
-import { decodePosition, decodeSyncPosition, encodePosition, encodeSyncPosition, type ListPosition, type SyncPosition } from './cursor.js';
 import { clientEventId } from './event-id.js';
 import { checkEvent } from './input.js';
 import { onCalendar, type OnCalendar } from './on-calendar.js';
@@ -39,16 +39,31 @@ const present =
   (accountId: string) =>
   (event: PlatformCalendarEvent): CalendarEvent => ({ accountId, ...event });
 
-/** The calendar a cursor belongs to must be the one asked for, if one is. */
-function sameCalendar<P extends { calendarId: string }>(position: P, calendarId: string | undefined): P {
-  if (calendarId !== undefined && calendarId !== position.calendarId) throw new InvalidCursorError();
-  return position;
+/** Where a listing goes on: the platform's page token of one calendar, with the way and the query it belongs to. */
+const PAGE = cursorForm('calpage1', {
+  way: ['window', 'sync'],
+  calendarId: 'text',
+  pageToken: 'platformCursor',
+  'timeMin?': 'dateTime',
+  'timeMax?': 'dateTime',
+  'q?': 'text',
+});
+/** A sync's position, which clients keep for later syncs (so its form stays): the platform's sync token of one calendar. */
+const SYNC = cursorForm('calsync1', { calendarId: 'text', syncToken: 'platformCursor' });
+
+/** The page a cursor goes on to, of the query asked for where one is given (the calendar, a window's filters). */
+function pagePosition(cursor: string, { calendarId, timeMin, timeMax, q }: ListQuery) {
+  const { way, ...position } = PAGE.decode(cursor, { calendarId, timeMin, timeMax, q });
+  if (way === 'sync') return { way, calendarId: position.calendarId, pageToken: position.pageToken };
+  // A window begins somewhere: one of ours always says where.
+  if (position.timeMin === undefined) throw new InvalidCursorError();
+  return { way, ...position, timeMin: position.timeMin };
 }
 
 /** What a listing asks for, refused before the platform is called when its parts do not go together. */
-function listPlan(query: ListQuery): { page: ListPosition | null; since: SyncPosition | null; syncing: boolean } {
-  const page = query.cursor ? sameCalendar(decodePosition(query.cursor), query.calendarId) : null;
-  const since = query.syncCursor ? sameCalendar(decodeSyncPosition(query.syncCursor), query.calendarId) : null;
+function listPlan(query: ListQuery) {
+  const page = query.cursor ? pagePosition(query.cursor, query) : null;
+  const since = query.syncCursor ? SYNC.decode(query.syncCursor, { calendarId: query.calendarId }) : null;
   const syncing = page ? page.way === 'sync' : Boolean(query.sync) || since !== null;
   const errors: FieldError[] = [];
   if (syncing) {
@@ -94,8 +109,8 @@ async function syncPage({ events, account, calendarId }: OnCalendar, plan: Retur
   }
   return {
     items: page.items,
-    nextCursor: page.nextPageToken ? encodePosition({ way: 'sync', calendarId, pageToken: page.nextPageToken }) : null,
-    syncCursor: page.nextSyncToken ? encodeSyncPosition({ calendarId, syncToken: page.nextSyncToken }) : null,
+    nextCursor: page.nextPageToken ? PAGE.encode({ way: 'sync', calendarId, pageToken: page.nextPageToken }) : null,
+    syncCursor: page.nextSyncToken ? SYNC.encode({ calendarId, syncToken: page.nextSyncToken }) : null,
     fullResync,
   };
 }
@@ -115,20 +130,14 @@ export async function listEvents(
       const { items, ...rest } = await syncPage(on, plan, limit);
       return { data: items.map(show), ...rest };
     }
-    const window =
+    const { timeMin, timeMax, q } =
       plan.page?.way === 'window' ? plan.page : { timeMin: query.timeMin ?? new Date().toISOString(), timeMax: query.timeMax, q: query.q };
+    const window = { timeMin, timeMax, q };
     const page = await on.events.window(on.account, on.calendarId, { ...window, limit, pageToken: plan.page?.pageToken });
     return {
       data: page.items.map(show),
       nextCursor: page.nextPageToken
-        ? encodePosition({
-            way: 'window',
-            calendarId: on.calendarId,
-            pageToken: page.nextPageToken,
-            timeMin: window.timeMin,
-            ...(window.timeMax ? { timeMax: window.timeMax } : {}),
-            ...(window.q ? { q: window.q } : {}),
-          })
+        ? PAGE.encode({ way: 'window', calendarId: on.calendarId, pageToken: page.nextPageToken, ...window })
         : null,
       syncCursor: null,
       fullResync: false,

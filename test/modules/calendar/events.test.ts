@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
+import { itPagesThroughPlatform } from '../../support/keyset-list.js';
 import { connectCalendar, PRIMARY_CALENDAR } from '../../support/sandbox/calendar.js';
 
 describeApi('calendar events — create, read, change, delete on the chosen calendar', (t) => {
@@ -211,5 +212,28 @@ describeApi('calendar events — create, read, change, delete on the chosen cale
     );
     expect(otherCalendar.status).to.equal(400);
     expect(otherCalendar.body.code).to.equal('invalid_cursor');
+    const otherWords = await t.app.api.get(events(accountId, `?cursor=${first.body.nextCursor}&q=elsewhere`), { token: t.owner.key });
+    expect([otherWords.status, otherWords.body.code], 'a cursor with other filters').to.deep.equal([400, 'invalid_cursor']);
+  });
+
+  itPagesThroughPlatform(t, 'listCalendarEvents', async (count) => {
+    const accountId = await connectCalendar(t.app, t.owner);
+    const team = await calendar.newCalendar({ summary: 'Paged through' });
+    const onTeam = `?calendarId=${encodeURIComponent(team.id)}`;
+    const made: Array<{ id: string; summary: string }> = [];
+    for (let i = 0; i < count; i++) {
+      const at = `2026-12-09T${String(8 + i).padStart(2, '0')}`;
+      const body = {
+        summary: i % 2 ? `Call ${i}` : `Tasting ${i}`,
+        start: { dateTime: `${at}:00:00Z` },
+        end: { dateTime: `${at}:30:00Z` },
+      };
+      made.push((await t.app.api.post(events(accountId, onTeam), { token: t.owner.key, body })).body);
+    }
+    return {
+      path: events(accountId, `${onTeam}&timeMin=2026-12-09T00:00:00Z&timeMax=2026-12-10T00:00:00Z`),
+      ids: made.map((event) => event.id),
+      filter: { query: 'q=tasting', ids: made.filter((event) => event.summary.startsWith('Tasting')).map((event) => event.id) },
+    };
   });
 });

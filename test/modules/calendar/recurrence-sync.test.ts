@@ -155,6 +155,8 @@ describeApi('calendar events — recurrence, instances and incremental sync', (t
     expect([...page1.body.data, ...page2.body.data].map((event: Listed) => event.summary)).to.deep.equal(['One', 'Two', 'Three']);
     const syncCursor = page2.body.syncCursor as string;
     expect(syncCursor).to.be.a('string');
+    // Clients keep it for later syncs: its form is the one given out before, which must keep being read.
+    expect(Buffer.from(syncCursor, 'base64url').toString()).to.match(/^calsync1:\{"calendarId":"[^"]+","syncToken":"[^"]+"\}$/);
 
     expect((await t.app.api.patch(at(`/${first.id}`), { token: t.owner.key, body: { summary: 'One (moved)' } })).status).to.equal(200);
     expect((await t.app.api.delete(at(`/${second.id}`), { token: t.owner.key })).status).to.equal(204);
