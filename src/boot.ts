@@ -6,6 +6,7 @@ import { RateLimits } from './http/rate-limit.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { registerJobs, scheduleJobs } from './jobs/register.js';
 import { AddressGuard } from './lib/address-guard.js';
+import { LeaseWorker } from './lib/lease-worker.js';
 import { SecretBox } from './lib/secret-box.js';
 import { openStorage, storageFor, storageKeyFor } from './modules/media/storage.js';
 import { anyUnconfigured, Platforms } from './platforms/registry.js';
@@ -135,7 +136,7 @@ export async function boot(
       await scheduleJobs(scheduler);
       for (const area of areas) {
         for (const [name, create] of Object.entries(area.workers ?? {})) {
-          const worker = create(services, url);
+          const worker = new LeaseWorker(url, logger, create(services));
           workers.set(name, worker);
           await worker.start();
         }

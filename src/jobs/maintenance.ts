@@ -6,14 +6,13 @@ import type { Services } from '../services.js';
 export const PURGE_JOB = 'maintenance.purgeExpired';
 
 /**
- * Forgets what has expired: the request pipeline's idempotency records and rate-limit windows, the platform-write
+ * Forgets what has expired: the request pipeline's idempotency records, the platform-write
  * ledger's old entries, and what each area purges of its own (src/modules/<area>/index.ts, `purge`).
  */
 export async function purgeExpired(services: Services): Promise<void> {
   const { db, logger } = services;
   const shared = async () => ({
     idempotency: await db('idempotencyKeys').where('expiresAt', '<', db.fn.now()).delete(),
-    rateLimits: await db('rateLimits').where('expire', '<', Date.now()).delete(),
     platformWrites: await purgeSettledWrites(db),
   });
   const counts = await Promise.all([shared(), ...(areas as readonly AnyArea[]).map((area) => area.purge?.(services) ?? {})]);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AreaName, OperationIdOf } from '../../generated/operations.js';
 import type { Handler } from '../http/handler.js';
 import type { JobHandler } from '../jobs/scheduler.js';
+import type { LeasedWork } from '../lib/lease-worker.js';
 import type { IncomingEvent, WebhookReceiver } from '../platforms/capabilities/webhooks.js';
 import type { Services } from '../services.js';
 
@@ -41,6 +42,9 @@ export interface BackgroundWorker {
   stop(): Promise<void>;
 }
 
+/** What one of an area's workers does with the table it drains; the worker role runs it in a `LeaseWorker`. */
+export type WorkerWork = (services: Services) => LeasedWork<never, unknown>;
+
 /**
  * Everything one area contributes to the service, said in its own folder (`src/modules/<area>/index.ts`), so
  * that adding an operation or an area touches that folder and the contract, never a list kept elsewhere.
@@ -77,8 +81,19 @@ export interface Area<A extends AreaName = AreaName, K extends IncomingKind = In
    * as platforms' are, their events handled by kind (`incoming`).
    */
   webhookSources?: Record<string, (services: Services) => WebhookReceiver | null>;
-  /** Workers the area runs in processes of the worker role, by name. */
-  workers?: Record<string, (services: Services, databaseUrl: string) => BackgroundWorker>;
+  /** The work of the workers the area runs in processes of the worker role, by the worker's name. */
+  workers?: Record<string, WorkerWork>;
+  /**
+   * The tables the area owns (their names in the schema): only the area's own folder names them, in a query
+   * builder or in SQL; other areas read and write them through the functions the area exports
+   * (test/modules/area-tables.test.ts).
+   */
+  tables: readonly string[];
+  /**
+   * The area's work that is due now or under way (leased to a worker), by kind: SQL expressions that each count
+   * one kind of it. All are zero when the area has nothing left to do but what is planned for later.
+   */
+  outstanding?: Record<string, string>;
 }
 
 /** Any area, as the joins in src/modules/index.ts see it. */

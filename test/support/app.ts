@@ -12,13 +12,9 @@ import { loadConfig, type Config } from '../../src/config.js';
 import type { WebhookSettings } from '../../src/modules/hooks/settings.js';
 import type { PublishingSettings } from '../../src/modules/publishing/settings.js';
 import { createLogger } from '../../src/lib/logger.js';
+import type { BackgroundWorker } from '../../src/modules/area.js';
 import type { Services } from '../../src/services.js';
-import type { DeliveryWorker } from '../../src/modules/hooks/worker.js';
-import type { PublishWorker } from '../../src/modules/publishing/worker.js';
-import type { AiWorker } from '../../src/modules/ai/worker.js';
-import type { AutomationWorker } from '../../src/modules/automations/worker.js';
 import type { IntakeSettings } from '../../src/modules/webhooks/settings.js';
-import type { IntakeWorker } from '../../src/modules/webhooks/worker.js';
 import { adminUrl, TEMPLATE_DATABASE, withDatabase } from '../fixtures.js';
 import { ApiClient } from './client.js';
 import { reservePort } from './net.js';
@@ -27,11 +23,13 @@ import { testCertificate } from './tls.js';
 export interface TestApp {
   url: string;
   services: Services;
-  deliveries: DeliveryWorker | null;
-  publishing: PublishWorker | null;
-  ai: AiWorker | null;
-  automations: AutomationWorker | null;
-  intake: IntakeWorker | null;
+  /** The app's background workers, by the areas' names for them (`src/modules/<area>/index.ts`, `workers`). */
+  workers: ReadonlyMap<string, BackgroundWorker>;
+  deliveries: BackgroundWorker | null;
+  publishing: BackgroundWorker | null;
+  ai: BackgroundWorker | null;
+  automations: BackgroundWorker | null;
+  intake: BackgroundWorker | null;
   api: ApiClient;
   close(): Promise<void>;
 }
@@ -101,11 +99,12 @@ export async function startTestApp(settings: TestAppSettings = {}): Promise<Test
   return {
     url,
     services,
-    deliveries: (workers.get('deliveries') as DeliveryWorker | undefined) ?? null,
-    publishing: (workers.get('publishing') as PublishWorker | undefined) ?? null,
-    ai: (workers.get('ai') as AiWorker | undefined) ?? null,
-    automations: (workers.get('automations') as AutomationWorker | undefined) ?? null,
-    intake: (workers.get('intake') as IntakeWorker | undefined) ?? null,
+    workers,
+    deliveries: workers.get('deliveries') ?? null,
+    publishing: workers.get('publishing') ?? null,
+    ai: workers.get('ai') ?? null,
+    automations: workers.get('automations') ?? null,
+    intake: workers.get('intake') ?? null,
     api: new ApiClient(url, services.contract),
     close: async () => {
       server.closeAllConnections();

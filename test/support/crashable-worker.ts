@@ -1,18 +1,15 @@
 import type { Knex } from 'knex';
 import { type LeasedWork, LeaseWorker } from '../../src/lib/lease-worker.js';
-import { AiTaskWork } from '../../src/modules/ai/worker.js';
-import type { RunRecord } from '../../src/modules/automations/records.js';
-import { RunPerforming } from '../../src/modules/automations/worker.js';
-import { DeliverySending } from '../../src/modules/hooks/worker.js';
-import { TargetPublishing } from '../../src/modules/publishing/worker.js';
+import type { AnyArea, WorkerWork } from '../../src/modules/area.js';
+import { areas } from '../../src/modules/index.js';
 import type { StoredWebhook } from '../../src/modules/webhooks/claim.js';
 import { WebhookIntake } from '../../src/modules/webhooks/worker.js';
 import type { Services } from '../../src/services.js';
 import type { TestApp } from './app.js';
 
 /**
- * A worker's life: whether it is dead, and how many more transactions of webhooks it commits (intake) or runs it
- * performs (automations) before it dies.
+ * A worker's life: whether it is dead, and how many more items it processes (for intake: transactions of webhooks
+ * it commits) before it dies.
  */
 interface Life {
   dead: boolean;
@@ -48,45 +45,38 @@ class MortalIntake extends WebhookIntake {
   }
 }
 
-/** Runs performed where the process dies: the run whose actions were done last is never finished. */
-class MortalRuns extends RunPerforming {
-  constructor(
-    services: Services,
-    private readonly life: Life,
-  ) {
-    super(services);
-  }
+/** The work of every area's workers, by the worker's name (`src/modules/<area>/index.ts`, `workers`). */
+const WORK = new Map<string, WorkerWork>((areas as readonly AnyArea[]).flatMap((area) => Object.entries(area.workers ?? {})));
 
-  override async process(run: RunRecord): ReturnType<RunPerforming['process']> {
-    const result = await super.process(run);
-    if (!this.life.dead && this.life.stepsLeft-- <= 0) this.life.die();
-    return result;
-  }
+/**
+ * The work of a worker that can die, by its name. Intake commits its webhooks inside `process`, so it dies inside
+ * a transaction; any other work dies as it has processed an item, before recording it (for automations: the run
+ * whose actions were done last is never finished).
+ */
+function mortalWork(services: Services, kind: string, life: Life): { work: LeasedWork<never, unknown>; diesAfterProcess: boolean } {
+  if (kind === 'intake') return { work: new MortalIntake(services, life) as LeasedWork<never, unknown>, diesAfterProcess: false };
+  const make = WORK.get(kind);
+  if (!make) throw new Error(`no area has a worker named ${kind}`);
+  return { work: make(services), diesAfterProcess: true };
 }
 
-type Kind = 'deliveries' | 'publishing' | 'ai' | 'automations' | 'intake';
-
-/** The work of each of an app's workers, by the app's name for the worker. */
-const WORK: Record<Kind, (services: Services, life: Life) => LeasedWork<unknown, unknown>> = {
-  deliveries: (services) => new DeliverySending(services),
-  publishing: (services) => new TargetPublishing(services),
-  ai: (services) => new AiTaskWork(services) as LeasedWork<unknown, unknown>,
-  automations: (services, life) => new MortalRuns(services, life) as LeasedWork<unknown, unknown>,
-  intake: (services, life) => new MortalIntake(services, life) as LeasedWork<unknown, unknown>,
-};
-
 /** A worker that can die as a process does, all at once. */
-class MortalWorker<Item, Result> extends LeaseWorker<Item, Result> {
+class MortalWorker extends LeaseWorker<never, unknown> {
   readonly life: Life;
 
-  constructor(services: Services, makeWork: (life: Life) => LeasedWork<Item, Result>) {
+  constructor(services: Services, kind: string) {
     const life: Life = { dead: false, stepsLeft: Infinity, die: () => {} };
-    const work = makeWork(life);
+    const { work, diesAfterProcess } = mortalWork(services, kind, life);
     super(services.config.databaseUrl!, services.logger, {
       settings: work.settings,
       turn: (loop) => work.turn(loop),
       // Nothing claimed once dead is worked on, nothing in flight is ever recorded or renewed: its leases run out.
-      process: (item) => (life.dead ? new Promise<Result>(() => {}) : work.process(item)),
+      process: async (item) => {
+        if (life.dead) return never();
+        const result = await work.process(item);
+        if (diesAfterProcess && !life.dead && life.stepsLeft-- <= 0) life.die();
+        return result;
+      },
       record: async (item, result) => {
         if (!life.dead) await work.record(item, result);
       },
@@ -124,17 +114,20 @@ class MortalWorker<Item, Result> extends LeaseWorker<Item, Result> {
 export class CrashableWorker {
   private constructor(
     private readonly app: TestApp,
-    private readonly kind: Kind,
-    private worker: MortalWorker<unknown, unknown>,
+    private readonly kind: string,
+    private worker: MortalWorker,
   ) {}
 
   /**
-   * `dieAfter` (intake): the worker dies before its `dieAfter + 1`th transaction of webhooks commits; (automations)
-   * as it has performed the actions of its `dieAfter + 1`th run, before the run is finished.
+   * `kind` is the app's name for the worker. `dieAfter` (intake): the worker dies before its `dieAfter + 1`th
+   * transaction of webhooks commits; (any other) as it has processed its `dieAfter + 1`th item, before recording
+   * it (automations: as it has performed the actions of its `dieAfter + 1`th run, before the run is finished).
    */
-  static async standIn(app: TestApp, kind: Kind, { dieAfter = Infinity }: { dieAfter?: number } = {}): Promise<CrashableWorker> {
-    await app[kind]!.stop();
-    const crashable = new CrashableWorker(app, kind, new MortalWorker(app.services, (life) => WORK[kind](app.services, life)));
+  static async standIn(app: TestApp, kind: string, { dieAfter = Infinity }: { dieAfter?: number } = {}): Promise<CrashableWorker> {
+    const own = app.workers.get(kind);
+    if (!own) throw new Error(`the app runs no worker named ${kind}`);
+    await own.stop();
+    const crashable = new CrashableWorker(app, kind, new MortalWorker(app.services, kind));
     crashable.worker.life.stepsLeft = dieAfter;
     await crashable.worker.start();
     return crashable;
@@ -158,7 +151,7 @@ export class CrashableWorker {
 
   /** Starts another worker in place of one that died by itself; it takes over once the leases run out. */
   async replace(): Promise<void> {
-    this.worker = new MortalWorker(this.app.services, (life) => WORK[this.kind](this.app.services, life));
+    this.worker = new MortalWorker(this.app.services, this.kind);
     await this.worker.start();
   }
 

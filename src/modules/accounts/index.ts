@@ -8,6 +8,7 @@ export const accounts = defineArea({
   name: 'accounts',
   contractArea: 'Accounts',
   handlers,
+  tables: ['profiles', 'accounts', 'ad_accounts'],
   jobs: (services) => ({
     [REFRESH_JOB]: async () => {
       await refreshExpiringTokens(services);

@@ -1,12 +1,17 @@
 import { defineArea } from '../area.js';
 import * as handlers from './handlers.js';
 import { aiSettings } from './settings.js';
-import { AiWorker } from './worker.js';
+import { AiTaskWork } from './worker.js';
 
 export const ai = defineArea({
   name: 'ai',
   contractArea: 'AI',
   handlers,
+  tables: ['ai_tasks'],
   settings: aiSettings,
-  workers: { ai: (services, databaseUrl) => new AiWorker(services, databaseUrl) },
+  workers: { ai: (services) => new AiTaskWork(services) },
+  outstanding: {
+    aiTasks: `SELECT count(*) FROM ai_tasks WHERE status IN ('queued', 'running')
+      AND (next_attempt_at <= now() OR locked_until > now())`,
+  },
 });

@@ -1,4 +1,4 @@
-import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
+import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { failed, type Outcome, outcomeOf } from './outcome.js';
 import type { TaskRow } from './present.js';
@@ -16,12 +16,6 @@ const CLAIM_BATCH = 20;
  * `running` (a cancel wins). A worker that dies stops renewing; its tasks are taken over once their leases run
  * out, a video's by looking at the job it had started.
  */
-export class AiWorker extends LeaseWorker<TaskRow, Outcome> {
-  constructor(services: Services, databaseUrl: string) {
-    super(databaseUrl, services.logger, new AiTaskWork(services));
-  }
-}
-
 export class AiTaskWork implements LeasedWork<TaskRow, Outcome> {
   readonly settings: LeaseWorkerSettings;
 

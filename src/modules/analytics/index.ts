@@ -8,6 +8,7 @@ export const analytics = defineArea({
   name: 'analytics',
   contractArea: 'Analytics',
   handlers,
+  tables: ['analytics_cache', 'analytics_dead_metrics', 'analytics_follower_snapshots', 'analytics_throttles'],
   // Followers of platforms that give only a current count: one snapshot per account and day; running every six
   // hours takes a day's snapshot soon after it starts, even when a worker was down at midnight.
   jobs: (services) => ({ [SNAPSHOT_JOB]: (data: SnapshotJob | undefined) => takeSnapshots(services, data ?? {}) }),

@@ -219,3 +219,8 @@ export class SharedWindows {
     }
   }
 }
+
+/** Forgets the windows that have ended (a key seen again starts a new one); answers how many went. */
+export function purgeEndedWindows(db: Db): Promise<number> {
+  return db('rateLimits').where('expire', '<', Date.now()).delete();
+}

@@ -1,5 +1,5 @@
 import type { Batcher } from '../../lib/batcher.js';
-import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
+import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { perform } from './actions.js';
 import type { Performed } from './performer.js';
@@ -31,13 +31,6 @@ type Result = ActionOutcome[] | Postponed;
  * also keeps this process's automation cache honest: it listens for changes to automations, and the cache is used
  * only while it does.
  */
-export class AutomationWorker extends LeaseWorker<RunRecord, Result> {
-  constructor(services: Services, databaseUrl: string) {
-    super(databaseUrl, services.logger, new RunPerforming(services));
-  }
-}
-
-/** The runs' side of an `AutomationWorker`: what it claims, how it performs, how it records. */
 export class RunPerforming implements LeasedWork<RunRecord, Result> {
   readonly settings: LeaseWorkerSettings;
   /** Set once the worker's connections are gone: a run in flight stops before its next action. */

@@ -7,5 +7,6 @@ export const comments = defineArea({
   name: 'comments',
   contractArea: 'Messaging',
   handlers,
+  tables: ['comments', 'comment_backfills'],
   incoming: { comment: oneAtATime(receiveComment) },
 });

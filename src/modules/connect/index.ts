@@ -24,6 +24,7 @@ export const connect = defineArea({
     listAvailableSocialNetworkAdAccounts,
     connectSocialNetworkAdAccounts,
   },
+  tables: ['oauth_states', 'pending_connections', 'qrchat_sessions'],
   jobs: qrchatJobs,
   workers: { qrchat: qrchatWorker },
   // A pending connection holds a user token that no account owns: it goes when its selection window ends.

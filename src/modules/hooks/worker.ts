@@ -1,5 +1,5 @@
 import { GuardedHttpClient } from '../../lib/guarded-http.js';
-import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
+import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { EVENTS_CHANNEL } from '../events/emit.js';
 import { type AttemptOutcome, attemptDelivery, type SendingDelivery, type SendingHook } from './attempt.js';
@@ -23,13 +23,6 @@ type Claimed = { delivery: SendingDelivery; hook: SendingHook };
  * leases that run out within `WEBHOOK_LEASE_SECONDS`; another worker then sends the delivery again with the
  * same id, which is the receiver's de-duplication key.
  */
-export class DeliveryWorker extends LeaseWorker<Claimed, AttemptOutcome> {
-  constructor(services: Services, databaseUrl: string) {
-    super(databaseUrl, services.logger, new DeliverySending(services));
-  }
-}
-
-/** The deliveries' side of a `DeliveryWorker`: what it claims, how it sends, how it records. */
 export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
   readonly settings: LeaseWorkerSettings;
   private readonly client: GuardedHttpClient;

@@ -7,6 +7,7 @@ export const messaging = defineArea({
   name: 'messaging',
   contractArea: 'Messaging',
   handlers,
+  tables: ['conversations', 'messages', 'early_receipts', 'qrchat_sends'],
   incoming: { message: receiveMessages, message_status: oneAtATime(receiveStatus) },
   purge: async ({ db }) => ({ earlyReceipts: await purgeEarlyReceipts(db) }),
 });

@@ -1,4 +1,4 @@
-import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
+import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { type AttemptContext, attemptTarget, loadContext, type Outcome } from './attempt.js';
 import { type Claimed, claimDue, markAttemptsStarted, renewLeases } from './claim.js';
@@ -27,13 +27,6 @@ interface Leased {
  * `PUBLISH_LEASE_SECONDS` of its death), the next claim reconciles it with the platform before anything is sent
  * again. A target it had claimed but not called for is simply sent.
  */
-export class PublishWorker extends LeaseWorker<Leased, Outcome> {
-  constructor(services: Services, databaseUrl: string) {
-    super(databaseUrl, services.logger, new TargetPublishing(services));
-  }
-}
-
-/** The targets' side of a `PublishWorker`: what it claims, how it publishes, how it records. */
 export class TargetPublishing implements LeasedWork<Leased, Outcome> {
   readonly settings: LeaseWorkerSettings;
   private readonly recorder: Batcher<Finished>;

@@ -1,4 +1,4 @@
-import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
+import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { type PushAnswer, type PushCredentials, PushClient } from './apns.js';
 import { ProgramRow } from './models.js';
@@ -28,12 +28,6 @@ const CREDENTIALS_TTL_MS = 10_000;
  * none: a lease that runs out is claimed again. 410 Unregistered and 400 BadDeviceToken remove the device's
  * registrations; 429 and failures of the service are retried later.
  */
-export class PushWorker extends LeaseWorker<Claimed, Outcome> {
-  constructor(services: Services, databaseUrl: string) {
-    super(databaseUrl, services.logger, new PushSending(services));
-  }
-}
-
 export class PushSending implements LeasedWork<Claimed, Outcome> {
   readonly settings: LeaseWorkerSettings;
   private client: Promise<PushClient> | undefined;

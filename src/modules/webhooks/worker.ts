@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
+import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { type Batch, claimBatches, releaseLeases, renewLeases, type StoredWebhook } from './claim.js';
 import { handleWebhooks, recordFailure } from './process.js';
@@ -20,13 +20,6 @@ type Left = StoredWebhook[];
  * A worker that dies mid-batch stops renewing its leases and commits nothing more; once they run out, another
  * goes on from the first webhook not marked processed.
  */
-export class IntakeWorker extends LeaseWorker<Batch, Left> {
-  constructor(services: Services, databaseUrl: string) {
-    super(databaseUrl, services.logger, new WebhookIntake(services));
-  }
-}
-
-/** The platform webhooks' side of an `IntakeWorker`: what it claims, how it processes, what it gives back. */
 export class WebhookIntake implements LeasedWork<Batch, Left> {
   readonly settings: LeaseWorkerSettings;
 

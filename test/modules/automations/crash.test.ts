@@ -32,7 +32,7 @@ describeApi(
       // The run waits, unclaimed; the account is held so that the reply, once sent and stored, cannot be recorded.
       await t.app.automations!.stop();
       await botchat.sendMessage(bot.token, 'hi', lena);
-      await quiescent(t.app);
+      await quiescent(t.app, { besides: ['automations'] });
       const held = await t.app.services.db.transaction();
       try {
         await held('accounts').where({ id: bot.accountId }).forUpdate();

@@ -27,7 +27,7 @@ describeApi('automations — runs finished together', (t) => {
     // Nobody performs the runs: the test finishes them itself.
     await t.app.automations!.stop();
     for (let n = 0; n < people; n += 1) await botchat.sendMessage(bot.token, 'x', { id: 800 + n, firstName: `P${n}` });
-    await quiescent(t.app);
+    await quiescent(t.app, { besides: ['automations'] });
     const runs = await until(() => t.app.services.db('automationRuns').whereIn('automationId', [first.id, second.id]).orderBy('id'), {
       done: (rows) => rows.length === 2 * people,
       what: `${2 * people} runs`,
