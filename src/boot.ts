@@ -136,7 +136,8 @@ export async function boot(
       await scheduleJobs(scheduler);
       for (const area of areas) {
         for (const [name, create] of Object.entries(area.workers ?? {})) {
-          const worker = new LeaseWorker(url, logger, create(services));
+          const made = create(services);
+          const worker = 'turn' in made ? new LeaseWorker(url, logger, made) : made;
           workers.set(name, worker);
           await worker.start();
         }

@@ -42,8 +42,11 @@ export interface BackgroundWorker {
   stop(): Promise<void>;
 }
 
-/** What one of an area's workers does with the table it drains; the worker role runs it in a `LeaseWorker`. */
-export type WorkerWork = (services: Services) => LeasedWork<never, unknown>;
+/**
+ * One of an area's workers: what it does with the table it drains, which the worker role runs in a `LeaseWorker`,
+ * or a worker of its own.
+ */
+export type WorkerWork = (services: Services) => LeasedWork<never, unknown> | BackgroundWorker;
 
 /**
  * Everything one area contributes to the service, said in its own folder (`src/modules/<area>/index.ts`), so

@@ -56,8 +56,9 @@ const WORK = new Map<string, WorkerWork>((areas as readonly AnyArea[]).flatMap((
 function mortalWork(services: Services, kind: string, life: Life): { work: LeasedWork<never, unknown>; diesAfterProcess: boolean } {
   if (kind === 'intake') return { work: new MortalIntake(services, life) as LeasedWork<never, unknown>, diesAfterProcess: false };
   const make = WORK.get(kind);
-  if (!make) throw new Error(`no area has a worker named ${kind}`);
-  return { work: make(services), diesAfterProcess: true };
+  const work = make?.(services);
+  if (!work || !('turn' in work)) throw new Error(`no area has a leased worker named ${kind}`);
+  return { work, diesAfterProcess: true };
 }
 
 /** A worker that can die as a process does, all at once. */

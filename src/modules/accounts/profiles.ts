@@ -49,12 +49,6 @@ export async function listProfiles(db: Db, principal: Principal, page: PageReque
   return toPage(await query, page, presentProfile);
 }
 
-/** Which of `ids` are profiles of the owner (the others are for the caller to refuse). */
-export async function ownedProfileIds(db: Db, ownerId: string, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  return new Set((await ProfileRow.query(db).where({ ownerId }).whereIn('id', ids).select('id')).map((row) => row.id));
-}
-
 /** The owner's profile, or 404; 403 when the caller's key is restricted to other profiles. */
 export async function findProfile(db: Db, principal: Principal, id: string): Promise<ProfileRow> {
   const row = await ProfileRow.query(db).findOne({ id, ownerId: principal.ownerId });

@@ -6,6 +6,7 @@ import type { Services } from '../../services.js';
 import { ownerItself } from '../auth/principal.js';
 import { MediaRejectedError } from '../media/errors.js';
 import type { MediaRow } from '../media/models.js';
+import { mediaFile } from '../media/read.js';
 import { fileUrl, storeMedia } from '../media/service.js';
 import { mediaFolders, storageFor, storageKeyFor } from '../media/storage.js';
 import type { Size } from './parameters.js';
@@ -62,10 +63,7 @@ export async function download(url: string, timeoutMs: number): Promise<Buffer> 
 
 /** A stored media file as an upload to the provider (a reference image). */
 export async function referenceUpload(services: Services, mediaId: string): Promise<Uploadable> {
-  const media = (await services.db('media').where({ id: mediaId }).first('mimeType', 'filename')) as {
-    mimeType: string;
-    filename: string | null;
-  };
+  const media = (await mediaFile(services.db, mediaId))!;
   const stream = await storageFor(services.config).read(storageKeyFor(mediaId));
   return toFile(stream, media.filename ?? 'reference', { type: media.mimeType });
 }

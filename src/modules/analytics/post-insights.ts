@@ -6,6 +6,7 @@ import { PlatformError } from '../../platforms/errors.js';
 import type { Services } from '../../services.js';
 import { CapabilityUnsupportedError } from '../accounts/errors.js';
 import type { Principal } from '../auth/principal.js';
+import { targetOn } from '../publishing/api.js';
 import { withInsights } from './access.js';
 import { assertKnown } from './account-insights.js';
 import { readCached, TTL_SECONDS, writeCached } from './cache.js';
@@ -14,13 +15,6 @@ import type { FigureSource, Unsupported } from './figures.js';
 import { unlessThrottled } from './throttle.js';
 
 type PostInsights = components['schemas']['PostInsights'];
-
-interface Target {
-  postId: string;
-  platformPostId: string | null;
-  status: string;
-  publishedAt: Date | null;
-}
 
 /** `GET /accounts/{id}/post-insights`: a post's lifetime metrics, by our post id or the platform's. */
 export function postInsights(
@@ -34,11 +28,7 @@ export function postInsights(
   return withInsights(services, principal, accountId, 'post', async (source, row) => {
     const { insights } = source;
     if (!insights.post) throw new CapabilityUnsupportedError(`${row.platform} posts have no figures: the platform gives none for them.`);
-    const target = (await services
-      .db('postTargets')
-      .where({ accountId: row.id })
-      .where(query.postId ? { postId: query.postId } : { platformPostId: query.platformPostId })
-      .first('postId', 'platformPostId', 'status', 'publishedAt')) as Target | undefined;
+    const target = await targetOn(services.db, row.id, query.postId ? { postId: query.postId } : { platformPostId: query.platformPostId! });
     if (query.postId && (!target || target.status !== 'published' || !target.platformPostId)) throw new NotFoundError('post');
     const platformPostId = target?.platformPostId ?? query.platformPostId!;
     const map = insights.postMetrics;

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AccountRow } from '../accounts/models.js';
+import { connectedAccountsOn } from '../accounts/api.js';
 import { adapterAccount } from '../accounts/read.js';
 import type { Services } from '../../services.js';
 import { todayUtc } from './period.js';
@@ -23,9 +23,7 @@ export async function takeSnapshots(services: Services, job: SnapshotJob): Promi
     .all()
     .filter((adapter) => adapter.insights?.followerHistory === 'snapshots')
     .map((adapter) => adapter.id);
-  const query = AccountRow.query(services.db).where({ status: 'connected' }).whereIn('platform', platforms);
-  if (job.accountId) query.where({ id: job.accountId });
-  for (const row of await query) {
+  for (const row of await connectedAccountsOn(services.db, platforms, job.accountId)) {
     const insights = services.platforms.get(row.platform)!.insights!;
     if (!insights.scopes.account.every((scope) => row.scopes.includes(scope))) continue;
     if (await hasSnapshot(services.db, row.id, day)) continue;

@@ -3,6 +3,7 @@ import type { components } from '../../../generated/api.js';
 import { type AnalyticsMetric, type DatedValues, type InsightsPeriod, shownMetric } from '../../platforms/capabilities/insights.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
+import { publishedBetween } from '../publishing/api.js';
 import { withInsights } from './access.js';
 import { type FigureSource, readFigures, type Unsupported } from './figures.js';
 import { type DayRange, dayRange, previousRange } from './period.js';
@@ -123,14 +124,6 @@ async function postsPublished(
   const zone = IANAZone.isValidZone(timeZone) ? timeZone : 'UTC';
   const bound = (day: string, after = 0) => DateTime.fromISO(day, { zone }).plus({ days: after }).toJSDate();
   const [start, middle, end] = [bound(previous.since), bound(range.since), bound(range.until, 1)];
-  const row = (await services
-    .db('postTargets')
-    .where({ accountId, status: 'published' })
-    .where('publishedAt', '>=', start)
-    .where('publishedAt', '<', end)
-    .first(
-      services.db.raw('count(*) filter (where published_at >= ?) as now', [middle]),
-      services.db.raw('count(*) filter (where published_at < ?) as before', [middle]),
-    )) as { now: string | number; before: string | number };
-  return compared(Number(row.now), Number(row.before));
+  const { now, before } = await publishedBetween(services.db, accountId, [start, middle, end]);
+  return compared(now, before);
 }

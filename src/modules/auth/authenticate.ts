@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { hashToken } from '../../lib/crypto.js';
 import { AuthenticationRequiredError, InvalidTokenError, TokenExpiredError, TokenRevokedError } from '../../lib/errors.js';
+import { API_KEY_BY_SECRET_HASH, touchApiKey } from '../keys/api.js';
 import { API_KEY_PREFIX } from '../keys/service.js';
 import type { Principal } from './principal.js';
 import type { CachedPrincipal, PrincipalCache } from './principal-cache.js';
@@ -20,11 +21,8 @@ interface TokenRow {
 
 const LOOKUPS = {
   session: 'SELECT id, owner_id, expires_at, revoked_at FROM sessions WHERE token_hash = $1',
-  apiKey: 'SELECT id, owner_id, profile_ids, expires_at, last_used_at, revoked_at FROM api_keys WHERE secret_hash = $1',
+  apiKey: API_KEY_BY_SECRET_HASH,
 };
-
-/** Moves `lastUsedAt` forward only: another process may have written a later use. */
-const TOUCH_API_KEY = 'UPDATE api_keys SET last_used_at = :at WHERE id = :id AND (last_used_at IS NULL OR last_used_at < :at)';
 
 /**
  * Resolves `Authorization: Bearer <token>` to a session or an API key, or throws the 401 that says why not.
@@ -89,7 +87,7 @@ export class Authenticator {
     const known = entry.lastUsedAt;
     entry.lastUsedAt = now; // claimed before the write, so concurrent requests of the key do not all write
     try {
-      await this.db.raw(TOUCH_API_KEY, { id: keyId, at: new Date(now) });
+      await touchApiKey(this.db, keyId, new Date(now));
     } catch (error) {
       entry.lastUsedAt = known;
       throw error;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { NotFoundError, ProfileOutOfScopeError } from '../../lib/errors.js';
+import { ownedProfileIds } from '../accounts/api.js';
 
 /**
  * Who is acting: a user session, an API key that may be restricted to some profiles, the owner through the
@@ -49,7 +50,7 @@ export function assertProfileInScope(principal: Principal, profileId: string): v
  */
 export async function listedProfiles(db: Knex, principal: Principal, profileId: string | undefined): Promise<string[] | null> {
   if (!profileId) return profileScope(principal);
-  if (!(await db('profiles').where({ id: profileId, ownerId: principal.ownerId }).first('id'))) throw new NotFoundError('profile');
+  if (!(await ownedProfileIds(db, principal.ownerId, [profileId])).has(profileId)) throw new NotFoundError('profile');
   assertProfileInScope(principal, profileId);
   return [profileId];
 }

@@ -4,6 +4,7 @@ import type { IncomingMessage } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { accountsAddressedInBatch } from '../accounts/incoming.js';
 import type { AccountRow } from '../accounts/models.js';
+import { conversationsAt, storedMessages } from '../messaging/api.js';
 import type { IncomingComment } from '../../platforms/capabilities/webhooks.js';
 import { type Armed, automationCache } from './cache.js';
 import { MATCHED_TEXT_LIMIT } from './matcher.js';
@@ -203,18 +204,10 @@ export async function automateMessages(
 ): Promise<void> {
   const { candidates, armed } = await armedCandidates(services, trx, platform, messages, (message) => message.from);
   if (candidates.length === 0) return;
-  const stored = (await trx('messages')
-    .whereIn(
-      ['accountId', 'platformMessageId'],
-      candidates.map(({ account, item }) => [account.id, item.platformMessageId]),
-    )
-    .select('id', 'conversationId', 'direction', 'accountId', 'platformMessageId')) as Array<{
-    id: string;
-    conversationId: string;
-    direction: 'in' | 'out';
-    accountId: string;
-    platformMessageId: string;
-  }>;
+  const stored = await storedMessages(
+    trx,
+    candidates.map(({ account, item }) => [account.id, item.platformMessageId]),
+  );
   const storedBy = new Map(stored.map((row) => [`${row.accountId}\u0000${row.platformMessageId}`, row]));
   const work = new Map<string, Armable>();
   for (const { account, item: message } of candidates) {
@@ -252,12 +245,10 @@ export async function automateComments(
   const added = comments.filter((comment) => comment.change === 'added' && comment.from);
   const { candidates, armed } = await armedCandidates(services, trx, platform, added, (comment) => comment.from!.id);
   if (candidates.length === 0) return;
-  const conversations = (await trx('conversations')
-    .whereIn(
-      ['accountId', 'platformConversationId'],
-      candidates.map(({ account, item }) => [account.id, item.from!.id]),
-    )
-    .select('id', 'accountId', 'platformConversationId')) as Array<{ id: string; accountId: string; platformConversationId: string }>;
+  const conversations = await conversationsAt(
+    trx,
+    candidates.map(({ account, item }) => [account.id, item.from!.id]),
+  );
   const conversationOf = new Map(conversations.map((row) => [`${row.accountId}\u0000${row.platformConversationId}`, row.id]));
   await triggerAutomations(
     trx,

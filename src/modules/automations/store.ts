@@ -6,6 +6,7 @@ import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import type { Platforms } from '../../platforms/registry.js';
 import type { Services } from '../../services.js';
 import { listedProfiles, type Principal, assertProfileInScope } from '../auth/principal.js';
+import { lockProfile } from '../accounts/api.js';
 import { findProfile } from '../accounts/profiles.js';
 import { findAccount, ownedAccounts } from '../accounts/read.js';
 import { announceChange, automationCache } from './cache.js';
@@ -86,7 +87,7 @@ export async function createAutomation(services: Services, principal: Principal,
   const profile = await findProfile(services.db, principal, input.profileId);
   const created = await services.db.transaction(async (trx) => {
     // Serialises creation per profile, so two parallel requests cannot both take the 100th place.
-    await trx('profiles').where({ id: profile.id }).forUpdate().first('id');
+    await lockProfile(trx, profile.id);
     await assertAccounts(trx, services.platforms, principal, profile.id, input.accountIds, trigger.triggerType);
     const [counted] = await trx('automations').where({ profileId: profile.id }).count<{ count: string }[]>('id as count');
     if (Number(counted?.count) >= MAX_AUTOMATIONS_PER_PROFILE) throw new AutomationLimitReachedError(MAX_AUTOMATIONS_PER_PROFILE);

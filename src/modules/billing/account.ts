@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ownerEmail } from '../auth/api.js';
 import type { SubscriptionStatus } from '../usage/owner-plan.js';
 import type { BillingProvider } from './provider.js';
 import { provided } from './provider.js';
@@ -39,7 +40,7 @@ export async function ensureCustomer(db: Knex, provider: BillingProvider, ownerI
   return db.transaction(async (trx) => {
     const account = await lockedAccount(trx, ownerId);
     if (account.customerId) return account.customerId;
-    const { email } = (await trx('owners').where({ id: ownerId }).first('email')) as { email: string };
+    const email = await ownerEmail(trx, ownerId);
     const customer = await provided(() =>
       provider.stripe.customers.create({ email, metadata: { ownerId } }, { idempotencyKey: `socialgate-customer-${ownerId}` }),
     );

@@ -3,6 +3,7 @@ import { incrementBase32, ulid } from 'ulid';
 import type { CommentActions, PlatformComment } from '../../platforms/capabilities/comments.js';
 import type { IncomingComment } from '../../platforms/capabilities/webhooks.js';
 import type { AccountRow } from '../accounts/models.js';
+import { ourPostId } from '../publishing/api.js';
 
 /** A comment as the `comments` table keeps it. */
 export interface CommentRow {
@@ -52,11 +53,6 @@ function accountColumns(account: AccountRow) {
   return { ownerId: account.ownerId, profileId: account.profileId, accountId: account.id, platform: account.platform };
 }
 
-/** Our post, where the service published the one commented on. */
-function ourPost(db: Knex, account: AccountRow, platformPostId: string) {
-  return db.raw('(SELECT post_id FROM post_targets WHERE account_id = ? AND platform_post_id = ? LIMIT 1)', [account.id, platformPostId]);
-}
-
 /**
  * A comment as the platform shows it now (a first read, a reply we wrote): its text, state and capabilities, as of
  * now. A removal seen before stays: a deleted comment never comes back.
@@ -85,7 +81,7 @@ export async function storePlatformComment(db: Knex, account: AccountRow, commen
       id: commentRowId(writtenAt),
       ...accountColumns(account),
       platformCommentId: comment.id,
-      postId: ourPost(db, account, comment.postId),
+      postId: ourPostId(db, account.id, comment.postId),
       ...known,
     })
     .onConflict(['accountId', 'platformCommentId'])
@@ -110,7 +106,7 @@ export async function applyCommentChange(db: Knex, account: AccountRow, event: I
     ...accountColumns(account),
     platformCommentId: event.platformCommentId,
     platformPostId: event.platformPostId,
-    postId: ourPost(db, account, event.platformPostId),
+    postId: ourPostId(db, account.id, event.platformPostId),
     parentId: event.parentId,
     authorId: event.from?.id ?? null,
     authorName: event.from?.name ?? null,

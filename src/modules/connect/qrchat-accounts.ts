@@ -10,7 +10,8 @@ import { emitEvent } from '../events/emit.js';
 import { AccountAlreadyConnectedError, AccountConnectedElsewhereError, CapabilityUnsupportedError } from '../accounts/errors.js';
 import { assertIdentityFree } from '../accounts/identity.js';
 import { accountEventData } from '../accounts/events.js';
-import { type AccountError, AccountRow } from '../accounts/models.js';
+import { accountOnPlatform, insertAccount, lockAccount, patchAccount, patchAccounts } from '../accounts/api.js';
+import type { AccountError, AccountRow } from '../accounts/models.js';
 
 export function assertQrchat(account: AccountRow): void {
   if (account.platform !== 'qrchat')
@@ -32,24 +33,21 @@ export async function pendingAccount(
 ): Promise<{ row: AccountRow; created: boolean }> {
   const name = input.phoneNumber ?? 'Pending pairing';
   if (input.accountId) {
-    const existing = await AccountRow.query(trx).findOne({ id: input.accountId, ownerId: principal.ownerId }).forUpdate();
+    const existing = await lockAccount(trx, input.accountId, principal.ownerId);
     if (!existing || existing.profileId !== input.profileId) throw new NotFoundError('account in this profile');
     assertQrchat(existing);
     if (existing.status === 'connected')
       throw new AccountAlreadyConnectedError(`${existing.id} is paired and connected; disconnect it before pairing it again.`);
-    const [updated] = await AccountRow.query(trx)
-      .patch({
-        status: 'pending',
-        statusReason: 'awaiting_pairing',
-        name: existing.platformAccountId ? existing.name : name,
-        lastError: null,
-        updatedAt: new Date(),
-      })
-      .where({ id: existing.id })
-      .returning('*');
+    const updated = await patchAccount(trx, existing.id, {
+      status: 'pending',
+      statusReason: 'awaiting_pairing',
+      name: existing.platformAccountId ? existing.name : name,
+      lastError: null,
+      updatedAt: new Date(),
+    });
     return { row: updated!, created: false };
   }
-  const inserted = await AccountRow.query(trx).insertAndFetch({
+  const inserted = await insertAccount(trx, {
     id: newId('acc'),
     ownerId: principal.ownerId,
     profileId: input.profileId,
@@ -80,37 +78,32 @@ export async function markPaired(
   device: PairedDevice,
 ): Promise<'connected' | 'taken' | 'gone'> {
   return services.db.transaction(async (trx) => {
-    const row = await AccountRow.query(trx).findById(accountId).forUpdate();
+    const row = await lockAccount(trx, accountId);
     if (!row || row.status === 'disconnected') return 'gone';
     // A paired session that reconnected (a restart, a new worker): nothing to announce; it is live again.
     if (row.status === 'connected' && row.platformAccountId === device.phoneNumber) {
-      if (row.platformProblem) await AccountRow.query(trx).patch({ platformProblem: null }).where({ id: row.id });
+      if (row.platformProblem) await patchAccount(trx, row.id, { platformProblem: null });
       return 'connected';
     }
     const refusal = await pairingRefusal(trx, services.platforms, row, device.phoneNumber);
     if (refusal) {
       const lastError: AccountError = { code: 'platform_error', platformCode: null, at: new Date().toISOString(), message: refusal };
-      await AccountRow.query(trx)
-        .patch({ statusReason: 'pairing_expired', lastError: lastError as never, updatedAt: new Date() })
-        .where({ id: row.id });
+      await patchAccount(trx, row.id, { statusReason: 'pairing_expired', lastError: lastError as never, updatedAt: new Date() });
       return 'taken';
     }
     const credentials: Credentials = { accessToken: device.deviceId, extra: { accountId, name: device.name } };
     const now = new Date();
-    const [updated] = await AccountRow.query(trx)
-      .patch({
-        status: 'connected',
-        statusReason: null,
-        platformAccountId: device.phoneNumber,
-        name: device.name.slice(0, 255) || `+${device.phoneNumber}`,
-        credentialsCiphertext: services.secrets.seal(JSON.stringify(credentials)),
-        connectedAt: now,
-        lastSuccessAt: now,
-        lastError: null,
-        updatedAt: now,
-      })
-      .where({ id: accountId })
-      .returning('*');
+    const updated = await patchAccount(trx, accountId, {
+      status: 'connected',
+      statusReason: null,
+      platformAccountId: device.phoneNumber,
+      name: device.name.slice(0, 255) || `+${device.phoneNumber}`,
+      credentialsCiphertext: services.secrets.seal(JSON.stringify(credentials)),
+      connectedAt: now,
+      lastSuccessAt: now,
+      lastError: null,
+      updatedAt: now,
+    });
     await emitEvent(trx, {
       ownerId: updated!.ownerId,
       profileId: updated!.profileId,
@@ -123,9 +116,7 @@ export async function markPaired(
 
 /** Why the number cannot be this account's: another account of the owner has it (in any status), or another owner. */
 async function pairingRefusal(trx: Knex.Transaction, platforms: Platforms, row: AccountRow, phoneNumber: string): Promise<string | null> {
-  const other = await AccountRow.query(trx)
-    .findOne({ ownerId: row.ownerId, platform: 'qrchat', platformAccountId: phoneNumber })
-    .whereNot({ id: row.id });
+  const other = await accountOnPlatform(trx, { ownerId: row.ownerId, platform: 'qrchat', platformAccountId: phoneNumber }, row.id);
   if (other) return `+${phoneNumber} is connected already as ${other.id}; pair that account again (accountId) instead.`;
   try {
     await assertIdentityFree(trx, platforms, {
@@ -147,18 +138,16 @@ async function pairingRefusal(trx: Knex.Transaction, platforms: Platforms, row: 
  */
 export async function markLoggedOut(db: Knex, accountId: string, detail: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const row = await AccountRow.query(trx).findById(accountId).forUpdate();
+    const row = await lockAccount(trx, accountId);
     if (!row || row.status !== 'connected') return;
     const lastError: AccountError = { code: 'session_logged_out', message: detail, platformCode: '401', at: new Date().toISOString() };
-    await AccountRow.query(trx)
-      .patch({
-        status: 'needs_reconnection',
-        statusReason: 'session_logged_out',
-        credentialsCiphertext: null,
-        lastError: lastError as never,
-        updatedAt: new Date(),
-      })
-      .where({ id: accountId });
+    await patchAccount(trx, accountId, {
+      status: 'needs_reconnection',
+      statusReason: 'session_logged_out',
+      credentialsCiphertext: null,
+      lastError: lastError as never,
+      updatedAt: new Date(),
+    });
     await emitEvent(trx, {
       ownerId: row.ownerId,
       profileId: row.profileId,
@@ -174,13 +163,10 @@ const RESUMING = 'The linked device is not connected: the service is resuming it
 /** The service let go of these paired sessions: until each is open again, its account says so (markPaired clears it). */
 export async function markResuming(db: Knex, accountIds: string[]): Promise<void> {
   if (accountIds.length === 0) return;
-  await AccountRow.query(db)
-    .patch({ platformProblem: RESUMING, updatedAt: new Date() })
-    .whereIn('id', accountIds)
-    .where({ status: 'connected' });
+  await patchAccounts(db, accountIds, { platformProblem: RESUMING, updatedAt: new Date() }, 'connected');
 }
 
 /** The pairing window ended unscanned: the account stays `pending`, now with `pairing_expired`. */
 export async function markWindowExpired(db: Knex, accountId: string): Promise<void> {
-  await AccountRow.query(db).patch({ statusReason: 'pairing_expired', updatedAt: new Date() }).where({ id: accountId, status: 'pending' });
+  await patchAccount(db, accountId, { statusReason: 'pairing_expired', updatedAt: new Date() }, 'pending');
 }

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import type { LiveSessions, QrchatAdapter } from '../../platforms/qrchat/adapter.js';
 import type { CloseReason, DriverEvents, DriverSocket } from '../../platforms/qrchat/driver.js';
 import type { Services } from '../../services.js';
+import { accountIdsWith } from '../accounts/api.js';
 import { failQueuedSends, type QueuedSend, queuedSends, settleSend } from '../messaging/qrchat-outbox.js';
 import { markLoggedOut, markPaired, markResuming, markWindowExpired } from './qrchat-accounts.js';
 import { receiveDriverMessage, receiveDriverReceipt } from './qrchat-inbound.js';
@@ -306,20 +307,17 @@ export class QrchatSessions implements LiveSessions {
   /** Renews the leases of the sessions held here; lets go of those taken over, logs out those disconnected. */
   private async renew(): Promise<void> {
     if (this.live.size === 0) return;
-    const rows = (await this.services
-      .db('qrchatSessions as s')
-      .join('accounts as a', 'a.id', 's.accountId')
-      .whereIn('s.accountId', [...this.live.keys()])
-      .select('s.accountId', 's.generation', 's.heldBy', 'a.status')) as Array<{
-      accountId: string;
-      generation: number;
-      heldBy: string | null;
-      status: string;
-    }>;
+    const ids = [...this.live.keys()];
+    const [rows, disconnected] = await Promise.all([
+      sessions(this.services.db).whereIn('accountId', ids).select('accountId', 'generation', 'heldBy') as Promise<
+        Array<{ accountId: string; generation: number; heldBy: string | null }>
+      >,
+      accountIdsWith(this.services.db, ['disconnected']).whereIn('id', ids) as Promise<Array<{ id: string }>>,
+    ]);
     for (const live of [...this.live.values()]) {
       const row = rows.find((r) => r.accountId === live.accountId);
       if (!row || row.heldBy !== this.holder || row.generation !== live.generation) this.drop(live.accountId);
-      else if (row.status === 'disconnected') this.enqueue(live, () => this.end(live, 'logged_out', true));
+      else if (disconnected.some(({ id }) => id === live.accountId)) this.enqueue(live, () => this.end(live, 'logged_out', true));
     }
     await sessions(this.services.db)
       .whereIn('accountId', [...this.live.keys()])
@@ -332,12 +330,11 @@ export class QrchatSessions implements LiveSessions {
     const db = this.services.db;
     const now = new Date();
     const orphans = (await db('qrchatSessions as s')
-      .join('accounts as a', 'a.id', 's.accountId')
       .where((q) => q.whereNull('s.heldBy').orWhere('s.leaseExpiresAt', '<', now))
       .where((q) =>
         q
-          .where((p) => p.where('a.status', 'connected').whereNotNull('s.authCiphertext'))
-          .orWhere((p) => p.where('a.status', 'pending').whereNotNull('s.pairingExpiresAt')),
+          .where((p) => p.whereIn('s.accountId', accountIdsWith(db, ['connected'])).whereNotNull('s.authCiphertext'))
+          .orWhere((p) => p.whereIn('s.accountId', accountIdsWith(db, ['pending'])).whereNotNull('s.pairingExpiresAt')),
       )
       .limit(100)
       .select('s.accountId', 's.pairingExpiresAt')) as Array<{ accountId: string; pairingExpiresAt: Date | null }>;

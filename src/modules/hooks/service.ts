@@ -6,8 +6,9 @@ import { NotFoundError, ProfileOutOfScopeError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import type { Services } from '../../services.js';
+import { firstProfileId } from '../accounts/api.js';
 import { profileScope, type Principal } from '../auth/principal.js';
-import { OwnerRow } from '../auth/models.js';
+import { lockOwner } from '../auth/api.js';
 import { emitEvent } from '../events/emit.js';
 import { fanOut } from './dispatcher.js';
 import { HookLimitReachedError, HookTestRateLimitedError, UrlNotAllowedError } from './errors.js';
@@ -60,7 +61,7 @@ export async function createHook(
   const secret = input.secret ?? generateSecret();
   return services.db.transaction(async (trx) => {
     // Serialises hook creation per owner, so two parallel requests cannot both take the 20th place.
-    await OwnerRow.query(trx).findById(principal.ownerId).forUpdate();
+    await lockOwner(trx, principal.ownerId);
     const [counted] = await trx('hooks').where({ ownerId: principal.ownerId }).count<{ count: string }[]>('id as count');
     if (Number(counted?.count) >= MAX_HOOKS_PER_OWNER) {
       throw new HookLimitReachedError(MAX_HOOKS_PER_OWNER);
@@ -156,8 +157,7 @@ export async function rotateHookSecret(
  */
 async function testedProfile(trx: Knex, hook: HookRow): Promise<string | null> {
   if (hook.profileIds?.[0]) return hook.profileIds[0];
-  const first = (await trx('profiles').where({ ownerId: hook.ownerId }).orderBy('id').first('id')) as { id: string } | undefined;
-  return first?.id ?? null;
+  return (await firstProfileId(trx, hook.ownerId)) ?? null;
 }
 
 /**

@@ -5,7 +5,7 @@ import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import { UnknownProfileError } from '../accounts/errors.js';
-import { ownedProfileIds } from '../accounts/profiles.js';
+import { ownedProfileIds } from '../accounts/api.js';
 import { ApiKeyRow } from './models.js';
 
 export const API_KEY_PREFIX = 'sgk_';

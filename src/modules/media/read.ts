@@ -62,3 +62,8 @@ function asFiles(rows: MediaRow[], publicUrl: string): Map<string, OwnedMedia> {
     ]),
   );
 }
+
+/** A stored media file's type and name, if it exists. */
+export async function mediaFile(db: Knex, id: string): Promise<{ mimeType: string; filename: string | null } | undefined> {
+  return MediaRow.query(db).findById(id).select('mimeType', 'filename');
+}

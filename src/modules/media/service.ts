@@ -7,7 +7,7 @@ import { NotFoundError, ProfileOutOfScopeError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { UnknownProfileError } from '../accounts/errors.js';
-import { ownedProfileIds } from '../accounts/profiles.js';
+import { ownedProfileIds } from '../accounts/api.js';
 import { assertProfileInScope, profileScope, type Principal } from '../auth/principal.js';
 import { detectType, MP4_AUDIO, type MediaType } from './detect.js';
 import { formatBytes, MediaRejectedError } from './errors.js';

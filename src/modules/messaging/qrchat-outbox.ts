@@ -4,6 +4,7 @@ import type { OutgoingMessage, OutgoingPart, SentPart } from '../../platforms/ca
 import type { DriverOutgoing } from '../../platforms/qrchat/driver.js';
 import type { Services } from '../../services.js';
 import type { AccountRow } from '../accounts/models.js';
+import { qrchatAccountsHeldBy } from '../connect/api.js';
 import { writeOnce } from '../platform-writes/ledger.js';
 import type { MessageRecord } from './messages.js';
 import { storeSent } from './stored.js';
@@ -99,13 +100,13 @@ async function settledOrDue(db: Knex, accountId: string, ids: string[], deadline
 /** The sends queued for the sessions `holder` holds of these accounts, oldest first. */
 export async function queuedSends(db: Knex, holder: string, accountIds: string[], limit = 100): Promise<QueuedSend[]> {
   if (accountIds.length === 0) return [];
-  return (await db('qrchatSends as o')
-    .join('qrchatSessions as s', 's.accountId', 'o.accountId')
-    .whereIn('o.accountId', accountIds)
-    .where({ 'o.status': 'queued', 's.heldBy': holder })
-    .orderBy('o.createdAt')
+  return (await db('qrchatSends')
+    .whereIn('accountId', accountIds)
+    .whereIn('accountId', qrchatAccountsHeldBy(db, holder))
+    .where({ status: 'queued' })
+    .orderBy('createdAt')
     .limit(limit)
-    .select('o.accountId', 'o.message')) as QueuedSend[];
+    .select('accountId', 'message')) as QueuedSend[];
 }
 
 /**

@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Services } from '../../services.js';
 import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
+import { lockProfile } from '../accounts/api.js';
 import { findProfile } from '../accounts/profiles.js';
 import { emitEvent } from '../events/emit.js';
 import { insertPost, placeInQueue, withQueueRetry } from './create.js';
@@ -50,7 +51,7 @@ export async function createSlot(db: Knex, principal: Principal, input: componen
     return await db.transaction(async (trx) => {
       await findProfile(trx, principal, input.profileId);
       // The profile row is the lock that keeps two requests from both adding the 101st slot.
-      await trx('profiles').where({ id: input.profileId }).forUpdate().first();
+      await lockProfile(trx, input.profileId);
       const [{ count } = { count: '0' }] = (await trx('queueSlots').where({ profileId: input.profileId }).count({ count: '*' })) as Array<{
         count: string;
       }>;

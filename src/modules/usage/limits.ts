@@ -1,4 +1,7 @@
 import type { Knex } from 'knex';
+import { connectedAccountCount, profileCount } from '../accounts/api.js';
+import { tasksAskedSince } from '../ai/api.js';
+import { targetsPublishedOrDueSince } from '../publishing/api.js';
 import { PlanLimitReachedError } from './errors.js';
 import { ownerPlan } from './owner-plan.js';
 import { periodAt } from './period.js';
@@ -10,35 +13,12 @@ const MONTHLY = new Set<HardMetric>(['posts', 'aiGenerations']);
 
 /** How much of a hard-limited quota the owner uses now, counted exactly in the caller's transaction. */
 const USED: Record<HardMetric, (trx: Knex.Transaction, ownerId: string, periodStart: Date) => Promise<number>> = {
-  profiles: (trx, ownerId) => count(trx.raw('SELECT count(*)::int AS n FROM profiles WHERE owner_id = ?', [ownerId])),
-  connectedAccounts: (trx, ownerId) =>
-    count(
-      trx.raw(
-        `
-    SELECT (SELECT count(*) FROM accounts WHERE owner_id = :ownerId AND status <> 'disconnected')
-      + (SELECT count(*) FROM ad_accounts WHERE owner_id = :ownerId AND status <> 'disconnected') AS n`,
-        { ownerId },
-      ),
-    ),
-  // Published in the period, or still to publish: a target that waits will count when it is published.
-  posts: (trx, ownerId, periodStart) =>
-    count(
-      trx.raw(
-        `
-    SELECT count(*)::int AS n FROM post_targets t JOIN posts p ON p.id = t.post_id
-    WHERE p.owner_id = ? AND (t.status IN ('scheduled', 'processing') OR (t.status IN ('published', 'deleted') AND t.published_at >= ?))`,
-        [ownerId, periodStart],
-      ),
-    ),
+  profiles: (trx, ownerId) => profileCount(trx, ownerId),
+  connectedAccounts: (trx, ownerId) => connectedAccountCount(trx, ownerId),
+  posts: (trx, ownerId, periodStart) => targetsPublishedOrDueSince(trx, ownerId, periodStart),
   // Every task asked for in the period: a provider may charge for one that fails or is cancelled.
-  aiGenerations: (trx, ownerId, periodStart) =>
-    count(trx.raw('SELECT count(*)::int AS n FROM ai_tasks WHERE owner_id = ? AND created_at >= ?', [ownerId, periodStart])),
+  aiGenerations: (trx, ownerId, periodStart) => tasksAskedSince(trx, ownerId, periodStart),
 };
-
-async function count(query: Knex.Raw): Promise<number> {
-  const { rows } = (await query) as { rows: Array<{ n: number | string }> };
-  return Number(rows[0]!.n);
-}
 
 /**
  * Refuses (402 `plan_limit_reached`) an operation that would take `metric` past a hard limit of the owner's

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
+import { subscription } from '../billing/api.js';
 import type { UsageSettings } from './settings.js';
 import { type Plan, UNLIMITED } from './plans.js';
 
@@ -17,8 +18,7 @@ export interface OwnerPlan {
 export async function ownerPlan(db: Knex, settings: UsageSettings, ownerId: string): Promise<OwnerPlan> {
   const { plans } = settings;
   if (!plans) return { plan: UNLIMITED, subscriptionStatus: 'none' };
-  const row = (await db('billingAccounts').where({ ownerId }).first('plan', 'subscriptionStatus')) as
-    { plan: string | null; subscriptionStatus: SubscriptionStatus } | undefined;
+  const row = await subscription(db, ownerId);
   const subscriptionStatus = row?.subscriptionStatus ?? 'none';
   const subscribed = row?.plan && PAID_STATES.has(subscriptionStatus) ? plans.get(row.plan) : undefined;
   return { plan: subscribed ?? plans.get('free')!, subscriptionStatus };

@@ -1,4 +1,5 @@
 import type { components } from '../../../generated/api.js';
+import { connectedAccountCount, profileCount } from '../accounts/api.js';
 import type { Principal } from '../auth/principal.js';
 import { listedProfiles } from '../auth/principal.js';
 import type { Services } from '../../services.js';
@@ -21,22 +22,15 @@ export async function readUsage(services: Services, principal: Principal, query:
 
   const counted = db('usageCounters').where({ ownerId, period: period.name }).groupBy('counter').select('counter').sum({ used: 'value' });
   if (profiles) counted.whereIn('profileId', profiles);
-  const accounts = (table: string) => {
-    const q = db(table).where({ ownerId }).whereNot({ status: 'disconnected' });
-    return (profiles ? q.whereIn('profileId', profiles) : q).count({ n: '*' });
-  };
-  const ownProfiles = db('profiles').where({ ownerId });
-  if (profiles) ownProfiles.whereIn('id', profiles);
-  const [rows, [social], [ads], [profileCount], { plan, subscriptionStatus }] = await Promise.all([
+  const [rows, connected, ownProfiles, { plan, subscriptionStatus }] = await Promise.all([
     counted as unknown as Promise<Array<{ counter: string; used: string }>>,
-    accounts('accounts') as unknown as Promise<Array<{ n: string }>>,
-    accounts('adAccounts') as unknown as Promise<Array<{ n: string }>>,
-    ownProfiles.count({ n: '*' }) as unknown as Promise<Array<{ n: string }>>,
+    connectedAccountCount(db, ownerId, profiles),
+    profileCount(db, ownerId, profiles),
     ownerPlan(db, config.usage, ownerId),
   ]);
   const used = new Map<Metric, number>(rows.map((row) => [row.counter as Metric, Number(row.used)]));
-  used.set('connectedAccounts', Number(social!.n) + Number(ads!.n));
-  used.set('profiles', Number(profileCount!.n));
+  used.set('connectedAccounts', connected);
+  used.set('profiles', ownProfiles);
   const metric = (name: Metric) => ({ used: used.get(name) ?? 0, limit: plan.limits[name] ?? null });
   return {
     period: period.name,
