@@ -1,7 +1,8 @@
 import { type Handler, principalOf, type Reply, type Request } from '../../http/handler.js';
 import type { Services } from '../../services.js';
 import { presentModels } from './catalogue.js';
-import { type AiTask, FINISHED, presentTask, type TaskRow } from './present.js';
+import { type AiTask, FINISHED, presentTask } from './present.js';
+import type { TaskRow } from './rows.js';
 import type { AiKind } from './settings.js';
 import { cancelTask, createTask, findTask, listTasks, preferredWait, waitForTask } from './tasks.js';
 

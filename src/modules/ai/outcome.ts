@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import { retryAfterHeader } from '../../platforms/retry-after.js';
 import type { AiSettings } from './settings.js';
-import type { AiTaskError, AiTaskResult, AiTaskUsage, TaskRow } from './present.js';
+import type { AiTaskError, AiTaskResult, AiTaskUsage } from './present.js';
+import type { TaskRow } from './rows.js';
 import { ResultUnusableError } from './results.js';
 
 /** What one turn of a task came to; the worker records it. */

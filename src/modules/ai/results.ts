@@ -10,7 +10,8 @@ import { mediaFile } from '../media/read.js';
 import { fileUrl, storeMedia } from '../media/service.js';
 import { mediaFolders, storageFor, storageKeyFor } from '../media/storage.js';
 import type { Size } from './parameters.js';
-import type { AiTaskResult, TaskRow } from './present.js';
+import type { AiTaskResult } from './present.js';
+import type { TaskRow } from './rows.js';
 
 /** The provider's output could not become media (unreadable, refused by the media checks, gone): the task fails. */
 export class ResultUnusableError extends Error {}

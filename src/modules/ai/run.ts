@@ -4,7 +4,7 @@ import type OpenAI from 'openai';
 import type { Services } from '../../services.js';
 import { copyRule, fitCopy } from './copy-rules.js';
 import { failed, isContentPolicy, type Outcome } from './outcome.js';
-import type { TaskRow } from './present.js';
+import type { TaskRow } from './rows.js';
 import { type OfferedModel, registryOf } from './registry.js';
 import { cropImage, download, mediaResult, referenceUpload, ResultUnusableError, storeResult } from './results.js';
 

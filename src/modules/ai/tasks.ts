@@ -9,7 +9,8 @@ import { assertProfileInScope, listedProfiles, profileScope, type Principal } fr
 import { findMedia, profileForUpload } from '../media/service.js';
 import { AiTaskFinishedError, ReferenceMediaNotFoundError } from './errors.js';
 import { planFor } from './parameters.js';
-import { type AiTask, type AiTaskStatus, FINISHED, presentTask, type TaskRow } from './present.js';
+import { type AiTask, type AiTaskStatus, FINISHED, presentTask } from './present.js';
+import type { TaskRow } from './rows.js';
 import { registryOf } from './registry.js';
 import type { AiKind } from './settings.js';
 

@@ -1,7 +1,7 @@
 import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { failed, type Outcome, outcomeOf } from './outcome.js';
-import type { TaskRow } from './present.js';
+import type { TaskRow } from './rows.js';
 import { runTask } from './run.js';
 import { AI_CHANNEL, announceFinished } from './tasks.js';
 

@@ -10,7 +10,7 @@ import { type Armed, automationCache } from './cache.js';
 import { MATCHED_TEXT_LIMIT } from './matcher.js';
 import { performAsItStarts, performedAsItStarts } from './actions.js';
 import { type FinishedRun, finishRuns } from './finish.js';
-import type { AutomationRecord, RunAction, RunRecord, TriggerType } from './records.js';
+import type { AutomationRecord, NewRunRow, RunAction, RunRecord, TriggerType } from './records.js';
 import { render } from './template.js';
 
 /** NOTIFY'd when runs are started: the automation workers wake. */
@@ -49,7 +49,7 @@ interface Armable {
  * comment; the others are left to the automation workers (./worker.ts).
  */
 async function triggerAutomations(trx: Knex.Transaction, work: Armable[]): Promise<void> {
-  const ungated: RunRow[] = [];
+  const ungated: NewRunRow[] = [];
   const started: RunRecord[] = [];
   for (const { armed, item } of work) {
     for (const { automation, matcher } of armed) {
@@ -74,7 +74,7 @@ async function triggerAutomations(trx: Knex.Transaction, work: Armable[]): Promi
 }
 
 /** Inserts runs, but those of an automation and an item that have one already; answers those inserted. */
-function insertRuns(trx: Knex.Transaction, runs: RunRow[]): Promise<RunRecord[]> {
+function insertRuns(trx: Knex.Transaction, runs: NewRunRow[]): Promise<RunRecord[]> {
   return trx('automationRuns').insert(runs).onConflict(['automationId', 'sourceKind', 'sourceId']).ignore().returning('*');
 }
 
@@ -85,9 +85,7 @@ async function performOwnRecordsOnly(trx: Knex.Transaction, runs: RunRecord[]): 
   if (finished.length > 0) await finishRuns(trx, finished);
 }
 
-type RunRow = Record<string, unknown>;
-
-function runRow(automation: AutomationRecord, item: SourceItem, keyword: string | null): RunRow {
+function runRow(automation: AutomationRecord, item: SourceItem, keyword: string | null): NewRunRow {
   return {
     id: newId('arun'),
     automationId: automation.id,
@@ -124,7 +122,7 @@ async function startGatedRun(
   trx: Knex.Transaction,
   automation: AutomationRecord,
   item: SourceItem,
-  run: RunRow,
+  run: NewRunRow,
 ): Promise<RunRecord | 'duplicate' | 'held_back'> {
   try {
     return await trx.transaction(async (savepoint) => {

@@ -66,6 +66,9 @@ export interface RunRecord {
   finishedAt: Date | null;
 }
 
+/** A new row of `automation_runs`, as inserted: its actions as JSON text, the other columns left to their defaults. */
+export type NewRunRow = Omit<RunRecord, 'actions' | 'outcomes' | 'attempts' | 'createdAt' | 'finishedAt'> & { actions: string };
+
 /** Which trigger each action needs; `add_tag` fits both. */
 export const ACTION_TRIGGERS: Record<ActionType, readonly TriggerType[]> = {
   reply_message: ['message_received'],

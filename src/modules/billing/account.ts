@@ -1,17 +1,8 @@
 import type { Knex } from 'knex';
 import { ownerEmail } from '../auth/api.js';
-import type { SubscriptionStatus } from '../usage/owner-plan.js';
 import type { BillingProvider } from './provider.js';
 import { provided } from './provider.js';
-
-export interface BillingAccountRow {
-  ownerId: string;
-  customerId: string | null;
-  subscriptionId: string | null;
-  subscriptionCreatedAt: Date | null;
-  plan: string | null;
-  subscriptionStatus: SubscriptionStatus;
-}
+import type { BillingAccountRow } from './rows.js';
 
 /** Subscription states in which the owner is subscribed (a new checkout would make a second subscription). */
 export const SUBSCRIBED: ReadonlySet<string> = new Set(['trialing', 'active', 'past_due']);

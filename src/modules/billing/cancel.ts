@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Services } from '../../services.js';
 import { emitEvent } from '../events/emit.js';
 import { InvoiceNotCancellableError } from './errors.js';
-import type { InvoiceRow } from './invoices.js';
+import type { InvoiceRow } from './rows.js';
 import { isRefusal, provided, readyProvider } from './provider.js';
 
 type Cancellation = components['schemas']['BillingInvoiceCancellation'];

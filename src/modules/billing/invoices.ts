@@ -6,25 +6,10 @@ import { emitEvent } from '../events/emit.js';
 import { lockedAccount, ownerOfCustomer } from './account.js';
 import type { BillingProvider } from './provider.js';
 import { syncSubscription } from './subscriptions.js';
+import type { InvoiceRow } from './rows.js';
 
 type Invoice = components['schemas']['BillingInvoice'];
 type InvoiceStatus = Invoice['status'];
-
-export interface InvoiceRow {
-  id: string;
-  ownerId: string;
-  number: string | null;
-  status: InvoiceStatus;
-  amountDue: number;
-  amountPaid: number;
-  currency: string;
-  plan: string;
-  periodStart: Date;
-  periodEnd: Date;
-  hostedInvoiceUrl: string | null;
-  invoicePdfUrl: string | null;
-  providerCreatedAt: Date;
-}
 
 /**
  * How far along an invoice is: a later status never gives way to an earlier one. `uncollectible` may still be

@@ -11,7 +11,8 @@ import { writeOnce } from '../platform-writes/ledger.js';
 import { withComments } from './access.js';
 import { ReplyMediaNotFoundError } from './errors.js';
 import { presentComment } from './present.js';
-import { type CommentRow, recordDeleted, recordHidden, storedComment, storePlatformComment } from './store.js';
+import { recordDeleted, recordHidden, storedComment, storePlatformComment } from './store.js';
+import type { CommentRow } from './rows.js';
 
 type Comment = components['schemas']['Comment'];
 

@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.js';
 import { withComments } from './access.js';
 import { backfillComments } from './backfill.js';
 import { presentComments } from './present.js';
-import type { CommentRow } from './store.js';
+import type { CommentRow } from './rows.js';
 
 type Comment = components['schemas']['Comment'];
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
-import type { CommentRow } from './store.js';
+import type { CommentRow } from './rows.js';
 
 type Comment = components['schemas']['Comment'];
 

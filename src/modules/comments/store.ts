@@ -4,32 +4,7 @@ import type { CommentActions, PlatformComment } from '../../platforms/capabiliti
 import type { IncomingComment } from '../../platforms/capabilities/webhooks.js';
 import type { AccountRow } from '../accounts/models.js';
 import { ourPostId } from '../publishing/api.js';
-
-/** A comment as the `comments` table keeps it. */
-export interface CommentRow {
-  id: string;
-  accountId: string;
-  platform: string;
-  platformCommentId: string;
-  platformPostId: string;
-  postId: string | null;
-  parentId: string | null;
-  authorId: string | null;
-  authorName: string | null;
-  authorUsername: string | null;
-  text: string;
-  hidden: boolean;
-  deleted: boolean;
-  known: boolean;
-  likeCount: number | null;
-  permalink: string | null;
-  canHide: boolean;
-  canDelete: boolean;
-  canReply: boolean;
-  canReplyPrivately: boolean;
-  writtenAt: Date;
-  updatedAt: Date;
-}
+import type { CommentRow } from './rows.js';
 
 let lastRowId: { time: number; ulid: string } | null = null;
 

@@ -6,23 +6,11 @@ import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { findAccount } from '../accounts/read.js';
 import type { AccountRow } from '../accounts/models.js';
-import { type MessageRecord, presentMessage } from './messages.js';
+import { presentMessage } from './messages.js';
+import type { ConversationRecord, MessageRecord } from './rows.js';
 
 type Conversation = components['schemas']['Conversation'];
-type Participant = components['schemas']['MessagingParticipant'];
 
-interface ConversationRecord {
-  id: string;
-  profileId: string;
-  accountId: string;
-  platformConversationId: string;
-  participant: Participant;
-  lastMessageAt: Date | null;
-  unreadCount: number;
-  tags: string[];
-  createdAt: Date;
-  updatedAt: Date;
-}
 /** `canReplyUntil` where the account's platform lets it answer only so long after the person's last message. */
 async function presentConversations(
   services: Services,

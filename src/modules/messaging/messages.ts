@@ -5,29 +5,12 @@ import { idOf } from '../../lib/ids.js';
 import type { Principal } from '../auth/principal.js';
 import { findAccount } from '../accounts/read.js';
 import type { AccountRow } from '../accounts/models.js';
+import type { MessageRecord } from './rows.js';
 
 export type Message = components['schemas']['Message'];
 export type Attachment = components['schemas']['MessageAttachment'];
 type Participant = components['schemas']['MessagingParticipant'];
 export type DeliveryStatus = Message['statusHistory'][number]['status'];
-
-/** A row of `messages`. */
-export interface MessageRecord {
-  id: string;
-  conversationId: string;
-  accountId: string;
-  direction: 'in' | 'out';
-  fromId: string;
-  text: string;
-  platformMessageId: string;
-  sentAt: Date;
-  type: Message['type'];
-  status: Message['status'];
-  /** With `ref`, the platform's id of a file the service downloads for the caller. */
-  attachments: Array<Attachment & { ref?: string | null }>;
-  statusHistory: Message['statusHistory'];
-  error: Message['error'];
-}
 
 /** A conversation as a message shows it: who the other party is. */
 interface ConversationParticipant {

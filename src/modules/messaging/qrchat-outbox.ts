@@ -6,7 +6,7 @@ import type { Services } from '../../services.js';
 import type { AccountRow } from '../accounts/models.js';
 import { qrchatAccountsHeldBy } from '../connect/api.js';
 import { writeOnce } from '../platform-writes/ledger.js';
-import type { MessageRecord } from './messages.js';
+import type { MessageRecord } from './rows.js';
 import { storeSent } from './stored.js';
 
 /**

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import type { MessageStatusUpdate } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import { accountsAddressedBy } from '../accounts/incoming.js';
-import type { DeliveryStatus, MessageRecord } from './messages.js';
+import type { DeliveryStatus } from './messages.js';
+import type { MessageRecord } from './rows.js';
 
 /** How far a sent message has got: a status never goes back (a late `delivered` after `read` keeps `read`). */
 const RANK: Record<DeliveryStatus, number> = { sent: 0, delivered: 1, read: 2, failed: 3 };

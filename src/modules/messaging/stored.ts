@@ -5,7 +5,8 @@ import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
 import type { AccountRow } from '../accounts/models.js';
 import { type PlatformWrite, SharedStore } from '../platform-writes/ledger.js';
 import type { Settlement } from '../platform-writes/records.js';
-import { type Attachment, type Message, type MessageRecord, presentMessages } from './messages.js';
+import { type Attachment, type Message, presentMessages } from './messages.js';
+import type { MessageRecord } from './rows.js';
 import { applyEarlyReceipts, lockSentMessages } from './receipts.js';
 
 /** The account's stored messages with these platform ids, presented in that order. */
