@@ -115,10 +115,17 @@ function productionCode(): Array<{ file: string; text: string }> {
     .map((file) => ({ file, text: readFileSync(join(root, file), 'utf8') }));
 }
 
+/** The tables the migrations leave: those their `up`s create, in order, less those a later `up` drops. */
 function migratedTables(): string[] {
-  return sourceFiles(join(root, 'src/db/migrations')).flatMap((file) =>
-    [...readFileSync(file, 'utf8').matchAll(/createTable\('(\w+)'/g)].map((match) => match[1]!),
-  );
+  const tables = new Set<string>();
+  for (const file of sourceFiles(join(root, 'src/db/migrations')).sort()) {
+    const up = readFileSync(file, 'utf8').split(/export async function down/)[0]!;
+    for (const [, verb, table] of up.matchAll(/(createTable|dropTable)\('(\w+)'/g)) {
+      if (verb === 'createTable') tables.add(table!);
+      else tables.delete(table!);
+    }
+  }
+  return [...tables];
 }
 
 const owners = new Map((areas as readonly AnyArea[]).flatMap((area) => area.tables.map((table) => [table, area.name] as const)));

@@ -8,7 +8,7 @@ export const billing = defineArea({
   name: 'billing',
   contractArea: 'Usage',
   handlers,
-  tables: ['billing_accounts', 'billing_events', 'billing_invoices', 'billing_invoice_cancellations', 'billing_invoice_transitions'],
+  tables: ['billing_accounts', 'billing_invoices', 'billing_invoice_cancellations', 'billing_invoice_transitions'],
   settings: billingSettings,
   webhookSources: { billing: billingWebhooks },
   incoming: { billing_change: oneAtATime((services, _platform, change, trx) => applyBillingChange(services, change, trx)) },
