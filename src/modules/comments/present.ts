@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
+import { commentsAnsweredPrivately } from '../messaging/api.js';
 import type { CommentRow } from './rows.js';
 
 type Comment = components['schemas']['Comment'];
@@ -25,14 +26,11 @@ async function replyCounts(db: Knex, accountId: string, rows: CommentRow[]): Pro
  */
 async function answeredPrivately(db: Knex, accountId: string, rows: CommentRow[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const answered = (await db('messages')
-    .distinct('replyToCommentId')
-    .where({ accountId })
-    .whereIn(
-      'replyToCommentId',
-      rows.map((row) => row.platformCommentId),
-    )) as Array<{ replyToCommentId: string }>;
-  return new Set(answered.map((message) => message.replyToCommentId));
+  return commentsAnsweredPrivately(
+    db,
+    accountId,
+    rows.map((row) => row.platformCommentId),
+  );
 }
 
 export async function presentComments(db: Knex, accountId: string, rows: CommentRow[]): Promise<Map<string, Comment>> {

@@ -49,3 +49,12 @@ export async function addConversationTag(db: Knex, id: string, tag: string, max:
   const [conversation] = rows;
   return !conversation ? 'gone' : conversation.tagged ? 'tagged' : 'full';
 }
+
+/** Which of these comments of the account were answered privately: a stored message is the reply to each. */
+export async function commentsAnsweredPrivately(db: Knex, accountId: string, platformCommentIds: string[]): Promise<Set<string>> {
+  const answered = (await db('messages')
+    .distinct('replyToCommentId')
+    .where({ accountId })
+    .whereIn('replyToCommentId', platformCommentIds)) as Array<{ replyToCommentId: string }>;
+  return new Set(answered.map((message) => message.replyToCommentId));
+}
