@@ -138,7 +138,7 @@ describeApi('sending messages — qrchat', (t) => {
       expect((await t.app.api.get(`/accounts/${accountId}`, { token: t.owner.key })).body.status).to.equal('needs_reconnection');
       expect((await qrchat.onPlatform(SAM)).filter((m) => m.from === '4915100000108')).to.deep.equal([]);
     } finally {
-      other.stop();
+      await other.stop();
     }
   });
 
@@ -181,7 +181,7 @@ describeApi('sending messages — qrchat', (t) => {
         'Sent after the restart',
       ]);
     } finally {
-      other.stop();
+      await other.stop();
     }
   });
 });
