@@ -10,15 +10,22 @@ import type { Services } from '../../services.js';
 import { listedProfiles, type Principal } from '../auth/principal.js';
 import { emitEvent } from '../events/emit.js';
 import { AccountAlreadyConnectedError } from './errors.js';
+import { connectedFields, writeConnection } from './connected.js';
 import { accountEventData } from './events.js';
 import { assertIdentityFree } from './identity.js';
 import { type AccountError, AccountRow, type ConnectionId, connectionModel, platformIdOf } from './models.js';
 import { type HealthFacts, presentAccount, presentHealth } from './present.js';
-import { assertWithinPlan } from '../usage/limits.js';
 import { findProfile } from './profiles.js';
 import { adapterAccount, findConnection } from './read.js';
 
 type Account = components['schemas']['Account'];
+
+/** What a list of accounts or ad accounts is filtered by. */
+export interface ConnectionFilters {
+  profileId?: string;
+  platform?: string;
+  status?: string;
+}
 
 /**
  * A page of the owner's accounts or ad accounts, newest first, within the caller's profiles: `status` or, by
@@ -29,7 +36,7 @@ export async function listed<M extends Model & { id: string }, R>(
   db: Knex,
   principal: Principal,
   page: PageRequest,
-  filters: { profileId?: string; platform?: string; status?: string },
+  filters: ConnectionFilters,
   present: (row: M) => R,
 ): Promise<Page<R>> {
   query
@@ -49,12 +56,7 @@ export async function listAccounts(
   db: Knex,
   principal: Principal,
   page: PageRequest,
-  filters: {
-    profileId?: string;
-    platform?: string;
-    kind?: string;
-    status?: string;
-  },
+  filters: ConnectionFilters & { kind?: string },
 ): Promise<Page<Account>> {
   const query = AccountRow.query(db);
   if (filters.kind) query.where({ kind: filters.kind });
@@ -114,42 +116,27 @@ export async function saveConnectedAccount(
       const existing = await AccountRow.query(trx)
         .forUpdate()
         .findOne({ ownerId: principal.ownerId, platform: input.platform, platformAccountId });
-      // A new account (or one connected again) counts against the plan; a repaired connection does not.
-      if (!existing || existing.status === 'disconnected')
-        await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'connectedAccounts', 1);
-      const now = new Date();
+      const { identity } = input;
       const fields = {
         profileId: input.profileId,
-        kind: input.identity.kind,
-        name: input.identity.name,
-        username: input.identity.username,
-        avatarUrl: input.identity.avatarUrl,
-        status: 'connected' as const,
-        statusReason: null,
-        scopes: input.identity.scopes,
-        credentialsCiphertext: secrets.seal(JSON.stringify(input.credentials)),
-        tokenExpiresAt: input.identity.tokenExpiresAt,
-        platformUserId: input.identity.platformUserId ?? null,
-        connectedAt: now,
-        lastError: null,
+        kind: identity.kind,
+        name: identity.name,
+        username: identity.username,
+        avatarUrl: identity.avatarUrl,
         platformProblem: null,
-        updatedAt: now,
+        ...connectedFields(secrets, { ...identity, credentials: input.credentials }),
       };
-      const row = existing
-        ? (await AccountRow.query(trx).patch(fields).where({ id: existing.id }).returning('*'))[0]!
-        : await AccountRow.query(trx).insertAndFetch({
-            id: input.id ?? newId('acc'),
-            ownerId: principal.ownerId,
-            platform: input.platform,
-            platformAccountId: input.identity.platformAccountId,
-            ...fields,
-          });
-      await emitEvent(trx, {
-        ownerId: principal.ownerId,
-        profileId: row.profileId,
-        name: 'account.connected',
-        data: accountEventData(row, 'connected'),
-      });
+      const row = await writeConnection(trx, services, principal.ownerId, existing, async (found) =>
+        found
+          ? (await AccountRow.query(trx).patch(fields).where({ id: found.id }).returning('*'))[0]!
+          : AccountRow.query(trx).insertAndFetch({
+              id: input.id ?? newId('acc'),
+              ownerId: principal.ownerId,
+              platform: input.platform,
+              platformAccountId,
+              ...fields,
+            }),
+      );
       return { row, created: !existing };
     });
   } catch (error) {
