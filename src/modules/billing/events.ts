@@ -41,7 +41,10 @@ interface EventObject {
  * and otherwise ignored.
  */
 class BillingWebhooks implements WebhookReceiver {
-  constructor(private readonly webhookSecret: string) {}
+  constructor(
+    private readonly webhookSecret: string,
+    readonly retryScheduleSeconds: readonly number[],
+  ) {}
 
   async verify(request: IncomingRequest): Promise<WebhookSource | null> {
     const header = request.headers['stripe-signature'];
@@ -71,15 +74,18 @@ class BillingWebhooks implements WebhookReceiver {
   }
 }
 
-/** The provider's webhooks, where this instance has billing. */
+/**
+ * The provider's webhooks, where this instance has billing, retried on the billing schedule: handling one calls
+ * the provider, so it is tried again for as long as the provider may be down, not the platforms' few seconds.
+ */
 export function billingWebhooks(services: Services): WebhookReceiver | null {
   const provider = providerOf(services);
-  return provider ? new BillingWebhooks(provider.webhookSecret) : null;
+  return provider ? new BillingWebhooks(provider.webhookSecret, services.config.billing.webhookRetryScheduleSeconds) : null;
 }
 
 /**
  * Brings what the event is about up to date from the provider, in the transaction that marks its webhook
- * processed: a failure changes nothing, and the intake tries it again.
+ * processed: a failure changes nothing, and the intake tries it again (on the billing schedule).
  */
 export async function applyBillingChange(services: Services, change: BillingChange, trx: Knex.Transaction): Promise<void> {
   const provider = providerOf(services);

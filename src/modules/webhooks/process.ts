@@ -50,16 +50,18 @@ async function markProcessed(trx: Knex.Transaction, ids: string[]): Promise<void
 }
 
 /**
- * Records that handling a webhook failed: another attempt after the settings' backoff, or, after the last, the
- * webhook given up with its error kept.
+ * Records that handling a webhook failed: another attempt after its source's backoff (the settings' unless the
+ * source declares its own), or, after the last, the webhook given up with its error kept.
  */
 export async function recordFailure(services: Services, webhook: StoredWebhook, error: unknown): Promise<void> {
   const { db, config, logger } = services;
-  const schedule = config.intake.retryScheduleSeconds;
+  const schedule = receiverOf(services, webhook.platform)?.retryScheduleSeconds ?? config.intake.retryScheduleSeconds;
   const attempts = webhook.attempts + 1;
   const givenUp = attempts > schedule.length;
   const message = (error instanceof Error ? error.message : String(error)).slice(0, ERROR_CHARS);
-  logger.warn({ err: error, platformWebhookId: webhook.id, attempts, givenUp }, 'processing a platform webhook failed');
+  const context = { err: error, platformWebhookId: webhook.id, platform: webhook.platform, attempts, givenUp };
+  if (givenUp) logger.error(context, 'processing a platform webhook failed for the last time: given up');
+  else logger.warn(context, 'processing a platform webhook failed');
   await db('platformWebhooks')
     .where({ id: webhook.id })
     .update({

@@ -10,7 +10,8 @@ export interface IntakeSettings {
   /**
    * Seconds to wait before each new attempt after processing a stored webhook failed: attempt n + 1 waits
    * schedule[n - 1]; after the last the webhook is given up, its error kept. The account's later webhooks wait
-   * meanwhile (they are processed in order), so the schedule is short.
+   * meanwhile (they are processed in order), so the schedule is short. A source may declare its own
+   * (`WebhookReceiver.retryScheduleSeconds`); this one is the platforms'.
    */
   retryScheduleSeconds: number[];
 }

@@ -170,6 +170,12 @@ export interface WebhookReceiver {
   dedupeKey(request: IncomingRequest): string | null;
   /** The events a verified body carries; read once before it is stored (to refuse what cannot be) and again to process it. */
   parse(rawBody: string, source: WebhookSource): IncomingEvent[];
+  /**
+   * Seconds before each new attempt at a stored webhook of this source whose handling failed, as the intake's
+   * `retryScheduleSeconds` (which applies where this is unset): a source whose handling waits on another service
+   * keeps retrying for as long as that service may be down.
+   */
+  readonly retryScheduleSeconds?: readonly number[];
   /** The permissions an account must have granted for the platform to send its events of each kind (none where not listed). */
   readonly eventScopes?: Partial<Record<IncomingEvent['kind'], readonly string[]>>;
   /**
