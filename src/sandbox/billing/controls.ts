@@ -66,6 +66,11 @@ export function mountControls(
       for (let i = 0; i < count; i += 1) faults.push({ status: body.status === 429 ? 429 : 500, afterWrite: Boolean(body.afterWrite) });
     }),
   );
+  /** The API answers again, as at the end of an outage: the faults not met yet are dropped. */
+  router.post(
+    '/_sandbox/billing/recover',
+    control(() => void faults.splice(0)),
+  );
   /** How the next batch of events is delivered: `duplicate` (each twice), `reverse` (last first). */
   router.post(
     '/_sandbox/billing/delivery',

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
 import { connectBot } from '../../support/sandbox/botchat.js';
 import { quiescent, until } from '../../support/wait.js';
+import { storeRefuses } from './support.js';
 
 describeApi('platform webhook intake — order, retries and giving up', (t) => {
   const { botchat } = t.sandbox;
@@ -31,18 +32,6 @@ describeApi('platform webhook intake — order, retries and giving up', (t) => {
       processed: processedAt !== null,
       givenUp: failedAt !== null,
     }));
-  }
-
-  /**
-   * Until `undo()`: the message store refuses messages whose text starts with "refuse", as a database that fails
-   * some writes would.
-   */
-  async function storeRefuses(): Promise<{ undo: () => Promise<void> }> {
-    const { db } = t.app.services;
-    await db.raw(`CREATE OR REPLACE FUNCTION refuse_messages() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.text LIKE 'refuse%' THEN RAISE EXCEPTION 'the store refused "%"', NEW.text; END IF; RETURN NEW; END $$`);
-    await db.raw('CREATE TRIGGER refuse_messages BEFORE INSERT ON messages FOR EACH ROW EXECUTE FUNCTION refuse_messages()');
-    return { undo: async () => void (await db.raw('DROP TRIGGER refuse_messages ON messages')) };
   }
 
   it('stores a burst of messages to one conversation in the order their webhooks were received, each once', async () => {
@@ -77,7 +66,7 @@ describeApi('platform webhook intake — order, retries and giving up', (t) => {
 
   it('retries a webhook that failed, after a backoff, holding back the later ones of its account until it is stored', async () => {
     const bot = await connectBot(t.app, t.owner);
-    const refusing = await storeRefuses();
+    const refusing = await storeRefuses(t.app.services.db);
     try {
       await botchat.sendMessage(bot.token, 'refused at first', lena);
       await botchat.sendMessage(bot.token, 'written after', lena);
@@ -106,7 +95,7 @@ describeApi('platform webhook intake — order, retries and giving up', (t) => {
 
   it('gives a webhook up after its last retry, keeping its error, and goes on with the later ones', async () => {
     const bot = await connectBot(t.app, t.owner);
-    const refusing = await storeRefuses();
+    const refusing = await storeRefuses(t.app.services.db);
     try {
       await botchat.sendMessage(bot.token, 'refuse me always', lena);
       await botchat.sendMessage(bot.token, 'written after', lena);

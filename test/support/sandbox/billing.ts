@@ -68,6 +68,11 @@ export class BillingPeople extends People {
     return this.post('fail', { status, ...options });
   }
 
+  /** The API answers again (an outage ends): the faults of `failNext` not met yet are dropped. */
+  recover(): Promise<unknown> {
+    return this.post('recover');
+  }
+
   /** How the next batch of events is delivered. */
   configure(delivery: { duplicate?: boolean; reverse?: boolean }): Promise<unknown> {
     return this.post('delivery', delivery);
