@@ -14,19 +14,9 @@ import { findProfile } from '../accounts/profiles.js';
 import { OAuthStateInvalidError } from './errors.js';
 import { createPendingConnection } from './pending.js';
 import { platformToConnect } from './platform.js';
+import type { OAuthStateRow } from './rows.js';
 
 const STATE_TTL_MS = 30 * 60 * 1000;
-
-interface StoredState {
-  state: string;
-  ownerId: string;
-  profileId: string;
-  platform: string;
-  redirectUrl: string | null;
-  codeVerifierCiphertext: string | null;
-  include: string[];
-  expiresAt: Date;
-}
 
 export interface Outcome {
   status: 'connected' | 'pending_selection' | 'denied' | 'failed' | 'expired';
@@ -72,7 +62,7 @@ export async function startConnection(
   const verifier = adapter.oauth.pkce ? randomBytes(48).toString('base64url') : null;
   const expiresAt = new Date(Date.now() + STATE_TTL_MS);
   const include = input.include ?? [];
-  await services.db('oauthStates').insert({
+  await services.db<OAuthStateRow>('oauthStates').insert({
     state,
     ownerId: principal.ownerId,
     profileId: input.profileId,
@@ -103,14 +93,14 @@ export async function startConnection(
 }
 
 /** Takes the state once: a replay, an unknown state or another platform's state finds nothing. */
-async function takeState(services: Services, platform: string, state: string | undefined): Promise<StoredState> {
+async function takeState(services: Services, platform: string, state: string | undefined): Promise<OAuthStateRow> {
   const [row] = state
     ? ((await services
         .db('oauthStates')
         .where({ state, platform })
         .whereNull('usedAt')
         .update({ usedAt: services.db.fn.now() })
-        .returning('*')) as StoredState[])
+        .returning('*')) as OAuthStateRow[])
     : [];
   if (!row) throw new OAuthStateInvalidError();
   return row;
@@ -187,7 +177,7 @@ export async function completeConnection(
 async function connectGrant(
   services: Services,
   adapter: OAuthAdapter,
-  stored: StoredState,
+  stored: OAuthStateRow,
   grant: OAuthGrant,
 ): Promise<Omit<Outcome, 'platform' | 'profileId'>> {
   const { platform, ownerId, profileId } = stored;

@@ -7,6 +7,7 @@ import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { findProfile } from '../accounts/profiles.js';
 import { PendingConnectionExpiredError } from './errors.js';
+import type { PendingConnectionRow } from './rows.js';
 
 /** Long enough to choose among many pages; short, because it holds a user token no account owns yet. */
 const PENDING_TTL_MS = 60 * 60 * 1000;
@@ -15,15 +16,6 @@ export interface PendingConnection {
   id: string;
   profileId: string;
   credentials: Credentials;
-  expiresAt: Date;
-}
-
-interface PendingRow {
-  id: string;
-  ownerId: string;
-  profileId: string;
-  platform: string;
-  credentialsCiphertext: string;
   expiresAt: Date;
 }
 
@@ -40,7 +32,7 @@ export async function createPendingConnection(
 ): Promise<PendingConnection> {
   const id = newId('pconn');
   const expiresAt = new Date(Date.now() + PENDING_TTL_MS);
-  await db('pendingConnections').insert({
+  await db<PendingConnectionRow>('pendingConnections').insert({
     id,
     ownerId: input.ownerId,
     profileId: input.profileId,
@@ -63,8 +55,10 @@ export async function openPendingConnection(
   platform: string,
 ): Promise<PendingConnection> {
   await findProfile(services.db, principal, profileId);
-  const row = (await services.db('pendingConnections').where({ id, ownerId: principal.ownerId, profileId, platform }).first()) as
-    PendingRow | undefined;
+  const row = await services
+    .db<PendingConnectionRow>('pendingConnections')
+    .where({ id, ownerId: principal.ownerId, profileId, platform })
+    .first();
   if (!row) throw new NotFoundError('pending connection');
   if (row.expiresAt.getTime() <= Date.now()) {
     throw new PendingConnectionExpiredError(row.expiresAt);

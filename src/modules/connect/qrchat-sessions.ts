@@ -7,7 +7,8 @@ import { accountIdsWith } from '../accounts/api.js';
 import { failQueuedSends, type QueuedSend, queuedSends, settleSend } from '../messaging/qrchat-outbox.js';
 import { markLoggedOut, markPaired, markResuming, markWindowExpired } from './qrchat-accounts.js';
 import { receiveDriverMessage, receiveDriverReceipt } from './qrchat-inbound.js';
-import { releaseSessions, SealedAuthStore, type SessionRow, sessions, writeSession } from './qrchat-store.js';
+import { releaseSessions, SealedAuthStore, sessions, writeSession } from './qrchat-store.js';
+import type { SessionRow } from './rows.js';
 
 export const OPEN_JOB = 'qrchat.open';
 /** A holder renews its leases well inside their length; a dead holder's sessions are taken over after it. */
@@ -337,7 +338,7 @@ export class QrchatSessions implements LiveSessions {
           .orWhere((p) => p.whereIn('s.accountId', accountIdsWith(db, ['pending'])).whereNotNull('s.pairingExpiresAt')),
       )
       .limit(100)
-      .select('s.accountId', 's.pairingExpiresAt')) as Array<{ accountId: string; pairingExpiresAt: Date | null }>;
+      .select('s.accountId', 's.pairingExpiresAt')) as Array<Pick<SessionRow, 'accountId' | 'pairingExpiresAt'>>;
     for (const orphan of orphans) {
       const claim = sessions(db)
         .where({ accountId: orphan.accountId })

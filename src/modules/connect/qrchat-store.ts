@@ -1,24 +1,7 @@
 import type { Knex } from 'knex';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuthStore } from '../../platforms/qrchat/driver.js';
-
-/** The driver's state of a session, as the API processes read it. */
-export type SessionState = 'disconnected' | 'connecting' | 'qr_pending' | 'code_pending' | 'pairing' | 'open' | 'logged_out';
-
-export interface SessionRow {
-  accountId: string;
-  state: SessionState;
-  qr: string | null;
-  qrExpiresAt: Date | null;
-  pairingCode: string | null;
-  phoneNumber: string | null;
-  pairingExpiresAt: Date | null;
-  generation: number;
-  authCiphertext: string | null;
-  heldBy: string | null;
-  leaseExpiresAt: Date | null;
-  updatedAt: Date;
-}
+import type { SessionRow, SessionState } from './rows.js';
 
 export const sessions = (db: Knex) => db<SessionRow>('qrchatSessions');
 

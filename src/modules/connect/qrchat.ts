@@ -13,7 +13,8 @@ import { findAccount } from '../accounts/read.js';
 import { assertQrchat, pendingAccount } from './qrchat-accounts.js';
 import { platformToConnect } from './platform.js';
 import { OPEN_JOB, QrchatSessions } from './qrchat-sessions.js';
-import { readSession, type SessionRow, startWindow } from './qrchat-store.js';
+import { readSession, startWindow } from './qrchat-store.js';
+import type { SessionRow } from './rows.js';
 
 type QrchatQr = components['schemas']['QrchatQr'];
 
