@@ -7,6 +7,7 @@ import { COUNTERS, type Metric } from './counters.js';
 import { PeriodOutOfRangeError } from './errors.js';
 import { ownerPlan } from './owner-plan.js';
 import { periodAt, periodNamed } from './period.js';
+import type { UsageCounterRow } from './rows.js';
 
 type Usage = components['schemas']['Usage'];
 
@@ -20,10 +21,14 @@ export async function readUsage(services: Services, principal: Principal, query:
   const profiles = await listedProfiles(db, principal, query.profileId);
   const ownerId = principal.ownerId;
 
-  const counted = db('usageCounters').where({ ownerId, period: period.name }).groupBy('counter').select('counter').sum({ used: 'value' });
+  const counted = db<UsageCounterRow>('usageCounters')
+    .where({ ownerId, period: period.name })
+    .groupBy('counter')
+    .select('counter')
+    .sum({ used: 'value' });
   if (profiles) counted.whereIn('profileId', profiles);
   const [rows, connected, ownProfiles, { plan, subscriptionStatus }] = await Promise.all([
-    counted as unknown as Promise<Array<{ counter: string; used: string }>>,
+    counted as unknown as Promise<Array<Pick<UsageCounterRow, 'counter'> & { used: string }>>,
     connectedAccountCount(db, ownerId, profiles),
     profileCount(db, ownerId, profiles),
     ownerPlan(db, config.usage, ownerId),
