@@ -1,14 +1,8 @@
 import type { Db } from '../../db/database.js';
+import type { PlatformWebhookRow } from './rows.js';
 
-/** A stored platform webhook as the intake worker holds it. */
-export interface StoredWebhook {
-  id: string;
-  platform: string;
-  sourceAccountId: string | null;
-  body: string;
-  /** Attempts that failed before this one. */
-  attempts: number;
-}
+/** A stored platform webhook as the intake worker holds it (`attempts`: those that failed before this one). */
+export type StoredWebhook = Pick<PlatformWebhookRow, 'id' | 'platform' | 'sourceAccountId' | 'body' | 'attempts'>;
 
 /** The next webhooks of one intake key (an account, or a platform), in the order received. */
 export interface Batch {
@@ -78,7 +72,7 @@ export async function claimBatches(db: Db, keys: number, batchSize: number, leas
 
 /** Extends the leases of webhooks still held (those processed since have none to extend). */
 export async function renewLeases(db: Db, ids: string[], leaseSeconds: number): Promise<void> {
-  await db('platformWebhooks')
+  await db<PlatformWebhookRow>('platformWebhooks')
     .whereIn('id', ids)
     .whereNull('processedAt')
     .whereNotNull('lockedUntil')
@@ -87,5 +81,6 @@ export async function renewLeases(db: Db, ids: string[], leaseSeconds: number): 
 
 /** Gives back webhooks held and not processed (a batch stopped at a failure): the next claim takes them in order. */
 export async function releaseLeases(db: Db, ids: string[]): Promise<void> {
-  if (ids.length > 0) await db('platformWebhooks').whereIn('id', ids).whereNull('processedAt').update({ lockedUntil: null });
+  if (ids.length > 0)
+    await db<PlatformWebhookRow>('platformWebhooks').whereIn('id', ids).whereNull('processedAt').update({ lockedUntil: null });
 }

@@ -3,6 +3,7 @@ import type { IncomingEvent } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import type { StoredWebhook } from './claim.js';
 import { receiverOf } from './receivers.js';
+import type { PlatformWebhookRow } from './rows.js';
 
 /** Errors kept on a stored webhook are cut to this many characters. */
 const ERROR_CHARS = 2000;
@@ -46,7 +47,9 @@ export async function handleWebhooks(services: Services, trx: Knex.Transaction, 
 
 /** Marks webhooks processed, which gives up their leases. */
 async function markProcessed(trx: Knex.Transaction, ids: string[]): Promise<void> {
-  await trx('platformWebhooks').whereIn('id', ids).update({ processedAt: trx.fn.now(), error: null, lockedUntil: null });
+  await trx<PlatformWebhookRow>('platformWebhooks')
+    .whereIn('id', ids)
+    .update({ processedAt: trx.fn.now(), error: null, lockedUntil: null });
 }
 
 /**
@@ -62,7 +65,7 @@ export async function recordFailure(services: Services, webhook: StoredWebhook, 
   const context = { err: error, platformWebhookId: webhook.id, platform: webhook.platform, attempts, givenUp };
   if (givenUp) logger.error(context, 'processing a platform webhook failed for the last time: given up');
   else logger.warn(context, 'processing a platform webhook failed');
-  await db('platformWebhooks')
+  await db<PlatformWebhookRow>('platformWebhooks')
     .where({ id: webhook.id })
     .update({
       attempts,

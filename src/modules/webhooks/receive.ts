@@ -9,6 +9,7 @@ import { accountById, adapterAccount, credentialedAccountsAt } from '../accounts
 import { PlatformNotConfiguredError } from '../connect/errors.js';
 import { InvalidSignatureError, WebhookPayloadInvalidError, WebhookVerificationFailedError } from './errors.js';
 import { receiverOf } from './receivers.js';
+import type { PlatformWebhookRow } from './rows.js';
 import { VerificationLookups } from './verification-lookups.js';
 import { IntakeWaker } from './wake.js';
 
@@ -68,13 +69,8 @@ const verificationLookups = onePer(
     }),
 );
 
-interface ReceivedWebhook {
-  platform: string;
-  dedupeKey: string;
-  sourceAccountId: string | null;
-  body: string;
-  headers: string;
-}
+/** A webhook to store; its kept headers as JSON text (the column is jsonb). */
+type ReceivedWebhook = Pick<PlatformWebhookRow, 'platform' | 'dedupeKey' | 'sourceAccountId' | 'body'> & { headers: string };
 
 /**
  * Stores webhooks received at about the same time in one insert, one commit for all (each in the order received):
@@ -86,7 +82,7 @@ async function insertReceived(db: Knex, webhooks: ReceivedWebhook[]): Promise<bo
     .insert(webhooks)
     .onConflict(['platform', 'dedupeKey'])
     .ignore()
-    .returning(['platform', 'dedupeKey'])) as Array<Pick<ReceivedWebhook, 'platform' | 'dedupeKey'>>;
+    .returning(['platform', 'dedupeKey'])) as Array<Pick<PlatformWebhookRow, 'platform' | 'dedupeKey'>>;
   return whichInserted(webhooks, inserted, keyOf);
 }
 
