@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { InsightsPeriod } from '../../platforms/capabilities/insights.js';
+import type { AnalyticsCacheRow } from './rows.js';
 
 /**
  * How long read figures are kept, by window: a day's figures are settled by the platform within hours; a week's or
@@ -7,10 +8,7 @@ import type { InsightsPeriod } from '../../platforms/capabilities/insights.js';
  */
 export const TTL_SECONDS: Record<InsightsPeriod | 'lifetime', number> = { day: 3600, week: 3 * 3600, days_28: 6 * 3600, lifetime: 3600 };
 
-export interface Cached<T> {
-  figures: T;
-  updatedAt: Date;
-}
+export type Cached<T> = Pick<AnalyticsCacheRow<T>, 'figures' | 'updatedAt'>;
 
 /** The account's cached figures under these keys that have not expired. */
 export async function readCached<T>(db: Knex, accountId: string, keys: string[]): Promise<Map<string, Cached<T>>> {
@@ -19,7 +17,7 @@ export async function readCached<T>(db: Knex, accountId: string, keys: string[])
     .where({ accountId })
     .whereIn('key', keys)
     .where('expiresAt', '>', new Date())
-    .select('key', 'figures', 'updatedAt')) as Array<{ key: string; figures: T; updatedAt: Date }>;
+    .select('key', 'figures', 'updatedAt')) as Array<Pick<AnalyticsCacheRow<T>, 'key' | 'figures' | 'updatedAt'>>;
   return new Map(rows.map((row) => [row.key, { figures: row.figures, updatedAt: row.updatedAt }]));
 }
 
@@ -50,5 +48,5 @@ export async function writeCached(
 
 /** Forgets expired figures (the purge job). */
 export async function purgeCache(db: Knex): Promise<number> {
-  return db('analyticsCache').where('expiresAt', '<', new Date()).delete();
+  return db<AnalyticsCacheRow>('analyticsCache').where('expiresAt', '<', new Date()).delete();
 }

@@ -3,6 +3,7 @@ import { connectedAccountsOn } from '../accounts/api.js';
 import { adapterAccount } from '../accounts/read.js';
 import type { Services } from '../../services.js';
 import { todayUtc } from './period.js';
+import type { FollowerSnapshotRow } from './rows.js';
 
 export const SNAPSHOT_JOB = 'analytics.follower-snapshots';
 
@@ -50,7 +51,7 @@ export async function snapshotsOf(db: Knex, accountId: string, since: string, un
   const rows = (await db('analyticsFollowerSnapshots')
     .where({ accountId })
     .whereBetween('day', [since, until])
-    .select(db.raw(`to_char(day, 'YYYY-MM-DD') as day`), 'followers')) as Array<{ day: string; followers: number }>;
+    .select(db.raw(`to_char(day, 'YYYY-MM-DD') as day`), 'followers')) as Array<Pick<FollowerSnapshotRow, 'followers'> & { day: string }>;
   const first = (await db('analyticsFollowerSnapshots').where({ accountId }).first(db.raw(`to_char(min(day), 'YYYY-MM-DD') as day`))) as
     { day: string | null } | undefined;
   return { byDay: new Map(rows.map((row) => [row.day, row.followers])), firstDay: first?.day ?? null };
