@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { Batcher } from '../../lib/batcher.js';
 import type { WebhookSettings } from './settings.js';
 import type { AttemptOutcome } from './attempt.js';
-import type { DeliveryRow } from './models.js';
+import type { DeliveryRow, HookRow } from './models.js';
 import { failOpenDeliveries } from './service.js';
 
 const MAX_RETRY_AFTER_SECONDS = 24 * 3600;
@@ -55,7 +55,7 @@ export async function recordOutcome(
     const [hook] = (await trx('hooks')
       .where({ id: delivery.hookId })
       .update({ failingSince: trx.raw('coalesce(failing_since, ?)', [outcome.at]) })
-      .returning(['failingSince', 'active'])) as Array<{ failingSince: Date; active: boolean }>;
+      .returning(['failingSince', 'active'])) as Array<Pick<HookRow, 'active'> & { failingSince: Date }>;
     if (!hook?.active) return;
     const failingTooLong = Date.now() - hook.failingSince.getTime() >= settings.disableAfterFailingSeconds * 1000;
     if (gone || failingTooLong) {
