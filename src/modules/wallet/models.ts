@@ -76,3 +76,28 @@ export class TransactionRow extends BaseModel {
   balanceAfter!: number | string;
   createdAt!: Date;
 }
+
+// The two tables no model reads: the query builder and SQL use them, typed with these rows.
+
+/** A device registered for a pass's updates (the pass web service's registrations). */
+export interface RegistrationRow {
+  deviceLibraryIdentifier: string;
+  passId: string;
+  pushToken: string;
+  createdAt: Date;
+}
+
+/** A push owed to a device for a pass type, drained by the push worker under a lease. */
+export interface PushRow {
+  /** A bigint: PostgreSQL's driver reads it as a string. */
+  id: string;
+  pushToken: string;
+  passTypeIdentifier: string;
+  programId: string;
+  /** A change made while the push was being sent: the device is owed another. */
+  requeued: boolean;
+  attempts: number;
+  dueAt: Date;
+  leaseUntil: Date | null;
+  createdAt: Date;
+}

@@ -1,17 +1,11 @@
 import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { type PushAnswer, type PushCredentials, PushClient } from './apns.js';
-import { ProgramRow } from './models.js';
+import { ProgramRow, type PushRow, type RegistrationRow } from './models.js';
 import { WALLET_PUSHES_CHANNEL } from './pushes.js';
 import { vendorTrust } from './trust.js';
 
-interface Claimed {
-  id: string;
-  pushToken: string;
-  passTypeIdentifier: string;
-  programId: string;
-  attempts: number;
-}
+type Claimed = Pick<PushRow, 'id' | 'pushToken' | 'passTypeIdentifier' | 'programId' | 'attempts'>;
 
 type Outcome = { kind: 'sent' } | { kind: 'gone'; reason: string } | { kind: 'retry'; why: string } | { kind: 'drop'; why: string };
 
@@ -88,9 +82,11 @@ export class PushSending implements LeasedWork<Claimed, Outcome> {
     switch (outcome.kind) {
       case 'sent': {
         // A change made while this push was under way owes the device another.
-        const deleted = await db('walletPushes').where({ id: item.id, requeued: false }).delete();
+        const deleted = await db<PushRow>('walletPushes').where({ id: item.id, requeued: false }).delete();
         if (deleted === 0) {
-          await db('walletPushes').where({ id: item.id }).update({ requeued: false, leaseUntil: null, dueAt: db.fn.now(), attempts: 0 });
+          await db<PushRow>('walletPushes')
+            .where({ id: item.id })
+            .update({ requeued: false, leaseUntil: null, dueAt: db.fn.now(), attempts: 0 });
           await db.raw(`NOTIFY ${WALLET_PUSHES_CHANNEL}`);
         }
         return;
@@ -101,31 +97,31 @@ export class PushSending implements LeasedWork<Claimed, Outcome> {
           'a device no longer takes pushes; its registrations are removed',
         );
         await db.transaction(async (trx) => {
-          await trx('walletRegistrations')
+          await trx<RegistrationRow>('walletRegistrations')
             .where({ pushToken: item.pushToken })
             .whereIn('passId', trx('walletPasses').where({ passTypeIdentifier: item.passTypeIdentifier }).select('id'))
             .delete();
-          await trx('walletPushes').where({ id: item.id }).delete();
+          await trx<PushRow>('walletPushes').where({ id: item.id }).delete();
         });
         return;
       case 'retry': {
         const delay = RETRY_SECONDS[item.attempts - 1];
         if (delay === undefined) return this.record(item, { kind: 'drop', why: outcome.why });
         this.services.logger.warn({ ...this.describe(item), why: outcome.why, retryInSeconds: delay }, 'a wallet push will be retried');
-        await db('walletPushes')
+        await db<PushRow>('walletPushes')
           .where({ id: item.id })
           .update({ leaseUntil: null, dueAt: db.raw('now() + make_interval(secs => ?)', [delay]) });
         return;
       }
       case 'drop':
         this.services.logger.error({ ...this.describe(item), why: outcome.why }, 'a wallet push was given up');
-        await db('walletPushes').where({ id: item.id }).delete();
+        await db<PushRow>('walletPushes').where({ id: item.id }).delete();
     }
   }
 
   async renew(items: Claimed[]): Promise<void> {
     await this.services
-      .db('walletPushes')
+      .db<PushRow>('walletPushes')
       .whereIn(
         'id',
         items.map((item) => item.id),

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Services } from '../../services.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { WalletPassAuthFailedError } from './errors.js';
-import { PassRow, ProgramRow } from './models.js';
+import { PassRow, ProgramRow, type RegistrationRow } from './models.js';
 import { buildPkpass } from './package.js';
 import { assertCanSign } from './passes.js';
 
@@ -73,7 +73,7 @@ export async function register(services: Services, deviceLibraryIdentifier: stri
 }
 
 export async function unregister(services: Services, deviceLibraryIdentifier: string, pass: PassRow): Promise<void> {
-  await services.db('walletRegistrations').where({ deviceLibraryIdentifier, passId: pass.id }).delete();
+  await services.db<RegistrationRow>('walletRegistrations').where({ deviceLibraryIdentifier, passId: pass.id }).delete();
 }
 
 /**
