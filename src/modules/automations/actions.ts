@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Services } from '../../services.js';
 import type { Performed, Performer, Throttled } from './performer.js';
 import { platformPerformers } from './platform-actions.js';
-import type { ActionOutcome, ActionType, RunAction, RunRecord } from './records.js';
+import type { ActionOutcome, ActionType, RunAction, RunRecord } from './rows.js';
 import { addTag, tagConversation } from './tag.js';
 
 /** Who performs each kind of action. */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { onePer } from '../../lib/memo.js';
 import type { Services } from '../../services.js';
 import { compileTrigger, type Matcher } from './matcher.js';
-import type { AutomationRecord } from './records.js';
+import type { AutomationRecord } from './rows.js';
 
 /** NOTIFY'd in the transaction of every change to automations: each process's engine forgets what it cached. */
 export const AUTOMATIONS_CHANNEL = 'socialgate_automations';

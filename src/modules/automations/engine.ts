@@ -10,7 +10,7 @@ import { type Armed, automationCache } from './cache.js';
 import { MATCHED_TEXT_LIMIT } from './matcher.js';
 import { performAsItStarts, performedAsItStarts } from './actions.js';
 import { type FinishedRun, finishRuns } from './finish.js';
-import type { AutomationRecord, NewRunRow, RunAction, RunRecord, TriggerType } from './records.js';
+import type { AutomationRecord, NewRunRow, RunAction, RunRecord, TriggerType } from './rows.js';
 import { render } from './template.js';
 
 /** NOTIFY'd when runs are started: the automation workers wake. */

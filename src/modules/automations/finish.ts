@@ -4,7 +4,7 @@ import { Batcher } from '../../lib/batcher.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PlatformId } from '../../platforms/types.js';
 import { emittedWith, type NewEvent } from '../events/emit.js';
-import type { ActionOutcome, RunRecord } from './records.js';
+import type { ActionOutcome, RunRecord } from './rows.js';
 
 type TriggeredAction = components['schemas']['AutomationTriggeredData']['actions'][number];
 

@@ -6,7 +6,7 @@ import type { Services } from '../../services.js';
 import { CapabilityUnsupportedError } from '../accounts/errors.js';
 import type { AccountRow } from '../accounts/models.js';
 import { accountsById, adapterAccount } from '../accounts/read.js';
-import type { ActionType, AutomationAction, TriggerType } from './records.js';
+import type { ActionType, AutomationAction, TriggerType } from './rows.js';
 
 type Warning = components['schemas']['AutomationWarning'];
 

@@ -1,5 +1,5 @@
 import type { Services } from '../../services.js';
-import type { ActionOutcome, RunAction, RunRecord } from './records.js';
+import type { ActionOutcome, RunAction, RunRecord } from './rows.js';
 
 /** What an action came to, before its time is recorded. */
 export type Performed = Omit<ActionOutcome, 'finishedAt'>;

@@ -4,7 +4,7 @@ import { ownerItself } from '../auth/principal.js';
 import { hideComment, replyToComment } from '../comments/actions.js';
 import { deliverMessage } from '../messaging/send.js';
 import { type ActionCall, failed, type Performed, type Performer, succeeded, type Throttled } from './performer.js';
-import type { ActionType } from './records.js';
+import type { ActionType } from './rows.js';
 
 type PlatformAction = Exclude<ActionType, 'add_tag'>;
 

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import type { AutomationRecord } from './records.js';
+import type { AutomationRecord } from './rows.js';
 
 type Automation = components['schemas']['Automation'];
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../auth/principal.js';
-import type { RunRecord } from './records.js';
+import type { RunRecord } from './rows.js';
 import { findAutomation } from './store.js';
 
 type AutomationRun = components['schemas']['AutomationRun'];

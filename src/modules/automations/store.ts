@@ -13,7 +13,7 @@ import { announceChange, automationCache } from './cache.js';
 import { AccountNotInProfileError, AutomationLimitReachedError, invalidMember } from './errors.js';
 import { assertSourceSupported, warningsOf } from './health.js';
 import { presentAutomation } from './present.js';
-import { ACTION_TRIGGERS, type AutomationRecord, type TriggerType } from './records.js';
+import { ACTION_TRIGGERS, type AutomationRecord, type TriggerType } from './rows.js';
 import { assertSafePatterns } from './safe-patterns.js';
 
 type Automation = components['schemas']['Automation'];

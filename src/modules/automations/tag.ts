@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { addConversationTag } from '../messaging/api.js';
 import { failed, type Performed, type Performer, skipped, succeeded } from './performer.js';
-import type { RunAction, RunRecord } from './records.js';
+import type { RunAction, RunRecord } from './rows.js';
 
 /** Tags a conversation holds at most. */
 export const MAX_CONVERSATION_TAGS = 20;

@@ -6,7 +6,7 @@ import type { Performed } from './performer.js';
 import { AUTOMATIONS_CHANNEL, automationCache } from './cache.js';
 import { RUNS_CHANNEL } from './engine.js';
 import { type FinishedRun, runFinisher } from './finish.js';
-import type { ActionOutcome, RunRecord } from './records.js';
+import type { ActionOutcome, RunRecord } from './rows.js';
 
 /** Open runs are looked for at least this often, NOTIFY or not: leases run out, a lost wake-up. */
 const POLL_MS = 1000;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { finishRuns, runFinisher } from '../../../src/modules/automations/finish.js';
-import type { ActionOutcome, RunRecord } from '../../../src/modules/automations/records.js';
+import type { ActionOutcome, RunRecord } from '../../../src/modules/automations/rows.js';
 import { describeApi } from '../../support/harness.js';
 import { connectBot } from '../../support/sandbox/botchat.js';
 import { quiescent, until } from '../../support/wait.js';
