@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { TargetRow } from './models.js';
+import type { TargetRow } from './rows.js';
 
 // What other areas read of the publishing area's tables (posts and their targets).
 

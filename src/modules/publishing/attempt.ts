@@ -14,7 +14,7 @@ import { accountsById, adapterAccount } from '../accounts/read.js';
 import { storedMediaFiles } from '../media/read.js';
 import type { Claimed } from './claim.js';
 import { failure, failureOf, interimFailure, isPassing, unknownOutcome } from './failures.js';
-import type { PostRow, TargetFailure, TargetRow } from './models.js';
+import type { PostRow, TargetFailure, TargetRow } from './rows.js';
 
 /** What became of one claimed target; recorded by record.ts. */
 export type Outcome =

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { emitEvents } from '../events/emit.js';
-import { POST_COLUMNS, type PostRow, targetColumns, type TargetRow } from './models.js';
+import { POST_COLUMNS, type PostRow, targetColumns, type TargetRow } from './rows.js';
 import { postEvent } from './present.js';
 
 /** A claimed target: `unknownSince` is set when the last attempt never recorded its outcome (reconcile first). */

@@ -9,7 +9,7 @@ import type { AccountRow } from '../accounts/models.js';
 import { emitEvent } from '../events/emit.js';
 import { QueueSlotUnavailableError } from './errors.js';
 import { assertWithinPlan } from '../usage/limits.js';
-import type { PostRow, SlotRow, TargetRow } from './models.js';
+import type { PostRow, SlotRow, TargetRow } from './rows.js';
 import { isTimeZone, nextFreeSlot } from './occurrences.js';
 import { postEvent } from './present.js';
 import { checkPost, type PostContentInput } from './validate.js';

@@ -1,6 +1,6 @@
 import { type PlatformError } from '../../platforms/errors.js';
 import { type FailureCode, PublishRefused } from '../../platforms/capabilities/publishing.js';
-import type { TargetFailure } from './models.js';
+import type { TargetFailure } from './rows.js';
 
 /** What the user can do about each reason, and whether a retry of the same post can then succeed. */
 const ACTIONS: Record<FailureCode, { action: TargetFailure['action']; retryable: boolean }> = {

@@ -13,7 +13,7 @@ import { PlatformFailedError } from '../accounts/errors.js';
 import { accountById, adapterAccount, ownedAccounts } from '../accounts/read.js';
 import { emitEvent } from '../events/emit.js';
 import { PostStatusConflictError } from './errors.js';
-import type { Post, PostStatus, TargetRow } from './models.js';
+import type { Post, PostStatus, TargetRow } from './rows.js';
 import { postEvent, presentPost } from './present.js';
 import { findPost, targetsOf } from './read.js';
 import { notifyDue } from './wake.js';

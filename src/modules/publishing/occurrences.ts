@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { DateTime, IANAZone } from 'luxon';
-import type { SlotRow } from './models.js';
+import type { SlotRow } from './rows.js';
 
 export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export type Day = (typeof DAYS)[number];

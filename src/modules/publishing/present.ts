@@ -1,5 +1,5 @@
 import type { EventData, NewEvent } from '../events/emit.js';
-import type { Post, PostRow, PostTarget, TargetRow } from './models.js';
+import type { Post, PostRow, PostTarget, TargetRow } from './rows.js';
 
 export function presentTarget(row: TargetRow): PostTarget {
   return {

@@ -12,7 +12,7 @@ import { insertPost, placeInQueue, withQueueRetry } from './create.js';
 import { decodeKeyset, keysetPage } from '../../lib/pagination.js';
 import { PostStatusConflictError, QueueSlotExistsError, QueueSlotLimitReachedError } from './errors.js';
 import { lockTargets } from './lifecycle.js';
-import type { PostRow, SlotRow, TargetRow } from './models.js';
+import type { PostRow, SlotRow, TargetRow } from './rows.js';
 import { DAYS, isTimeZone } from './occurrences.js';
 import { postEvent } from './present.js';
 import { findPost } from './read.js';

@@ -4,7 +4,7 @@ import { assertProfileInScope, listedProfiles, type Principal } from '../auth/pr
 import { decodeKeyset, keysetPage } from '../../lib/pagination.js';
 import { idOf } from '../../lib/ids.js';
 import { findAccount } from '../accounts/read.js';
-import type { Post, PostRow, PostStatus, TargetRow } from './models.js';
+import type { Post, PostRow, PostStatus, TargetRow } from './rows.js';
 import { presentPost } from './present.js';
 
 /** The owner's post, or 404 (also another owner's); 403 outside a restricted key's profiles. */

@@ -6,7 +6,7 @@ import { noteSuccesses, recordPlatformOutcome } from '../accounts/accounts.js';
 import { emitEvents, type NewEvent } from '../events/emit.js';
 import type { Outcome } from './attempt.js';
 import type { Claimed } from './claim.js';
-import { POST_COLUMNS, type PostRow, type PostStatus, targetColumns, type TargetRow } from './models.js';
+import { POST_COLUMNS, type PostRow, type PostStatus, targetColumns, type TargetRow } from './rows.js';
 import { postEvent, presentTarget } from './present.js';
 import { notifyDue } from './wake.js';
 
