@@ -1,8 +1,22 @@
 import type { FieldError } from './errors.js';
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /** PostgreSQL stores neither a NUL character (text refuses it) nor a lone UTF-16 surrogate (jsonb refuses it). */
-// eslint-disable-next-line no-control-regex -- the NUL character is exactly what this looks for.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSTORABLE = new RegExp(`\\u0000|${LONE_SURROGATE.source}`);
+
+/**
+ * What a platform sent, every string of it (values and member names, in plain objects and arrays) well-formed: a
+ * lone surrogate — an emoji its sender's app cut in two — becomes U+FFFD, as a UTF-8 text column stores it, so
+ * that the message is kept rather than refused for a character. A NUL stays, for `unstorableCharacters` to refuse.
+ */
+export function wellFormed<T>(value: T): T {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\ufffd') as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => wellFormed(item)) as T;
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(Object.entries(value).map(([key, member]) => [wellFormed(key), wellFormed(member)])) as T;
+  return value;
+}
 
 /**
  * Every string of a value (a request, the events read from a platform's webhook; values and member names, at

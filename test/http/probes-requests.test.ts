@@ -7,6 +7,7 @@ import { describeApi } from '../support/harness.js';
 import type { TestOwner } from '../support/owners.js';
 import { BotchatPeople, connectBot } from '../support/sandbox/botchat.js';
 import { checked, png } from '../modules/publishing/support.js';
+import { until } from '../support/wait.js';
 
 /** A cursor as the service wraps one, around contents it never made. */
 const forged = (contents: string) => Buffer.from(contents).toString('base64url');
@@ -112,10 +113,16 @@ describeApi('requests the probes sent: each answered with a declared 4xx, never 
       expect(options.body.errors.map((error: { code: string }) => error.code)).to.include('characters');
     });
 
-    it('an incoming platform webhook is still taken as the platform sent it (x-verbatim-body), lone surrogates and all', async () => {
-      const { token } = await connectBot(app, owner);
+    it('an incoming platform webhook is still taken as the platform sent it (x-verbatim-body), lone surrogates and all: the message is kept, the cut emoji U+FFFD', async () => {
+      const { token, accountId } = await connectBot(app, owner);
       const sent = await new BotchatPeople(() => app).sendMessage(token, 'cut off \ud83d', { id: 7, firstName: 'Ana' });
       expect(sent.webhookStatus).to.equal(200);
+      const [conversation] = await until(
+        async () => (await app.api.get(`/accounts/${accountId}/conversations`, { token: owner.key })).body.data,
+        { done: (listed: Array<{ id: string }>) => listed.length === 1, what: 'the conversation of the message' },
+      );
+      const read = await app.api.get(`/accounts/${accountId}/conversations/${conversation!.id}`, { token: owner.key });
+      expect(read.body.messages.data.map((message: { text: string }) => message.text)).to.deep.equal(['cut off \ufffd']);
     });
 
     it('a NUL character in a query parameter is 400 naming the parameter, on public routes too', async () => {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { IncomingEvent } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import type { StoredWebhook } from './claim.js';
-import { receiverOf } from './receivers.js';
+import { eventsOf, receiverOf } from './receivers.js';
 import type { PlatformWebhookRow } from './rows.js';
 
 /** Errors kept on a stored webhook are cut to this many characters. */
@@ -20,7 +20,7 @@ function runsOf(services: Services, webhooks: StoredWebhook[]): Run[] {
   const runs: Run[] = [];
   for (const webhook of webhooks) {
     const receiver = receiverOf(services, webhook.platform);
-    for (const event of receiver ? receiver.parse(webhook.body, { accountId: webhook.sourceAccountId }) : []) {
+    for (const event of receiver ? eventsOf(receiver, webhook.body, { accountId: webhook.sourceAccountId }) : []) {
       const last = runs.at(-1);
       if (last && last.platform === webhook.platform && last.kind === event.kind) last.events.push(event);
       else runs.push({ platform: webhook.platform, kind: event.kind, events: [event] });

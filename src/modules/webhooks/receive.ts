@@ -8,7 +8,7 @@ import type { Services } from '../../services.js';
 import { accountById, adapterAccount, credentialedAccountsAt } from '../accounts/read.js';
 import { PlatformNotConfiguredError } from '../connect/errors.js';
 import { InvalidSignatureError, WebhookPayloadInvalidError, WebhookVerificationFailedError } from './errors.js';
-import { receiverOf } from './receivers.js';
+import { eventsOf, receiverOf } from './receivers.js';
 import type { PlatformWebhookRow } from './rows.js';
 import { VerificationLookups } from './verification-lookups.js';
 import { IntakeWaker } from './wake.js';
@@ -33,13 +33,14 @@ function configuredReceiver(services: Services, source: string): WebhookReceiver
 
 /**
  * The webhook's dedupe key, once it is verified and what it says is checked: 400 when it could never be stored
- * or processed (a body of a shape no parser expected, no id naming its event, a character PostgreSQL refuses),
- * so that nothing is stored that would fail at every attempt.
+ * or processed (a body of a shape no parser expected, no id naming its event, a NUL character), so that nothing
+ * is stored that would fail at every attempt. A lone surrogate in what a person wrote is no reason to lose the
+ * message: `eventsOf` makes it U+FFFD.
  */
 function storableKey(receiver: WebhookReceiver, request: IncomingRequest, source: WebhookSource): string {
   let read: { dedupeKey: string | null; events: IncomingEvent[] };
   try {
-    read = { dedupeKey: receiver.dedupeKey(request), events: receiver.parse(request.rawBody, source) };
+    read = { dedupeKey: receiver.dedupeKey(request), events: eventsOf(receiver, request.rawBody, source) };
   } catch {
     // Signed, yet with a member of a type the platform never sends.
     throw new WebhookPayloadInvalidError('it is not of the shape the platform sends');

@@ -1,4 +1,5 @@
-import type { WebhookReceiver } from '../../platforms/capabilities/webhooks.js';
+import { wellFormed } from '../../lib/storable.js';
+import type { IncomingEvent, WebhookReceiver, WebhookSource } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 
 /**
@@ -7,4 +8,12 @@ import type { Services } from '../../services.js';
  */
 export function receiverOf(services: Services, source: string): WebhookReceiver | null {
   return services.platforms.get(source)?.webhooks ?? services.webhookSources(services, source);
+}
+
+/**
+ * The events a stored or arriving webhook carries, as the service takes them: a lone surrogate in what people wrote
+ * is U+FFFD (see `wellFormed`), both when the webhook is checked on arrival and when it is processed.
+ */
+export function eventsOf(receiver: WebhookReceiver, body: string, source: WebhookSource): IncomingEvent[] {
+  return wellFormed(receiver.parse(body, source));
 }
