@@ -53,59 +53,49 @@ export interface Credentialed {
   platformCheckedAt: Date | null;
 }
 
-export class AccountRow extends BaseModel implements Credentialed {
-  static override tableName = 'accounts';
+/** The columns an account and an ad account share, as Credentialed names them. */
+abstract class ConnectionRow extends BaseModel implements Credentialed {
   // scopes is text[] (not JSON); last_error is jsonb and comes back parsed.
   static override jsonAttributes = ['lastError'];
-  id!: AccountId;
+  abstract id: AccountId | AdAccountId;
   ownerId!: string;
   profileId!: string;
   platform!: string;
-  kind!: string;
-  platformAccountId!: string | null;
   name!: string;
-  username!: string | null;
-  avatarUrl!: string | null;
   status!: AccountStatus;
   statusReason!: string | null;
   scopes!: string[];
   credentialsCiphertext!: string | null;
   tokenExpiresAt!: Date | null;
-  connectedAt!: Date | null;
   platformUserId!: string | null;
   lastSuccessAt!: Date | null;
   lastError!: AccountError | null;
-  /** What the latest check of the platform side found wrong (our webhook gone), null when nothing. */
-  platformProblem!: string | null;
   platformCheckedAt!: Date | null;
   createdAt!: Date;
   updatedAt!: Date;
 }
 
-export class AdAccountRow extends BaseModel implements Credentialed {
+export class AccountRow extends ConnectionRow {
+  static override tableName = 'accounts';
+  id!: AccountId;
+  kind!: string;
+  platformAccountId!: string | null;
+  username!: string | null;
+  avatarUrl!: string | null;
+  connectedAt!: Date | null;
+  /** What the latest check of the platform side found wrong (our webhook gone), null when nothing. */
+  platformProblem!: string | null;
+}
+
+export class AdAccountRow extends ConnectionRow {
   static override tableName = 'ad_accounts';
-  static override jsonAttributes = ['lastError'];
   id!: AdAccountId;
-  ownerId!: string;
-  profileId!: string;
-  platform!: 'social_network' | 'short_video_ads';
+  declare platform: 'social_network' | 'short_video_ads';
   platformAdAccountId!: string;
-  name!: string;
   currency!: string;
   timezone!: string;
-  status!: AccountStatus;
-  statusReason!: string | null;
   platformStatus!: string;
-  scopes!: string[];
-  credentialsCiphertext!: string | null;
-  tokenExpiresAt!: Date | null;
   connectedAt!: Date;
-  platformUserId!: string | null;
-  lastSuccessAt!: Date | null;
-  lastError!: AccountError | null;
-  platformCheckedAt!: Date | null;
-  createdAt!: Date;
-  updatedAt!: Date;
 }
 
 /** An account or an ad account: which one is in its id's prefix (`acc_`, `adacc_`). */
