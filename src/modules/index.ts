@@ -2,6 +2,7 @@ import { OPERATIONS, type OperationId } from '../../generated/operations.js';
 import type { AnyHandler } from '../http/handler.js';
 import { NotImplementedError } from '../lib/errors.js';
 import { accounts } from './accounts/index.js';
+import { ads } from './ads/index.js';
 import { ai } from './ai/index.js';
 import { analytics } from './analytics/index.js';
 import type { AnyArea, IncomingHandler, IncomingHandlers, IncomingKind, WebhookSources } from './area.js';
@@ -39,6 +40,7 @@ export const areas = [
   ai,
   analytics,
   wallet,
+  ads,
 ] as const;
 
 type AnyOf = (typeof areas)[number];
