@@ -5,6 +5,7 @@ import type { Context } from 'koa';
 import sharp from 'sharp';
 import { SANDBOX_AI_KEY, SANDBOX_MODELS } from './catalogue.js';
 import { type Endpoint, type FaultQueue, providerError } from './faults.js';
+import { completionBody, type MessageContent, streamCompletion, textOf } from './chat.js';
 import { corruptImage, editImage, makeImage, makeSpeech, speechSeconds } from './make.js';
 import { readInstructions, writeCopy } from './text.js';
 import { newJob, present, type VideoFiles, type VideoState } from './videos.js';
@@ -69,6 +70,8 @@ async function uploaded(ctx: Context, ...names: string[]): Promise<Buffer | null
 export function mountProvider(router: Router, sandboxUrl: string, state: ProviderState): void {
   const base = '/ai/v1';
   const authorised = async (ctx: Context, next: () => Promise<unknown>) => {
+    // Every answer names its request, as OpenAI's do (the client shows it as `requestID`).
+    ctx.set('x-request-id', `req_${randomBytes(16).toString('hex')}`);
     if (ctx.get('authorization') !== `Bearer ${SANDBOX_AI_KEY}`) {
       providerError(ctx, 401, { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' });
       return;
@@ -92,36 +95,31 @@ export function mountProvider(router: Router, sandboxUrl: string, state: Provide
     const model = modelOf(ctx, 'copy');
     if (!model) return;
     const body = bodyOf(ctx);
-    const messages = (body.messages ?? []) as Array<{ role: string; content: string }>;
-    const system = messages
-      .filter((message) => message.role === 'system')
-      .map((message) => message.content)
-      .join('\n');
-    const prompt = messages
-      .filter((message) => message.role === 'user')
-      .map((message) => message.content)
-      .join('\n');
+    const messages = (body.messages ?? []) as Array<{ role: string; content: MessageContent }>;
+    const said = (role: string) =>
+      messages
+        .filter((message) => message.role === role)
+        .map((message) => textOf(message.content))
+        .join('\n');
+    const system = said('system');
+    const prompt = said('user');
     if (!prompt) return invalid(ctx, 'messages', 'messages must contain a user message.');
     const maxTokens = (body.max_completion_tokens ?? body.max_tokens) as number | undefined;
     const asked = readInstructions(system, maxTokens);
     const n = Math.min(Number(body.n ?? 1), 8);
-    const choices = Array.from({ length: n }, (_, index) => ({
-      index,
-      message: { role: 'assistant', content: writeCopy(prompt, asked, index), refusal: null },
-      finish_reason: 'stop',
-      logprobs: null,
-    }));
-    const completionChars = choices.reduce((sum, choice) => sum + choice.message.content.length, 0);
+    const texts = Array.from({ length: n }, (_, index) => writeCopy(prompt, asked, index));
     const promptTokens = Math.ceil((system.length + prompt.length) / 4);
-    const completionTokens = Math.ceil(completionChars / 4);
-    ctx.body = {
-      id: `chatcmpl-${randomBytes(10).toString('hex')}`,
-      object: 'chat.completion',
-      created: Math.floor(Date.now() / 1000),
+    const completionTokens = Math.ceil(texts.join('').length / 4);
+    const completion = {
       model,
-      choices,
+      texts,
       usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
     };
+    if (body.stream === true) {
+      const options = (body.stream_options ?? {}) as { include_usage?: boolean };
+      return streamCompletion(ctx, completion, options.include_usage === true);
+    }
+    ctx.body = completionBody(completion);
   });
 
   const answerImages = async (ctx: Context, make: (width: number, height: number) => Promise<Buffer>) => {
@@ -229,6 +227,22 @@ export function mountProvider(router: Router, sandboxUrl: string, state: Provide
     providerError(ctx, 404, { message: `Video with id '${ctx.params.id}' not found.`, type: 'invalid_request_error', code: 'not_found' });
     return null;
   };
+
+  // Newest first by default, a page after the id given, as OpenAI's cursor pages are.
+  router.get(`${base}/videos`, authorised, (ctx) => {
+    const limit = Math.min(Math.max(Number(ctx.query.limit ?? 20) || 20, 1), 100);
+    const jobs = [...state.videos.jobs.values()].filter((job) => !job.deleted);
+    if (ctx.query.order !== 'asc') jobs.reverse();
+    const start = ctx.query.after ? jobs.findIndex((job) => job.id === ctx.query.after) + 1 : 0;
+    const page = jobs.slice(start, start + limit).map((job) => present(job, state.videos.stepMs));
+    ctx.body = {
+      object: 'list',
+      data: page,
+      first_id: page[0]?.id ?? null,
+      last_id: page.at(-1)?.id ?? null,
+      has_more: start + limit < jobs.length,
+    };
+  });
 
   router.get(`${base}/videos/:id`, authorised, faulty('video_status'), (ctx) => {
     const job = jobOf(ctx);
