@@ -5963,8 +5963,8 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
         };
-        /** @description A new post. It needs `text` or `mediaIds` (or both), one or more `accountIds` of ONE profile, and exactly one of `publishNow: true`, `scheduledAt` or `useQueue: true`. */
-        PostCreate: {
+        /** @description What a post says and where it goes: `text` or `mediaIds` (or both; a post with neither is refused with 400) and one or more `accountIds` of ONE profile. `POST /posts` adds when to publish; `POST /queue` takes it as it is. */
+        PostContent: {
             /**
              * @description The text. Each platform's own limit applies to its targets (for example 500 characters on `social_threads`, 1500 on `search_suite`, 4096 on `botchat`); a longer text is refused with 422.
              * @example Our winter blend is back.
@@ -5986,36 +5986,45 @@ export interface components {
              */
             accountIds: string[];
             platformOptions?: components["schemas"]["PostPlatformOptions"];
+        };
+        /** @description A new post. It needs `text` or `mediaIds` (or both), one or more `accountIds` of ONE profile, and exactly one of `publishNow: true`, `scheduledAt` or `useQueue: true`. */
+        PostCreate: ({
             /**
              * @description Publish at once; the answer is 202 with the post in `processing`.
              * @example true
              * @constant
              */
-            publishNow?: true;
-            /**
-             * Format: date-time
-             * @description Publish at this time: any time in the future (or at least `PUBLISH_MIN_SCHEDULE_AHEAD_SECONDS` ahead, where the operator set one) and at most 365 days ahead. The answer is 201.
-             * @example 2026-11-23T08:00:00Z
-             */
-            scheduledAt?: string;
-            /**
-             * @description Publish in the next free queue slot of the profile (`POST /queue/slots`). The answer is 201.
-             * @example true
-             * @constant
-             */
-            useQueue?: true;
+            publishNow: true;
             /**
              * @description IANA time zone to show the schedule in; defaults to the queue slot's zone or `UTC`.
              * @example Europe/Berlin
              */
             timezone?: string;
-        } & ({
-            publishNow: unknown;
-        } | {
-            scheduledAt: unknown;
-        } | {
-            useQueue: unknown;
-        });
+        } & components["schemas"]["PostContent"]) | ({
+            /**
+             * Format: date-time
+             * @description Publish at this time: any time in the future (or at least `PUBLISH_MIN_SCHEDULE_AHEAD_SECONDS` ahead, where the operator set one) and at most 365 days ahead. The answer is 201.
+             * @example 2026-11-23T08:00:00Z
+             */
+            scheduledAt: string;
+            /**
+             * @description IANA time zone to show the schedule in; defaults to the queue slot's zone or `UTC`.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+        } & components["schemas"]["PostContent"]) | ({
+            /**
+             * @description Publish in the next free queue slot of the profile (`POST /queue/slots`). The answer is 201.
+             * @example true
+             * @constant
+             */
+            useQueue: true;
+            /**
+             * @description IANA time zone to show the schedule in; defaults to the queue slot's zone or `UTC`.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+        } & components["schemas"]["PostContent"]);
         /** @description One rule of one target's platform that the post breaks. */
         PostValidationError: {
             /**
@@ -6453,41 +6462,17 @@ export interface components {
             nextCursor: string | null;
         };
         /** @description The content of a new post to queue; the same members as `POST /posts` without the schedule. */
-        QueuePostDraft: {
-            /**
-             * @description The text; each platform's own limit applies.
-             * @example Fresh beans every Monday.
-             */
-            text?: string;
-            /**
-             * @description Media from `POST /upload`, in display order.
-             * @example [
-             *       "media_01jd4b7c8d9e0f1g2h3j4k5m6n"
-             *     ]
-             */
-            mediaIds?: string[];
-            /**
-             * @description The connected accounts to post to, all of one profile; that profile's queue is used.
-             * @example [
-             *       "acc_01jd3z8x9y0a1b2c3d4e5f6g7h"
-             *     ]
-             */
-            accountIds: string[];
-            platformOptions?: components["schemas"]["PostPlatformOptions"];
-        };
+        QueuePostDraft: components["schemas"]["PostContent"];
         /** @description What to queue: exactly one of `postId` (an existing post, which moves to the next free slot) or `post` (a new post, created in the next free slot). */
         QueueEnqueue: {
             /**
              * @description An existing post in `scheduled` or `cancelled`.
              * @example post_01jd4a2b3c4d5e6f7g8h9j0k1m
              */
-            postId?: string;
-            post?: components["schemas"]["QueuePostDraft"];
-        } & ({
-            postId: unknown;
+            postId: string;
         } | {
-            post: unknown;
-        });
+            post: components["schemas"]["QueuePostDraft"];
+        };
         /**
          * @description What an AI model or task produces.
          *
@@ -12808,23 +12793,25 @@ export interface components {
              * @description The instant, RFC 3339 with an offset (`2026-12-01T09:00:00+01:00`) or in UTC.
              * @example 2026-12-01T09:00:00+01:00
              */
-            dateTime?: string;
-            /**
-             * Format: date
-             * @description The day of an all-day event.
-             * @example 2026-12-24
-             */
-            date?: string;
+            dateTime: string;
             /**
              * @description The IANA time zone of the event; required for a recurring timed event, otherwise the calendar's zone.
              * @example Europe/Berlin
              */
             timeZone?: string;
-        } & ({
-            dateTime: unknown;
         } | {
-            date: unknown;
-        });
+            /**
+             * Format: date
+             * @description The day of an all-day event.
+             * @example 2026-12-24
+             */
+            date: string;
+            /**
+             * @description The IANA time zone of the event; required for a recurring timed event, otherwise the calendar's zone.
+             * @example Europe/Berlin
+             */
+            timeZone?: string;
+        };
         /** @description A guest to invite. */
         CalendarEventAttendeeInput: {
             /**

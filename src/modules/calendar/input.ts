@@ -62,7 +62,7 @@ function timeProblems(time: Time, at: string): FieldError[] {
   return [];
 }
 
-const isAllDay = (time: Time) => 'date' in time && time.date !== undefined;
+const isAllDay = (time: Time): time is Extract<Time, { date: string }> => 'date' in time;
 
 /**
  * What the contract's schema cannot say about an event: real IANA zones, start and end of one kind with the end
@@ -77,8 +77,8 @@ export function checkEvent(input: CalendarEventInput | CalendarEventChanges, isN
     if (isAllDay(input.start) !== isAllDay(input.end)) {
       errors.push({ path: 'body/end', code: 'time_kind', message: 'start and end must both be dates (all-day) or both dateTimes.' });
     } else {
-      const start = isAllDay(input.start) ? Date.parse(input.start.date!) : Date.parse(input.start.dateTime!);
-      const end = isAllDay(input.end) ? Date.parse(input.end.date!) : Date.parse(input.end.dateTime!);
+      const start = Date.parse('date' in input.start ? input.start.date : input.start.dateTime);
+      const end = Date.parse('date' in input.end ? input.end.date : input.end.dateTime);
       if (!(end > start)) {
         const hint = isAllDay(input.end) ? ' (an all-day end date is exclusive: the day after the last day)' : '';
         errors.push({ path: 'body/end', code: 'time_order', message: `The event must end after it starts${hint}.` });

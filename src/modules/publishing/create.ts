@@ -55,11 +55,8 @@ export async function createPost(services: Services, principal: Principal, input
   if (input.timezone !== undefined && !isTimeZone(input.timezone)) {
     throw new ValidationFailedError([{ path: 'body/timezone', message: `is not an IANA time zone: ${input.timezone}`, code: 'timezone' }]);
   }
-  const when: When = input.publishNow
-    ? { kind: 'now' }
-    : input.useQueue
-      ? { kind: 'queue' }
-      : { kind: 'at', at: new Date(input.scheduledAt!) };
+  const when: When =
+    'publishNow' in input ? { kind: 'now' } : 'useQueue' in input ? { kind: 'queue' } : { kind: 'at', at: new Date(input.scheduledAt) };
   if (when.kind === 'at') {
     const ahead = when.at.getTime() - Date.now();
     if (ahead <= 0 || ahead < minScheduleAheadSeconds * 1000 || ahead > YEAR_MS) {

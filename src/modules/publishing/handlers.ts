@@ -9,7 +9,7 @@ import { getPost as get, listPosts as list } from './read.js';
 export const createPost: Handler<'createPost'> = async (request, services) => {
   const { post, targets } = await create(services, principalOf(request), request.body);
   const body = presentPost(post, targets);
-  return request.body.publishNow ? { status: 202, body } : { status: 201, body };
+  return 'publishNow' in request.body ? { status: 202, body } : { status: 201, body };
 };
 
 export const listPosts: Handler<'listPosts'> = async (request, { db }) => ({

@@ -16,7 +16,7 @@ import type { PostRow, SlotRow, TargetRow } from './rows.js';
 import { DAYS, isTimeZone } from './occurrences.js';
 import { postEvent } from './present.js';
 import { findPost } from './read.js';
-import { checkPost, type PostContentInput } from './validate.js';
+import { checkPost } from './validate.js';
 import { scheduleWake } from './wake.js';
 
 type QueueSlot = components['schemas']['QueueSlot'];
@@ -122,9 +122,8 @@ export async function listQueue(db: Knex, principal: Principal, query: { profile
  */
 export async function enqueue(services: Services, principal: Principal, input: components['schemas']['QueueEnqueue']): Promise<QueueEntry> {
   let post: PostRow;
-  if (input.post) {
-    // The draft's schema (`anyOf` text or media) generates a type without members; it is a PostContentInput.
-    const draft = input.post as PostContentInput;
+  if ('post' in input) {
+    const draft = input.post;
     const { profileId, accounts } = await checkPost(services, principal, draft);
     post = (
       await withQueueRetry(() =>
@@ -132,7 +131,7 @@ export async function enqueue(services: Services, principal: Principal, input: c
       )
     ).post;
   } else {
-    post = await withQueueRetry(() => services.db.transaction((trx) => moveToQueue(trx, principal, input.postId!)));
+    post = await withQueueRetry(() => services.db.transaction((trx) => moveToQueue(trx, principal, input.postId)));
   }
   await scheduleWake(services, post.scheduledAt);
   return presentEntry(post);

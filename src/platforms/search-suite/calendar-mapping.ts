@@ -114,8 +114,8 @@ export function calendarOf(entry: GoogleCalendarListEntry): PlatformCalendar {
  * explicitly (a timed event made all-day must lose its `dateTime`); a zone left out keeps the event's.
  */
 function timeBody(time: CalendarEventInput['start'], patch: boolean): Record<string, string | null> {
-  if ('date' in time && time.date !== undefined) return { date: time.date, ...(patch ? { dateTime: null, timeZone: null } : {}) };
-  return { dateTime: time.dateTime!, ...(time.timeZone ? { timeZone: time.timeZone } : {}), ...(patch ? { date: null } : {}) };
+  if ('date' in time) return { date: time.date, ...(patch ? { dateTime: null, timeZone: null } : {}) };
+  return { dateTime: time.dateTime, ...(time.timeZone ? { timeZone: time.timeZone } : {}), ...(patch ? { date: null } : {}) };
 }
 
 /**
