@@ -47,6 +47,12 @@ export class BotFiles {
     return { [kind]: { ...file, mime_type: sample.mimeType } };
   }
 
+  /** Whether a person sent `bot` a photo with this `file_id`. */
+  isPhotoOf(bot: Bot, fileId: string): boolean {
+    const file = this.files.get(fileId);
+    return file?.botId === bot.id && file.path.startsWith('photos/');
+  }
+
   getFile(ctx: RouterContext, bot: Bot, params: Record<string, unknown>): void {
     const file = this.files.get(String(params.file_id ?? ''));
     if (!file || file.botId !== bot.id) {

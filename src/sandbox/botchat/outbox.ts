@@ -1,5 +1,7 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import type { PublicUrls } from '../public-urls.js';
+import { entitiesRefusal } from './entities.js';
 import type { Bot } from './platform.js';
 
 /** What a bot sent, as the platform keeps it (the sandbox's people read it to check a post arrived once). */
@@ -10,6 +12,8 @@ interface Sent {
   text: string | null;
   caption: string | null;
   photo: string | null;
+  /** The photo's `file_id` when it was sent by one already given (else `photo-<messageId>`). */
+  photoFileId?: string;
   /** A video, audio or document sent (`sendVideo`, `sendAudio`, `sendDocument`, `sendAnimation`, an album's videos). */
   file?: { kind: string; url: string } | null;
   /** The album (`sendMediaGroup`) the message is an item of. */
@@ -39,14 +43,29 @@ const FILE_METHODS: Record<string, { field: string; kind: string }> = {
   sendAnimation: { field: 'animation', kind: 'animation' },
 };
 
-/** Fetches a file by URL as the platform does: null when it cannot, or the type is not `accept`. */
-async function fetchFile(url: string, accept: RegExp): Promise<boolean> {
-  if (!/^https?:\/\//.test(url)) return false;
+/** What the outbox asks of the rest of the platform. */
+export interface OutboxChecks {
+  /** Why the platform refuses this bot's messages to this chat (403), or null. */
+  refusal(bot: Bot, chatId: number): string | null;
+  /** Whether a person sent the bot a photo with this `file_id` (which the bot may send on). */
+  personsPhoto(bot: Bot, fileId: string): boolean;
+  /** The URLs the platform fetches from. */
+  urls: PublicUrls;
+}
+
+/** Fetches a file by URL as the platform does: false when it cannot (or, strict, may not), or the type is not `accept`. */
+async function fetchFile(urls: PublicUrls, url: string, accept: RegExp): Promise<boolean> {
+  if (!/^https?:\/\//.test(url) || typeof urls.judge(url) === 'object') return false;
   const fetched = await fetch(url).catch(() => null);
   if (!fetched || !fetched.ok) return false;
   const typed = accept.test(fetched.headers.get('content-type') ?? '');
   await fetched.arrayBuffer();
   return typed;
+}
+
+/** A photo's largest size as the platform describes it: its `file_unique_id` is the same whoever sends it on. */
+function photoSize(fileId: string) {
+  return { file_id: fileId, file_unique_id: `u${fileId.replace(/^photo-/, '')}`, width: 800, height: 600 };
 }
 
 /** What the outbox keeps across a restart: what was sent (a post deleted later must be found) and the channels. */
@@ -65,9 +84,8 @@ export class BotOutbox {
 
   constructor(
     private readonly nextMessageId: () => number,
-    restored?: OutboxState,
-    /** Why the platform refuses this bot's messages to this chat (403), or null. */
-    private readonly refusal: (bot: Bot, chatId: number) => string | null = () => null,
+    restored: OutboxState | undefined,
+    private readonly checks: OutboxChecks,
   ) {
     this.sent = restored?.sent ?? [];
     this.channels = restored?.channels ?? new Map([['@sandbox_channel', -1001000000001]]);
@@ -85,7 +103,30 @@ export class BotOutbox {
     return id === undefined ? null : { id, username: raw.slice(1), type: 'channel' };
   }
 
-  async send(ctx: RouterContext, bot: Bot, method: string, params: Record<string, unknown>): Promise<void> {
+  /**
+   * The photo a `sendPhoto` names, as the platform takes one: a URL it fetches, a file uploaded with the request (as
+   * `photo` itself, or `attach://<part>`), or the `file_id` of a photo the bot sent or was sent. Null: refused.
+   */
+  private async photoOf(bot: Bot, photo: unknown, uploads: Record<string, unknown>): Promise<Pick<Sent, 'photo' | 'photoFileId'> | null> {
+    const named = String(photo ?? '');
+    const part = named.startsWith('attach://') ? uploads[named.slice('attach://'.length)] : photo === undefined ? uploads.photo : undefined;
+    const upload = (Array.isArray(part) ? part[0] : part) as { size?: number; originalFilename?: string } | undefined;
+    if (upload) return (upload.size ?? 0) > 0 ? { photo: `upload:${upload.originalFilename ?? 'photo'}` } : null;
+    if (/^https?:\/\//.test(named)) return (await fetchFile(this.checks.urls, named, /^image\//)) ? { photo: named } : null;
+    const sent = /^photo-\d+$/.test(named)
+      ? this.sent.find((m) => m.botId === bot.id && m.photo && `photo-${m.messageId}` === named)
+      : undefined;
+    if (sent) return { photo: sent.photo, photoFileId: sent.photoFileId ?? named };
+    return this.checks.personsPhoto(bot, named) ? { photo: named, photoFileId: named } : null;
+  }
+
+  async send(
+    ctx: RouterContext,
+    bot: Bot,
+    method: string,
+    params: Record<string, unknown>,
+    uploads: Record<string, unknown> = {},
+  ): Promise<void> {
     const fail = (code: number, description: string, extra: Record<string, unknown> = {}) => {
       ctx.status = code;
       ctx.body = { ok: false, error_code: code, description, ...extra };
@@ -100,10 +141,12 @@ export class BotOutbox {
     }
     if (fault?.kind === 'server_error') return fail(500, 'Internal Server Error');
     if (fault?.kind === 'bad_request') return fail(400, fault.description);
-    const refused = this.refusal(bot, chat.id);
+    const refused = this.checks.refusal(bot, chat.id);
     if (refused) return fail(403, refused);
     const caption = params.caption === undefined ? null : String(params.caption);
     if (caption && caption.length > 1024) return fail(400, 'Bad Request: message caption is too long');
+    const unparsable = entitiesRefusal(String(params.text ?? caption ?? ''), params.parse_mode);
+    if (unparsable) return fail(400, unparsable);
     let messages: Sent[];
     if (method === 'sendMediaGroup') {
       const items = (typeof params.media === 'string' ? JSON.parse(params.media) : params.media) as
@@ -111,8 +154,10 @@ export class BotOutbox {
       if (!Array.isArray(items) || items.length < 2 || items.length > 10)
         return fail(400, 'Bad Request: wrong number of messages in the media group: 2-10 are allowed');
       for (const item of items) {
+        const unparsableCaption = entitiesRefusal(String(item.caption ?? ''), item.parse_mode);
+        if (unparsableCaption) return fail(400, unparsableCaption);
         const accept = item.type === 'photo' ? /^image\// : item.type === 'video' ? /^video\// : null;
-        if (!accept || !(await fetchFile(String(item.media ?? ''), accept)))
+        if (!accept || !(await fetchFile(this.checks.urls, String(item.media ?? ''), accept)))
           return fail(400, 'Bad Request: wrong file identifier/HTTP URL specified');
       }
       const group = `g${Date.now()}${Math.floor(Math.random() * 1000)}`;
@@ -126,14 +171,13 @@ export class BotOutbox {
         }),
       );
     } else if (method === 'sendPhoto') {
-      const photo = String(params.photo ?? '');
-      if (!/^https?:\/\//.test(photo)) return fail(400, 'Bad Request: wrong remote file identifier specified');
-      if (!(await fetchFile(photo, /^image\//))) return fail(400, 'Bad Request: wrong file identifier/HTTP URL specified');
-      messages = [this.record(bot, chat.id, { text: null, caption, photo })];
+      const photo = await this.photoOf(bot, params.photo, uploads);
+      if (!photo) return fail(400, 'Bad Request: wrong file identifier/HTTP URL specified');
+      messages = [this.record(bot, chat.id, { text: null, caption, ...photo })];
     } else if (FILE_METHODS[method]) {
       const { field, kind } = FILE_METHODS[method];
       const url = String(params[field] ?? '');
-      if (!(await fetchFile(url, /./))) return fail(400, 'Bad Request: wrong file identifier/HTTP URL specified');
+      if (!(await fetchFile(this.checks.urls, url, /./))) return fail(400, 'Bad Request: wrong file identifier/HTTP URL specified');
       messages = [this.record(bot, chat.id, { text: null, caption, photo: null, file: { kind, url } })];
     } else {
       const text = String(params.text ?? '');
@@ -150,14 +194,14 @@ export class BotOutbox {
       ctx.req.socket.destroy();
       return;
     }
+    const from = { id: bot.id, is_bot: true, first_name: bot.firstName, username: bot.username };
     const results = messages.map((message) => ({
       message_id: message.messageId,
+      from,
       date: Math.floor(message.at / 1000),
       chat: { id: chat.id, type: chat.type, ...(chat.username ? { username: chat.username } : {}) },
       ...(message.text !== null ? { text: message.text } : {}),
-      ...(message.photo !== null
-        ? { photo: [{ file_id: `photo-${message.messageId}`, file_unique_id: `u${message.messageId}`, width: 800, height: 600 }] }
-        : {}),
+      ...(message.photo !== null ? { photo: [photoSize(message.photoFileId ?? `photo-${message.messageId}`)] } : {}),
       ...(message.file ? { [message.file.kind]: { file_id: `file-${message.messageId}`, file_unique_id: `f${message.messageId}` } } : {}),
       ...(message.mediaGroupId ? { media_group_id: message.mediaGroupId } : {}),
       ...(message.caption !== null ? { caption: message.caption } : {}),
@@ -177,7 +221,11 @@ export class BotOutbox {
     ctx.body = { ok: true, result: true };
   }
 
-  private record(bot: Bot, chatId: number, content: Pick<Sent, 'text' | 'caption' | 'photo' | 'file' | 'mediaGroupId'>): Sent {
+  private record(
+    bot: Bot,
+    chatId: number,
+    content: Pick<Sent, 'text' | 'caption' | 'photo' | 'photoFileId' | 'file' | 'mediaGroupId'>,
+  ): Sent {
     const sent: Sent = { botId: bot.id, chatId, messageId: this.nextMessageId(), ...content, at: Date.now(), deleted: false };
     this.sent.push(sent);
     this.byKey.set(`${sent.botId}:${sent.chatId}:${sent.messageId}`, sent);

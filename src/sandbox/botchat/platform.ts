@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import { PublicUrls } from '../public-urls.js';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
 import { BotBlocks } from './blocks.js';
 import { BotFiles } from './files.js';
@@ -16,7 +17,7 @@ export interface Bot {
   firstName: string;
   username: string;
   revoked: boolean;
-  webhook: { url: string; secret: string | undefined } | null;
+  webhook: { url: string; secret: string | undefined; allowedUpdates?: string[]; maxConnections?: number } | null;
 }
 
 /** A bot every new sandbox has, so a first connection needs no set-up. */
@@ -30,6 +31,33 @@ interface BotchatState {
   outbox: OutboxState;
   blocked?: string[];
   files?: ReturnType<BotFiles['state']>;
+  strictUrls?: boolean;
+}
+
+/** The ports Telegram calls a webhook on. */
+const WEBHOOK_PORTS = ['443', '80', '88', '8443'];
+
+/** A list parameter, given as JSON (a form's field) or as the list itself (a JSON body). */
+function listOf(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Why Telegram refuses a webhook at `url`, in its words, or null. */
+function webhookRefusal(url: string, urls: PublicUrls): string | null {
+  if (!/^https?:\/\//.test(url)) return 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook';
+  const judged = urls.judge(url);
+  if (typeof judged === 'object') return `Bad Request: bad webhook: ${judged.refused}`;
+  if (judged === 'local') return null;
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:') return 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook';
+  if (!WEBHOOK_PORTS.includes(parsed.port || '443'))
+    return 'Bad Request: bad webhook: Webhook can be set up only on ports 80, 88, 443 or 8443';
+  return null;
 }
 
 export function mountBotchat(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
@@ -47,11 +75,13 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
   files.mount(router, (token) => bots.get(token));
   const blocks = new BotBlocks(restored?.blocked);
   blocks.mount(router, (token) => bots.get(token));
-  const outbox = new BotOutbox(
-    () => nextMessageId++,
-    restored?.outbox,
-    (bot, chatId) => blocks.refusal(bot, chatId),
-  );
+  const urls = new PublicUrls(restored?.strictUrls);
+  urls.mount(router, 'botchat');
+  const outbox = new BotOutbox(() => nextMessageId++, restored?.outbox, {
+    refusal: (bot, chatId) => blocks.refusal(bot, chatId),
+    personsPhoto: (bot, fileId) => files.isPhotoOf(bot, fileId),
+    urls,
+  });
   outbox.mount(router, (token) => bots.get(token));
 
   const fail = (ctx: RouterContext, code: number, description: string, extra: Record<string, unknown> = {}) => {
@@ -74,10 +104,20 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
       case 'setWebhook': {
         const url = String(params.url ?? '');
         const secret = params.secret_token === undefined ? undefined : String(params.secret_token);
-        if (!/^https?:\/\//.test(url)) return fail(ctx, 400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
+        const refused = webhookRefusal(url, urls);
+        if (refused) return fail(ctx, 400, refused);
         if (secret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(secret))
           return fail(ctx, 400, 'Bad Request: secret token contains unallowed characters');
-        bot.webhook = { url, secret };
+        const allowed = listOf(params.allowed_updates);
+        const maxConnections = params.max_connections === undefined ? 40 : Number(params.max_connections);
+        if (!Number.isInteger(maxConnections) || maxConnections < 1 || maxConnections > 100)
+          return fail(ctx, 400, 'Bad Request: bad webhook: max_connections must be between 1 and 100');
+        bot.webhook = {
+          url,
+          secret,
+          ...(Array.isArray(allowed) && allowed.length > 0 ? { allowedUpdates: allowed.map(String) } : {}),
+          maxConnections,
+        };
         ctx.body = { ok: true, result: true, description: 'Webhook was set' };
         return;
       }
@@ -86,7 +126,30 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
         ctx.body = { ok: true, result: true, description: 'Webhook was deleted' };
         return;
       case 'getWebhookInfo':
-        ctx.body = { ok: true, result: { url: bot.webhook?.url ?? '', has_custom_certificate: false, pending_update_count: 0 } };
+        ctx.body = {
+          ok: true,
+          result: {
+            url: bot.webhook?.url ?? '',
+            has_custom_certificate: false,
+            pending_update_count: 0,
+            ...(bot.webhook
+              ? {
+                  max_connections: bot.webhook.maxConnections ?? 40,
+                  ...(bot.webhook.allowedUpdates ? { allowed_updates: bot.webhook.allowedUpdates } : {}),
+                }
+              : {}),
+          },
+        };
+        return;
+      // The sandbox sends people's messages to webhooks only: without one there is nothing to get.
+      case 'getUpdates':
+        if (bot.webhook)
+          return fail(
+            ctx,
+            409,
+            "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+          );
+        ctx.body = { ok: true, result: [] };
         return;
       case 'sendMessage':
       case 'sendPhoto':
@@ -95,7 +158,7 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
       case 'sendDocument':
       case 'sendAnimation':
       case 'sendMediaGroup':
-        return outbox.send(ctx, bot, ctx.params.method, params);
+        return outbox.send(ctx, bot, ctx.params.method, params, (ctx.request as { files?: Record<string, unknown> }).files);
       case 'getFile':
         return files.getFile(ctx, bot, params);
       case 'deleteMessage':
@@ -175,6 +238,7 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
       outbox: outbox.state(),
       blocked: blocks.state(),
       files: files.state(),
+      strictUrls: urls.state(),
     }),
   };
 }
