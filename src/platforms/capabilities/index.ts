@@ -1,3 +1,4 @@
+import type { AdCampaigns } from './ad-campaigns.js';
 import type { Ads } from './ads.js';
 import type { CalendarEvents } from './calendar.js';
 import type { Insights } from './insights.js';
@@ -20,6 +21,8 @@ export interface Capabilities {
   /** Receiving the platform's webhooks. */
   webhooks: WebhookReceiver;
   ads: Ads;
+  /** Campaigns, ad sets and ads of a connected ad account: create, list, read, change, delete. */
+  adCampaigns: AdCampaigns;
   /** Events of the calendars a calendar account reaches. */
   calendarEvents: CalendarEvents;
   /** Account and post figures (analytics), read by a metric map kept as data. */

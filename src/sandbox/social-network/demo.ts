@@ -25,6 +25,15 @@ export const DEMO_PAGES = [
   },
 ];
 export const DEMO_AD_ACCOUNTS = [
-  { id: 'act_1234567890', name: 'Acme Coffee Ads', currency: 'EUR', timezone: 'Europe/Berlin', status: 1, business: 'Acme Coffee GmbH' },
+  {
+    id: 'act_1234567890',
+    name: 'Acme Coffee Ads',
+    currency: 'EUR',
+    timezone: 'Europe/Berlin',
+    status: 1,
+    business: 'Acme Coffee GmbH',
+    defaultDsaBeneficiary: 'Acme Coffee GmbH',
+    defaultDsaPayor: 'Acme Coffee GmbH',
+  },
   { id: 'act_2234567890', name: 'Acme Old Ads', currency: 'USD', timezone: 'America/New_York', status: 101, business: null },
 ];

@@ -33,7 +33,7 @@ export class Graph {
     status: number,
     code: number,
     message: string,
-    extra: { subcode?: number; type?: string; headers?: Record<string, string> } = {},
+    extra: { subcode?: number; type?: string; headers?: Record<string, string>; user?: { title: string; message: string } } = {},
   ): void {
     ctx.status = status;
     for (const [name, value] of Object.entries(extra.headers ?? {})) ctx.set(name, value);
@@ -43,6 +43,8 @@ export class Graph {
         type: extra.type ?? 'OAuthException',
         code,
         ...(extra.subcode === undefined ? {} : { error_subcode: extra.subcode }),
+        // The Marketing API's words for a person, beside the developer's `message`.
+        ...(extra.user ? { error_user_title: extra.user.title, error_user_msg: extra.user.message, is_transient: false } : {}),
         fbtrace_id: randomBytes(9).toString('base64url'),
       },
     };

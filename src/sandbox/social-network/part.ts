@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { AdObjects } from './ad-objects.js';
 import type { PageFeed } from './feed.js';
 import type { Graph } from './graph.js';
 import type { SocialState } from './state.js';
@@ -11,6 +12,8 @@ export interface SocialNetwork {
   readonly graph: Graph;
   /** The pages' posts, photos and videos, kept by the `posts` part and read by the parts that act on them. */
   readonly feed: PageFeed;
+  /** The ad accounts' campaigns, ad sets, ads and creatives, kept by the `marketing` part and moved by the review controls. */
+  readonly ads: AdObjects;
   /** Where the Graph's routes live: `/social_network/graph/:version`. */
   readonly base: string;
 }

@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { AdObjects } from './ad-objects.js';
 import { PageFeed } from './feed.js';
 import { Graph } from './graph.js';
 import type { SocialNetwork } from './part.js';
@@ -19,7 +20,13 @@ type SocialNetworkState = { social: SocialSnapshot } & Record<string, unknown>;
 export function mountSocialNetwork(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
   const restored = stored.restored as SocialNetworkState | undefined;
   const state = new SocialState(restored?.social);
-  const network: SocialNetwork = { state, graph: new Graph(state), feed: new PageFeed(state), base: '/social_network/graph/:version' };
+  const network: SocialNetwork = {
+    state,
+    graph: new Graph(state),
+    feed: new PageFeed(state),
+    ads: new AdObjects(state),
+    base: '/social_network/graph/:version',
+  };
   const mounted = SOCIAL_NETWORK_PARTS.map((part) => ({ key: part.key, kept: part.mount(router, network, restored?.[part.key]) }));
   return {
     state: (): SocialNetworkState => ({

@@ -42,6 +42,9 @@ export interface AdAccount {
   status: number;
   business: string | null;
   subscribedApps: Set<string>;
+  /** Who benefits from and who pays for the ads by default (the EU's DSA declaration), as its settings name them. */
+  defaultDsaBeneficiary?: string | null;
+  defaultDsaPayor?: string | null;
 }
 
 /** A token: a person's for an app (short- or long-lived), or a page's derived from it. Checked on every use. */

@@ -3,6 +3,7 @@ import { adAccountsPart } from './ad-accounts.js';
 import { commentsPart } from './comments.js';
 import { corePart } from './core.js';
 import { insightsPart } from './insights.js';
+import { marketingPart } from './marketing.js';
 import { messengerPart } from './messenger.js';
 import { pagesPart } from './pages.js';
 import { postsPart } from './posts.js';
@@ -16,6 +17,7 @@ import { postsPart } from './posts.js';
 export const SOCIAL_NETWORK_PARTS: ReadonlyArray<SocialPart<any>> = [
   corePart,
   adAccountsPart,
+  marketingPart,
   postsPart,
   commentsPart,
   pagesPart,

@@ -1,0 +1,316 @@
+import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
+import { TREE_SUBCODES } from '../../../platforms/social-network/ad-rules.js';
+import type { AdObject, AdObjectKind, ConfiguredStatus, MarketingFault, MarketingState } from '../ad-objects.js';
+import {
+  adsetRefusal,
+  campaignRefusal,
+  type GraphTargeting,
+  jsonParam,
+  type MarketingRefusal,
+  targetingRefusal,
+} from '../marketing-rules.js';
+import { defineSocialPart, type SocialNetwork } from '../part.js';
+import type { AdAccount, Token } from '../state.js';
+
+const EDGES: Record<string, Exclude<AdObjectKind, never>> = {
+  campaigns: 'campaign',
+  adsets: 'adset',
+  ads: 'ad',
+  adcreatives: 'adcreative',
+};
+const FALLBACK_FIELDS: Record<AdObjectKind, string> = { campaign: 'name', adset: 'name', ad: 'name', adcreative: 'name' };
+/** What stays as the caller sent it on each kind (the rest is derived: status, parents, review). */
+const KEPT: Record<AdObjectKind, readonly string[]> = {
+  campaign: [
+    'name',
+    'objective',
+    'special_ad_categories',
+    'special_ad_category_country',
+    'daily_budget',
+    'lifetime_budget',
+    'bid_strategy',
+    'is_adset_budget_sharing_enabled',
+    'start_time',
+    'stop_time',
+  ],
+  adset: [
+    'name',
+    'daily_budget',
+    'lifetime_budget',
+    'billing_event',
+    'optimization_goal',
+    'bid_strategy',
+    'bid_amount',
+    'targeting',
+    'promoted_object',
+    'dsa_beneficiary',
+    'dsa_payor',
+    'start_time',
+    'end_time',
+  ],
+  ad: ['name', 'creative', 'url_tags'],
+  adcreative: ['name', 'object_story_id', 'object_story_spec', 'url_tags'],
+};
+const JSON_FIELDS = new Set([
+  'special_ad_categories',
+  'special_ad_category_country',
+  'targeting',
+  'promoted_object',
+  'creative',
+  'object_story_spec',
+]);
+const NUMBER_FIELDS = new Set(['daily_budget', 'lifetime_budget', 'bid_amount']);
+/** Ad account statuses that run no ads: disabled, unsettled, closed. */
+const NOT_RUNNING = new Set([2, 3, 101]);
+/** The sandbox's subcode of a write on an ad account that cannot run ads. */
+export const ACCOUNT_DISABLED_SUBCODE = 1487010;
+
+/** A Graph form's members of `kind`, in the types the platform keeps (numbers, parsed JSON). */
+function kept(kind: AdObjectKind, p: Record<string, string>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const name of KEPT[kind]) {
+    const value = p[name];
+    if (value === undefined || value === '') continue;
+    fields[name] = JSON_FIELDS.has(name)
+      ? jsonParam(value)
+      : NUMBER_FIELDS.has(name)
+        ? Number(value)
+        : name === 'is_adset_budget_sharing_enabled'
+          ? value === 'true'
+          : value;
+  }
+  return fields;
+}
+
+/**
+ * The Marketing API's campaign tree over the Graph (v23+ rules, errors with `error_user_title`/`error_user_msg`):
+ * `GET|POST /act_{id}/campaigns|adsets|ads|adcreatives` (`effective_status`, `filtering`, `execution_options=
+ * ["validate_only"]`), `GET /{campaign}/adsets|ads`, `GET /{adset}/ads`, `GET|POST|DELETE /{object}` (a deleted
+ * object stays readable as `DELETED`), `GET /act_{id}` (with its `default_dsa_*`). New ads wait in review (see
+ * `AdObjects.setReview`). People's controls: an ad account's settings, faults (a lost answer after creating).
+ */
+export const marketingPart = defineSocialPart<MarketingState>({ key: 'marketing', mount: mountMarketing });
+
+function mountMarketing(router: Router, { state, graph, ads, base }: SocialNetwork, restored: MarketingState | undefined) {
+  ads.restore(restored);
+
+  /** The person's token with `permission` on an ad account they manage; else the refusal is written. */
+  const adAccountToken = (ctx: RouterContext, accountId: string, permission: 'ads_management' | 'ads_read'): Token | null => {
+    const token = graph.userToken(ctx);
+    if (!token) return null;
+    const account = state.adAccounts.get(accountId);
+    if (!account || !state.users.get(token.userId)!.adAccountIds.includes(accountId)) graph.unknownObject(ctx, accountId);
+    else if (!state.granted(token, 'ads_management') && (permission === 'ads_management' || !state.granted(token, 'ads_read')))
+      graph.missingPermission(ctx, permission);
+    else return token;
+    return null;
+  };
+
+  const refuse = (ctx: RouterContext, refusal: MarketingRefusal) =>
+    graph.fail(ctx, 400, 100, 'Invalid parameter', { subcode: refusal.subcode, user: { title: refusal.title, message: refusal.message } });
+
+  const disabled = (ctx: RouterContext, account: AdAccount): boolean => {
+    if (!NOT_RUNNING.has(account.status)) return false;
+    graph.fail(ctx, 400, 100, 'Invalid parameter', {
+      subcode: ACCOUNT_DISABLED_SUBCODE,
+      user: { title: 'Ad Account Disabled', message: `The ad account ${account.id} cannot run ads (account_status ${account.status}).` },
+    });
+    return true;
+  };
+
+  /** The object's refusal on creation (its parent in the same ad account, the platform's rules); null when it may be made. */
+  const creationRefusal = (
+    kind: AdObjectKind,
+    p: Record<string, string>,
+    account: AdAccount,
+  ): MarketingRefusal | { parent: AdObject | null } => {
+    if (kind === 'campaign') return campaignRefusal(p, account) ?? { parent: null };
+    if (kind === 'adcreative')
+      return p.object_story_id || p.object_story_spec
+        ? { parent: null }
+        : { title: 'Creative Content Required', message: 'Give object_story_id or object_story_spec.' };
+    const parentKind = kind === 'adset' ? 'campaign' : 'adset';
+    const parentId = kind === 'adset' ? p.campaign_id : p.adset_id;
+    const parent = ads.find(parentId ?? '', parentKind);
+    if (!parent || parent.accountId !== account.id || parent.status === 'DELETED')
+      return {
+        subcode: TREE_SUBCODES.parentMissing,
+        title: 'Parent Not Found',
+        message: `The ${parentKind} ${parentId ?? '(none)'} does not exist in this ad account.`,
+      };
+    if (kind === 'adset') return adsetRefusal(p, parent, account) ?? { parent };
+    const creativeId = jsonParam<{ creative_id?: string }>(p.creative)?.creative_id;
+    const creative = ads.find(creativeId ?? '', 'adcreative');
+    if (!creative || creative.accountId !== account.id)
+      return { title: 'Creative Not Found', message: `The creative ${creativeId ?? '(none)'} does not exist in this ad account.` };
+    return p.name ? { parent } : { title: 'Missing Name', message: 'The parameter name is required.' };
+  };
+
+  router.post(`${base}/:accountId/:edge`, async (ctx, next) => {
+    const kind = EDGES[ctx.params.edge!];
+    const accountId = ctx.params.accountId!;
+    if (!kind || !accountId.startsWith('act_')) return next();
+    if (!adAccountToken(ctx, accountId, 'ads_management')) return;
+    const account = state.adAccounts.get(accountId)!;
+    if (disabled(ctx, account)) return;
+    const p = graph.params(ctx);
+    const checked = creationRefusal(kind, p, account);
+    if (!('parent' in checked)) return refuse(ctx, checked);
+    if ((jsonParam<string[]>(p.execution_options) ?? []).includes('validate_only')) return void (ctx.body = { success: true });
+    const status = (p.status as ConfiguredStatus | undefined) ?? (kind === 'adcreative' ? 'ACTIVE' : 'PAUSED');
+    const object = ads.add(kind, accountId, checked.parent?.id ?? null, status, kept(kind, p));
+    if (ads.takeFault(accountId, ctx.params.edge!)) {
+      ctx.respond = false;
+      ctx.req.socket.destroy();
+      return;
+    }
+    ctx.body = { id: object.id };
+  });
+
+  /** What a list's `effective_status` and `filtering` keep: by default neither deleted nor archived objects. */
+  const listed = (ctx: RouterContext, kind: AdObjectKind, under: (object: AdObject) => boolean) => {
+    const p = graph.params(ctx);
+    const statuses = jsonParam<string[]>(p.effective_status);
+    const filters = jsonParam<Array<{ field: string; operator: string; value: unknown }>>(p.filtering) ?? [];
+    const matches = (object: AdObject) => {
+      const view = ads.view(object);
+      const effective = String(view.effective_status ?? object.status);
+      if (statuses ? !statuses.includes(effective) : effective === 'DELETED' || effective === 'ARCHIVED') return false;
+      return filters.every(({ field, operator, value }) => {
+        const actual = field === 'campaign.id' ? view.campaign_id : field === 'adset.id' ? view.adset_id : view[field];
+        if (operator === 'IN') return Array.isArray(value) && value.map(String).includes(String(actual));
+        if (operator === 'EQUAL') return String(actual) === String(value);
+        if (operator === 'GREATER_THAN') return field.endsWith('_time') && object.updatedAt > Number(value) * 1000;
+        return true;
+      });
+    };
+    const items = [...ads.objects.values()]
+      .filter((object) => object.kind === kind && under(object) && matches(object))
+      .sort((a, b) => b.createdAt - a.createdAt || b.id.localeCompare(a.id))
+      .map((object) => graph.pick(ads.view(object), p.fields, FALLBACK_FIELDS[kind]));
+    ctx.body = graph.list(ctx, items, `${ctx.origin}${ctx.path}`);
+  };
+
+  router.get(`${base}/:parentId/:edge`, (ctx, next) => {
+    const kind = EDGES[ctx.params.edge!];
+    const parentId = ctx.params.parentId!;
+    if (!kind) return next();
+    if (parentId.startsWith('act_')) {
+      if (!adAccountToken(ctx, parentId, 'ads_read')) return;
+      return listed(ctx, kind, (object) => object.accountId === parentId);
+    }
+    const parent = ads.find(parentId);
+    if (!parent || parent.kind === 'ad' || parent.kind === 'adcreative' || kind === 'campaign' || kind === 'adcreative') return next();
+    if (!adAccountToken(ctx, parent.accountId, 'ads_read')) return;
+    listed(ctx, kind, (object) => object.parentId === parent.id || (kind === 'ad' && ads.campaignOf(object) === parent));
+  });
+
+  /** An ad account (`default_dsa_beneficiary`, `default_dsa_payor`), or one of its objects, deleted ones too. */
+  router.get(`${base}/:id`, (ctx, next) => {
+    const id = ctx.params.id!;
+    const account = state.adAccounts.get(id);
+    const object = ads.find(id);
+    if (!account && !object) return next();
+    if (!adAccountToken(ctx, account?.id ?? object!.accountId, 'ads_read')) return;
+    const fields = graph.params(ctx).fields;
+    if (object) return void (ctx.body = graph.pick(ads.view(object), fields, FALLBACK_FIELDS[object.kind]));
+    ctx.body = graph.pick(
+      {
+        id: account!.id,
+        account_id: account!.id.slice(4),
+        name: account!.name,
+        currency: account!.currency,
+        account_status: account!.status,
+        timezone_name: account!.timezone,
+        default_dsa_beneficiary: account!.defaultDsaBeneficiary ?? undefined,
+        default_dsa_payor: account!.defaultDsaPayor ?? undefined,
+      },
+      fields,
+      'account_id',
+    );
+  });
+
+  /** Changes an object: its status (`DELETED` deletes), name, budget, targeting …, under the rules of its creation. */
+  router.post(`${base}/:id`, (ctx, next) => {
+    const object = ads.find(ctx.params.id!);
+    if (!object || object.kind === 'adcreative') return next();
+    if (!adAccountToken(ctx, object.accountId, 'ads_management')) return;
+    const account = state.adAccounts.get(object.accountId)!;
+    if (disabled(ctx, account)) return;
+    const p = graph.params(ctx);
+    if (object.status === 'DELETED' || (object.status === 'ARCHIVED' && p.status !== 'DELETED'))
+      return refuse(ctx, {
+        subcode: TREE_SUBCODES.objectDeleted,
+        title: 'Object Cannot Be Changed',
+        message: `The ${object.kind} is ${object.status.toLowerCase()} and cannot be changed.`,
+      });
+    if ((p.daily_budget && object.fields.lifetime_budget !== undefined) || (p.lifetime_budget && object.fields.daily_budget !== undefined))
+      return refuse(ctx, {
+        subcode: TREE_SUBCODES.budgetTypeSwitch,
+        title: 'Budget Type Cannot Change',
+        message: 'A daily budget cannot become a lifetime budget, nor the other way round.',
+      });
+    const change = kept(object.kind, p);
+    const campaign = ads.campaignOf(object);
+    if (object.kind === 'adset' && change.targeting && campaign) {
+      const refusal = targetingRefusal(change.targeting as GraphTargeting, campaign, { ...object.fields, ...p } as Record<string, string>);
+      if (refusal) return refuse(ctx, refusal);
+    }
+    if (p.status === 'DELETED') ads.remove(object);
+    else if (p.status) object.status = p.status as ConfiguredStatus;
+    for (const [name, value] of Object.entries(change)) object.fields[name] = value;
+    for (const name of ['end_time', 'stop_time', 'bid_amount', 'url_tags']) if (p[name] === '') delete object.fields[name];
+    // A new creative, targeting or URL sends the ad (or the ad set's ads) back to review.
+    if (object.kind === 'ad' && (change.creative || change.url_tags)) ads.setReview(object, 'PENDING_REVIEW');
+    object.updatedAt = Date.now();
+    ctx.body = { success: true };
+  });
+
+  router.delete(`${base}/:id`, (ctx, next) => {
+    const object = ads.find(ctx.params.id!);
+    if (!object) return next();
+    if (!adAccountToken(ctx, object.accountId, 'ads_management')) return;
+    ads.remove(object);
+    ctx.body = { success: true };
+  });
+
+  const people = '/_sandbox/social_network';
+  const body = (ctx: RouterContext) => (ctx.request.body ?? {}) as Record<string, unknown>;
+  const noAccount = (ctx: RouterContext) => {
+    ctx.status = 404;
+    ctx.body = { error: 'no such ad account' };
+  };
+
+  /** An ad account's settings as its owner changes them in the platform: currency, status, DSA defaults. */
+  router.post(`${people}/ad-account-settings`, (ctx) => {
+    const input = body(ctx) as Partial<Pick<AdAccount, 'currency' | 'status' | 'defaultDsaBeneficiary' | 'defaultDsaPayor'>> & {
+      adAccountId?: string;
+    };
+    const account = state.adAccounts.get(String(input.adAccountId));
+    if (!account) return noAccount(ctx);
+    const { adAccountId: _, ...settings } = input;
+    Object.assign(account, settings);
+    ctx.body = account;
+  });
+
+  /** Faults for the ad account's next create calls (`lose_answer`: made, then the connection drops before the answer). */
+  router.post(`${people}/marketing-faults`, (ctx) => {
+    const input = body(ctx) as { adAccountId?: string; faults?: MarketingFault[] };
+    if (!state.adAccounts.has(String(input.adAccountId))) return noAccount(ctx);
+    ctx.body = { faults: ads.addFaults(String(input.adAccountId), input.faults ?? []) };
+  });
+
+  /** Everything in an ad account as the platform keeps it (deleted objects, review states), for tests to look at. */
+  router.get(`${people}/ad-objects`, (ctx) => {
+    const accountId = String(ctx.query.adAccountId ?? '');
+    if (!state.adAccounts.has(accountId)) return noAccount(ctx);
+    ctx.body = {
+      objects: [...ads.objects.values()]
+        .filter((object) => object.accountId === accountId)
+        .map((object) => ({ ...object, effectiveStatus: object.kind === 'adcreative' ? null : ads.effectiveStatus(object) })),
+    };
+  });
+
+  return { state: () => ads.kept() };
+}
