@@ -2101,7 +2101,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a campaign, ad set or ad
+         * @description Reads one campaign, ad set or ad live from the ad platform, named by `adAccountId`, `objectId` and
+         *     `level`, with its normalised `effectiveStatus`, the platform's own `platformStatus` and its current
+         *     `issues`. A deleted object is still found, with `status` `DELETED`.
+         *
+         *     Errors: 404 `not_found` (ad account, or no object of that `level` with `objectId` in it), 403
+         *     `profile_out_of_scope`, 409 `account_not_connected`, 502 `platform_error`.
+         */
+        get: operations["getAdObject"];
         put?: never;
         post?: never;
         /**
@@ -4640,7 +4649,7 @@ export interface components {
          * @description An RFC 9457 problem details object, sent with `Content-Type: application/problem+json` for every
          *     error. Switch on `code`: it is stable; `title` and `detail` are for people. Some codes add extension
          *     members: `errors` (which members broke a rule), `action` and `scope` (what a person must do about the
-         *     account).
+         *     account), `platformCode` and `platformSubcode` (an ad platform's own refusal).
          * @example {
          *       "type": "https://socialgate.dev/problems/validation_failed",
          *       "title": "The request does not match the contract",
@@ -4705,6 +4714,17 @@ export interface components {
              * @example video.list
              */
             scope?: string;
+            /**
+             * @description With `ad_platform_rejected`: the ad platform's own error code (the Marketing API's `error.code`, the TikTok
+             *     Business API's `code`); absent when the service refused by the platform's rule before asking it.
+             * @example 100
+             */
+            platformCode?: number;
+            /**
+             * @description With `ad_platform_rejected`, where the platform gave one, its error subcode (the Marketing API's `error_subcode`).
+             * @example 1885621
+             */
+            platformSubcode?: number;
         };
         /** @description Credentials of an owner. */
         LogIn: {
@@ -8641,6 +8661,12 @@ export interface components {
             objective: components["schemas"]["AdObjective"];
             status: components["schemas"]["AdStatus"];
             effectiveStatus: components["schemas"]["AdEffectiveStatus"];
+            /**
+             * @description The status exactly as the platform reports it (the Marketing API's `effective_status`, the TikTok
+             *     Business API's `secondary_status`), next to the normalised `effectiveStatus`, so nothing it says is lost.
+             * @example ACTIVE
+             */
+            platformStatus: string;
             status_name: components["schemas"]["AdStatusName"];
             /**
              * @description Campaign budget per day, in minor units of `currency`; `null` when the budget is set per ad set or as a lifetime budget.
@@ -8664,6 +8690,18 @@ export interface components {
              * @example []
              */
             specialAdCategories: components["schemas"]["AdSpecialAdCategory"][];
+            /**
+             * @description ISO 3166-1 alpha-2 countries the special ad categories are declared for; empty without categories.
+             * @example []
+             */
+            specialAdCategoryCountries: string[];
+            /**
+             * @description Without a campaign budget: whether ad sets may share up to 20 % of their budgets with each other (the
+             *     Marketing API requires the choice since v23). `null` with a campaign budget, or where the platform has no
+             *     such setting.
+             * @example false
+             */
+            isAdsetBudgetSharingEnabled: boolean | null;
             /**
              * Format: date-time
              * @description When the campaign starts delivering; `null` follows its ad sets.
@@ -8723,6 +8761,22 @@ export interface components {
              */
             specialAdCategories: components["schemas"]["AdSpecialAdCategory"][];
             /**
+             * @description The countries (ISO 3166-1 alpha-2) the special ad categories are declared for; required with
+             *     `specialAdCategories` (422 `ad_platform_rejected` naming this member otherwise).
+             * @example [
+             *       "DE"
+             *     ]
+             */
+            specialAdCategoryCountries?: string[];
+            /**
+             * @description Without a campaign budget (budgets set per ad set): whether ad sets may share up to 20 % of their
+             *     budgets. The Marketing API (v23+) requires it said either way; ignored with `dailyBudget` or
+             *     `lifetimeBudget`. With `true`, only `LOWEST_COST_WITHOUT_CAP` bidding.
+             * @default false
+             * @example false
+             */
+            isAdsetBudgetSharingEnabled: boolean;
+            /**
              * @description Campaign budget per day, in minor units of the ad account's currency; the platform's minimum applies (422 `ad_platform_rejected`).
              * @example 5000
              */
@@ -8745,6 +8799,47 @@ export interface components {
              * @example 2026-12-31T22:59:59Z
              */
             stopTime?: string;
+            /**
+             * @description A dry run: checks the campaign by the platform's rules and the platform's own validation where it has one
+             *     (the Marketing API's `validate_only`), creates nothing, and answers 200 with an `AdValidation`. A refusal
+             *     is the same 422 a real create would get.
+             * @default false
+             * @example false
+             */
+            validateOnly: boolean;
+        };
+        /**
+         * @description The level of an ad object in the platform's hierarchy:
+         *
+         *     | level | meaning |
+         *     |---|---|
+         *     | `campaign` | A campaign: objective and, with campaign budget, the budget. |
+         *     | `adset` | An ad set (an ad group on `short_video_ads`): budget, schedule, bidding and targeting. |
+         *     | `ad` | An ad: one creative delivered in one ad set. |
+         * @example adset
+         * @enum {string}
+         */
+        AdObjectLevel: "campaign" | "adset" | "ad";
+        /** @description The answer to a create with `validateOnly`: the object would be created as asked. Nothing was created. */
+        AdValidation: {
+            level: components["schemas"]["AdObjectLevel"];
+            /**
+             * @description Always `true`; a request that would be refused answers the 422 a real create would get.
+             * @example true
+             * @constant
+             */
+            valid: true;
+            /**
+             * @description Who checked it:
+             *
+             *     | checkedBy | meaning |
+             *     |---|---|
+             *     | `platform` | The ad platform's own validation (the Marketing API's `validate_only`), after the service's checks of its rules. |
+             *     | `service` | The service's checks of the platform's rules alone: the platform has no dry run. |
+             * @example platform
+             * @enum {string}
+             */
+            checkedBy: "platform" | "service";
         };
         /**
          * @description What the advertiser is charged for:
@@ -8879,6 +8974,15 @@ export interface components {
                 }[];
             };
             /**
+             * @description Whether the platform may reach beyond the narrowing members when it finds more people likely to act
+             *     (Meta's Advantage+ audience; the members then act as suggestions). The Marketing API (v23+) requires it
+             *     said whenever targeting narrows by age, gender, interests, audiences or languages: left out, it is sent
+             *     as `false` then, and the answer shows what the platform keeps. With `true` the age range may not end
+             *     below 65 nor start above 25 (422 `ad_platform_rejected`).
+             * @example false
+             */
+            advantageAudience?: boolean;
+            /**
              * @description Youngest age reached.
              * @default 18
              * @example 25
@@ -8991,6 +9095,12 @@ export interface components {
             name: string;
             status: components["schemas"]["AdStatus"];
             effectiveStatus: components["schemas"]["AdEffectiveStatus"];
+            /**
+             * @description The status exactly as the platform reports it (the Marketing API's `effective_status`, the TikTok
+             *     Business API's `secondary_status`), next to the normalised `effectiveStatus`, so nothing it says is lost.
+             * @example ACTIVE
+             */
+            platformStatus: string;
             status_name: components["schemas"]["AdStatusName"];
             /**
              * @description Budget per day in minor units of `currency`; `null` with a lifetime budget or a campaign budget.
@@ -9018,6 +9128,16 @@ export interface components {
             bidAmount: number | null;
             targeting: components["schemas"]["AdTargeting"];
             promotedObject: components["schemas"]["AdPromotedObject"];
+            /**
+             * @description Who benefits from the ads, declared for the EU's Digital Services Act; `null` outside the EU or where the platform has none.
+             * @example Acme Coffee GmbH
+             */
+            dsaBeneficiary: string | null;
+            /**
+             * @description Who pays for the ads, declared for the EU's Digital Services Act; `null` outside the EU or where the platform has none.
+             * @example Acme Coffee GmbH
+             */
+            dsaPayor: string | null;
             /**
              * Format: date-time
              * @description When delivery starts.
@@ -9094,6 +9214,18 @@ export interface components {
             targeting: components["schemas"]["AdTargeting"];
             promotedObject?: components["schemas"]["AdPromotedObject"];
             /**
+             * @description Who benefits from the ads (the EU's Digital Services Act), required when `targeting` reaches an EU
+             *     country; left out, the ad account's default declaration is taken (422 `ad_platform_rejected` naming this
+             *     member when it has none). Ignored where the platform has no such declaration.
+             * @example Acme Coffee GmbH
+             */
+            dsaBeneficiary?: string;
+            /**
+             * @description Who pays for the ads (the EU's Digital Services Act); as `dsaBeneficiary`.
+             * @example Acme Coffee GmbH
+             */
+            dsaPayor?: string;
+            /**
              * Format: date-time
              * @description When delivery starts; default now.
              * @example 2026-12-01T08:00:00Z
@@ -9105,6 +9237,14 @@ export interface components {
              * @example 2026-12-31T22:59:59Z
              */
             endTime?: string;
+            /**
+             * @description A dry run: checks the ad set by the platform's rules and the platform's own validation where it has one
+             *     (the Marketing API's `validate_only`), creates nothing, and answers 200 with an `AdValidation`. A refusal
+             *     is the same 422 a real create would get.
+             * @default false
+             * @example false
+             */
+            validateOnly: boolean;
         };
         /**
          * @description An ad: one creative delivered in one ad set. Named by its platform `id` with `adAccountId`. Its review
@@ -9133,6 +9273,12 @@ export interface components {
             name: string;
             status: components["schemas"]["AdStatus"];
             effectiveStatus: components["schemas"]["AdEffectiveStatus"];
+            /**
+             * @description The status exactly as the platform reports it (the Marketing API's `effective_status`, the TikTok
+             *     Business API's `secondary_status`), next to the normalised `effectiveStatus`, so nothing it says is lost.
+             * @example PENDING_REVIEW
+             */
+            platformStatus: string;
             status_name: components["schemas"]["AdStatusName"];
             /**
              * @description Query parameters appended to the ad's links (for example UTM tags); `null` for none.
@@ -9190,6 +9336,14 @@ export interface components {
              * @example utm_source=social&utm_campaign=winter
              */
             urlTags?: string;
+            /**
+             * @description A dry run: checks the ad by the platform's rules and the platform's own validation where it has one
+             *     (the Marketing API's `validate_only`), creates nothing, and answers 200 with an `AdValidation`. A refusal
+             *     is the same 422 a real create would get.
+             * @default false
+             * @example false
+             */
+            validateOnly: boolean;
         };
         /** @description The button shown on the ad. */
         AdCallToAction: {
@@ -9371,18 +9525,8 @@ export interface components {
              */
             createdAt: string;
         };
-        /**
-         * @description The level of an ad object in the platform's hierarchy:
-         *
-         *     | level | meaning |
-         *     |---|---|
-         *     | `campaign` | A campaign: objective and, with campaign budget, the budget. |
-         *     | `adset` | An ad set (an ad group on `short_video_ads`): budget, schedule, bidding and targeting. |
-         *     | `ad` | An ad: one creative delivered in one ad set. |
-         * @example adset
-         * @enum {string}
-         */
-        AdObjectLevel: "campaign" | "adset" | "ad";
+        /** @description A campaign, ad set or ad, told apart by `level`. */
+        AdObject: components["schemas"]["AdCampaign"] | components["schemas"]["AdSet"] | components["schemas"]["Ad"];
         /**
          * @description Changes to one campaign, ad set or ad, named by `adAccountId`, `objectId` and `level`. Members left out
          *     keep their value; at least one change is needed. Which members apply depends on `level`:
@@ -9445,8 +9589,6 @@ export interface components {
              */
             urlTags?: string | null;
         };
-        /** @description A campaign, ad set or ad, told apart by `level`. */
-        AdObject: components["schemas"]["AdCampaign"] | components["schemas"]["AdSet"] | components["schemas"]["Ad"];
         /**
          * @description Boost a published page post: the service creates a campaign, an ad set, a creative promoting the post
          *     (`objectStoryId`) and an ad, in that order, on the ad account. Name the post by `postId` (a post published
@@ -15400,6 +15542,11 @@ export interface components {
          */
         AdEffectiveStatusQuery: components["schemas"]["AdEffectiveStatus"][];
         /**
+         * @description Only objects changed on the platform at or after this time.
+         * @example 2026-11-22T00:00:00Z
+         */
+        AdUpdatedSinceQuery: string;
+        /**
          * @description The identifier the device's wallet gives itself.
          * @example 6b2c7e0b5f3a4e1d9c8b7a6f5e4d3c2b
          */
@@ -21329,6 +21476,11 @@ export interface operations {
                  *     ]
                  */
                 effectiveStatus?: components["parameters"]["AdEffectiveStatusQuery"];
+                /**
+                 * @description Only objects changed on the platform at or after this time.
+                 * @example 2026-11-22T00:00:00Z
+                 */
+                updatedSince?: components["parameters"]["AdUpdatedSinceQuery"];
                 /** @description Only campaigns with this objective. */
                 objective?: components["schemas"]["AdObjective"];
                 /** @description How many objects to return in one page. */
@@ -21360,12 +21512,15 @@ export interface operations {
                      *           "objective": "OUTCOME_TRAFFIC",
                      *           "status": "ACTIVE",
                      *           "effectiveStatus": "ACTIVE",
+                     *           "platformStatus": "ACTIVE",
                      *           "status_name": "Active",
                      *           "dailyBudget": 5000,
                      *           "lifetimeBudget": null,
                      *           "currency": "EUR",
                      *           "bidStrategy": "LOWEST_COST_WITHOUT_CAP",
                      *           "specialAdCategories": [],
+                     *           "specialAdCategoryCountries": [],
+                     *           "isAdsetBudgetSharingEnabled": null,
                      *           "startTime": "2026-12-01T08:00:00Z",
                      *           "stopTime": null,
                      *           "issues": [],
@@ -21424,6 +21579,22 @@ export interface operations {
             };
         };
         responses: {
+            /** @description `validateOnly`: the campaign would be created; nothing was. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "level": "campaign",
+                     *       "valid": true,
+                     *       "checkedBy": "platform"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdValidation"];
+                };
+            };
             /** @description The campaign was created on the platform. */
             201: {
                 headers: {
@@ -21440,12 +21611,15 @@ export interface operations {
                      *       "objective": "OUTCOME_TRAFFIC",
                      *       "status": "PAUSED",
                      *       "effectiveStatus": "PAUSED",
+                     *       "platformStatus": "PAUSED",
                      *       "status_name": null,
                      *       "dailyBudget": 5000,
                      *       "lifetimeBudget": null,
                      *       "currency": "EUR",
                      *       "bidStrategy": "LOWEST_COST_WITHOUT_CAP",
                      *       "specialAdCategories": [],
+                     *       "specialAdCategoryCountries": [],
+                     *       "isAdsetBudgetSharingEnabled": null,
                      *       "startTime": null,
                      *       "stopTime": null,
                      *       "issues": [],
@@ -21487,6 +21661,11 @@ export interface operations {
                  *     ]
                  */
                 effectiveStatus?: components["parameters"]["AdEffectiveStatusQuery"];
+                /**
+                 * @description Only objects changed on the platform at or after this time.
+                 * @example 2026-11-22T00:00:00Z
+                 */
+                updatedSince?: components["parameters"]["AdUpdatedSinceQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
@@ -21516,6 +21695,7 @@ export interface operations {
                      *           "name": "DE women 25-54 coffee lovers",
                      *           "status": "ACTIVE",
                      *           "effectiveStatus": "ACTIVE",
+                     *           "platformStatus": "ACTIVE",
                      *           "status_name": "Active",
                      *           "dailyBudget": 2000,
                      *           "lifetimeBudget": null,
@@ -21543,6 +21723,8 @@ export interface operations {
                      *             ]
                      *           },
                      *           "promotedObject": null,
+                     *           "dsaBeneficiary": "Acme Coffee GmbH",
+                     *           "dsaPayor": "Acme Coffee GmbH",
                      *           "startTime": "2026-12-01T08:00:00Z",
                      *           "endTime": "2026-12-31T22:59:59Z",
                      *           "issues": [],
@@ -21621,6 +21803,22 @@ export interface operations {
             };
         };
         responses: {
+            /** @description `validateOnly`: the ad set would be created; nothing was. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "level": "adset",
+                     *       "valid": true,
+                     *       "checkedBy": "platform"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdValidation"];
+                };
+            };
             /** @description The ad set was created on the platform. */
             201: {
                 headers: {
@@ -21637,6 +21835,7 @@ export interface operations {
                      *       "name": "DE women 25-54 coffee lovers",
                      *       "status": "PAUSED",
                      *       "effectiveStatus": "PAUSED",
+                     *       "platformStatus": "PAUSED",
                      *       "status_name": null,
                      *       "dailyBudget": 2000,
                      *       "lifetimeBudget": null,
@@ -21664,6 +21863,8 @@ export interface operations {
                      *         ]
                      *       },
                      *       "promotedObject": null,
+                     *       "dsaBeneficiary": "Acme Coffee GmbH",
+                     *       "dsaPayor": "Acme Coffee GmbH",
                      *       "startTime": "2026-12-01T08:00:00Z",
                      *       "endTime": "2026-12-31T22:59:59Z",
                      *       "issues": [],
@@ -21707,6 +21908,11 @@ export interface operations {
                  *     ]
                  */
                 effectiveStatus?: components["parameters"]["AdEffectiveStatusQuery"];
+                /**
+                 * @description Only objects changed on the platform at or after this time.
+                 * @example 2026-11-22T00:00:00Z
+                 */
+                updatedSince?: components["parameters"]["AdUpdatedSinceQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
@@ -21738,6 +21944,7 @@ export interface operations {
                      *           "name": "Winter blend - link ad A",
                      *           "status": "ACTIVE",
                      *           "effectiveStatus": "DISAPPROVED",
+                     *           "platformStatus": "DISAPPROVED",
                      *           "status_name": "Disapproved",
                      *           "urlTags": "utm_source=social&utm_campaign=winter",
                      *           "previewUrl": "https://fb.me/1AbCdEfGh",
@@ -21803,6 +22010,22 @@ export interface operations {
             };
         };
         responses: {
+            /** @description `validateOnly`: the ad would be created; nothing was. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "level": "ad",
+                     *       "valid": true,
+                     *       "checkedBy": "platform"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdValidation"];
+                };
+            };
             /** @description The ad was created on the platform. */
             201: {
                 headers: {
@@ -21821,6 +22044,7 @@ export interface operations {
                      *       "name": "Winter blend - link ad A",
                      *       "status": "ACTIVE",
                      *       "effectiveStatus": "PENDING_REVIEW",
+                     *       "platformStatus": "PENDING_REVIEW",
                      *       "status_name": "Pending review",
                      *       "urlTags": "utm_source=social&utm_campaign=winter",
                      *       "previewUrl": "https://fb.me/1AbCdEfGh",
@@ -21932,6 +22156,72 @@ export interface operations {
             502: components["responses"]["BadGateway"];
         };
     };
+    getAdObject: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+                /** @description The platform id of the object. */
+                objectId: components["schemas"]["AdPlatformObjectId"];
+                /** @description The level of the object. */
+                level: components["schemas"]["AdObjectLevel"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The object as the platform has it now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "120210000000000001",
+                     *       "level": "campaign",
+                     *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "platform": "social_network",
+                     *       "name": "Winter blend launch",
+                     *       "objective": "OUTCOME_TRAFFIC",
+                     *       "status": "ACTIVE",
+                     *       "effectiveStatus": "ACTIVE",
+                     *       "platformStatus": "ACTIVE",
+                     *       "status_name": "Active",
+                     *       "dailyBudget": 5000,
+                     *       "lifetimeBudget": null,
+                     *       "currency": "EUR",
+                     *       "bidStrategy": "LOWEST_COST_WITHOUT_CAP",
+                     *       "specialAdCategories": [],
+                     *       "specialAdCategoryCountries": [],
+                     *       "isAdsetBudgetSharingEnabled": null,
+                     *       "startTime": "2026-12-01T08:00:00Z",
+                     *       "stopTime": null,
+                     *       "issues": [],
+                     *       "createdAt": "2026-11-22T10:00:00Z",
+                     *       "updatedAt": "2026-11-22T10:20:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdObject"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
     deleteAdObject: {
         parameters: {
             query: {
@@ -22008,6 +22298,7 @@ export interface operations {
                      *       "name": "DE women 25-54 coffee lovers",
                      *       "status": "ACTIVE",
                      *       "effectiveStatus": "ACTIVE",
+                     *       "platformStatus": "ACTIVE",
                      *       "status_name": "Active",
                      *       "dailyBudget": 7500,
                      *       "lifetimeBudget": null,
@@ -22026,6 +22317,8 @@ export interface operations {
                      *         "ageMax": 54
                      *       },
                      *       "promotedObject": null,
+                     *       "dsaBeneficiary": "Acme Coffee GmbH",
+                     *       "dsaPayor": "Acme Coffee GmbH",
                      *       "startTime": "2026-12-01T08:00:00Z",
                      *       "endTime": "2026-12-31T22:59:59Z",
                      *       "issues": [],
