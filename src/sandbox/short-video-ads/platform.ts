@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { mountCampaignTree } from './campaign-routes.js';
+import type { CampaignTreeState } from './campaign-tree.js';
 import { sendTikTokWebhook, type TikTokEvent } from '../tiktok-webhook.js';
 import type { Signing } from '../timestamped-signature.js';
 import { DEMO_ADVERTISERS, SANDBOX_ADS_APP } from './demo.js';
@@ -31,6 +33,7 @@ interface ShortVideoAdsState {
   codes: Map<string, Code>;
   tokens: Map<string, Token>;
   nextId: bigint;
+  tree?: CampaignTreeState;
 }
 
 const requestId = () => `2026${randomBytes(10).toString('hex').toUpperCase()}`;
@@ -172,5 +175,16 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
     }
     ctx.body = await send(body.webhookUrl, { event: body.event, content: body.content ?? {} }, body.signing);
   });
-  return { state: (): ShortVideoAdsState => ({ advertisers, codes, tokens, nextId }) };
+  /** The advertiser a call names, which its token must reach (40001 otherwise). */
+  const advertiser = (ctx: RouterContext, id: unknown): Advertiser | null => {
+    const token = authorised(ctx);
+    if (!token) return null;
+    if (!token.advertiserIds.includes(String(id ?? ''))) {
+      answer(ctx, 40001, 'No permission to operate the advertiser.');
+      return null;
+    }
+    return advertisers.get(String(id))!;
+  };
+  const tree = mountCampaignTree(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', restored?.tree);
+  return { state: (): ShortVideoAdsState => ({ advertisers, codes, tokens, nextId, tree: tree.state() }) };
 }

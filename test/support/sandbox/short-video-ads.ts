@@ -47,4 +47,24 @@ export class ShortVideoAdsPeople extends People {
   ): Promise<{ payload: Record<string, unknown>; webhookStatus: number }> {
     return this.post('events', { webhookUrl: this.webhookUrl, event, content, signing });
   }
+
+  /** Everything the advertiser's campaign tree holds on the platform, deleted objects too (the API's own views). */
+  onPlatform(advertiserId: string): Promise<{ campaigns: any[]; adgroups: any[]; ads: any[] }> {
+    return this.post('tree', { advertiserId });
+  }
+
+  /** The next call of the campaign tree answers this code (40100 throttling, 50002 an outage …). */
+  async failNext(code: number, message = 'Fault injected by the test.'): Promise<void> {
+    await this.post('fail-next', { code, message });
+  }
+
+  /** The next create of the campaign tree is done, and the connection drops before its answer. */
+  async loseNext(): Promise<void> {
+    await this.post('lose-next');
+  }
+
+  /** The platform's review of an ad: approved, it delivers; denied, it does not. */
+  reviewAd(adId: string, decision: 'approve' | 'deny'): Promise<Record<string, unknown>> {
+    return this.post(`ads/${adId}/review`, { decision });
+  }
 }
