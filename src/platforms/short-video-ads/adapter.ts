@@ -1,5 +1,6 @@
 import { PlatformError } from '../errors.js';
 import { ShortVideoAdsAds } from './ads.js';
+import { ShortVideoAdsCampaigns } from './campaigns.js';
 import { BusinessApiClient } from './client.js';
 import type { ShortVideoAdsSettings } from './settings.js';
 import { ShortVideoAdsWebhooks } from './webhooks.js';
@@ -18,11 +19,14 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
   readonly ads: ShortVideoAdsAds;
   /** The app's webhooks (the callback URL is set in the developer portal): advertisers' revocations. */
   readonly webhooks: ShortVideoAdsWebhooks;
+  /** Campaigns, ad groups and ads of a connected advertiser. */
+  readonly adCampaigns: ShortVideoAdsCampaigns;
 
   constructor(private readonly endpoints: ShortVideoAdsSettings) {
     this.client = new BusinessApiClient(endpoints.apiUrl);
     this.ads = new ShortVideoAdsAds(this.client, endpoints);
     this.webhooks = new ShortVideoAdsWebhooks(endpoints.appId, endpoints.secret);
+    this.adCampaigns = new ShortVideoAdsCampaigns(this.client);
   }
 
   readonly oauth = {

@@ -13,6 +13,7 @@ import {
   emptyTree,
   type OperationStatus,
   primaryOf,
+  REGIONS,
 } from './campaign-tree.js';
 import type { DEMO_ADVERTISERS } from './demo.js';
 
@@ -280,6 +281,8 @@ export function mountCampaignTree(
       gender: (body.gender as string | undefined) ?? 'GENDER_UNLIMITED',
       languages: (body.languages as string[] | undefined) ?? [],
       interest_category_ids: (body.interest_category_ids as string[] | undefined) ?? [],
+      audience_ids: (body.audience_ids as string[] | undefined) ?? [],
+      excluded_audience_ids: (body.excluded_audience_ids as string[] | undefined) ?? [],
       budget_mode: campaign.budget_optimize_on ? 'BUDGET_MODE_INFINITE' : (body.budget_mode as string),
       budget: (body.budget as number | undefined) ?? 0,
       schedule_type: (body.schedule_type as string | undefined) ?? 'SCHEDULE_FROM_NOW',
@@ -305,10 +308,23 @@ export function mountCampaignTree(
     if (!adgroup) return;
     const refusal = adgroupRefusal(body, tree.campaigns.get(adgroup.campaign_id)!, advertiser.currency, false, adgroup);
     if (refusal) return bad(ctx, refusal);
-    const fields = ['adgroup_name', 'location_ids', 'age_groups', 'gender', 'languages', 'interest_category_ids', 'budget', 'budget_mode'];
-    Object.assign(adgroup, pick(body, [...fields, 'schedule_start_time', 'schedule_end_time', 'schedule_type', 'bid_price']), {
-      modify_time: now(),
-    });
+    const fields = [
+      'adgroup_name',
+      'location_ids',
+      'age_groups',
+      'gender',
+      'languages',
+      'interest_category_ids',
+      'audience_ids',
+      'excluded_audience_ids',
+    ];
+    Object.assign(
+      adgroup,
+      pick(body, [...fields, 'budget', 'budget_mode', 'schedule_start_time', 'schedule_end_time', 'schedule_type', 'bid_price']),
+      {
+        modify_time: now(),
+      },
+    );
     api.answer(ctx, 0, 'OK', adgroupView(adgroup));
   });
 
@@ -339,6 +355,7 @@ export function mountCampaignTree(
       identity_id: (creative.identity_id as string | undefined) ?? null,
       call_to_action: (creative.call_to_action as string | undefined) ?? null,
       landing_page_url: (creative.landing_page_url as string | undefined) ?? null,
+      utm_params: (creative.utm_params as Ad['utm_params'] | undefined) ?? [],
       operation_status: body.operation_status === 'DISABLE' ? 'DISABLE' : 'ENABLE',
       review: 'AUDIT',
       create_time: now(),
@@ -366,11 +383,23 @@ export function mountCampaignTree(
       ads.push(ad);
     }
     ads.forEach((ad, i) =>
-      Object.assign(ad, pick(creatives[i]!, ['ad_name', 'ad_text', 'landing_page_url', 'call_to_action', 'video_id', 'image_ids']), {
-        modify_time: now(),
-      }),
+      Object.assign(
+        ad,
+        pick(creatives[i]!, ['ad_name', 'ad_text', 'landing_page_url', 'call_to_action', 'video_id', 'image_ids', 'utm_params']),
+        {
+          modify_time: now(),
+        },
+      ),
     );
     api.answer(ctx, 0, 'OK', { ad_ids: ads.map((ad) => ad.ad_id), creatives: ads.map(adView) });
+  });
+
+  /** The locations the advertiser may target; `level_range` `TO_COUNTRY` lists the countries alone. */
+  router.get(`${base}/tool/region/`, (ctx) => {
+    const q = ctx.query as Record<string, string | undefined>;
+    if (!caller(ctx, q)) return;
+    const regions = q.level_range === 'TO_COUNTRY' ? REGIONS.filter((region) => region.level === 'COUNTRY') : REGIONS;
+    api.answer(ctx, 0, 'OK', { region_info: regions });
   });
 
   // The people.

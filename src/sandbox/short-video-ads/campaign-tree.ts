@@ -34,6 +34,8 @@ export interface AdGroup {
   gender: string;
   languages: string[];
   interest_category_ids: string[];
+  audience_ids: string[];
+  excluded_audience_ids: string[];
   budget_mode: string;
   budget: number;
   schedule_type: string;
@@ -62,6 +64,7 @@ export interface Ad {
   identity_id: string | null;
   call_to_action: string | null;
   landing_page_url: string | null;
+  utm_params: Array<{ key: string; value: string }>;
   operation_status: OperationStatus;
   review: Review;
   create_time: string;
@@ -126,6 +129,22 @@ export const MIN_BUDGET: Record<string, { campaign: number; adgroup: number }> =
   GBP: { campaign: 50, adgroup: 20 },
   JPY: { campaign: 5000, adgroup: 2000 },
 };
+
+/** The locations ads may target (`tool/region`): GeoNames ids, as the platform's `location_id`s are. */
+export const REGIONS = [
+  { location_id: '6252001', name: 'United States', region_code: 'US', level: 'COUNTRY', parent_id: '0' },
+  { location_id: '6251999', name: 'Canada', region_code: 'CA', level: 'COUNTRY', parent_id: '0' },
+  { location_id: '2635167', name: 'United Kingdom', region_code: 'GB', level: 'COUNTRY', parent_id: '0' },
+  { location_id: '2921044', name: 'Germany', region_code: 'DE', level: 'COUNTRY', parent_id: '0' },
+  { location_id: '3017382', name: 'France', region_code: 'FR', level: 'COUNTRY', parent_id: '0' },
+  { location_id: '3175395', name: 'Italy', region_code: 'IT', level: 'COUNTRY', parent_id: '0' },
+  { location_id: '2510769', name: 'Spain', region_code: 'ES', level: 'COUNTRY', parent_id: '0' },
+  { location_id: '2782113', name: 'Austria', region_code: 'AT', level: 'COUNTRY', parent_id: '0' },
+  { location_id: '1861060', name: 'Japan', region_code: 'JP', level: 'COUNTRY', parent_id: '0' },
+  { location_id: '2077456', name: 'Australia', region_code: 'AU', level: 'COUNTRY', parent_id: '0' },
+  { location_id: '5332921', name: 'California', region_code: 'US-CA', level: 'PROVINCE', parent_id: '6252001' },
+  { location_id: '2951839', name: 'Bavaria', region_code: 'DE-BY', level: 'PROVINCE', parent_id: '2921044' },
+];
 
 /** The decimals an amount may have in a currency (none in JPY and KRW). */
 export const decimalsOf = (currency: string) => (['JPY', 'KRW', 'VND', 'IDR'].includes(currency) ? 0 : 2);

@@ -1,5 +1,7 @@
 import type { Signing } from '../../../src/sandbox/timestamped-signature.js';
 import type { TestApp } from '../app.js';
+import type { TestOwner } from '../owners.js';
+import { consent, returnToService, startConnection } from './oauth.js';
 import { People } from './people.js';
 
 export interface Advertiser {
@@ -67,4 +69,19 @@ export class ShortVideoAdsPeople extends People {
   reviewAd(adId: string, decision: 'approve' | 'deny'): Promise<Record<string, unknown>> {
     return this.post(`ads/${adId}/review`, { decision });
   }
+}
+
+/** A new advertiser of the signed-in person, connected to the owner's profile by the whole dance: its `adacc_…` id and the advertiser. */
+export async function connectAdvertiser(
+  app: TestApp,
+  owner: TestOwner,
+  people: ShortVideoAdsPeople,
+  fields: Partial<Omit<Advertiser, 'advertiser_id'>> = {},
+): Promise<{ adAccountId: string; advertiser: Advertiser }> {
+  const advertiser = await people.newAdvertiser({ name: 'Acme Coffee TikTok', currency: 'USD', status: 'STATUS_ENABLE', ...fields });
+  const back = await returnToService(
+    app,
+    await consent(await startConnection(app, owner, 'short_video_ads'), 'approve', { advertiser_ids: advertiser.advertiser_id }),
+  );
+  return { adAccountId: new URL(back.headers.get('location')!).searchParams.get('adAccountIds')!, advertiser };
 }
