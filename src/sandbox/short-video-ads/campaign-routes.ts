@@ -126,6 +126,13 @@ export function mountCampaignTree(
     }
     return api.advertiser(ctx, body.advertiser_id);
   };
+  /** A POST of the tree: its JSON body and the advertiser it names, once faults and the token have had their say. */
+  const write = (path: string, handle: (ctx: RouterContext, body: Body, advertiser: Advertiser) => void) =>
+    router.post(`${base}/${path}`, (ctx) => {
+      const body = (ctx.request.body ?? {}) as Body;
+      const advertiser = caller(ctx, body);
+      if (advertiser) handle(ctx, body, advertiser);
+    });
   const bad = (ctx: RouterContext, message: string) => api.answer(ctx, 40002, message);
   /** A create done: its answer, unless the people set it to be lost (the connection drops). */
   const created = (ctx: RouterContext, data: Body) => {
@@ -190,10 +197,7 @@ export function mountCampaignTree(
       });
     });
 
-    router.post(`${base}/${name}/status/update/`, (ctx) => {
-      const body = (ctx.request.body ?? {}) as Body;
-      const advertiser = caller(ctx, body);
-      if (!advertiser) return;
+    write(`${name}/status/update/`, (ctx, body, advertiser) => {
       const ids = body[level.ids];
       const operation = body.operation_status as OperationStatus;
       if (!strings(ids) || ids.length === 0 || ids.length > 20) return bad(ctx, `${level.ids}: Must be a list of 1-20 ids.`);
@@ -218,10 +222,7 @@ export function mountCampaignTree(
     });
   }
 
-  router.post(`${base}/campaign/create/`, (ctx) => {
-    const body = (ctx.request.body ?? {}) as Body;
-    const advertiser = caller(ctx, body);
-    if (!advertiser) return;
+  write(`campaign/create/`, (ctx, body, advertiser) => {
     const refusal = campaignRefusal(body, advertiser.currency, true);
     if (refusal) return bad(ctx, refusal);
     if (nameTaken(body.campaign_name as string, advertiser.advertiser_id))
@@ -243,10 +244,7 @@ export function mountCampaignTree(
     created(ctx, campaignView(campaign));
   });
 
-  router.post(`${base}/campaign/update/`, (ctx) => {
-    const body = (ctx.request.body ?? {}) as Body;
-    const advertiser = caller(ctx, body);
-    if (!advertiser) return;
+  write(`campaign/update/`, (ctx, body, advertiser) => {
     const campaign = live(ctx, levels.campaign, body.campaign_id, advertiser);
     if (!campaign) return;
     const refusal = campaignRefusal({ budget_mode: campaign.budget_mode, ...body }, advertiser.currency, false);
@@ -261,10 +259,7 @@ export function mountCampaignTree(
     api.answer(ctx, 0, 'OK', campaignView(campaign));
   });
 
-  router.post(`${base}/adgroup/create/`, (ctx) => {
-    const body = (ctx.request.body ?? {}) as Body;
-    const advertiser = caller(ctx, body);
-    if (!advertiser) return;
+  write(`adgroup/create/`, (ctx, body, advertiser) => {
     const campaign = live(ctx, levels.campaign, body.campaign_id, advertiser);
     if (!campaign) return;
     const refusal = adgroupRefusal(body, campaign, advertiser.currency, true);
@@ -300,10 +295,7 @@ export function mountCampaignTree(
     created(ctx, adgroupView(adgroup));
   });
 
-  router.post(`${base}/adgroup/update/`, (ctx) => {
-    const body = (ctx.request.body ?? {}) as Body;
-    const advertiser = caller(ctx, body);
-    if (!advertiser) return;
+  write(`adgroup/update/`, (ctx, body, advertiser) => {
     const adgroup = live(ctx, levels.adgroup, body.adgroup_id, advertiser);
     if (!adgroup) return;
     const refusal = adgroupRefusal(body, tree.campaigns.get(adgroup.campaign_id)!, advertiser.currency, false, adgroup);
@@ -320,7 +312,16 @@ export function mountCampaignTree(
     ];
     Object.assign(
       adgroup,
-      pick(body, [...fields, 'budget', 'budget_mode', 'schedule_start_time', 'schedule_end_time', 'schedule_type', 'bid_price']),
+      pick(body, [
+        ...fields,
+        'budget',
+        'budget_mode',
+        'schedule_start_time',
+        'schedule_end_time',
+        'schedule_type',
+        'bid_type',
+        'bid_price',
+      ]),
       {
         modify_time: now(),
       },
@@ -328,10 +329,7 @@ export function mountCampaignTree(
     api.answer(ctx, 0, 'OK', adgroupView(adgroup));
   });
 
-  router.post(`${base}/ad/create/`, (ctx) => {
-    const body = (ctx.request.body ?? {}) as Body;
-    const advertiser = caller(ctx, body);
-    if (!advertiser) return;
+  write(`ad/create/`, (ctx, body, advertiser) => {
     const adgroup = live(ctx, levels.adgroup, body.adgroup_id, advertiser);
     if (!adgroup) return;
     const creatives = body.creatives as Body[] | undefined;
@@ -365,10 +363,7 @@ export function mountCampaignTree(
     created(ctx, { ad_ids: ads.map((ad) => ad.ad_id), creatives: ads.map(adView) });
   });
 
-  router.post(`${base}/ad/update/`, (ctx) => {
-    const body = (ctx.request.body ?? {}) as Body;
-    const advertiser = caller(ctx, body);
-    if (!advertiser) return;
+  write(`ad/update/`, (ctx, body, advertiser) => {
     const adgroup = live(ctx, levels.adgroup, body.adgroup_id, advertiser);
     if (!adgroup) return;
     const creatives = body.creatives as Body[] | undefined;
