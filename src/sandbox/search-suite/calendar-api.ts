@@ -2,17 +2,19 @@ import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { DateTime } from 'luxon';
-import { answer, CalendarBook, merge, present, refuse, writable } from './calendar-book.js';
+import { answer, CalendarBook, isWritable, merge, present, refuse, writable } from './calendar-book.js';
 import { mountCalendarPeople } from './calendar-people.js';
 import {
   BASE32HEX_ID,
   type CalendarState,
   CalendarRefusal,
   checkTimes,
+  instantOf,
   matches,
   type SandboxCalendar,
   type StoredEvent,
   windowEvents,
+  zoneOf,
 } from './calendar-store.js';
 
 const SCOPE = 'https://www.googleapis.com/auth/calendar';
@@ -211,23 +213,55 @@ export function mountCalendar(
     });
   });
 
-  router.patch(`${base}/calendars/:calendarId/events/:eventId`, (ctx) => {
+  /**
+   * A change to an event: `patch` merges the body into it, `update` (PUT) replaces every writable member with the
+   * body's. Either way an instance cannot take a recurrence, and the times are checked again.
+   */
+  const change = (method: 'patch' | 'update') => (ctx: RouterContext) => {
     const calendar = open(ctx, true);
     if (!calendar) return;
     answer(ctx, () => {
       const current = book.find(calendar, ctx.params.eventId!);
       if (current.status === 'cancelled') throw new CalendarRefusal(410, 'deleted', 'Resource has been deleted');
       precondition(ctx, current);
-      const patch = writable((ctx.request.body ?? {}) as Record<string, unknown>);
-      const next = merge(current as unknown as Record<string, unknown>, patch) as unknown as StoredEvent;
-      if (next.recurringEventId && patch.recurrence)
+      const given = writable((ctx.request.body ?? {}) as Record<string, unknown>);
+      const kept = Object.fromEntries(Object.entries(current).filter(([key]) => method === 'patch' || !isWritable(key)));
+      const next = merge(kept, given) as unknown as StoredEvent;
+      if (next.recurringEventId && given.recurrence)
         throw new CalendarRefusal(400, 'invalid', 'Cannot set recurrence on an instance of a recurring event.');
       checkTimes(next);
-      if (patch.attendees)
+      if (given.attendees)
         next.attendees = next.attendees?.map((attendee) => ({ ...attendee, responseStatus: attendee.responseStatus ?? 'needsAction' }));
-      const event = book.write(calendar, { ...next, sequence: current.sequence + 1 });
-      told(calendar, event, 'patch', ctx.query.sendUpdates);
+      const event = book.write(calendar, { ...next, status: next.status ?? 'confirmed', sequence: current.sequence + 1 });
+      told(calendar, event, method, ctx.query.sendUpdates);
       ctx.body = present(event);
+    });
+  };
+  router.patch(`${base}/calendars/:calendarId/events/:eventId`, change('patch'));
+  router.put(`${base}/calendars/:calendarId/events/:eventId`, change('update'));
+
+  /** The instances of a recurring event, changed ones as changed, in `timeMin`..`timeMax` (else from its start). */
+  router.get(`${base}/calendars/:calendarId/events/:eventId/instances`, (ctx) => {
+    const calendar = open(ctx);
+    if (!calendar) return;
+    answer(ctx, () => {
+      const series = book.events(calendar).get(ctx.params.eventId!);
+      if (!series || series.status === 'cancelled' || !series.recurrence?.length) throw new CalendarRefusal(404, 'notFound', 'Not Found');
+      const q = ctx.query as Record<string, string | undefined>;
+      const size = Math.min(Number(q.maxResults ?? 250) || 250, 2500);
+      const offset = q.pageToken ? untoken<{ offset: number }>(q.pageToken)?.offset : 0;
+      if (offset === undefined) throw new CalendarRefusal(400, 'invalid', 'Invalid page token.');
+      const from = q.timeMin ? DateTime.fromISO(q.timeMin) : instantOf(series.start!, zoneOf(series, calendar));
+      const to = q.timeMax ? DateTime.fromISO(q.timeMax) : from.plus({ years: 2 });
+      if (!from.isValid || !to.isValid) throw new CalendarRefusal(400, 'invalid', 'Bad Request');
+      const instances = windowEvents(book.events(calendar), calendar, from, to).filter(({ event }) => event.recurringEventId === series.id);
+      ctx.body = {
+        kind: 'calendar#events',
+        summary: calendar.summary,
+        timeZone: calendar.timeZone,
+        items: instances.slice(offset, offset + size).map(({ event }) => present(event)),
+        ...(offset + size < instances.length ? { nextPageToken: token({ offset: offset + size }) } : {}),
+      };
     });
   });
 

@@ -31,8 +31,9 @@ const WRITABLE = [
   'status',
 ];
 
-export const writable = (body: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(body).filter(([key]) => WRITABLE.includes(key)));
+export const isWritable = (member: string) => WRITABLE.includes(member);
+
+export const writable = (body: Record<string, unknown>) => Object.fromEntries(Object.entries(body).filter(([key]) => isWritable(key)));
 
 /** JSON merge of a patch: objects member by member, `null` removes, anything else replaces. */
 export function merge(target: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {

@@ -77,9 +77,9 @@ export function zoneOf(event: StoredEvent, calendar: SandboxCalendar): string {
   return event.start?.timeZone ?? calendar.timeZone;
 }
 
-/** The instant (for a date: its midnight in the event's zone) of a start or end. */
+/** The instant (for a date: its midnight in the event's zone; for a time without an offset: that time there) of a start or end. */
 export function instantOf(time: EventTime, zone: string): DateTime {
-  return time.date ? DateTime.fromISO(time.date, { zone }) : DateTime.fromISO(time.dateTime!, { setZone: true }).setZone(zone);
+  return time.date ? DateTime.fromISO(time.date, { zone }) : DateTime.fromISO(time.dateTime!, { zone, setZone: true }).setZone(zone);
 }
 
 /** The checks the platform makes of an event it is given: zones, kinds, order, rules. */

@@ -19,6 +19,8 @@ const DAILY_METRICS = [
 /** The performance figures settle about three days late: the latest days come without a value. */
 const LAG_DAYS = 3;
 
+const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
 type Authorised = (ctx: RouterContext, scope: string) => boolean;
 type ApiError = (ctx: RouterContext, code: number, status: string, message: string) => void;
 
@@ -42,15 +44,11 @@ export function mountPerformance(router: Router, authorised: Authorised, apiErro
         'INVALID_ARGUMENT',
         `Invalid value at 'daily_metrics' (type.googleapis.com/google.type.DailyMetric), "${unknown ?? ''}"`,
       );
-    const date = (end: 'start_date' | 'end_date') =>
-      DateTime.fromObject(
-        {
-          year: Number(query.get(`dailyRange.${end}.year`)),
-          month: Number(query.get(`dailyRange.${end}.month`)),
-          day: Number(query.get(`dailyRange.${end}.day`)),
-        },
-        { zone: 'utc' },
-      );
+    // A member is named by its proto name or its JSON name (`start_date` or `startDate`), as Google takes both.
+    const date = (end: 'start_date' | 'end_date') => {
+      const part = (unit: string) => Number(query.get(`dailyRange.${end}.${unit}`) ?? query.get(`dailyRange.${camel(end)}.${unit}`));
+      return DateTime.fromObject({ year: part('year'), month: part('month'), day: part('day') }, { zone: 'utc' });
+    };
     const start = date('start_date');
     const end = date('end_date');
     if (!start.isValid || !end.isValid || end < start)

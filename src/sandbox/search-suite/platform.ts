@@ -7,6 +7,7 @@ import { GrantNumbers, withGrants } from '../shared-grants.js';
 import { mountCalendar } from './calendar-api.js';
 import type { CalendarState } from './calendar-store.js';
 import { type LocalPostsState, mountLocalPosts } from './local-posts.js';
+import { masked, readMaskRefusal } from './read-mask.js';
 
 /**
  * The search suite's OAuth 2.0 (authorization code + PKCE + refresh, form-encoded token endpoint, `invalid_grant`)
@@ -78,6 +79,18 @@ export function mountSearchSuite(router: Router, _sandboxUrl: string, stored: St
         message,
         status,
         errors: [{ message, domain: 'global', reason: status === 'UNAUTHENTICATED' ? 'authError' : 'forbidden' }],
+      },
+    };
+  };
+  /** A 400 INVALID_ARGUMENT naming the field, as Google's APIs answer a missing or bad parameter. */
+  const invalidArgument = (ctx: RouterContext, field: string, description: string) => {
+    ctx.status = 400;
+    ctx.body = {
+      error: {
+        code: 400,
+        message: 'Request contains an invalid argument.',
+        status: 'INVALID_ARGUMENT',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field, description }] }],
       },
     };
   };
@@ -181,8 +194,10 @@ export function mountSearchSuite(router: Router, _sandboxUrl: string, stored: St
     return tokenError(ctx, 'unsupported_grant_type', 'Invalid grant_type.');
   });
 
+  // The token in the query or, as Google's client libraries send it, in a form body.
   router.post('/search_suite/revoke', (ctx) => {
-    const token = String(ctx.query.token ?? '');
+    const form = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const token = String(form.token ?? ctx.query.token ?? '');
     const grant = (refreshTokens.get(token) ?? accessTokens.get(token))?.grant;
     if (!grant) return tokenError(ctx, 'invalid_token', 'Token expired or revoked');
     grant.revoked = true;
@@ -195,13 +210,18 @@ export function mountSearchSuite(router: Router, _sandboxUrl: string, stored: St
   });
   router.get('/search_suite/businessinfo/v1/accounts/:account/locations', (ctx) => {
     if (!authorised(ctx, business)) return;
-    ctx.body = ctx.params.account === '1010' ? { locations: locations.map(({ name, title }) => ({ name, title })) } : { locations: [] };
+    const refused = readMaskRefusal(ctx.query.readMask);
+    if (refused) return invalidArgument(ctx, refused.field, refused.description);
+    const listed = ctx.params.account === '1010' ? locations : [];
+    ctx.body = { locations: listed.map((location) => masked(location, String(ctx.query.readMask))) };
   });
   router.get('/search_suite/businessinfo/v1/locations/:location', (ctx) => {
     if (!authorised(ctx, business)) return;
     const location = locations.find((l) => l.name === `locations/${ctx.params.location}`);
     if (!location) return apiError(ctx, 404, 'NOT_FOUND', 'Requested entity was not found.');
-    ctx.body = location;
+    const refused = readMaskRefusal(ctx.query.readMask);
+    if (refused) return invalidArgument(ctx, refused.field, refused.description);
+    ctx.body = masked(location, String(ctx.query.readMask));
   });
   const calendar = mountCalendar(router, { restored: restored?.calendar, saveNow: stored.saveNow }, authorised);
 
