@@ -2080,14 +2080,47 @@ export interface paths {
          * @description Creates an ad creative on the ad account's platform: either promoting an existing published page post
          *     (`objectStoryId`, as in boosting) or building a new unpublished post from `objectStorySpec` (link,
          *     photo or video; media by `mediaId` of `POST /upload` or by public URL). Use its `id` as `creativeId`
-         *     of `POST /ads/ads`. Creatives from page posts are a `social_network` feature; on `short_video_ads` the
-         *     answer is 422 `account_platform_unsupported`. Nothing is stored by the service.
+         *     of `POST /ads/ads`. Creatives are a `social_network` feature: `short_video_ads` has no standalone creative
+         *     (a TikTok ad carries its creative inline), so the answer there is 422 `account_platform_unsupported`.
+         *     Nothing is stored by the service but the task of a creative waiting for its video.
          *
-         *     Errors: 404 `not_found` (ad account, or a `mediaId`), 403 `profile_out_of_scope`, 409
+         *     Media by `mediaId` are first added to the ad account's libraries on the platform: an image by its bytes
+         *     (the platform names it by a hash), a video fetched by the platform from the media's URL. The platform
+         *     processes a video for minutes: if it is not ready when asked, the answer is 202 with an `AdCreativeTask`
+         *     (and `Location`), which the service finishes in the background; poll `GET /ads/adcreatives/tasks/{taskId}`.
+         *     With an `Idempotency-Key`, a retry never uploads a video or creates a creative twice (a lost answer is
+         *     looked for on the platform), and gives the same task. `validateOnly` checks without uploading or
+         *     creating anything (200).
+         *
+         *     Errors: 400 `validation_failed` (a `mediaId` of another kind: a video where an image is needed, or the
+         *     reverse), 404 `not_found` (ad account, or a `mediaId`), 403 `profile_out_of_scope`, 409
          *     `account_not_connected`, 422 `ad_platform_rejected` (post not promotable, page not usable by the ad
-         *     account, media refused), `account_platform_unsupported`, 502 `platform_error`.
+         *     account, media refused), `account_platform_unsupported`, `permission_missing`, 502 `platform_error`.
          */
         post: operations["createAdCreative"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/adcreatives/tasks/{taskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task, from the 202 of `POST /ads/adcreatives`. */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a creative's task
+         * @description Returns a creative that waits for its video (`POST /ads/adcreatives` answered 202): `processing` while the platform processes the video, then `succeeded` with the `creative`, or `failed` with the `error`. Poll it every few seconds. Errors: 404 `not_found` (also for another owner's task), 403 `profile_out_of_scope` (the ad account's profile is outside the key's).
+         */
+        get: operations["getAdCreativeTask"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9471,7 +9504,11 @@ export interface components {
                 callToAction?: components["schemas"]["AdCallToAction"];
             };
         };
-        /** @description A new creative. Exactly one of `objectStoryId` (promote an existing post) and `objectStorySpec` (a new unpublished post). */
+        /**
+         * @description A new creative. Exactly one of `objectStoryId` (promote an existing post) and `objectStorySpec` (a new unpublished
+         *     post). Media given by `mediaId` are first added to the ad account's libraries on the platform (an image by its
+         *     bytes, a video fetched by the platform); a video the platform is still processing makes the answer a 202 task.
+         */
         AdCreativeCreate: {
             adAccountId: components["schemas"]["AdAccountIdMember"];
             /**
@@ -9481,10 +9518,40 @@ export interface components {
             name: string;
             /**
              * @description An existing published page post, as the platform names it (`{pageId}_{postId}`; see `platformPostId` in posts and account history).
-             * @example 104857600000001_987654321000002
+             * @example 104857600000002_987654321000002
              */
             objectStoryId?: string;
             objectStorySpec?: components["schemas"]["AdCreativeStorySpec"];
+            /**
+             * @description A dry run: the creative is checked (the media named are the caller's and of the right kind; the platform
+             *     validates the rest with its own `validate_only`) and nothing is uploaded or created. The answer is 200
+             *     `AdCreativeValidation`. A video given by `mediaId` or `videoUrl` is checked by the service only: the
+             *     platform validates a video creative only once the video is in its library.
+             * @default false
+             * @example false
+             */
+            validateOnly: boolean;
+        } & ({
+            objectStoryId: unknown;
+        } | {
+            objectStorySpec: unknown;
+        });
+        /** @description The outcome of a dry run (`validateOnly`) that passed; a refusal is the error the create would answer. */
+        AdCreativeValidation: {
+            adAccountId: components["schemas"]["AdAccountIdMember"];
+            /**
+             * @description Always `true`; a creative that would be refused answers the create's error instead.
+             * @example true
+             * @constant
+             */
+            valid: true;
+            /**
+             * @description Who checked it: `platform` (the ad platform's own validation ran as well) or `service` (ours only: a
+             *     video not yet in the platform's library).
+             * @example platform
+             * @enum {string}
+             */
+            checkedBy: "platform" | "service";
         };
         /**
          * @description An ad creative: what an ad shows. Either an existing page post (`objectStoryId`, boosting it) or a new
@@ -9524,6 +9591,67 @@ export interface components {
              * @example 2026-11-22T10:08:00Z
              */
             createdAt: string;
+        };
+        /**
+         * @description | status | meaning |
+         *     |---|---|
+         *     | `processing` | The platform is processing the video; the creative is created once it is ready. |
+         *     | `succeeded` | The creative was created: `creative` holds it. |
+         *     | `failed` | It could not be created: `error` says why (the video failed to process, the platform refused the creative, it took too long). |
+         * @example processing
+         * @enum {string}
+         */
+        AdCreativeTaskStatus: "processing" | "succeeded" | "failed";
+        /**
+         * @description A creative waiting for its video: the video is in the ad account's library and the platform is processing it
+         *     (minutes). The service looks at it in the background and creates the creative once it is ready; poll
+         *     `GET /ads/adcreatives/tasks/{taskId}` until `status` is not `processing`.
+         */
+        AdCreativeTask: {
+            /**
+             * @description The task's id.
+             * @example crtask_01jd4d5e6f7g8h9j0k1m2n3p4q
+             */
+            taskId: string;
+            adAccountId: components["schemas"]["AdAccountIdMember"];
+            status: components["schemas"]["AdCreativeTaskStatus"];
+            /**
+             * @description The platform's id of the video in the ad account's library.
+             * @example 120210000000000077
+             */
+            videoId: string;
+            /** @description The creative, once created; `null` before. */
+            creative: components["schemas"]["AdCreative"] | null;
+            /** @description Why it failed; `null` unless `status` is `failed`. */
+            error: {
+                /**
+                 * @description | code | meaning |
+                 *     |---|---|
+                 *     | `video_processing_failed` | The platform could not process the video. |
+                 *     | `ad_platform_rejected` | The platform refused the creative once the video was ready. |
+                 *     | `timeout` | The video was not ready within the service's time limit. |
+                 * @example video_processing_failed
+                 * @enum {string}
+                 */
+                code: "video_processing_failed" | "ad_platform_rejected" | "timeout";
+                /**
+                 * @description The platform's reason, in its words where it gave one.
+                 * @example The video could not be processed: the file is corrupt.
+                 */
+                detail: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the task was accepted.
+             * @example 2026-11-22T10:08:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it succeeded or failed; `null` while processing.
+             * @example null
+             */
+            completedAt: string | null;
         };
         /** @description A campaign, ad set or ad, told apart by `level`. */
         AdObject: components["schemas"]["AdCampaign"] | components["schemas"]["AdSet"] | components["schemas"]["Ad"];
@@ -22110,6 +22238,22 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A dry run (`validateOnly`) passed; nothing was uploaded or created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "valid": true,
+                     *       "checkedBy": "platform"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdCreativeValidation"];
+                };
+            };
             /** @description The creative was created on the platform. */
             201: {
                 headers: {
@@ -22144,6 +22288,29 @@ export interface operations {
                     "application/json": components["schemas"]["AdCreative"];
                 };
             };
+            /** @description The video is in the ad account's library and the platform is processing it; the creative is created once it is ready. */
+            202: {
+                headers: {
+                    /** @description Where to poll the task, `/ads/adcreatives/tasks/{taskId}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "taskId": "crtask_01jd4d5e6f7g8h9j0k1m2n3p4q",
+                     *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "status": "processing",
+                     *       "videoId": "120210000000000077",
+                     *       "creative": null,
+                     *       "error": null,
+                     *       "createdAt": "2026-11-22T10:08:00Z",
+                     *       "completedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdCreativeTask"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -22152,8 +22319,64 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    getAdCreativeTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The task, from the 202 of `POST /ads/adcreatives`. */
+                taskId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The task as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "taskId": "crtask_01jd4d5e6f7g8h9j0k1m2n3p4q",
+                     *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "status": "succeeded",
+                     *       "videoId": "120210000000000077",
+                     *       "creative": {
+                     *         "id": "120210000000000041",
+                     *         "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *         "platform": "social_network",
+                     *         "name": "Roasting video ad",
+                     *         "objectStoryId": null,
+                     *         "objectStorySpec": {
+                     *           "pageId": "104857600000001",
+                     *           "videoData": {
+                     *             "mediaId": "media_01jd3y6w7q5v8k0n2b4c6e8g2j",
+                     *             "title": "Roasting the winter blend",
+                     *             "message": "Watch how we roast it."
+                     *           }
+                     *         },
+                     *         "effectiveObjectStoryId": "104857600000001_987654321000001",
+                     *         "thumbnailUrl": "https://cdn.socialgate.example/thumbs/120210000000000041.jpg",
+                     *         "createdAt": "2026-11-22T10:11:00Z"
+                     *       },
+                     *       "error": null,
+                     *       "createdAt": "2026-11-22T10:08:00Z",
+                     *       "completedAt": "2026-11-22T10:11:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdCreativeTask"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getAdObject: {

@@ -77,6 +77,7 @@ export const OPERATIONS = [
   { operationId: 'listAds', method: 'GET', path: '/ads/ads', area: 'Ads' },
   { operationId: 'createAd', method: 'POST', path: '/ads/ads', area: 'Ads' },
   { operationId: 'createAdCreative', method: 'POST', path: '/ads/adcreatives', area: 'Ads' },
+  { operationId: 'getAdCreativeTask', method: 'GET', path: '/ads/adcreatives/tasks/{taskId}', area: 'Ads' },
   { operationId: 'getAdObject', method: 'GET', path: '/ads/object', area: 'Ads' },
   { operationId: 'deleteAdObject', method: 'DELETE', path: '/ads/object', area: 'Ads' },
   { operationId: 'updateAdObject', method: 'PATCH', path: '/ads/object', area: 'Ads' },

@@ -28,6 +28,7 @@ export type IdPrefix =
   | 'media'
   | 'slot'
   | 'task'
+  | 'crtask'
   | 'conv'
   | 'msg'
   | 'auto'

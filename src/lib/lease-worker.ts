@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { NotificationListener } from './listener.js';
 import type { Logger } from './logger.js';
 
@@ -52,6 +53,23 @@ export async function claimInBatches<Item>(
   if (limit <= 0) return loop.sleep(pollMs, true);
   const taken = await loop.claim(limit, take);
   if (taken < limit) await loop.sleep(pollMs);
+}
+
+/**
+ * The ids of up to `n` rows of a drained table (with `status`, `next_attempt_at` and `locked_until`) in one of
+ * `statuses`, due now and leased to nobody, soonest due first: a subquery that locks them for the claim that uses
+ * it, skipping those another claim holds.
+ */
+export function dueRowIds(db: Knex, table: string, statuses: readonly string[], n: number): Knex.QueryBuilder {
+  return db(table)
+    .select('id')
+    .whereIn('status', statuses)
+    .where('nextAttemptAt', '<=', db.fn.now())
+    .where((free) => free.whereNull('lockedUntil').orWhere('lockedUntil', '<', db.fn.now()))
+    .orderBy('nextAttemptAt')
+    .limit(n)
+    .forUpdate()
+    .skipLocked();
 }
 
 /** What a leased worker does with its table; the worker runs it: loops, wake-ups, slots, stopping. */

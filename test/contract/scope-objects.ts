@@ -6,7 +6,8 @@ import { ChatappCloudPeople, connectNumber } from '../support/sandbox/chatapp-cl
 import { SocialNetworkPeople, connectAdAccounts, connectPages, pendingConnection } from '../support/sandbox/social-network.js';
 import { WalletPeople } from '../support/sandbox/wallet.js';
 import { quiescent, until } from '../support/wait.js';
-import { uploadPhoto } from '../modules/publishing/support.js';
+import { uploadPhoto, uploadVideo } from '../modules/publishing/support.js';
+import { MarketingPeople } from '../support/sandbox/marketing.js';
 
 /**
  * How to make one object of each kind of id, keyed by the id's prefix, for a place (an owner and one of their
@@ -28,6 +29,18 @@ export const MAKERS: Record<string, Maker | null> = {
         expect(connected.status, connected.text).to.equal(201);
         return connected.body.data[0].id as string;
       }),
+  },
+  crtask: {
+    under: ['adacc'],
+    // A creative waiting for its video: the ad account's videos process until a person finishes them.
+    make: async (world, place) => {
+      const adAccountId = await world.object('adacc', place);
+      const row = await world.app.services.db('adAccounts').where({ id: adAccountId }).first();
+      await new MarketingPeople(() => world.app).videoProcessing(row.platformAdAccountId, null);
+      const mediaId = await uploadVideo(world.app, place);
+      const body = { adAccountId, name: 'Waiting', objectStorySpec: { pageId: '1', videoData: { mediaId } } };
+      return world.created(place, '/ads/adcreatives', body, 'taskId');
+    },
   },
   pconn: { under: ['prof'], make: async (world, place) => world.dance(() => pendingConnection(world.app, place)) },
   post: {

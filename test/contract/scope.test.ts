@@ -37,6 +37,11 @@ const MORE_BODIES: Record<string, unknown[]> = {
     },
   ],
   enqueuePost: [{ postId: 'post_' }],
+  createAdCreative: ['photoData', 'videoData'].map((data) => ({
+    adAccountId: 'adacc_',
+    name: 'Creative',
+    objectStorySpec: { pageId: '1', [data]: { mediaId: 'media_' } },
+  })),
   connectQrchat: [{ profileId: 'prof_', accountId: 'acc_' }],
 };
 

@@ -1,3 +1,3 @@
 // The ads area's operations, one folder per part (each adds its line here): the campaign tree, creatives, insights,
 // targeting.
-export {};
+export * from './creatives/handlers.js';

@@ -1,4 +1,4 @@
-import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
+import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches, dueRowIds } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
 import { failed, type Outcome, outcomeOf } from './outcome.js';
 import type { TaskRow } from './rows.js';
@@ -31,17 +31,8 @@ export class AiTaskWork implements LeasedWork<TaskRow, Outcome> {
   private async claimDue(n: number): Promise<TaskRow[]> {
     if (n <= 0) return [];
     const { db } = this.services;
-    const due = db('aiTasks')
-      .select('id')
-      .whereIn('status', ['queued', 'running'])
-      .where('nextAttemptAt', '<=', db.fn.now())
-      .where((free) => free.whereNull('lockedUntil').orWhere('lockedUntil', '<', db.fn.now()))
-      .orderBy('nextAttemptAt')
-      .limit(n)
-      .forUpdate()
-      .skipLocked();
     return (await db('aiTasks')
-      .whereIn('id', due)
+      .whereIn('id', dueRowIds(db, 'aiTasks', ['queued', 'running'], n))
       .update({ status: 'running', lockedUntil: db.raw('now() + make_interval(secs => ?)', [this.services.config.ai.leaseSeconds]) })
       .returning('*')) as TaskRow[];
   }

@@ -57,6 +57,17 @@ interface Asset<Item extends { id: string }, Row extends Connection, Shown> {
   ): Promise<Row>;
 }
 
+/**
+ * A page's and an ad account's webhooks (messages and comments; issues, review outcomes and recommendations) reach
+ * us only for fields the app subscribes to as well; an operator may have set these up in the app's dashboard instead
+ * (or our address may not be reachable from the platform), so this is best effort.
+ */
+async function subscribeApp(services: Services, adapter: Adapter): Promise<void> {
+  await adapter
+    .ensureAppSubscriptions()
+    .catch((error: unknown) => services.logger.warn({ err: error }, 'subscribing the app to webhooks failed'));
+}
+
 /** Pages, connected with their page tokens (which do not expire). */
 const PAGES: Asset<ManagedPage, AccountRow, AvailablePage> = {
   noun: 'Page',
@@ -74,11 +85,7 @@ const PAGES: Asset<ManagedPage, AccountRow, AvailablePage> = {
     accountId,
   }),
   subscribe: async (services, adapter, page) => {
-    // Page webhooks reach us only for fields the app subscribes to as well; an operator may have set these up in
-    // the app's dashboard instead (or our address may not be reachable from the platform), so this is best effort.
-    await adapter
-      .ensureAppSubscriptions()
-      .catch((error: unknown) => services.logger.warn({ err: error }, 'subscribing the app to page webhooks failed'));
+    await subscribeApp(services, adapter);
     await adapter.pages.subscribe(page.id, page.accessToken);
   },
   save: async (services, principal, pending, grant, page, trx) =>
@@ -131,7 +138,10 @@ const AD_ACCOUNTS: Asset<UsableAdAccount, AdAccountRow, AvailableAdAccount> = {
     connected: adAccountId !== null,
     adAccountId,
   }),
-  subscribe: (_services, adapter, adAccount, grant) => adapter.ads.subscribeAdAccount(adAccount.id, grant.userToken),
+  subscribe: async (services, adapter, adAccount, grant) => {
+    await subscribeApp(services, adapter);
+    await adapter.ads.subscribeAdAccount(adAccount.id, grant.userToken);
+  },
   save: (services, principal, pending, grant, adAccount, trx) =>
     saveConnectedAdAccount(
       services,

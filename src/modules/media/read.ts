@@ -1,8 +1,11 @@
+import { buffer } from 'node:stream/consumers';
 import type { Knex } from 'knex';
+import type { Config } from '../../config.js';
 import type { PublishMedia } from '../../platforms/capabilities/publishing.js';
 import { assertProfileInScope, type Principal } from '../auth/principal.js';
 import { MediaRow } from './models.js';
 import { fileUrl } from './service.js';
+import { storageFor } from './storage.js';
 
 /** A media file as a platform sees it, and the profile it belongs to (null: the owner's as a whole). */
 export interface OwnedMedia extends PublishMedia {
@@ -66,4 +69,14 @@ function asFiles(rows: MediaRow[], publicUrl: string): Map<string, OwnedMedia> {
 /** A stored media file's type and name, if it exists. */
 export async function mediaFile(db: Knex, id: string): Promise<{ mimeType: string; filename: string | null } | undefined> {
   return MediaRow.query(db).findById(id).select('mimeType', 'filename');
+}
+
+/**
+ * A media file's bytes, for a platform that takes them in the request (an ad account's image library) rather than
+ * fetching the file's URL. The caller has checked the media is the caller's (`mediaFiles`).
+ */
+export async function mediaBytes(db: Knex, config: Config, id: string): Promise<Buffer> {
+  const row = await MediaRow.query(db).findById(id).select('storageKey');
+  if (!row) throw new Error(`media ${id} is gone`);
+  return buffer(await storageFor(config).read(row.storageKey));
 }

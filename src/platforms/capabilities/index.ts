@@ -1,4 +1,5 @@
 import type { AdCampaigns } from './ad-campaigns.js';
+import type { AdCreatives } from './ad-creatives.js';
 import type { Ads } from './ads.js';
 import type { CalendarEvents } from './calendar.js';
 import type { Insights } from './insights.js';
@@ -23,6 +24,8 @@ export interface Capabilities {
   ads: Ads;
   /** Campaigns, ad sets and ads of a connected ad account: create, list, read, change, delete. */
   adCampaigns: AdCampaigns;
+  /** Standalone ad creatives and the ad account's media libraries they use. */
+  adCreatives: AdCreatives;
   /** Events of the calendars a calendar account reaches. */
   calendarEvents: CalendarEvents;
   /** Account and post figures (analytics), read by a metric map kept as data. */

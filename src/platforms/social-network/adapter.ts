@@ -3,6 +3,7 @@ import { PlatformError } from '../errors.js';
 import { withQuery } from '../meta/graph.js';
 import type { OAuthAdapter, OAuthGrant, SelectingFlow } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
+import { SocialNetworkAdCreatives } from './ad-creatives.js';
 import { SocialNetworkAds } from './ads.js';
 import { SocialNetworkClient } from './client.js';
 import { SocialNetworkComments } from './comments.js';
@@ -100,6 +101,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   /** The pages a grant's user manages, to choose among (a pending connection). */
   readonly pages: SocialNetworkPages;
   readonly ads: SocialNetworkAds;
+  readonly adCreatives: SocialNetworkAdCreatives;
   readonly webhooks: SocialNetworkWebhooks;
   readonly publisher: SocialNetworkPublisher;
   readonly comments: SocialNetworkComments;
@@ -113,6 +115,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.client = new SocialNetworkClient(endpoints.graphUrl);
     this.pages = new SocialNetworkPages(this.client);
     this.ads = new SocialNetworkAds(this.client, endpoints.appId);
+    this.adCreatives = new SocialNetworkAdCreatives(this.client);
     this.publisher = new SocialNetworkPublisher(this.client);
     this.comments = new SocialNetworkComments(this.client);
     this.messaging = new SocialNetworkMessaging(this.client);
@@ -181,7 +184,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   };
 
   /**
-   * Points the app's page and permissions webhooks at us (`POST /{app-id}/subscriptions`, app token); the
+   * Points the app's page, permissions and ad account webhooks at us (`POST /{app-id}/subscriptions`, app token); the
    * platform checks the address with the GET handshake first. Once per process; a failure is tried again.
    */
   ensureAppSubscriptions(): Promise<void> {
@@ -190,6 +193,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
       for (const [object, fields] of [
         ['page', 'messages,feed,leadgen'],
         ['permissions', SCOPES.join(',')],
+        ['ad_account', 'in_process_ad_objects,with_issues_ad_objects,ad_recommendations'],
       ] as const) {
         await this.client.call('POST', `${this.endpoints.appId}/subscriptions`, {
           form: {

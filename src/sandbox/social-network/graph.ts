@@ -5,6 +5,18 @@ import { type Page, type SocialState, TASKS, type Token } from './state.js';
 /** The Graph's time format: seconds, `+0000`. */
 export const graphTime = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', '+0000');
 
+/** A video's `status` as the Graph shows it, a page's or an ad account's, while it processes and after. */
+export function videoStatusView(status: 'processing' | 'ready' | 'error'): Record<string, unknown> {
+  return {
+    video_status: status,
+    processing_progress: status === 'processing' ? 50 : 100,
+    processing_phase: {
+      status: status === 'error' ? 'error' : status === 'ready' ? 'complete' : 'in_progress',
+      ...(status === 'error' ? { errors: [{ code: 1363008, message: 'The video could not be processed: the file is corrupt.' }] } : {}),
+    },
+  };
+}
+
 /** A page as the Graph shows it; with a page token, as `me/accounts` lists it. */
 export function pageView(page: Page, token: Token | null): Record<string, unknown> {
   return {

@@ -4,6 +4,7 @@ import { commentsPart } from './comments.js';
 import { corePart } from './core.js';
 import { insightsPart } from './insights.js';
 import { marketingPart } from './marketing.js';
+import { marketingMediaPart } from './marketing-media.js';
 import { messengerPart } from './messenger.js';
 import { pagesPart } from './pages.js';
 import { postsPart } from './posts.js';
@@ -17,6 +18,7 @@ import { postsPart } from './posts.js';
 export const SOCIAL_NETWORK_PARTS: ReadonlyArray<SocialPart<any>> = [
   corePart,
   adAccountsPart,
+  marketingMediaPart,
   marketingPart,
   postsPart,
   commentsPart,

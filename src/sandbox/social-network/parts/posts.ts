@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { PagePost, PagePostsState, Photo, PostFault } from '../feed.js';
-import { graphTime } from '../graph.js';
+import { graphTime, videoStatusView } from '../graph.js';
 import { defineSocialPart, type SocialNetwork } from '../part.js';
 import type { Token } from '../state.js';
 
@@ -238,16 +238,7 @@ function mountPagePosts(
         title: video!.title ?? undefined,
         post_id: videoStatus === 'ready' ? video!.post.id : undefined,
         permalink_url: `/${state.pages.get(video!.pageId)?.username}/videos/${id}/`,
-        status: {
-          video_status: videoStatus,
-          processing_progress: videoStatus === 'processing' ? 50 : 100,
-          processing_phase: {
-            status: videoStatus === 'error' ? 'error' : videoStatus === 'ready' ? 'complete' : 'in_progress',
-            ...(videoStatus === 'error'
-              ? { errors: [{ code: 1363008, message: 'The video could not be processed: the file is corrupt.' }] }
-              : {}),
-          },
-        },
+        status: videoStatusView(videoStatus),
       },
       graph.params(ctx).fields,
     );
