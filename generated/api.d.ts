@@ -2603,17 +2603,24 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
             };
             cookie?: never;
         };
         /**
          * List lead forms
-         * @description Lists the lead forms of a `social_network` page, read from the platform, newest first.
+         * @description Lists the lead forms of a `social_network` page, or the instant forms of a `short_video_ads` advertiser (its
+         *     ad account's id in the path), read from the platform, newest first. A question of a kind the service does
+         *     not know yet is listed as `OTHER` with the platform's `platformType`.
          *
-         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account); 409 `account_not_connected`; 422
-         *     `account_platform_unsupported`; 502 `platform_error`.
+         *     Errors: 400 `validation_failed`, `invalid_cursor`; 404 `not_found` (no such account); 409
+         *     `account_not_connected`; 422 `account_platform_unsupported`, `permission_missing`; 429
+         *     `platform_rate_limited`; 502 `platform_error`.
          */
         get: operations["listLeadForms"];
         put?: never;
@@ -2621,14 +2628,16 @@ export interface paths {
          * Create a lead form
          * @description Creates a lead form on a `social_network` page and answers it, active, as the platform stored it; ads
          *     can then use it by its `formId`. Leads it collects arrive by the platform's webhook, are stored and
-         *     emitted as `lead.received`. Forms cannot be changed after creation (the platform's rule): archive it
-         *     in the platform's tools and create another. Pre-filled questions take their `key` from their kind
-         *     (`email`, `full_name`, `phone_number`, …).
+         *     emitted as `lead.received`. A form cannot be changed after creation (the platform's rule) except its
+         *     status (`PATCH`): archive it and create another. Pre-filled questions take their `key` from their kind
+         *     (`email`, `full_name`, `phone_number`, …). TikTok's instant forms are made in its own tools only.
          *
-         *     Errors: 400 `validation_failed` (also a `CUSTOM` question without `key` or `label`, or keys that
-         *     repeat); 404 `not_found` (no such account); 409 `account_not_connected`, `idempotency_key_in_use`;
-         *     422 `account_platform_unsupported`, `idempotency_key_reused`; 502 `platform_error` (for example a
-         *     form name the page uses already, or terms of the lead ads not accepted for the page).
+         *     Errors: 400 `validation_failed` (also a `CUSTOM` question without `key` or `label`, a `label` or `options`
+         *     on another kind, keys that repeat, a `thankYouPage` button without its `websiteUrl` or `phoneNumber`, or
+         *     both `thankYouPage` and `followUpActionUrl`); 404 `not_found` (no such account); 409 `account_not_connected`,
+         *     `idempotency_key_in_use`; 422 `account_platform_unsupported`, `permission_missing`, `idempotency_key_reused`;
+         *     429 `platform_rate_limited`; 502 `platform_error` (for example a form name the page uses already, or terms
+         *     of the lead ads not accepted for the page).
          */
         post: operations["createLeadForm"];
         delete?: never;
@@ -2642,22 +2651,25 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
                 /**
-                 * @description The platform's id of the lead form.
-                 * @example 1203948576612345
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
                  */
-                formId: string;
+                id: components["parameters"]["LeadsAccountIdPath"];
+                /** @description The platform's id of the lead form (a TikTok form's `page_id`). */
+                formId: components["parameters"]["LeadFormIdPath"];
             };
             cookie?: never;
         };
         /**
          * Get a lead form
-         * @description Returns one lead form of the page, read from the platform, with its questions and lead count.
+         * @description Returns one lead form of the page (or instant form of the advertiser), read from the platform, with its
+         *     questions and lead count.
          *
-         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account, or the page has no such form); 409
-         *     `account_not_connected`; 422 `account_platform_unsupported`; 502 `platform_error`.
+         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account, or it has no such form); 409
+         *     `account_not_connected`; 422 `account_platform_unsupported`, `permission_missing`; 429
+         *     `platform_rate_limited`; 502 `platform_error`.
          */
         get: operations["getLeadForm"];
         put?: never;
@@ -2665,7 +2677,17 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Archive a lead form, or bring it back
+         * @description Sets the form's status on the platform: `archived` keeps it with its leads and lets no new ad use it;
+         *     `active` brings it back. Setting the status it has already changes nothing. TikTok's instant forms are
+         *     archived in its own tools only.
+         *
+         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account, or no such form); 409
+         *     `account_not_connected`; 422 `account_platform_unsupported`, `permission_missing`; 429
+         *     `platform_rate_limited`; 502 `platform_error`.
+         */
+        patch: operations["updateLeadForm"];
         trace?: never;
     };
     "/accounts/{id}/lead-forms/{formId}/test-webhook": {
@@ -2673,30 +2695,39 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
                 /**
-                 * @description The platform's id of the lead form.
-                 * @example 1203948576612345
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
                  */
-                formId: string;
+                id: components["parameters"]["LeadsAccountIdPath"];
+                /** @description The platform's id of the lead form (a TikTok form's `page_id`). */
+                formId: components["parameters"]["LeadFormIdPath"];
             };
             cookie?: never;
         };
         get?: never;
         put?: never;
         /**
-         * Simulate a lead
-         * @description The lead simulator: makes a test lead for the form with realistic, made-up answers to each of its
-         *     questions (or the `fields` given), stores it like a real one (`isTest: true`, state `new`) and emits
-         *     `lead.received` to your webhooks, so you can try your integration without submitting the form. It
-         *     answers 202 with the lead: the event is delivered afterwards. Nothing is sent to the platform except
-         *     reading the form's questions. At most 10 test leads per form per minute.
+         * Make a test lead
+         * @description `mode: simulated` (the default) is the lead simulator: makes a test lead for the form with realistic,
+         *     made-up answers to each of its questions in the form's language and country (names, emails on reserved
+         *     `example` domains, phone numbers valid for the country, postcodes, answers to custom questions; or the
+         *     `fields` given), stores it like a real one (`isTest: true`, state `new`) and emits `lead.received` to your
+         *     webhooks, so you can try your integration without submitting the form. Nothing is sent to the platform
+         *     except reading the form's questions. It answers 202 with the lead: the event is delivered afterwards.
          *
-         *     Errors: 400 `validation_failed` (also a `fields` key the form does not have); 404 `not_found` (no
-         *     such account, or the page has no such form); 409 `account_not_connected`, `idempotency_key_in_use`;
-         *     422 `account_platform_unsupported`, `idempotency_key_reused`; 429 `rate_limited`; 502
-         *     `platform_error`.
+         *     `mode: platform` asks the platform to make its own test lead on the form (one per form at a time), which it
+         *     announces by its webhook as it would a real one: the answer is the lead as announced (`retrieval.status:
+         *     pending`), and `lead.received` follows once the service has read it. Delete it (`DELETE
+         *     /accounts/{id}/leads/{leadId}`) to make another.
+         *
+         *     At most 10 test leads per form per minute.
+         *
+         *     Errors: 400 `validation_failed` (also a `fields` key the form does not have); 404 `not_found` (no such
+         *     account, or no such form); 409 `account_not_connected`, `idempotency_key_in_use`; 422
+         *     `account_platform_unsupported`, `permission_missing`, `idempotency_key_reused`; 429 `rate_limited`,
+         *     `platform_rate_limited`; 502 `platform_error` (also the form's platform test lead exists already).
          */
         post: operations["testLeadFormWebhook"];
         delete?: never;
@@ -2710,18 +2741,24 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
             };
             cookie?: never;
         };
         /**
          * List leads
-         * @description Lists the leads collected by the page's forms, newest first, from the service's store (every lead the
-         *     platform announced since the account was connected, and test leads). `formId` narrows to one form;
-         *     `from` and `to` to a time range of `createdAt`.
+         * @description Lists the leads collected by the account's forms, newest first, from the service's store: every lead the
+         *     platform announced since the account was connected, those of the 90 days before (backfilled when it was
+         *     connected, and by `POST …/leads/backfill`), and test leads, until the retention period ends. Leads whose
+         *     answers the platform refused so far are listed too (`retrieval.status: unretrieved`, no `fields`).
          *
-         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account); 422 `account_platform_unsupported`.
+         *     Errors: 400 `validation_failed`, `invalid_cursor`; 404 `not_found` (no such account); 422
+         *     `account_platform_unsupported`.
          */
         get: operations["listLeads"];
         put?: never;
@@ -2732,13 +2769,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/{id}/leads/backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the last 90 days of leads again
+         * @description Reads from the platform every lead of the account's forms created in the last 90 days (the platform keeps
+         *     leads no longer) and stores those the service does not have, each emitted as `lead.received`; leads it has
+         *     already are left as they are. The service does this on its own when an account is connected; do it again
+         *     after fixing what kept leads from it (the page's Leads Access Manager, a permission). It answers 202 once
+         *     the forms are listed; the leads are read afterwards.
+         *
+         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account); 409 `account_not_connected`; 422
+         *     `account_platform_unsupported`, `permission_missing`; 429 `platform_rate_limited`; 502 `platform_error`.
+         */
+        post: operations["backfillLeads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/accounts/{id}/leads/{leadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
+                /** @description Identifier of the lead (`lead_…`). */
+                leadId: components["parameters"]["LeadIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a lead
+         * @description Forgets a lead: its answers, its state and its history are deleted from the service's store (a person's
+         *     request to erase their data). A platform's own test lead is deleted on the platform too, so the form can
+         *     have another. Other leads stay on the platform until it drops them (90 days). Leads are also forgotten on
+         *     their own once older than the instance's retention period (`LEADS_RETENTION_DAYS`).
+         *
+         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account, or no such lead of it); 409
+         *     `account_not_connected` (a platform test lead only); 502 `platform_error`.
+         */
+        delete: operations["deleteLead"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/accounts/{id}/lead-states": {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
             };
             cookie?: never;
         };
@@ -2747,7 +2857,8 @@ export interface paths {
          * @description Lists the pipeline state of the account's leads (one per lead; `new` until first changed), most recently
          *     updated first. Filter by `state` to build a board column, or by `formId`.
          *
-         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account); 422 `account_platform_unsupported`.
+         *     Errors: 400 `validation_failed`, `invalid_cursor`; 404 `not_found` (no such account); 422
+         *     `account_platform_unsupported`.
          */
         get: operations["listLeadStates"];
         put?: never;
@@ -2763,17 +2874,25 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
                 /**
-                 * @description Identifier of the lead (`lead_…`).
-                 * @example lead_01jd4c3d4e5f6g7h8j9k0m1n2p
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
                  */
-                leadId: string;
+                id: components["parameters"]["LeadsAccountIdPath"];
+                /** @description Identifier of the lead (`lead_…`). */
+                leadId: components["parameters"]["LeadIdPath"];
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a lead's state and its history
+         * @description A lead's state, note and assignee, with every change made to them (who, when), newest first, and its
+         *     version in the `ETag` header for `If-Match` on a change.
+         *
+         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account, or no such lead of it).
+         */
+        get: operations["getLeadState"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2781,10 +2900,14 @@ export interface paths {
         head?: never;
         /**
          * Update a lead's state
-         * @description Moves a lead in your pipeline (`state`) and sets its `note` and `assignee`. Any state may follow any
-         *     other. Only stored by the service: nothing is sent to the platform, and no event is emitted.
+         * @description Moves a lead in your pipeline (`state`) and sets its `note` and `assignee`; the change is kept in the lead's
+         *     history with who made it and when. Any state may follow any other. With `If-Match` (the `ETag` last read)
+         *     the change is made only if nobody changed the lead since: two people moving the same lead never overwrite
+         *     each other silently. A change that changes nothing makes no new version. Only stored by the service:
+         *     nothing is sent to the platform, and no event is emitted.
          *
-         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account, or no such lead of it).
+         *     Errors: 400 `validation_failed`; 404 `not_found` (no such account, or no such lead of it); 412
+         *     `lead_state_changed`.
          */
         patch: operations["updateLeadState"];
         trace?: never;
@@ -4645,6 +4768,7 @@ export interface components {
          *     | `plan_unavailable` | 422 | The plan is not sold at this interval on this instance (no price configured for it). |
          *     | `invoice_not_cancellable` | 409 | The invoice cannot be cancelled: it is a draft, void or uncollectible already, or a cancellation of it is under way or done. |
          *     | `calendar_event_changed` | 409 | The calendar event changed on its platform since the version named in `If-Match` (another person or app edited it); nothing was changed. Read it again and reapply the change. |
+         *     | `lead_state_changed` | 412 | The lead's state, note or assignee changed since the version named in `If-Match` (someone else moved it); nothing was changed. Read it again and decide. |
          *     | `ai_task_finished` | 409 | The AI task succeeded or failed already; only a queued or running task can be cancelled. |
          *     | `comment_action_refused` | 422 | The platform does not allow this on this comment (hiding the account's own comment, deleting another person's reply on social_threads); `detail` says why |
          *     | `recipient_blocked` | 422 | The recipient blocked the account or has not started a conversation with it (a bot nobody wrote to first), so the platform refuses to deliver to them. |
@@ -4659,7 +4783,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -11519,6 +11643,15 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
         };
+        /**
+         * @description The kind of question. Every kind but `CUSTOM`, `DATE_TIME` (an appointment request) and `STORE_LOOKUP` (the
+         *     nearest of the page's locations) is pre-filled from the person's profile. `CUSTOM` is a question of your own:
+         *     free text, or multiple choice when it has `options`. Meta's own names differ for some (`DOB`,
+         *     `MARITIAL_STATUS`); the service maps them.
+         * @example EMAIL
+         * @enum {string}
+         */
+        LeadFormQuestionType: "EMAIL" | "FULL_NAME" | "FIRST_NAME" | "LAST_NAME" | "PHONE" | "WORK_EMAIL" | "WORK_PHONE_NUMBER" | "COMPANY_NAME" | "JOB_TITLE" | "STREET_ADDRESS" | "CITY" | "STATE" | "PROVINCE" | "ZIP" | "POST_CODE" | "COUNTRY" | "DATE_OF_BIRTH" | "GENDER" | "MARITAL_STATUS" | "RELATIONSHIP_STATUS" | "MILITARY_STATUS" | "DATE_TIME" | "STORE_LOOKUP" | "CUSTOM";
         /** @description One choice of a multiple-choice `CUSTOM` question. */
         LeadFormQuestionOption: {
             /**
@@ -11535,17 +11668,19 @@ export interface components {
         /** @description One question of a lead form. */
         LeadFormQuestion: {
             /**
-             * @description The kind of question, as the platform names it. Every kind but `CUSTOM` is pre-filled from the person's
-             *     profile: `EMAIL`, `FULL_NAME`, `FIRST_NAME`, `LAST_NAME`, `PHONE`, `WORK_EMAIL`, `WORK_PHONE_NUMBER`,
-             *     `COMPANY_NAME`, `JOB_TITLE`, `STREET_ADDRESS`, `CITY`, `STATE`, `ZIP`, `COUNTRY`, `DATE_OF_BIRTH`,
-             *     `GENDER`. `CUSTOM` is a question of your own: free text, or multiple choice when it has `options`.
+             * @description The kind of question (`LeadFormQuestionType`), or `OTHER` for a kind the service does not know yet (a form
+             *     made in the platform's tools): `platformType` names it, and its answers still arrive under `key`.
              * @example EMAIL
-             * @enum {string}
              */
-            type: "EMAIL" | "FULL_NAME" | "FIRST_NAME" | "LAST_NAME" | "PHONE" | "WORK_EMAIL" | "WORK_PHONE_NUMBER" | "COMPANY_NAME" | "JOB_TITLE" | "STREET_ADDRESS" | "CITY" | "STATE" | "ZIP" | "COUNTRY" | "DATE_OF_BIRTH" | "GENDER" | "CUSTOM";
+            type: components["schemas"]["LeadFormQuestionType"] | "OTHER";
+            /**
+             * @description The kind as the platform names it (`DOB`, `EMAIL`, `APPOINTMENT_REQUEST`, …).
+             * @example EMAIL
+             */
+            platformType: string;
             /**
              * @description The name of the answer in `Lead.fields`: the lower-case kind for pre-filled questions (`email`,
-             *     `full_name`, `phone_number`, …), your own key for `CUSTOM`.
+             *     `full_name`, `phone_number`, `zip_code`, `date_of_birth`, …), your own key for `CUSTOM`.
              * @example email
              */
             key: string;
@@ -11571,9 +11706,59 @@ export interface components {
              */
             linkText: string | null;
         };
+        /** @description The screen shown once the form is sent, and where its button leads. */
+        LeadFormThankYouPage: {
+            /**
+             * @example Thanks
+             * @example we will call you
+             */
+            title: string;
+            /** @example Our wholesale team answers within one working day. */
+            body: string;
+            /**
+             * @description What the button does; `VIEW_WEBSITE` and `DOWNLOAD` need `websiteUrl`, `CALL_BUSINESS` needs `phoneNumber`.
+             * @example VIEW_WEBSITE
+             * @enum {string}
+             */
+            buttonType: "VIEW_WEBSITE" | "CALL_BUSINESS" | "DOWNLOAD" | "NONE";
+            /**
+             * @description The button's text; absent or `null`, the platform's default wording.
+             * @example See our blends
+             */
+            buttonText?: string | null;
+            /**
+             * Format: uri
+             * @example https://acme.example/wholesale
+             */
+            websiteUrl?: string | null;
+            /**
+             * @description E.164.
+             * @example +4930123456
+             */
+            phoneNumber?: string | null;
+        };
+        /** @description The intro screen before the questions. */
+        LeadFormContextCard: {
+            /** @example Coffee for your café */
+            title: string;
+            /**
+             * @description One paragraph, or a bulleted list of the `content` lines.
+             * @default PARAGRAPH
+             * @example LIST
+             * @enum {string}
+             */
+            style: "PARAGRAPH" | "LIST";
+            /**
+             * @example [
+             *       "Roasted weekly in Berlin",
+             *       "Free samples for cafés"
+             *     ]
+             */
+            content: string[];
+        };
         /**
-         * @description A lead form (instant form) of a `social_network` page. Lead forms live on the platform: `formId` is the
-         *     platform's own id, always used together with the account.
+         * @description A lead form (instant form) of a `social_network` page or of a `short_video_ads` advertiser. Lead forms live on
+         *     the platform: `formId` is the platform's own id, always used together with the account.
          */
         LeadForm: {
             /**
@@ -11582,10 +11767,11 @@ export interface components {
              */
             formId: string;
             /**
-             * @description The connected page the form belongs to.
+             * @description The connected page (`acc_…`) or TikTok ad account (`adacc_…`) the form belongs to.
              * @example acc_01jd3z2k4m6p8r0t2v4x6z8b0c
              */
             accountId: string;
+            platform: components["schemas"]["Platform"];
             /**
              * @description The form's name, as shown to the page's admins.
              * @example Wholesale enquiries
@@ -11611,8 +11797,12 @@ export interface components {
              * @example https://acme.example/wholesale
              */
             followUpActionUrl: string | null;
+            /** @description The screen after sending; `null` when the form has none (or the platform does not say). */
+            thankYouPage: components["schemas"]["LeadFormThankYouPage"] | null;
+            /** @description The intro screen; `null` when the form has none. */
+            contextCard: components["schemas"]["LeadFormContextCard"] | null;
             /**
-             * @description How many leads the form has collected, as the platform counts them (test leads included).
+             * @description How many leads the form has collected, as the platform counts them (test leads included; `0` where the platform does not count).
              * @example 37
              */
             leadsCount: number;
@@ -11631,15 +11821,7 @@ export interface components {
         };
         /** @description One question of a new lead form. `CUSTOM` questions need `key` and `label`. */
         LeadFormQuestionCreate: {
-            /**
-             * @description The kind of question, as the platform names it. Every kind but `CUSTOM` is pre-filled from the person's
-             *     profile: `EMAIL`, `FULL_NAME`, `FIRST_NAME`, `LAST_NAME`, `PHONE`, `WORK_EMAIL`, `WORK_PHONE_NUMBER`,
-             *     `COMPANY_NAME`, `JOB_TITLE`, `STREET_ADDRESS`, `CITY`, `STATE`, `ZIP`, `COUNTRY`, `DATE_OF_BIRTH`,
-             *     `GENDER`. `CUSTOM` is a question of your own: free text, or multiple choice when it has `options`.
-             * @example CUSTOM
-             * @enum {string}
-             */
-            type: "EMAIL" | "FULL_NAME" | "FIRST_NAME" | "LAST_NAME" | "PHONE" | "WORK_EMAIL" | "WORK_PHONE_NUMBER" | "COMPANY_NAME" | "JOB_TITLE" | "STREET_ADDRESS" | "CITY" | "STATE" | "ZIP" | "COUNTRY" | "DATE_OF_BIRTH" | "GENDER" | "CUSTOM";
+            type: components["schemas"]["LeadFormQuestionType"];
             /**
              * @description The name of the answer in `Lead.fields`; required for `CUSTOM`, ignored otherwise.
              * @example interest
@@ -11718,13 +11900,29 @@ export interface components {
             };
             /**
              * Format: uri
-             * @description Where the thank-you screen's button leads.
+             * @description Where the thank-you screen's button leads (the older form of `thankYouPage`; give one or the other).
              * @example https://acme.example/wholesale
              */
             followUpActionUrl?: string;
+            thankYouPage?: components["schemas"]["LeadFormThankYouPage"];
+            contextCard?: components["schemas"]["LeadFormContextCard"];
         };
         /**
-         * @description Options of a simulated lead. Every member is optional: an empty object makes a lead with realistic,
+         * @description The form's status to set; nothing else of a form can change once it is made (the platform's rule).
+         * @example {
+         *       "status": "archived"
+         *     }
+         */
+        LeadFormUpdate: {
+            /**
+             * @description `archived`: kept with its leads, usable by no new ad; `active` brings an archived form back.
+             * @example archived
+             * @enum {string}
+             */
+            status: "active" | "archived";
+        };
+        /**
+         * @description Options of a test lead. Every member is optional: an empty object makes a simulated lead with realistic,
          *     made-up answers to every question of the form.
          * @example {
          *       "fields": {
@@ -11735,6 +11933,16 @@ export interface components {
          *     }
          */
         LeadTestCreate: {
+            /**
+             * @description `simulated`: the service makes the lead itself and emits `lead.received`; nothing is sent to the platform.
+             *     `platform`: the platform makes its own test lead on the form and announces it by its webhook, as it
+             *     would a real one: an end-to-end check of the page's webhook path. A form has one platform test lead at a
+             *     time: delete it (`DELETE /accounts/{id}/leads/{leadId}`) to make another.
+             * @default simulated
+             * @example simulated
+             * @enum {string}
+             */
+            mode: "simulated" | "platform";
             /**
              * @description Answers to use instead of made-up ones, by question key; keys the form does not have answer 400.
              * @example {
@@ -11754,9 +11962,38 @@ export interface components {
             isOrganic: boolean;
         };
         /**
-         * @description One lead: the answers a person submitted in a lead form. Leads are stored by the service when the platform
-         *     announces them (and `lead.received` is emitted), so they stay readable after the platform's 90-day
-         *     retention.
+         * @description Whether the service has the lead's answers from the platform. `pending`: announced, being read. `retrieved`:
+         *     read (`lead.received` was emitted). `unretrieved`: the platform refused to give it (the page's Leads Access
+         *     Manager leaves the app out, a permission is missing): kept with the platform's reason and tried again, and the
+         *     account's health says what to fix; `lead.received` is emitted once it is read.
+         */
+        LeadRetrieval: {
+            /**
+             * @example retrieved
+             * @enum {string}
+             */
+            status: "pending" | "retrieved" | "unretrieved";
+            /**
+             * @description Why the last attempt failed, in the platform's words; `null` otherwise.
+             * @example null
+             */
+            reason: string | null;
+            /**
+             * @description Reads tried so far.
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When it is tried again; `null` once retrieved.
+             * @example null
+             */
+            nextAttemptAt: string | null;
+        };
+        /**
+         * @description One lead: the answers a person submitted in a lead form. The service stores a lead as soon as the platform
+         *     announces it, then reads its answers from the platform (`retrieval`) and emits `lead.received`, so it stays
+         *     readable after the platform's 90-day retention, and none is lost while the platform refuses to give it.
          */
         Lead: {
             /**
@@ -11770,7 +12007,7 @@ export interface components {
              */
             platformLeadId: string;
             /**
-             * @description The connected page whose form collected the lead.
+             * @description The connected page (or TikTok ad account) whose form collected the lead.
              * @example acc_01jd3z2k4m6p8r0t2v4x6z8b0c
              */
             accountId: string;
@@ -11786,6 +12023,11 @@ export interface components {
              */
             formId: string;
             /**
+             * @description The form's name when the lead was read; `null` until it is.
+             * @example Wholesale enquiries
+             */
+            formName: string | null;
+            /**
              * @description The platform id of the ad the lead came from; `null` for organic leads.
              * @example 120210000000000101
              */
@@ -11800,6 +12042,12 @@ export interface components {
              * @example 120210000000000099
              */
             campaignId: string | null;
+            /**
+             * @description Where the person saw the form, as the platform says (`facebook`, `instagram`, `messenger`, `audience_network`,
+             *     `tiktok`, …); `null` where it does not say.
+             * @example instagram
+             */
+            sourcePlatform: string | null;
             /**
              * @description The answers, by question key (`email`, `full_name`, `phone_number`, or a `CUSTOM` key); each holds the
              *     values given (one, or several for a multiple-choice question), as strings.
@@ -11824,13 +12072,21 @@ export interface components {
              */
             isOrganic: boolean;
             /**
-             * @description `true` for a lead made by the lead simulator (`POST …/lead-forms/{formId}/test-webhook`).
+             * @description `true` for a test lead: made by the lead simulator (`POST …/lead-forms/{formId}/test-webhook`), or a
+             *     platform's own test lead.
              * @example false
              */
             isTest: boolean;
             /**
+             * @description Where the lead stands in your pipeline (`LeadState`).
+             * @example new
+             * @enum {string}
+             */
+            state: "new" | "contacted" | "qualified" | "won" | "lost" | "spam";
+            retrieval: components["schemas"]["LeadRetrieval"];
+            /**
              * Format: date-time
-             * @description When the person submitted the form.
+             * @description When the person submitted the form (when the platform announced it, until its answers are read).
              * @example 2026-11-23T09:41:07Z
              */
             createdAt: string;
@@ -11840,6 +12096,20 @@ export interface components {
             data: components["schemas"]["Lead"][];
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
+        };
+        /** @description A backfill of the account's leads, started. */
+        LeadBackfill: {
+            /**
+             * Format: date-time
+             * @description Leads created since this time are read (90 days back: the platform keeps leads no longer).
+             * @example 2026-08-28T10:00:00Z
+             */
+            since: string;
+            /**
+             * @description How many lead forms are read.
+             * @example 3
+             */
+            forms: number;
         };
         /**
          * @description Where a lead stands in the owner's own pipeline. Every lead has one: `new`, with no note and no assignee,
@@ -11852,7 +12122,7 @@ export interface components {
              */
             leadId: string;
             /**
-             * @description The connected page the lead came from.
+             * @description The connected page (or TikTok ad account) the lead came from.
              * @example acc_01jd3z2k4m6p8r0t2v4x6z8b0c
              */
             accountId: string;
@@ -11879,6 +12149,16 @@ export interface components {
              */
             assignee: string | null;
             /**
+             * @description Counts the changes (`0` until the first); the `ETag` is it, quoted, for `If-Match`.
+             * @example 3
+             */
+            version: number;
+            /**
+             * @description Who made the last change, the API key (`key_…`) or the owner signed in (`own_…`); `null` until the first.
+             * @example key_01jd3z9c4v6b8n0m2q4s6u8w0y
+             */
+            updatedBy: string | null;
+            /**
              * Format: date-time
              * @description When the state, note or assignee last changed; the lead's `createdAt` until then.
              * @example 2026-11-24T08:12:00Z
@@ -11890,6 +12170,38 @@ export interface components {
             data: components["schemas"]["LeadState"][];
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
+        };
+        /** @description One change of a lead's state, note or assignee, as it was made. */
+        LeadStateChange: {
+            /**
+             * @description The version this change made.
+             * @example 3
+             */
+            version: number;
+            /**
+             * @example contacted
+             * @enum {string}
+             */
+            state: "new" | "contacted" | "qualified" | "won" | "lost" | "spam";
+            /** @example Called on Monday; wants samples of the Ethiopia blend. */
+            note: string | null;
+            /** @example jonas@acme.example */
+            assignee: string | null;
+            /**
+             * @description The API key (`key_…`) or the owner signed in (`own_…`) that made it.
+             * @example key_01jd3z9c4v6b8n0m2q4s6u8w0y
+             */
+            changedBy: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-24T08:12:00Z
+             */
+            changedAt: string;
+        };
+        /** @description A lead's state, with every change made to it, newest first. */
+        LeadStateDetail: components["schemas"]["LeadState"] & {
+            /** @description The changes, newest first (the latest 100). */
+            history: components["schemas"]["LeadStateChange"][];
         };
         /**
          * @description Members to change; those left out keep their value.
@@ -14393,7 +14705,7 @@ export interface components {
              */
             platformLeadId: string;
             /**
-             * @description The connected account (a page) that owns the form.
+             * @description The connected account (a page, or a TikTok ad account) that owns the form.
              * @example acc_01jd3z2k4m6p8r0t2v4x6z8b0c
              */
             accountId: string;
@@ -15563,6 +15875,53 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The account must be reconnected first (`account_not_connected`), or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
+        LeadsNotConnected: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://socialgate.dev/problems/account_not_connected",
+                 *       "title": "The account is not connected",
+                 *       "status": 409,
+                 *       "detail": "The account needs reconnection; its access token expired.",
+                 *       "code": "account_not_connected",
+                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The account has no lead forms: only `social_network` pages and `short_video_ads` ad accounts do, and TikTok's forms are made and archived in its own tools only (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). Or, on a POST, the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+        LeadsUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Someone changed the lead's state, note or assignee since the version named in `If-Match` (`lead_state_changed`): nothing was changed. Read it again (its history says who changed what) and decide. */
+        LeadStateChanged: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://socialgate.dev/problems/lead_state_changed",
+                 *       "title": "The lead's state changed since that version",
+                 *       "status": 412,
+                 *       "detail": "Lead lead_01jd4c3d4e5f6g7h8j9k0m1n2p is at version \"4\" now, not \"3\"; nothing was changed. Read it again and decide.",
+                 *       "code": "lead_state_changed",
+                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request names no pass of this pass type, or its `Authorization: ApplePass <authenticationToken>` header is missing or is not the pass's token (`wallet_pass_auth_failed`). */
         WalletPassAuthFailed: {
             headers: {
@@ -15675,6 +16034,22 @@ export interface components {
          */
         AdUpdatedSinceQuery: string;
         /**
+         * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+         *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+         *     leads are addressed by the ad account; the paths stay those of accounts.
+         */
+        LeadsAccountIdPath: string;
+        /** @description The platform's id of the lead form (a TikTok form's `page_id`). */
+        LeadFormIdPath: string;
+        /** @description Identifier of the lead (`lead_…`). */
+        LeadIdPath: string;
+        /**
+         * @description The lead state's `ETag` as last read (its `version`, quoted): the change is made only if nobody changed the
+         *     lead's state, note or assignee since. Otherwise the answer is 412 `lead_state_changed` and nothing is changed;
+         *     read it again and decide. Without it, the change is made whatever the version.
+         */
+        LeadStateIfMatch: string;
+        /**
          * @description The identifier the device's wallet gives itself.
          * @example 6b2c7e0b5f3a4e1d9c8b7a6f5e4d3c2b
          */
@@ -15764,6 +16139,8 @@ export interface components {
         RateLimitRemaining: number;
         /** @description Seconds until the current window ends. */
         RateLimitReset: number;
+        /** @description The lead state's version (`"<version>"`), for `If-Match` on a later change. */
+        LeadStateETag: string;
         /** @description The event's version (its `etag`), for `If-Match` on a later change. */
         CalendarEventETag: string;
     };
@@ -24302,8 +24679,12 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
             };
             cookie?: never;
         };
@@ -24315,56 +24696,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "formId": "1203948576612345",
-                     *           "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
-                     *           "name": "Wholesale enquiries",
-                     *           "status": "active",
-                     *           "locale": "en_US",
-                     *           "questions": [
-                     *             {
-                     *               "type": "FULL_NAME",
-                     *               "key": "full_name",
-                     *               "label": null,
-                     *               "options": []
-                     *             },
-                     *             {
-                     *               "type": "EMAIL",
-                     *               "key": "email",
-                     *               "label": null,
-                     *               "options": []
-                     *             },
-                     *             {
-                     *               "type": "CUSTOM",
-                     *               "key": "interest",
-                     *               "label": "What are you interested in?",
-                     *               "options": [
-                     *                 {
-                     *                   "key": "wholesale",
-                     *                   "value": "Wholesale for my café"
-                     *                 },
-                     *                 {
-                     *                   "key": "office",
-                     *                   "value": "Coffee for my office"
-                     *                 }
-                     *               ]
-                     *             }
-                     *           ],
-                     *           "privacyPolicy": {
-                     *             "url": "https://acme.example/privacy",
-                     *             "linkText": "Acme privacy policy"
-                     *           },
-                     *           "followUpActionUrl": "https://acme.example/wholesale",
-                     *           "leadsCount": 37,
-                     *           "createdAt": "2026-10-02T12:00:00Z"
-                     *         }
-                     *       ],
-                     *       "nextCursor": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadFormList"];
                 };
             };
@@ -24372,36 +24703,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The account must be reconnected first (`account_not_connected`). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_not_connected",
-                     *       "title": "The account is not connected",
-                     *       "status": 409,
-                     *       "detail": "The account needs reconnection; its access token expired.",
-                     *       "code": "account_not_connected",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["LeadsNotConnected"];
+            422: components["responses"]["LeadsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -24420,8 +24724,12 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
             };
             cookie?: never;
         };
@@ -24458,7 +24766,12 @@ export interface operations {
                  *         "url": "https://acme.example/privacy",
                  *         "linkText": "Acme privacy policy"
                  *       },
-                 *       "followUpActionUrl": "https://acme.example/wholesale"
+                 *       "thankYouPage": {
+                 *         "title": "Thanks, we will call you",
+                 *         "body": "Our wholesale team answers within one working day.",
+                 *         "buttonType": "VIEW_WEBSITE",
+                 *         "websiteUrl": "https://acme.example/wholesale"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["LeadFormCreate"];
@@ -24471,51 +24784,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "formId": "1203948576612345",
-                     *       "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
-                     *       "name": "Wholesale enquiries",
-                     *       "status": "active",
-                     *       "locale": "en_US",
-                     *       "questions": [
-                     *         {
-                     *           "type": "FULL_NAME",
-                     *           "key": "full_name",
-                     *           "label": null,
-                     *           "options": []
-                     *         },
-                     *         {
-                     *           "type": "EMAIL",
-                     *           "key": "email",
-                     *           "label": null,
-                     *           "options": []
-                     *         },
-                     *         {
-                     *           "type": "CUSTOM",
-                     *           "key": "interest",
-                     *           "label": "What are you interested in?",
-                     *           "options": [
-                     *             {
-                     *               "key": "wholesale",
-                     *               "value": "Wholesale for my café"
-                     *             },
-                     *             {
-                     *               "key": "office",
-                     *               "value": "Coffee for my office"
-                     *             }
-                     *           ]
-                     *         }
-                     *       ],
-                     *       "privacyPolicy": {
-                     *         "url": "https://acme.example/privacy",
-                     *         "linkText": "Acme privacy policy"
-                     *       },
-                     *       "followUpActionUrl": "https://acme.example/wholesale",
-                     *       "leadsCount": 0,
-                     *       "createdAt": "2026-11-22T12:00:00Z"
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadForm"];
                 };
             };
@@ -24523,37 +24791,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The account must be reconnected first (`account_not_connected`), or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_not_connected",
-                     *       "title": "The account is not connected",
-                     *       "status": 409,
-                     *       "detail": "The account needs reconnection; its access token expired.",
-                     *       "code": "account_not_connected",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["LeadsNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account is not a `social_network` page (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["LeadsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -24562,13 +24803,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
                 /**
-                 * @description The platform's id of the lead form.
-                 * @example 1203948576612345
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
                  */
-                formId: string;
+                id: components["parameters"]["LeadsAccountIdPath"];
+                /** @description The platform's id of the lead form (a TikTok form's `page_id`). */
+                formId: components["parameters"]["LeadFormIdPath"];
             };
             cookie?: never;
         };
@@ -24580,51 +24822,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "formId": "1203948576612345",
-                     *       "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
-                     *       "name": "Wholesale enquiries",
-                     *       "status": "active",
-                     *       "locale": "en_US",
-                     *       "questions": [
-                     *         {
-                     *           "type": "FULL_NAME",
-                     *           "key": "full_name",
-                     *           "label": null,
-                     *           "options": []
-                     *         },
-                     *         {
-                     *           "type": "EMAIL",
-                     *           "key": "email",
-                     *           "label": null,
-                     *           "options": []
-                     *         },
-                     *         {
-                     *           "type": "CUSTOM",
-                     *           "key": "interest",
-                     *           "label": "What are you interested in?",
-                     *           "options": [
-                     *             {
-                     *               "key": "wholesale",
-                     *               "value": "Wholesale for my café"
-                     *             },
-                     *             {
-                     *               "key": "office",
-                     *               "value": "Coffee for my office"
-                     *             }
-                     *           ]
-                     *         }
-                     *       ],
-                     *       "privacyPolicy": {
-                     *         "url": "https://acme.example/privacy",
-                     *         "linkText": "Acme privacy policy"
-                     *       },
-                     *       "followUpActionUrl": "https://acme.example/wholesale",
-                     *       "leadsCount": 37,
-                     *       "createdAt": "2026-10-02T12:00:00Z"
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadForm"];
                 };
             };
@@ -24632,36 +24829,56 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The account must be reconnected first (`account_not_connected`). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_not_connected",
-                     *       "title": "The account is not connected",
-                     *       "status": 409,
-                     *       "detail": "The account needs reconnection; its access token expired.",
-                     *       "code": "account_not_connected",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["LeadsNotConnected"];
+            422: components["responses"]["LeadsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    updateLeadForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
+                /** @description The platform's id of the lead form (a TikTok form's `page_id`). */
+                formId: components["parameters"]["LeadFormIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "archived"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LeadFormUpdate"];
+            };
+        };
+        responses: {
+            /** @description The form as it now is. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeadForm"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LeadsNotConnected"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["LeadsUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -24680,13 +24897,14 @@ export interface operations {
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
                 /**
-                 * @description The platform's id of the lead form.
-                 * @example 1203948576612345
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
                  */
-                formId: string;
+                id: components["parameters"]["LeadsAccountIdPath"];
+                /** @description The platform's id of the lead form (a TikTok form's `page_id`). */
+                formId: components["parameters"]["LeadFormIdPath"];
             };
             cookie?: never;
         };
@@ -24711,33 +24929,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "lead_01jd4c9x8w7v6t5s4r3q2p1n0m",
-                     *       "platformLeadId": "test_905512348812094",
-                     *       "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
-                     *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
-                     *       "platform": "social_network",
-                     *       "formId": "1203948576612345",
-                     *       "adId": "120210000000000101",
-                     *       "adsetId": "120210000000000100",
-                     *       "campaignId": "120210000000000099",
-                     *       "fields": {
-                     *         "full_name": [
-                     *           "Jonas Becker"
-                     *         ],
-                     *         "email": [
-                     *           "test.lead@acme.example"
-                     *         ],
-                     *         "interest": [
-                     *           "office"
-                     *         ]
-                     *       },
-                     *       "isOrganic": false,
-                     *       "isTest": true,
-                     *       "createdAt": "2026-11-24T10:00:00Z"
-                     *     }
-                     */
                     "application/json": components["schemas"]["Lead"];
                 };
             };
@@ -24745,37 +24936,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The account must be reconnected first (`account_not_connected`), or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_not_connected",
-                     *       "title": "The account is not connected",
-                     *       "status": 409,
-                     *       "detail": "The account needs reconnection; its access token expired.",
-                     *       "code": "account_not_connected",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            409: components["responses"]["LeadsNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The account is not a `social_network` page (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            422: components["responses"]["LeadsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -24806,11 +24970,25 @@ export interface operations {
                  * @example false
                  */
                 isTest?: boolean;
+                /**
+                 * @description Only leads in this pipeline state.
+                 * @example new
+                 */
+                state?: "new" | "contacted" | "qualified" | "won" | "lost" | "spam";
+                /**
+                 * @description Only leads whose answers are in this state (`unretrieved`: those the platform refuses to give).
+                 * @example unretrieved
+                 */
+                retrieval?: "pending" | "retrieved" | "unretrieved";
             };
             header?: never;
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
             };
             cookie?: never;
         };
@@ -24822,38 +25000,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "id": "lead_01jd4c3d4e5f6g7h8j9k0m1n2p",
-                     *           "platformLeadId": "905512348812093",
-                     *           "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
-                     *           "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
-                     *           "platform": "social_network",
-                     *           "formId": "1203948576612345",
-                     *           "adId": "120210000000000101",
-                     *           "adsetId": "120210000000000100",
-                     *           "campaignId": "120210000000000099",
-                     *           "fields": {
-                     *             "full_name": [
-                     *               "Lena Fischer"
-                     *             ],
-                     *             "email": [
-                     *               "lena@cafe-fischer.example"
-                     *             ],
-                     *             "interest": [
-                     *               "wholesale"
-                     *             ]
-                     *           },
-                     *           "isOrganic": false,
-                     *           "isTest": false,
-                     *           "createdAt": "2026-11-23T09:41:07Z"
-                     *         }
-                     *       ],
-                     *       "nextCursor": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadList"];
                 };
             };
@@ -24861,27 +25007,77 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). */
-            422: {
+            422: components["responses"]["AccountPlatformUnsupported"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    backfillLeads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The backfill started. */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "Lead forms exist on social_network pages only.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["LeadBackfill"];
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["LeadsNotConnected"];
+            422: components["responses"]["LeadsUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    deleteLead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
+                /** @description Identifier of the lead (`lead_…`). */
+                leadId: components["parameters"]["LeadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lead is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
         };
     };
     listLeadStates: {
@@ -24904,8 +25100,12 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
             };
             cookie?: never;
         };
@@ -24917,22 +25117,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "data": [
-                     *         {
-                     *           "leadId": "lead_01jd4c3d4e5f6g7h8j9k0m1n2p",
-                     *           "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
-                     *           "formId": "1203948576612345",
-                     *           "state": "contacted",
-                     *           "note": "Called on Monday; wants samples of the Ethiopia blend.",
-                     *           "assignee": "jonas@acme.example",
-                     *           "updatedAt": "2026-11-24T08:12:00Z"
-                     *         }
-                     *       ],
-                     *       "nextCursor": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadStateList"];
                 };
             };
@@ -24940,41 +25124,65 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The account is not a `social_network` page, the only platform with lead forms (`account_platform_unsupported`). */
-            422: {
+            422: components["responses"]["AccountPlatformUnsupported"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getLeadState: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
+                /** @description Identifier of the lead (`lead_…`). */
+                leadId: components["parameters"]["LeadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lead's state and its history. */
+            200: {
                 headers: {
+                    ETag: components["headers"]["LeadStateETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/account_platform_unsupported",
-                     *       "title": "Not supported on this platform",
-                     *       "status": 422,
-                     *       "detail": "Lead forms exist on social_network pages only.",
-                     *       "code": "account_platform_unsupported",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["LeadStateDetail"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     updateLeadState: {
         parameters: {
             query?: never;
-            header?: never;
-            path: {
-                /** @description Identifier of the connected account (`acc_…`). */
-                id: components["parameters"]["AccountIdPath"];
+            header?: {
                 /**
-                 * @description Identifier of the lead (`lead_…`).
-                 * @example lead_01jd4c3d4e5f6g7h8j9k0m1n2p
+                 * @description The lead state's `ETag` as last read (its `version`, quoted): the change is made only if nobody changed the
+                 *     lead's state, note or assignee since. Otherwise the answer is 412 `lead_state_changed` and nothing is changed;
+                 *     read it again and decide. Without it, the change is made whatever the version.
                  */
-                leadId: string;
+                "If-Match"?: components["parameters"]["LeadStateIfMatch"];
+            };
+            path: {
+                /**
+                 * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
+                 *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
+                 *     leads are addressed by the ad account; the paths stay those of accounts.
+                 */
+                id: components["parameters"]["LeadsAccountIdPath"];
+                /** @description Identifier of the lead (`lead_…`). */
+                leadId: components["parameters"]["LeadIdPath"];
             };
             cookie?: never;
         };
@@ -24994,20 +25202,10 @@ export interface operations {
             /** @description The lead's state as it now is. */
             200: {
                 headers: {
+                    ETag: components["headers"]["LeadStateETag"];
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "leadId": "lead_01jd4c3d4e5f6g7h8j9k0m1n2p",
-                     *       "accountId": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c",
-                     *       "formId": "1203948576612345",
-                     *       "state": "contacted",
-                     *       "note": "Called on Monday; wants samples of the Ethiopia blend.",
-                     *       "assignee": "jonas@acme.example",
-                     *       "updatedAt": "2026-11-24T08:12:00Z"
-                     *     }
-                     */
                     "application/json": components["schemas"]["LeadState"];
                 };
             };
@@ -25015,9 +25213,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["LeadStateChanged"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
-            501: components["responses"]["NotImplemented"];
         };
     };
     listWalletPrograms: {

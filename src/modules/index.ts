@@ -14,6 +14,7 @@ import { comments } from './comments/index.js';
 import { connect } from './connect/index.js';
 import { hooks } from './hooks/index.js';
 import { keys } from './keys/index.js';
+import { leads } from './leads/index.js';
 import { media } from './media/index.js';
 import { messaging } from './messaging/index.js';
 import { publishing } from './publishing/index.js';
@@ -41,6 +42,7 @@ export const areas = [
   analytics,
   wallet,
   ads,
+  leads,
 ] as const;
 
 type AnyOf = (typeof areas)[number];

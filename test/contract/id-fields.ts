@@ -39,8 +39,11 @@ interface Schema {
   default?: unknown;
 }
 
-/** Our ids' pattern (`^media_[0-9a-z]{26}$`), and the platforms' ids the contract also checks (`^act_[0-9]+$`). */
-const ID_PATTERN = /^\^([a-z]+)_/;
+/**
+ * Our ids' pattern (`^media_[0-9a-z]{26}$`), and the platforms' ids the contract also checks (`^act_[0-9]+$`); a
+ * member that takes ids of several kinds (`^(acc|adacc)_…`) is tried with the first.
+ */
+const ID_PATTERN = /^\^\(?([a-z]+)[_|]/;
 
 function resolved<T extends object>(document: Document, value: T | { $ref: string }): T {
   let current = value as T & { $ref?: string };

@@ -3,6 +3,7 @@ import type { TestApp } from '../support/app.js';
 import type { TestOwner } from '../support/owners.js';
 import { restrictedKey } from '../support/owners.js';
 import { ChatappCloudPeople, connectNumber } from '../support/sandbox/chatapp-cloud.js';
+import { LeadAdsPeople } from '../support/sandbox/lead-ads.js';
 import { SocialNetworkPeople, connectAdAccounts, connectPages, pendingConnection } from '../support/sandbox/social-network.js';
 import { WalletPeople } from '../support/sandbox/wallet.js';
 import { quiescent, until } from '../support/wait.js';
@@ -52,6 +53,14 @@ export const MAKERS: Record<string, Maker | null> = {
         accountIds,
         scheduledAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
       });
+    },
+  },
+  lead: {
+    under: ['acc'],
+    make: async (world, place) => {
+      const { accountId, pageId } = await world.page(place);
+      const form = await new LeadAdsPeople(() => world.app).newForm(pageId);
+      return world.created(place, `/accounts/${accountId}/lead-forms/${form.id}/test-webhook`, {});
     },
   },
   media: { make: async (world, place) => uploadPhoto(world.app, place) },

@@ -57,6 +57,11 @@ export async function accountsAddressedByEach(db: Knex, platform: string, events
   );
 }
 
+/** The connected ad accounts with this id at the platform (an advertiser several owners connected reaches each of them). */
+export async function adAccountsAddressedBy(db: Knex, platform: string, platformAdAccountId: string): Promise<AdAccountRow[]> {
+  return AdAccountRow.query(db).where({ platform, platformAdAccountId }).whereNot({ status: 'disconnected' }).orderBy('id');
+}
+
 /**
  * The platform says the app lost its permission: the app removed revokes the whole grant (token_revoked); a
  * permission taken back leaves the rest (permission_missing). The accounts need a reconnection.

@@ -42,6 +42,11 @@ export async function accountById(db: Knex, id: AccountId): Promise<AccountRow |
   return AccountRow.query(db).findById(id);
 }
 
+/** An account or an ad account by id, whoever owns it: for work the service does on its own (a lead to read). */
+export async function connectionById(db: Knex, id: AccountId | AdAccountId): Promise<Connection | undefined> {
+  return isAdAccountId(id) ? AdAccountRow.query(db).findById(id) : accountById(db, id);
+}
+
 /** Accounts by id, whoever owns them (a batch of work). */
 export async function accountsById(db: Knex, ids: AccountId[]): Promise<AccountRow[]> {
   return ids.length === 0 ? [] : AccountRow.query(db).whereIn('id', ids);

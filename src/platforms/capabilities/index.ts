@@ -4,6 +4,7 @@ import type { Ads } from './ads.js';
 import type { CalendarEvents } from './calendar.js';
 import type { Insights } from './insights.js';
 import type { Comments } from './comments.js';
+import type { Leads } from './leads.js';
 import type { ChatappSender, MessageSender, SessionMessaging } from './messaging.js';
 import type { ConnectingFlow, SelectingFlow } from './oauth.js';
 import type { Publisher } from './publishing.js';
@@ -30,6 +31,8 @@ export interface Capabilities {
   calendarEvents: CalendarEvents;
   /** Account and post figures (analytics), read by a metric map kept as data. */
   insights: Insights;
+  /** Lead forms and their leads: a page's, or an advertiser's (ad accounts). */
+  leads: Leads;
   /** Comments on the account's posts: list, reply, hide, delete. */
   comments: Comments;
   /** Direct messages from the account: text, files, private replies to comments. */

@@ -2,6 +2,7 @@ import { PlatformError } from '../errors.js';
 import { ShortVideoAdsAds } from './ads.js';
 import { ShortVideoAdsCampaigns } from './campaigns.js';
 import { BusinessApiClient } from './client.js';
+import { ShortVideoAdsLeads } from './leads.js';
 import type { ShortVideoAdsSettings } from './settings.js';
 import { ShortVideoAdsWebhooks } from './webhooks.js';
 import type { GrantedAdAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
@@ -17,6 +18,8 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
   private readonly client: BusinessApiClient;
   /** The advertisers a token reaches, as every ad platform lists its ad accounts. */
   readonly ads: ShortVideoAdsAds;
+  /** The advertiser's instant forms and their leads. */
+  readonly leads: ShortVideoAdsLeads;
   /** The app's webhooks (the callback URL is set in the developer portal): advertisers' revocations. */
   readonly webhooks: ShortVideoAdsWebhooks;
   /** Campaigns, ad groups and ads of a connected advertiser. */
@@ -25,6 +28,7 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
   constructor(private readonly endpoints: ShortVideoAdsSettings) {
     this.client = new BusinessApiClient(endpoints.apiUrl);
     this.ads = new ShortVideoAdsAds(this.client, endpoints);
+    this.leads = new ShortVideoAdsLeads(this.client);
     this.webhooks = new ShortVideoAdsWebhooks(endpoints.appId, endpoints.secret);
     this.adCampaigns = new ShortVideoAdsCampaigns(this.client);
   }

@@ -1,6 +1,7 @@
 import type { IncomingEvent } from '../capabilities/webhooks.js';
 import { jsonObject } from '../json-body.js';
 import { TikTokWebhooks, type TikTokNotification } from '../tiktok/webhooks.js';
+import { leadSubmitted } from './lead-webhooks.js';
 
 /** An event's `content`, as read: its members depend on the event. */
 type Content = Record<string, unknown>;
@@ -34,6 +35,7 @@ function advertisersRevoked(content: Content): IncomingEvent[] {
 /** The events read, by name. A new one (a lead, an ad's review) is its parser, in a file of its own here, and one line in this list. */
 const EVENTS: Record<string, (content: Content) => IncomingEvent[]> = {
   'authorization.removed': advertisersRevoked,
+  'lead.submitted': leadSubmitted,
 };
 
 /**

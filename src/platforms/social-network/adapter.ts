@@ -8,6 +8,7 @@ import { SocialNetworkAds } from './ads.js';
 import { SocialNetworkClient } from './client.js';
 import { SocialNetworkComments } from './comments.js';
 import { SocialNetworkInsights } from './insights.js';
+import { SocialNetworkLeads } from './leads.js';
 import { SocialNetworkPages } from './pages.js';
 import { SocialNetworkMessaging } from './messaging.js';
 import { SocialNetworkPublisher } from './publisher.js';
@@ -108,6 +109,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   /** Messenger messages from the page. */
   readonly messaging: SocialNetworkMessaging;
   readonly insights: SocialNetworkInsights;
+  readonly leads: SocialNetworkLeads;
   private readonly client: SocialNetworkClient;
   private appSubscriptions: Promise<void> | null = null;
 
@@ -120,6 +122,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.comments = new SocialNetworkComments(this.client);
     this.messaging = new SocialNetworkMessaging(this.client);
     this.insights = new SocialNetworkInsights(this.client, endpoints.apiVersion);
+    this.leads = new SocialNetworkLeads(this.client);
     const verifyToken =
       endpoints.verifyToken ?? createHmac('sha256', endpoints.appSecret).update('socialgate webhook verify token').digest('base64url');
     this.webhooks = new SocialNetworkWebhooks(endpoints.appSecret, verifyToken);

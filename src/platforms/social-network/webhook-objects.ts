@@ -1,5 +1,6 @@
 import type { GraphObjectParser } from '../meta/graph-webhook.js';
 import { pageFeed } from './feed-webhooks.js';
+import { pageLeadgen } from './leadgen-webhooks.js';
 import { pageMessenger } from './messenger-webhooks.js';
 import { permissionChanges } from './permissions-webhooks.js';
 
@@ -8,4 +9,4 @@ import { permissionChanges } from './permissions-webhooks.js';
  * account's issues, a page's lead forms) is its file, declaring the kinds it reads (IncomingEventKinds), and one
  * line here.
  */
-export const GRAPH_OBJECTS: readonly GraphObjectParser[] = [pageMessenger, pageFeed, permissionChanges];
+export const GRAPH_OBJECTS: readonly GraphObjectParser[] = [pageMessenger, pageFeed, pageLeadgen, permissionChanges];

@@ -4,6 +4,7 @@ import type { RouterContext } from '@koa/router';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
 import { mountCampaignTree } from './campaign-routes.js';
 import type { CampaignTreeState } from './campaign-tree.js';
+import { type InstantFormsState, mountInstantForms } from './instant-forms.js';
 import { sendTikTokWebhook, type TikTokEvent } from '../tiktok-webhook.js';
 import type { Signing } from '../timestamped-signature.js';
 import { DEMO_ADVERTISERS, SANDBOX_ADS_APP } from './demo.js';
@@ -34,6 +35,7 @@ interface ShortVideoAdsState {
   tokens: Map<string, Token>;
   nextId: bigint;
   tree?: CampaignTreeState;
+  instantForms?: InstantFormsState;
 }
 
 const requestId = () => `2026${randomBytes(10).toString('hex').toUpperCase()}`;
@@ -186,5 +188,10 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
     return advertisers.get(String(id))!;
   };
   const tree = mountCampaignTree(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', restored?.tree);
-  return { state: (): ShortVideoAdsState => ({ advertisers, codes, tokens, nextId, tree: tree.state() }) };
+  const instantForms = mountInstantForms(
+    router,
+    { answer, advertisersOf: (ctx) => authorised(ctx)?.advertiserIds ?? null, send: (url, event) => send(url, event) },
+    restored?.instantForms,
+  );
+  return { state: (): ShortVideoAdsState => ({ advertisers, codes, tokens, nextId, tree: tree.state(), instantForms: instantForms() }) };
 }

@@ -2,6 +2,7 @@ import type { TestApp } from '../app.js';
 import { BotchatPeople } from './botchat.js';
 import { CalendarPeople } from './calendar.js';
 import { ChatappCloudPeople } from './chatapp-cloud.js';
+import { InstantFormPeople, LeadAdsPeople } from './lead-ads.js';
 import { MessengerPeople } from './messenger.js';
 import { QrchatPeople } from './qrchat.js';
 import { SearchSuitePeople } from './search-suite.js';
@@ -16,6 +17,9 @@ export interface Sandbox {
   botchat: BotchatPeople;
   calendar: CalendarPeople;
   chatappCloud: ChatappCloudPeople;
+  /** Lead ads: pages' forms on `socialNetwork`, advertisers' instant forms on `shortVideoAds`. */
+  leadAds: LeadAdsPeople;
+  instantForms: InstantFormPeople;
   /** Messenger's side of `socialNetwork`. */
   messenger: MessengerPeople;
   qrchat: QrchatPeople;
@@ -33,6 +37,8 @@ export function sandboxOf(app: () => TestApp): Sandbox {
     botchat: new BotchatPeople(app),
     calendar: new CalendarPeople(app),
     chatappCloud: new ChatappCloudPeople(app),
+    leadAds: new LeadAdsPeople(app),
+    instantForms: new InstantFormPeople(app),
     messenger: new MessengerPeople(app),
     qrchat: new QrchatPeople(app),
     searchSuite: new SearchSuitePeople(app),

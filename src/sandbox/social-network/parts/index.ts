@@ -4,6 +4,7 @@ import { commentsPart } from './comments.js';
 import { corePart } from './core.js';
 import { insightsPart } from './insights.js';
 import { marketingPart } from './marketing.js';
+import { leadgenPart } from './leadgen.js';
 import { marketingMediaPart } from './marketing-media.js';
 import { messengerPart } from './messenger.js';
 import { pagesPart } from './pages.js';
@@ -21,6 +22,7 @@ export const SOCIAL_NETWORK_PARTS: ReadonlyArray<SocialPart<any>> = [
   marketingMediaPart,
   marketingPart,
   postsPart,
+  leadgenPart,
   commentsPart,
   pagesPart,
   insightsPart,
