@@ -72,8 +72,10 @@ export class ShortVideoAdsCampaigns implements AdCampaigns {
     return created;
   }
 
-  async validate<L extends AdLevel>(account: AdsAccount, level: L, input: AdInputOf<L>): Promise<void> {
+  /** TikTok has no dry run: our checks of its rules are all there is (`service`). */
+  async validate<L extends AdLevel>(account: AdsAccount, level: L, input: AdInputOf<L>): Promise<'service'> {
     await this.createBody(account, level, input);
+    return 'service';
   }
 
   async findCreated<L extends AdLevel>(account: AdsAccount, level: L, input: AdInputOf<L>, since: Date): Promise<AdObjectOf<L> | null> {
