@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'undici';
 import { PlatformError } from './errors.js';
+import { parseJsonExactly } from './json-body.js';
 
 export interface PlatformResponse<T> {
   status: number;
@@ -65,7 +66,7 @@ export async function callPlatform<T>(url: string, init: PlatformRequest = {}): 
   let body: unknown = text;
   if (text && /json/.test(headers.get('content-type') ?? '')) {
     try {
-      body = JSON.parse(text);
+      body = parseJsonExactly(text);
     } catch {
       throw new PlatformError('transient', `the platform answered invalid JSON (HTTP ${status})`, { status });
     }

@@ -7,3 +7,16 @@ export function jsonObject<T extends object>(text: string): T | null {
     return null;
   }
 }
+
+/** A JSON string (left as it is), or an integer of 16 digits or more outside one. */
+const STRING_OR_LONG_INTEGER = /"(?:[^"\\]|\\.)*"|-?\d{16,}(?=\s*[,}\]]|\s*$)/g;
+
+/**
+ * JSON text parsed with every integer too large for a double kept as its digits (a string): a platform's ids are
+ * such integers at times (Threads' `user_id`), and a number would round them to another id.
+ */
+export function parseJsonExactly(text: string): unknown {
+  return JSON.parse(
+    text.replace(STRING_OR_LONG_INTEGER, (token) => (token.startsWith('"') || Number.isSafeInteger(Number(token)) ? token : `"${token}"`)),
+  );
+}

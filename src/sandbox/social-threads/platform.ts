@@ -158,7 +158,9 @@ export function mountSocialThreads(router: Router, _sandboxUrl: string, stored: 
       return fail(ctx, 100, 'Error validating verification code. The code is used, unknown, or the redirect_uri differs.', 36009);
     }
     code.used = true;
-    ctx.body = { access_token: issue(code.userId, code.scopes, false).value, user_id: Number(code.userId) };
+    // `user_id` is a JSON number with every digit of the id, as Threads sends it: more than a double holds exactly.
+    ctx.type = 'json';
+    ctx.body = `{"access_token":${JSON.stringify(issue(code.userId, code.scopes, false).value)},"user_id":${code.userId}}`;
   });
 
   router.get('/social_threads/graph/access_token', (ctx) => {
@@ -206,15 +208,16 @@ export function mountSocialThreads(router: Router, _sandboxUrl: string, stored: 
     ctx.body = { ...Object.fromEntries(fields.filter((f) => f in all).map((f) => [f, all[f]])), id: person.id };
   });
 
-  const auth = { authenticate, fail, params, userExists: (userId: string) => people.has(userId) };
+  const auth = {
+    authenticate,
+    fail,
+    params,
+    userExists: (userId: string) => people.has(userId),
+    usernameOf: (userId: string) => people.get(userId)?.username ?? userId,
+  };
   mountThreadsInsights(router, auth);
   // Before publishing's routes: a reply's id is answered there, anything else falls through.
-  const replies = mountThreadsReplies(
-    router,
-    { ...auth, usernameOf: (userId) => people.get(userId)?.username ?? userId },
-    (id) => posting.thread(id),
-    restored?.replies,
-  );
+  const replies = mountThreadsReplies(router, auth, (id) => posting.thread(id), restored?.replies);
   const posting = mountThreadsPosting(router, auth, replies.target, restored?.posting);
 
   // The people on the platform.

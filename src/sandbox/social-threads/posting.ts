@@ -8,7 +8,11 @@ export interface ThreadsSandboxAuth {
   fail(ctx: RouterContext, code: number, message: string, subcode?: number, status?: number): void;
   params(ctx: RouterContext): Record<string, string>;
   userExists(userId: string): boolean;
+  usernameOf(userId: string): string;
 }
+
+/** A post's or reply's shortcode, the last part of its permalink. */
+export const shortcodeOf = (id: string) => id.slice(-8);
 
 type Status = 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED';
 interface Container {
@@ -220,7 +224,7 @@ export function mountThreadsPosting(
         children: container.children.map((child) => `https://scontent.threads.example/m/${child}`),
         replyControl: container.replyControl,
         timestamp: new Date().toISOString().replace(/\.\d+Z$/, '+0000'),
-        permalink: `https://www.threads.net/@sandbox/post/${id}`,
+        permalink: `https://www.threads.net/@${auth.usernameOf(token.userId)}/post/${shortcodeOf(id)}`,
         containerId: container.id,
       });
     if (fault(token.userId, 'hang_after_publish')) await new Promise(() => {});
@@ -247,7 +251,7 @@ export function mountThreadsPosting(
     const page = mine.slice(start, start + limit);
     const fields = (p.fields ?? 'id').split(',').map((f) => f.trim().replace(/\{.*\}$/, ''));
     ctx.body = {
-      data: page.map((t) => viewOf(t, fields)),
+      data: page.map((t) => viewOf(t, fields, auth.usernameOf(t.userId))),
       paging: {
         cursors: {
           before: Buffer.from(String(start)).toString('base64url'),
@@ -283,7 +287,7 @@ export function mountThreadsPosting(
         `Unsupported get request. Object with ID '${ctx.params.objectId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
         33,
       );
-    ctx.body = viewOf(thread, fields);
+    ctx.body = viewOf(thread, fields, auth.usernameOf(thread.userId));
   });
 
   router.delete('/social_threads/graph/:version/:objectId', (ctx) => {
@@ -316,12 +320,12 @@ export function mountThreadsPosting(
       children: [],
       replyControl: 'everyone',
       timestamp: new Date().toISOString().replace(/\.\d+Z$/, '+0000'),
-      permalink: `https://www.threads.net/@sandbox/post/${id}`,
+      permalink: `https://www.threads.net/@${auth.usernameOf(userId)}/post/${shortcodeOf(id)}`,
       containerId: null,
     };
     threads.unshift(thread);
     ctx.status = 201;
-    ctx.body = viewOf(thread, ['id', 'text', 'timestamp', 'permalink', 'media_type']);
+    ctx.body = viewOf(thread, ['id', 'text', 'timestamp', 'permalink', 'media_type'], auth.usernameOf(userId));
   });
   /** Everything the person has on the platform, published or not: what a test checks happened exactly once. */
   router.get('/_sandbox/social_threads/posted', (ctx) => {
@@ -330,7 +334,7 @@ export function mountThreadsPosting(
       threads: threads
         .filter((t) => t.userId === userId)
         .map((t) => ({
-          ...viewOf(t, ['id', 'text', 'media_type', 'media_url', 'timestamp']),
+          ...viewOf(t, ['id', 'text', 'media_type', 'media_url', 'timestamp'], auth.usernameOf(t.userId)),
           replyControl: t.replyControl,
           children: t.children.length,
         })),
@@ -364,9 +368,12 @@ export function mountThreadsPosting(
   return { state: () => ({ containers, threads, nextId }), thread: (id) => threads.find((t) => t.id === id) };
 }
 
-function viewOf(thread: Thread, fields: string[]): Record<string, unknown> {
+function viewOf(thread: Thread, fields: string[], username: string): Record<string, unknown> {
   const all: Record<string, unknown> = {
     id: thread.id,
+    owner: { id: thread.userId },
+    username,
+    shortcode: shortcodeOf(thread.id),
     text: thread.text ?? undefined,
     timestamp: thread.timestamp,
     permalink: thread.permalink,

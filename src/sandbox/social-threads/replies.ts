@@ -3,7 +3,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { verifyCallback } from '../meta-callback.js';
 import { SANDBOX_THREADS_APP } from './demo.js';
-import type { ThreadsReplyTarget, ThreadsSandboxAuth } from './posting.js';
+import { shortcodeOf, type ThreadsReplyTarget, type ThreadsSandboxAuth } from './posting.js';
 
 /** A reply under a thread: by the thread's author (published through the API) or by a person in the app. */
 interface Reply {
@@ -27,10 +27,6 @@ export interface ThreadsRepliesState {
   webhook?: { callbackUrl: string } | null;
 }
 
-export interface RepliesAuth extends ThreadsSandboxAuth {
-  usernameOf(userId: string): string;
-}
-
 const graphTime = () => new Date().toISOString().replace(/\.\d+Z$/, '+0000');
 
 /**
@@ -41,7 +37,7 @@ const graphTime = () => new Date().toISOString().replace(/\.\d+Z$/, '+0000');
  */
 export function mountThreadsReplies(
   router: Router,
-  auth: RepliesAuth,
+  auth: ThreadsSandboxAuth,
   threadOf: (id: string) => { id: string; userId: string } | undefined,
   restored?: ThreadsRepliesState,
 ): { target: ThreadsReplyTarget; state(): ThreadsRepliesState } {
@@ -69,7 +65,7 @@ export function mountThreadsReplies(
       text: reply.text ?? undefined,
       username: reply.username,
       timestamp: reply.timestamp,
-      permalink: `https://www.threads.net/@${reply.username}/post/${reply.id}`,
+      permalink: `https://www.threads.net/@${reply.username}/post/${shortcodeOf(reply.id)}`,
       media_type: 'TEXT_POST',
       media_product_type: 'THREADS',
       hide_status: reply.hidden ? 'HIDDEN' : 'NOT_HUSHED',
@@ -177,7 +173,7 @@ export function mountThreadsReplies(
         value: {
           ...view(reply, ['text', 'username', 'timestamp', 'permalink', 'media_type', 'replied_to'], ''),
           root_post: { id: root.id, owner_id: root.userId, username: auth.usernameOf(root.userId) },
-          shortcode: reply.id.slice(-8),
+          shortcode: shortcodeOf(reply.id),
         },
       },
     });
