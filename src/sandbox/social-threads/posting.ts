@@ -334,7 +334,7 @@ export function mountThreadsPosting(
       threads: threads
         .filter((t) => t.userId === userId)
         .map((t) => ({
-          ...viewOf(t, ['id', 'text', 'media_type', 'media_url', 'timestamp'], auth.usernameOf(t.userId)),
+          ...viewOf(t, ['id', 'text', 'media_type', 'media_url', 'timestamp', 'permalink'], auth.usernameOf(t.userId)),
           replyControl: t.replyControl,
           children: t.children.length,
         })),

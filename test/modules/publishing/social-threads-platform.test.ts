@@ -40,7 +40,7 @@ describeApi(
       expect(onPlatform.containers).to.have.length(1);
       expect(post.status).to.equal('published');
       expect(post.targets[0]).to.include({ platformPostId: onPlatform.threads[0]!.id, attempts: 1 });
-      expect(post.targets[0].url).to.equal(`https://www.threads.net/@sandbox/post/${onPlatform.threads[0]!.id}`);
+      expect(post.targets[0].url).to.equal(onPlatform.threads[0]!.permalink);
     });
 
     it('deletePost — DELETE /posts/{id} deletes the thread on the platform and marks the target deleted', async () => {

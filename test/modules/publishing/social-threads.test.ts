@@ -31,7 +31,7 @@ describeApi('social_threads — publishing with media containers', (t) => {
         media_type: 'TEXT_POST',
         replyControl: 'followers_only',
       });
-      expect(target.url).to.equal(`https://www.threads.net/@sandbox/post/${target.platformPostId}`);
+      expect(target.url).to.equal(onPlatform.threads[0]!.permalink);
       expect(onPlatform.containers.map((c) => `${c.mediaType}:${c.status}`)).to.deep.equal(['TEXT:PUBLISHED']);
       expect((await eventsOf(t.app, post.id)).map((e) => e.name)).to.deep.equal(['post.processing', 'post.published']);
     });

@@ -10,6 +10,7 @@ export interface Posted {
     media_type: string;
     media_url?: string;
     timestamp: string;
+    permalink: string;
     replyControl: string;
     children: number;
   }>;
