@@ -2246,18 +2246,52 @@ export interface paths {
         /**
          * Get ad insights
          * @description Reads delivery and result metrics from the ad platform for the ad account (no `objectId`) or one
-         *     campaign, ad set or ad (`objectId`), broken down by `level` (the rows are the objects of that level
-         *     inside the object asked for), by time (`timeIncrement`) and by `breakdowns`. The period is
-         *     `datePreset` or `since`/`until` (in the ad account's time zone, at most 37 months back), default
-         *     `last_30d`. Only the `fields` asked for are in the rows (default `impressions,reach,clicks,spend`).
-         *     Money is in minor units of `currency`. Rows are in time order, then by object; large reports are
-         *     paged. Figures of the last three days may still change.
+         *     campaign, ad set or ad (`objectId` with its `objectLevel`), broken down by `level` (the rows are the
+         *     objects of that level inside the object asked for), by time (`timeIncrement`) and by `breakdowns`. The
+         *     period is `datePreset` or `since`/`until` (in the ad account's time zone, at most 37 months back), default
+         *     `last_30d`. Only the `fields` asked for are in the rows (default `impressions,reach,clicks,spend`); one the
+         *     platform does not give for this query is named in `unsupported` and absent from the rows, never zero.
+         *     Money is in minor units of `currency` (the platforms' decimal amounts converted with the currency's own
+         *     exponent: JPY has none). Rows are in time order, then by object; large reports are paged. Figures of the
+         *     last three days may still change. Read live from the platform; nothing is stored.
          *
-         *     Errors: 400 `validation_failed` (`since` without `until`, `datePreset` with `since`, a `level` above
-         *     the object's, `reach` with more than one breakdown), 404 `not_found` (ad account or object), 403
-         *     `profile_out_of_scope`, 409 `account_not_connected`, 502 `platform_error`.
+         *     A large report (many objects, days and breakdowns) is computed by the platform in the background: with
+         *     `async=true`, or when the platform refuses to answer it at once, the answer is 202 with an
+         *     `AdInsightsReport` whose `location` (`GET /ads/insights/reports/{reportId}`) gives the rows when ready.
+         *
+         *     Errors: 400 `validation_failed` (`since` without `until`, `datePreset` with `since`, `objectId` without
+         *     `objectLevel`, a `level` above `objectLevel`), 404 `not_found` (ad account or object), 403
+         *     `profile_out_of_scope`, 409 `account_not_connected`, 422 `ad_insights_unsupported` (breakdowns the
+         *     platform does not combine, a time increment or attribution window it does not report by) or
+         *     `ad_breakdown_not_enabled`, 502 `platform_error`.
          */
         get: operations["getAdInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/insights/reports/{reportId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an insights report
+         * @description Reads a report that `GET /ads/insights` left to the platform (its 202 `location`): 202 with the report's
+         *     progress while the platform computes it, then 200 with its rows, as `GET /ads/insights` answers them and
+         *     paged the same way. Nothing is stored: the platform keeps a report for about a day; after that it is 404.
+         *
+         *     Errors: 404 `not_found` (ad account, or a report that is not this ad account's or no longer kept), 403
+         *     `profile_out_of_scope`, 409 `account_not_connected`, 502 `platform_error` (the platform failed to compute
+         *     the report: ask for it again).
+         */
+        get: operations["getAdInsightsReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2277,7 +2311,8 @@ export interface paths {
          * Search targeting locations
          * @description Searches the ad platform's places that targeting can name (countries, regions, cities, postal codes)
          *     by name, best match first. Use `key` in `targeting.geoLocations` of ad sets and boosts (countries by
-         *     `countryCode`). Read live from the platform of the ad account; nothing is stored.
+         *     `countryCode`). Read live from the platform of the ad account (`social_network`: its location search;
+         *     `short_video_ads`: its targeting search); nothing is stored.
          *
          *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 502
          *     `platform_error`.
@@ -2285,6 +2320,84 @@ export interface paths {
         get: operations["searchAdLocations"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/targeting/interests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search targeting interests
+         * @description Searches the ad platform's interests (hobbies, activities, pages people like) that targeting can name, by name, best match first (without `q`, the
+         *     platform's own list of them). Use `id` in `targeting.interests` of ad sets and reach estimates: the platforms
+         *     give these ids no other way. Read live from the platform of the ad account (`social_network`: its interest search; `short_video_ads`: its interest categories and the interest keywords it recommends for `q`); nothing is stored.
+         *
+         *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 502
+         *     `platform_error`.
+         */
+        get: operations["searchAdInterests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/targeting/behaviors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search targeting behaviours
+         * @description Searches the ad platform's behaviours (purchase behaviour, device use, travel; on `short_video_ads` what people did with videos, creators and hashtags) that targeting can name, by name, best match first (without `q`, the
+         *     platform's own list of them). Use `id` in `targeting.behaviors` of ad sets and reach estimates: the platforms
+         *     give these ids no other way. Read live from the platform of the ad account (`social_network`: its behaviour targeting categories; `short_video_ads`: its action categories); nothing is stored.
+         *
+         *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 502
+         *     `platform_error`.
+         */
+        get: operations["searchAdBehaviors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/reach-estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate the reach of a targeting spec
+         * @description Asks the ad platform how many people a targeting spec reaches (the audience an ad set with it would have),
+         *     before any ad set exists: to size an audience while choosing locations, interests and behaviours. It creates
+         *     nothing and may be repeated freely (`Idempotency-Key` is accepted but not needed). Read live from the
+         *     platform (`social_network`: the ad account's delivery estimate; `short_video_ads`: its audience size
+         *     estimate); nothing is stored.
+         *
+         *     Errors: 400 `validation_failed`, 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409
+         *     `account_not_connected`, 422 `ad_platform_rejected` (the platform refused the targeting: an unknown
+         *     interest or location key, an audience too narrow to estimate), 502 `platform_error`.
+         */
+        post: operations["estimateAdReach"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4780,10 +4893,12 @@ export interface components {
          *     | `wallet_pass_auth_failed` | 401 | A device's request to the pass web service names no pass it holds, or carries the wrong ApplePass authentication token. |
          *     | `regex_unsafe` | 422 | A regular expression of an automation's trigger could backtrack catastrophically (or could not be proven safe in time); the problem names the pattern and why. |
          *     | `webhook_payload_invalid` | 400 | An incoming platform webhook is correctly signed but is not a notification the platform sends (its event has no id, or a string holds a NUL character); nothing was stored. |
+         *     | `ad_insights_unsupported` | 422 | The ad platform cannot answer the insights query: breakdowns it does not combine, or a time increment or attribution window it does not report by; `errors` names the query members. |
+         *     | `ad_breakdown_not_enabled` | 422 | The ad platform refused a breakdown that must be enabled for the ad account first (`impression_device`, `frequency_value`, `hourly` since 2026-08-03). |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -9036,7 +9151,7 @@ export interface components {
         AdOptimizationGoal: "REACH" | "IMPRESSIONS" | "LINK_CLICKS" | "LANDING_PAGE_VIEWS" | "POST_ENGAGEMENT" | "THRUPLAY" | "LEAD_GENERATION" | "QUALITY_LEAD" | "CONVERSATIONS" | "OFFSITE_CONVERSIONS" | "VALUE" | "APP_INSTALLS" | "PAGE_LIKES";
         /**
          * @description Who an ad set reaches. Locations are required; every other member narrows the audience and may be left
-         *     out. Location `key`s come from `GET /ads/locations`, interest `id`s from the platform's interest search,
+         *     out. Location `key`s come from `GET /ads/locations`, interest and behaviour `id`s from `GET /ads/targeting/interests` and `/behaviors`,
          *     audience `id`s from `GET /ads/audiences`. Campaigns with `specialAdCategories` may not narrow by age,
          *     gender or small locations (422 `ad_platform_rejected`).
          * @example {
@@ -9168,6 +9283,19 @@ export interface components {
                 /**
                  * @description The interest's name, returned by the service; ignored on input.
                  * @example Coffee
+                 */
+                name?: string | null;
+            }[];
+            /** @description Behaviours (purchase behaviour, device use, travel …) from `GET /ads/targeting/behaviors`; people with any of them are reached. */
+            behaviors?: {
+                /**
+                 * @description The platform's behaviour id.
+                 * @example 6002714895372
+                 */
+                id: string;
+                /**
+                 * @description The behaviour's name, returned by the service; ignored on input.
+                 * @example Frequent travellers
                  */
                 name?: string | null;
             }[];
@@ -10047,18 +10175,58 @@ export interface components {
              */
             createdAt: string;
         };
+        /**
+         * @description A metric of `GET /ads/insights`. `spend`, `cpc` and `cpm` are money, in minor units of the ad account's
+         *     currency; `actions` and `conversions` are counts by the platform's action type. A platform that does not give
+         *     a metric names it in the answer's `unsupported` (`short_video_ads` reports no `actions` by type).
+         * @example spend
+         * @enum {string}
+         */
+        AdInsightsField: "impressions" | "reach" | "frequency" | "clicks" | "spend" | "ctr" | "cpc" | "cpm" | "actions" | "conversions";
+        /**
+         * @description A dimension that splits the rows. The platforms combine them only within one group, and the answer is 422
+         *     `ad_insights_unsupported` naming the breakdowns otherwise:
+         *     - `social_network`: `age` and `gender`; `country` or `region` alone; `publisher_platform`, `platform_position`
+         *       (with `publisher_platform`), `device_platform` and `impression_device` together; `frequency_value` alone;
+         *       `hourly` (hour of the day in the ad account's time zone) alone, without `reach` and `frequency`. Since
+         *       2026-08-03 `impression_device`, `frequency_value` and `hourly` must be enabled for the ad account at the
+         *       platform first (422 `ad_breakdown_not_enabled` until then).
+         *     - `short_video_ads`: `age` and `gender`; `country`, `region`, `publisher_platform` or `device_platform` alone;
+         *       `reach` and `frequency` only without breakdowns; the others not at all.
+         * @example age
+         * @enum {string}
+         */
+        AdInsightsBreakdown: "age" | "gender" | "country" | "region" | "publisher_platform" | "platform_position" | "device_platform" | "impression_device" | "frequency_value" | "hourly";
+        /**
+         * @description An attribution window: actions that followed a click (`1d_click`, `7d_click`, `28d_click`) or a view
+         *     (`1d_view`) of an ad within that time, or an engaged video view (`1d_ev`). Only `social_network` reports by
+         *     window; on `short_video_ads` the window is a setting of each ad group.
+         * @example 7d_click
+         * @enum {string}
+         */
+        AdAttributionWindow: "1d_click" | "7d_click" | "28d_click" | "1d_view" | "1d_ev";
         /** @description A count of one kind of action attributed to the ads, as the platform reports it. */
         AdInsightsAction: {
             /**
-             * @description The platform's action type (`link_click`, `post_engagement`, `lead`, `offsite_conversion.fb_pixel_purchase`, a custom conversion's `offsite_conversion.custom.<id>` …).
+             * @description The platform's action type (`link_click`, `post_engagement`, `lead`, `offsite_conversion.fb_pixel_purchase`, a custom conversion's `offsite_conversion.custom.<id>`, `conversion` on `short_video_ads` …).
              * @example link_click
              */
             actionType: string;
             /**
-             * @description How many actions (or, for conversion values, the value in minor units).
+             * @description How many actions, in the ad account's default attribution (or all the windows asked for in `attributionWindows`, together).
              * @example 412
              */
             value: number;
+            /**
+             * @description With `attributionWindows`, how many of the actions each window counts.
+             * @example {
+             *       "7d_click": 398,
+             *       "1d_view": 14
+             *     }
+             */
+            byWindow?: {
+                [key: string]: number;
+            };
         };
         /**
          * @description The metrics of one object over one time bucket (and one breakdown combination, when `breakdowns` were
@@ -10130,6 +10298,21 @@ export interface components {
                  * @enum {string}
                  */
                 devicePlatform?: "mobile" | "desktop";
+                /**
+                 * @description The device the ad was seen on, as the platform names it (`iphone`, `android_smartphone`, `desktop` …).
+                 * @example iphone
+                 */
+                impressionDevice?: string;
+                /**
+                 * @description How many times the people of this row saw the ads (`1`, `2`, … `21+`).
+                 * @example 2
+                 */
+                frequencyValue?: string;
+                /**
+                 * @description The hour of the day, in the ad account's time zone.
+                 * @example 14:00
+                 */
+                hour?: string;
             };
             /**
              * @description Times the ads were shown.
@@ -10176,6 +10359,15 @@ export interface components {
             /** @description Conversions (pixel, Conversions API and custom conversions) attributed to the ads, by type. */
             conversions?: components["schemas"]["AdInsightsAction"][];
         };
+        /** @description A metric asked for that the platform does not give for this query, and why; it is absent from every row. */
+        AdInsightsUnsupported: {
+            field: components["schemas"]["AdInsightsField"];
+            /**
+             * @description Why the platform does not give it.
+             * @example short_video_ads reports no actions by type; ask for conversions.
+             */
+            reason: string;
+        };
         /** @description A page of insight rows, in time order (oldest bucket first), then by object. */
         AdInsights: {
             adAccountId: components["schemas"]["AdAccountIdMember"];
@@ -10185,8 +10377,40 @@ export interface components {
              */
             currency: string;
             data: components["schemas"]["AdInsightsRow"][];
+            /** @description The metrics asked for that the platform does not give for this query (absent from the rows, never zero). */
+            unsupported: components["schemas"]["AdInsightsUnsupported"][];
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
+        };
+        /**
+         * @description A report the ad platform is still computing (Meta's asynchronous report run, TikTok's report task). Read it
+         *     with `GET /ads/insights/reports/{reportId}?adAccountId=…` (the `location`): 202 with this object while it
+         *     runs, then 200 with the rows, paged like `GET /ads/insights`. Nothing is stored: the platform keeps the
+         *     report (about a day on either platform).
+         */
+        AdInsightsReport: {
+            /**
+             * @description Opaque (sealed by the service); names the platform's report together with the ad account and the query it answers.
+             * @example v1.0sYx7Jb1QhT3m2Lq.cjE6eyJydW4iOiI2MDAwMDAwMDAwMDAwMDEifQ.Zm9vYmFyYmF6cXV4
+             */
+            reportId: string;
+            adAccountId: components["schemas"]["AdAccountIdMember"];
+            /**
+             * @description `queued` until the platform starts on it, then `running`.
+             * @example running
+             * @enum {string}
+             */
+            status: "queued" | "running";
+            /**
+             * @description How far the platform says it is.
+             * @example 40
+             */
+            percentComplete: number;
+            /**
+             * @description The path (with its query) that reads the report.
+             * @example /ads/insights/reports/v1.0sYx7Jb1QhT3m2Lq.cjE6eyJydW4iOiI2MDAwMDAwMDAwMDAwMDEifQ.Zm9vYmFyYmF6cXV4?adAccountId=adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+             */
+            location: string;
         };
         /** @description A place that ad targeting can name, found by `GET /ads/locations`. */
         AdLocation: {
@@ -10232,6 +10456,99 @@ export interface components {
             data: components["schemas"]["AdLocation"][];
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
+        };
+        /** @description An interest or a behaviour that ad targeting can name, found by `GET /ads/targeting/interests` or `/behaviors`. */
+        AdTargetingOption: {
+            /**
+             * @description The platform's id; use it in `targeting.interests` (or `targeting.behaviors`) of ad sets and reach estimates.
+             * @example 6003107902433
+             */
+            id: string;
+            /**
+             * @description The name the platform shows.
+             * @example Coffee
+             */
+            name: string;
+            /**
+             * @description What it is.
+             * @example interest
+             * @enum {string}
+             */
+            type: "interest" | "behavior";
+            /**
+             * @description Where it sits in the platform's taxonomy, broadest first (itself last).
+             * @example [
+             *       "Interests",
+             *       "Food and drink",
+             *       "Beverages",
+             *       "Coffee"
+             *     ]
+             */
+            path: string[];
+            /**
+             * @description The platform's estimate of how many people it reaches, lower bound; `null` where the platform gives none (`short_video_ads`).
+             * @example 412000000
+             */
+            audienceSizeLowerBound: number | null;
+            /**
+             * @description The estimate's upper bound; `null` where the platform gives none.
+             * @example 484500000
+             */
+            audienceSizeUpperBound: number | null;
+        };
+        /** @description Interests or behaviours matching the search, best match first. */
+        AdTargetingOptionList: {
+            data: components["schemas"]["AdTargetingOption"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. */
+            nextCursor: string | null;
+        };
+        /**
+         * @description A targeting spec to estimate the audience of, for one ad account (its platform and currency).
+         * @example {
+         *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+         *       "targeting": {
+         *         "geoLocations": {
+         *           "countries": [
+         *             "DE"
+         *           ]
+         *         },
+         *         "ageMin": 25,
+         *         "ageMax": 54,
+         *         "interests": [
+         *           {
+         *             "id": "6003107902433"
+         *           }
+         *         ]
+         *       },
+         *       "optimizationGoal": "REACH"
+         *     }
+         */
+        AdReachEstimateRequest: {
+            adAccountId: components["schemas"]["AdAccountIdMember"];
+            targeting: components["schemas"]["AdTargeting"];
+            optimizationGoal?: components["schemas"]["AdOptimizationGoal"];
+        };
+        /**
+         * @description How many people the targeting reaches on the platform, as a range (the platforms give no exact count). An
+         *     estimate, not a promise: delivery depends on budget, bid and competition.
+         */
+        AdReachEstimate: {
+            adAccountId: components["schemas"]["AdAccountIdMember"];
+            /**
+             * @description Lower bound of the people reached (monthly active).
+             * @example 1900000
+             */
+            audienceSizeLowerBound: number;
+            /**
+             * @description Upper bound of the people reached.
+             * @example 2300000
+             */
+            audienceSizeUpperBound: number;
+            /**
+             * @description `false` while the platform is still computing a first estimate for this spec (the bounds may then be rough); ask again a moment later.
+             * @example true
+             */
+            ready: boolean;
         };
         /**
          * @description The kind of custom audience:
@@ -15868,6 +16185,15 @@ export interface components {
         };
         /** @description The request is well formed but refused: the ad platform refused it (`ad_platform_rejected`, its reason in `detail`: a policy, a budget under its minimum, targeting that a special ad category forbids, a missing acceptance of its terms); the ad account cannot run ads (`ad_account_disabled`); the ad account's platform does not offer this operation (`account_platform_unsupported`); the ad account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect it again and grant it); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
         AdsUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The ad platform cannot answer this query: breakdowns it does not combine, a time increment or attribution window it does not report by (`ad_insights_unsupported`, `errors` naming the query members), or a breakdown the ad account must enable at the platform first (`ad_breakdown_not_enabled`); the ad account's platform does not offer the operation (`account_platform_unsupported`), or it was connected without a permission this needs (`permission_missing`). */
+        AdInsightsUnprocessable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -23111,7 +23437,9 @@ export interface operations {
                 adAccountId: components["parameters"]["AdAccountIdQuery"];
                 /** @description A campaign, ad set or ad to report on; left out, the whole ad account. */
                 objectId?: components["schemas"]["AdPlatformObjectId"];
-                /** @description The level of the rows (`account`, `campaign`, `adset`, `ad`); default the level of `objectId` (or `account`). Not above the object's own level. */
+                /** @description What `objectId` is (`campaign`, `adset`, `ad`); required with `objectId`. */
+                objectLevel?: "campaign" | "adset" | "ad";
+                /** @description The level of the rows (`account`, `campaign`, `adset`, `ad`); default `objectLevel` (or `account`). Not above `objectLevel`. */
                 level?: "account" | "campaign" | "adset" | "ad";
                 /**
                  * @description The metrics to return, comma-separated.
@@ -23123,7 +23451,7 @@ export interface operations {
                  *       "actions"
                  *     ]
                  */
-                fields?: ("impressions" | "reach" | "frequency" | "clicks" | "spend" | "ctr" | "cpc" | "cpm" | "actions" | "conversions")[];
+                fields?: components["schemas"]["AdInsightsField"][];
                 /** @description A named period, in the ad account's time zone; `maximum` is everything the platform keeps. Not with `since`/`until`. */
                 datePreset?: "today" | "yesterday" | "last_3d" | "last_7d" | "last_14d" | "last_28d" | "last_30d" | "last_90d" | "this_month" | "last_month" | "this_year" | "maximum";
                 /**
@@ -23139,13 +23467,23 @@ export interface operations {
                 /** @description The time buckets of the rows: `day`, `week` (7 days from the start), `month` (calendar months), or `all` (one row for the whole period, the default). */
                 timeIncrement?: "day" | "week" | "month" | "all";
                 /**
-                 * @description Split each row further, comma-separated (`age,gender`; `country`; `region`; `publisher_platform,platform_position`; `device_platform`). Not every combination is allowed by the platform.
+                 * @description Split each row further, comma-separated (`age,gender`; `country`; `publisher_platform,platform_position`). Each platform combines them only within a group (see the schema); another combination is 422 `ad_insights_unsupported`.
                  * @example [
                  *       "age",
                  *       "gender"
                  *     ]
                  */
-                breakdowns?: ("age" | "gender" | "country" | "region" | "publisher_platform" | "platform_position" | "device_platform")[];
+                breakdowns?: components["schemas"]["AdInsightsBreakdown"][];
+                /**
+                 * @description Count actions and conversions in these windows (each action's `byWindow`); default the ad account's attribution setting. `social_network` only.
+                 * @example [
+                 *       "7d_click",
+                 *       "1d_view"
+                 *     ]
+                 */
+                attributionWindows?: components["schemas"]["AdAttributionWindow"][];
+                /** @description Have the platform compute the report in the background and answer 202 at once (for reports too large to wait for). */
+                async?: boolean;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
@@ -23207,10 +23545,76 @@ export interface operations {
                      *           ]
                      *         }
                      *       ],
+                     *       "unsupported": [],
                      *       "nextCursor": null
                      *     }
                      */
                     "application/json": components["schemas"]["AdInsights"];
+                };
+            };
+            /** @description The platform computes the report in the background; read it at `location`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdInsightsReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AdInsightsUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    getAdInsightsReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The `reportId` of the 202.
+                 * @example v1.0sYx7Jb1QhT3m2Lq.cjE6eyJydW4iOiI2MDAwMDAwMDAwMDAwMDEifQ.Zm9vYmFyYmF6cXV4
+                 */
+                reportId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report is ready; a page of its rows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdInsights"];
+                };
+            };
+            /** @description The platform is still computing the report. */
+            202: {
+                headers: {
+                    /** @description Seconds to wait before asking again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdInsightsReport"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -23220,7 +23624,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -23302,7 +23705,194 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    searchAdInterests: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+                /**
+                 * @description The name, or a word of it, to search for.
+                 * @example coffee
+                 */
+                q: string;
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching interests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6003107902433",
+                     *           "name": "Coffee",
+                     *           "type": "interest",
+                     *           "path": [
+                     *             "Interests",
+                     *             "Food and drink",
+                     *             "Beverages",
+                     *             "Coffee"
+                     *           ],
+                     *           "audienceSizeLowerBound": 412000000,
+                     *           "audienceSizeUpperBound": 484500000
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdTargetingOptionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    searchAdBehaviors: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+                /**
+                 * @description Only those whose name or place in the taxonomy contains this (case-insensitive); left out, all of them.
+                 * @example travel
+                 */
+                q?: string;
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching behaviours. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6002714895372",
+                     *           "name": "Frequent travellers",
+                     *           "type": "behavior",
+                     *           "path": [
+                     *             "Behaviors",
+                     *             "Travel",
+                     *             "Frequent travellers"
+                     *           ],
+                     *           "audienceSizeLowerBound": 150000000,
+                     *           "audienceSizeUpperBound": 176400000
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdTargetingOptionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    estimateAdReach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                 *       "targeting": {
+                 *         "geoLocations": {
+                 *           "countries": [
+                 *             "DE"
+                 *           ]
+                 *         },
+                 *         "ageMin": 25,
+                 *         "ageMax": 54,
+                 *         "interests": [
+                 *           {
+                 *             "id": "6003107902433"
+                 *           }
+                 *         ]
+                 *       },
+                 *       "optimizationGoal": "REACH"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdReachEstimateRequest"];
+            };
+        };
+        responses: {
+            /** @description The platform's estimate. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "audienceSizeLowerBound": 1900000,
+                     *       "audienceSizeUpperBound": 2300000,
+                     *       "ready": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdReachEstimate"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AdsConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["AdsUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };

@@ -1,3 +1,4 @@
 // The ads area's operations, one folder per part (each adds its line here): the campaign tree, creatives, insights,
 // targeting.
 export * from './creatives/handlers.js';
+export * from './insights/handlers.js';

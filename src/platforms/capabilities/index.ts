@@ -1,5 +1,6 @@
 import type { AdCampaigns } from './ad-campaigns.js';
 import type { AdCreatives } from './ad-creatives.js';
+import type { AdInsights } from './ad-insights.js';
 import type { Ads } from './ads.js';
 import type { CalendarEvents } from './calendar.js';
 import type { Insights } from './insights.js';
@@ -27,6 +28,8 @@ export interface Capabilities {
   adCampaigns: AdCampaigns;
   /** Standalone ad creatives and the ad account's media libraries they use. */
   adCreatives: AdCreatives;
+  /** Ad insights (live and as background reports) and the targeting searches: locations, interests, behaviours, reach. */
+  adInsights: AdInsights;
   /** Events of the calendars a calendar account reaches. */
   calendarEvents: CalendarEvents;
   /** Account and post figures (analytics), read by a metric map kept as data. */

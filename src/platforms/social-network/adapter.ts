@@ -4,6 +4,7 @@ import { withQuery } from '../meta/graph.js';
 import type { OAuthAdapter, OAuthGrant, SelectingFlow } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
 import { SocialNetworkAdCreatives } from './ad-creatives.js';
+import { SocialNetworkAdInsights } from './ad-insights.js';
 import { SocialNetworkAds } from './ads.js';
 import { SocialNetworkClient } from './client.js';
 import { SocialNetworkComments } from './comments.js';
@@ -103,6 +104,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   readonly pages: SocialNetworkPages;
   readonly ads: SocialNetworkAds;
   readonly adCreatives: SocialNetworkAdCreatives;
+  readonly adInsights: SocialNetworkAdInsights;
   readonly webhooks: SocialNetworkWebhooks;
   readonly publisher: SocialNetworkPublisher;
   readonly comments: SocialNetworkComments;
@@ -118,6 +120,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.pages = new SocialNetworkPages(this.client);
     this.ads = new SocialNetworkAds(this.client, endpoints.appId);
     this.adCreatives = new SocialNetworkAdCreatives(this.client);
+    this.adInsights = new SocialNetworkAdInsights(this.client);
     this.publisher = new SocialNetworkPublisher(this.client);
     this.comments = new SocialNetworkComments(this.client);
     this.messaging = new SocialNetworkMessaging(this.client);

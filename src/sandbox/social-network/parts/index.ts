@@ -6,6 +6,8 @@ import { insightsPart } from './insights.js';
 import { leadgenPart } from './leadgen.js';
 import { marketingPart } from './marketing.js';
 import { marketingMediaPart } from './marketing-media.js';
+import { marketingInsightsPart } from './marketing-insights.js';
+import { marketingTargetingPart } from './marketing-targeting.js';
 import { messengerPart } from './messenger.js';
 import { pagesPart } from './pages.js';
 import { postsPart } from './posts.js';
@@ -21,6 +23,8 @@ export const SOCIAL_NETWORK_PARTS: ReadonlyArray<SocialPart<any>> = [
   adAccountsPart,
   marketingMediaPart,
   marketingPart,
+  marketingInsightsPart,
+  marketingTargetingPart,
   postsPart,
   leadgenPart,
   commentsPart,

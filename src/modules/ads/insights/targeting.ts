@@ -1,0 +1,67 @@
+import type { components } from '../../../../generated/api.js';
+import { idOf } from '../../../lib/ids.js';
+import { type Page, platformPage } from '../../../lib/pagination.js';
+import { type AdLocation, type AdTargetingOption, AdTargetingRefused } from '../../../platforms/capabilities/ad-insights.js';
+import type { Services } from '../../../services.js';
+import { withConnectedAccount } from '../../accounts/platform-call.js';
+import type { Principal } from '../../auth/principal.js';
+import { AdTargetingRejectedError } from './errors.js';
+
+type PageQuery = { adAccountId: string; limit?: number; cursor?: string };
+const ALL_TYPES: AdLocation['type'][] = ['country', 'region', 'city', 'zip'];
+
+/** `GET /ads/locations`: places targeting can name, read live from the ad account's platform. */
+export function searchLocations(
+  services: Services,
+  principal: Principal,
+  params: PageQuery & { q: string; types?: AdLocation['type'][]; countryCode?: string },
+): Promise<Page<AdLocation>> {
+  const search = { q: params.q, types: params.types ?? ALL_TYPES, countryCode: params.countryCode };
+  return withConnectedAccount(services, principal, { adAccountId: idOf('adacc', params.adAccountId) }, 'adInsights', (adapter, account) =>
+    platformPage(params, (page) => adapter.adInsights.locations(account, search, page)),
+  );
+}
+
+/** `GET /ads/targeting/interests` and `/behaviors`: the ids targeting names them by, found by name. */
+export function searchTargeting(
+  services: Services,
+  principal: Principal,
+  kind: 'interests' | 'behaviors',
+  params: PageQuery & { q?: string },
+): Promise<Page<AdTargetingOption>> {
+  return withConnectedAccount(services, principal, { adAccountId: idOf('adacc', params.adAccountId) }, 'adInsights', (adapter, account) =>
+    platformPage(params, (page) =>
+      kind === 'interests'
+        ? adapter.adInsights.interests(account, params.q ?? '', page)
+        : adapter.adInsights.behaviors(account, params.q, page),
+    ),
+  );
+}
+
+/** `POST /ads/reach-estimate`: the platform's estimate of the people a targeting spec reaches. */
+export function estimateReach(
+  services: Services,
+  principal: Principal,
+  body: components['schemas']['AdReachEstimateRequest'],
+): Promise<components['schemas']['AdReachEstimate']> {
+  return withConnectedAccount(
+    services,
+    principal,
+    { adAccountId: idOf('adacc', body.adAccountId) },
+    'adInsights',
+    async (adapter, account) => {
+      const bounds = await adapter.adInsights.reachEstimate(account, body.targeting, body.optimizationGoal);
+      return {
+        adAccountId: body.adAccountId,
+        audienceSizeLowerBound: bounds.lower,
+        audienceSizeUpperBound: bounds.upper,
+        ready: bounds.ready,
+      };
+    },
+    {
+      handle: (error) => {
+        if (error instanceof AdTargetingRefused) throw new AdTargetingRejectedError(error.message);
+      },
+    },
+  );
+}
