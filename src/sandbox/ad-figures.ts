@@ -60,11 +60,17 @@ export const BREAKDOWN_VALUES: Record<string, readonly string[]> = {
   }),
 };
 
-/** Every combination of the breakdowns' values, each with its share of the figures (shares of one row add up to 1). */
-export function breakdownCells(breakdowns: readonly string[], seed: string): Array<{ values: Record<string, string>; share: number }> {
+/**
+ * Every combination of the breakdowns' values (the Marketing API's, unless a platform gives its own), each with its
+ * share of the figures (shares of one row add up to 1).
+ */
+export function breakdownCells(
+  breakdowns: readonly string[],
+  seed: string,
+  values: Record<string, readonly string[]> = BREAKDOWN_VALUES,
+): Array<{ values: Record<string, string>; share: number }> {
   let cells: Array<Record<string, string>> = [{}];
-  for (const name of breakdowns)
-    cells = cells.flatMap((cell) => (BREAKDOWN_VALUES[name] ?? []).map((value) => ({ ...cell, [name]: value })));
+  for (const name of breakdowns) cells = cells.flatMap((cell) => (values[name] ?? []).map((value) => ({ ...cell, [name]: value })));
   const weights = cells.map(
     (cell) =>
       1 +
@@ -100,26 +106,4 @@ export function buckets(since: string, until: string, increment: Increment): Arr
     groups.set(key, [...(groups.get(key) ?? []), day]);
   });
   return [...groups.values()].map((group) => ({ start: group[0]!, stop: group[group.length - 1]!, days: group }));
-}
-
-/** A named period's days in a time zone, as the platforms compute them (`last_7d` ends yesterday). */
-export function presetRange(preset: string, timeZone: string): { since: string; until: string } | null {
-  const today = DateTime.now().setZone(timeZone).startOf('day');
-  const iso = (at: DateTime) => at.toISODate()!;
-  const last = (days: number) => ({ since: iso(today.minus({ days })), until: iso(today.minus({ days: 1 })) });
-  const ranges: Record<string, { since: string; until: string }> = {
-    today: { since: iso(today), until: iso(today) },
-    yesterday: last(1),
-    last_3d: last(3),
-    last_7d: last(7),
-    last_14d: last(14),
-    last_28d: last(28),
-    last_30d: last(30),
-    last_90d: last(90),
-    this_month: { since: iso(today.startOf('month')), until: iso(today) },
-    last_month: { since: iso(today.minus({ months: 1 }).startOf('month')), until: iso(today.startOf('month').minus({ days: 1 })) },
-    this_year: { since: iso(today.startOf('year')), until: iso(today) },
-    maximum: { since: iso(today.minus({ months: 37 }).startOf('month')), until: iso(today) },
-  };
-  return ranges[preset] ?? null;
 }

@@ -42,6 +42,8 @@ export interface AdInsightsQuery {
   attributionWindows: AdAttributionWindow[];
   /** The ad account's ISO 4217 currency: the platform's amounts become its minor units. */
   currency: string;
+  /** The ad account's time zone (IANA), which its days and date presets are in. */
+  timeZone: string;
 }
 
 /** Why a platform cannot answer a query: the query member at fault, and the platform's limit in words. */
@@ -99,9 +101,9 @@ export class AdTargetingRefused extends PlatformError {
  */
 export interface AdInsights {
   /** Why the platform cannot answer the query as asked (breakdowns it does not combine, a time increment it lacks); null when it can. */
-  refusal(query: Omit<AdInsightsQuery, 'fields' | 'currency'>): AdQueryRefusal | null;
+  refusal(query: Omit<AdInsightsQuery, 'fields' | 'currency' | 'timeZone'>): AdQueryRefusal | null;
   /** The metrics it does not give for this query (never a zero in their place), with why. */
-  unsupported(query: Omit<AdInsightsQuery, 'fields' | 'currency'>): Partial<Record<AdInsightsField, string>>;
+  unsupported(query: Omit<AdInsightsQuery, 'fields' | 'currency' | 'timeZone'>): Partial<Record<AdInsightsField, string>>;
   /** One page of rows, in time order then by object; `AdInsightsTooLarge` when the platform wants a report run instead. */
   read(
     account: AdapterAccount,

@@ -1,4 +1,5 @@
 import { PlatformError } from '../errors.js';
+import { ShortVideoAdsAdInsights } from './ad-insights.js';
 import { ShortVideoAdsAds } from './ads.js';
 import { ShortVideoAdsCampaigns } from './campaigns.js';
 import { BusinessApiClient } from './client.js';
@@ -20,6 +21,8 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
   readonly ads: ShortVideoAdsAds;
   /** The advertiser's instant forms and their leads. */
   readonly leads: ShortVideoAdsLeads;
+  /** Reports and the targeting tools. */
+  readonly adInsights: ShortVideoAdsAdInsights;
   /** The app's webhooks (the callback URL is set in the developer portal): advertisers' revocations. */
   readonly webhooks: ShortVideoAdsWebhooks;
   /** Campaigns, ad groups and ads of a connected advertiser. */
@@ -29,6 +32,7 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
     this.client = new BusinessApiClient(endpoints.apiUrl);
     this.ads = new ShortVideoAdsAds(this.client, endpoints);
     this.leads = new ShortVideoAdsLeads(this.client);
+    this.adInsights = new ShortVideoAdsAdInsights(this.client, endpoints.apiUrl);
     this.webhooks = new ShortVideoAdsWebhooks(endpoints.appId, endpoints.secret);
     this.adCampaigns = new ShortVideoAdsCampaigns(this.client);
   }

@@ -1,4 +1,4 @@
-import { currencyExponent, toMinorUnits } from '../../lib/money.js';
+import { toMinorUnits } from '../../lib/money.js';
 import type { PlatformPageOf } from '../../lib/pagination.js';
 import {
   AdBreakdownNotEnabled,
@@ -11,13 +11,14 @@ import {
   type AdQueryRefusal,
   type AdReportState,
 } from '../capabilities/ad-insights.js';
+import { minorCost } from '../ad-costs.js';
 import { type RefusalRule, refusalOf } from '../capabilities/refusals.js';
 import { classifyMetaError, type GraphErrorBody, type GraphList, nextCursorOf } from '../meta/graph.js';
 import type { AdapterAccount } from '../types.js';
 import { SocialNetworkAdTargeting } from './ad-targeting.js';
 import type { SocialNetworkClient } from './client.js';
 
-type Query = Omit<AdInsightsQuery, 'fields' | 'currency'>;
+type Query = Omit<AdInsightsQuery, 'fields' | 'currency' | 'timeZone'>;
 type GraphRow = Record<string, unknown>;
 
 /** Our breakdowns by the Graph's names; the hour of the day is the ad account's (not the viewer's). */
@@ -99,13 +100,6 @@ function graphParams(query: AdInsightsQuery): Record<string, string> {
 /** A Graph count (a decimal string) as a number; absent stays absent. */
 const count = (value: unknown): number | undefined => (value === undefined || value === null ? undefined : Number(value));
 
-/** A major-unit cost with fractions (`cpc` "0.823456") in minor units, the fraction kept: the contract's costs per result. */
-function minorCost(value: unknown, currency: string): number | null | undefined {
-  if (value === undefined) return undefined;
-  if (value === null || value === '') return null;
-  return Number((Number(value) * 10 ** currencyExponent(currency)).toFixed(6));
-}
-
 function actions(value: unknown, windows: readonly string[]): AdInsightsRow['actions'] {
   return ((value as GraphRow[] | undefined) ?? []).map((action) => {
     const byWindow = Object.fromEntries(windows.filter((w) => action[w] !== undefined).map((w) => [w, Number(action[w])]));
@@ -153,7 +147,7 @@ function rowOf(raw: GraphRow, query: AdInsightsQuery): AdInsightsRow {
     if (field === 'impressions' || field === 'reach' || field === 'clicks') row[field] = count(raw[field]) ?? 0;
     if (field === 'frequency' || field === 'ctr') row[field] = count(raw[field]) ?? 0;
     if (field === 'spend') row.spend = toMinorUnits(String(raw.spend ?? '0'), query.currency);
-    if (field === 'cpc' || field === 'cpm') row[field] = minorCost(raw[field], query.currency) ?? null;
+    if (field === 'cpc' || field === 'cpm') row[field] = minorCost(raw[field], query.currency);
     if (field === 'actions' || field === 'conversions') row[field] = actions(raw[field], query.attributionWindows);
   }
   return row;

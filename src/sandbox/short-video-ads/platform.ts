@@ -8,6 +8,8 @@ import { type InstantFormsState, mountInstantForms } from './instant-forms.js';
 import { sendTikTokWebhook, type TikTokEvent } from '../tiktok-webhook.js';
 import type { Signing } from '../timestamped-signature.js';
 import { DEMO_ADVERTISERS, SANDBOX_ADS_APP } from './demo.js';
+import { mountReports, type ReportsState } from './report-routes.js';
+import { mountTargetingTools } from './targeting-routes.js';
 
 /**
  * The Business API v1.3 as our adapter uses it: the advertiser's consent page (`portal/auth` → `auth_code`), the
@@ -36,6 +38,7 @@ interface ShortVideoAdsState {
   nextId: bigint;
   tree?: CampaignTreeState;
   instantForms?: InstantFormsState;
+  reports?: ReportsState;
 }
 
 const requestId = () => `2026${randomBytes(10).toString('hex').toUpperCase()}`;
@@ -193,5 +196,17 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
     { answer, advertisersOf: (ctx) => authorised(ctx)?.advertiserIds ?? null, send: (url, event) => send(url, event) },
     restored?.instantForms,
   );
-  return { state: (): ShortVideoAdsState => ({ advertisers, codes, tokens, nextId, tree: tree.state(), instantForms: instantForms() }) };
+  const reports = mountReports(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', () => tree.state(), restored?.reports);
+  mountTargetingTools(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3');
+  return {
+    state: (): ShortVideoAdsState => ({
+      advertisers,
+      codes,
+      tokens,
+      nextId,
+      tree: tree.state(),
+      instantForms: instantForms(),
+      reports: reports.state(),
+    }),
+  };
 }

@@ -36,12 +36,17 @@ function refusals(error: PlatformError): void {
 }
 
 /** The query as the platform is asked it: without the metrics it does not give (named in `unsupported` instead). */
-function platformQuery(adapter: CapableAdapter<'adInsights'>, platform: string, asked: AskedQuery, currency: string) {
+function platformQuery(adapter: CapableAdapter<'adInsights'>, row: AdAccountRow, asked: AskedQuery) {
   const refusal = adapter.adInsights.refusal(asked);
-  if (refusal) throw new AdInsightsUnsupportedError(platform, refusal);
+  if (refusal) throw new AdInsightsUnsupportedError(row.platform, refusal);
   const reasons = adapter.adInsights.unsupported(asked);
   const unsupported = asked.fields.filter((field) => reasons[field]).map((field) => ({ field, reason: reasons[field]! }));
-  const query: AdInsightsQuery = { ...asked, fields: asked.fields.filter((field) => !reasons[field]), currency };
+  const query: AdInsightsQuery = {
+    ...asked,
+    fields: asked.fields.filter((field) => !reasons[field]),
+    currency: row.currency,
+    timeZone: row.timezone,
+  };
   return { query, unsupported };
 }
 
@@ -77,7 +82,7 @@ export function adInsights(services: Services, principal: Principal, params: Ins
   const asked = askedQuery(params);
   const adAccountId = idOf('adacc', params.adAccountId);
   return onInsights(services, principal, adAccountId, async (adapter, account, row) => {
-    const { query, unsupported } = platformQuery(adapter, row.platform, asked, row.currency);
+    const { query, unsupported } = platformQuery(adapter, row, asked);
     const start = async () => {
       const platformReportId = await adapter.adInsights.startReport(account, query);
       const reportId = sealReportId(services.secrets, { adAccountId, platformReportId, query: asked });
@@ -104,7 +109,7 @@ export function adInsightsReport(
   const adAccountId = idOf('adacc', params.adAccountId);
   return onInsights(services, principal, adAccountId, async (adapter, account, row) => {
     const { platformReportId, query: asked } = openReportId(services.secrets, reportId, adAccountId);
-    const { query, unsupported } = platformQuery(adapter, row.platform, asked, row.currency);
+    const { query, unsupported } = platformQuery(adapter, row, asked);
     const state = await adapter.adInsights.reportState(account, platformReportId);
     if (state.status === 'failed')
       throw new PlatformFailedError(`The platform failed to compute the report (${state.message}); ask for it again.`);

@@ -4,8 +4,8 @@ import type { Request } from '../../../http/handler.js';
 import type { AdInsightsQuery, AdRowLevel } from '../../../platforms/capabilities/ad-insights.js';
 
 export type InsightsQueryParams = Request<'getAdInsights'>['query'];
-/** An insights query before the ad account's currency is known. */
-export type AskedQuery = Omit<AdInsightsQuery, 'currency'>;
+/** An insights query before the ad account's currency and time zone are known. */
+export type AskedQuery = Omit<AdInsightsQuery, 'currency' | 'timeZone'>;
 
 /** Rows may be of the object's level or below it: an ad set's rows are ad sets or ads, never campaigns. */
 const DEPTH: Record<AdRowLevel, number> = { account: 0, campaign: 1, adset: 2, ad: 3 };

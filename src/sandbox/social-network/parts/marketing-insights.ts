@@ -1,6 +1,7 @@
 import type { RouterContext } from '@koa/router';
 import { currencyExponent, fromMinorUnits } from '../../../lib/money.js';
-import { type AdDay, addDays, adDay, breakdownCells, buckets, type Increment, presetRange, reachOf, shareOf } from '../../ad-figures.js';
+import { presetRange } from '../../../platforms/ad-periods.js';
+import { type AdDay, addDays, adDay, breakdownCells, buckets, type Increment, reachOf, shareOf } from '../../ad-figures.js';
 import type { AdObject } from '../ad-objects.js';
 import { defineSocialPart } from '../part.js';
 import type { AdAccount, Token } from '../state.js';

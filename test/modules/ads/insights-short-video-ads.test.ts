@@ -1,0 +1,96 @@
+import { expect } from 'chai';
+import { adDay } from '../../../src/sandbox/ad-figures.js';
+import { daysBetween } from '../../../src/sandbox/insights-series.js';
+import { describeApi } from '../../support/harness.js';
+import { until } from '../../support/wait.js';
+import { type ConnectedAdAccount, connectTikTokAdAccount } from './insights-support.js';
+
+describeApi('getAdInsights — GET /ads/insights on short_video_ads', (t) => {
+  let ad: ConnectedAdAccount;
+  const insights = (query: Record<string, string>) =>
+    t.app.api.get(`/ads/insights?${new URLSearchParams({ adAccountId: ad.adAccountId, ...query })}`, { token: t.owner.key });
+  const week = { since: '2026-11-01', until: '2026-11-07' };
+
+  it('reads the advertiser by day: its decimal amounts in minor units of a currency without any (JPY), actions named unsupported', async () => {
+    ad = await connectTikTokAdAccount(t.app, t.owner, 'JPY');
+    const answer = await insights({ ...week, timeIncrement: 'day', fields: 'impressions,clicks,spend,cpc,actions,conversions' });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+    expect(answer.body).to.include({ currency: 'JPY', nextCursor: null });
+    expect(answer.body.unsupported).to.deep.equal([
+      { field: 'actions', reason: 'the platform reports no actions by type; ask for conversions.' },
+    ]);
+    const days = daysBetween(week.since, week.until);
+    expect(answer.body.data.map((row: { dateStart: string }) => row.dateStart)).to.deep.equal(days);
+    const figures = adDay(ad.platformAdAccountId, days[0]!);
+    const first = answer.body.data[0];
+    expect(first).to.deep.include({
+      objectId: ad.platformAdAccountId,
+      level: 'account',
+      impressions: figures.impressions,
+      clicks: figures.clicks,
+      spend: figures.spend,
+      conversions: [{ actionType: 'conversion', value: figures.purchases }],
+    });
+    expect(first.cpc).to.be.closeTo(figures.spend / figures.clicks, 0.01);
+    expect(first).to.not.have.property('actions');
+  });
+
+  it('answers 422 ad_insights_unsupported for what the platform does not report by: weeks, attribution windows, age with country', async () => {
+    ad = await connectTikTokAdAccount(t.app, t.owner);
+    for (const [query, member] of [
+      [{ timeIncrement: 'week' }, 'timeIncrement'],
+      [{ attributionWindows: '7d_click' }, 'attributionWindows'],
+      [{ breakdowns: 'age,country' }, 'breakdowns'],
+      [{ breakdowns: 'platform_position' }, 'breakdowns'],
+    ] as const) {
+      const refused = await insights({ ...week, ...query });
+      expect(refused.status, JSON.stringify(query)).to.equal(422);
+      expect(refused.body.code).to.equal('ad_insights_unsupported');
+      expect(refused.body.errors[0].path).to.equal(`query/${member}`);
+    }
+  });
+
+  it('splits by age and gender in the audience report, where reach is named unsupported', async () => {
+    ad = await connectTikTokAdAccount(t.app, t.owner);
+    const answer = await insights({ ...week, breakdowns: 'age,gender', fields: 'impressions,reach', limit: '100' });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+    expect(answer.body.unsupported.map((u: { field: string }) => u.field)).to.deep.equal(['reach']);
+    expect(answer.body.data).to.have.length(18);
+    expect(answer.body.data[0].breakdowns).to.deep.equal({ age: '13-17', gender: 'male' });
+    expect(answer.body.data[0]).to.not.have.property('reach');
+  });
+
+  it('makes a daily read of more than 30 days a report task: 202, then its rows once the platform has them, paged', async () => {
+    ad = await connectTikTokAdAccount(t.app, t.owner, 'EUR');
+    const started = await insights({ since: '2026-09-01', until: '2026-10-30', timeIncrement: 'day', fields: 'spend' });
+    expect(started.status, JSON.stringify(started.body)).to.equal(202);
+    const done = await until(() => t.app.api.get(started.body.location, { token: t.owner.key }), {
+      done: (answer) => answer.status === 200,
+      what: 'the report task done',
+    });
+    expect(done.body.data).to.have.length(20);
+    expect(done.body.data[0]).to.deep.include({ dateStart: '2026-09-01', spend: adDay(ad.platformAdAccountId, '2026-09-01').spend });
+    const next = await t.app.api.get(`${started.body.location}&cursor=${done.body.nextCursor}`, { token: t.owner.key });
+    expect(next.body.data[0].dateStart).to.equal('2026-09-21');
+  });
+
+  it('searchAdInterests and searchAdBehaviors search the interest and action categories, with their place in the tree', async () => {
+    ad = await connectTikTokAdAccount(t.app, t.owner);
+    const get = (path: string, q: string) =>
+      t.app.api.get(`${path}?${new URLSearchParams({ adAccountId: ad.adAccountId, q })}`, { token: t.owner.key });
+    const interests = await get('/ads/targeting/interests', 'coffee');
+    expect(interests.status, JSON.stringify(interests.body)).to.equal(200);
+    expect(interests.body.data).to.deep.equal([
+      {
+        id: '101',
+        name: 'Coffee',
+        type: 'interest',
+        path: ['Food & Beverage', 'Coffee'],
+        audienceSizeLowerBound: null,
+        audienceSizeUpperBound: null,
+      },
+    ]);
+    const behaviors = await get('/ads/targeting/behaviors', 'food');
+    expect(behaviors.body.data.map((b: { id: string }) => b.id)).to.deep.equal(['4101', '5101']);
+  });
+});
