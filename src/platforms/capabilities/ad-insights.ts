@@ -87,13 +87,6 @@ export class AdObjectNotFoundAtPlatform extends PlatformError {
   }
 }
 
-/** The platform refused a targeting spec (an unknown interest or location, an audience too narrow). */
-export class AdTargetingRefused extends PlatformError {
-  constructor(message: string) {
-    super('invalid_request', message);
-  }
-}
-
 /**
  * Ad insights and the targeting searches, the same on every ad platform, for a connected ad account (an
  * `AdapterAccount` whose `platformAccountId` is the ad account's id there). Money comes back in minor units of
@@ -138,6 +131,6 @@ export interface AdInsights {
     q: string | undefined,
     page: { limit: number; after: string | undefined },
   ): Promise<PlatformPageOf<AdTargetingOption>>;
-  /** How many people the targeting reaches; `AdTargetingRefused` for a spec the platform refuses. */
+  /** How many people the targeting reaches; `AdRefused` (naming the targeting member) for a spec the platform refuses. */
   reachEstimate(account: AdapterAccount, targeting: AdTargeting, optimizationGoal: AdOptimizationGoal | undefined): Promise<AdReachBounds>;
 }

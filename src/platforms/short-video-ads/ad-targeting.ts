@@ -5,10 +5,11 @@ import {
   type AdReachBounds,
   type AdTargeting,
   type AdTargetingOption,
-  AdTargetingRefused,
 } from '../capabilities/ad-insights.js';
+import { AdRefused } from '../capabilities/ad-campaigns.js';
 import { PlatformError } from '../errors.js';
 import type { AdapterAccount } from '../types.js';
+import { targetingBody } from './campaign-requests.js';
 import type { BusinessApiClient } from './client.js';
 
 interface Region {
@@ -28,15 +29,6 @@ interface Category {
 const LEVELS: Record<string, AdLocation['type']> = { COUNTRY: 'country', PROVINCE: 'region', CITY: 'city' };
 /** The placement and objective the tools are asked for: the in-feed placement every objective has. */
 const PLACEMENT = { placements: ['PLACEMENT_TIKTOK'], objective_type: 'REACH' };
-const AGE_GROUPS: Array<[number, number, string]> = [
-  [13, 17, 'AGE_13_17'],
-  [18, 24, 'AGE_18_24'],
-  [25, 34, 'AGE_25_34'],
-  [35, 44, 'AGE_35_44'],
-  [45, 54, 'AGE_45_54'],
-  [55, 65, 'AGE_55_100'],
-];
-
 const json = (params: Record<string, unknown>) =>
   new URLSearchParams(
     Object.entries(params).map(([name, value]) => [name, typeof value === 'object' ? JSON.stringify(value) : String(value)]),
@@ -140,16 +132,9 @@ export class ShortVideoAdsAdTargeting {
   }
 
   async reachEstimate(account: AdapterAccount, targeting: AdTargeting, _goal: AdOptimizationGoal | undefined): Promise<AdReachBounds> {
+    if (targeting.geoLocations.zips?.length) throw new AdRefused('targeting.geoLocations.zips', 'short_video_ads targets no postal codes.');
     const regions = await this.regions(account);
-    const geo = targeting.geoLocations;
-    const countries = (geo.countries ?? []).map((code) => {
-      const region = regions.find((r) => r.level === 'COUNTRY' && r.region_code === code);
-      if (!region) throw new AdTargetingRefused(`the platform cannot target ${code}`);
-      return region.location_id;
-    });
-    if (geo.zips?.length) throw new AdTargetingRefused('the platform targets no postal codes');
-    const ageMin = targeting.ageMin ?? 18;
-    const ageMax = targeting.ageMax ?? 65;
+    const countryIds = new Map(regions.filter((r) => r.level === 'COUNTRY').map((r) => [r.region_code, r.location_id]));
     const answer = await this.client
       .call<{ user_count?: { lower_end?: number; upper_end?: number } }>('/ad/audience_size/estimate/', {
         method: 'POST',
@@ -157,17 +142,12 @@ export class ShortVideoAdsAdTargeting {
         body: {
           advertiser_id: account.platformAccountId,
           ...PLACEMENT,
-          location_ids: [...countries, ...[...(geo.regions ?? []), ...(geo.cities ?? [])].map((place) => place.key)],
-          age_groups: AGE_GROUPS.filter(([from, to]) => to >= ageMin && from <= ageMax).map(([, , group]) => group),
-          gender: targeting.genders?.length === 1 ? `GENDER_${targeting.genders[0]!.toUpperCase()}` : 'GENDER_UNLIMITED',
-          interest_category_ids: (targeting.interests ?? []).map((interest) => interest.id),
+          ...targetingBody(targeting, countryIds),
           action_category_ids: (targeting.behaviors ?? []).map((behavior) => behavior.id),
-          audience_ids: targeting.customAudiences ?? [],
-          excluded_audience_ids: targeting.excludedCustomAudiences ?? [],
         },
       })
       .catch((error: unknown) => {
-        if (error instanceof PlatformError && error.details.platformCode === 40002) throw new AdTargetingRefused(error.message);
+        if (error instanceof PlatformError && error.details.platformCode === 40002) throw new AdRefused('targeting', error.message, 40002);
         throw error;
       });
     return { lower: answer.user_count?.lower_end ?? 0, upper: answer.user_count?.upper_end ?? 0, ready: true };

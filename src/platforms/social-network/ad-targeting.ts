@@ -5,8 +5,8 @@ import {
   type AdReachBounds,
   type AdTargeting,
   type AdTargetingOption,
-  AdTargetingRefused,
 } from '../capabilities/ad-insights.js';
+import { AdRefused } from '../capabilities/ad-campaigns.js';
 import { classifyMetaError, type GraphErrorBody, type GraphList, nextCursorOf } from '../meta/graph.js';
 import type { AdapterAccount } from '../types.js';
 import type { SocialNetworkClient } from './client.js';
@@ -73,7 +73,8 @@ export function graphTargeting(targeting: AdTargeting): Record<string, unknown> 
 /** The Graph refuses a targeting spec with (#100) naming what it cannot use: our 422, with its words. */
 function classifyTargeting(status: number, body: unknown, headers?: Headers) {
   const error = (body as GraphErrorBody | undefined)?.error;
-  if (error?.code === 100 && error.error_subcode !== 33) return new AdTargetingRefused(error.message ?? 'invalid targeting spec');
+  if (error?.code === 100 && error.error_subcode !== 33)
+    return new AdRefused('targeting', error.message ?? 'invalid targeting spec', error.code, error.error_subcode ?? null);
   return classifyMetaError(status, body, headers);
 }
 
@@ -158,7 +159,10 @@ export class SocialNetworkAdTargeting {
     optimizationGoal: AdOptimizationGoal | undefined,
   ): Promise<AdReachBounds> {
     if (targeting.locales?.length)
-      throw new AdTargetingRefused('the delivery estimate here takes no languages (locales); leave them out to estimate');
+      throw new AdRefused(
+        'targeting.locales',
+        'The delivery estimate takes no languages here (the platform names them by ids of its own); leave locales out.',
+      );
     const answer = await this.client.call<GraphList<DeliveryEstimate>>(
       'GET',
       `${account.platformAccountId}/delivery_estimate`,

@@ -93,4 +93,30 @@ describeApi('getAdInsights — GET /ads/insights on short_video_ads', (t) => {
     const behaviors = await get('/ads/targeting/behaviors', 'food');
     expect(behaviors.body.data.map((b: { id: string }) => b.id)).to.deep.equal(['4101', '5101']);
   });
+
+  it('searchAdLocations finds the places tool/region lists, by the start of their name, with their country', async () => {
+    ad = await connectTikTokAdAccount(t.app, t.owner);
+    const found = await t.app.api.get(`/ads/locations?adAccountId=${ad.adAccountId}&q=bav`, { token: t.owner.key });
+    expect(found.status, JSON.stringify(found.body)).to.equal(200);
+    expect(found.body.data).to.deep.equal([
+      { key: '2951839', name: 'Bavaria', type: 'region', countryCode: 'DE', countryName: 'Germany', region: null, regionKey: null },
+    ]);
+    const countries = await t.app.api.get(`/ads/locations?adAccountId=${ad.adAccountId}&q=a&types=country`, { token: t.owner.key });
+    expect(countries.body.data.map((place: { key: string }) => place.key)).to.deep.equal(['2782113', '2077456']);
+  });
+
+  it('estimateAdReach sizes a spec by the advertiser’s location ids, and answers 422 ad_platform_rejected for a country it cannot target', async () => {
+    ad = await connectTikTokAdAccount(t.app, t.owner);
+    const estimate = (targeting: Record<string, unknown>) =>
+      t.app.api.post('/ads/reach-estimate', { token: t.owner.key, body: { adAccountId: ad.adAccountId, targeting } });
+    const germany = await estimate({ geoLocations: { countries: ['DE'] } });
+    expect(germany.status, JSON.stringify(germany.body)).to.equal(200);
+    expect(germany.body).to.include({ audienceSizeLowerBound: 20_000_000, audienceSizeUpperBound: 30_000_000, ready: true });
+    const narrower = await estimate({ geoLocations: { countries: ['DE'] }, genders: ['female'], interests: [{ id: '101' }] });
+    expect(narrower.body.audienceSizeUpperBound).to.be.below(germany.body.audienceSizeLowerBound);
+    const refused = await estimate({ geoLocations: { countries: ['BR'] } });
+    expect(refused.status).to.equal(422);
+    expect(refused.body).to.include({ code: 'ad_platform_rejected' });
+    expect(refused.body.detail).to.include('BR');
+  });
 });

@@ -21,10 +21,3 @@ export class AdBreakdownNotEnabledError extends UnprocessableError {
     );
   }
 }
-
-/** 422 `ad_platform_rejected`: the platform refused the targeting spec; `detail` carries its reason. */
-export class AdTargetingRejectedError extends UnprocessableError {
-  constructor(platformMessage: string) {
-    super('ad_platform_rejected', 'The ad platform refused the request', `The platform refused the targeting: ${platformMessage}`);
-  }
-}

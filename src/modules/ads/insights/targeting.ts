@@ -1,11 +1,12 @@
 import type { components } from '../../../../generated/api.js';
 import { idOf } from '../../../lib/ids.js';
 import { type Page, platformPage } from '../../../lib/pagination.js';
-import { type AdLocation, type AdTargetingOption, AdTargetingRefused } from '../../../platforms/capabilities/ad-insights.js';
+import { AdRefused } from '../../../platforms/capabilities/ad-campaigns.js';
+import type { AdLocation, AdTargetingOption } from '../../../platforms/capabilities/ad-insights.js';
 import type { Services } from '../../../services.js';
 import { withConnectedAccount } from '../../accounts/platform-call.js';
 import type { Principal } from '../../auth/principal.js';
-import { AdTargetingRejectedError } from './errors.js';
+import { AdPlatformRejectedError } from '../creatives/errors.js';
 
 type PageQuery = { adAccountId: string; limit?: number; cursor?: string };
 const ALL_TYPES: AdLocation['type'][] = ['country', 'region', 'city', 'zip'];
@@ -60,7 +61,7 @@ export function estimateReach(
     },
     {
       handle: (error) => {
-        if (error instanceof AdTargetingRefused) throw new AdTargetingRejectedError(error.message);
+        if (error instanceof AdRefused) throw new AdPlatformRejectedError(`The platform refused the targeting: ${error.message}`);
       },
     },
   );
