@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { sha256Hex } from '../../lib/crypto.js';
 import { ownerEmail } from '../auth/api.js';
 import type { BillingProvider } from './provider.js';
 import { provided } from './provider.js';
@@ -25,7 +26,8 @@ export async function ownerOfCustomer(db: Knex, customerId: string): Promise<str
 
 /**
  * The owner's customer at the provider, created on first need. Created once: racing requests take turns on the
- * owner's row, and the provider's idempotency key makes a retried creation (an answer lost) the same customer.
+ * owner's row, and the provider's idempotency key makes a retried creation (an answer lost) the same customer. The
+ * key names the parameters too: the provider refuses a key used again with others (an email changed since).
  */
 export async function ensureCustomer(db: Knex, provider: BillingProvider, ownerId: string): Promise<string> {
   return db.transaction(async (trx) => {
@@ -33,7 +35,10 @@ export async function ensureCustomer(db: Knex, provider: BillingProvider, ownerI
     if (account.customerId) return account.customerId;
     const email = await ownerEmail(trx, ownerId);
     const customer = await provided(() =>
-      provider.stripe.customers.create({ email, metadata: { ownerId } }, { idempotencyKey: `socialgate-customer-${ownerId}` }),
+      provider.stripe.customers.create(
+        { email, metadata: { ownerId } },
+        { idempotencyKey: `socialgate-customer-${ownerId}-${sha256Hex(email).slice(0, 16)}` },
+      ),
     );
     await trx('billingAccounts').where({ ownerId }).update({ customerId: customer.id, updatedAt: trx.fn.now() });
     return customer.id;

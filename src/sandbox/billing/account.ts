@@ -61,9 +61,10 @@ export class SandboxStripeAccount {
     });
   }
 
-  find(kind: keyof AccountState, id: string, what: string): Obj {
+  /** The object, or the provider's 404 naming `param`: the path's `id`, or the body's parameter that named it. */
+  find(kind: keyof AccountState, id: string, what: string, param = 'id'): Obj {
     const found = (this.state[kind] as Map<string, Obj>).get(id);
-    if (!found) throw new StripeRefusal(404, 'invalid_request_error', `No such ${what}: '${id}'`, 'resource_missing');
+    if (!found) throw new StripeRefusal(404, 'invalid_request_error', `No such ${what}: '${id}'`, 'resource_missing', param);
     return found;
   }
 
@@ -81,17 +82,35 @@ export class SandboxStripeAccount {
     return customer;
   }
 
+  /** The customer's email, name or metadata changed (metadata merged, as the provider does). */
+  updateCustomer(id: string, params: { email?: string; name?: string; metadata?: Record<string, string> }): Obj {
+    const customer = this.find('customers', id, 'customer');
+    if (params.email !== undefined) customer.email = params.email;
+    if (params.name !== undefined) customer.name = params.name;
+    if (params.metadata) customer.metadata = { ...(customer.metadata as Record<string, string>), ...params.metadata };
+    this.emit('customer.updated', customer);
+    return customer;
+  }
+
+  /** A hosted payment page for a subscription, or (`mode=payment`) for one payment. */
   createCheckoutSession(params: FormBody): Obj {
-    if (params.mode !== 'subscription')
-      throw new StripeRefusal(400, 'invalid_request_error', 'Only mode=subscription is played here', 'parameter_invalid');
-    const customer = this.find('customers', String(params.customer), 'customer');
+    if (params.mode !== 'subscription' && params.mode !== 'payment')
+      throw new StripeRefusal(
+        400,
+        'invalid_request_error',
+        'Invalid mode: must be one of payment or subscription',
+        'parameter_invalid',
+        'mode',
+      );
+    const customer = this.find('customers', String(params.customer), 'customer', 'customer');
     const line = ((params.line_items ?? []) as Array<{ price?: string }>)[0];
-    const price = this.find('prices', String(line?.price), 'price');
+    const price = this.find('prices', String(line?.price), 'price', 'line_items[0][price]');
     const id = this.id('cs_test');
     const session = {
       id,
       object: 'checkout.session',
-      mode: 'subscription',
+      mode: params.mode,
+      payment_intent: null,
       status: 'open',
       payment_status: 'unpaid',
       customer: customer.id,
@@ -119,6 +138,11 @@ export class SandboxStripeAccount {
     if (card.replace(/\s/g, '') === DECLINED_CARD) throw new StripeRefusal(402, 'card_error', 'Your card was declined.', 'card_declined');
     const customer = String(session.customer);
     this.state.cards.set(customer, card.replace(/\s/g, ''));
+    if (session.mode === 'payment') {
+      Object.assign(session, { status: 'complete', payment_status: 'paid', payment_intent: this.id('pi') });
+      this.emit('checkout.session.completed', session);
+      return session;
+    }
     const price = this.find('prices', String(session.line_items_price), 'price');
     const subscription = this.startSubscription(customer, price, session.subscription_metadata as Record<string, string>);
     Object.assign(session, { status: 'complete', payment_status: 'paid', subscription: subscription.id });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { SandboxStripeAccount } from './account.js';
@@ -12,6 +13,8 @@ export interface ApiFault {
 
 interface Remembered {
   route: string;
+  /** The parameters of the first request with the key: another request with other ones is refused. */
+  params: string;
   status: number;
   body: unknown;
 }
@@ -37,7 +40,18 @@ function arrayParam(ctx: Context, name: string): string[] {
 
 function refuse(ctx: Context, error: StripeRefusal): void {
   ctx.status = error.status;
-  ctx.body = { error: { type: error.type, code: error.code, message: error.message } };
+  ctx.body = { error: { type: error.type, code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) } };
+}
+
+/** A body's parameters in one order, to tell whether two requests asked the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null)
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
 }
 
 /**
@@ -51,6 +65,7 @@ export function mountApi(router: Router, api: ApiContext): void {
     (write: boolean, run: (ctx: Context, body: FormBody) => unknown) =>
     async (ctx: Context): Promise<void> => {
       ctx.type = 'application/json';
+      ctx.set('Request-Id', `req_${randomBytes(7).toString('hex')}`);
       if (ctx.get('Authorization') !== `Bearer ${SANDBOX_BILLING.secretKey}`) {
         refuse(ctx, new StripeRefusal(401, 'invalid_request_error', 'Invalid API Key provided.', 'api_key_invalid'));
         return;
@@ -67,10 +82,22 @@ export function mountApi(router: Router, api: ApiContext): void {
       }
       const key = write ? ctx.get('Idempotency-Key') : '';
       const route = `${ctx.method} ${ctx.path}`;
+      const params = canonical(ctx.request.body ?? {});
       const remembered = key ? api.idempotency.get(key) : undefined;
       if (remembered) {
         if (remembered.route !== route) {
           refuse(ctx, new StripeRefusal(400, 'idempotency_error', 'Keys for idempotent requests can only be used for the same request.'));
+          return;
+        }
+        if (remembered.params !== params) {
+          refuse(
+            ctx,
+            new StripeRefusal(
+              400,
+              'idempotency_error',
+              `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+            ),
+          );
           return;
         }
         ctx.set('Idempotent-Replayed', 'true');
@@ -85,7 +112,7 @@ export function mountApi(router: Router, api: ApiContext): void {
         if (!(error instanceof StripeRefusal)) throw error;
         refuse(ctx, error);
       }
-      if (key) api.idempotency.set(key, { route, status: ctx.status, body: ctx.body });
+      if (key) api.idempotency.set(key, { route, params, status: ctx.status, body: ctx.body });
       if (write) api.changed();
       if (fault?.afterWrite) {
         ctx.set('Stripe-Should-Retry', 'true');
@@ -100,6 +127,10 @@ export function mountApi(router: Router, api: ApiContext): void {
   router.get(
     '/v1/customers/:id',
     call(false, (ctx) => account.find('customers', ctx.params.id!, 'customer')),
+  );
+  router.post(
+    '/v1/customers/:id',
+    call(true, (ctx, body) => account.updateCustomer(ctx.params.id!, body)),
   );
   router.get(
     '/v1/prices',
@@ -167,6 +198,13 @@ export function mountApi(router: Router, api: ApiContext): void {
       account.find('endpoints', ctx.params.id!, 'webhook endpoint');
       account.state.endpoints.delete(ctx.params.id!);
       return { id: ctx.params.id, object: 'webhook_endpoint', deleted: true };
+    }),
+  );
+  // Any other path of the API: the provider's JSON 404, which its clients read as an error.
+  router.all(
+    '/v1/*path',
+    call(false, (ctx) => {
+      throw new StripeRefusal(404, 'invalid_request_error', `Unrecognized request URL (${ctx.method}: ${ctx.path}).`);
     }),
   );
 }

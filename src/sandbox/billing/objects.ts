@@ -34,13 +34,14 @@ export interface AccountState {
   cards: Map<string, string>;
 }
 
-/** A refusal in the provider's error format (`{"error": {type, code, message}}`). */
+/** A refusal in the provider's error format (`{"error": {type, code, message, param}}`); `param`: the parameter at fault. */
 export class StripeRefusal extends Error {
   constructor(
     readonly status: number,
     readonly type: string,
     message: string,
     readonly code?: string,
+    readonly param?: string,
   ) {
     super(message);
   }

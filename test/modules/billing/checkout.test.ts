@@ -101,6 +101,20 @@ describeApi('billing — checkout to a paid subscription', { settings: billingSe
     expect(customers[0]!.metadata).to.deep.equal({ ownerId: t.owner.ownerId });
   });
 
+  it('creates the customer when a lost creation is retried with other parameters (the email changed): a key per parameters', async () => {
+    // The creation is made and its answer lost; the retries meet an outage: the checkout fails with no customer kept.
+    await billing.failNext(500, { afterWrite: true });
+    await billing.failNext(429, { count: 2 });
+    expect((await checkout(t)).status).to.equal(502);
+    await t.app.services
+      .db('owners')
+      .where({ id: t.owner.ownerId })
+      .update({ email: `new-${t.owner.email}` });
+    const session = await checkout(t);
+    expect(session.status, JSON.stringify(session.body)).to.equal(201);
+    expect(await billing.onPlatform(`new-${t.owner.email}`)).to.have.length(1);
+  });
+
   it('answers 502 when the provider keeps failing, and changes nothing', async () => {
     await billing.failNext(429, { count: 3 });
     const session = await checkout(t);
