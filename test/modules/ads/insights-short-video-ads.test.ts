@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { adDay } from '../../../src/sandbox/ad-figures.js';
+import { idOf } from '../../../src/lib/ids.js';
+import { withConnectedAccount } from '../../../src/modules/accounts/platform-call.js';
+import type { AdCampaigns, AdsAccount } from '../../../src/platforms/capabilities/ad-campaigns.js';
+import { addDays, adDay } from '../../../src/sandbox/ad-figures.js';
 import { daysBetween } from '../../../src/sandbox/insights-series.js';
 import { describeApi } from '../../support/harness.js';
 import { until } from '../../support/wait.js';
@@ -118,5 +121,62 @@ describeApi('getAdInsights — GET /ads/insights on short_video_ads', (t) => {
     expect(refused.status).to.equal(422);
     expect(refused.body).to.include({ code: 'ad_platform_rejected' });
     expect(refused.body.detail).to.include('BR');
+  });
+
+  /** A campaign with one ad group and two ads on the platform, made through the campaign tree's capability. */
+  async function campaignTree() {
+    const run = <T>(call: (campaigns: AdCampaigns, account: AdsAccount) => Promise<T>) =>
+      withConnectedAccount(
+        t.app.services,
+        { kind: 'session', ownerId: t.owner.ownerId, sessionId: 'sess_test' },
+        { adAccountId: idOf('adacc', ad.adAccountId) },
+        'adCampaigns',
+        (adapter, account, row) => call(adapter.adCampaigns, { ...account, currency: row.currency }),
+      );
+    return run(async (campaigns, account) => {
+      const campaign = await campaigns.create(account, 'campaign', {
+        name: 'Winter blend',
+        objective: 'OUTCOME_TRAFFIC',
+        status: 'ACTIVE',
+        specialAdCategories: [],
+        specialAdCategoryCountries: [],
+        isAdsetBudgetSharingEnabled: false,
+      });
+      const group = await campaigns.create(account, 'adset', {
+        campaignId: campaign.id,
+        name: 'US women',
+        status: 'ACTIVE',
+        dailyBudget: 2550,
+        billingEvent: 'LINK_CLICKS',
+        optimizationGoal: 'LINK_CLICKS',
+        targeting: { geoLocations: { countries: ['US'] }, ageMin: 18, ageMax: 65 },
+      });
+      const ads = [];
+      for (const name of ['Ad A', 'Ad B'])
+        ads.push(await campaigns.create(account, 'ad', { adsetId: group.id, creativeId: 'v1', name, status: 'ACTIVE' }));
+      return { campaignId: campaign.id, adIds: ads.map((made) => made.id) };
+    });
+  }
+
+  it('reads a campaign at its own level and at the level of its ads: each ad its own figures, the campaign their sum', async () => {
+    ad = await connectTikTokAdAccount(t.app, t.owner);
+    const { campaignId, adIds } = await campaignTree();
+    const day = { since: '2026-11-02', until: '2026-11-02', fields: 'impressions,spend', objectId: campaignId, objectLevel: 'campaign' };
+    const byAd = await insights({ ...day, level: 'ad' });
+    expect(byAd.status, JSON.stringify(byAd.body)).to.equal(200);
+    expect(byAd.body.data.map((row: { objectId: string; name: string }) => [row.objectId, row.name])).to.deep.equal(
+      [...adIds].sort().map((id) => [id, id === adIds[0] ? 'Ad A' : 'Ad B']),
+    );
+    for (const row of byAd.body.data) expect(row.impressions).to.equal(adDay(row.objectId, '2026-11-02').impressions);
+    const whole = await insights(day);
+    const sum = addDays(adIds.map((id) => adDay(id, '2026-11-02')));
+    expect(whole.body.data).to.have.length(1);
+    expect(whole.body.data[0]).to.deep.include({
+      objectId: campaignId,
+      level: 'campaign',
+      name: 'Winter blend',
+      impressions: sum.impressions,
+      spend: sum.spend,
+    });
   });
 });

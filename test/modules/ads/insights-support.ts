@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import type { TestApp } from '../../support/app.js';
 import type { TestOwner } from '../../support/owners.js';
-import { authorise } from '../../support/sandbox/oauth.js';
 import { People } from '../../support/sandbox/people.js';
-import { ShortVideoAdsPeople } from '../../support/sandbox/short-video-ads.js';
+import { connectAdvertiser, ShortVideoAdsPeople } from '../../support/sandbox/short-video-ads.js';
 import { connectAdAccounts, pendingConnection, SocialNetworkPeople } from '../../support/sandbox/social-network.js';
 
 export interface ConnectedAdAccount {
@@ -23,10 +22,9 @@ export async function connectMetaAdAccount(app: TestApp, owner: TestOwner): Prom
 
 /** A new advertiser on the ads platform (in `currency`), connected to the owner's profile by the OAuth dance. */
 export async function connectTikTokAdAccount(app: TestApp, owner: TestOwner, currency = 'USD'): Promise<ConnectedAdAccount> {
-  const advertiser = await new ShortVideoAdsPeople(() => app).newAdvertiser({ currency, display_timezone: 'Europe/Berlin' });
-  const outcome = await authorise(app, owner, 'short_video_ads', { fields: { advertiser_ids: advertiser.advertiser_id } });
-  expect(outcome.searchParams.get('status'), outcome.toString()).to.equal('connected');
-  return { adAccountId: outcome.searchParams.get('adAccountIds')!, platformAdAccountId: advertiser.advertiser_id };
+  const people = new ShortVideoAdsPeople(() => app);
+  const { adAccountId, advertiser } = await connectAdvertiser(app, owner, people, { currency, display_timezone: 'Europe/Berlin' });
+  return { adAccountId, platformAdAccountId: advertiser.advertiser_id };
 }
 
 /** What the Marketing API's advertisers do about insights in their ads manager. */
