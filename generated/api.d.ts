@@ -2581,13 +2581,19 @@ export interface paths {
         };
         /**
          * List products
-         * @description Lists the products of a catalog, newest first, from the service's records (kept in step with the
-         *     platform). Filter by `retailerId`, `availability` or `syncStatus`. With `batchId` it lists exactly the
+         * @description Lists the products of a catalog, newest first, from the service's records, kept in step with the
+         *     platform: the first list of a catalog imports every product the platform has (those made elsewhere
+         *     too), `refresh=true` imports it again, and the catalog's `productsReadAt` says when it was last read.
+         *     Review status and the platform's diagnostics are refreshed when a batch of the product finishes and at
+         *     each import (the platform sends no event for them). Filter by `retailerId`, `availability`,
+         *     `reviewStatus` or `syncStatus`. With `batchId` it lists exactly the
          *     products a batch (`POST /commerce/products/batch`, or a batched `DELETE /commerce/products`) touched,
          *     each with its state in `sync`, including products the batch deleted (with `deletedAt`, for 7 days):
          *     this is how a batch is followed until no item is `pending`.
          *
-         *     Errors: 404 `not_found` (catalog or batch), 403 `profile_out_of_scope`.
+         *     Errors: 404 `not_found` (catalog or batch), 403 `profile_out_of_scope`; when the catalog is read
+         *     from the platform: 409 `account_not_connected`, 422 `permission_missing`, 429 `platform_rate_limited`,
+         *     502 `platform_error`.
          */
         get: operations["listProducts"];
         put?: never;
@@ -2633,19 +2639,50 @@ export interface paths {
         /**
          * Create, update and delete products in a batch
          * @description Applies up to 1000 product changes (`CREATE`, `UPDATE` with the members to change, `DELETE`) to one
-         *     catalog in a single platform batch, and answers 202 with the batch (`pbat_…`) and the status of each
-         *     item. Items the service can judge at once are final in the answer: a malformed `data`, a `CREATE` of
-         *     an existing `retailerId`, an `UPDATE` or `DELETE` of an unknown one fail with their reasons; the
-         *     service also waits a few seconds for the platform, so small batches usually answer with `status`
-         *     `finished`. Otherwise items are `pending`: follow them with
-         *     `GET /commerce/products?catalogId=…&batchId=…` (each product's `sync`) until none is `pending`. One
-         *     item failing does not stop the others. Body limit 5 MiB.
+         *     catalog, and answers 202 with the batch (`pbat_…`) and the status of each item. Items the service can
+         *     judge at once are final in the answer: a `CREATE` of an existing `retailerId` or missing a required
+         *     member, an `UPDATE` or `DELETE` of an unknown one fail with their reasons. The others are sent to the
+         *     platform in platform batches of its size (a batch larger than that is split into several) by a
+         *     background worker, which follows each with backoff until the platform has finished it: a line the
+         *     platform refuses (a missing image, a price it cannot read, an unknown availability) fails its item with
+         *     the platform's reason; the others succeed, with the platform's warnings and review in the product's
+         *     `sync`. The answer waits a few seconds for the platform, so small batches usually answer `finished`;
+         *     otherwise follow the batch with `GET /commerce/products/batch/{batchId}` or its products with
+         *     `GET /commerce/products?catalogId=…&batchId=…`. One item failing does not stop the others. Sending is
+         *     safe to retry: with the same `Idempotency-Key` the first answer is replayed, and a platform batch whose
+         *     answer was lost is sent again as upserts, which create nothing twice. A platform batch the platform has
+         *     not finished within a stated time (`COMMERCE_BATCH_GIVE_UP_SECONDS`, 6 hours by default) fails its
+         *     pending items with `platform_timeout`. Body limit 5 MiB.
          *
          *     Errors: 400 `validation_failed` (more than 1000 requests, a `retailerId` twice, `data` on a
          *     `DELETE`), 404 `not_found` (catalog), 403 `profile_out_of_scope`, 409 `account_not_connected`,
-         *     413 `payload_too_large`, 502 `platform_error` (the platform refused the whole batch).
+         *     413 `payload_too_large`, 422 `permission_missing`, 502 `platform_error` (reading the catalog first).
          */
         post: operations["batchProducts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/commerce/products/batch/{batchId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a product batch
+         * @description The batch as it stands: its status (`processing` until every item is final), its counts, and each
+         *     item's outcome with the platform's reasons for a failure. The service follows the platform's batches
+         *     in the background (there is no event for them): read again until `status` is `finished`.
+         *
+         *     Errors: 404 `not_found`, 403 `profile_out_of_scope`.
+         */
+        get: operations["getProductBatch"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -11175,6 +11212,11 @@ export interface components {
              * @example 124
              */
             productCount: number;
+            /**
+             * Format: date-time
+             * @description When the catalog's products were last read from the platform (`GET /commerce/products` imports them on first use, and with `refresh=true`); `null` before.
+             */
+            productsReadAt: string | null;
             /**
              * Format: date-time
              * @description When the catalog was created (on the platform, or first seen by the service).
@@ -24461,7 +24503,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -24553,7 +24594,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -24576,6 +24616,10 @@ export interface operations {
                 availability?: components["schemas"]["CommerceProductAvailability"];
                 /** @description Only products whose last change is in this state (`failed` finds what the platform refused). */
                 syncStatus?: "pending" | "synced" | "failed";
+                /** @description Only products in this state of the platform's review (`rejected` finds what shops and ads will not show). */
+                reviewStatus?: "pending" | "approved" | "rejected" | "outdated";
+                /** @description Read the catalog's products from the platform again before listing (the first page only). */
+                refresh?: boolean;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
@@ -24645,9 +24689,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
         };
     };
     createProduct: {
@@ -24776,7 +24821,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -24863,7 +24907,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -25006,8 +25049,73 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    getProductBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The batch.
+                 * @example pbat_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                batchId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pbat_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "catalogId": "cat_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "status": "finished",
+                     *       "itemCount": 2,
+                     *       "succeededCount": 1,
+                     *       "failedCount": 1,
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "method": "CREATE",
+                     *           "retailerId": "WB-2026-1KG",
+                     *           "productId": "prod_01jd3y6w7q5v8k0n2b4c6e8g2m",
+                     *           "status": "succeeded",
+                     *           "errors": []
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "method": "CREATE",
+                     *           "retailerId": "WB-2026-2KG",
+                     *           "productId": "prod_01jd3y6w7q5v8k0n2b4c6e8g2n",
+                     *           "status": "failed",
+                     *           "errors": [
+                     *             {
+                     *               "code": "platform_rejected",
+                     *               "message": "Missing image_link: every product needs an image.",
+                     *               "field": "imageLink"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-22T13:10:00Z",
+                     *       "finishedAt": "2026-11-22T13:10:04Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommerceProductBatch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     listProductSets: {
@@ -25076,7 +25184,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -25185,7 +25292,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -25250,7 +25356,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };

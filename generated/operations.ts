@@ -101,6 +101,7 @@ export const OPERATIONS = [
   { operationId: 'createProduct', method: 'POST', path: '/commerce/products', area: 'Commerce' },
   { operationId: 'deleteProducts', method: 'DELETE', path: '/commerce/products', area: 'Commerce' },
   { operationId: 'batchProducts', method: 'POST', path: '/commerce/products/batch', area: 'Commerce' },
+  { operationId: 'getProductBatch', method: 'GET', path: '/commerce/products/batch/{batchId}', area: 'Commerce' },
   { operationId: 'listProductSets', method: 'GET', path: '/commerce/product-sets', area: 'Commerce' },
   { operationId: 'createProductSet', method: 'POST', path: '/commerce/product-sets', area: 'Commerce' },
   { operationId: 'listShops', method: 'GET', path: '/commerce/shops', area: 'Commerce' },

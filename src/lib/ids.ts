@@ -44,6 +44,7 @@ export type IdPrefix =
   | 'cat'
   | 'prod'
   | 'pset'
+  | 'pbat'
   | 'req';
 
 declare const kind: unique symbol;

@@ -11,6 +11,7 @@ import { automations } from './automations/index.js';
 import { billing } from './billing/index.js';
 import { calendar } from './calendar/index.js';
 import { comments } from './comments/index.js';
+import { commerce } from './commerce/index.js';
 import { connect } from './connect/index.js';
 import { hooks } from './hooks/index.js';
 import { keys } from './keys/index.js';
@@ -43,6 +44,7 @@ export const areas = [
   wallet,
   ads,
   leads,
+  commerce,
 ] as const;
 
 type AnyOf = (typeof areas)[number];

@@ -100,3 +100,10 @@ export async function patchAccount(
   const [row] = await patchAccounts(db, [id], patch, status);
   return row;
 }
+
+/** The owner's connected accounts of these platforms (of `profileIds` only, when given), oldest first. */
+export async function ownerAccountsOn(db: Knex, ownerId: string, platforms: string[], profileIds: string[] | null): Promise<AccountRow[]> {
+  const query = AccountRow.query(db).where({ ownerId, status: 'connected' }).whereIn('platform', platforms);
+  if (profileIds) query.whereIn('profileId', profileIds);
+  return query.orderBy('id');
+}

@@ -5,6 +5,7 @@ import type { Ads } from './ads.js';
 import type { CalendarEvents } from './calendar.js';
 import type { Insights } from './insights.js';
 import type { Comments } from './comments.js';
+import type { Commerce } from './commerce.js';
 import type { Leads } from './leads.js';
 import type { ChatappSender, MessageSender, SessionMessaging } from './messaging.js';
 import type { ConnectingFlow, SelectingFlow } from './oauth.js';
@@ -38,6 +39,8 @@ export interface Capabilities {
   leads: Leads;
   /** Comments on the account's posts: list, reply, hide, delete. */
   comments: Comments;
+  /** Product catalogs, their products (one by one and in batches), product sets and shops. */
+  commerce: Commerce;
   /** Direct messages from the account: text, files, private replies to comments. */
   messaging: MessageSender;
   /** The cloud chat API's own messages: templates, buttons, reactions. */

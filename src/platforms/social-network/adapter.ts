@@ -8,6 +8,7 @@ import { SocialNetworkAdInsights } from './ad-insights.js';
 import { SocialNetworkAds } from './ads.js';
 import { SocialNetworkClient } from './client.js';
 import { SocialNetworkComments } from './comments.js';
+import { SocialNetworkCommerce } from './commerce.js';
 import { SocialNetworkInsights } from './insights.js';
 import { SocialNetworkLeads } from './leads.js';
 import { SocialNetworkPages } from './pages.js';
@@ -31,7 +32,7 @@ export interface SocialNetworkEndpoints {
   webhookUrl: string;
 }
 
-/** Pages (publish, inbox, comments, insights, lead forms) and ads; `pages_show_list` alone lets pages be listed. */
+/** Pages (publish, inbox, comments, insights, lead forms, catalogs) and ads; `pages_show_list` alone lets pages be listed. */
 export const SCOPES = [
   'pages_show_list',
   'pages_read_engagement',
@@ -46,6 +47,7 @@ export const SCOPES = [
   'ads_management',
   'ads_read',
   'business_management',
+  'catalog_management',
 ];
 const ADS_SCOPES = ['ads_management', 'ads_read'];
 
@@ -108,6 +110,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   readonly webhooks: SocialNetworkWebhooks;
   readonly publisher: SocialNetworkPublisher;
   readonly comments: SocialNetworkComments;
+  readonly commerce: SocialNetworkCommerce;
   /** Messenger messages from the page. */
   readonly messaging: SocialNetworkMessaging;
   readonly insights: SocialNetworkInsights;
@@ -123,6 +126,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.adInsights = new SocialNetworkAdInsights(this.client);
     this.publisher = new SocialNetworkPublisher(this.client);
     this.comments = new SocialNetworkComments(this.client);
+    this.commerce = new SocialNetworkCommerce(this.client);
     this.messaging = new SocialNetworkMessaging(this.client);
     this.insights = new SocialNetworkInsights(this.client, endpoints.apiVersion);
     this.leads = new SocialNetworkLeads(this.client);

@@ -2,6 +2,7 @@ import type { TestApp } from '../app.js';
 import { BotchatPeople } from './botchat.js';
 import { CalendarPeople } from './calendar.js';
 import { ChatappCloudPeople } from './chatapp-cloud.js';
+import { CommercePeople } from './commerce.js';
 import { InstantFormPeople, LeadAdsPeople } from './lead-ads.js';
 import { MessengerPeople } from './messenger.js';
 import { QrchatPeople } from './qrchat.js';
@@ -20,6 +21,8 @@ export interface Sandbox {
   /** Lead ads: pages' forms on `socialNetwork`, advertisers' instant forms on `shortVideoAds`. */
   leadAds: LeadAdsPeople;
   instantForms: InstantFormPeople;
+  /** The catalogs' side of `socialNetwork`. */
+  commerce: CommercePeople;
   /** Messenger's side of `socialNetwork`. */
   messenger: MessengerPeople;
   qrchat: QrchatPeople;
@@ -39,6 +42,7 @@ export function sandboxOf(app: () => TestApp): Sandbox {
     chatappCloud: new ChatappCloudPeople(app),
     leadAds: new LeadAdsPeople(app),
     instantForms: new InstantFormPeople(app),
+    commerce: new CommercePeople(app),
     messenger: new MessengerPeople(app),
     qrchat: new QrchatPeople(app),
     searchSuite: new SearchSuitePeople(app),

@@ -1,6 +1,7 @@
 import type { SocialPart } from '../part.js';
 import { adAccountsPart } from './ad-accounts.js';
 import { commentsPart } from './comments.js';
+import { commercePart } from './commerce.js';
 import { corePart } from './core.js';
 import { insightsPart } from './insights.js';
 import { leadgenPart } from './leadgen.js';
@@ -28,6 +29,7 @@ export const SOCIAL_NETWORK_PARTS: ReadonlyArray<SocialPart<any>> = [
   postsPart,
   leadgenPart,
   commentsPart,
+  commercePart,
   pagesPart,
   insightsPart,
   messengerPart,

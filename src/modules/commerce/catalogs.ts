@@ -1,0 +1,89 @@
+import { type Page, pageRequest, toPage } from '../../lib/pagination.js';
+import { newId } from '../../lib/ids.js';
+import type { PlatformCatalog } from '../../platforms/capabilities/commerce.js';
+import type { Services } from '../../services.js';
+import type { AccountRow } from '../accounts/models.js';
+import { ownerAccountsOn } from '../accounts/api.js';
+import { findAccount } from '../accounts/read.js';
+import { listedProfiles, type Principal } from '../auth/principal.js';
+import { commercePlatforms, withCommerce } from './access.js';
+import { CommerceBusinessRequiredError } from './errors.js';
+import { type CommerceCatalog, presentCatalog } from './present.js';
+import type { CatalogRow } from './rows.js';
+import { idOf } from '../../lib/ids.js';
+
+/** Records the catalogs as the platform shows them through the account (a `cat_…` for each new one); answers their rows. */
+async function keepCatalogs(services: Services, account: AccountRow, catalogs: PlatformCatalog[]): Promise<CatalogRow[]> {
+  if (catalogs.length === 0) return [];
+  const { db } = services;
+  return (await db('commerceCatalogs')
+    .insert(
+      catalogs.map((catalog) => ({
+        id: newId('cat'),
+        ownerId: account.ownerId,
+        profileId: account.profileId,
+        accountId: account.id,
+        platform: account.platform,
+        platformCatalogId: catalog.id,
+        businessId: catalog.businessId,
+        name: catalog.name,
+        vertical: catalog.vertical,
+        productCount: catalog.productCount,
+      })),
+    )
+    .onConflict(['accountId', 'platformCatalogId'])
+    .merge(['name', 'vertical', 'productCount', 'businessId', 'updatedAt'])
+    .returning('*')) as CatalogRow[];
+}
+
+/** Reads the catalogs of the page's business (owned and client) from the platform and records them. */
+async function readCatalogs(services: Services, principal: Principal, account: AccountRow): Promise<void> {
+  const catalogs = await withCommerce(services, principal, account, async (commerce, platformAccount) => {
+    const businessId = await commerce.pageBusiness(platformAccount);
+    return businessId ? commerce.catalogs(platformAccount, businessId) : [];
+  });
+  await keepCatalogs(services, account, catalogs);
+}
+
+/**
+ * The catalogs reached through the owner's page accounts, newest first. The first page reads them from the
+ * platform first (new ones get their `cat_…`); an account that cannot be read then (not connected, a permission
+ * missing) is left out unless it is the one asked for, which answers its problem.
+ */
+export async function listCatalogs(
+  services: Services,
+  principal: Principal,
+  query: { profileId?: string; accountId?: string; limit?: number; cursor?: string },
+): Promise<Page<CommerceCatalog>> {
+  const { db } = services;
+  const page = pageRequest(query);
+  const profiles = await listedProfiles(db, principal, query.profileId);
+  if (query.accountId) {
+    const account = await findAccount(db, principal, idOf('acc', query.accountId));
+    if (!page.after) await readCatalogs(services, principal, account);
+  } else if (!page.after) {
+    const accounts = await ownerAccountsOn(db, principal.ownerId, commercePlatforms(services), profiles);
+    await Promise.all(accounts.map((account) => readCatalogs(services, principal, account).catch(() => undefined)));
+  }
+  const rows = db('commerceCatalogs').where({ ownerId: principal.ownerId });
+  if (profiles) rows.whereIn('profileId', profiles);
+  if (query.accountId) rows.where({ accountId: query.accountId });
+  if (page.after) rows.where('id', '<', page.after);
+  return toPage((await rows.orderBy('id', 'desc').limit(page.limit + 1)) as CatalogRow[], page, presentCatalog);
+}
+
+/** Creates a catalog owned by the page's business (or `businessId`) and records it. */
+export async function createCatalog(
+  services: Services,
+  principal: Principal,
+  input: { accountId: string; businessId?: string; name: string; vertical?: string },
+): Promise<CommerceCatalog> {
+  const vertical = input.vertical ?? 'commerce';
+  const [row] = await withCommerce(services, principal, { accountId: input.accountId }, async (commerce, platformAccount, account) => {
+    const businessId = input.businessId ?? (await commerce.pageBusiness(platformAccount));
+    if (!businessId) throw new CommerceBusinessRequiredError();
+    const created = await commerce.createCatalog(platformAccount, businessId, { name: input.name, vertical });
+    return keepCatalogs(services, account, [created]);
+  });
+  return presentCatalog(row!);
+}

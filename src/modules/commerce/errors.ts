@@ -1,0 +1,31 @@
+import { ApiError, UnprocessableError } from '../../lib/errors.js';
+
+/** 409 `product_retailer_id_taken`: the catalog has a live product with this retailer id already. */
+export class ProductRetailerIdTakenError extends ApiError {
+  constructor(retailerId: string) {
+    super(
+      409,
+      'product_retailer_id_taken',
+      'Retailer id taken',
+      `The catalog has a product with retailerId ${retailerId} already; change it with POST /commerce/products/batch (UPDATE).`,
+    );
+  }
+}
+
+/** 422 `commerce_business_required`: the page is owned by no business, and no `businessId` was given. */
+export class CommerceBusinessRequiredError extends UnprocessableError {
+  constructor() {
+    super(
+      'commerce_business_required',
+      'A business is required',
+      'The page is not owned by a business on the platform, so it cannot own catalogs; give businessId or move the page into a business.',
+    );
+  }
+}
+
+/** 422 `product_rejected`: the platform refused the product; nothing was recorded. */
+export class ProductRejectedError extends UnprocessableError {
+  constructor(reason: string) {
+    super('product_rejected', 'The platform refused the product', `The platform refused the product: ${reason}`);
+  }
+}

@@ -1,0 +1,58 @@
+import { type Handler, principalOf } from '../../http/handler.js';
+import { writeKey } from '../platform-writes/write-key.js';
+import { createBatch, findBatch, type BatchRequest } from './batches.js';
+import { createCatalog as createOne, listCatalogs as listAll } from './catalogs.js';
+import { deleteProducts as deleteSome } from './delete.js';
+import { createProductSet as createSet, listProductSets as listSets } from './product-sets.js';
+import { createProduct as createProductOnce, listProducts as listAllProducts, type ProductInput } from './products.js';
+import { listShops as listAllShops } from './shops.js';
+
+export const listCatalogs: Handler<'listCatalogs'> = async (request, services) => ({
+  status: 200,
+  body: await listAll(services, principalOf(request), request.query ?? {}),
+});
+
+export const createCatalog: Handler<'createCatalog'> = async (request, services) => ({
+  status: 201,
+  body: await createOne(services, principalOf(request), request.body),
+});
+
+export const listProducts: Handler<'listProducts'> = async (request, services) => ({
+  status: 200,
+  body: await listAllProducts(services, principalOf(request), request.query),
+});
+
+export const createProduct: Handler<'createProduct'> = async (request, services) => ({
+  status: 201,
+  body: await createProductOnce(services, principalOf(request), request.body as ProductInput, writeKey(request, 'product.create')),
+});
+
+export const deleteProducts: Handler<'deleteProducts'> = async (request, services) => {
+  const batch = await deleteSome(services, principalOf(request), request.query);
+  return batch ? { status: 202, body: batch } : { status: 204 };
+};
+
+export const batchProducts: Handler<'batchProducts'> = async (request, services) => ({
+  status: 202,
+  body: await createBatch(services, principalOf(request), request.body as { catalogId: string; requests: BatchRequest[] }),
+});
+
+export const getProductBatch: Handler<'getProductBatch'> = async (request, services) => ({
+  status: 200,
+  body: await findBatch(services, principalOf(request), request.params.batchId),
+});
+
+export const listProductSets: Handler<'listProductSets'> = async (request, services) => ({
+  status: 200,
+  body: await listSets(services, principalOf(request), request.query),
+});
+
+export const createProductSet: Handler<'createProductSet'> = async (request, services) => ({
+  status: 201,
+  body: await createSet(services, principalOf(request), request.body, writeKey(request, 'product_set.create')),
+});
+
+export const listShops: Handler<'listShops'> = async (request, services) => ({
+  status: 200,
+  body: await listAllShops(services, principalOf(request), request.query ?? {}),
+});

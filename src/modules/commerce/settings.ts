@@ -1,0 +1,29 @@
+import { int, intList } from '../../lib/env.js';
+
+export interface CommerceSettings {
+  /** Changes sent in one platform batch at most (the platform's own limit caps it). */
+  platformBatchSize: number;
+  /** Milliseconds between the looks at a platform batch still in progress, one after another; the last repeats. */
+  pollScheduleMs: number[];
+  /** A platform batch not finished this long after it was first sent is given up: its pending items fail. */
+  giveUpSeconds: number;
+  /** Platform batches worked on at once per worker process. */
+  concurrency: number;
+  /** How soon after a worker dies another takes its batches over. */
+  leaseSeconds: number;
+  /** How long a batch request (or a delete) waits for the platform before answering 202 with what is pending. */
+  answerWaitMs: number;
+}
+
+export function commerceSettings(env: NodeJS.ProcessEnv): { commerce: CommerceSettings } {
+  return {
+    commerce: {
+      platformBatchSize: int('COMMERCE_PLATFORM_BATCH_SIZE', 5000, env),
+      pollScheduleMs: intList('COMMERCE_POLL_SCHEDULE_MS', [500, 1000, 2000, 5000, 15_000, 60_000], env),
+      giveUpSeconds: int('COMMERCE_BATCH_GIVE_UP_SECONDS', 6 * 3600, env),
+      concurrency: int('COMMERCE_WORKER_CONCURRENCY', 8, env),
+      leaseSeconds: int('COMMERCE_WORKER_LEASE_SECONDS', 60, env),
+      answerWaitMs: int('COMMERCE_ANSWER_WAIT_MS', 3000, env),
+    },
+  };
+}

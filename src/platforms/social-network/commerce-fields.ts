@@ -1,0 +1,114 @@
+import { fromPlatformAmount, toPlatformAmount } from '../../lib/money.js';
+import type { ProductAvailability, ProductFields, ProductIssue } from '../capabilities/commerce.js';
+
+/** A product as the catalog's feed names it (`items_batch` data, and the product fields read back). */
+export type FeedProduct = Record<string, unknown>;
+
+/** Our members that the feed names otherwise; the others keep their name in snake case. */
+const FEED_NAMES: Record<string, string> = {
+  imageLink: 'image_link',
+  additionalImageLinks: 'additional_image_link',
+  itemGroupId: 'item_group_id',
+  productType: 'product_type',
+  salePrice: 'sale_price',
+};
+const PLAIN = ['title', 'description', 'availability', 'condition', 'link', 'brand', 'gtin', 'mpn', 'inventory', 'color', 'size', 'status'];
+
+/** `"12.90 EUR"`: the feed's price, the amount in the currency's major unit with its real exponent. */
+const feedPrice = (minor: number, currency: string) => `${toPlatformAmount(minor, currency)} ${currency}`;
+
+/**
+ * Our members as the feed names them, for a create (all of them) or an update (those given; null clears one).
+ * Prices need the currency: an update that changes a price without naming it gives the product's own.
+ */
+export function toFeed(fields: ProductFields, currency: string | undefined): FeedProduct {
+  const feed: FeedProduct = {};
+  for (const name of PLAIN) if (name in fields) feed[name] = fields[name as keyof ProductFields] ?? null;
+  if (fields.imageLink !== undefined) feed.image_link = fields.imageLink;
+  if (fields.additionalImageLinks !== undefined) feed.additional_image_link = fields.additionalImageLinks.join(',') || null;
+  if (fields.itemGroupId !== undefined) feed.item_group_id = fields.itemGroupId;
+  if (fields.productType !== undefined) feed.product_type = fields.productType;
+  if (currency && fields.price !== undefined) feed.price = feedPrice(fields.price, currency);
+  if (currency && fields.salePrice !== undefined)
+    feed.sale_price = fields.salePrice === null ? null : feedPrice(fields.salePrice, currency);
+  if (fields.salePriceStartAt !== undefined || fields.salePriceEndAt !== undefined)
+    feed.sale_price_effective_date =
+      fields.salePriceStartAt || fields.salePriceEndAt ? `${fields.salePriceStartAt ?? ''}/${fields.salePriceEndAt ?? ''}` : null;
+  return feed;
+}
+
+/** A feed price (`"12.90 EUR"`) as minor units and its currency; null when it is not one. */
+function parsePrice(value: unknown): { minor: number; currency: string } | null {
+  const match = /^(\d+(?:\.\d+)?) ([A-Z]{3})$/.exec(String(value ?? ''));
+  return match ? { minor: fromPlatformAmount(match[1]!, match[2]!), currency: match[2]! } : null;
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+
+/** A product read from the catalog, in our members (what the feed lacks stays out). */
+export function fromFeed(feed: FeedProduct): ProductFields {
+  const price = parsePrice(feed.price);
+  const sale = parsePrice(feed.sale_price);
+  const [saleStart, saleEnd] = String(feed.sale_price_effective_date ?? '/').split('/');
+  const fields: ProductFields = {
+    title: text(feed.title ?? feed.name) ?? '',
+    description: text(feed.description) ?? '',
+    availability: (text(feed.availability) ?? 'in stock') as ProductAvailability,
+    condition: (text(feed.condition) ?? 'new') as ProductFields['condition'],
+    price: price?.minor ?? 0,
+    salePrice: sale?.minor ?? null,
+    salePriceStartAt: text(saleStart),
+    salePriceEndAt: text(saleEnd),
+    currency: price?.currency ?? 'USD',
+    link: text(feed.link ?? feed.url) ?? '',
+    imageLink: text(feed.image_link ?? feed.image_url) ?? '',
+    additionalImageLinks: (text(feed.additional_image_link) ?? '').split(',').filter(Boolean),
+    brand: text(feed.brand),
+    gtin: text(feed.gtin),
+    mpn: text(feed.mpn),
+    inventory: feed.inventory === undefined || feed.inventory === null ? null : Number(feed.inventory),
+    itemGroupId: text(feed.item_group_id),
+    productType: text(feed.product_type),
+    color: text(feed.color),
+    size: text(feed.size),
+    status: feed.status === 'archived' ? 'archived' : 'active',
+  };
+  return fields;
+}
+
+/** The product API's members for one new product: its own names, and the price in cents (hundredths of the major unit). */
+export function toProductApi(retailerId: string, fields: ProductFields): Record<string, string | number | undefined> {
+  const feed = toFeed({ ...fields, price: undefined, salePrice: undefined }, undefined);
+  const cents = (minor: number) => Math.round(Number(toPlatformAmount(minor, fields.currency!)) * 100);
+  const form: Record<string, string | number | undefined> = {};
+  for (const [name, value] of Object.entries(feed)) if (value !== null && value !== undefined) form[name] = String(value);
+  const { title, link, image_link: imageLink, ...rest } = form;
+  return {
+    ...rest,
+    retailer_id: retailerId,
+    name: title,
+    url: link,
+    image_url: imageLink,
+    currency: fields.currency,
+    price: fields.price === undefined ? undefined : cents(fields.price),
+    sale_price: fields.salePrice === undefined || fields.salePrice === null ? undefined : cents(fields.salePrice),
+  };
+}
+
+/** The platform's review diagnostics (`errors` of a product item) as issues. */
+export function issuesOf(errors: unknown): ProductIssue[] {
+  if (!Array.isArray(errors)) return [];
+  return errors.map((error: { error_type?: string; description?: string; title?: string }) => ({
+    code: error.error_type ?? 'platform_review',
+    message: error.description ?? error.title ?? 'The platform found a problem with the product.',
+    field: null,
+  }));
+}
+
+/** The member a batch line's message is about, where it names one. */
+export function fieldOfMessage(message: string): string | null {
+  const feedName = /\b(image_link|sale_price|price|availability|retailer id|id)\b/.exec(message)?.[1];
+  if (!feedName) return null;
+  if (feedName === 'retailer id' || feedName === 'id') return 'retailerId';
+  return Object.entries(FEED_NAMES).find(([, feed]) => feed === feedName)?.[0] ?? feedName;
+}
