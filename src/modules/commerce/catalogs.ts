@@ -1,16 +1,16 @@
 import { type Page, pageRequest, toPage } from '../../lib/pagination.js';
-import { newId } from '../../lib/ids.js';
+import { idOf, newId } from '../../lib/ids.js';
 import type { PlatformCatalog } from '../../platforms/capabilities/commerce.js';
 import type { Services } from '../../services.js';
 import type { AccountRow } from '../accounts/models.js';
 import { ownerAccountsOn } from '../accounts/api.js';
 import { findAccount } from '../accounts/read.js';
 import { listedProfiles, type Principal } from '../auth/principal.js';
+import { writeOnce } from '../platform-writes/ledger.js';
 import { commercePlatforms, withCommerce } from './access.js';
 import { CommerceBusinessRequiredError } from './errors.js';
 import { type CommerceCatalog, presentCatalog } from './present.js';
 import type { CatalogRow } from './rows.js';
-import { idOf } from '../../lib/ids.js';
 
 /** Records the catalogs as the platform shows them through the account (a `cat_…` for each new one); answers their rows. */
 async function keepCatalogs(services: Services, account: AccountRow, catalogs: PlatformCatalog[]): Promise<CatalogRow[]> {
@@ -72,18 +72,39 @@ export async function listCatalogs(
   return toPage((await rows.orderBy('id', 'desc').limit(page.limit + 1)) as CatalogRow[], page, presentCatalog);
 }
 
-/** Creates a catalog owned by the page's business (or `businessId`) and records it. */
+/**
+ * Creates a catalog owned by the page's business (or `businessId`) and records it, once per write key: after a
+ * lost answer, a catalog of that name the business has and we have no record of is the one made.
+ */
 export async function createCatalog(
   services: Services,
   principal: Principal,
   input: { accountId: string; businessId?: string; name: string; vertical?: string },
+  key: string,
 ): Promise<CommerceCatalog> {
   const vertical = input.vertical ?? 'commerce';
   const [row] = await withCommerce(services, principal, { accountId: input.accountId }, async (commerce, platformAccount, account) => {
     const businessId = input.businessId ?? (await commerce.pageBusiness(platformAccount));
     if (!businessId) throw new CommerceBusinessRequiredError();
-    const created = await commerce.createCatalog(platformAccount, businessId, { name: input.name, vertical });
-    return keepCatalogs(services, account, [created]);
+    const written = await writeOnce(services.db, {
+      ownerId: account.ownerId,
+      accountId: account.id,
+      key,
+      kind: 'catalog.create',
+      request: { ...input, vertical, businessId },
+      send: () => commerce.createCatalog(platformAccount, businessId, { name: input.name, vertical }),
+      reconcile: async () => {
+        const known = new Set(
+          ((await services.db('commerceCatalogs').where({ accountId: account.id }).select('platformCatalogId')) as CatalogRow[]).map(
+            (catalog) => catalog.platformCatalogId,
+          ),
+        );
+        const catalogs = await commerce.catalogs(platformAccount, businessId);
+        return catalogs.find((catalog) => catalog.name === input.name && !known.has(catalog.id)) ?? null;
+      },
+      store: async () => {},
+    });
+    return keepCatalogs(services, account, [written.result]);
   });
   return presentCatalog(row!);
 }

@@ -14,7 +14,7 @@ export const listCatalogs: Handler<'listCatalogs'> = async (request, services) =
 
 export const createCatalog: Handler<'createCatalog'> = async (request, services) => ({
   status: 201,
-  body: await createOne(services, principalOf(request), request.body),
+  body: await createOne(services, principalOf(request), request.body, writeKey(request, 'catalog.create')),
 });
 
 export const listProducts: Handler<'listProducts'> = async (request, services) => ({

@@ -33,8 +33,7 @@ export async function keepPlatformProducts(db: Knex, catalogId: string, products
   if (products.length === 0) return;
   const insert = db('commerceProducts')
     .insert(products.map((product) => importedRow(catalogId, product)))
-    .toSQL()
-    .toNative();
+    .toSQL();
   await db.raw(
     `${insert.sql} ON CONFLICT (catalog_id, retailer_id) WHERE deleted_at IS NULL DO UPDATE SET
        platform_product_id = excluded.platform_product_id,

@@ -81,6 +81,7 @@ export function applyBatch(
     const merged: Record<string, unknown> = { ...(existing?.data ?? {}), ...data };
     for (const [name, value] of Object.entries(data)) if (value === null || value === '') delete merged[name];
     if (!merged.image_link) return fail('Missing image_link: every product needs an image.');
+    if (!merged.link) return fail('Missing link: every product needs the page where it is sold.');
     if (/missing/.test(String(merged.image_link)))
       return fail(`The image at image_link could not be downloaded (HTTP 404): ${String(merged.image_link)}`);
     for (const member of ['price', 'sale_price'])

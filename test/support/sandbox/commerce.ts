@@ -1,3 +1,4 @@
+import { expect } from 'chai';
 import type { StoredCatalog } from '../../../src/sandbox/social-network/commerce-store.js';
 import type { TestApp } from '../app.js';
 import { People } from './people.js';
@@ -46,7 +47,8 @@ export class CommercePeople extends People {
 
   /** Someone adds products in the commerce manager (the feed's names: `id`, `title`, `price` as `"9.90 EUR"` …). */
   async addByHand(catalogId: string, products: Array<Record<string, unknown>>): Promise<void> {
-    await this.post(`commerce/catalogs/${catalogId}/products`, { products });
+    const { errors } = await this.post<{ errors: unknown[] }>(`commerce/catalogs/${catalogId}/products`, { products });
+    expect(errors, 'products the commerce manager refused').to.deep.equal([]);
   }
 
   onPlatform(catalogId: string): Promise<CommerceCatalogOnPlatform> {
