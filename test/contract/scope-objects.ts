@@ -7,6 +7,7 @@ import { LeadAdsPeople } from '../support/sandbox/lead-ads.js';
 import { SocialNetworkPeople, connectAdAccounts, connectPages, pendingConnection } from '../support/sandbox/social-network.js';
 import { WalletPeople } from '../support/sandbox/wallet.js';
 import { quiescent, until } from '../support/wait.js';
+import { creating, product } from '../modules/commerce/support.js';
 import { uploadPhoto, uploadVideo } from '../modules/publishing/support.js';
 import { MarketingPeople } from '../support/sandbox/marketing.js';
 
@@ -122,6 +123,29 @@ export const MAKERS: Record<string, Maker | null> = {
       expect(made.status, made.text).to.equal(201);
       return made.body.id as string;
     },
+  },
+  cat: {
+    under: ['acc'],
+    make: async (world, place) =>
+      world.created(place, '/commerce/catalogs', { accountId: (await world.page(place)).accountId, name: 'Shop' }),
+  },
+  prod: {
+    under: ['cat'],
+    make: async (world, place) =>
+      world.created(place, '/commerce/products', { catalogId: await world.object('cat', place), ...product(`P-${place.profileId}`) }),
+  },
+  pset: {
+    under: ['cat'],
+    make: async (world, place) =>
+      world.created(place, '/commerce/product-sets', { catalogId: await world.object('cat', place), name: 'All' }),
+  },
+  pbat: {
+    under: ['cat'],
+    make: async (world, place) =>
+      world.created(place, '/commerce/products/batch', {
+        catalogId: await world.object('cat', place),
+        requests: [creating(`B-${place.profileId}`)],
+      }),
   },
   act: null,
 };

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { unbuiltOperations } from '../../src/modules/index.js';
 import { describeApi } from '../support/harness.js';
 import { newOwner } from '../support/owners.js';
 
@@ -78,9 +79,25 @@ describeApi('the request pipeline', (t) => {
     expect(response.body.code).to.equal('payload_too_large');
   });
 
-  it('answers an operation that is not built yet with 501 not_implemented', async () => {
-    const response = await t.app.api.get('/commerce/shops', { token: t.owner.key });
-    expect(response.status).to.equal(501);
+  it('answers an operation that is not built yet with 501 not_implemented', async function () {
+    const unbuilt = new Set<string>(unbuiltOperations());
+    // Any unbuilt list without path parameters will do, asked with what its required parameters take.
+    type Parameter = { in: string; name: string; required?: boolean; example?: unknown; schema?: { example?: unknown; pattern?: string } };
+    // An id of ours for a member that takes one (the handler never looks it up), else the contract's example.
+    const valueOf = (parameter: Parameter) => {
+      const prefix = /^\^([a-z]+)_\[0-9a-z\]\{26\}\$$/.exec(parameter.schema?.pattern ?? '')?.[1];
+      return prefix ? `${prefix}_${'0'.repeat(26)}` : String(parameter.example ?? parameter.schema?.example);
+    };
+    const operation = t.app.services.contract.operations.find(
+      (op) => op.method === 'get' && !op.path.includes('{') && unbuilt.has(op.operationId!),
+    );
+    if (!operation) return this.skip();
+    const query = ((operation.parameters ?? []) as Parameter[])
+      .filter((parameter) => parameter.in === 'query' && parameter.required)
+      .map((parameter) => `${parameter.name}=${encodeURIComponent(valueOf(parameter))}`)
+      .join('&');
+    const response = await t.app.api.get(`${operation.path}?${query}`, { token: t.owner.key });
+    expect(response.status, `${operation.path}?${query}: ${JSON.stringify(response.body)}`).to.equal(501);
     expect(response.body.code).to.equal('not_implemented');
   });
 

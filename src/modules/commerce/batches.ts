@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { type FieldError, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { currencyExponent } from '../../lib/money.js';
 import type { ProductFields, ProductIssue } from '../../platforms/capabilities/commerce.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
@@ -62,6 +63,17 @@ async function liveProducts(db: Knex, catalogId: string, retailerIds: string[]):
 
 const issue = (code: string, message: string, field: string | null = null): ProductIssue => ({ code, message, field });
 
+/** Why the fields' currency cannot be priced in (one ISO 4217 does not list), or null. */
+export function currencyIssue(fields: ProductFields): ProductIssue | null {
+  if (fields.currency === undefined) return null;
+  try {
+    currencyExponent(fields.currency);
+    return null;
+  } catch {
+    return issue('currency_unknown', `${fields.currency} is not an ISO 4217 currency.`, 'currency');
+  }
+}
+
 /** What an item is, judged against our records: failed at once, or a change of a product to send. */
 interface Planned {
   item: Omit<ItemRow, 'part'>;
@@ -86,6 +98,8 @@ function plan(batchId: string, index: number, request: BatchRequest, existing: P
       return fail(issue('retailer_id_taken', `The catalog has a product with retailerId ${request.retailerId} already.`, 'retailerId'));
     const missing = REQUIRED.filter((member) => request.data?.[member] === undefined);
     if (missing.length > 0) return fail(...missing.map((member) => issue('required', `A CREATE needs ${member}.`, member)));
+    const badCurrency = currencyIssue(request.data!);
+    if (badCurrency) return fail(badCurrency);
     const id = newId('prod');
     return {
       item: { ...item, productId: id, data: request.data! },
@@ -99,6 +113,8 @@ function plan(batchId: string, index: number, request: BatchRequest, existing: P
       product: { row: existing, id: existing.id, fields: existing.fields, operation: 'delete' },
     };
   if (!request.data) return fail(issue('required', 'An UPDATE needs data: the members to change.', 'data'));
+  const badCurrency = currencyIssue(request.data);
+  if (badCurrency) return fail(badCurrency);
   const current = { ...existing.fields, availability: existing.availability } as ProductFields;
   // A price is sent with its currency: the product's own when the update does not change it.
   const sent = {

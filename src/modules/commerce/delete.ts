@@ -15,9 +15,9 @@ export async function deleteProducts(
   principal: Principal,
   query: { catalogId: string; retailerIds?: string[]; productIds?: string[] },
 ): Promise<CommerceProductBatch | null> {
+  const catalog = await findCatalog(services, principal, query.catalogId);
   if (Boolean(query.retailerIds) === Boolean(query.productIds))
     throw new ValidationFailedError([{ path: 'query', code: 'one_of', message: 'Give retailerIds or productIds, one of them.' }]);
-  const catalog = await findCatalog(services, principal, query.catalogId);
   const rows = services.db('commerceProducts').where({ catalogId: catalog.id }).whereNull('deletedAt');
   if (query.retailerIds) rows.whereIn('retailerId', query.retailerIds);
   else rows.whereIn('id', query.productIds!);

@@ -1,3 +1,4 @@
+import { type FieldError, ValidationFailedError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, pageRequest, toPage } from '../../lib/pagination.js';
 import type { PlatformProductSet, SetFilter } from '../../platforms/capabilities/commerce.js';
@@ -47,6 +48,18 @@ export async function listProductSets(
   return toPage((await rows.orderBy('id', 'desc').limit(page.limit + 1)) as ProductSetRow[], page, presentProductSet);
 }
 
+/** 400 for a condition without what its operator compares with: `values` for `is_any`/`is_not_any`, else `value`. */
+function assertComparable(filter: SetFilter | null): void {
+  const errors: FieldError[] = [];
+  filter?.conditions.forEach((condition, index) => {
+    const list = condition.operator === 'is_any' || condition.operator === 'is_not_any';
+    const wanted = list ? 'values' : 'value';
+    if (condition[wanted] === undefined || condition[list ? 'value' : 'values'] !== undefined)
+      errors.push({ path: `body/filter/conditions/${index}`, code: 'operand', message: `${condition.operator} takes ${wanted} (only).` });
+  });
+  if (errors.length > 0) throw new ValidationFailedError(errors);
+}
+
 /** Creates the set on the platform (its filter in the platform's language) and records it, once per write key. */
 export async function createProductSet(
   services: Services,
@@ -54,8 +67,9 @@ export async function createProductSet(
   input: { catalogId: string; name: string; filter?: SetFilter | null },
   key: string,
 ): Promise<CommerceProductSet> {
-  const catalog = await findCatalog(services, principal, input.catalogId);
   const filter = input.filter ?? null;
+  assertComparable(filter);
+  const catalog = await findCatalog(services, principal, input.catalogId);
   const created = await withCommerce(services, principal, { accountId: catalog.accountId }, async (commerce, account, row) => {
     const written = await writeOnce(services.db, {
       ownerId: row.ownerId,

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../lib/errors.js';
+import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, pageRequest, toPage } from '../../lib/pagination.js';
 import { ProductRefused, type ProductFields } from '../../platforms/capabilities/commerce.js';
@@ -6,6 +6,7 @@ import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { writeOnce } from '../platform-writes/ledger.js';
 import { findCatalog, withCommerce } from './access.js';
+import { currencyIssue } from './batches.js';
 import { ProductRejectedError, ProductRetailerIdTakenError } from './errors.js';
 import { imported, importProducts } from './import.js';
 import { type CommerceProduct, presentProduct } from './present.js';
@@ -27,6 +28,8 @@ export async function createProduct(services: Services, principal: Principal, in
   const catalog = await imported(services, principal, await findCatalog(services, principal, input.catalogId));
   const { catalogId: _catalog, retailerId, ...fields } = input;
   if (await liveProduct(services, catalog.id, retailerId)) throw new ProductRetailerIdTakenError(retailerId);
+  const badCurrency = currencyIssue(fields);
+  if (badCurrency) throw new ValidationFailedError([{ path: 'body/currency', code: badCurrency.code, message: badCurrency.message }]);
   const { availability, ...kept } = fields;
   const id = newId('prod');
   await withCommerce(

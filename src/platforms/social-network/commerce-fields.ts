@@ -1,4 +1,4 @@
-import { fromPlatformAmount, toPlatformAmount } from '../../lib/money.js';
+import { currencyExponent, fromMinorUnits, toMinorUnits } from '../../lib/money.js';
 import type { ProductAvailability, ProductFields, ProductIssue } from '../capabilities/commerce.js';
 
 /** A product as the catalog's feed names it (`items_batch` data, and the product fields read back). */
@@ -15,7 +15,7 @@ const FEED_NAMES: Record<string, string> = {
 const PLAIN = ['title', 'description', 'availability', 'condition', 'link', 'brand', 'gtin', 'mpn', 'inventory', 'color', 'size', 'status'];
 
 /** `"12.90 EUR"`: the feed's price, the amount in the currency's major unit with its real exponent. */
-const feedPrice = (minor: number, currency: string) => `${toPlatformAmount(minor, currency)} ${currency}`;
+const feedPrice = (minor: number, currency: string) => `${fromMinorUnits(minor, currency)} ${currency}`;
 
 /**
  * Our members as the feed names them, for a create (all of them) or an update (those given; null clears one).
@@ -40,7 +40,13 @@ export function toFeed(fields: ProductFields, currency: string | undefined): Fee
 /** A feed price (`"12.90 EUR"`) as minor units and its currency; null when it is not one. */
 function parsePrice(value: unknown): { minor: number; currency: string } | null {
   const match = /^(\d+(?:\.\d+)?) ([A-Z]{3})$/.exec(String(value ?? ''));
-  return match ? { minor: fromPlatformAmount(match[1]!, match[2]!), currency: match[2]! } : null;
+  if (!match) return null;
+  try {
+    return { minor: toMinorUnits(match[1]!, match[2]!), currency: match[2]! };
+  } catch {
+    // A currency ISO 4217 does not list: the price is unreadable, as any other malformed one.
+    return null;
+  }
 }
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
@@ -79,7 +85,9 @@ export function fromFeed(feed: FeedProduct): ProductFields {
 /** The product API's members for one new product: its own names, and the price in cents (hundredths of the major unit). */
 export function toProductApi(retailerId: string, fields: ProductFields): Record<string, string | number | undefined> {
   const feed = toFeed({ ...fields, price: undefined, salePrice: undefined }, undefined);
-  const cents = (minor: number) => Math.round(Number(toPlatformAmount(minor, fields.currency!)) * 100);
+  const exponent = currencyExponent(fields.currency!);
+  // Hundredths of the major unit, whatever the currency's exponent (JPY 1500 → 150000; KWD 12.345 → 1235).
+  const cents = (minor: number) => (exponent <= 2 ? minor * 10 ** (2 - exponent) : Math.round(minor / 10 ** (exponent - 2)));
   const form: Record<string, string | number | undefined> = {};
   for (const [name, value] of Object.entries(feed)) if (value !== null && value !== undefined) form[name] = String(value);
   const { title, link, image_link: imageLink, ...rest } = form;
