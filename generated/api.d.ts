@@ -24486,6 +24486,7 @@ export interface operations {
                      *           "name": "Acme Coffee shop",
                      *           "vertical": "commerce",
                      *           "productCount": 124,
+                     *           "productsReadAt": "2026-11-22T13:10:05Z",
                      *           "createdAt": "2026-11-22T12:50:00Z",
                      *           "updatedAt": "2026-11-22T13:10:05Z"
                      *         }
@@ -24553,6 +24554,7 @@ export interface operations {
                      *       "name": "Acme Coffee shop",
                      *       "vertical": "commerce",
                      *       "productCount": 0,
+                     *       "productsReadAt": null,
                      *       "createdAt": "2026-11-22T12:50:00Z",
                      *       "updatedAt": "2026-11-22T12:50:00Z"
                      *     }

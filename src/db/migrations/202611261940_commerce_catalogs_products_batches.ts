@@ -51,9 +51,7 @@ export async function up(db: Knex): Promise<void> {
     'CREATE INDEX commerce_products_availability ON commerce_products (catalog_id, availability, id DESC) WHERE deleted_at IS NULL',
   );
   await db.raw('CREATE INDEX commerce_products_sync ON commerce_products (catalog_id, sync_status, id DESC) WHERE deleted_at IS NULL');
-  await db.raw(
-    'CREATE INDEX commerce_products_review ON commerce_products (catalog_id, review_status, id DESC) WHERE deleted_at IS NULL',
-  );
+  await db.raw('CREATE INDEX commerce_products_review ON commerce_products (catalog_id, review_status, id DESC) WHERE deleted_at IS NULL');
 
   await db.schema.createTable('commerce_batches', (t) => {
     t.text('id').primary();
