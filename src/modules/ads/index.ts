@@ -1,6 +1,7 @@
 import { defineArea } from '../area.js';
 import { adCreativeSettings } from './creatives/settings.js';
 import { AdCreativeTaskWork } from './creatives/worker.js';
+import { receiveAdAccountChanges } from './events/incoming.js';
 import * as handlers from './handlers.js';
 
 /**
@@ -11,7 +12,8 @@ export const ads = defineArea({
   name: 'ads',
   contractArea: 'Ads',
   handlers,
-  tables: ['ad_creative_tasks'],
+  tables: ['ad_creative_tasks', 'ad_object_changes'],
+  incoming: { ad_account_change: receiveAdAccountChanges },
   settings: adCreativeSettings,
   workers: { adCreatives: (services) => new AdCreativeTaskWork(services) },
   outstanding: {

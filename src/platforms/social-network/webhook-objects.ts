@@ -1,4 +1,5 @@
 import type { GraphObjectParser } from '../meta/graph-webhook.js';
+import { adAccountChanges } from './ad-account-webhooks.js';
 import { pageFeed } from './feed-webhooks.js';
 import { pageLeadgen } from './leadgen-webhooks.js';
 import { pageMessenger } from './messenger-webhooks.js';
@@ -9,4 +10,4 @@ import { permissionChanges } from './permissions-webhooks.js';
  * account's issues, a page's lead forms) is its file, declaring the kinds it reads (IncomingEventKinds), and one
  * line here.
  */
-export const GRAPH_OBJECTS: readonly GraphObjectParser[] = [pageMessenger, pageFeed, pageLeadgen, permissionChanges];
+export const GRAPH_OBJECTS: readonly GraphObjectParser[] = [pageMessenger, pageFeed, pageLeadgen, permissionChanges, adAccountChanges];

@@ -9,6 +9,7 @@ import { marketingPart } from './marketing.js';
 import { marketingMediaPart } from './marketing-media.js';
 import { marketingInsightsPart } from './marketing-insights.js';
 import { marketingTargetingPart } from './marketing-targeting.js';
+import { marketingReviewsPart } from './marketing-reviews.js';
 import { messengerPart } from './messenger.js';
 import { pagesPart } from './pages.js';
 import { postsPart } from './posts.js';
@@ -26,6 +27,7 @@ export const SOCIAL_NETWORK_PARTS: ReadonlyArray<SocialPart<any>> = [
   marketingPart,
   marketingInsightsPart,
   marketingTargetingPart,
+  marketingReviewsPart,
   postsPart,
   leadgenPart,
   commentsPart,
