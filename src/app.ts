@@ -6,9 +6,10 @@ import { idempotencyMiddleware } from './http/idempotency.js';
 import { problemMiddleware } from './http/problem.js';
 import { rateLimitMiddleware } from './http/rate-limit.js';
 import { routeMiddleware } from './http/route.js';
+import { unbuiltMiddleware } from './http/unbuilt.js';
 import { validationMiddleware } from './http/validate.js';
 import { Authenticator } from './modules/auth/authenticate.js';
-import { operationHandlers } from './modules/index.js';
+import { operationHandlers, unbuiltOperations } from './modules/index.js';
 import { mediaFolders } from './modules/media/storage.js';
 import type { Services } from './services.js';
 
@@ -32,6 +33,7 @@ export function createApp(services: Services): Koa {
     ),
   );
   app.use(rateLimitMiddleware(services.rateLimits));
+  app.use(unbuiltMiddleware(unbuiltOperations()));
   // Uploads in progress live beside the stored media (DATA_DIR/media), so storing one is a rename.
   app.use(bodyMiddleware(config.jsonBodyLimit, { maxBytes: config.media.maxBodyBytes, tmpDir: mediaFolders(config.dataDir).tmp }));
   app.use(validationMiddleware(contract));

@@ -37,7 +37,8 @@ export function bodyMiddleware(jsonLimit: string, uploads: UploadSettings) {
     textLimit: jsonLimit,
     includeUnparsed: true,
     multipart: false,
-    jsonStrict: true,
+    // Any JSON text is parsed, `null` included: the contract then says what the body must be.
+    jsonStrict: false,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
   });
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {

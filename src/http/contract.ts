@@ -120,7 +120,7 @@ let sharedBodyAjv: Ajv2020 | undefined;
 /** Ajv for bodies openapi-backend does not check itself, with the options the backend's own uses. */
 function bodyAjv(): Ajv2020 {
   if (!sharedBodyAjv) {
-    sharedBodyAjv = new Ajv2020({ strict: false, allErrors: true, coerceTypes: false });
+    sharedBodyAjv = new Ajv2020({ strict: false, allErrors: true, verbose: true, coerceTypes: false });
     addFormats.default(sharedBodyAjv);
   }
   return sharedBodyAjv;
@@ -130,12 +130,24 @@ function bodyAjv(): Ajv2020 {
 export class Contract {
   private readonly routes: RouteTable;
   private readonly bodyValidators = new Map<string, ValidateFunction>();
+  /**
+   * The schemas of bodies other than JSON, copied before any request: openapi-backend rewrites the schema it
+   * validates a body against in place (a multipart-only operation's: it drops the binary `file` from `required`).
+   */
+  private readonly otherBodySchemas = new Map<string, object>();
 
   private constructor(
     readonly backend: OpenAPIBackend,
     readonly document: Document,
   ) {
     this.routes = new RouteTable(backend.router, backend.router.getOperations());
+    for (const operation of this.routes.operations) {
+      const content = (operation.requestBody as { content?: Record<string, { schema?: object }> } | undefined)?.content ?? {};
+      for (const [mediaType, media] of Object.entries(content)) {
+        if (mediaType !== 'application/json')
+          this.otherBodySchemas.set(`${operation.operationId} ${mediaType}`, structuredClone(media.schema ?? {}));
+      }
+    }
   }
 
   static async load(document: Document = readBundledContract()): Promise<Contract> {
@@ -146,10 +158,11 @@ export class Contract {
       quick: true,
       validate: true,
       coerceTypes: true,
-      ajvOpts: { strict: false, allErrors: true },
+      // verbose: each error carries its schema and data, for src/http/field-errors.ts to pick the alternative meant.
+      ajvOpts: { strict: false, allErrors: true, verbose: true },
       // Ajv's draft 2020-12 build, so 3.1 schemas (type arrays, const, prefixItems …) validate as written.
       customizeAjv: (_ajv, options) => {
-        const ajv = new Ajv2020({ ...options, strict: false, allErrors: true });
+        const ajv = new Ajv2020({ ...options, strict: false, allErrors: true, verbose: true });
         addFormats.default(ajv);
         return ajv as never;
       },
@@ -166,12 +179,11 @@ export class Contract {
     const key = `${operation.operationId} ${mediaType}`;
     let validate = this.bodyValidators.get(key);
     if (!validate) {
-      const content = (operation.requestBody as { content?: Record<string, { schema?: object }> } | undefined)?.content;
       // Wrapped as openapi-backend does, so errors point at /requestBody/… like its own.
       validate = bodyAjv().compile({
         type: 'object',
         required: ['requestBody'],
-        properties: { requestBody: content?.[mediaType]?.schema ?? {} },
+        properties: { requestBody: this.otherBodySchemas.get(key) ?? {} },
       });
       this.bodyValidators.set(key, validate);
     }

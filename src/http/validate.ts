@@ -1,33 +1,10 @@
 import type { Context, Next } from 'koa';
 import type { ErrorObject } from 'ajv';
-import { UnsupportedMediaTypeError, ValidationFailedError, type FieldError } from '../lib/errors.js';
+import { UnsupportedMediaTypeError, ValidationFailedError } from '../lib/errors.js';
 import { unstorableCharacters } from '../lib/storable.js';
 import type { Contract } from './contract.js';
+import { fieldErrors } from './field-errors.js';
 import type { RequestState } from './state.js';
-
-const WHERE: Record<string, string> = { requestBody: 'body', query: 'query', path: 'path', header: 'header', cookie: 'cookie' };
-
-/** Ajv's `/requestBody/targets/0` becomes `body/targets/0`; required and unknown members name the member. */
-export function toFieldError(error: ErrorObject): FieldError {
-  const segments = error.instancePath.split('/').filter(Boolean);
-  const head = segments.shift();
-  const base = [head ? (WHERE[head] ?? head) : 'body', ...segments];
-  const params = error.params as { missingProperty?: string; additionalProperty?: string };
-  if (error.keyword === 'required' && params.missingProperty) {
-    if (base.length === 1 && base[0] === 'body' && params.missingProperty === 'requestBody') {
-      return { path: 'body', message: 'is required', code: 'required' };
-    }
-    return { path: [...base, params.missingProperty].join('/'), message: 'is required', code: 'required' };
-  }
-  if (error.keyword === 'additionalProperties' && params.additionalProperty) {
-    return {
-      path: [...base, params.additionalProperty].join('/'),
-      message: 'is not a member of this object',
-      code: 'additionalProperties',
-    };
-  }
-  return { path: base.join('/'), message: error.message ?? 'is invalid', code: error.keyword };
-}
 
 /** The error openapi-backend reports for a body it was not given. */
 function isMissingBody(error: ErrorObject): boolean {
@@ -80,7 +57,7 @@ export function validationMiddleware(contract: Contract) {
       : (result.errors ?? []);
     const coerced = result.coerced as { query?: Record<string, unknown>; params?: Record<string, unknown> } | undefined;
     const refused = [
-      ...errors.map(toFieldError),
+      ...fieldErrors(errors),
       ...unstorableCharacters('query', ctx.query),
       ...unstorableCharacters('path', coerced?.params),
       ...(isVerbatim(operation) ? [] : unstorableCharacters('body', ctx.request.body)),

@@ -59,8 +59,8 @@ export class AuthenticationRequiredError extends ApiError {
 }
 
 export class InvalidTokenError extends ApiError {
-  constructor() {
-    super(401, 'invalid_token', 'Invalid token', 'The bearer token is not a known session or API key.', {
+  constructor(detail = 'The bearer token is not a known session or API key.') {
+    super(401, 'invalid_token', 'Invalid token', detail, {
       headers: { 'WWW-Authenticate': 'Bearer error="invalid_token"' },
     });
   }

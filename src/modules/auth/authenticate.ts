@@ -38,7 +38,7 @@ export class Authenticator {
   async authenticate(authorization: string | undefined): Promise<Principal> {
     if (!authorization) throw new AuthenticationRequiredError();
     const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
-    if (!token) throw new InvalidTokenError();
+    if (!token) throw new InvalidTokenError(schemeProblem(authorization));
     const kind = token.startsWith(SESSION_TOKEN_PREFIX) ? 'session' : token.startsWith(API_KEY_PREFIX) ? 'apiKey' : null;
     if (!kind) throw new InvalidTokenError();
     const hash = hashToken(token);
@@ -93,4 +93,12 @@ export class Authenticator {
       throw error;
     }
   }
+}
+
+/** Why an Authorization header is not `Bearer <token>`: another scheme, or no token after it. */
+function schemeProblem(authorization: string): string {
+  const scheme = authorization.trim().split(/ +/)[0] ?? '';
+  return scheme.toLowerCase() === 'bearer'
+    ? 'The Authorization header has no single token after Bearer; send "Bearer <token>".'
+    : `The Authorization scheme is ${JSON.stringify(scheme)}; send "Bearer <token>" with a session token or an API key.`;
 }
