@@ -815,25 +815,52 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload or import media
-         * @description Stores a media file for posts. The request's `Content-Type` selects the form: `multipart/form-data`
-         *     uploads the file itself (`MediaUpload`: the file part `file`, binary, and optionally `profileId`);
-         *     `application/json` has the service fetch it from a public URL (`MediaImport`: `url`, optionally
-         *     `filename` and `profileId`). Generated clients that make one function per operation usually pick the
-         *     JSON form for it; send a file with the same operation as `multipart/form-data` built from the generated
-         *     `MediaUpload` type (a `Blob` or `File` member). The type is detected from the
-         *     bytes (the name and the declared type are ignored) and the file is probed for its dimensions,
-         *     duration, codec and frame rate. The answer is the stored media with its public, unguessable `url`.
+         * Upload media
+         * @description Stores a media file for posts, sent as `multipart/form-data` (`MediaUpload`: the file part `file`,
+         *     binary, and optionally `profileId`). To have the service fetch a file from a public URL instead, use
+         *     `POST /upload/url`. The type is detected from the bytes (the name and the declared type are ignored) and
+         *     the file is probed for its dimensions, duration, codec and frame rate. The answer is the stored media
+         *     with its public, unguessable `url`.
          *
          *     Limits: images and GIFs 20 MiB, audio and documents 100 MiB, videos 1 GiB (the request body itself is
          *     capped at 1 GiB). Each platform's own limits are checked later, when the media is used in a post.
          *
          *     Errors: 400 `validation_failed`; 413 `payload_too_large` (the body exceeds 1 GiB); 415
-         *     `unsupported_media_type` (a request that is neither `multipart/form-data` nor `application/json`); 422
-         *     `media_rejected` (a file type not allowed, a file too large for its kind, a file that cannot be read,
-         *     or a URL that cannot be fetched: `detail` says which, with the limit), `idempotency_key_reused`.
+         *     `unsupported_media_type` (a request that is not `multipart/form-data`); 422 `media_rejected` (a file
+         *     type not allowed, a file too large for its kind or a file that cannot be read: `detail` says which, with
+         *     the limit), `idempotency_key_reused`.
          */
         post: operations["uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/upload/url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import media from a URL
+         * @description Has the service fetch a media file from a public URL and store it for posts, as `POST /upload` stores a
+         *     file sent with the request (`MediaImport`: `url`, optionally `filename` and `profileId`). The URL is
+         *     fetched once, without credentials, from public addresses only, following at most 3 redirects. The type
+         *     is detected from the bytes and the file is probed as an upload is. The answer is the stored media with
+         *     its public, unguessable `url`.
+         *
+         *     Limits: those of `POST /upload` (images and GIFs 20 MiB, audio and documents 100 MiB, videos 1 GiB).
+         *
+         *     Errors: 400 `validation_failed`; 415 `unsupported_media_type` (a body that is not `application/json`);
+         *     422 `media_rejected` (a URL that cannot be fetched, a file type not allowed, a file too large for its kind
+         *     or one that cannot be read: `detail` says which, with the limit), `idempotency_key_reused`.
+         */
+        post: operations["importMedia"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6499,25 +6526,6 @@ export interface components {
              */
             profileId?: string;
         };
-        /** @description A file for the service to fetch from a public URL. */
-        MediaImport: {
-            /**
-             * Format: uri
-             * @description A public http(s) URL of the file. It is fetched once, without credentials, from public addresses only, following at most 3 redirects; the same type and size limits as an upload apply.
-             * @example https://cdn.acme.coffee/img/winter-blend.jpg
-             */
-            url: string;
-            /**
-             * @description A file name to keep; defaults to the last segment of the URL.
-             * @example winter-blend.jpg
-             */
-            filename?: string;
-            /**
-             * @description The profile to store it for; required with a profile-restricted API key.
-             * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
-             */
-            profileId?: string;
-        };
         /** @description A stored media file, usable in posts (`mediaIds`) and as AI input. Its properties are read from the file's bytes, never from the name or the declared type. */
         Media: {
             /**
@@ -6599,6 +6607,25 @@ export interface components {
              * @example 2026-11-22T10:10:00Z
              */
             createdAt: string;
+        };
+        /** @description A file for the service to fetch from a public URL. */
+        MediaImport: {
+            /**
+             * Format: uri
+             * @description A public http(s) URL of the file. It is fetched once, without credentials, from public addresses only, following at most 3 redirects; the same type and size limits as an upload apply.
+             * @example https://cdn.acme.coffee/img/winter-blend.jpg
+             */
+            url: string;
+            /**
+             * @description A file name to keep; defaults to the last segment of the URL.
+             * @example winter-blend.jpg
+             */
+            filename?: string;
+            /**
+             * @description The profile to store it for; required with a profile-restricted API key.
+             * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
+             */
+            profileId?: string;
         };
         /** @description Engagement counts the platform reports for a post; a member is `null` when the platform does not give it. */
         AccountHistoryMetrics: {
@@ -15893,6 +15920,25 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The body is not of a media type this route takes (`unsupported_media_type`); `detail` names the ones it takes. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://socialgate.dev/problems/unsupported_media_type",
+                 *       "title": "Unsupported media type",
+                 *       "status": 415,
+                 *       "detail": "Send the body as application/json.",
+                 *       "code": "unsupported_media_type",
+                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Too many requests from this key (`rate_limited`), or a per-object limit (`hook_test_rate_limited`). Wait `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
@@ -16563,6 +16609,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -16612,6 +16659,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -16771,6 +16819,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -16857,6 +16906,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -17552,6 +17602,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["SocialNetworkSelectionRefused"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -17711,6 +17762,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["SocialNetworkSelectionRefused"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -17807,6 +17859,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description `accountId` is not a `qrchat` account (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -17973,6 +18026,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ConnectCredentialsRefused"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -18070,6 +18124,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountAlreadyConnected"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ConnectCredentialsRefused"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -18329,6 +18384,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description A target's platform refuses the post (`post_validation_failed`, every broken rule in `errors`), the profile has no free queue slot (`queue_slot_unavailable`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -18612,6 +18668,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -18642,6 +18699,109 @@ export interface operations {
                  *     }
                  */
                 "multipart/form-data": components["schemas"]["MediaUpload"];
+            };
+        };
+        responses: {
+            /** @description The media was stored. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "media_01jd4b7c8d9e0f1g2h3j4k5m6n",
+                     *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "kind": "image",
+                     *       "mimeType": "image/jpeg",
+                     *       "size": 482133,
+                     *       "width": 1080,
+                     *       "height": 1350,
+                     *       "durationMs": null,
+                     *       "codec": null,
+                     *       "frameRate": null,
+                     *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *       "filename": "winter-blend.jpg",
+                     *       "url": "http://localhost:8080/media/media_01jd4b7c8d9e0f1g2h3j4k5m6n/file?token=q8Zk1Vd0bL4mN7pR2sT5wX9yA3cE6fH0",
+                     *       "createdAt": "2026-11-22T10:10:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Media"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The request is not `multipart/form-data` (`unsupported_media_type`). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/unsupported_media_type",
+                     *       "title": "Unsupported media type",
+                     *       "status": 415,
+                     *       "detail": "Send the body as multipart/form-data.",
+                     *       "code": "unsupported_media_type",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The file was refused (`media_rejected`; `detail` says exactly why, and `errors[0].code` is `type_not_allowed`, `too_large` or `unreadable`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/media_rejected",
+                     *       "title": "The media file was refused",
+                     *       "status": 422,
+                     *       "detail": "The video is 1.3 GiB; videos may be at most 1 GiB.",
+                     *       "code": "media_rejected",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H",
+                     *       "errors": [
+                     *         {
+                     *           "path": "body/file",
+                     *           "message": "The video is 1.3 GiB; videos may be at most 1 GiB.",
+                     *           "code": "too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    importMedia: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
                 /**
                  * @example {
                  *       "url": "https://cdn.acme.coffee/img/winter-blend.jpg",
@@ -18684,25 +18844,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
-            /** @description The request is neither `multipart/form-data` nor `application/json` (`unsupported_media_type`). */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/unsupported_media_type",
-                     *       "title": "Unsupported media type",
-                     *       "status": 415,
-                     *       "detail": "Send the file as multipart/form-data (member file) or a URL as application/json.",
-                     *       "code": "unsupported_media_type",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The file was refused (`media_rejected`; `detail` says exactly why, and `errors[0].code` is `type_not_allowed`, `too_large`, `unreadable` or `fetch_failed`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -18714,14 +18856,14 @@ export interface operations {
                      *       "type": "https://socialgate.dev/problems/media_rejected",
                      *       "title": "The media file was refused",
                      *       "status": 422,
-                     *       "detail": "The video is 1.3 GiB; videos may be at most 1 GiB.",
+                     *       "detail": "The file at the URL could not be fetched; it answered 404.",
                      *       "code": "media_rejected",
                      *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H",
                      *       "errors": [
                      *         {
-                     *           "path": "body/file",
-                     *           "message": "The video is 1.3 GiB; videos may be at most 1 GiB.",
-                     *           "code": "too_large"
+                     *           "path": "body/url",
+                     *           "message": "The file at the URL could not be fetched; it answered 404.",
+                     *           "code": "fetch_failed"
                      *         }
                      *       ]
                      *     }
@@ -19169,6 +19311,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The profile has 100 slots already (`queue_slot_limit_reached`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -19345,6 +19488,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The profile has no free slot (`queue_slot_unavailable`), a platform refuses the new post (`post_validation_failed`, with `errors`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -19586,6 +19730,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The model cannot be used (`ai_model_unavailable`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -19693,6 +19838,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The model cannot be used (`ai_model_unavailable`), a referenced media does not exist (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -19802,6 +19948,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The model cannot be used (`ai_model_unavailable`), a referenced media does not exist (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -19913,6 +20060,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The model cannot be used (`ai_model_unavailable`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -20561,6 +20709,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The platform's rules refuse the message: the 24-hour window with the recipient is closed (`messaging_window_closed`), the recipient blocked the account or never wrote to it (`recipient_blocked`), the platform knows no such recipient for the account (`recipient_not_found`), the comment was answered privately already (`private_reply_already_sent`) or is too old for it (`private_reply_window_closed`). Or the platform refused for a reason of its own (`platform_refused`, its words in `detail`). Or the account's platform has no messages (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
@@ -20853,6 +21002,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The 24-hour window with the recipient is closed (`messaging_window_closed`; send a template), the template is not approved or its parameters do not match it (`template_invalid`), the number cannot receive messages (`recipient_not_found`), the platform refused for a reason of its own (`platform_refused`, its words in `detail`), the account is not a chat app account or cannot send templates (`account_platform_unsupported`), a media id is unknown (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
@@ -21171,6 +21321,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The account's platform has no comments for apps (`account_platform_unsupported`), the media id is unknown (`media_not_found`), the platform does not let the account reply there (`comment_action_refused`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
@@ -21277,6 +21428,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The account's platform has no comments or does not allow this (`account_platform_unsupported`), the platform does not let the account hide this comment (`comment_action_refused`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
@@ -21556,6 +21708,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description An account is not of the automation's profile (`account_not_in_profile`), an account's platform cannot serve the trigger (`account_platform_unsupported`), the profile has 100 automations already (`automation_limit_reached`), a regular expression could backtrack catastrophically (`regex_unsafe`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -21764,6 +21917,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description An account is not of the automation's profile (`account_not_in_profile`), an account's platform cannot serve the trigger (`account_platform_unsupported`), or a regular expression could backtrack catastrophically (`regex_unsafe`). */
             422: {
                 headers: {
@@ -22509,6 +22663,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -22754,6 +22909,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -22935,6 +23091,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -23062,6 +23219,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -23303,6 +23461,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -23385,6 +23544,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Refused: the post cannot be boosted (`post_not_boostable`: not published, deleted, not on a page the ad account may advertise for, or of a kind the platform does not promote); the platform refused the boost (`ad_platform_rejected`); the ad account cannot run ads (`ad_account_disabled`); the ad account is not a `social_network` one (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
@@ -23462,6 +23622,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -23933,6 +24094,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -24105,6 +24267,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -24262,6 +24425,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -24440,6 +24604,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             501: components["responses"]["NotImplemented"];
@@ -24586,6 +24751,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Refused: the page has no owning business on the platform and no `businessId` was given (`commerce_business_required`); the account is not a `social_network` page (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
@@ -24813,6 +24979,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The platform refused the product (`product_rejected`, its reason in `detail`; nothing is recorded), or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
@@ -25049,6 +25216,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -25293,6 +25461,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -25491,6 +25660,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["LeadsNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["LeadsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -25575,6 +25745,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["LeadsNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["LeadsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -25636,6 +25807,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["LeadsNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["LeadsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -25913,6 +26085,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             412: components["responses"]["LeadStateChanged"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -26139,6 +26312,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description A logo or icon media id is unknown or not a PNG image (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -26348,6 +26522,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description A logo or icon media id is unknown or not a PNG image (`media_not_found`). */
             422: {
                 headers: {
@@ -26447,6 +26622,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -26517,6 +26693,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The certificate cannot be used (`wallet_certificate_invalid`): unreadable, wrong passphrase, a key that does not match it, expired, not issued by the vendor, or for other identifiers than the program's. Or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -26680,6 +26857,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The program cannot sign passes: not connected, or its certificate expired (`wallet_vendor_not_connected`). Or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -26922,6 +27100,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The program cannot sign the changed pass (`wallet_vendor_not_connected`). */
             422: {
                 headers: {
@@ -27144,6 +27323,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The balance is lower than the points taken away (`insufficient_balance`), the pass is past its `expiresAt` (`wallet_pass_expired`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -27270,6 +27450,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["WalletPassAuthFailed"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -27463,6 +27644,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -27780,6 +27962,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The account is not a `calendar` account (`account_platform_unsupported`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
@@ -28001,6 +28184,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["CalendarEventConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
@@ -28140,6 +28324,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The owner has 20 webhooks already (`hook_limit_reached`), the url's host resolves to a non-public address (`url_not_allowed`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -28282,6 +28467,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The new url's host resolves to a non-public address (`url_not_allowed`). */
             422: {
                 headers: {
@@ -28422,6 +28608,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -28746,6 +28933,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["WebhookSourceNotConfigured"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -28862,6 +29050,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
@@ -28942,6 +29131,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -29114,6 +29304,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Billing is not set up on this instance (`billing_not_configured`), the plan has no price for the interval (`plan_unavailable`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -29174,6 +29365,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description The owner has no billing customer yet (`billing_customer_missing`), billing is not set up on this instance (`billing_not_configured`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
@@ -29305,6 +29497,7 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Billing is not set up on this instance (`billing_not_configured`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {

@@ -32,6 +32,7 @@ export const OPERATIONS = [
   { operationId: 'deletePost', method: 'DELETE', path: '/posts/{id}', area: 'Publishing' },
   { operationId: 'retryPost', method: 'POST', path: '/posts/{id}/retry', area: 'Publishing' },
   { operationId: 'uploadMedia', method: 'POST', path: '/upload', area: 'Publishing' },
+  { operationId: 'importMedia', method: 'POST', path: '/upload/url', area: 'Publishing' },
   { operationId: 'getMedia', method: 'GET', path: '/media/{id}', area: 'Publishing' },
   { operationId: 'downloadMediaFile', method: 'GET', path: '/media/{id}/file', area: 'Publishing' },
   { operationId: 'listAccountHistory', method: 'GET', path: '/accounts/{id}/history', area: 'Publishing' },

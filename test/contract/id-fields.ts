@@ -99,9 +99,10 @@ export function contractOperations(): ContractOperation[] {
     }
     const bodies: unknown[] = [];
     const members = new Map<string, string>();
+    // The test sends JSON: a multipart body's ids (POST /upload's profileId) are those of its JSON twin (POST /upload/url).
     for (const [type, content] of Object.entries(operation.requestBody?.content ?? {})) {
-      idMembers(document, content.schema, [], members);
       if (type !== 'application/json') continue;
+      idMembers(document, content.schema, [], members);
       if (content.example !== undefined) bodies.push(content.example);
       for (const example of Object.values(content.examples ?? {})) bodies.push(resolved(document, example).value);
     }

@@ -2,33 +2,15 @@
  * A program written against the client that @hey-api/openapi-ts generates from the contract. It is never run:
  * scripts/clients/check.ts generates the client beside it and typechecks both under --strict.
  */
-import { formDataBodySerializer } from './hey-api/client/index.js';
 import { client } from './hey-api/client.gen.js';
-import {
-  createHook,
-  createPost,
-  enqueuePost,
-  uploadMedia,
-  type MediaUpload,
-  type UploadMediaErrors,
-  type UploadMediaResponses,
-} from './hey-api/index.js';
+import { createHook, createPost, enqueuePost, importMedia, uploadMedia } from './hey-api/index.js';
 
 client.setConfig({ baseUrl: 'http://127.0.0.1:8080', auth: () => 'sgk_example' });
 
 export async function publishWithAPicture(picture: File, accountId: string): Promise<string> {
-  // The operation's own function sends JSON (a URL to import); a file goes as multipart/form-data with the
-  // generated MediaUpload type, whose `file` is a Blob or File.
-  const upload: MediaUpload = { file: picture };
-  const uploaded = await client.post<UploadMediaResponses, UploadMediaErrors, true>({
-    url: '/upload',
-    body: upload,
-    ...formDataBodySerializer,
-    headers: { 'Content-Type': null },
-    security: [{ scheme: 'bearer', type: 'http' }],
-    throwOnError: true,
-  });
-  const imported = await uploadMedia({ body: { url: 'https://cdn.example.com/winter-blend.jpg' }, throwOnError: true });
+  // Each operation's own function, as generated: the file goes as multipart/form-data, the URL as JSON.
+  const uploaded = await uploadMedia({ body: { file: picture }, throwOnError: true });
+  const imported = await importMedia({ body: { url: 'https://cdn.example.com/winter-blend.jpg' }, throwOnError: true });
 
   const post = await createPost({
     body: {

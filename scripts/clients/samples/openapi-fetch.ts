@@ -6,7 +6,7 @@
 import createClient from 'openapi-fetch';
 import type { components, paths } from './openapi-typescript/api.js';
 
-type UploadBody = components['schemas']['MediaUpload'] | components['schemas']['MediaImport'];
+type UploadBody = components['schemas']['MediaUpload'];
 
 const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:8080', headers: { Authorization: 'Bearer sgk_example' } });
 
@@ -18,9 +18,9 @@ function formData(body: UploadBody): FormData {
 }
 
 export async function publishWithAPicture(picture: Blob, accountId: string): Promise<string> {
-  // One operation, two forms: a file part as multipart/form-data, or a URL to import as JSON.
+  // A file part as multipart/form-data; a URL to import, as JSON, to its own operation.
   const uploaded = await client.POST('/upload', { body: { file: picture }, bodySerializer: formData });
-  const imported = await client.POST('/upload', { body: { url: 'https://cdn.example.com/winter-blend.jpg' } });
+  const imported = await client.POST('/upload/url', { body: { url: 'https://cdn.example.com/winter-blend.jpg' } });
   if (!uploaded.data || !imported.data) throw new Error('upload refused');
 
   const post = await client.POST('/posts', {

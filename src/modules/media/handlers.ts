@@ -10,14 +10,16 @@ import { storageFor } from './storage.js';
 export const uploadMedia: Handler<'uploadMedia'> = async (request, services) => {
   const principal = principalOf(request);
   const upload = request.koa.state.upload as UploadedFile | undefined;
-  if (request.koa.is('multipart/form-data')) {
-    // The validator saw `file` as a member; only a file part (with a file name) carries bytes.
-    if (!upload) throw new ValidationFailedError([{ path: 'body/file', message: 'must be a file part (with a filename)', code: 'type' }]);
-    const fields = request.koa.request.body as { profileId?: string };
-    const profileId = await profileForUpload(services.db, principal, fields.profileId);
-    // The temporary file is removed by the body step (src/http/multipart.ts) unless it was stored.
-    return { status: 201, body: presentMedia(await storeMedia(services, principal, profileId, upload), services.config.publicUrl) };
-  }
+  // The validator saw `file` as a member; only a file part (with a file name) carries bytes.
+  if (!upload) throw new ValidationFailedError([{ path: 'body/file', message: 'must be a file part (with a filename)', code: 'type' }]);
+  const fields = request.koa.request.body as { profileId?: string };
+  const profileId = await profileForUpload(services.db, principal, fields.profileId);
+  // The temporary file is removed by the body step (src/http/multipart.ts) unless it was stored.
+  return { status: 201, body: presentMedia(await storeMedia(services, principal, profileId, upload), services.config.publicUrl) };
+};
+
+export const importMedia: Handler<'importMedia'> = async (request, services) => {
+  const principal = principalOf(request);
   const { url, filename, profileId: requested } = request.body;
   // Checked before anything is fetched.
   const profileId = await profileForUpload(services.db, principal, requested);

@@ -183,13 +183,20 @@ describeApi('media — /upload, /media/{id}, /media/{id}/file', { settings: { me
       expect(temporaryFiles()).to.deep.equal([]);
     });
 
-    it('answers 415 for a body that is neither multipart nor JSON, and 400 for a multipart body without a file', async () => {
+    it('answers 415 for a body that is not multipart (JSON included: a URL goes to /upload/url), and 400 for a multipart body without a file', async () => {
       const text = await t.app.api.post('/upload', { token: t.owner.key, rawBody: 'hello', headers: { 'Content-Type': 'text/plain' } });
       expect(text.status).to.equal(415);
       expect(text.body.code).to.equal('unsupported_media_type');
+      const json = await t.app.api.post('/upload', { token: t.owner.key, body: { url: 'https://cdn.example.com/a.jpg' } });
+      expect(json.status).to.equal(415);
+      expect(json.body.detail).to.equal('Send the body as multipart/form-data.');
       const noFile = await upload(t.app, t.owner.key, undefined, { profileId: t.owner.profileId });
       expect(noFile.status).to.equal(400);
-      expect(noFile.body.errors).to.deep.include({ path: 'body/file', message: 'is required', code: 'required' });
+      expect(noFile.body.errors, JSON.stringify(noFile.body.errors)).to.deep.include({
+        path: 'body/file',
+        message: 'is required',
+        code: 'required',
+      });
       const unknown = await upload(t.app, t.owner.key, { bytes: png(2, 2), filename: 'a.png' }, { caption: 'hi' });
       expect(unknown.status).to.equal(400);
       expect(unknown.body.errors[0].path).to.equal('body/caption');
@@ -224,12 +231,12 @@ describeApi('media — /upload, /media/{id}, /media/{id}/file', { settings: { me
     });
   });
 
-  describe('uploadMedia — POST /upload (import from a URL)', () => {
+  describe('importMedia — POST /upload/url', () => {
     it('fetches over HTTPS and HTTP, following a redirect, named after the URL', async () => {
       const bytes = fixture('tiny.jpg');
       files.serve('/img/winter-blend.jpg', bytes, 'image/jpeg');
       files.redirect('/go', '/img/winter-blend.jpg');
-      const response = await t.app.api.post('/upload', {
+      const response = await t.app.api.post('/upload/url', {
         token: t.owner.key,
         body: { url: `${files.httpsUrl}/img/winter-blend.jpg`, profileId: t.owner.profileId },
       });
@@ -242,7 +249,7 @@ describeApi('media — /upload, /media/{id}, /media/{id}/file', { settings: { me
         width: 40,
       });
       expect((await download(t.app, response.body.url)).bytes.equals(bytes)).to.equal(true);
-      const redirected = await t.app.api.post('/upload', {
+      const redirected = await t.app.api.post('/upload/url', {
         token: t.owner.key,
         body: { url: `${files.httpUrl}/go`, filename: 'kept.jpg' },
       });
@@ -252,30 +259,30 @@ describeApi('media — /upload, /media/{id}, /media/{id}/file', { settings: { me
 
     it('applies the same checks as an upload, pointing at body/url', async () => {
       files.serve('/file.bmp', bmp());
-      const response = await t.app.api.post('/upload', { token: t.owner.key, body: { url: `${files.httpsUrl}/file.bmp` } });
+      const response = await t.app.api.post('/upload/url', { token: t.owner.key, body: { url: `${files.httpsUrl}/file.bmp` } });
       expect(response.status).to.equal(422);
       expect(response.body.errors[0]).to.include({ path: 'body/url', code: 'type_not_allowed' });
     });
 
     it('refuses what cannot be fetched with 422 fetch_failed: an error answer, too many redirects, a non-public address', async () => {
-      const missing = await t.app.api.post('/upload', { token: t.owner.key, body: { url: `${files.httpsUrl}/nothing.jpg` } });
+      const missing = await t.app.api.post('/upload/url', { token: t.owner.key, body: { url: `${files.httpsUrl}/nothing.jpg` } });
       expect(missing.status).to.equal(422);
       expect(missing.body.errors[0]).to.include({ path: 'body/url', code: 'fetch_failed' });
       expect(missing.body.detail).to.equal('The URL could not be fetched: it answered HTTP 404, not 200 with the file.');
 
       for (let hop = 1; hop <= 4; hop += 1) files.redirect(`/loop${hop}`, `/loop${hop + 1}`);
       files.serve('/loop5', png(2, 2));
-      const loop = await t.app.api.post('/upload', { token: t.owner.key, body: { url: `${files.httpsUrl}/loop1` } });
+      const loop = await t.app.api.post('/upload/url', { token: t.owner.key, body: { url: `${files.httpsUrl}/loop1` } });
       expect(loop.status).to.equal(422);
       expect(loop.body.detail).to.equal('The URL could not be fetched: it redirected more than 3 times.');
 
       // Loopback over IPv6 is outside the ranges this test instance allows (127.0.0.0/8): refused before connecting.
       const before = files.requests.length;
-      const local = await t.app.api.post('/upload', { token: t.owner.key, body: { url: 'http://[::1]:9/secret.png' } });
+      const local = await t.app.api.post('/upload/url', { token: t.owner.key, body: { url: 'http://[::1]:9/secret.png' } });
       expect(local.status).to.equal(422);
       expect(local.body.detail).to.match(/resolves to an address that is not public/);
       files.redirect('/to-local', 'http://[::1]:9/secret.png');
-      const viaRedirect = await t.app.api.post('/upload', { token: t.owner.key, body: { url: `${files.httpsUrl}/to-local` } });
+      const viaRedirect = await t.app.api.post('/upload/url', { token: t.owner.key, body: { url: `${files.httpsUrl}/to-local` } });
       expect(viaRedirect.status).to.equal(422);
       expect(viaRedirect.body.detail).to.match(/not public/);
       expect(files.requests.length).to.equal(before + 1);

@@ -101,16 +101,20 @@ describe('the listings for machines', () => {
       expect(createPost).to.include('Body (application/json, required):');
       expect(createPost).to.match(/- `accountIds` \(array of string, required\): The connected accounts/);
       expect(createPost).to.match(/- `text` \(string, optional\): The text\./);
-      expect(createPost).to.match(/- `scheduledAt` \(string, date-time, optional\)/);
       expect(createPost).to.match(/- `platformOptions\.short_video\.privacyLevel` \(/);
-      expect(createPost).to.include('Exactly one of: `publishNow` (Publish now), `scheduledAt` (Schedule), `useQueue` (Queue).');
-      expect(createPost).to.include('Without `text`, `mediaIds` is required.');
+      // Each form with the member that picks it, required in it.
+      expect(createPost).to.match(/- One of:\n {2}- Publish now:\n {4}- `publishNow` \(`true`, required\)/);
+      expect(createPost).to.match(/\n {2}- Schedule:\n {4}- `scheduledAt` \(string, date-time, required\)/);
+      expect(createPost).to.match(/\n {2}- Queue:\n {4}- `useQueue` \(`true`, required\)/);
     });
 
-    it('lists both forms of an upload, each under its content type', () => {
+    it('lists an upload under its content type, and the import from a URL under its own', () => {
       const upload = sectionOf(full, 'POST', '/upload');
       expect(upload).to.match(/Body \(multipart\/form-data, required\):\n(- .*\n)*- `file` \(binary, required\)/);
-      expect(upload).to.match(/Body \(application\/json, required\):\n(- .*\n)*- `url` \(string, uri, required\)/);
+      expect(upload).not.to.include('application/json, required');
+      expect(sectionOf(full, 'POST', '/upload/url')).to.match(
+        /Body \(application\/json, required\):\n(- .*\n)*- `url` \(string, uri, required\)/,
+      );
     });
 
     it('says, as /llms.txt does, which operations are not built', () => {
