@@ -9847,11 +9847,7 @@ export interface components {
              * @example false
              */
             validateOnly: boolean;
-        } & ({
-            objectStoryId: unknown;
-        } | {
-            objectStorySpec: unknown;
-        });
+        };
         /** @description The outcome of a dry run (`validateOnly`) that passed; a refusal is the error the create would answer. */
         AdCreativeValidation: {
             adAccountId: components["schemas"]["AdAccountIdMember"];
