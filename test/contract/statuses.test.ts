@@ -20,6 +20,7 @@ function pipelineStatuses(operation: Operation, contract: Contract): Record<stri
   const statuses: Record<string, string> = { 429: 'a rate limit (per key, session or client address)' };
   if (parameters.length > 0 || operation.requestBody) statuses[400] = "the contract's validation";
   if (operation.requestBody) statuses[413] = 'the body size limit';
+  if (operation.requestBody) statuses[415] = 'a body of another media type';
   if (requirement !== 'public') statuses[401] = 'authentication';
   if (requirement === 'session') statuses[403] = 'an API key on a session-only route';
   if (requirement !== 'public' && operation.method === 'post') {

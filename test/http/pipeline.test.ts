@@ -39,14 +39,14 @@ describeApi('the request pipeline', (t) => {
     expect(response.body.code).to.equal('malformed_json');
   });
 
-  it('refuses a body of another content type', async () => {
+  it('refuses a body of another content type with 415, naming the one the route takes', async () => {
     const response = await t.app.api.post('/profiles', {
       token: t.owner.key,
       rawBody: 'name=x',
       headers: { 'Content-Type': 'text/plain' },
     });
-    expect(response.status).to.equal(400);
-    expect(response.body.errors[0]).to.include({ path: 'header/content-type', code: 'content_type' });
+    expect(response.status).to.equal(415);
+    expect(response.body).to.include({ code: 'unsupported_media_type', detail: 'Send the body as application/json.' });
   });
 
   it('answers a missing body on a route that needs one with 400 naming the body', async () => {
