@@ -10,7 +10,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { SANDBOX_APP } from '../../src/sandbox/social-network/demo.js';
-import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
+import { benchOwnerKey, connectPagesByDialog, forkSandbox, percentile, startBenchService } from './service.js';
 
 await runBench();
 
@@ -41,26 +41,7 @@ async function runBench(): Promise<void> {
     // One person with every page, through the login dialog as a browser does it, then the pages chosen.
     const person = await control('users', { name: 'Bench', pages: PAGES, adAccounts: 0 });
     await control('login', { userId: person.userId });
-    const started = await call(
-      'GET',
-      `/connect/social_network?profileId=${profileId}&redirectUrl=${encodeURIComponent('http://localhost:9/done')}`,
-      key,
-    );
-    const dialog = await (await fetch(started.authorizationUrl)).text();
-    const form = new URLSearchParams(
-      [...dialog.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, n, v]) => [n!, v!.replace(/&quot;/g, '"')]),
-    );
-    form.set('decision', 'approve');
-    const action = /<form method="post" action="([^"]+)"/.exec(dialog)![1]!;
-    const back = (await fetch(new URL(action, started.authorizationUrl), { method: 'POST', body: form, redirect: 'manual' })).headers.get(
-      'location',
-    )!;
-    const callback = await fetch(`${api}${new URL(back).pathname}${new URL(back).search}`, { redirect: 'manual' });
-    const pendingConnectionId = new URL(callback.headers.get('location')!).searchParams.get('pendingConnectionId')!;
-    const connected = await call('POST', `/profiles/${profileId}/connect/social_network`, key, {
-      pendingConnectionId,
-      platformPageIds: person.pageIds,
-    });
+    const connected = await connectPagesByDialog(call, api, key, profileId, person.pageIds);
     const accounts = (connected.data as Array<{ id: string; platformAccountId: string }>).map((a) => ({
       id: a.id,
       pageId: a.platformAccountId,

@@ -140,3 +140,27 @@ export async function benchOwnerKey(call: ApiCall): Promise<string> {
   const signUp = await call('POST', '/auth/signup', null, { email: 'bench@example.com', password: 'bench password 123' });
   return (await call('POST', '/api-keys', signUp.session.token, { name: 'bench' })).key as string;
 }
+
+/**
+ * Connects the pages of the person signed in to the sandbox's login dialog to the profile, through the dialog as a
+ * browser goes through it; the connection's answer (`data`: the accounts).
+ */
+export async function connectPagesByDialog(call: ApiCall, api: string, key: string, profileId: string, pageIds: string[]): Promise<any> {
+  const started = await call(
+    'GET',
+    `/connect/social_network?profileId=${profileId}&redirectUrl=${encodeURIComponent('http://localhost:9/done')}`,
+    key,
+  );
+  const dialog = await (await fetch(started.authorizationUrl)).text();
+  const form = new URLSearchParams(
+    [...dialog.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, n, v]) => [n!, v!.replace(/&quot;/g, '"')]),
+  );
+  form.set('decision', 'approve');
+  const action = /<form method="post" action="([^"]+)"/.exec(dialog)![1]!;
+  const back = (await fetch(new URL(action, started.authorizationUrl), { method: 'POST', body: form, redirect: 'manual' })).headers.get(
+    'location',
+  )!;
+  const callback = await fetch(`${api}${new URL(back).pathname}${new URL(back).search}`, { redirect: 'manual' });
+  const pendingConnectionId = new URL(callback.headers.get('location')!).searchParams.get('pendingConnectionId')!;
+  return call('POST', `/profiles/${profileId}/connect/social_network`, key, { pendingConnectionId, platformPageIds: pageIds });
+}
