@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { type Authority, issueServerCertificate } from './authority.js';
 
+/** The largest payload the push service takes (Apple: 4 KB for a notification). */
+const MAX_PAYLOAD_BYTES = 4096;
+
 /** A failure the next push will get, as the vendor's push service answers it. */
 export interface PushFailure {
   status: 400 | 403 | 410 | 429;
@@ -14,8 +17,8 @@ export interface PushFailure {
  * The vendor's HTTP/2 push service, as far as wallet passes use it: `POST /3/device/<token>` over TLS, the
  * provider authenticated by its pass type certificate (a TLS client certificate of the vendor's authority) whose
  * UID must be the `apns-topic`. Answers like the real one: 200 with `apns-id`; 400 `BadDeviceToken` for a token it
- * never issued; 410 `Unregistered` (with `timestamp`) for a token whose device left; 403 `BadCertificate` /
- * `TopicDisallowed`; 429 when throttling. A delivered push reaches the simulated phone holding the token.
+ * never issued; 410 `Unregistered` (with `timestamp`) for a token whose device left; 403 `BadCertificate`; 400
+ * `TopicDisallowed`, `PayloadEmpty`; 413 `PayloadTooLarge` past 4 KB; 404 `BadPath`; 429 when throttling. A delivered push reaches the simulated phone holding the token.
  */
 export class PushService {
   private readonly server: Http2SecureServer;
@@ -41,7 +44,12 @@ export class PushService {
       rejectUnauthorized: false,
       allowHTTP1: false,
     });
-    this.server.on('stream', (stream, headers) => this.answer(stream, headers));
+    // The answer follows the whole body: its size is checked.
+    this.server.on('stream', (stream, headers) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => this.answer(stream, headers, Buffer.concat(chunks)));
+    });
     this.server.on('session', (session) => {
       this.sessions.add(session);
       session.on('close', () => this.sessions.delete(session));
@@ -63,7 +71,7 @@ export class PushService {
     for (let i = 0; i < times; i++) this.failures.push(failure);
   }
 
-  private answer(stream: ServerHttp2Stream, headers: Record<string, string | string[] | undefined>): void {
+  private answer(stream: ServerHttp2Stream, headers: Record<string, string | string[] | undefined>, body: Buffer): void {
     const reply = (status: number, reason: string | null, extra: Record<string, unknown> = {}) => {
       this.answered.push({ token, topic, status, reason });
       stream.respond({ ':status': status, 'apns-id': crypto.randomUUID(), ...(reason ? { 'content-type': 'application/json' } : {}) });
@@ -72,14 +80,16 @@ export class PushService {
     const path = String(headers[':path'] ?? '');
     const token = path.match(/^\/3\/device\/([^/?]+)$/)?.[1] ?? '';
     const topic = String(headers['apns-topic'] ?? '');
-    stream.resume();
-    if (headers[':method'] !== 'POST' || !token) return reply(405, 'MethodNotAllowed');
+    if (!/^\/3\/device\/[^/?]+$/.test(path)) return reply(404, 'BadPath');
+    if (headers[':method'] !== 'POST') return reply(405, 'MethodNotAllowed');
     const socket = stream.session?.socket as TLSSocket | undefined;
     const peer = socket?.getPeerCertificate();
     if (!socket?.authorized || !peer?.subject) return reply(403, 'BadCertificate');
     const uid = (peer.subject as unknown as Record<string, string>).UID;
     if (!topic) return reply(400, 'MissingTopic');
-    if (uid !== topic) return reply(403, 'TopicDisallowed');
+    if (uid !== topic) return reply(400, 'TopicDisallowed');
+    if (body.length === 0) return reply(400, 'PayloadEmpty');
+    if (body.length > MAX_PAYLOAD_BYTES) return reply(413, 'PayloadTooLarge');
     const failure = this.failures.shift();
     if (failure) return reply(failure.status, failure.reason, failure.status === 410 ? { timestamp: Date.now() } : {});
     const known = this.tokens.get(token);
