@@ -9,6 +9,7 @@ import { AddressGuard } from './lib/address-guard.js';
 import { LeaseWorker } from './lib/lease-worker.js';
 import { SecretBox } from './lib/secret-box.js';
 import { openStorage, storageFor, storageKeyFor } from './modules/media/storage.js';
+import { warnOfUnreachablePublicUrl } from './platforms/public-url-check.js';
 import { anyUnconfigured, Platforms } from './platforms/registry.js';
 import { startSandbox, type Sandbox } from './sandbox/server.js';
 import type { Config } from './config.js';
@@ -79,6 +80,7 @@ export async function boot(
   let rateLimits: RateLimits | undefined;
   try {
     await openStorage(config, logger);
+    warnOfUnreachablePublicUrl(config, logger);
     if (config.sandbox.mode === 'auto' && anyUnconfigured(config.platforms)) {
       sandbox = await startSandbox({ port: config.sandbox.port, stateDir: join(config.dataDir, 'sandbox') });
       logger.info({ url: sandbox.url }, 'platform sandbox started');
