@@ -211,10 +211,11 @@ export interface AdCampaigns {
   create<L extends AdLevel>(account: AdsAccount, level: L, input: AdInputOf<L>): Promise<AdObjectOf<L>>;
   /**
    * A dry run of `create`: the same checks, then the platform's own validation where it has one (Meta's
-   * `execution_options=["validate_only"]`), ours alone where it has none. Resolves when it would be created;
-   * refuses as `create` would. Creates nothing.
+   * `execution_options=["validate_only"]`), ours alone where it has none. Resolves, when it would be created, with
+   * who checked it (`platform`: its dry run after ours; `service`: ours alone); refuses as `create` would. Creates
+   * nothing.
    */
-  validate<L extends AdLevel>(account: AdsAccount, level: L, input: AdInputOf<L>): Promise<void>;
+  validate<L extends AdLevel>(account: AdsAccount, level: L, input: AdInputOf<L>): Promise<'platform' | 'service'>;
   /**
    * After a lost answer: the object this input made on the platform at or after `since` (same parent, same name,
    * created since), or null when it made none. Never creates.
