@@ -2005,7 +2005,9 @@ export interface paths {
         /**
          * Create a campaign
          * @description Creates a campaign on the ad account's platform (paused unless `status` is `ACTIVE`) and answers it as
-         *     the platform stored it. Nothing is stored by the service. On `short_video_ads` the objective is mapped
+         *     the platform stored it. Nothing is stored by the service. Every create is idempotent by `Idempotency-Key`: the same key
+         *     answers the same object, made once, even when the platform's answer was lost (it is then looked up
+         *     on the platform, never made again). `validateOnly` checks without creating (200 `AdValidation`). On `short_video_ads` the objective is mapped
          *     to the nearest objective type and `specialAdCategories` must be empty. Review and delivery changes
          *     arrive later as `ad.status_changed` and `ad.issue` events (social network ad accounts).
          *
@@ -2043,12 +2045,20 @@ export interface paths {
          * @description Creates an ad set in a campaign on the ad account's platform (paused unless `status` is `ACTIVE`):
          *     budget (unless the campaign has one), schedule, billing, optimisation, bidding and targeting. Location
          *     keys come from `GET /ads/locations`, audiences from `GET /ads/audiences`. Nothing is stored by the
-         *     service.
+         *     service. Every create is idempotent by `Idempotency-Key`: the same key answers the same object, made
+         *     once, even when the platform's answer was lost (it is then looked up on the platform, never made
+         *     again). `validateOnly` checks without creating (200 `AdValidation`).
          *
-         *     Errors: 404 `not_found` (ad account or campaign), 403 `profile_out_of_scope`, 409
-         *     `account_not_connected`, 422 `ad_platform_rejected` (budget with a campaign budget or missing without
-         *     one, goal not fitting the objective, targeting forbidden by a special ad category, audience too
-         *     small), `ad_account_disabled`, 502 `platform_error`.
+         *     Ad sets reaching the EU carry the Digital Services Act's beneficiary and payer (`dsaBeneficiary`,
+         *     `dsaPayor`, from the ad account's defaults when left out); narrowed targeting is sent with
+         *     `advantageAudience` (`false` unless given), as the Marketing API requires since v23.
+         *
+         *     Errors: 404 `not_found` (ad account, campaign, or the product set of `promotedObject.productSetId`), 403 `profile_out_of_scope`, 409 `account_not_connected`, 422
+         *     `ad_platform_rejected` (budget with a campaign budget or missing without one, under the minimum of the
+         *     account's currency and billing event, goal not fitting the objective or billing event not fitting the
+         *     goal, targeting forbidden by a special ad category, EU targeting without a DSA declaration, audience
+         *     too small: `errors` names the member, `platformCode`/`platformSubcode` carry the platform's own
+         *     refusal), `ad_account_disabled`, 502 `platform_error`.
          */
         post: operations["createAdSet"];
         delete?: never;
@@ -2080,7 +2090,9 @@ export interface paths {
          * @description Creates an ad on the ad account's platform showing a creative (`POST /ads/adcreatives` or
          *     `POST /ads/darkpost`) in an ad set, paused unless `status` is `ACTIVE`. An active ad goes through the
          *     platform's review; the outcome arrives as `ad.status_changed` events (`status_name`), delivery problems
-         *     as `ad.issue` events. Nothing is stored by the service.
+         *     as `ad.issue` events. Nothing is stored by the service. Every create is idempotent by `Idempotency-Key`: the same key
+         *     answers the same object, made once, even when the platform's answer was lost (it is then looked up
+         *     on the platform, never made again). `validateOnly` checks without creating (200 `AdValidation`).
          *
          *     Errors: 404 `not_found` (ad account, ad set or creative), 403 `profile_out_of_scope`, 409
          *     `account_not_connected`, 422 `ad_platform_rejected` (creative not fitting the ad set's goal or
@@ -16229,25 +16241,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description This operation is part of the contract but is not built yet in this version (`not_implemented`). */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://socialgate.dev/problems/not_implemented",
-                 *       "title": "Not implemented",
-                 *       "status": 501,
-                 *       "detail": "This operation is in the contract but not built yet.",
-                 *       "code": "not_implemented",
-                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description The ad account cannot be used now: it needs reconnection or was disconnected (`account_not_connected`; reconnect it through `/connect/social_network` or `/connect/short_video_ads`); or, on a POST, a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
         AdsConflict: {
             headers: {
@@ -16273,6 +16266,25 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description This operation is part of the contract but is not built yet in this version (`not_implemented`). */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://socialgate.dev/problems/not_implemented",
+                 *       "title": "Not implemented",
+                 *       "status": 501,
+                 *       "detail": "This operation is in the contract but not built yet.",
+                 *       "code": "not_implemented",
+                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -22564,7 +22576,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -22662,7 +22673,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -22769,7 +22779,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -22908,7 +22917,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -22998,7 +23006,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -23090,7 +23097,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -23340,7 +23346,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -23378,7 +23383,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -23460,7 +23464,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };

@@ -2,8 +2,8 @@ import type { components } from '../../generated/api.js';
 
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type FieldError = components['schemas']['ProblemFieldError'];
-/** The Problem's extension members beyond `errors` (what a person must do about an account). */
-export type ProblemMembers = Pick<components['schemas']['Problem'], 'action' | 'scope'>;
+/** The Problem's extension members beyond `errors` (what a person must do about an account, an ad platform's own refusal). */
+export type ProblemMembers = Pick<components['schemas']['Problem'], 'action' | 'scope' | 'platformCode' | 'platformSubcode'>;
 
 /**
  * An error a client is meant to see. Each subclass has one stable `code` from the contract's ErrorCode list and

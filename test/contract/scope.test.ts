@@ -43,6 +43,16 @@ const MORE_BODIES: Record<string, unknown[]> = {
     objectStorySpec: { pageId: '1', [data]: { mediaId: 'media_' } },
   })),
   connectQrchat: [{ profileId: 'prof_', accountId: 'acc_' }],
+  createAdSet: [
+    {
+      adAccountId: 'adacc_',
+      campaignId: '120210000000000001',
+      name: 'Catalog sales',
+      optimizationGoal: 'OFFSITE_CONVERSIONS',
+      targeting: { geoLocations: { countries: ['DE'] } },
+      promotedObject: { productSetId: 'pset_' },
+    },
+  ],
 };
 
 /** Operations whose account (`acc_` in the path) must be of another kind than a page for the ids behind it to be read. */

@@ -2,3 +2,4 @@
 // targeting.
 export * from './creatives/handlers.js';
 export * from './insights/handlers.js';
+export * from './tree/handlers.js';

@@ -114,6 +114,7 @@ export interface AdSetInput {
   bidAmount?: number;
   /** `advantageAudience` absent: the adapter decides it as the rules say (off whenever targeting is narrowed). */
   targeting: AdTargeting;
+  /** `productSetId` here is the platform's own product set id (the caller's `pset_…` resolved to it). */
   promotedObject?: NonNullable<AdPromotedObject>;
   /** Absent for EU targeting: the ad account's defaults are taken, where the platform has them. */
   dsaBeneficiary?: string;
@@ -185,6 +186,17 @@ export class AdRefused extends PlatformError {
   }
 }
 
+/** An object the request names (its `field`: `campaignId`, `adsetId`, `creativeId`) is not in the ad account: a 404. */
+export class AdObjectNotFound extends PlatformError {
+  constructor(
+    readonly field: AdField,
+    message: string,
+  ) {
+    super('invalid_request', message);
+    this.name = 'AdObjectNotFound';
+  }
+}
+
 /** The ad account can run no ads (disabled, unsettled, closed): a 422 `ad_account_disabled`. */
 export class AdAccountDisabled extends PlatformError {
   constructor(message: string, platformCode?: number) {
@@ -197,8 +209,9 @@ export class AdAccountDisabled extends PlatformError {
  * Campaigns, ad sets and ads on an ad platform, the same on every one (Meta's Marketing API: social_network;
  * TikTok's Business API: short_video_ads). Every amount in and out is integer minor units of `account.currency`;
  * statuses are normalised with the raw one kept (`platformStatus`). A platform refusal is an `AdRefused` naming our
- * member (never a bare `PlatformError` for a request the platform judged wrong); a disabled ad account is
- * `AdAccountDisabled`; token and throttling failures are the usual `PlatformError`s.
+ * member (never a bare `PlatformError` for a request the platform judged wrong); a parent or creative the input
+ * names that the account does not have is `AdObjectNotFound`; a disabled ad account is `AdAccountDisabled`; token
+ * and throttling failures are the usual `PlatformError`s.
  */
 export interface AdCampaigns {
   /**

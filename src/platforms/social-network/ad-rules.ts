@@ -85,4 +85,26 @@ export const TREE_SUBCODES = {
   parentMissing: 1815004,
   objectDeleted: 1815001,
   budgetTypeSwitch: 1885624,
+  /** A write on an ad account that can run no ads (disabled, unsettled, closed). */
+  accountDisabled: 1487010,
 } as const;
+
+/** The request member (our contract's words) each refusal is about, for the 422 that names it. */
+export const FIELD_OF_SUBCODE: Record<number, string> = {
+  [TREE_SUBCODES.specialAdCategoryCountry]: 'specialAdCategoryCountries',
+  [TREE_SUBCODES.budgetSharingMissing]: 'isAdsetBudgetSharingEnabled',
+  [TREE_SUBCODES.budgetSharingWithoutBidStrategy]: 'bidStrategy',
+  [TREE_SUBCODES.budgetAtBothLevels]: 'dailyBudget',
+  [TREE_SUBCODES.noBudget]: 'dailyBudget',
+  [TREE_SUBCODES.budgetTooLow]: 'dailyBudget',
+  [TREE_SUBCODES.lifetimeBudgetWithoutEnd]: 'endTime',
+  [TREE_SUBCODES.advantageAudienceMissing]: 'targeting.advantageAudience',
+  [TREE_SUBCODES.advantageAudienceAge]: 'targeting.ageMax',
+  [TREE_SUBCODES.dsaMissing]: 'dsaBeneficiary',
+  [TREE_SUBCODES.goalForObjective]: 'optimizationGoal',
+  [TREE_SUBCODES.billingForGoal]: 'billingEvent',
+  [TREE_SUBCODES.bidAmountMissing]: 'bidAmount',
+  [TREE_SUBCODES.promotedObjectMissing]: 'promotedObject',
+  [TREE_SUBCODES.specialCategoryTargeting]: 'targeting',
+  [TREE_SUBCODES.budgetTypeSwitch]: 'dailyBudget',
+};

@@ -6,6 +6,7 @@ import type { About, AdapterAccount, Credentials } from '../types.js';
 import { SocialNetworkAdCreatives } from './ad-creatives.js';
 import { SocialNetworkAdInsights } from './ad-insights.js';
 import { SocialNetworkAds } from './ads.js';
+import { SocialNetworkAdCampaigns } from './campaigns.js';
 import { SocialNetworkClient } from './client.js';
 import { SocialNetworkComments } from './comments.js';
 import { SocialNetworkCommerce } from './commerce.js';
@@ -107,6 +108,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   readonly ads: SocialNetworkAds;
   readonly adCreatives: SocialNetworkAdCreatives;
   readonly adInsights: SocialNetworkAdInsights;
+  readonly adCampaigns: SocialNetworkAdCampaigns;
   readonly webhooks: SocialNetworkWebhooks;
   readonly publisher: SocialNetworkPublisher;
   readonly comments: SocialNetworkComments;
@@ -124,6 +126,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.ads = new SocialNetworkAds(this.client, endpoints.appId);
     this.adCreatives = new SocialNetworkAdCreatives(this.client);
     this.adInsights = new SocialNetworkAdInsights(this.client);
+    this.adCampaigns = new SocialNetworkAdCampaigns(this.client);
     this.publisher = new SocialNetworkPublisher(this.client);
     this.comments = new SocialNetworkComments(this.client);
     this.commerce = new SocialNetworkCommerce(this.client);

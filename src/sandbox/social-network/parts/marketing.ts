@@ -10,6 +10,7 @@ import {
   type MarketingRefusal,
   targetingRefusal,
 } from '../marketing-rules.js';
+import { graphTime } from '../graph.js';
 import { defineSocialPart, type SocialNetwork } from '../part.js';
 import type { AdAccount, Token } from '../state.js';
 
@@ -63,8 +64,6 @@ const JSON_FIELDS = new Set([
 const NUMBER_FIELDS = new Set(['daily_budget', 'lifetime_budget', 'bid_amount']);
 /** Ad account statuses that run no ads: disabled, unsettled, closed. */
 const NOT_RUNNING = new Set([2, 3, 101]);
-/** The sandbox's subcode of a write on an ad account that cannot run ads. */
-export const ACCOUNT_DISABLED_SUBCODE = 1487010;
 
 /** A Graph form's members of `kind`, in the types the platform keeps (numbers, parsed JSON). */
 function kept(kind: AdObjectKind, p: Record<string, string>): Record<string, unknown> {
@@ -113,7 +112,7 @@ function mountMarketing(router: Router, { state, graph, ads, base }: SocialNetwo
   const disabled = (ctx: RouterContext, account: AdAccount): boolean => {
     if (!NOT_RUNNING.has(account.status)) return false;
     graph.fail(ctx, 400, 100, 'Invalid parameter', {
-      subcode: ACCOUNT_DISABLED_SUBCODE,
+      subcode: TREE_SUBCODES.accountDisabled,
       user: { title: 'Ad Account Disabled', message: `The ad account ${account.id} cannot run ads (account_status ${account.status}).` },
     });
     return true;
@@ -159,7 +158,10 @@ function mountMarketing(router: Router, { state, graph, ads, base }: SocialNetwo
     if (!('parent' in checked)) return refuse(ctx, checked);
     if ((jsonParam<string[]>(p.execution_options) ?? []).includes('validate_only')) return void (ctx.body = { success: true });
     const status = (p.status as ConfiguredStatus | undefined) ?? (kind === 'adcreative' ? 'ACTIVE' : 'PAUSED');
-    const object = ads.add(kind, accountId, checked.parent?.id ?? null, status, kept(kind, p));
+    const fields = kept(kind, p);
+    // An ad set without a start starts now, as the platform keeps it.
+    if (kind === 'adset') fields.start_time ??= graphTime(Date.now());
+    const object = ads.add(kind, accountId, checked.parent?.id ?? null, status, fields);
     if (ads.takeFault(accountId, ctx.params.edge!)) {
       ctx.respond = false;
       ctx.req.socket.destroy();
@@ -181,7 +183,8 @@ function mountMarketing(router: Router, { state, graph, ads, base }: SocialNetwo
         const actual = field === 'campaign.id' ? view.campaign_id : field === 'adset.id' ? view.adset_id : view[field];
         if (operator === 'IN') return Array.isArray(value) && value.map(String).includes(String(actual));
         if (operator === 'EQUAL') return String(actual) === String(value);
-        if (operator === 'GREATER_THAN') return field.endsWith('_time') && object.updatedAt > Number(value) * 1000;
+        if (operator === 'GREATER_THAN')
+          return Math.floor((field === 'updated_time' ? object.updatedAt : object.createdAt) / 1000) > Number(value);
         return true;
       });
     };

@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import type { ApiTest } from '../../support/harness.js';
+import { connectAdAccounts, pendingConnection } from '../../support/sandbox/social-network.js';
+
+/** A social network ad account connected to the test's owner: our id, the platform's, and the token the service keeps. */
+export interface TreeAccount {
+  adAccountId: string;
+  platformId: string;
+  token: string;
+  /** A page of the same person, for creatives. */
+  pageId: string;
+}
+
+/** An ad account's settings as its owner sets them on the platform (before it is connected: its currency is read then). */
+export interface AdAccountSettings {
+  currency?: string;
+  status?: number;
+  defaultDsaBeneficiary?: string | null;
+  defaultDsaPayor?: string | null;
+}
+
+/**
+ * The campaign tree's side of the social network sandbox for a test: ad accounts connected by the whole dance, the
+ * Marketing API's controls (settings, faults, what an ad account holds) and the Graph itself, asked with the token
+ * the service keeps, to see the platform's own refusal of what the service refuses first.
+ */
+export function marketing(t: ApiTest) {
+  const control = async (path: string, body?: unknown) => {
+    const response = await fetch(`${t.app.services.sandboxUrl}/_sandbox/social_network/${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+    });
+    const answer = (await response.json()) as any;
+    expect(response.status, `${path}: ${JSON.stringify(answer)}`).to.be.below(300);
+    return answer;
+  };
+
+  const graph = async (account: TreeAccount, method: 'GET' | 'POST', path: string, form: Record<string, unknown> = {}) => {
+    const fields = new URLSearchParams(
+      Object.entries(form).map(([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)]),
+    );
+    const url = `${t.app.services.sandboxUrl}/social_network/graph/v26.0/${path}`;
+    const response = await fetch(method === 'GET' ? `${url}?${fields}` : url, {
+      method,
+      headers: {
+        Authorization: `Bearer ${account.token}`,
+        ...(method === 'POST' ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(method === 'POST' ? { body: fields.toString() } : {}),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  return {
+    /** A new person's ad account with these settings, connected to the owner's profile. */
+    async connect(settings: AdAccountSettings = {}): Promise<TreeAccount> {
+      const person = await t.sandbox.socialNetwork.newPerson({ pages: 1, adAccounts: 1 });
+      const platformId = person.adAccountIds[0]!;
+      if (Object.keys(settings).length > 0) await control('ad-account-settings', { adAccountId: platformId, ...settings });
+      const connected = await connectAdAccounts(t.app, t.owner, await pendingConnection(t.app, t.owner), [platformId]);
+      expect(connected.status, JSON.stringify(connected.body)).to.equal(201);
+      const adAccountId = connected.body.data[0].id as string;
+      const row = await t.app.services.db('adAccounts').where({ id: adAccountId }).first();
+      const { accessToken } = JSON.parse(t.app.services.secrets.open(row.credentialsCiphertext)) as { accessToken: string };
+      return { adAccountId, platformId, token: accessToken, pageId: person.pageIds[0]! };
+    },
+    settings: (account: TreeAccount, settings: AdAccountSettings) =>
+      control('ad-account-settings', { adAccountId: account.platformId, ...settings }),
+    /** The ad account's next create calls meet these faults (`lose_answer`: made, then the connection drops). */
+    fail: (account: TreeAccount, faults: Array<{ kind: 'lose_answer'; edge?: string }>) =>
+      control('marketing-faults', { adAccountId: account.platformId, faults }),
+    /** Everything the ad account holds on the platform, deleted objects too. */
+    async onPlatform(account: TreeAccount, kind?: string): Promise<any[]> {
+      const { objects } = await control(`ad-objects?adAccountId=${account.platformId}`);
+      return (objects as any[]).filter((object) => !kind || object.kind === kind);
+    },
+    graph,
+    /** A creative made on the platform (creatives have their own operation; the tree only uses them). */
+    async creative(account: TreeAccount): Promise<string> {
+      const made = await graph(account, 'POST', `${account.platformId}/adcreatives`, {
+        name: 'Creative',
+        object_story_spec: { page_id: account.pageId, link_data: { link: 'https://acme.example/winter', message: 'Winter blend' } },
+      });
+      expect(made.status, JSON.stringify(made.body)).to.equal(200);
+      return made.body.id;
+    },
+  };
+}
+
+/** A campaign body that the platform takes, with budgets per ad set. */
+export const campaignBody = (account: TreeAccount, extra: Record<string, unknown> = {}) => ({
+  adAccountId: account.adAccountId,
+  name: 'Winter blend',
+  objective: 'OUTCOME_TRAFFIC',
+  ...extra,
+});
+
+/** An ad set body that the platform takes under a campaign without budget, outside the EU. */
+export const adSetBody = (account: TreeAccount, campaignId: string, extra: Record<string, unknown> = {}) => ({
+  adAccountId: account.adAccountId,
+  campaignId,
+  name: 'US coffee lovers',
+  optimizationGoal: 'LINK_CLICKS',
+  dailyBudget: 2000,
+  targeting: { geoLocations: { countries: ['US'] } },
+  ...extra,
+});
