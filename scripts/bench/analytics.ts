@@ -10,7 +10,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { SANDBOX_APP } from '../../src/sandbox/social-network/demo.js';
-import { benchOwnerKey, connectPagesByDialog, forkSandbox, percentile, startBenchService } from './service.js';
+import { benchOwnerKey, connectPagesByDialog, forkSandbox, percentile, socialNetworkControl, startBenchService } from './service.js';
 
 await runBench();
 
@@ -26,14 +26,7 @@ async function runBench(): Promise<void> {
     SOCIAL_NETWORK_GRAPH_URL: `${sandboxUrl}/social_network/graph`,
     SOCIAL_NETWORK_DIALOG_URL: `${sandboxUrl}/social_network/www`,
   });
-  const control = async (path: string, body?: unknown) => {
-    const response = await fetch(`${sandboxUrl}/_sandbox/social_network/${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await response.json()) as any;
-  };
+  const control = socialNetworkControl(sandboxUrl);
   try {
     const key = await benchOwnerKey(call);
     const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;

@@ -11,7 +11,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { SANDBOX_APP } from '../../src/sandbox/social-network/demo.js';
-import { benchOwnerKey, connectPagesByDialog, forkSandbox, percentile, startBenchService } from './service.js';
+import { benchOwnerKey, connectPagesByDialog, forkSandbox, percentile, socialNetworkControl, startBenchService } from './service.js';
 
 await runBench();
 
@@ -30,14 +30,7 @@ async function runBench(): Promise<void> {
     COMMERCE_POLL_SCHEDULE_MS: '250,500,1000',
     COMMERCE_ANSWER_WAIT_MS: '0',
   });
-  const control = async (path: string, body?: unknown) => {
-    const response = await fetch(`${sandboxUrl}/_sandbox/social_network/${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await response.json()) as any;
-  };
+  const control = socialNetworkControl(sandboxUrl);
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   try {

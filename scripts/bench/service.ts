@@ -164,3 +164,15 @@ export async function connectPagesByDialog(call: ApiCall, api: string, key: stri
   const pendingConnectionId = new URL(callback.headers.get('location')!).searchParams.get('pendingConnectionId')!;
   return call('POST', `/profiles/${profileId}/connect/social_network`, key, { pendingConnectionId, platformPageIds: pageIds });
 }
+
+/** A control of the sandbox's social network (`/_sandbox/social_network/…`): GET without a body, POST with one. */
+export function socialNetworkControl(sandboxUrl: string): (path: string, body?: unknown) => Promise<any> {
+  return async (path, body) => {
+    const response = await fetch(`${sandboxUrl}/_sandbox/social_network/${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return (await response.json()) as any;
+  };
+}
