@@ -107,4 +107,43 @@ describeApi('ad.* events — from the ad account webhooks of the social network'
     await t.inbox.waitFor(2);
     expect((await sent()).map(({ data }) => data.error_summary)).to.deep.equal(['First', 'Second']);
   });
+
+  it('the README walk: campaign, ad set, creative and ad through the service; the reviewer approves; ad.status_changed', async () => {
+    const ad = await connectNewAdAccount(t.app, t.owner);
+    await hookFor(['ad.status_changed']);
+    const made = async (path: string, key: string, body: Record<string, unknown>) => {
+      const answer = await t.app.api.post(path, {
+        token: t.owner.key,
+        headers: { 'Idempotency-Key': key },
+        body: { adAccountId: ad.adAccountId, ...body },
+      });
+      expect(answer.status, `${path}: ${answer.text}`).to.equal(201);
+      return answer.body;
+    };
+    const campaign = await made('/ads/campaigns', 'walk-campaign', {
+      name: 'Winter',
+      objective: 'OUTCOME_TRAFFIC',
+      status: 'ACTIVE',
+      isAdsetBudgetSharingEnabled: false,
+    });
+    const adset = await made('/ads/adsets', 'walk-adset', {
+      campaignId: campaign.id,
+      name: 'Winter US',
+      status: 'ACTIVE',
+      dailyBudget: 5000,
+      billingEvent: 'IMPRESSIONS',
+      optimizationGoal: 'LINK_CLICKS',
+      targeting: { geoLocations: { countries: ['US'] } },
+    });
+    const post = await t.sandbox.socialNetwork.postInApp(ad.pageId, 'Our winter blend is back.');
+    const creative = await made('/ads/adcreatives', 'walk-creative', { name: 'Winter post', objectStoryId: post.id });
+    const created = await made('/ads/ads', 'walk-ad', { adsetId: adset.id, creativeId: creative.id, name: 'Winter ad', status: 'ACTIVE' });
+    expect(created.effectiveStatus).to.equal('PENDING_REVIEW');
+
+    await marketing.review(created.id, 'approve');
+    await t.inbox.waitFor(1);
+    expect((await sent()).map(({ data }) => data)).to.deep.equal([
+      { adAccountId: ad.adAccountId, objectId: created.id, level: 'ad', status_name: 'Active' },
+    ]);
+  });
 });
