@@ -2215,6 +2215,90 @@ export interface paths {
         patch: operations["updateAdObject"];
         trace?: never;
     };
+    "/ads/tree": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a campaign as a tree
+         * @description Reads one campaign of a connected ad account together with everything in it, live from the ad platform:
+         *     the campaign, its ad sets (ad groups on `short_video_ads`) and, in each ad set, its ads, each as the
+         *     list operations show them. Deleted and archived ad sets and ads are left out unless `includeDeleted` is
+         *     true. The campaign itself is answered whatever its status. Nothing is stored by the service.
+         *
+         *     Errors: 404 `not_found` (ad account, or no campaign `campaignId` in it), 403 `profile_out_of_scope`, 409
+         *     `account_not_connected`, 502 `platform_error`.
+         */
+        get: operations["getAdCampaignTree"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/copies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy a campaign, ad set or ad
+         * @description Duplicates one campaign, ad set or ad on its ad platform, with what is in it unless `deep` is false: a
+         *     campaign's ad sets and their ads, an ad set's ads. Copies are made paused unless `status` is `ACTIVE`;
+         *     the top copy is named `name` (by default the original's name followed by ` - Copy`), the others keep
+         *     their originals' names. An ad set can be copied into another campaign (`campaignId`), an ad into another
+         *     ad set (`adsetId`). Answers the top copy and every object made. With the same `Idempotency-Key` a retry
+         *     makes none twice: it goes on from where the first attempt stopped. Nothing is stored by the service.
+         *
+         *     Errors: 404 `not_found` (ad account, or no object of that `level` with `objectId` in it), 403
+         *     `profile_out_of_scope`, 409 `account_not_connected`, 422 `ad_platform_rejected` (the platform refused a
+         *     copy, for example into a deleted campaign), 502 `platform_error`.
+         */
+        post: operations["copyAdObject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause or resume up to 50 objects
+         * @description Sets `status` (`PAUSED` or `ACTIVE`) on up to 50 campaigns, ad sets and ads of one ad account and answers
+         *     the outcome of each, in the order asked: one object failing (deleted, not found, refused by the platform)
+         *     does not stop the others. Setting a status an object has already succeeds. An ad set to `ACTIVE` still
+         *     delivers only while its campaign is active (see `effectiveStatus`). Review outcomes of ads switched on
+         *     arrive later as `ad.status_changed` events (social network ad accounts).
+         *
+         *     Errors: 400 `validation_failed` (no objects, more than 50, one twice), 404 `not_found` (ad account),
+         *     403 `profile_out_of_scope`, 409 `account_not_connected` (also when the ad account's token stops working
+         *     part way), 429 `platform_rate_limited` (the platform throttled the ad account part way; the results so
+         *     far are not answered, the call can be repeated as a whole), 502 `platform_error`.
+         */
+        post: operations["setAdObjectsStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ads/boost": {
         parameters: {
             query?: never;
@@ -10040,6 +10124,110 @@ export interface components {
              * @example utm_source=social&utm_campaign=winter2
              */
             urlTags?: string | null;
+        };
+        /** @description One ad set of a campaign tree and its ads. */
+        AdCampaignTreeAdSet: {
+            adset: components["schemas"]["AdSet"];
+            /** @description The ad set's ads, newest first. */
+            ads: components["schemas"]["Ad"][];
+        };
+        /** @description A campaign with its ad sets and, in each, its ads, as the ad platform has them now. */
+        AdCampaignTree: {
+            campaign: components["schemas"]["AdCampaign"];
+            /** @description The campaign's ad sets, newest first, each with its ads. */
+            adsets: components["schemas"]["AdCampaignTreeAdSet"][];
+        };
+        /**
+         * @description What to copy: one campaign, ad set or ad, named by `adAccountId`, `objectId` and `level`, with what is
+         *     in it unless `deep` is false.
+         */
+        AdObjectCopyCreate: {
+            adAccountId: components["schemas"]["AdAccountIdMember"];
+            /** @description The platform id of the object to copy. */
+            objectId: components["schemas"]["AdPlatformObjectId"];
+            level: components["schemas"]["AdObjectLevel"];
+            /**
+             * @description Also copy what is in the object (a campaign's ad sets and their ads, an ad set's ads); ignored for an ad.
+             * @default true
+             * @example true
+             */
+            deep: boolean;
+            /**
+             * @description The status of every copy; `PAUSED` (the default) lets you check them before they deliver.
+             * @default PAUSED
+             * @example PAUSED
+             * @enum {string}
+             */
+            status: "ACTIVE" | "PAUSED";
+            /**
+             * @description The name of the top copy; by default the original's name followed by ` - Copy`. Copies inside it keep their originals' names.
+             * @example Winter blend launch - DE
+             */
+            name?: string;
+            /** @description For an ad set, the campaign to copy it into; by default the original's. */
+            campaignId?: components["schemas"]["AdPlatformObjectId"];
+            /** @description For an ad, the ad set to copy it into; by default the original's. */
+            adsetId?: components["schemas"]["AdPlatformObjectId"];
+        };
+        /** @description The copy of an object, and every object the copy made (the top one first, then what is in it). */
+        AdObjectCopy: {
+            object: components["schemas"]["AdObject"];
+            /** @description Each object made, with the original it copies. */
+            copies: {
+                level: components["schemas"]["AdObjectLevel"];
+                /** @description The platform id of the original. */
+                sourceId: components["schemas"]["AdPlatformObjectId"];
+                /** @description The platform id of the copy. */
+                id: components["schemas"]["AdPlatformObjectId"];
+            }[];
+        };
+        /** @description Pause or resume up to 50 campaigns, ad sets and ads of one ad account in one call. */
+        AdObjectsStatusUpdate: {
+            adAccountId: components["schemas"]["AdAccountIdMember"];
+            /**
+             * @description `PAUSED` switches the objects off; `ACTIVE` switches them on again (an ad still goes through review).
+             * @example PAUSED
+             * @enum {string}
+             */
+            status: "ACTIVE" | "PAUSED";
+            /** @description The objects to change, each named by its platform id and level. */
+            objects: {
+                objectId: components["schemas"]["AdPlatformObjectId"];
+                level: components["schemas"]["AdObjectLevel"];
+            }[];
+        };
+        /**
+         * @description What became of one object: `succeeded` with the object as the platform now has it, or `failed` with the
+         *     reason (`not_found`: the ad account has no such object; `ad_platform_rejected`: the platform refused the
+         *     change, for a deleted object for example; `platform_error`: the platform failed, try again).
+         */
+        AdObjectStatusOutcome: {
+            objectId: components["schemas"]["AdPlatformObjectId"];
+            level: components["schemas"]["AdObjectLevel"];
+            /**
+             * @example succeeded
+             * @enum {string}
+             */
+            outcome: "succeeded" | "failed";
+            /** @description The object after the change; `null` when it failed. */
+            object: components["schemas"]["AdObject"] | null;
+            /** @description Why it failed; `null` when it succeeded. */
+            error: null | {
+                /**
+                 * @example ad_platform_rejected
+                 * @enum {string}
+                 */
+                code: "not_found" | "ad_platform_rejected" | "platform_error";
+                /**
+                 * @description The reason, in the platform's words where it gave them.
+                 * @example The ad has been deleted and cannot be changed.
+                 */
+                detail: string;
+            };
+        };
+        /** @description The outcome for each object asked for, in the order asked. */
+        AdObjectsStatusResult: {
+            results: components["schemas"]["AdObjectStatusOutcome"][];
         };
         /**
          * @description Boost a published page post: the service creates a campaign, an ad set, a creative promoting the post
@@ -23463,6 +23651,147 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    getAdCampaignTree: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+                /** @description The platform id of the campaign to read. */
+                campaignId: components["schemas"]["AdPlatformObjectId"];
+                /** @description Also the ad sets and ads that are deleted or archived. */
+                includeDeleted?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The campaign with its ad sets and their ads. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCampaignTree"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    copyAdObject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                 *       "objectId": "120210000000000021",
+                 *       "level": "adset",
+                 *       "name": "DE women 25-54 coffee lovers - B"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdObjectCopyCreate"];
+            };
+        };
+        responses: {
+            /** @description The copies were made on the platform. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdObjectCopy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    setAdObjectsStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                 *       "status": "PAUSED",
+                 *       "objects": [
+                 *         {
+                 *           "objectId": "120210000000000001",
+                 *           "level": "campaign"
+                 *         },
+                 *         {
+                 *           "objectId": "120210000000000061",
+                 *           "level": "ad"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdObjectsStatusUpdate"];
+            };
+        };
+        responses: {
+            /** @description The outcome for each object. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdObjectsStatusResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };

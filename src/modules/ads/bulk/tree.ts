@@ -1,0 +1,78 @@
+import type { components } from '../../../../generated/api.js';
+import type {
+  AdCampaigns,
+  AdEffectiveStatus,
+  AdListFilter,
+  AdLevel,
+  AdObjectOf,
+  AdsAccount,
+} from '../../../platforms/capabilities/ad-campaigns.js';
+import type { Services } from '../../../services.js';
+import type { Principal } from '../../auth/principal.js';
+import { AdObjectMissingError } from './errors.js';
+import { presented, withAdCampaigns } from './access.js';
+
+type Schemas = components['schemas'];
+
+/** The platform's pages a tree is read in: the most a list answers in one page. */
+const PAGE = 100;
+/** Every effective status: a list asked for all of them leaves nothing out, deleted and archived objects included. */
+export const EVERY_STATUS: AdEffectiveStatus[] = [
+  'ACTIVE',
+  'PAUSED',
+  'CAMPAIGN_PAUSED',
+  'ADSET_PAUSED',
+  'IN_PROCESS',
+  'PENDING_REVIEW',
+  'PREAPPROVED',
+  'DISAPPROVED',
+  'WITH_ISSUES',
+  'PENDING_BILLING_INFO',
+  'ARCHIVED',
+  'DELETED',
+];
+
+/** Every object of `level` the filter narrows, page after page of the platform's list. */
+export async function everyObject<L extends AdLevel>(
+  campaigns: AdCampaigns,
+  account: AdsAccount,
+  level: L,
+  filter: AdListFilter,
+): Promise<Array<AdObjectOf<L>>> {
+  const objects: Array<AdObjectOf<L>> = [];
+  let after: string | undefined;
+  do {
+    const page = await campaigns.list(account, level, filter, PAGE, after);
+    objects.push(...page.items);
+    after = page.nextCursor ?? undefined;
+  } while (after);
+  return objects;
+}
+
+/**
+ * One campaign with its ad sets and their ads, read live: the campaign, then its ad sets and its ads (two lists
+ * narrowed to the campaign, read side by side), the ads put under their ad sets. Deleted and archived ad sets
+ * and ads only with `includeDeleted`.
+ */
+export async function campaignTree(
+  services: Services,
+  principal: Principal,
+  query: { adAccountId: string; campaignId: string; includeDeleted?: boolean },
+): Promise<Schemas['AdCampaignTree']> {
+  return withAdCampaigns(services, principal, query.adAccountId, async (campaigns, account, row) => {
+    const campaign = await campaigns.get(account, 'campaign', query.campaignId);
+    if (!campaign) throw new AdObjectMissingError('campaign');
+    const filter: AdListFilter = { campaignId: campaign.id, ...(query.includeDeleted ? { effectiveStatus: EVERY_STATUS } : {}) };
+    const [adsets, ads] = await Promise.all([
+      everyObject(campaigns, account, 'adset', filter),
+      everyObject(campaigns, account, 'ad', filter),
+    ]);
+    return {
+      campaign: presented(campaign, row),
+      adsets: adsets.map((adset) => ({
+        adset: presented(adset, row),
+        ads: ads.filter((ad) => ad.adsetId === adset.id).map((ad) => presented(ad, row)),
+      })),
+    };
+  });
+}
