@@ -46,6 +46,31 @@ export async function keepPlatformProducts(db: Knex, catalogId: string, products
   );
 }
 
+/** Retailer ids read back in one call (a filter the platform takes in its query string). */
+const READ_BACK_CHUNK = 100;
+
+/** The platform's view of the given products (those it no longer has are missing), a page of ids at a time. */
+export async function readProducts(
+  commerce: Commerce,
+  account: AdapterAccount,
+  platformCatalogId: string,
+  retailerIds: string[],
+): Promise<PlatformProduct[]> {
+  const products: PlatformProduct[] = [];
+  for (let start = 0; start < retailerIds.length; start += READ_BACK_CHUNK) {
+    let after: string | null = null;
+    do {
+      const page = await commerce.products(account, platformCatalogId, {
+        after,
+        retailerIds: retailerIds.slice(start, start + READ_BACK_CHUNK),
+      });
+      products.push(...page.items);
+      after = page.next;
+    } while (after);
+  }
+  return products;
+}
+
 /** Reads every product of the catalog from the platform (page by page), keeping each page as it comes. */
 async function readAll(db: Knex, commerce: Commerce, account: AdapterAccount, catalog: CatalogRow): Promise<number> {
   let after: string | null = null;

@@ -13,6 +13,10 @@ export interface CommerceSettings {
   leaseSeconds: number;
   /** How long a batch request (or a delete) waits for the platform before answering 202 with what is pending. */
   answerWaitMs: number;
+  /** A product pending review is first read again this long after it was synced; each look then waits as long as
+   * the product had waited at the previous one, up to `reviewLastLookMs`. */
+  reviewFirstLookMs: number;
+  reviewLastLookMs: number;
 }
 
 export function commerceSettings(env: NodeJS.ProcessEnv): { commerce: CommerceSettings } {
@@ -24,6 +28,8 @@ export function commerceSettings(env: NodeJS.ProcessEnv): { commerce: CommerceSe
       concurrency: int('COMMERCE_WORKER_CONCURRENCY', 8, env),
       leaseSeconds: int('COMMERCE_WORKER_LEASE_SECONDS', 60, env),
       answerWaitMs: int('COMMERCE_ANSWER_WAIT_MS', 3000, env),
+      reviewFirstLookMs: int('COMMERCE_REVIEW_FIRST_LOOK_MS', 60_000, env),
+      reviewLastLookMs: int('COMMERCE_REVIEW_LAST_LOOK_MS', 6 * 3600_000, env),
     },
   };
 }

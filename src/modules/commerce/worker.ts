@@ -1,6 +1,6 @@
 import { ApiError } from '../../lib/errors.js';
 import { type ClaimLoop, claimInBatches, type LeasedWork, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
-import { BatchHandleUnknown, type Commerce, type PlatformProduct } from '../../platforms/capabilities/commerce.js';
+import { BatchHandleUnknown, type Commerce } from '../../platforms/capabilities/commerce.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import { PlatformRateLimitedError } from '../accounts/errors.js';
@@ -8,13 +8,12 @@ import { ownerItself } from '../auth/principal.js';
 import { writeOnce } from '../platform-writes/ledger.js';
 import { withCommerce } from './access.js';
 import { COMMERCE_CHANNEL } from './batches.js';
+import { readProducts } from './import.js';
 import { type PartOutcome, recordPart } from './part-outcome.js';
 import type { ItemRow, PartRow } from './rows.js';
 
 const POLL_MS = 500;
 const CLAIM_BATCH = 20;
-/** Retailer ids read back in one call (a filter the platform takes in its query string). */
-const READ_BACK_CHUNK = 100;
 
 /** A part as the worker claims it, with what the platform call needs. */
 export type ClaimedPart = PartRow & { ownerId: string; platformCatalogId: string };
@@ -112,18 +111,7 @@ export class CommerceBatchWork implements LeasedWork<ClaimedPart, PartOutcome> {
     const items = await this.itemsOf(part);
     const failedLines = new Set(progress.errors.map((error) => error.line));
     const kept = items.filter((item, line) => item.method !== 'DELETE' && !failedLines.has(line)).map((item) => item.retailerId);
-    const products: PlatformProduct[] = [];
-    for (let start = 0; start < kept.length; start += READ_BACK_CHUNK) {
-      let after: string | null = null;
-      do {
-        const page = await commerce.products(account, part.platformCatalogId, {
-          after,
-          retailerIds: kept.slice(start, start + READ_BACK_CHUNK),
-        });
-        products.push(...page.items);
-        after = page.next;
-      } while (after);
-    }
+    const products = await readProducts(commerce, account, part.platformCatalogId, kept);
     return { kind: 'finished', errors: progress.errors, warnings: progress.warnings, products };
   }
 
