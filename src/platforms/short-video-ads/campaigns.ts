@@ -6,6 +6,7 @@ import {
   type AdObjectChange,
   type AdObjectOf,
   type AdObjectPage,
+  AdObjectNotFound,
   AdRefused,
   type AdsAccount,
   type AdSetInput,
@@ -158,8 +159,9 @@ export class ShortVideoAdsCampaigns implements AdCampaigns {
     if (level === 'ad') return adBody(input as AdInputOf<'ad'>);
     const adset = input as AdSetInput;
     const campaign = await this.listed(account, 'campaign', adset.campaignId);
-    if (!campaign || String(campaign.secondary_status).endsWith('DELETE'))
-      throw new AdRefused('campaignId', `The ad account has no campaign ${adset.campaignId} to add an ad group to.`);
+    if (!campaign) throw new AdObjectNotFound('campaignId', `The ad account has no campaign ${adset.campaignId}.`);
+    if (String(campaign.secondary_status).endsWith('DELETE'))
+      throw new AdRefused('campaignId', `The campaign ${adset.campaignId} is deleted: it takes no new ad groups.`);
     const countries = adset.targeting.geoLocations.countries?.length ? await this.countryIds(account) : new Map<string, string>();
     return adgroupBody(adset, campaign, account.currency, byCode(countries));
   }
@@ -209,6 +211,9 @@ export class ShortVideoAdsCampaigns implements AdCampaigns {
     } catch (error) {
       if (!(error instanceof PlatformError) || error.details.platformCode !== 40002) throw error;
       const named = /^([a-z_.]+):/.exec(error.message)?.[1] ?? '';
+      // A parent the request names that the advertiser does not have (an ad's ad group) is not found, not refused.
+      if ((named === 'campaign_id' || named === 'adgroup_id') && error.message.endsWith('does not exist.'))
+        throw new AdObjectNotFound(FIELDS[named]!, error.message);
       const field =
         named === 'budget' || named === 'budget_mode'
           ? 'lifetimeBudget' in input
