@@ -13,8 +13,9 @@ import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
 import type { AdAccountRow } from '../../accounts/models.js';
 import { writeOnce } from '../../platform-writes/ledger.js';
-import { AdObjectMissingError } from './errors.js';
-import { presented, withAdCampaigns } from './access.js';
+import { AdObjectNotFoundError } from '../errors.js';
+import { withAdCampaigns } from '../tree/access.js';
+import { presentAdObject } from '../tree/present.js';
 import { everyObject } from './tree.js';
 
 type Schemas = components['schemas'];
@@ -129,7 +130,7 @@ export async function copyAdObject(
 ): Promise<Schemas['AdObjectCopy']> {
   return withAdCampaigns(services, principal, body.adAccountId, async (campaigns, account, row) => {
     const original = await campaigns.get(account, body.level, body.objectId);
-    if (!original) throw new AdObjectMissingError(body.level);
+    if (!original) throw new AdObjectNotFoundError(body.level);
     const copying: Copying = { services, campaigns, account, row, ledgerKey, status: body.status ?? 'PAUSED', copies: [] };
     const name = body.name ?? `${original.name} - Copy`;
     const deep = body.deep ?? true;
@@ -147,6 +148,6 @@ export async function copyAdObject(
     }
     const copy = await campaigns.get(account, body.level, id);
     if (!copy) throw new Error(`the copy ${id} made on the platform is gone`);
-    return { object: presented(copy, row), copies: copying.copies };
+    return { object: presentAdObject(copy, row), copies: copying.copies };
   });
 }

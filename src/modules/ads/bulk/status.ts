@@ -4,7 +4,8 @@ import { PlatformError } from '../../../platforms/errors.js';
 import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
 import type { AdAccountRow } from '../../accounts/models.js';
-import { presented, withAdCampaigns } from './access.js';
+import { withAdCampaigns } from '../tree/access.js';
+import { presentAdObject } from '../tree/present.js';
 
 type Schemas = components['schemas'];
 type Outcome = Schemas['AdObjectStatusOutcome'];
@@ -45,7 +46,7 @@ async function outcomeOf(
   try {
     const object = await campaigns.update(account, level, objectId, { status });
     if (!object) return failed('not_found', `The ad account has no ${level === 'adset' ? 'ad set' : level} ${objectId}.`);
-    return { objectId, level, outcome: 'succeeded', object: presented(object, row), error: null };
+    return { objectId, level, outcome: 'succeeded', object: presentAdObject(object, row), error: null };
   } catch (error) {
     if (error instanceof AdRefused) return failed('ad_platform_rejected', error.message);
     if (error instanceof AdAccountDisabled) throw error;

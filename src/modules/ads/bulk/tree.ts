@@ -9,8 +9,9 @@ import type {
 } from '../../../platforms/capabilities/ad-campaigns.js';
 import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
-import { AdObjectMissingError } from './errors.js';
-import { presented, withAdCampaigns } from './access.js';
+import { AdObjectNotFoundError } from '../errors.js';
+import { withAdCampaigns } from '../tree/access.js';
+import { presentAdObject } from '../tree/present.js';
 
 type Schemas = components['schemas'];
 
@@ -59,20 +60,26 @@ export async function campaignTree(
   principal: Principal,
   query: { adAccountId: string; campaignId: string; includeDeleted?: boolean },
 ): Promise<Schemas['AdCampaignTree']> {
-  return withAdCampaigns(services, principal, query.adAccountId, async (campaigns, account, row) => {
-    const campaign = await campaigns.get(account, 'campaign', query.campaignId);
-    if (!campaign) throw new AdObjectMissingError('campaign');
-    const filter: AdListFilter = { campaignId: campaign.id, ...(query.includeDeleted ? { effectiveStatus: EVERY_STATUS } : {}) };
-    const [adsets, ads] = await Promise.all([
-      everyObject(campaigns, account, 'adset', filter),
-      everyObject(campaigns, account, 'ad', filter),
-    ]);
-    return {
-      campaign: presented(campaign, row),
-      adsets: adsets.map((adset) => ({
-        adset: presented(adset, row),
-        ads: ads.filter((ad) => ad.adsetId === adset.id).map((ad) => presented(ad, row)),
-      })),
-    };
-  });
+  return withAdCampaigns(
+    services,
+    principal,
+    query.adAccountId,
+    async (campaigns, account, row) => {
+      const campaign = await campaigns.get(account, 'campaign', query.campaignId);
+      if (!campaign) throw new AdObjectNotFoundError('campaign');
+      const filter: AdListFilter = { campaignId: campaign.id, ...(query.includeDeleted ? { effectiveStatus: EVERY_STATUS } : {}) };
+      const [adsets, ads] = await Promise.all([
+        everyObject(campaigns, account, 'adset', filter),
+        everyObject(campaigns, account, 'ad', filter),
+      ]);
+      return {
+        campaign: presentAdObject(campaign, row),
+        adsets: adsets.map((adset) => ({
+          adset: presentAdObject(adset, row),
+          ads: ads.filter((ad) => ad.adsetId === adset.id).map((ad) => presentAdObject(ad, row)),
+        })),
+      };
+    },
+    'query',
+  );
 }
