@@ -2695,6 +2695,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/commerce/catalogs/{catalogId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The catalog.
+                 * @example cat_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                catalogId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a catalog
+         * @description Reads one catalog. The service reads it from the platform first, so `name` and `productCount` are
+         *     the platform's as they are now.
+         *
+         *     Errors: 404 `not_found`, 403 `profile_out_of_scope`, 409 `account_not_connected` (the catalog's page
+         *     account), 422 `permission_missing`, 429 `platform_rate_limited`, 502 `platform_error`.
+         */
+        get: operations["getCatalog"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a catalog
+         * @description Deletes the catalog on the platform, with its products and product sets, then the service's records
+         *     of them (its batches too).
+         *
+         *     Errors: 404 `not_found`, 403 `profile_out_of_scope`, 409 `account_not_connected` (the catalog's page
+         *     account), 422 `permission_missing`, 429 `platform_rate_limited`, 502 `platform_error` (for example a
+         *     catalog the platform will not delete while ads use it, with its reason in `detail`).
+         */
+        delete: operations["deleteCatalog"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/commerce/products": {
         parameters: {
             query?: never;
@@ -25089,6 +25128,88 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    getCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The catalog.
+                 * @example cat_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                catalogId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cat_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "accountId": "acc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "platform": "social_network",
+                     *       "platformCatalogId": "880011223344556",
+                     *       "businessId": "990011223344556",
+                     *       "name": "Acme Coffee shop",
+                     *       "vertical": "commerce",
+                     *       "productCount": 124,
+                     *       "productsReadAt": "2026-11-22T13:10:05Z",
+                     *       "createdAt": "2026-11-22T12:50:00Z",
+                     *       "updatedAt": "2026-11-22T13:10:05Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommerceCatalog"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    deleteCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The catalog.
+                 * @example cat_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                catalogId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The catalog was deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };

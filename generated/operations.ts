@@ -101,6 +101,8 @@ export const OPERATIONS = [
   { operationId: 'createCustomConversion', method: 'POST', path: '/ads/custom-conversions', area: 'Ads' },
   { operationId: 'listCatalogs', method: 'GET', path: '/commerce/catalogs', area: 'Commerce' },
   { operationId: 'createCatalog', method: 'POST', path: '/commerce/catalogs', area: 'Commerce' },
+  { operationId: 'getCatalog', method: 'GET', path: '/commerce/catalogs/{catalogId}', area: 'Commerce' },
+  { operationId: 'deleteCatalog', method: 'DELETE', path: '/commerce/catalogs/{catalogId}', area: 'Commerce' },
   { operationId: 'listProducts', method: 'GET', path: '/commerce/products', area: 'Commerce' },
   { operationId: 'createProduct', method: 'POST', path: '/commerce/products', area: 'Commerce' },
   { operationId: 'deleteProducts', method: 'DELETE', path: '/commerce/products', area: 'Commerce' },

@@ -7,7 +7,7 @@ import { ownerAccountsOn } from '../accounts/api.js';
 import { findAccount } from '../accounts/read.js';
 import { listedProfiles, type Principal } from '../auth/principal.js';
 import { writeOnce } from '../platform-writes/ledger.js';
-import { commercePlatforms, withCommerce } from './access.js';
+import { commercePlatforms, findCatalog, withCommerce } from './access.js';
 import { CommerceBusinessRequiredError } from './errors.js';
 import { type CommerceCatalog, presentCatalog } from './present.js';
 import type { CatalogRow } from './rows.js';
@@ -107,4 +107,22 @@ export async function createCatalog(
     return keepCatalogs(services, account, [written.result]);
   });
   return presentCatalog(row!);
+}
+
+/** One catalog, read from the platform first (its name and product count as they are now). */
+export async function getCatalog(services: Services, principal: Principal, id: string): Promise<CommerceCatalog> {
+  const catalog = await findCatalog(services, principal, id);
+  const [row] = await withCommerce(services, principal, { accountId: catalog.accountId }, async (commerce, platformAccount, account) =>
+    keepCatalogs(services, account, [await commerce.catalog(platformAccount, catalog.platformCatalogId)]),
+  );
+  return presentCatalog(row!);
+}
+
+/** Deletes the catalog on the platform, then our records of it (its products, sets and batches go with it). */
+export async function deleteCatalog(services: Services, principal: Principal, id: string): Promise<void> {
+  const catalog = await findCatalog(services, principal, id);
+  await withCommerce(services, principal, { accountId: catalog.accountId }, (commerce, platformAccount) =>
+    commerce.deleteCatalog(platformAccount, catalog.platformCatalogId),
+  );
+  await services.db('commerceCatalogs').where({ id: catalog.id }).delete();
 }

@@ -1,7 +1,7 @@
 import { type Handler, principalOf } from '../../http/handler.js';
 import { writeKey } from '../platform-writes/write-key.js';
 import { createBatch, findBatch, type BatchRequest } from './batches.js';
-import { createCatalog as createOne, listCatalogs as listAll } from './catalogs.js';
+import { createCatalog as createOne, deleteCatalog as deleteOne, getCatalog as getOne, listCatalogs as listAll } from './catalogs.js';
 import { deleteProducts as deleteSome } from './delete.js';
 import { createProductSet as createSet, listProductSets as listSets } from './product-sets.js';
 import { createProduct as createProductOnce, listProducts as listAllProducts, type ProductInput } from './products.js';
@@ -16,6 +16,16 @@ export const createCatalog: Handler<'createCatalog'> = async (request, services)
   status: 201,
   body: await createOne(services, principalOf(request), request.body, writeKey(request, 'catalog.create')),
 });
+
+export const getCatalog: Handler<'getCatalog'> = async (request, services) => ({
+  status: 200,
+  body: await getOne(services, principalOf(request), request.params.catalogId),
+});
+
+export const deleteCatalog: Handler<'deleteCatalog'> = async (request, services) => {
+  await deleteOne(services, principalOf(request), request.params.catalogId);
+  return { status: 204, body: undefined };
+};
 
 export const listProducts: Handler<'listProducts'> = async (request, services) => ({
   status: 200,

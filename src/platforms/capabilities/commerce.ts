@@ -135,6 +135,10 @@ export interface Commerce {
   /** The catalogs the business owns and those of its clients it may manage. */
   catalogs(account: AdapterAccount, businessId: string): Promise<PlatformCatalog[]>;
   createCatalog(account: AdapterAccount, businessId: string, input: { name: string; vertical: string }): Promise<PlatformCatalog>;
+  /** One catalog as the platform shows it now. */
+  catalog(account: AdapterAccount, catalogId: string): Promise<PlatformCatalog>;
+  /** Deletes the catalog, its products and sets with it. */
+  deleteCatalog(account: AdapterAccount, catalogId: string): Promise<void>;
   /** One page of the catalog's products (`retailerIds`: only those). */
   products(
     account: AdapterAccount,

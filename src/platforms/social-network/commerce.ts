@@ -132,6 +132,18 @@ export class SocialNetworkCommerce implements Commerce {
     return { id, name: input.name, vertical: input.vertical, productCount: 0, businessId };
   }
 
+  async catalog(account: AdapterAccount, catalogId: string): Promise<PlatformCatalog> {
+    const raw = await this.client.call<GraphCatalog>('GET', catalogId, {
+      token: account.credentials.accessToken,
+      query: { fields: CATALOG_FIELDS },
+    });
+    return catalogOf(raw, raw.business?.id ?? '');
+  }
+
+  async deleteCatalog(account: AdapterAccount, catalogId: string): Promise<void> {
+    await this.client.call('DELETE', catalogId, { token: account.credentials.accessToken });
+  }
+
   async products(
     account: AdapterAccount,
     catalogId: string,

@@ -151,6 +151,26 @@ function mountCommerce(router: Router, { state, graph, base }: SocialNetwork, re
     ctx.body = { id: catalog.id };
   });
 
+  /** One catalog (`fields` as asked); the id of anything else passes on. */
+  router.get(`${base}/:id`, (ctx, next) => {
+    if (!kept.catalogs.has(ctx.params.id!)) return next();
+    const token = commerceToken(ctx);
+    const catalog = token && catalogFor(ctx, token);
+    if (!catalog) return;
+    ctx.body = graph.pick(catalogView(catalog), graph.params(ctx).fields, 'id');
+  });
+
+  /** Deletes a catalog with its products and sets. */
+  router.delete(`${base}/:id`, (ctx, next) => {
+    if (!kept.catalogs.has(ctx.params.id!)) return next();
+    count('deleteCatalog');
+    const token = commerceToken(ctx);
+    const catalog = token && catalogFor(ctx, token);
+    if (!catalog) return;
+    kept.catalogs.delete(catalog.id);
+    ctx.body = { success: true };
+  });
+
   router.get(`${base}/:id/products`, (ctx, next) => {
     if (!kept.catalogs.has(ctx.params.id!)) return next();
     count('listProducts');

@@ -16,7 +16,8 @@ import { postsPart } from './posts.js';
 
 /**
  * The social network's parts, in the order their routes are tried: the core first (`GET /me` before any
- * `GET /{id}`), then posts, comments and pages, whose `GET /{id}` each pass on what is not theirs. A new part
+ * `GET /{id}`), then posts, commerce, comments and pages, whose `/{id}` routes each pass on what is not theirs (comments' `DELETE /{id}`
+ * answers every id left). A new part
  * (marketing, commerce, leadgen) is its file and one line here.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- what each part keeps differs.
@@ -30,8 +31,8 @@ export const SOCIAL_NETWORK_PARTS: ReadonlyArray<SocialPart<any>> = [
   marketingReviewsPart,
   postsPart,
   leadgenPart,
-  commentsPart,
   commercePart,
+  commentsPart,
   pagesPart,
   insightsPart,
   messengerPart,
