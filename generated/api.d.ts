@@ -175,7 +175,7 @@ export interface paths {
          * List account health
          * @description Lists, for each account that is not disconnected, whether it works and what the user must do: the
          *     connection `status`, a `health` summary, when its credential expires, the last successful platform call,
-         *     the last platform error, and an `action` (`none`, `reconnect`, `grant_permissions`, `pair`, `wait`) with a
+         *     the last platform error, and an `action` (`none`, `reconnect`, `grant_permissions`, `pair`, `wait`, `grant_lead_access`) with a
          *     human `message`. Newest account first; filter by `profileId`, `platform`, or `needsAction=true` for only the
          *     accounts whose `action` is not `none`.
          *
@@ -5457,8 +5457,8 @@ export interface components {
             /**
              * @description A summary for dashboards. `healthy`: connected, no recent error. `degraded`: connected, but the
              *     platform side is broken (a bot whose webhook is no longer the service's: its messages are not
-             *     received), the last call failed for a passing reason (rate limit, platform outage), or the token
-             *     expires within 7 days.
+             *     received), the last call failed for a passing reason (rate limit, platform outage), the platform refuses
+             *     the account's leads to the app (`action: grant_lead_access`), or the token expires within 7 days.
              *     `unhealthy`: not usable until the user acts (`status` is `needs_reconnection` or `pending`).
              *     `unchecked`: connected, but nothing has told the service yet whether it works: no call to the platform
              *     with it has succeeded or failed and its platform side has not been checked (`checkedAt` is `null`); the
@@ -5473,11 +5473,13 @@ export interface components {
              *     what repairs a broken platform side (connecting a bot again sets its webhook again).
              *     `grant_permissions`: connect again and accept every permission asked. `pair`: scan a new QR code or
              *     enter a pairing code (`qrchat`). `wait`: nothing now; the platform is rate limiting or failing, the
-             *     service retries.
+             *     service retries. `grant_lead_access`: a page admin gives the app access to the page's leads in its Leads
+             *     Access Manager (Meta Business Suite, page settings); connecting again does not fix it. Until then the
+             *     page's leads are kept `unretrieved` and tried again; the first one read clears it.
              * @example reconnect
              * @enum {string}
              */
-            action: "none" | "reconnect" | "grant_permissions" | "pair" | "wait";
+            action: "none" | "reconnect" | "grant_permissions" | "pair" | "wait" | "grant_lead_access";
             /**
              * @description A sentence for the user saying what is wrong and what to do, in English.
              * @example The page token expires in 5 days. Reconnect the page to keep publishing.
@@ -5500,12 +5502,14 @@ export interface components {
                 /**
                  * @description Stable reason. `token_expired`, `token_revoked`, `permission_missing`: credentials refused.
                  *     `rate_limited`: the platform throttled the account. `platform_unavailable`: the platform was
-                 *     unreachable or answered 5xx. `session_logged_out`: the `qrchat` session ended. `platform_error`:
-                 *     any other refusal; see `message` and `platformCode`.
+                 *     unreachable or answered 5xx. `session_logged_out`: the `qrchat` session ended.
+                 *     `lead_access_refused`: the platform announced a lead but refused to give it to the app (the page's
+                 *     Leads Access Manager leaves it out); cleared once a lead is read. `platform_error`: any other
+                 *     refusal; see `message` and `platformCode`.
                  * @example rate_limited
                  * @enum {string}
                  */
-                code: "token_expired" | "token_revoked" | "permission_missing" | "rate_limited" | "platform_unavailable" | "session_logged_out" | "platform_error";
+                code: "token_expired" | "token_revoked" | "permission_missing" | "rate_limited" | "platform_unavailable" | "session_logged_out" | "lead_access_refused" | "platform_error";
                 /**
                  * @description The platform's message, or ours where the platform gave none.
                  * @example Application request limit reached

@@ -4,6 +4,7 @@ import type { components } from '../../../generated/api.js';
 import { type AccountId, newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
+import { LeadAccessRefused } from '../../platforms/capabilities/leads.js';
 import type { PlatformError } from '../../platforms/errors.js';
 import type { Credentials, PlatformIdentity } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
@@ -148,15 +149,17 @@ export async function saveConnectedAccount(
 
 export function accountErrorOf(error: PlatformError): AccountError {
   const code: AccountError['code'] =
-    error.kind === 'auth_expired'
-      ? 'token_revoked'
-      : error.kind === 'permission_revoked'
-        ? 'permission_missing'
-        : error.kind === 'rate_limited'
-          ? 'rate_limited'
-          : error.kind === 'transient'
-            ? 'platform_unavailable'
-            : 'platform_error';
+    error instanceof LeadAccessRefused
+      ? 'lead_access_refused'
+      : error.kind === 'auth_expired'
+        ? 'token_revoked'
+        : error.kind === 'permission_revoked'
+          ? 'permission_missing'
+          : error.kind === 'rate_limited'
+            ? 'rate_limited'
+            : error.kind === 'transient'
+              ? 'platform_unavailable'
+              : 'platform_error';
   return {
     code,
     message: error.message.slice(0, 1000),
@@ -221,6 +224,15 @@ export async function noteSuccesses(db: Knex, ids: ConnectionId[]): Promise<void
       [tableName, tableName, due],
     );
   }
+}
+
+/**
+ * Forgets the account's (or ad account's) last error when it is of `code` and a call it stood for has now
+ * succeeded (a lead read after a lead access refusal): the success note alone, at most once a minute and compared
+ * by time, could leave the health asking for a fix already made. Only a row holding that error is written.
+ */
+export async function clearLastError(db: Knex, id: ConnectionId, code: AccountError['code']): Promise<void> {
+  await db(connectionModel(id).tableName).where({ id }).whereRaw(`last_error->>'code' = ?`, [code]).update({ lastError: null });
 }
 
 /**

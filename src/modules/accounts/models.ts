@@ -22,6 +22,7 @@ export interface AccountError {
     | 'rate_limited'
     | 'platform_unavailable'
     | 'session_logged_out'
+    | 'lead_access_refused'
     | 'platform_error';
   message: string;
   platformCode: string | null;

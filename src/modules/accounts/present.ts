@@ -99,6 +99,12 @@ export function presentHealth(row: AccountRow, { refreshable, paired }: HealthFa
     health = 'degraded';
     action = 'wait';
     message = `The platform is throttling or failing; the service retries (${row.lastError!.message}).`;
+  } else if (row.lastError?.code === 'lead_access_refused') {
+    // The account works; only its leads are withheld, and a page admin, not a reconnection, gives them back.
+    health = 'degraded';
+    action = 'grant_lead_access';
+    message =
+      "The platform refuses the page's leads to the app: a page admin must give it access in the page's Leads Access Manager. Its leads are kept and read once access is given.";
   } else if (expiresSoon) {
     health = 'degraded';
     action = 'reconnect';

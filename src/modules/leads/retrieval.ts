@@ -4,6 +4,7 @@ import type { AccountId, AdAccountId } from '../../lib/ids.js';
 import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
 import type { PlatformLead } from '../../platforms/capabilities/leads.js';
 import type { Services } from '../../services.js';
+import { clearLastError } from '../accounts/accounts.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
 import { connectionById } from '../accounts/read.js';
 import { ownerItself } from '../auth/principal.js';
@@ -92,6 +93,7 @@ export class LeadRetrievalWork implements LeasedWork<LeadRow, Outcome> {
           .returning('*')) as LeadRow[];
         await emitReceived(trx, read);
       });
+      await clearLastError(db, row.accountId as AccountId | AdAccountId, 'lead_access_refused');
       return;
     }
     const schedule = config.leads.retrySeconds;

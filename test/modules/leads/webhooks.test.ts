@@ -6,6 +6,10 @@ import { advertiserWithForm, hookLeads, leadsOf, leadsTestSettings, pageWithForm
 describeApi('leads — every lead the platforms announce is kept, read and emitted once', { settings: leadsTestSettings() }, (t) => {
   const { leadAds, instantForms } = t.sandbox;
   const lena = { full_name: ['Lena Fischer'], email: ['lena@cafe-fischer.example'], interest: ['wholesale'] };
+  const healthOf = async (accountId: string) => {
+    const { body } = await t.app.api.get('/accounts/health?limit=100', { token: t.owner.key });
+    return body.data.find((entry: { accountId: string }) => entry.accountId === accountId);
+  };
 
   it("a person's form arrives by the page's leadgen webhook, is read from the platform, stored and emitted as lead.received", async () => {
     const page = await pageWithForm(t);
@@ -63,6 +67,11 @@ describeApi('leads — every lead the platforms announce is kept, read and emitt
     expect(t.inbox.received).to.have.length(0);
     const account = await t.app.api.get(`/accounts/${page.accountId}`, { token: t.owner.key });
     expect(account.body.status, 'a page admin fixes lead access, not a reconnection').to.equal('connected');
+    const refused = await healthOf(page.accountId);
+    expect(refused).to.deep.include({ status: 'connected', health: 'degraded', action: 'grant_lead_access' });
+    expect(refused.message).to.match(/Leads Access Manager/);
+    expect(refused.lastError).to.include({ code: 'lead_access_refused' });
+    expect(refused.lastError.message).to.match(/Leads Access Manager/);
 
     await leadAds.leadAccess(page.pageId, true);
     const [delivery] = await t.inbox.waitFor(1);
@@ -71,6 +80,11 @@ describeApi('leads — every lead the platforms announce is kept, read and emitt
     const [read] = await leadsOf(t, page.accountId);
     expect(read.retrieval).to.include({ status: 'retrieved', reason: null, nextAttemptAt: null });
     expect(t.inbox.received).to.have.length(1);
+    expect(await healthOf(page.accountId), 'a lead read clears what the page had to fix').to.deep.include({
+      health: 'healthy',
+      action: 'none',
+      lastError: null,
+    });
   });
 
   it("TikTok: an advertiser's instant form sent arrives by its lead webhook and is read with the ad account's token", async () => {
