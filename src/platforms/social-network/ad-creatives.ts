@@ -8,6 +8,7 @@ import type {
 } from '../capabilities/ad-creatives.js';
 import type { GraphList } from '../meta/graph.js';
 import type { AdapterAccount } from '../types.js';
+import { classifyMarketingError } from './campaigns.js';
 import type { SocialNetworkClient } from './client.js';
 
 interface GraphCreative {
@@ -133,18 +134,28 @@ export class SocialNetworkAdCreatives implements AdCreatives {
   }
 
   async createCreative(account: AdapterAccount, name: string, content: CreativeContent): Promise<CreatedCreative> {
-    const { id } = await this.client.call<{ id: string }>('POST', `${account.platformAccountId}/adcreatives`, {
-      token: account.credentials.accessToken,
-      form: creativeParams(name, content),
-    });
+    const { id } = await this.client.call<{ id: string }>(
+      'POST',
+      `${account.platformAccountId}/adcreatives`,
+      {
+        token: account.credentials.accessToken,
+        form: creativeParams(name, content),
+      },
+      classifyMarketingError,
+    );
     return this.read(account, id);
   }
 
   async validateCreative(account: AdapterAccount, name: string, content: CreativeContent): Promise<void> {
-    await this.client.call('POST', `${account.platformAccountId}/adcreatives`, {
-      token: account.credentials.accessToken,
-      form: { ...creativeParams(name, content), execution_options: JSON.stringify(['validate_only']) },
-    });
+    await this.client.call(
+      'POST',
+      `${account.platformAccountId}/adcreatives`,
+      {
+        token: account.credentials.accessToken,
+        form: { ...creativeParams(name, content), execution_options: JSON.stringify(['validate_only']) },
+      },
+      classifyMarketingError,
+    );
   }
 
   async findCreative(account: AdapterAccount, name: string, content: CreativeContent): Promise<CreatedCreative | null> {

@@ -36,7 +36,7 @@ const RECONCILE_SCAN = 200;
  * (code 100 and the like, with the member its subcode names where the rules know it). Token, permission and
  * throttling failures stay Meta's.
  */
-function classifyMarketingError(status: number, body: unknown, headers?: Headers): PlatformError {
+export function classifyMarketingError(status: number, body: unknown, headers?: Headers): PlatformError {
   const error = classifyMetaError(status, body, headers);
   if (error.kind !== 'invalid_request') return error;
   const graph = (body as GraphErrorBody | null)?.error as (GraphErrorBody['error'] & { error_user_msg?: string }) | undefined;

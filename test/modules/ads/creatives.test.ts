@@ -156,6 +156,7 @@ describeApi(
       const refused = await create({ adAccountId: ad.adAccountId, name: 'Dry', objectStoryId: `${ad.pageId}_999`, validateOnly: true });
       expect(refused.status).to.equal(422);
       expect(refused.body.code).to.equal('ad_platform_rejected');
+      expect(refused.body.platformCode, 'the Marketing API code of the refusal').to.be.a('number');
     });
 
     it('short_video_ads has no standalone creative: 422 account_platform_unsupported saying so', async () => {

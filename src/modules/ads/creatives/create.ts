@@ -1,5 +1,6 @@
 import { sha256Hex } from '../../../lib/crypto.js';
 import { idOf } from '../../../lib/ids.js';
+import { AdRefused } from '../../../platforms/capabilities/ad-campaigns.js';
 import type { AdCreatives, CreatedCreative, CreativeContent } from '../../../platforms/capabilities/ad-creatives.js';
 import type { PlatformError } from '../../../platforms/errors.js';
 import type { AdapterAccount } from '../../../platforms/types.js';
@@ -10,7 +11,7 @@ import type { Principal } from '../../auth/principal.js';
 import { mediaBytes } from '../../media/read.js';
 import { writeOnce } from '../../platform-writes/ledger.js';
 import { type AdCreativeCreate, creativeContent, specMedia, videoSource } from './content.js';
-import { AdPlatformRejectedError } from './errors.js';
+import { AdPlatformRejectedError } from '../errors.js';
 import { type AdCreative, type AdCreativeTask, acceptTask, presentTask, type TaskRequest } from './tasks.js';
 
 export type CreateOutcome =
@@ -22,9 +23,14 @@ export type CreateOutcome =
 const unsupported = (platform: string) =>
   `${platform} has no standalone ad creative: its ads carry their creative inline, given when the ad is created (POST /ads/ads).`;
 
+/** A refusal the service or the platform gives without a code of the platform's. */
+const NO_PLATFORM_CODE = { code: null, subcode: null };
+
 /** The platform's refusal of what was asked (a post it will not promote, media it refused) is the caller's 422. */
 export function rejected(error: PlatformError): void {
-  if (error.kind === 'invalid_request') throw new AdPlatformRejectedError(`The platform refused the creative: ${error.message}`);
+  if (error.kind !== 'invalid_request') return;
+  const platform = error instanceof AdRefused ? { code: error.platformCode, subcode: error.platformSubcode } : NO_PLATFORM_CODE;
+  throw new AdPlatformRejectedError(`The platform refused the creative: ${error.message}`, null, platform);
 }
 
 /** A creative as the contract shows it: the platform's ids and what the caller asked for. */
@@ -135,7 +141,8 @@ export async function createAdCreative(
       if (videoUrl) {
         const videoId = await libraryVideo(services, creatives, account, row, writeKey, videoUrl);
         const video = await creatives.video(account, videoId);
-        if (video.status === 'error') throw new AdPlatformRejectedError(`The platform could not process the video: ${video.error}`);
+        if (video.status === 'error')
+          throw new AdPlatformRejectedError(`The platform could not process the video: ${video.error}`, null, NO_PLATFORM_CODE);
         content = creativeContent(body, null, { id: videoId, thumbnailUrl: video.pictureUrl });
         if (video.status === 'processing') {
           const task = await acceptTask(services, {

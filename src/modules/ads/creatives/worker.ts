@@ -5,7 +5,7 @@ import type { Services } from '../../../services.js';
 import { withConnectedAccount } from '../../accounts/platform-call.js';
 import { ownerItself } from '../../auth/principal.js';
 import { createOnce, rejected } from './create.js';
-import { AdPlatformRejectedError } from './errors.js';
+import { AdPlatformRejectedError } from '../errors.js';
 import type { AdCreative, AdCreativeTask, TaskRow } from './tasks.js';
 
 type Outcome =

@@ -6,7 +6,7 @@ import type { AdLocation, AdTargetingOption } from '../../../platforms/capabilit
 import type { Services } from '../../../services.js';
 import { withConnectedAccount } from '../../accounts/platform-call.js';
 import type { Principal } from '../../auth/principal.js';
-import { AdPlatformRejectedError } from '../creatives/errors.js';
+import { AdPlatformRejectedError } from '../errors.js';
 
 type PageQuery = { adAccountId: string; limit?: number; cursor?: string };
 const ALL_TYPES: AdLocation['type'][] = ['country', 'region', 'city', 'zip'];
@@ -61,7 +61,11 @@ export function estimateReach(
     },
     {
       handle: (error) => {
-        if (error instanceof AdRefused) throw new AdPlatformRejectedError(`The platform refused the targeting: ${error.message}`);
+        if (error instanceof AdRefused)
+          throw new AdPlatformRejectedError(`The platform refused the targeting: ${error.message}`, null, {
+            code: error.platformCode,
+            subcode: error.platformSubcode,
+          });
       },
     },
   );
