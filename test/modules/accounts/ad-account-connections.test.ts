@@ -44,10 +44,10 @@ describeApi('ad accounts — connections like any other: the one seam, the platf
     });
     expect(read).to.include({ platformStatus: 'active' });
     const lacking = await withConnectedAccount(t.app.services, owner(), target, 'ads', async () => 'called', {
-      scopes: ['ads_management', 'catalog_management'],
+      scopes: ['ads_management', 'whatsapp_business_management'],
     }).catch((error: unknown) => error);
     expect(lacking).to.be.instanceOf(PermissionMissingError);
-    expect((lacking as PermissionMissingError).detail).to.include('The ad account was connected without catalog_management');
+    expect((lacking as PermissionMissingError).detail).to.include('The ad account was connected without whatsapp_business_management');
 
     await hookFor(['account.needs_reconnection']);
     await socialNetwork.revokeToken(await accessTokenOf(id));

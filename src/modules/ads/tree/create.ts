@@ -3,9 +3,7 @@ import type { AdCampaignInput, AdInput, AdInputOf, AdLevel, AdObjectOf, AdSetInp
 import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
 import { writeOnce } from '../../platform-writes/ledger.js';
-import { NotFoundError } from '../../../lib/errors.js';
-import { findCatalog } from '../../commerce/access.js';
-import type { ProductSetRow } from '../../commerce/rows.js';
+import { platformProductSetId } from '../../commerce/api.js';
 import { withAdCampaigns } from './access.js';
 import { type PresentedOf, presentAdObject } from './present.js';
 
@@ -54,10 +52,10 @@ export function adInput(body: Schemas['AdCreate']): AdInput {
 export async function withPlatformProductSet(services: Services, principal: Principal, input: AdSetInput): Promise<AdSetInput> {
   const productSetId = input.promotedObject?.productSetId;
   if (!productSetId) return input;
-  const set = (await services.db('commerceProductSets').where({ id: productSetId }).first()) as ProductSetRow | undefined;
-  if (!set) throw new NotFoundError('product set');
-  await findCatalog(services, principal, set.catalogId);
-  return { ...input, promotedObject: { ...input.promotedObject, productSetId: set.platformProductSetId } };
+  return {
+    ...input,
+    promotedObject: { ...input.promotedObject, productSetId: await platformProductSetId(services, principal, productSetId) },
+  };
 }
 
 export async function createAdObject<L extends AdLevel>(
