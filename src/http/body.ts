@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import { UnsupportedMediaTypeError, ValidationFailedError } from '../lib/errors.js';
+import { ValidationFailedError } from '../lib/errors.js';
 import { acceptsMultipart, multipartBody, type UploadSettings } from './multipart.js';
 import type { RequestState } from './state.js';
 
@@ -48,9 +48,6 @@ export function bodyMiddleware(jsonLimit: string, uploads: UploadSettings) {
       if (coding !== 'identity') throw encodingRefused('must be identity for a multipart body');
       return multipartBody(ctx, uploads, next);
     }
-    // JSON, forms and text are read as UTF-8 (RFC 8259 §8.1); a body in another character set would be misread.
-    const charset = ctx.request.charset.toLowerCase();
-    if (charset && charset !== 'utf-8' && charset !== 'utf8') throw new UnsupportedMediaTypeError([`${ctx.request.type}; charset=utf-8`]);
     let parsed = false;
     try {
       await parse(ctx, async () => {

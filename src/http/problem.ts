@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../lib/logger.js';
-import { ApiError, InternalError, MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../lib/errors.js';
+import { ApiError, InternalError, MalformedJsonError, PayloadTooLargeError, ValidationFailedError } from '../lib/errors.js';
 import type { RequestState } from './state.js';
 
 const PROBLEM_BASE = 'https://socialgate.dev/problems/';
@@ -45,7 +45,7 @@ export function newRequestId(): string {
 }
 
 /** Errors from the body parser (http-errors) carry a status and an `expose` flag but no code of ours. */
-function fromBodyParser(error: unknown, jsonLimit: string, contentType: string): ApiError | undefined {
+function fromBodyParser(error: unknown, jsonLimit: string): ApiError | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { status, type } = error as { status?: number; type?: string };
   if (status === 413 || type === 'entity.too.large') return new PayloadTooLargeError(jsonLimit);
@@ -55,8 +55,11 @@ function fromBodyParser(error: unknown, jsonLimit: string, contentType: string):
   ) {
     return new MalformedJsonError((error as Error).message);
   }
-  // A character set or content coding it cannot decode: the type it reads is the one sent, in UTF-8.
-  if (status === 415) return new UnsupportedMediaTypeError([`${contentType}; charset=utf-8`]);
+  if (status === 415) {
+    return new ValidationFailedError([
+      { path: 'header/content-type', message: 'is not a content type this route accepts', code: 'content_type' },
+    ]);
+  }
   return undefined;
 }
 
@@ -94,7 +97,7 @@ export function problemMiddleware(logger: Logger, jsonLimit: string) {
     try {
       await next();
     } catch (error) {
-      const known = error instanceof ApiError ? error : fromBodyParser(error, jsonLimit, ctx.request.type);
+      const known = error instanceof ApiError ? error : fromBodyParser(error, jsonLimit);
       if (known) {
         // A failure of what the service stands on (the media store) is the operator's to see, cause and all; a
         // platform's (502) is the account's, recorded there.

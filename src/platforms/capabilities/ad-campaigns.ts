@@ -205,6 +205,25 @@ export class AdAccountDisabled extends PlatformError {
   }
 }
 
+/** Where one object's copy goes and how it starts: under `parentId` (null for a campaign), with this status and name. */
+export interface AdCopyTarget {
+  parentId: string | null;
+  status: 'ACTIVE' | 'PAUSED';
+  name: string;
+}
+
+/**
+ * The platform's own copy of one object (Meta's `POST /{object-id}/copies`): everything the object has, its
+ * creative, targeting and budgets included, without what is in it (the caller copies children one by one, each a
+ * write of its own). Not idempotent: the caller wraps it in the write ledger and reconciles with `findCopy`.
+ */
+export interface AdObjectCopies {
+  /** Copies `source` as `target` says; answers the copy's id. Refusals as `AdCampaigns.create`'s. */
+  copy<L extends AdLevel>(account: AdsAccount, source: AdObjectOf<L>, target: AdCopyTarget): Promise<string>;
+  /** After a lost answer: the copy of `source` made under `target.parentId` at or after `since`, or null. Never copies. */
+  findCopy<L extends AdLevel>(account: AdsAccount, source: AdObjectOf<L>, target: AdCopyTarget, since: Date): Promise<string | null>;
+}
+
 /**
  * Campaigns, ad sets and ads on an ad platform, the same on every one (Meta's Marketing API: social_network;
  * TikTok's Business API: short_video_ads). Every amount in and out is integer minor units of `account.currency`;
@@ -248,4 +267,6 @@ export interface AdCampaigns {
    * such object; deleting one deleted already is true again (idempotent).
    */
   delete(account: AdsAccount, level: AdLevel, id: string): Promise<boolean>;
+  /** The platform's own copies, where it has them; absent, a copy is the object read and created again. */
+  copies?: AdObjectCopies;
 }

@@ -85,6 +85,8 @@ export const TREE_SUBCODES = {
   parentMissing: 1815004,
   objectDeleted: 1815001,
   budgetTypeSwitch: 1885624,
+  /** A deep copy of more objects than one synchronous copy makes. */
+  copyLimit: 1885194,
   /** A write on an ad account that can run no ads (disabled, unsettled, closed). */
   accountDisabled: 1487010,
 } as const;

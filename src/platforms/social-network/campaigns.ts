@@ -20,6 +20,7 @@ import {
 import { PlatformError } from '../errors.js';
 import { classifyMetaError, type GraphErrorBody, type GraphList, nextCursorOf } from '../meta/graph.js';
 import { checkAdSet, checkCampaign, checkChange, reachesEu } from './ad-checks.js';
+import { SocialNetworkAdCopies } from './ad-copies.js';
 import { EDGE, EFFECTIVE_STATUSES, FIELDS, type GraphTreeObject, graphTargeting, isOf, treeObjectOf } from './ad-objects.js';
 import { FIELD_OF_SUBCODE, TREE_SUBCODES } from './ad-rules.js';
 import type { SocialNetworkClient } from './client.js';
@@ -56,6 +57,8 @@ const unix = (iso: string | undefined) => (iso === undefined ? undefined : Math.
  * object is read back after a write, so the answer is what the platform keeps.
  */
 export class SocialNetworkAdCampaigns implements AdCampaigns {
+  readonly copies = new SocialNetworkAdCopies((account, method, path, request) => this.call(account, method, path, request));
+
   constructor(private readonly client: SocialNetworkClient) {}
 
   private call<T>(account: AdsAccount, method: 'GET' | 'POST' | 'DELETE', path: string, request: { query?: Form; form?: Form } = {}) {

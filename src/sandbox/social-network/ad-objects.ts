@@ -32,12 +32,14 @@ export interface AdObject {
   /** Why an ad was disapproved (`ad_review_feedback`), when it was. */
   reviewFeedback: string | null;
   issues: AdIssue[];
+  /** The object this one is a copy of (`POST /{id}/copies`), if it is one. */
+  sourceId?: string;
   createdAt: number;
   updatedAt: number;
 }
 
 /** What the people's controls can make the next create call on an ad account do. */
-export type MarketingFault = { kind: 'lose_answer'; edge?: 'campaigns' | 'adsets' | 'ads' | 'adcreatives' };
+export type MarketingFault = { kind: 'lose_answer'; edge?: 'campaigns' | 'adsets' | 'ads' | 'adcreatives' | 'copies' };
 
 /** What the Marketing API keeps across a restart (faults waiting are not kept). */
 export interface MarketingState {
@@ -95,6 +97,18 @@ export class AdObjects {
     };
     this.objects.set(object.id, object);
     return object;
+  }
+
+  /**
+   * A copy of `source` under `parentId` (its own parent when null): every field it has, `name` and `status` as
+   * given, its review begun anew; an ad set's start in the past becomes now, as the platform moves it.
+   */
+  copy(source: AdObject, parentId: string | null, status: ConfiguredStatus, name: string): AdObject {
+    const fields: Record<string, unknown> = { ...structuredClone(source.fields), name };
+    if (source.kind === 'adset' && Date.parse(String(fields.start_time)) < Date.now()) fields.start_time = graphTime(Date.now());
+    const copy = this.add(source.kind, source.accountId, parentId ?? source.parentId, status, fields);
+    copy.sourceId = source.id;
+    return copy;
   }
 
   /** An object of this kind (any kind when absent) in the ad account, deleted ones too. */

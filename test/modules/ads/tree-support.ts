@@ -51,6 +51,12 @@ export function marketing(t: ApiTest) {
     return { status: response.status, body: (await response.json()) as any };
   };
 
+  const post = async (path: string, body: unknown) => {
+    const made = await t.app.api.post(path, { token: t.owner.key, body });
+    expect(made.status, `${path}: ${JSON.stringify(made.body)}`).to.equal(201);
+    return made.body as { id: string; name: string };
+  };
+
   return {
     /** A new person's ad account with these settings, connected to the owner's profile. */
     async connect(settings: AdAccountSettings = {}): Promise<TreeAccount> {
@@ -83,6 +89,25 @@ export function marketing(t: ApiTest) {
       });
       expect(made.status, JSON.stringify(made.body)).to.equal(200);
       return made.body.id;
+    },
+    /**
+     * A campaign tree made through our operations on a new ad account: an active campaign, two ad sets (US, CA)
+     * and three ads (two in US, one in CA), in that order, each shown by one creative.
+     */
+    async tree() {
+      const account = await this.connect();
+      const campaign = await post('/ads/campaigns', campaignBody(account, { status: 'ACTIVE' }));
+      const adset = (name: string, country: string) =>
+        post(
+          '/ads/adsets',
+          adSetBody(account, campaign.id, { name, status: 'ACTIVE', targeting: { geoLocations: { countries: [country] } } }),
+        );
+      const adsets = { us: await adset('US', 'US'), ca: await adset('CA', 'CA') };
+      const creativeId = await this.creative(account);
+      const ad = (adsetId: string, name: string) =>
+        post('/ads/ads', { adAccountId: account.adAccountId, adsetId, creativeId, name, status: 'ACTIVE' });
+      const ads = [await ad(adsets.us.id, 'US one'), await ad(adsets.us.id, 'US two'), await ad(adsets.ca.id, 'CA one')];
+      return { account, campaign, adsets, ads, creativeId };
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { components } from '../../../../generated/api.js';
 import type {
   AdCampaignInput,
+  AdCopyTarget,
   AdCampaigns,
   AdInput,
   AdInputOf,
@@ -81,7 +82,10 @@ interface Copying {
   copies: Copy[];
 }
 
-/** One object's copy, made once under the request's key (a lost answer found on the platform, not made again). */
+/**
+ * One object's copy, made once under the request's key (a lost answer found on the platform, not made again): by
+ * the platform's own copy where it has one, else by creating the object's like.
+ */
 async function copyOne<L extends AdLevel>(
   copying: Copying,
   original: AdObjectOf<L>,
@@ -89,17 +93,23 @@ async function copyOne<L extends AdLevel>(
   name: string,
 ): Promise<string> {
   const { services, campaigns, account, row } = copying;
-  const input = inputLike(original, parentId, copying.status, name);
+  const { copies } = campaigns;
+  const target: AdCopyTarget = { parentId, status: copying.status, name };
+  const input = copies ? null : inputLike(original, parentId, copying.status, name);
   const written = await writeOnce(services.db, {
     ownerId: row.ownerId,
     accountId: row.id,
     key: `${copying.ledgerKey}:${original.level}:${original.id}`,
     kind: `ad.${original.level}.copy`,
-    request: input,
-    send: async () => ({ id: (await campaigns.create(account, original.level, input)).id }),
+    request: input ?? { sourceId: original.id, ...target },
+    send: async () => ({
+      id: copies ? await copies.copy(account, original, target) : (await campaigns.create(account, original.level, input!)).id,
+    }),
     reconcile: async (since) => {
-      const found = await campaigns.findCreated(account, original.level, input, since);
-      return found ? { id: found.id } : null;
+      const found = copies
+        ? await copies.findCopy(account, original, target, since)
+        : ((await campaigns.findCreated(account, original.level, input!, since))?.id ?? null);
+      return found ? { id: found } : null;
     },
     store: async () => {},
   });
@@ -118,8 +128,8 @@ async function copyAdSet(copying: Copying, adset: AdObjectOf<'adset'>, campaignI
 }
 
 /**
- * Copies a campaign, ad set or ad by reading it and creating its like, top first, then (when `deep`) what is in it,
- * each copy under the copy of its parent. Each create is a write of its own under the request's key: a retry with
+ * Copies a campaign, ad set or ad, top first, then (when `deep`) what is in it, each copy under the copy of its
+ * parent: one object at a time, by the platform's own copy (Meta) or by reading it and creating its like (TikTok). Each create is a write of its own under the request's key: a retry with
  * the same key finds those made already in the ledger and goes on from where the first attempt stopped.
  */
 export async function copyAdObject(

@@ -62,6 +62,8 @@ const JSON_FIELDS = new Set([
   'object_story_spec',
 ]);
 const NUMBER_FIELDS = new Set(['daily_budget', 'lifetime_budget', 'bid_amount']);
+/** The most objects one synchronous copy makes (a deep copy of more is refused). */
+const COPY_LIMIT = 3;
 /** Ad account statuses that run no ads: disabled, unsettled, closed. */
 const NOT_RUNNING = new Set([2, 3, 101]);
 
@@ -276,6 +278,77 @@ function mountMarketing(router: Router, { state, graph, ads, base }: SocialNetwo
     if (!adAccountToken(ctx, object.accountId, 'ads_management')) return;
     ads.remove(object);
     ctx.body = { success: true };
+  });
+
+  /**
+   * `POST /{object}/copies`: the object copied under its parent or the `campaign_id`/`adset_id` given, with what is
+   * in it when `deep_copy` (at most three objects in all: more is the platform's refusal of a synchronous copy),
+   * `status_option` (PAUSED by default) and `rename_options` (without them the top copy's name gets " - Copy").
+   * Answers `copied_{kind}_id` and every object copied.
+   */
+  router.post(`${base}/:id/copies`, (ctx, next) => {
+    const source = ads.find(ctx.params.id!);
+    if (!source || source.kind === 'adcreative') return next();
+    if (!adAccountToken(ctx, source.accountId, 'ads_management')) return;
+    const account = state.adAccounts.get(source.accountId)!;
+    if (disabled(ctx, account)) return;
+    const p = graph.params(ctx);
+    if (source.status === 'DELETED')
+      return refuse(ctx, {
+        subcode: TREE_SUBCODES.objectDeleted,
+        title: 'Object Cannot Be Copied',
+        message: `The ${source.kind} is deleted.`,
+      });
+    const parentKind = source.kind === 'adset' ? 'campaign' : source.kind === 'ad' ? 'adset' : null;
+    const parentId = (source.kind === 'adset' ? p.campaign_id : p.adset_id) || source.parentId;
+    const parent = parentKind ? ads.find(parentId ?? '', parentKind) : undefined;
+    if (parentKind && (!parent || parent.accountId !== account.id || parent.status === 'DELETED'))
+      return refuse(ctx, {
+        subcode: TREE_SUBCODES.parentMissing,
+        title: 'Parent Not Found',
+        message: `The ${parentKind} ${parentId ?? '(none)'} does not exist in this ad account.`,
+      });
+    const deep = p.deep_copy === 'true';
+    const inIt = (object: AdObject): AdObject[] =>
+      ads.children(object).flatMap((child) => (child.status === 'DELETED' ? [] : [child, ...inIt(child)]));
+    if (deep && 1 + inIt(source).length > COPY_LIMIT)
+      return refuse(ctx, {
+        subcode: TREE_SUBCODES.copyLimit,
+        title: 'Too Many Objects To Copy',
+        message: `A copy made at once has at most ${COPY_LIMIT} objects: copy what is in it one by one, or in an async batch.`,
+      });
+    const option = p.status_option ?? 'PAUSED';
+    if (!['ACTIVE', 'PAUSED', 'INHERITED_FROM_SOURCE'].includes(option))
+      return refuse(ctx, { title: 'Invalid Status Option', message: 'status_option must be ACTIVE, PAUSED or INHERITED_FROM_SOURCE.' });
+    const rename = jsonParam<{ rename_strategy?: string; rename_prefix?: string; rename_suffix?: string }>(p.rename_options);
+    const strategy = rename?.rename_strategy ?? 'ONLY_TOP_LEVEL_RENAME';
+    const named = (object: AdObject, top: boolean) =>
+      strategy === 'DEEP_RENAME' || (strategy === 'ONLY_TOP_LEVEL_RENAME' && top)
+        ? `${rename?.rename_prefix ?? ''}${String(object.fields.name)}${rename ? (rename.rename_suffix ?? '') : ' - Copy'}`
+        : String(object.fields.name);
+    const copied: Array<{ ad_object_type: string; source_id: string; copied_id: string }> = [];
+    const copyUnder = (object: AdObject, under: string | null, top: boolean): AdObject => {
+      const status = option === 'INHERITED_FROM_SOURCE' ? (object.status === 'ACTIVE' ? 'ACTIVE' : 'PAUSED') : (option as ConfiguredStatus);
+      const copy = ads.copy(object, under, status, named(object, top));
+      copied.push({ ad_object_type: object.kind, source_id: object.id, copied_id: copy.id });
+      if (deep) for (const child of ads.children(object)) if (child.status !== 'DELETED') copyUnder(child, copy.id, false);
+      return copy;
+    };
+    const top = copyUnder(source, parent?.id ?? null, true);
+    if (ads.takeFault(account.id, 'copies')) {
+      ctx.respond = false;
+      ctx.req.socket.destroy();
+      return;
+    }
+    ctx.body = { [`copied_${source.kind}_id`]: top.id, ad_object_ids: copied };
+  });
+
+  /** `GET /{object}/copies`: the copies made of an object, as its lists show objects. */
+  router.get(`${base}/:id/copies`, (ctx, next) => {
+    const source = ads.find(ctx.params.id!);
+    if (!source || source.kind === 'adcreative') return next();
+    if (!adAccountToken(ctx, source.accountId, 'ads_read')) return;
+    listed(ctx, source.kind, (object) => object.sourceId === source.id);
   });
 
   const people = '/_sandbox/social_network';
