@@ -55,6 +55,12 @@ export async function startSandbox(options: { port: number; host?: string; state
   const app = new Koa();
   const router = new Router();
   app.use(koaBody({ jsonLimit: '10mb', formLimit: '10mb', multipart: true }));
+  // The platforms' links (a list's `paging.next`, a video's source) start from the address the caller reached: Koa 3's
+  // `ctx.origin` is the request's Origin header (null from a server-side client), so it is that address here, as in Koa 2.
+  app.use((ctx, next) => {
+    Object.defineProperty(ctx, 'origin', { value: `${ctx.protocol}://${ctx.host}` });
+    return next();
+  });
   const mounted: Array<{ name: string; part: MountedSandbox | void }> = [];
   const save = (name: string, part: MountedSandbox | void) => {
     if (part?.state) files.write(name, part.state());

@@ -20,6 +20,12 @@ describe('Meta Graph errors', () => {
     expect(classifyMetaError(400, error(190)).details.platformCode).to.equal(190);
   });
 
+  it("reads Meta's 401 as a token that does not work, with the Graph's error body (190) or without one", () => {
+    expect(classifyMetaError(401, error(190, 460)).kind).to.equal('auth_expired');
+    expect(classifyMetaError(401, '').kind).to.equal('auth_expired');
+    expect(classifyMetaError(401, {}).needsReconnection).to.equal(true);
+  });
+
   it('takes the time to come back from the usage headers where they give it, the longest of them', () => {
     const now = Date.UTC(2026, 10, 22);
     const headers = new Headers({

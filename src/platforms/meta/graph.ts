@@ -20,8 +20,9 @@ export function classifyMetaError(status: number, body: unknown, headers?: Heade
   const code = error.code;
   const message = error.message ?? `the Graph API answered HTTP ${status}`;
   const details = { platformCode: code ?? status, status };
-  // 190: the token expired or was invalidated (any subcode); 102: the session behind it ended.
-  if (code === 190 || code === 102) return new PlatformError('auth_expired', message, details);
+  // 190: the token expired or was invalidated (any subcode); 102: the session behind it ended. Meta answers those
+  // with HTTP 401, which means the same where no Graph error body came with it (an edge's or a proxy's answer).
+  if (code === 190 || code === 102 || (code === undefined && status === 401)) return new PlatformError('auth_expired', message, details);
   if (code === 10 || (code !== undefined && code >= 200 && code <= 299)) return new PlatformError('permission_revoked', message, details);
   if (code !== undefined && (RATE_LIMIT_CODES.has(code) || (code >= 80000 && code <= 80014))) {
     const retryAt = retryAtFromUsage(headers) ?? retryAfterHeader(headers);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import { sha256Hex } from '../../lib/crypto.js';
 import type { CloudState, PhoneNumber, Token } from './state.js';
 import { deliverChange } from './webhook.js';
 
@@ -53,6 +54,8 @@ interface Media {
 
 export interface CloudMessagingState {
   media?: Map<string, Media>;
+  /** The messages people sent each number (`{number}:{wamid}`), which the business may mark as read. */
+  received?: Set<string>;
   lastWrote: Map<string, number>;
   templates: Map<string, Template[]>;
   undeliverable: Set<string>;
@@ -91,6 +94,7 @@ export function mountCloudMessaging(
   const undeliverable = restored?.undeliverable ?? new Set<string>();
   const sent = restored?.sent ?? [];
   const media = restored?.media ?? new Map<string, Media>();
+  const received = restored?.received ?? new Set<string>();
   const faults = new Map<string, Fault[]>();
   const base = '/chatapp-cloud/:version';
   const templatesOf = (wabaId: string) => templates.get(wabaId) ?? STANDARD_TEMPLATES;
@@ -122,6 +126,7 @@ export function mountCloudMessaging(
       return helpers.fail(ctx, 400, 130429, '(#130429) Rate limit hit: Cloud API message throughput has been reached.');
     /** A cloud API message: `type` and the member it names (its content as the API takes it). */
     const body = (ctx.request.body ?? {}) as { messaging_product?: string; to?: string; type?: string } & Record<string, unknown>;
+    if (body.status !== undefined) return markRead(ctx, number, body);
     const type = String(body.type ?? 'text');
     // `recipient`: a business-scoped user id, for people whose number the platform does not show.
     const recipient = body.to ?? (body.recipient as string | undefined);
@@ -170,7 +175,9 @@ export function mountCloudMessaging(
     }
     if (fault?.kind === 'status_first') await statusChange(number, message, fault.status);
     const contact = body.to ? { input: body.to, wa_id: to } : { input: recipient, user_id: to };
-    ctx.body = { messaging_product: 'whatsapp', contacts: [contact], messages: [{ id: message.wamid }] };
+    // A template is accepted for sending (its delivery follows as statuses): the answer says so.
+    const answered = type === 'template' ? { id: message.wamid, message_status: 'accepted' } : { id: message.wamid };
+    ctx.body = { messaging_product: 'whatsapp', contacts: [contact], messages: [answered] };
     const wrote = lastWrote.get(`${number.id}:${to}`);
     const failure = undeliverable.has(`${number.id}:${to}`)
       ? { code: 131026, title: 'Message undeliverable' }
@@ -180,6 +187,15 @@ export function mountCloudMessaging(
     if (failure) setTimeout(() => void statusChange(number, message, 'failed', failure).catch(() => {}), LATE_FAILURE_MS);
   });
 
+  /** Marks a message a person sent the number as read (`status: "read"`, `message_id`): the person sees the blue ticks. */
+  const markRead = (ctx: RouterContext, number: PhoneNumber, body: Record<string, unknown>) => {
+    if (body.messaging_product !== 'whatsapp' || body.status !== 'read')
+      return helpers.fail(ctx, 400, 100, '(#100) Param status must be one of {read}');
+    if (!received.has(`${number.id}:${String(body.message_id)}`))
+      return helpers.fail(ctx, 400, 100, '(#100) Invalid parameter: message_id is not a message this number received');
+    ctx.body = { success: true };
+  };
+
   /** A received file's short-lived URL (`GET /{media-id}`), for a token of the number's business. */
   router.get(`${base}/:id`, async (ctx, next) => {
     const file = media.get(ctx.params.id!);
@@ -188,12 +204,13 @@ export function mountCloudMessaging(
     if (!token) return;
     if (!token.wabaIds.has(state.numbers.get(file.numberId)!.wabaId))
       return helpers.fail(ctx, 400, 100, 'Unsupported get request.', { subcode: 33 });
-    const size = Buffer.from(file.bytes, 'base64').length;
+    const bytes = Buffer.from(file.bytes, 'base64');
     ctx.body = {
       messaging_product: 'whatsapp',
       url: `${helpers.sandboxUrl}/chatapp-cloud-media/${ctx.params.id}`,
       mime_type: file.mimeType,
-      file_size: size,
+      sha256: sha256Hex(bytes),
+      file_size: bytes.length,
       id: ctx.params.id,
     };
   });
@@ -203,7 +220,8 @@ export function mountCloudMessaging(
     const file = media.get(ctx.params.mediaId!);
     const token = state.tokens.get(ctx.get('Authorization').replace(/^Bearer /, ''));
     if (!file || !token || token.revoked) {
-      ctx.status = 404;
+      // The CDN refuses a token that does not work (401) and answers 404 for a file it does not have.
+      ctx.status = file ? 401 : 404;
       return;
     }
     ctx.type = file.mimeType;
@@ -233,7 +251,11 @@ export function mountCloudMessaging(
     await next();
     const input = (ctx.request.body ?? {}) as { phoneNumberId?: string; from?: string; userId?: string };
     const person = input.userId ?? String(input.from ?? '4915112345678').replace(/\D/g, '');
-    if (ctx.status === 200) lastWrote.set(`${input.phoneNumberId}:${person}`, Date.now());
+    if (ctx.status !== 200) return;
+    lastWrote.set(`${input.phoneNumberId}:${person}`, Date.now());
+    const { messages } = (ctx.body as { payload: { entry: Array<{ changes: Array<{ value: { messages: Array<{ id: string }> } }> }> } })
+      .payload.entry[0]!.changes[0]!.value;
+    for (const message of messages) received.add(`${input.phoneNumberId}:${message.id}`);
   });
 
   const people = '/_sandbox/chatapp-cloud';
@@ -309,5 +331,5 @@ export function mountCloudMessaging(
     ctx.body = { id, mimeType };
   });
 
-  return () => ({ lastWrote, templates, undeliverable, sent, media });
+  return () => ({ lastWrote, templates, undeliverable, sent, media, received });
 }

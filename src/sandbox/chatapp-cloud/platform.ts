@@ -44,14 +44,15 @@ export function mountChatappCloud(router: Router, sandboxUrl: string, stored: St
       return null;
     }
     const token = state.tokens.get(value);
+    // A token that does not work (190) is HTTP 401, as the cloud API answers it.
     if (!token) {
-      fail(ctx, 400, 190, 'Invalid OAuth access token - Cannot parse access token');
+      fail(ctx, 401, 190, 'Invalid OAuth access token - Cannot parse access token');
       return null;
     }
     if (token.revoked) {
       fail(
         ctx,
-        400,
+        401,
         190,
         'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
         { subcode: 460 },

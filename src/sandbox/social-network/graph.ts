@@ -91,15 +91,23 @@ export class Graph {
     }
     const token = this.state.tokens.get(value);
     if (!token) {
-      this.fail(ctx, 400, 190, 'Invalid OAuth access token - Cannot parse access token');
+      this.invalidToken(ctx, 'Invalid OAuth access token - Cannot parse access token');
       return null;
     }
     const refusal = this.state.refusal(token);
     if (refusal) {
-      this.fail(ctx, 400, 190, refusal.message, { subcode: refusal.subcode });
+      this.invalidToken(ctx, refusal.message, refusal.subcode);
       return null;
     }
     return token;
+  }
+
+  /** A token that does not work (190): HTTP 401 with the OAuth challenge, as Meta answers it. */
+  invalidToken(ctx: RouterContext, message: string, subcode?: number): void {
+    this.fail(ctx, 401, 190, message, {
+      ...(subcode === undefined ? {} : { subcode }),
+      headers: { 'WWW-Authenticate': `OAuth "Facebook Platform" "invalid_token" "${message.replace(/"/g, "'")}"` },
+    });
   }
 
   /** The caller's working token, which must be a person's (not a page's); else an answer written already. */
@@ -135,7 +143,11 @@ export class Graph {
     return { ...Object.fromEntries(names.filter((name) => all[name] !== undefined).map((name) => [name, all[name]])), id: all.id };
   }
 
-  /** One page of a list, `{data, paging}` with opaque cursors and `next` only when more follow. */
+  /**
+   * One page of a list, `{data, paging}` with opaque cursors and `next` only when more follow. `next` is the whole
+   * request again (its fields, filters and token, a bearer's too) for the following page, as the Graph gives it:
+   * the client libraries fetch it as it is.
+   */
   list<T>(ctx: RouterContext, items: T[], base: string): { data: T[]; paging?: Record<string, unknown> } {
     const params = this.params(ctx);
     const limit = Math.min(Math.max(Number(params.limit ?? 25) || 25, 1), 100);
@@ -151,9 +163,12 @@ export class Graph {
     const cursor = (index: number) => Buffer.from(`after:${index}`).toString('base64url');
     const after = cursor(start + data.length);
     const more = start + data.length < items.length;
-    return {
-      data,
-      paging: { cursors: { before: cursor(start), after }, ...(more ? { next: `${base}?limit=${limit}&after=${after}` } : {}) },
-    };
+    const next = new URL(base);
+    for (const [name, value] of Object.entries(params)) if (name !== 'before') next.searchParams.set(name, value);
+    const bearer = ctx.get('Authorization');
+    if (bearer.startsWith('Bearer ')) next.searchParams.set('access_token', bearer.slice(7));
+    next.searchParams.set('limit', String(limit));
+    next.searchParams.set('after', after);
+    return { data, paging: { cursors: { before: cursor(start), after }, ...(more ? { next: next.toString() } : {}) } };
   }
 }

@@ -74,9 +74,11 @@ export function mountSocialOAuth(router: Router, graph: Graph): void {
     if (q.client_secret !== app.secret) return graph.fail(ctx, 400, 1, 'Error validating client secret.');
     if (q.grant_type === 'fb_exchange_token') {
       const short = state.tokens.get(q.fb_exchange_token ?? '');
-      const refusal = short ? state.refusal(short) : { message: 'Invalid OAuth access token - Cannot parse access token' };
+      const refusal = short
+        ? state.refusal(short)
+        : { message: 'Invalid OAuth access token - Cannot parse access token', subcode: undefined };
       if (!short || short.kind !== 'user' || short.appId !== app.id || refusal)
-        return graph.fail(ctx, 400, 190, refusal?.message ?? 'Invalid OAuth access token.');
+        return graph.invalidToken(ctx, refusal?.message ?? 'Invalid OAuth access token.', refusal?.subcode);
       const long = state.issue('user', app.id, short.userId, LONG_LIVED_SECONDS);
       ctx.body = { access_token: long.value, token_type: 'bearer', expires_in: LONG_LIVED_SECONDS };
       return;

@@ -142,7 +142,8 @@ export function mountSocialPeople(router: Router, state: SocialState): void {
   router.post('/_sandbox/social_network/fail-next', (ctx) => {
     const input = body(ctx) as { status?: number; code?: number; subcode?: number; message?: string; headers?: Record<string, string> };
     state.failNext = {
-      status: input.status ?? 400,
+      // Meta answers a token that does not work (190) with HTTP 401, most other errors with 400.
+      status: input.status ?? (input.code === 190 ? 401 : 400),
       code: input.code ?? 1,
       message: input.message ?? 'An unknown error occurred',
       headers: input.headers ?? {},

@@ -13,9 +13,10 @@ const timeParam = (value: string | undefined) =>
   value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
 
 /**
- * Page posts over the Graph API: `/{page}/feed`, `/{page}/photos`, `/{page}/videos` (from `file_url`, processed
- * in the background), `/{page}/published_posts`, and deleting (their comments: comments.ts). Media are fetched from their
- * URL over HTTP as the platform does. People's controls: a post made in the app, faults, everything a page has.
+ * Page posts over the Graph API: `/{page}/feed`, `/{page}/photos` (from `url` or an uploaded `source`),
+ * `/{page}/videos` (from `file_url`, processed in the background), `/{page}/published_posts`, and deleting (their
+ * comments: comments.ts). Media are fetched from their URL over HTTP as the platform does. People's controls: a
+ * post made in the app, faults, everything a page has.
  */
 export const postsPart = defineSocialPart<PagePostsState>({ key: 'posts', mount: mountPagePosts });
 
@@ -70,10 +71,18 @@ function mountPagePosts(
     await response.arrayBuffer();
     return types.test(response.headers.get('content-type') ?? '') ? 'ok' : 'wrong_type';
   };
-  const photoRefusal = async (ctx: RouterContext, url: string | undefined): Promise<boolean> => {
-    if ((await fetchMedia(url, PHOTO_TYPES)) === 'ok') return false;
+  /**
+   * The photo a `POST /{page}/photos` gives, as the Graph takes one: a file uploaded as the multipart member
+   * `source`, or a `url` it fetches. Where the platform keeps it, or null once the refusal (324) is written.
+   */
+  const photoOf = async (ctx: RouterContext, id: string, url: string | undefined): Promise<string | null> => {
+    const files = (ctx.request as { files?: Record<string, unknown> }).files ?? {};
+    const source = (Array.isArray(files.source) ? files.source[0] : files.source) as
+      { size?: number; mimetype?: string | null } | undefined;
+    if (source ? (source.size ?? 0) > 0 && PHOTO_TYPES.test(source.mimetype ?? '') : (await fetchMedia(url, PHOTO_TYPES)) === 'ok')
+      return source ? `https://scontent.social.example/photos/${id}.jpg` : url!;
     graph.fail(ctx, 400, 324, '(#324) Missing or invalid image file');
-    return true;
+    return null;
   };
 
   router.post(`${base}/:pageId/feed`, async (ctx) => {
@@ -112,8 +121,10 @@ function mountPagePosts(
     const pageId = ctx.params.pageId!;
     if (!pageToken(ctx, pageId) || refused(ctx, pageId, 'photos')) return;
     const p = graph.params(ctx);
-    if (await photoRefusal(ctx, p.url)) return;
-    const photo: Photo = { id: state.newId(), pageId, url: p.url!, postId: null };
+    const id = state.newId();
+    const url = await photoOf(ctx, id, p.url);
+    if (!url) return;
+    const photo: Photo = { id, pageId, url, postId: null };
     photos.set(photo.id, photo);
     if (p.published === 'false') {
       ctx.body = { id: photo.id };
