@@ -3248,7 +3248,7 @@ export interface paths {
          *     (`POST /wallet/programs/{id}/vendor/certificate`) before issuing passes. Emits no event.
          *
          *     Errors: 400 `validation_failed` (also field keys that repeat); 404 `not_found` (no such profile); 409
-         *     `idempotency_key_in_use`; 422 `media_not_found`, `idempotency_key_reused`.
+         *     `idempotency_key_in_use`; 422 `media_not_found`, `media_type_not_allowed`, `idempotency_key_reused`.
          */
         post: operations["createWalletProgram"];
         delete?: never;
@@ -3290,7 +3290,7 @@ export interface paths {
          *     devices holding them are asked to fetch them again (no `pass.updated` events: the passes' own data
          *     did not change).
          *
-         *     Errors: 400 `validation_failed` (also field keys that repeat); 404 `not_found`; 422 `media_not_found`.
+         *     Errors: 400 `validation_failed` (also field keys that repeat); 404 `not_found`; 422 `media_not_found`, `media_type_not_allowed`.
          */
         patch: operations["updateWalletProgram"];
         trace?: never;
@@ -5058,6 +5058,7 @@ export interface components {
          *     | `post_status_conflict` | 409 | The post's status does not allow this operation (for example retrying a post with no failed target, or deleting one that is being published). |
          *     | `media_rejected` | 422 | The uploaded or imported file was refused; `detail` says why (type not allowed, too large for its kind with the limit, unreadable, URL not fetchable). |
          *     | `media_not_found` | 422 | A media id in the request does not exist or belongs to another owner. |
+         *     | `media_type_not_allowed` | 422 | A media id in the request names a file of a type the member does not take (a wallet image that is not a PNG); `detail` names the types it takes. |
          *     | `range_not_satisfiable` | 416 | The `Range` header asks for bytes outside the file. |
          *     | `queue_slot_exists` | 409 | The profile already has a queue slot at this day, time and time zone. |
          *     | `queue_slot_limit_reached` | 422 | The profile has the maximum number of queue slots (100). |
@@ -5097,7 +5098,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -26766,7 +26767,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A logo or icon media id is unknown or not a PNG image (`media_not_found`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description A logo or icon media id is unknown (`media_not_found`) or not a PNG image (`media_type_not_allowed`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -26976,7 +26977,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A logo or icon media id is unknown or not a PNG image (`media_not_found`). */
+            /** @description A logo or icon media id is unknown (`media_not_found`) or not a PNG image (`media_type_not_allowed`). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -122,6 +122,9 @@ function membersOf(schema: Schema | undefined): string[] {
   return [...Object.keys(schema.properties ?? {}), ...(schema.allOf ?? []).flatMap(membersOf)];
 }
 
+/** The pattern the contract gives names and titles meant for people: one character that is not a space. */
+const BLANK_REFUSED = '\\S';
+
 /** One Ajv error as a field error; a required, unknown or enumerated member is named with what is allowed. */
 function toFieldError(error: ErrorObject): FieldError {
   const params = error.params as {
@@ -150,6 +153,9 @@ function toFieldError(error: ErrorObject): FieldError {
       message: `is ${JSON.stringify(error.data)}, not one of the allowed values: ${listed(params.allowedValues)}${hint(error.data, params.allowedValues)}`,
       code: 'enum',
     };
+  }
+  if (error.keyword === 'pattern' && error.params.pattern === BLANK_REFUSED) {
+    return { path: pathOf(error.instancePath), message: 'is only spaces; write something a person can read', code: 'pattern' };
   }
   if (error.keyword === 'const') {
     return { path: pathOf(error.instancePath), message: `must be ${JSON.stringify(params.allowedValue)}`, code: 'const' };

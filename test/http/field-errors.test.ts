@@ -73,6 +73,18 @@ describeApi('400 validation_failed — one error per mistake, naming the member,
     expect(errors.map((error) => `${error.path} ${error.code}`)).to.deep.equal(['body/privateKeyPem pattern']);
   });
 
+  it('a name of only spaces is refused on profiles, hooks, automations and wallet programs, saying what to fix', async () => {
+    const blank = { code: 'pattern', message: 'is only spaces; write something a person can read' };
+    expect(await refused('POST', '/profiles', { name: '   ' })).to.deep.equal([{ path: 'body/name', ...blank }]);
+    expect(await refused('POST', '/automations', { ...automation({ type: 'add_tag', tag: 'price' }), name: ' \t ' })).to.deep.equal([
+      { path: 'body/name', ...blank },
+    ]);
+    const hook = { url: 'https://hooks.example.com/h', events: ['post.published'], description: '  ' };
+    expect(await refused('POST', '/hooks', hook)).to.deep.equal([{ path: 'body/description', ...blank }]);
+    const program = { profileId: PROFILE, name: ' ', passStyle: 'storeCard', organizationName: 'Acme Coffee', description: 'Card' };
+    expect(await refused('POST', '/wallet/programs', program)).to.deep.equal([{ path: 'body/name', ...blank }]);
+  });
+
   it('createHook — an unknown event lists the events and the one probably meant', async () => {
     const errors = await refused('POST', '/hooks', { url: 'https://hooks.example.com/h', events: ['message.recieved'] });
     expect(errors).to.have.length(1);

@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import type { FieldError } from '../../lib/errors.js';
+import { orList } from '../../lib/or-list.js';
 import { AiModelUnavailableError } from './errors.js';
 import type { AiKind, AiModelSettings } from './settings.js';
 
@@ -120,7 +121,7 @@ function outside(path: string, value: unknown, allowed: ReadonlyArray<string | n
   return {
     path: `body/${path}`,
     code: 'enum',
-    message: `${JSON.stringify(value)} is not taken by this model; it takes ${allowed.join(', ')}.`,
+    message: `${JSON.stringify(value)} is not taken by this model; it takes ${orList(allowed)}.`,
   };
 }
 
@@ -176,10 +177,9 @@ export function planFor(model: AiModelSettings, input: PlanInput): Plan {
     }
   }
   if (errors.length > 0) {
-    throw new AiModelUnavailableError(
-      `${model.id} does not take ${errors.map((error) => error.path.replace('body/', '')).join(', ')}; see its parameters in GET /ai/models.`,
-      errors,
-    );
+    // The detail alone says what to change: each member with what was wrong and the values the model takes.
+    const each = errors.map((error) => `${error.path.replace('body/', '')}: ${error.message}`).join(' ');
+    throw new AiModelUnavailableError(`${model.id} does not take this request. ${each} See its parameters in GET /ai/models.`, errors);
   }
   return plan;
 }

@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type { Config } from '../../config.js';
 import { onePer } from '../../lib/memo.js';
 import type { Services } from '../../services.js';
+import { orList } from '../../lib/or-list.js';
 import { AiModelUnavailableError } from './errors.js';
 import { AI_KINDS, type AiKind, type AiModelSettings, type AiProviderSettings, type AiSettings } from './settings.js';
 
@@ -132,24 +133,15 @@ export class AiRegistry {
       return chosen;
     }
     const named = models.find((offered) => offered.model.id === id);
-    if (!named) {
-      throw new AiModelUnavailableError(`No ${kind} model named ${id}; see GET /ai/models.`, [
-        { path: 'body/model', code: 'enum', message: `must be one of: ${ofKind.map((offered) => offered.model.id).join(', ') || 'none'}` },
-      ]);
-    }
-    if (named.model.kind !== kind) {
-      throw new AiModelUnavailableError(
-        `${id} is ${article(named.model.kind)} ${named.model.kind} model, not ${article(kind)} ${kind} model; see GET /ai/models?kind=${kind}.`,
-        [
-          {
-            path: 'body/model',
-            code: 'enum',
-            message: `must be one of: ${ofKind.map((offered) => offered.model.id).join(', ') || 'none'}`,
-          },
-        ],
-      );
-    }
-    return named;
+    if (named?.model.kind === kind) return named;
+    const choices = ofKind.map((offered) => offered.model.id);
+    const takes = `the ${kind} models here are ${orList(choices)} (GET /ai/models?kind=${kind})`;
+    throw new AiModelUnavailableError(
+      named
+        ? `${id} is ${article(named.model.kind)} ${named.model.kind} model, not ${article(kind)} ${kind} model; ${takes}.`
+        : `No ${kind} model named ${id}; ${takes}.`,
+      [{ path: 'body/model', code: 'enum', message: `is ${JSON.stringify(id)}, not one of: ${orList(choices)}` }],
+    );
   }
 }
 

@@ -13,13 +13,13 @@ export async function createCheckout(services: Services, ownerId: string, input:
   const provider = await readyProvider(services);
   const interval = input.interval ?? 'month';
   const lookupKey = provider.plans.get(input.plan)?.prices[interval];
-  if (!lookupKey) throw new PlanUnavailableError(input.plan, interval);
+  if (!lookupKey) throw new PlanUnavailableError(input.plan, interval, provider.plans);
   const account = await billingAccount(services.db, ownerId);
   if (account && SUBSCRIBED.has(account.subscriptionStatus))
     throw new AlreadySubscribedError(account.plan ?? 'paid', account.subscriptionStatus);
   const { stripe } = provider;
   const [price] = (await provided(() => stripe.prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 }))).data;
-  if (!price) throw new PlanUnavailableError(input.plan, interval);
+  if (!price) throw new PlanUnavailableError(input.plan, interval, provider.plans);
   const customer = await ensureCustomer(services.db, provider, ownerId);
   const session = await provided(() =>
     stripe.checkout.sessions.create(

@@ -1,9 +1,18 @@
 import { ApiError } from '../../lib/errors.js';
+import { orList } from '../../lib/or-list.js';
+import type { Interval, Plan } from '../usage/plans.js';
 
-/** 422 `billing_not_configured`: no plans, or no payment provider (and no sandbox) on this instance. */
+/** 422 `billing_not_configured`: no plans, or no payment provider (and no sandbox); `detail` names the setting. */
 export class BillingNotConfiguredError extends ApiError {
-  constructor() {
-    super(422, 'billing_not_configured', 'Billing not configured', 'This instance has no payment provider configured.');
+  constructor(missing: 'plans' | 'provider') {
+    super(
+      422,
+      'billing_not_configured',
+      'Billing not configured',
+      missing === 'plans'
+        ? 'This instance sells no plans: its operator turns billing on by setting BILLING_PLANS (or BILLING_PLANS_FILE).'
+        : 'This instance has no payment provider: its operator sets STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.',
+    );
   }
 }
 
@@ -19,10 +28,17 @@ export class AlreadySubscribedError extends ApiError {
   }
 }
 
-/** 422 `plan_unavailable`: no such plan for sale, or no price for the interval. */
+/** 422 `plan_unavailable`: no such plan, or no price for the interval; `detail` lists the plans sold at it. */
 export class PlanUnavailableError extends ApiError {
-  constructor(plan: string, interval: string) {
-    super(422, 'plan_unavailable', 'Plan unavailable', `The plan "${plan}" has no ${interval}ly price on this instance.`);
+  constructor(plan: string, interval: Interval, plans: ReadonlyMap<string, Plan>) {
+    const forSale = [...plans.values()].filter((each) => each.prices[interval]).map((each) => each.name);
+    super(
+      422,
+      'plan_unavailable',
+      'Plan unavailable',
+      `${plans.has(plan) ? `The plan "${plan}" has no ${interval}ly price` : `There is no plan "${plan}"`} on this instance; ` +
+        (forSale.length ? `${orList(forSale)} can be bought ${interval}ly.` : `no plan is sold ${interval}ly.`),
+    );
   }
 }
 

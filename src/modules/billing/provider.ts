@@ -60,7 +60,7 @@ const registration = onePerUntilFailed((services: Services) =>
 /** The provider, ready for a call: where it asks, this service's webhook endpoint is registered first. */
 export async function readyProvider(services: Services): Promise<BillingProvider> {
   const provider = providerOf(services);
-  if (!provider) throw new BillingNotConfiguredError();
+  if (!provider) throw new BillingNotConfiguredError(services.config.usage.plans ? 'provider' : 'plans');
   if (provider.registersEndpoint) await registration(services);
   return provider;
 }

@@ -63,10 +63,22 @@ export class InsufficientBalanceError extends UnprocessableError {
   }
 }
 
-/** 422 `media_not_found`: a design image that is not one of the owner's PNG images. */
+/** 422 `media_not_found`: a design image that is not one of the owner's media. */
 export class WalletImageNotFoundError extends UnprocessableError {
-  constructor(mediaId: string, path: string, reason: string) {
-    super('media_not_found', 'Media not found', `${mediaId} ${reason}.`, [{ path, message: reason, code: 'media_not_found' }]);
+  constructor(mediaId: string, path: string) {
+    super('media_not_found', 'Media not found', `${mediaId} does not exist.`, [
+      { path, message: 'does not exist', code: 'media_not_found' },
+    ]);
+  }
+}
+
+/** 422 `media_type_not_allowed`: a design image of a type the vendor does not show; only PNG images are taken. */
+export class WalletImageTypeError extends UnprocessableError {
+  constructor(mediaId: string, path: string, mimeType: string) {
+    const reason = `is ${mimeType}; a pass image must be a PNG image (image/png)`;
+    super('media_type_not_allowed', 'Media type not allowed', `${mediaId} ${reason}: upload the image as a PNG and give its id.`, [
+      { path, message: reason, code: 'media_type_not_allowed' },
+    ]);
   }
 }
 

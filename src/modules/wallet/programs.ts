@@ -6,7 +6,7 @@ import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
 import { findProfile } from '../accounts/profiles.js';
 import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
 import { usableMedia } from '../media/read.js';
-import { invalid, WalletImageNotFoundError } from './errors.js';
+import { invalid, WalletImageNotFoundError, WalletImageTypeError } from './errors.js';
 import { type ProgramField, ProgramRow } from './models.js';
 import { vendorStatus } from './vendor-status.js';
 
@@ -161,8 +161,7 @@ async function checkImages(
   for (const [member, mediaId] of Object.entries(images)) {
     if (!mediaId) continue;
     const [media] = await usableMedia(db, principal, [mediaId]);
-    if (!media) throw new WalletImageNotFoundError(mediaId, `body/${member}`, 'does not exist');
-    if (media.mimeType !== 'image/png')
-      throw new WalletImageNotFoundError(mediaId, `body/${member}`, `is ${media.mimeType}, not a PNG image`);
+    if (!media) throw new WalletImageNotFoundError(mediaId, `body/${member}`);
+    if (media.mimeType !== 'image/png') throw new WalletImageTypeError(mediaId, `body/${member}`, media.mimeType);
   }
 }

@@ -40,30 +40,38 @@ describeApi('AI models and tasks', { settings: testAiSettings() }, (t) => {
     expect(videos.body.data.map((model: any) => model.id)).to.deep.equal(['sandbox-video']);
   });
 
-  it('refuses values a model does not take with 422, naming the member and the values it takes', async () => {
+  it('refuses values a model does not take with 422, naming the member and the values it takes in the detail too', async () => {
     const square = await generate(t.app, t.owner, 'video', { prompt: 'A cup', aspectRatio: '1:1', durationSeconds: 5 });
     expect(square.status).to.equal(422);
     expect(square.body.code).to.equal('ai_model_unavailable');
     expect(square.body.errors).to.deep.include({
       path: 'body/aspectRatio',
       code: 'enum',
-      message: '"1:1" is not taken by this model; it takes 9:16, 16:9.',
+      message: '"1:1" is not taken by this model; it takes 9:16 or 16:9.',
     });
     expect(square.body.errors).to.deep.include({
       path: 'body/durationSeconds',
       code: 'enum',
-      message: '5 is not taken by this model; it takes 4, 8, 12.',
+      message: '5 is not taken by this model; it takes 4, 8 or 12.',
     });
+    expect(square.body.detail).to.equal(
+      'sandbox-video does not take this request. aspectRatio: "1:1" is not taken by this model; it takes 9:16 or 16:9. ' +
+        'durationSeconds: 5 is not taken by this model; it takes 4, 8 or 12. See its parameters in GET /ai/models.',
+    );
     const voice = await generate(t.app, t.owner, 'audio', { prompt: 'Hello', voice: 'nobody' });
     expect(voice.status).to.equal(422);
     expect(voice.body.errors[0]).to.include({ path: 'body/voice' });
+    expect(voice.body.detail).to.match(/voice: "nobody" is not taken by this model; it takes alloy, .* or \w+\. /);
     const tooLong = await generate(t.app, t.owner, 'audio', { prompt: 'a'.repeat(4097) });
     expect(tooLong.body.errors[0]).to.include({ path: 'body/prompt', code: 'maxLength' });
     const variants = await generate(t.app, t.owner, 'copy', { prompt: 'Hello', n: 4, model: 'sandbox-image' });
     expect(variants.status).to.equal(422);
-    expect(variants.body.detail).to.equal('sandbox-image is an image model, not a copy model; see GET /ai/models?kind=copy.');
+    expect(variants.body.detail).to.equal(
+      'sandbox-image is an image model, not a copy model; the copy models here are sandbox-copy (GET /ai/models?kind=copy).',
+    );
     const unknown = await generate(t.app, t.owner, 'copy', { prompt: 'Hello', model: 'gpt-9' });
-    expect(unknown.body.errors).to.deep.equal([{ path: 'body/model', code: 'enum', message: 'must be one of: sandbox-copy' }]);
+    expect(unknown.body.detail).to.equal('No copy model named gpt-9; the copy models here are sandbox-copy (GET /ai/models?kind=copy).');
+    expect(unknown.body.errors).to.deep.equal([{ path: 'body/model', code: 'enum', message: 'is "gpt-9", not one of: sandbox-copy' }]);
     const photo = await uploadPhoto(t.app, t.owner);
     const noVideoReference = await generate(t.app, t.owner, 'video', { prompt: 'A cup', imageMediaId: photo });
     expect(noVideoReference.body.errors[0]).to.include({ path: 'body/imageMediaId', code: 'not_supported' });

@@ -77,10 +77,13 @@ describeApi('billing — checkout to a paid subscription', { settings: billingSe
     await usageWhen(t.app, t.owner.key, (u) => u.plan === 'pro');
   });
 
-  it('refuses a plan without a price for the interval, and the portal before any checkout', async () => {
+  it('refuses a plan without a price for the interval or unknown, naming the plans sold, and the portal before any checkout', async () => {
     const yearly = await checkout(t, 'starter', 'year');
     expect(yearly.status).to.equal(422);
     expect(yearly.body.code).to.equal('plan_unavailable');
+    expect(yearly.body.detail).to.equal('The plan "starter" has no yearly price on this instance; pro can be bought yearly.');
+    const unknown = await checkout(t, 'gold');
+    expect(unknown.body.detail).to.equal('There is no plan "gold" on this instance; starter or pro can be bought monthly.');
     const portal = await t.app.api.post('/billing/portal', { token: t.owner.session, body: { returnUrl: 'https://app.example.com' } });
     expect(portal.status).to.equal(422);
     expect(portal.body.code).to.equal('billing_customer_missing');

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
 import { itPagesByKeyset } from '../../support/keyset-list.js';
 import { newOwner } from '../../support/owners.js';
+import { uploadVideo } from '../publishing/support.js';
 
 describeApi('wallet — programs', (t) => {
   const design = () => ({
@@ -81,6 +82,23 @@ describeApi('wallet — programs', (t) => {
     });
     expect(unknown.status).to.equal(422);
     expect(unknown.body.code).to.equal('media_not_found');
+  });
+
+  it('refuses a design image of another type with 422 media_type_not_allowed, naming the type taken', async () => {
+    const video = await uploadVideo(t.app, t.owner);
+    const created = await t.app.api.post('/wallet/programs', { token: t.owner.key, body: { ...design(), iconMediaId: video } });
+    expect(created.status).to.equal(422);
+    expect(created.body).to.include({
+      code: 'media_type_not_allowed',
+      detail: `${video} is video/mp4; a pass image must be a PNG image (image/png): upload the image as a PNG and give its id.`,
+    });
+    expect(created.body.errors).to.deep.equal([
+      { path: 'body/iconMediaId', code: 'media_type_not_allowed', message: 'is video/mp4; a pass image must be a PNG image (image/png)' },
+    ]);
+    const program = await t.app.api.post('/wallet/programs', { token: t.owner.key, body: design() });
+    const changed = await t.app.api.patch(`/wallet/programs/${program.body.id}`, { token: t.owner.key, body: { logoMediaId: video } });
+    expect(changed.status).to.equal(422);
+    expect(changed.body.errors[0]).to.include({ path: 'body/logoMediaId', code: 'media_type_not_allowed' });
   });
 
   it('changes the design; the pass style stays', async () => {
