@@ -1998,7 +1998,8 @@ export interface paths {
          *     and archived campaigns are left out unless `effectiveStatus` asks for them.
          *
          *     Errors: 404 `not_found` (no such ad account of the owner), 403 `profile_out_of_scope`, 409
-         *     `account_not_connected` (the ad account needs reconnection), 502 `platform_error`.
+         *     `account_not_connected` (the ad account needs reconnection), 422 `ad_platform_rejected` (the platform refused
+         *     the filters), 502 `platform_error`.
          */
         get: operations["listCampaigns"];
         put?: never;
@@ -2008,7 +2009,8 @@ export interface paths {
          *     the platform stored it. Nothing is stored by the service. Every create is idempotent by `Idempotency-Key`: the same key
          *     answers the same object, made once, even when the platform's answer was lost (it is then looked up
          *     on the platform, never made again). `validateOnly` checks without creating (200 `AdValidation`). On `short_video_ads` the objective is mapped
-         *     to the nearest objective type and `specialAdCategories` must be empty. Review and delivery changes
+         *     to the nearest objective type, and `specialAdCategories` may name `HOUSING`, `EMPLOYMENT` and `CREDIT` only
+         *     (TikTok's `special_industries`; another category is 422 `ad_platform_rejected` naming `specialAdCategories`). Review and delivery changes
          *     arrive later as `ad.status_changed` and `ad.issue` events (social network ad accounts).
          *
          *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 422
@@ -2036,7 +2038,7 @@ export interface paths {
          *     unless `effectiveStatus` asks for them.
          *
          *     Errors: 404 `not_found` (ad account, or `campaignId` not in it), 403 `profile_out_of_scope`, 409
-         *     `account_not_connected`, 502 `platform_error`.
+         *     `account_not_connected`, 422 `ad_platform_rejected` (the platform refused the filters), 502 `platform_error`.
          */
         get: operations["listAdSets"];
         put?: never;
@@ -2081,7 +2083,7 @@ export interface paths {
          *     Each ad carries its review `status_name` and current delivery `issues`.
          *
          *     Errors: 404 `not_found` (ad account, or a filter object not in it), 403 `profile_out_of_scope`, 409
-         *     `account_not_connected`, 502 `platform_error`.
+         *     `account_not_connected`, 422 `ad_platform_rejected` (the platform refused the filters), 502 `platform_error`.
          */
         get: operations["listAds"];
         put?: never;
@@ -2134,7 +2136,7 @@ export interface paths {
          *     Errors: 400 `validation_failed` (a `mediaId` of another kind: a video where an image is needed, or the
          *     reverse), 404 `not_found` (ad account, or a `mediaId`), 403 `profile_out_of_scope`, 409
          *     `account_not_connected`, 422 `ad_platform_rejected` (post not promotable, page not usable by the ad
-         *     account, media refused), `account_platform_unsupported`, `permission_missing`, 502 `platform_error`.
+         *     account, media refused), `ad_account_disabled` (the ad account can run no ads), `account_platform_unsupported`, `permission_missing`, 502 `platform_error`.
          */
         post: operations["createAdCreative"];
         delete?: never;
@@ -2180,7 +2182,8 @@ export interface paths {
          *     `issues`. A deleted object is still found, with `status` `DELETED`.
          *
          *     Errors: 404 `not_found` (ad account, or no object of that `level` with `objectId` in it), 403
-         *     `profile_out_of_scope`, 409 `account_not_connected`, 502 `platform_error`.
+         *     `profile_out_of_scope`, 409 `account_not_connected`, 422 `ad_platform_rejected` or `ad_account_disabled`
+         *     (the platform refused), 502 `platform_error`.
          */
         get: operations["getAdObject"];
         put?: never;
@@ -2193,7 +2196,8 @@ export interface paths {
          *     an object that is deleted already answers 204 again.
          *
          *     Errors: 404 `not_found` (ad account, or no object of that `level` with `objectId` in it), 403
-         *     `profile_out_of_scope`, 409 `account_not_connected`, 502 `platform_error`.
+         *     `profile_out_of_scope`, 409 `account_not_connected`, 422 `ad_platform_rejected` or `ad_account_disabled`
+         *     (the platform refused), 502 `platform_error`.
          */
         delete: operations["deleteAdObject"];
         options?: never;
@@ -2230,7 +2234,8 @@ export interface paths {
          *     true. The campaign itself is answered whatever its status. Nothing is stored by the service.
          *
          *     Errors: 404 `not_found` (ad account, or no campaign `campaignId` in it), 403 `profile_out_of_scope`, 409
-         *     `account_not_connected`, 502 `platform_error`.
+         *     `account_not_connected`, 422 `ad_platform_rejected` (the platform refused the read) or `ad_account_disabled`,
+         *     502 `platform_error`.
          */
         get: operations["getAdCampaignTree"];
         put?: never;
@@ -2261,7 +2266,8 @@ export interface paths {
          *
          *     Errors: 404 `not_found` (ad account, or no object of that `level` with `objectId` in it), 403
          *     `profile_out_of_scope`, 409 `account_not_connected`, 422 `ad_platform_rejected` (the platform refused a
-         *     copy, for example into a deleted campaign), 502 `platform_error`.
+         *     copy, for example into a deleted campaign, with its `platformCode`/`platformSubcode`) or `ad_account_disabled`
+         *     (the ad account can run no ads), 502 `platform_error`.
          */
         post: operations["copyAdObject"];
         delete?: never;
@@ -2289,7 +2295,8 @@ export interface paths {
          *
          *     Errors: 400 `validation_failed` (no objects, more than 50, one twice), 404 `not_found` (ad account),
          *     403 `profile_out_of_scope`, 409 `account_not_connected` (also when the ad account's token stops working
-         *     part way), 429 `platform_rate_limited` (the platform throttled the ad account part way; the results so
+         *     part way), 422 `ad_account_disabled` (the ad account can run no ads: nothing is changed; a refusal of one
+         *     object is that object's `ad_platform_rejected` outcome), 429 `platform_rate_limited` (the platform throttled the ad account part way; the results so
          *     far are not answered, the call can be repeated as a whole), 502 `platform_error`.
          */
         post: operations["setAdObjectsStatus"];
@@ -9084,6 +9091,8 @@ export interface components {
          *     | `FINANCIAL_PRODUCTS_SERVICES` | Other financial products and services. |
          *     | `ISSUES_ELECTIONS_POLITICS` | Social issues, elections or politics (needs an authorised advertiser). |
          *     | `ONLINE_GAMBLING_AND_GAMING` | Online gambling and real-money games. |
+         *
+         *     On `short_video_ads` only `CREDIT`, `EMPLOYMENT` and `HOUSING` exist (TikTok's `special_industries`).
          * @example HOUSING
          * @enum {string}
          */
@@ -9231,7 +9240,7 @@ export interface components {
              */
             status: "ACTIVE" | "PAUSED";
             /**
-             * @description Regulated categories of the ads; the social network requires the declaration, empty for none.
+             * @description Regulated categories of the ads; the social network requires the declaration, empty for none. On `short_video_ads` only `HOUSING`, `EMPLOYMENT` and `CREDIT` (its `special_industries`).
              * @default []
              * @example []
              */
@@ -16473,6 +16482,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request is well formed but refused: the ad platform refused it (`ad_platform_rejected`, its reason in `detail`: a policy, a budget under its minimum, targeting that a special ad category forbids, a missing acceptance of its terms); the ad account cannot run ads (`ad_account_disabled`); the ad account's platform does not offer this operation (`account_platform_unsupported`); the ad account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect it again and grant it); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
+        AdsUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The ad account cannot be used now: it needs reconnection or was disconnected (`account_not_connected`; reconnect it through `/connect/social_network` or `/connect/short_video_ads`); or, on a POST, a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
         AdsConflict: {
             headers: {
@@ -16489,15 +16507,6 @@ export interface components {
                  *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
                  *     }
                  */
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description The request is well formed but refused: the ad platform refused it (`ad_platform_rejected`, its reason in `detail`: a policy, a budget under its minimum, targeting that a special ad category forbids, a missing acceptance of its terms); the ad account cannot run ads (`ad_account_disabled`); the ad account's platform does not offer this operation (`account_platform_unsupported`); the ad account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect it again and grant it); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
-        AdsUnprocessable: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -22806,7 +22815,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            422: components["responses"]["AccountUnprocessable"];
+            422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
@@ -23009,7 +23018,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            422: components["responses"]["AccountUnprocessable"];
+            422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
@@ -23236,7 +23245,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            422: components["responses"]["AccountUnprocessable"];
+            422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
@@ -23576,7 +23585,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            422: components["responses"]["AccountUnprocessable"];
+            422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
@@ -23613,7 +23622,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            422: components["responses"]["AccountUnprocessable"];
+            422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
@@ -23733,7 +23742,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["AccountNotConnected"];
-            422: components["responses"]["AccountUnprocessable"];
+            422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
@@ -23785,7 +23794,7 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["AccountUnprocessable"];
+            422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
@@ -23835,7 +23844,7 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["AccountUnprocessable"];
+            422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };

@@ -159,6 +159,16 @@ describeApi(
       expect(refused.body.platformCode, 'the Marketing API code of the refusal').to.be.a('number');
     });
 
+    it('on a disabled ad account the platform refuses the creative: 422 ad_account_disabled, nothing made', async () => {
+      const ad = await connectNewAdAccount(t.app, t.owner);
+      const post = await t.sandbox.socialNetwork.postInApp(ad.pageId, 'Our winter blend is back');
+      await marketing.accountStatus(ad.platformAdAccountId, 2);
+      const refused = await create({ adAccountId: ad.adAccountId, name: 'Boost winter', objectStoryId: post.id });
+      expect(refused.status, refused.text).to.equal(422);
+      expect(refused.body.code).to.equal('ad_account_disabled');
+      expect(await marketing.adObjects(ad.platformAdAccountId)).to.deep.equal([]);
+    });
+
     it('short_video_ads has no standalone creative: 422 account_platform_unsupported saying so', async () => {
       const row = await saveConnectedAdAccount(t.app.services, ownerItself(t.owner.ownerId), t.owner.profileId, 'short_video_ads', {
         platformAdAccountId: '7000000000001',

@@ -30,6 +30,11 @@ export class MarketingPeople extends People {
     await this.post('ad-media-lost-answer', { adAccountId, edge });
   }
 
+  /** The ad account's status as its owner's platform sets it: 1 active, 2 disabled, 3 unsettled, 101 closed. */
+  async accountStatus(adAccountId: string, status: number): Promise<void> {
+    await this.post('ad-account-settings', { adAccountId, status });
+  }
+
   /** The ad account's next create on `edge` (`campaigns`, `adsets`, `ads`, `adcreatives`) is made, then its answer is lost. */
   async loseCreateAnswer(adAccountId: string, edge: string): Promise<void> {
     await this.post('marketing-faults', { adAccountId, faults: [{ kind: 'lose_answer', edge }] });

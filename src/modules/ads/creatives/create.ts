@@ -1,6 +1,6 @@
 import { sha256Hex } from '../../../lib/crypto.js';
 import { idOf } from '../../../lib/ids.js';
-import { AdRefused } from '../../../platforms/capabilities/ad-campaigns.js';
+import { AdAccountDisabled, AdRefused } from '../../../platforms/capabilities/ad-campaigns.js';
 import type { AdCreatives, CreatedCreative, CreativeContent } from '../../../platforms/capabilities/ad-creatives.js';
 import type { PlatformError } from '../../../platforms/errors.js';
 import type { AdapterAccount } from '../../../platforms/types.js';
@@ -11,7 +11,7 @@ import type { Principal } from '../../auth/principal.js';
 import { mediaBytes } from '../../media/read.js';
 import { writeOnce } from '../../platform-writes/ledger.js';
 import { type AdCreativeCreate, creativeContent, specMedia, videoSource } from './content.js';
-import { AdPlatformRejectedError } from '../errors.js';
+import { AdAccountDisabledError, AdPlatformRejectedError } from '../errors.js';
 import { type AdCreative, type AdCreativeTask, acceptTask, presentTask, type TaskRequest } from './tasks.js';
 
 export type CreateOutcome =
@@ -26,8 +26,12 @@ const unsupported = (platform: string) =>
 /** A refusal the service or the platform gives without a code of the platform's. */
 const NO_PLATFORM_CODE = { code: null, subcode: null };
 
-/** The platform's refusal of what was asked (a post it will not promote, media it refused) is the caller's 422. */
+/**
+ * The platform's refusal of what was asked (a post it will not promote, media it refused) is the caller's 422; an ad
+ * account that can run no ads is 422 `ad_account_disabled`.
+ */
 export function rejected(error: PlatformError): void {
+  if (error instanceof AdAccountDisabled) throw new AdAccountDisabledError(error.message);
   if (error.kind !== 'invalid_request') return;
   const platform = error instanceof AdRefused ? { code: error.platformCode, subcode: error.platformSubcode } : NO_PLATFORM_CODE;
   throw new AdPlatformRejectedError(`The platform refused the creative: ${error.message}`, null, platform);
