@@ -24,7 +24,11 @@ const INIT_REFUSALS: Record<string, { failure: FailureCode; hint: string }> = {
     hint: 'The app is not audited yet, so it may post only with privacyLevel SELF_ONLY.',
   },
   privacy_level_option_mismatch: { failure: 'permission_denied', hint: "The privacy level is not one of the creator's options." },
-  url_ownership_unverified: { failure: 'permission_denied', hint: "The media URL's domain is not verified for the app." },
+  // Photos are pulled from the service's PUBLIC_URL: its domain must be verified for the app.
+  url_ownership_unverified: {
+    failure: 'permission_denied',
+    hint: "The platform pulls photos from PUBLIC_URL, whose domain is not verified for the app: verify it in the app's developer portal (URL properties).",
+  },
 };
 
 const FAIL_REASONS: Record<string, { failure: FailureCode; hint: string }> = {

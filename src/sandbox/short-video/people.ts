@@ -65,4 +65,12 @@ export function mountShortVideoPeople(router: Router, state: ShortVideoState): v
     if (body.unaudited !== undefined) state.settings.unaudited = body.unaudited;
     ctx.body = state.settings;
   });
+
+  /** The developer verifies a domain for the app (portal → URL properties): photos may then be pulled from it and below it. */
+  router.post('/_sandbox/short_video/verified-domains', (ctx) => {
+    const domain = String((ctx.request.body as { domain?: unknown } | undefined)?.domain ?? '').toLowerCase();
+    if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(domain)) return fail(ctx, 400, 'domain must be a domain name (media.example.com)');
+    if (!state.settings.verifiedDomains.includes(domain)) state.settings.verifiedDomains.push(domain);
+    ctx.body = { verifiedDomains: state.settings.verifiedDomains };
+  });
 }

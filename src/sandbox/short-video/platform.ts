@@ -6,6 +6,7 @@ import { DEMO_USER } from './demo.js';
 import { mountShortVideoPeople } from './people.js';
 import { mountShortVideoPosting } from './posting.js';
 import { mountShortVideoPostingPeople } from './posting-people.js';
+import { PublicUrls } from '../public-urls.js';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
 import { type PostingSnapshot, PostingState } from './posting-state.js';
 import { type LoginSnapshot, logId, ShortVideoState, type User } from './state.js';
@@ -67,9 +68,10 @@ function userField(user: User, field: string): unknown {
 interface ShortVideoPlatformState {
   login: LoginSnapshot;
   posting: PostingSnapshot;
+  strictUrls?: boolean;
 }
 
-export function mountShortVideo(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
+export function mountShortVideo(router: Router, sandboxUrl: string, stored: StoredState): MountedSandbox {
   const restored = stored.restored as ShortVideoPlatformState | undefined;
   const state = new ShortVideoState(restored?.login);
   const oauthError = (ctx: RouterContext, status: number, error: string, description: string) => {
@@ -204,8 +206,10 @@ export function mountShortVideo(router: Router, _sandboxUrl: string, stored: Sto
 
   mountShortVideoPeople(router, state);
   const posting = new PostingState(state, restored?.posting);
-  mountShortVideoPosting(router, state, posting);
+  const urls = new PublicUrls(restored?.strictUrls);
+  urls.mount(router, 'short_video');
+  mountShortVideoPosting(router, state, posting, { urls, sandboxHost: new URL(sandboxUrl).hostname });
   mountShortVideoPostingPeople(router, state, posting);
   mountShortVideoInsights(router, state, posting);
-  return { state: (): ShortVideoPlatformState => ({ login: state.snapshot(), posting: posting.snapshot() }) };
+  return { state: (): ShortVideoPlatformState => ({ login: state.snapshot(), posting: posting.snapshot(), strictUrls: urls.state() }) };
 }

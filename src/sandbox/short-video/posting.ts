@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import type { PublicUrls } from '../public-urls.js';
 import { shortVideoApi } from './api.js';
 import type { ShortVideoState } from './state.js';
 import { type Creator, type Post, PostingState, type Task } from './posting-state.js';
@@ -14,8 +15,25 @@ const MB = 1_000_000;
  * photos fetched from their URLs over HTTP), status fetch, and the video list. Errors have the platform's bodies;
  * the init is limited to 6 a minute per user, as the real one is.
  */
-export function mountShortVideoPosting(router: Router, state: ShortVideoState, posting: PostingState): void {
+export function mountShortVideoPosting(
+  router: Router,
+  state: ShortVideoState,
+  posting: PostingState,
+  pulling: { urls: PublicUrls; sandboxHost: string },
+): void {
   const { apiError, ok, authorised } = shortVideoApi(state);
+
+  /**
+   * Whether the platform pulls from `url` for the app: a URL on the internet only from a domain verified for it
+   * (or one below it; the sandbox's own is verified), one on this machine or its network as it is unless strict,
+   * when the platform could not reach it and no one could have verified it.
+   */
+  const mayPull = (url: string): boolean => {
+    const judged = pulling.urls.judge(url);
+    if (judged !== 'public') return judged === 'local';
+    const host = new URL(url).hostname;
+    return [pulling.sandboxHost, ...state.settings.verifiedDomains].some((domain) => host === domain || host.endsWith(`.${domain}`));
+  };
 
   /** The checks every init makes: the per-minute limit, a switched-on refusal, the privacy level against the creator's options. */
   const initAllowed = (ctx: RouterContext, openId: string, postInfo: Record<string, unknown>): Creator | null => {
@@ -110,6 +128,9 @@ export function mountShortVideoPosting(router: Router, state: ShortVideoState, p
       return apiError(ctx, 400, 'invalid_param', 'photo_images must have 1 to 35 URLs.');
     if (String(postInfo.title ?? '').length > 90 || String(postInfo.description ?? '').length > 4000)
       return apiError(ctx, 400, 'invalid_param', 'The title or description is too long.');
+    const unverified = images.find((url) => !mayPull(String(url)));
+    if (unverified !== undefined)
+      return apiError(ctx, 403, 'url_ownership_unverified', `The domain or URL prefix of ${unverified} is not verified for the app.`);
     if (!initAllowed(ctx, openId, postInfo)) return;
     const task = posting.newTask(openId, 'photo', postInfo, null);
     // The platform pulls the photos on its own, whether or not anyone asks for the status.

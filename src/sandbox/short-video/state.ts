@@ -56,6 +56,8 @@ export class ShortVideoState {
     /** How long a post takes to process once its media arrived; `unaudited`: the app may post SELF_ONLY only. */
     processingMs: 0,
     unaudited: false,
+    /** The domains verified for the app in the developer portal (URL properties): photos are pulled only from them. */
+    verifiedDomains: [] as string[],
   };
   readonly app = SANDBOX_APP;
 

@@ -131,6 +131,20 @@ describeApi('short_video — Direct Post of videos and photos', (t) => {
     expect((await shortVideo.onPlatform(creator.openId)).inits).to.have.length(0);
   });
 
+  it("a photo the platform may not pull from PUBLIC_URL (strict: this machine's address) fails permission_denied, naming PUBLIC_URL", async () => {
+    const creator = await connectCreator(t.app, t.owner);
+    const photo = await uploadMedia(t.app, t.owner, fixture('tiny.jpg'), 'cup.jpg');
+    await shortVideo.strictUrls(true);
+    try {
+      const done = await waitForPost(t.app, t.owner, await post(creator, { mediaIds: [photo] }, { privacyLevel: 'SELF_ONLY' }), settled);
+      expect(done.status).to.equal('failed');
+      expect(done.targets[0].failure).to.include({ code: 'permission_denied', platformCode: 'url_ownership_unverified' });
+      expect(done.targets[0].failure.message).to.match(/PUBLIC_URL, whose domain is not verified for the app/);
+    } finally {
+      await shortVideo.strictUrls(false);
+    }
+  });
+
   describe("the creator's settings, read first (creator_info)", () => {
     it('an unaudited app may post only SELF_ONLY: a public post is refused as permission_denied, saying so, and nothing is sent', async () => {
       const creator = await connectCreator(t.app, t.owner);

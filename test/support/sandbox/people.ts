@@ -39,6 +39,14 @@ export abstract class People {
     return { status: response.status, body: (await response.json()) as T };
   }
 
+  /**
+   * Strict (`on`), the platform refuses the URLs it is given to fetch or call that it could not reach from the
+   * internet (this machine's, a private network's, http where it wants https), as the real one does.
+   */
+  async strictUrls(on: boolean): Promise<void> {
+    await this.post('strict', { strict: on });
+  }
+
   protected async get<T = any>(control: string, query: Record<string, string> = {}): Promise<T> {
     const response = await fetch(`${this.url(control)}?${new URLSearchParams(query)}`);
     const answer = (await response.json()) as T;
