@@ -2773,9 +2773,14 @@ export interface paths {
          *     reviews it (`reviewStatus`). `retailerId` (the SKU) must be new in the catalog; change existing
          *     products, or many at once, with `POST /commerce/products/batch`.
          *
+         *     The platform's product API takes prices in hundredths of the currency's major unit: in a currency with
+         *     three decimals (KWD, BHD, OMR, JOD, TND, LYD, IQD) `price` and `salePrice` must be multiples of 10 minor
+         *     units (`12340` is 12.340 KWD), else 422 `product_rejected` and nothing is sent or rounded; a batch
+         *     (`POST /commerce/products/batch`) sends the exact amount (`"12.345 KWD"`).
+         *
          *     Errors: 404 `not_found` (catalog), 403 `profile_out_of_scope`, 409 `product_retailer_id_taken`,
          *     `account_not_connected` (the catalog's page account), 422 `product_rejected` (the platform refused
-         *     the product; nothing is recorded), 502 `platform_error`.
+         *     the product, or a price it cannot take exactly; nothing is recorded), 502 `platform_error`.
          */
         post: operations["createProduct"];
         /**
@@ -2858,6 +2863,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/commerce/products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product.
+                 * @example prod_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a product
+         * @description Reads one product of a catalog. A product the platform has is read from it first, so its review
+         *     (`reviewStatus`) and the platform's diagnostics (`sync.errors`) are as they are now; its members are
+         *     the platform's too, unless a change of ours is still on its way there (`sync.status: pending`). A
+         *     deleted product is a 404.
+         *
+         *     Errors: 404 `not_found`, 403 `profile_out_of_scope`; when it is read from the platform: 409
+         *     `account_not_connected`, 422 `permission_missing`, 429 `platform_rate_limited`, 502 `platform_error`.
+         */
+        get: operations["getProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a product
+         * @description Changes members of one product: those given take their new value (`null` clears a nullable one), the
+         *     others keep theirs. The change is sent to the platform's product item before the answer, so the
+         *     answer is the product as the platform has it then (`sync.status: synced`, `sync.operation: update`),
+         *     and the platform reviews it again (`reviewStatus: pending`). Setting a member to the value it has is
+         *     harmless, so a change whose answer was lost may simply be sent again. A price changed without
+         *     `currency` is in the product's currency. Many products at once: `POST /commerce/products/batch`.
+         *
+         *     Prices go to the platform's product API in hundredths of the currency's major unit: in a currency
+         *     with three decimals (KWD, BHD, OMR, JOD, TND, LYD, IQD) a price must be a multiple of 10 minor units
+         *     (`12340` is 12.340 KWD), else 422 `product_rejected` and nothing is sent; a batch sends the exact
+         *     amount (`"12.345 KWD"`).
+         *
+         *     Errors: 400 `validation_failed`, 404 `not_found` (also a deleted product), 403 `profile_out_of_scope`,
+         *     409 `product_sync_pending` (a batch's change of the product is still on its way to the platform),
+         *     `product_not_on_platform` (its create failed: create it again with a batch), `account_not_connected`,
+         *     422 `product_rejected` (the platform refused the change, its reason in `detail`; nothing is
+         *     changed), `permission_missing`, 429 `platform_rate_limited`, 502 `platform_error`.
+         */
+        patch: operations["updateProduct"];
+        trace?: never;
+    };
     "/commerce/product-sets": {
         parameters: {
             query?: never;
@@ -2889,6 +2946,59 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/commerce/product-sets/{productSetId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product set.
+                 * @example pset_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                productSetId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a product set
+         * @description Reads one product set. The service reads it from the platform first, so `name`, `filter` and
+         *     `productCount` are the platform's as they are now (a filter the platform holds in a form our syntax
+         *     cannot say keeps the last one we knew).
+         *
+         *     Errors: 404 `not_found` (also a set deleted on the platform, which the service then forgets), 403
+         *     `profile_out_of_scope`, 409 `account_not_connected`, 422 `permission_missing`, 429
+         *     `platform_rate_limited`, 502 `platform_error`.
+         */
+        get: operations["getProductSet"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a product set
+         * @description Deletes the product set on the platform (its products stay in the catalog), then the service's
+         *     record of it. A set already deleted on the platform is forgotten all the same. The platform refuses
+         *     to delete a set that ads still promote: 502 `platform_error` with its reason in `detail`.
+         *
+         *     Errors: 404 `not_found`, 403 `profile_out_of_scope`, 409 `account_not_connected`, 422
+         *     `permission_missing`, 429 `platform_rate_limited`, 502 `platform_error`.
+         */
+        delete: operations["deleteProductSet"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a product set
+         * @description Renames a product set or changes its filter (`null`: every product), on the platform before the
+         *     answer: the filter is mapped to the platform's filter language as on create, and `productCount` is
+         *     the platform's count of the products matching the new filter. Sending the same change again changes
+         *     nothing more.
+         *
+         *     Errors: 400 `validation_failed` (a condition without what its operator compares with), 404
+         *     `not_found`, 403 `profile_out_of_scope`, 409 `account_not_connected`, 422 `permission_missing`, 429
+         *     `platform_rate_limited`, 502 `platform_error` (including a filter the platform refuses, with its
+         *     reason in `detail`).
+         */
+        patch: operations["updateProductSet"];
         trace?: never;
     };
     "/commerce/shops": {
@@ -5076,6 +5186,11 @@ export interface components {
          *     | `unknown_profile` | 422 | A profile named in the request is not one of the owner's. |
          *     | `webhook_verification_failed` | 403 | A platform's webhook verification handshake failed: wrong mode or verify token, or the platform has none. |
          *     | `product_rejected` | 422 | The platform refused the product (no brand, gtin or mpn, an image it cannot fetch, a commerce policy); `detail` carries its reason. |
+         *     | `product_sync_pending` | 409 | A batch's change of the product is still on its way to the platform; change the product once the batch has finished. |
+         *     | `product_not_on_platform` | 409 | The platform refused to create the product, so it has nothing to change; create it again with POST /commerce/products/batch. |
+         *     | `catalog_not_found` | 404 | The catalog is no longer on the platform (deleted there); the service has forgotten it and its products, sets and batches. |
+         *     | `product_feed_unreadable` | 422 | The product feed could not be fetched or read (not CSV, nor RSS/Atom XML, too large, the server refused); `detail` says why. |
+         *     | `product_feed_invalid` | 422 | Rows of the product feed break the feed's rules; `errors` names each row by its line and the column at fault. Nothing was sent. |
          *     | `automation_limit_reached` | 422 | The profile has 100 automations, the most allowed. |
          *     | `storage_unavailable` | 503 | The media storage (an S3-compatible bucket) did not answer or refused the service; try again after `Retry-After`. |
          *     | `invalid_cursor` | 400 | The `cursor` is not one this service gave out for this list (altered, truncated or from another list); start again without it. |
@@ -5105,7 +5220,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -12214,6 +12329,16 @@ export interface components {
              */
             name: string;
             /** @description Which products belong; left out or `null` for every product of the catalog. */
+            filter?: components["schemas"]["CommerceProductSetFilter"] | null;
+        };
+        /** @description A change of a product set; members left out keep their value. */
+        CommerceProductSetUpdate: {
+            /**
+             * @description The set's new name.
+             * @example Seasonal coffees
+             */
+            name?: string;
+            /** @description Which products belong from now on; `null` for every product of the catalog. */
             filter?: components["schemas"]["CommerceProductSetFilter"] | null;
         };
         /**
@@ -25752,6 +25877,192 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    getProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product.
+                 * @example prod_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "catalogId": "cat_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "retailerId": "WB-2026-250G",
+                     *       "platformProductId": "7712345678901234",
+                     *       "title": "Winter blend 250 g",
+                     *       "description": "Medium roast with notes of cocoa and orange. Whole beans.",
+                     *       "availability": "in stock",
+                     *       "condition": "new",
+                     *       "price": 1290,
+                     *       "salePrice": null,
+                     *       "salePriceStartAt": null,
+                     *       "salePriceEndAt": null,
+                     *       "currency": "EUR",
+                     *       "link": "https://acme-coffee.example/p/winter-blend-250g",
+                     *       "imageLink": "https://cdn.acme-coffee.example/p/winter-blend-250g.jpg",
+                     *       "additionalImageLinks": [],
+                     *       "brand": "Acme Coffee",
+                     *       "gtin": "4006381333931",
+                     *       "mpn": null,
+                     *       "inventory": 140,
+                     *       "itemGroupId": "WB-2026",
+                     *       "productType": "Coffee > Beans > Seasonal",
+                     *       "color": null,
+                     *       "size": "250 g",
+                     *       "status": "active",
+                     *       "reviewStatus": "approved",
+                     *       "sync": {
+                     *         "status": "synced",
+                     *         "operation": "create",
+                     *         "batchId": null,
+                     *         "errors": [],
+                     *         "syncedAt": "2026-11-22T13:00:02Z"
+                     *       },
+                     *       "deletedAt": null,
+                     *       "createdAt": "2026-11-22T13:00:00Z",
+                     *       "updatedAt": "2026-11-22T13:00:02Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommerceProduct"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    updateProduct: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product.
+                 * @example prod_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "price": 1190,
+                 *       "inventory": 96
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommerceProductFields"];
+            };
+        };
+        responses: {
+            /** @description The product, changed on the platform. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "prod_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "catalogId": "cat_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "retailerId": "WB-2026-250G",
+                     *       "platformProductId": "7712345678901234",
+                     *       "title": "Winter blend 250 g",
+                     *       "description": "Medium roast with notes of cocoa and orange. Whole beans.",
+                     *       "availability": "in stock",
+                     *       "condition": "new",
+                     *       "price": 1190,
+                     *       "salePrice": null,
+                     *       "salePriceStartAt": null,
+                     *       "salePriceEndAt": null,
+                     *       "currency": "EUR",
+                     *       "link": "https://acme-coffee.example/p/winter-blend-250g",
+                     *       "imageLink": "https://cdn.acme-coffee.example/p/winter-blend-250g.jpg",
+                     *       "additionalImageLinks": [],
+                     *       "brand": "Acme Coffee",
+                     *       "gtin": "4006381333931",
+                     *       "mpn": null,
+                     *       "inventory": 96,
+                     *       "itemGroupId": "WB-2026",
+                     *       "productType": "Coffee > Beans > Seasonal",
+                     *       "color": null,
+                     *       "size": "250 g",
+                     *       "status": "active",
+                     *       "reviewStatus": "pending",
+                     *       "sync": {
+                     *         "status": "synced",
+                     *         "operation": "update",
+                     *         "batchId": null,
+                     *         "errors": [],
+                     *         "syncedAt": "2026-11-22T13:00:02Z"
+                     *       },
+                     *       "deletedAt": null,
+                     *       "createdAt": "2026-11-22T13:00:00Z",
+                     *       "updatedAt": "2026-11-22T13:00:02Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommerceProduct"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description A batch's change of the product is still on its way to the platform (`product_sync_pending`); the platform has no such product, its create having failed (`product_not_on_platform`); or the catalog's page account needs reconnection (`account_not_connected`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/product_sync_pending",
+                     *       "title": "A change is on its way",
+                     *       "status": 409,
+                     *       "detail": "Batch pbat_01jd3y6w7q5v8k0n2b4c6e8g2k is still sending a change of this product to the platform; change it once the batch has finished.",
+                     *       "code": "product_sync_pending",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The platform refused the change (`product_rejected`, its reason in `detail`; nothing is changed). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
     listProductSets: {
         parameters: {
             query: {
@@ -25923,6 +26234,174 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    getProductSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product set.
+                 * @example pset_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                productSetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pset_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "catalogId": "cat_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "platformProductSetId": "445566778899001",
+                     *       "name": "Seasonal coffees in stock",
+                     *       "filter": {
+                     *         "combinator": "and",
+                     *         "conditions": [
+                     *           {
+                     *             "field": "productType",
+                     *             "operator": "contains",
+                     *             "value": "Seasonal"
+                     *           },
+                     *           {
+                     *             "field": "availability",
+                     *             "operator": "eq",
+                     *             "value": "in stock"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "productCount": 12,
+                     *       "createdAt": "2026-11-22T13:20:00Z",
+                     *       "updatedAt": "2026-11-22T13:20:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommerceProductSet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    deleteProductSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product set.
+                 * @example pset_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                productSetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The product set was deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    updateProductSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The product set.
+                 * @example pset_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                productSetId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Seasonal coffees",
+                 *       "filter": {
+                 *         "combinator": "and",
+                 *         "conditions": [
+                 *           {
+                 *             "field": "productType",
+                 *             "operator": "contains",
+                 *             "value": "Seasonal"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommerceProductSetUpdate"];
+            };
+        };
+        responses: {
+            /** @description The product set, changed on the platform. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pset_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "catalogId": "cat_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "platformProductSetId": "445566778899001",
+                     *       "name": "Seasonal coffees",
+                     *       "filter": {
+                     *         "combinator": "and",
+                     *         "conditions": [
+                     *           {
+                     *             "field": "productType",
+                     *             "operator": "contains",
+                     *             "value": "Seasonal"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "productCount": 15,
+                     *       "createdAt": "2026-11-22T13:20:00Z",
+                     *       "updatedAt": "2026-11-22T15:05:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommerceProductSet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AccountUnprocessable"];

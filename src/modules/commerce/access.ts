@@ -1,6 +1,6 @@
-import { NotFoundError } from '../../lib/errors.js';
+import { type ApiError, NotFoundError } from '../../lib/errors.js';
 import { idOf } from '../../lib/ids.js';
-import type { Commerce } from '../../platforms/capabilities/commerce.js';
+import { type Commerce, ProductRefused } from '../../platforms/capabilities/commerce.js';
 import type { PlatformError } from '../../platforms/errors.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
@@ -8,6 +8,7 @@ import type { AccountRow } from '../accounts/models.js';
 import { withConnectedAccount } from '../accounts/platform-call.js';
 import { findAccount } from '../accounts/read.js';
 import { assertProfileInScope, type Principal } from '../auth/principal.js';
+import { type PlatformWrite, writeOnce, type Written } from '../platform-writes/ledger.js';
 import type { CatalogRow } from './rows.js';
 
 /** The platforms whose accounts reach catalogs: those with the commerce capability. */
@@ -32,6 +33,28 @@ export async function withCommerce<T>(
     unsupported: (platform) => `${platform} accounts reach no product catalogs: catalogs are on social_network page accounts.`,
     ...(handle ? { handle } : {}),
   });
+}
+
+/**
+ * A write of one product through the catalog's account, once per key (see writeOnce): `write` makes it with the
+ * platform's means; a product the platform refuses fails as `refused` says.
+ */
+export function writeProduct<Result>(
+  services: Services,
+  principal: Principal,
+  catalog: CatalogRow,
+  write: (commerce: Commerce, account: AdapterAccount) => Omit<PlatformWrite<Result>, 'ownerId' | 'accountId'>,
+  refused: (error: ProductRefused) => ApiError,
+): Promise<Written<Result>> {
+  return withCommerce(
+    services,
+    principal,
+    { accountId: catalog.accountId },
+    (commerce, account, row) => writeOnce(services.db, { ownerId: row.ownerId, accountId: row.id, ...write(commerce, account) }),
+    (error) => {
+      if (error instanceof ProductRefused) throw refused(error);
+    },
+  );
 }
 
 /** The owner's catalog (404 for another's, 403 outside the key's profiles). */

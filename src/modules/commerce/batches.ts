@@ -74,6 +74,25 @@ export function currencyIssue(fields: ProductFields): ProductIssue | null {
   }
 }
 
+/**
+ * A change of a product as it is sent: a price goes with its currency (the product's own when the change does not
+ * name one), and a new currency with the prices, which are in its minor units.
+ */
+export function pricedChange(change: ProductFields, current: ProductFields): ProductFields {
+  if (change.price === undefined && change.salePrice === undefined && change.currency === undefined) return change;
+  return {
+    ...(change.currency !== undefined ? { price: current.price, salePrice: current.salePrice } : {}),
+    ...change,
+    currency: change.currency ?? current.currency,
+  };
+}
+
+/** 400 for a currency ISO 4217 does not list, in a request's body. */
+export function assertKnownCurrency(fields: ProductFields): void {
+  const badCurrency = currencyIssue(fields);
+  if (badCurrency) throw new ValidationFailedError([{ path: 'body/currency', code: badCurrency.code, message: badCurrency.message }]);
+}
+
 /** What an item is, judged against our records: failed at once, or a change of a product to send. */
 interface Planned {
   item: Omit<ItemRow, 'part'>;
@@ -116,13 +135,7 @@ function plan(batchId: string, index: number, request: BatchRequest, existing: P
   const badCurrency = currencyIssue(request.data);
   if (badCurrency) return fail(badCurrency);
   const current = { ...existing.fields, availability: existing.availability } as ProductFields;
-  // A price is sent with its currency: the product's own when the update does not change it.
-  const sent = {
-    ...request.data,
-    ...(request.data.price !== undefined || request.data.salePrice !== undefined
-      ? { currency: request.data.currency ?? current.currency }
-      : {}),
-  };
+  const sent = pricedChange(request.data, current);
   return {
     item: { ...item, productId: existing.id, data: sent },
     product: { row: existing, id: existing.id, fields: { ...current, ...request.data }, operation: 'update' },

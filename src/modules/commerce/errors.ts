@@ -29,3 +29,27 @@ export class ProductRejectedError extends UnprocessableError {
     super('product_rejected', 'The platform refused the product', `The platform refused the product: ${reason}`);
   }
 }
+
+/** 409 `product_sync_pending`: a batch's change of the product is still on its way to the platform. */
+export class ProductSyncPendingError extends ApiError {
+  constructor(batchId: string | null) {
+    super(
+      409,
+      'product_sync_pending',
+      'A change is on its way',
+      `Batch ${batchId ?? '(unknown)'} is still sending a change of this product to the platform; change it once the batch has finished.`,
+    );
+  }
+}
+
+/** 409 `product_not_on_platform`: the product's create failed, so the platform has nothing to change. */
+export class ProductNotOnPlatformError extends ApiError {
+  constructor() {
+    super(
+      409,
+      'product_not_on_platform',
+      'The product is not on the platform',
+      'The platform refused to create this product (see sync.errors); create it again with POST /commerce/products/batch.',
+    );
+  }
+}

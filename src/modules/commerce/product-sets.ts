@@ -1,9 +1,9 @@
-import { type FieldError, ValidationFailedError } from '../../lib/errors.js';
+import { type FieldError, NotFoundError, ValidationFailedError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, pageRequest, toPage } from '../../lib/pagination.js';
-import type { PlatformProductSet, SetFilter } from '../../platforms/capabilities/commerce.js';
+import { CommerceObjectGone, type PlatformProductSet, type SetFilter } from '../../platforms/capabilities/commerce.js';
 import type { Services } from '../../services.js';
-import type { Principal } from '../auth/principal.js';
+import { assertProfileInScope, type Principal } from '../auth/principal.js';
 import { writeOnce } from '../platform-writes/ledger.js';
 import { findCatalog, withCommerce } from './access.js';
 import { type CommerceProductSet, presentProductSet } from './present.js';
@@ -97,4 +97,72 @@ export async function createProductSet(
   });
   const [row] = await keepSets(services, catalog, [{ ...created, filter }]);
   return presentProductSet(row!);
+}
+
+/** The owner's product set and its catalog (404 for another's, 403 outside the key's profiles). */
+async function findSet(services: Services, principal: Principal, id: string): Promise<{ set: ProductSetRow; catalog: CatalogRow }> {
+  const { db } = services;
+  const set = (await db('commerceProductSets')
+    .where({ id })
+    .whereIn('catalogId', db('commerceCatalogs').where({ ownerId: principal.ownerId }).select('id'))
+    .first()) as ProductSetRow | undefined;
+  if (!set) throw new NotFoundError('product set');
+  const catalog = (await db('commerceCatalogs').where({ id: set.catalogId }).first()) as CatalogRow;
+  assertProfileInScope(principal, catalog.profileId);
+  return { set, catalog };
+}
+
+/** The platform's answer, or null when it has no such object (any more). */
+function unlessGone<T>(call: Promise<T>): Promise<T | null> {
+  return call.catch((error: unknown) => {
+    if (error instanceof CommerceObjectGone) return null;
+    throw error;
+  });
+}
+
+/** A set the platform no longer has is forgotten here too, and answers 404. */
+async function forgetGone(services: Services, set: ProductSetRow): Promise<never> {
+  await services.db('commerceProductSets').where({ id: set.id }).delete();
+  throw new NotFoundError('product set');
+}
+
+/** One product set, read from the platform first (its name, filter and count as they are now). */
+export async function getProductSet(services: Services, principal: Principal, id: string): Promise<CommerceProductSet> {
+  const { set, catalog } = await findSet(services, principal, id);
+  const read = await withCommerce(services, principal, { accountId: catalog.accountId }, (commerce, account) =>
+    unlessGone(commerce.productSet(account, set.platformProductSetId)),
+  );
+  if (!read) return forgetGone(services, set);
+  const [row] = await keepSets(services, catalog, [read.readable ? read : { ...read, filter: set.filter }]);
+  return presentProductSet(row!);
+}
+
+/**
+ * Renames the set or changes its filter on the platform (the filter mapped to the platform's language, as on
+ * create), then records it with the platform's count of the products the filter now matches.
+ */
+export async function updateProductSet(
+  services: Services,
+  principal: Principal,
+  id: string,
+  change: { name?: string; filter?: SetFilter | null },
+): Promise<CommerceProductSet> {
+  if (change.filter !== undefined) assertComparable(change.filter);
+  const { set, catalog } = await findSet(services, principal, id);
+  const updated = await withCommerce(services, principal, { accountId: catalog.accountId }, (commerce, account) =>
+    unlessGone(commerce.updateProductSet(account, set.platformProductSetId, change)),
+  );
+  if (!updated) return forgetGone(services, set);
+  const filter = change.filter !== undefined ? change.filter : updated.readable ? updated.filter : set.filter;
+  const [row] = await keepSets(services, catalog, [{ ...updated, filter }]);
+  return presentProductSet(row!);
+}
+
+/** Deletes the set on the platform (one already gone there is forgotten all the same), then our record of it. */
+export async function deleteProductSet(services: Services, principal: Principal, id: string): Promise<void> {
+  const { set, catalog } = await findSet(services, principal, id);
+  await withCommerce(services, principal, { accountId: catalog.accountId }, (commerce, account) =>
+    unlessGone(commerce.deleteProductSet(account, set.platformProductSetId)),
+  );
+  await services.db('commerceProductSets').where({ id: set.id }).delete();
 }

@@ -1,12 +1,11 @@
-import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
+import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, pageRequest, toPage } from '../../lib/pagination.js';
-import { ProductRefused, type ProductFields } from '../../platforms/capabilities/commerce.js';
+import type { ProductFields } from '../../platforms/capabilities/commerce.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
-import { writeOnce } from '../platform-writes/ledger.js';
-import { findCatalog, withCommerce } from './access.js';
-import { currencyIssue } from './batches.js';
+import { findCatalog, writeProduct } from './access.js';
+import { assertKnownCurrency } from './batches.js';
 import { ProductRejectedError, ProductRetailerIdTakenError } from './errors.js';
 import { imported, importProducts } from './import.js';
 import { type CommerceProduct, presentProduct } from './present.js';
@@ -28,45 +27,38 @@ export async function createProduct(services: Services, principal: Principal, in
   const catalog = await imported(services, principal, await findCatalog(services, principal, input.catalogId));
   const { catalogId: _catalog, retailerId, ...fields } = input;
   if (await liveProduct(services, catalog.id, retailerId)) throw new ProductRetailerIdTakenError(retailerId);
-  const badCurrency = currencyIssue(fields);
-  if (badCurrency) throw new ValidationFailedError([{ path: 'body/currency', code: badCurrency.code, message: badCurrency.message }]);
+  assertKnownCurrency(fields);
   const { availability, ...kept } = fields;
   const id = newId('prod');
-  await withCommerce(
+  await writeProduct<{ id: string }>(
     services,
     principal,
-    { accountId: catalog.accountId },
-    (commerce, account, row) =>
-      writeOnce(services.db, {
-        ownerId: row.ownerId,
-        accountId: row.id,
-        key,
-        kind: 'product.create',
-        request: input,
-        send: () => commerce.createProduct(account, catalog.platformCatalogId, retailerId, fields),
-        reconcile: async () => {
-          const found = await commerce.products(account, catalog.platformCatalogId, { after: null, retailerIds: [retailerId] });
-          return found.items[0] ? { id: found.items[0].id } : null;
-        },
-        store: async (trx, created) => {
-          await trx('commerceProducts').insert({
-            id,
-            catalogId: catalog.id,
-            retailerId,
-            platformProductId: created.id,
-            fields: JSON.stringify(kept),
-            availability,
-            reviewStatus: 'pending',
-            syncStatus: 'synced',
-            syncOperation: 'create',
-            syncedAt: trx.fn.now(),
-          });
-        },
-      }),
-    (error) => {
-      if (error instanceof ProductRefused)
-        throw error.retailerIdTaken ? new ProductRetailerIdTakenError(retailerId) : new ProductRejectedError(error.message);
-    },
+    catalog,
+    (commerce, account) => ({
+      key,
+      kind: 'product.create',
+      request: input,
+      send: () => commerce.createProduct(account, catalog.platformCatalogId, retailerId, fields),
+      reconcile: async () => {
+        const found = await commerce.products(account, catalog.platformCatalogId, { after: null, retailerIds: [retailerId] });
+        return found.items[0] ? { id: found.items[0].id } : null;
+      },
+      store: async (trx, created) => {
+        await trx('commerceProducts').insert({
+          id,
+          catalogId: catalog.id,
+          retailerId,
+          platformProductId: created.id,
+          fields: JSON.stringify(kept),
+          availability,
+          reviewStatus: 'pending',
+          syncStatus: 'synced',
+          syncOperation: 'create',
+          syncedAt: trx.fn.now(),
+        });
+      },
+    }),
+    (error) => (error.retailerIdTaken ? new ProductRetailerIdTakenError(retailerId) : new ProductRejectedError(error.message)),
   );
   const row = await liveProduct(services, catalog.id, retailerId);
   if (!row) throw new NotFoundError('product');

@@ -115,6 +115,13 @@ export class ProductRefused extends PlatformError {
   }
 }
 
+/** The platform has no such catalog, product or product set (any more), or does not show it to this token. */
+export class CommerceObjectGone extends PlatformError {
+  constructor(message: string) {
+    super('invalid_request', message);
+  }
+}
+
 /** A page of a list the platform gives, with its own token of the next page (null on the last). */
 export interface PlatformListPage<T> {
   items: T[];
@@ -137,7 +144,7 @@ export interface Commerce {
   createCatalog(account: AdapterAccount, businessId: string, input: { name: string; vertical: string }): Promise<PlatformCatalog>;
   /** One catalog as the platform shows it now. */
   catalog(account: AdapterAccount, catalogId: string): Promise<PlatformCatalog>;
-  /** Deletes the catalog, its products and sets with it. */
+  /** Deletes the catalog, its products and sets with it; CommerceObjectGone when the platform has no such catalog. */
   deleteCatalog(account: AdapterAccount, catalogId: string): Promise<void>;
   /** One page of the catalog's products (`retailerIds`: only those). */
   products(
@@ -147,6 +154,11 @@ export interface Commerce {
   ): Promise<PlatformListPage<PlatformProduct>>;
   /** Creates one product at once; ProductRefused when the platform refuses it. */
   createProduct(account: AdapterAccount, catalogId: string, retailerId: string, fields: ProductFields): Promise<{ id: string }>;
+  /**
+   * Changes members of one product (by the platform's id; null clears one), setting them to the values given: sent
+   * again, it changes nothing more. ProductRefused when the platform refuses the change.
+   */
+  updateProduct(account: AdapterAccount, productId: string, fields: ProductFields): Promise<void>;
   /**
    * Sends changes as one platform batch: its handle. A change sent twice changes nothing more (creates are
    * upserts), so a batch whose answer was lost may be sent again.
@@ -162,6 +174,16 @@ export interface Commerce {
     catalogId: string,
     input: { name: string; filter: SetFilter | null },
   ): Promise<PlatformProductSet>;
+  /** One product set as the platform shows it now; CommerceObjectGone when it has no such set. */
+  productSet(account: AdapterAccount, productSetId: string): Promise<PlatformProductSet>;
+  /** Renames a set or changes its filter (null: every product): the set as it is then, its count too. */
+  updateProductSet(
+    account: AdapterAccount,
+    productSetId: string,
+    change: { name?: string; filter?: SetFilter | null },
+  ): Promise<PlatformProductSet>;
+  /** Deletes the set (its products stay); CommerceObjectGone when the platform has no such set. */
+  deleteProductSet(account: AdapterAccount, productSetId: string): Promise<void>;
   /** The shops of the page's commerce accounts. */
   shops(account: AdapterAccount): Promise<PlatformShop[]>;
 }

@@ -1,5 +1,5 @@
 import { currencyExponent, fromMinorUnits, toMinorUnits } from '../../lib/money.js';
-import type { ProductAvailability, ProductFields, ProductIssue } from '../capabilities/commerce.js';
+import { type ProductAvailability, type ProductFields, type ProductIssue, ProductRefused } from '../capabilities/commerce.js';
 
 /** A product as the catalog's feed names it (`items_batch` data, and the product fields read back). */
 export type FeedProduct = Record<string, unknown>;
@@ -82,25 +82,39 @@ export function fromFeed(feed: FeedProduct): ProductFields {
   return fields;
 }
 
-/** The product API's members for one new product: its own names, and the price in cents (hundredths of the major unit). */
-export function toProductApi(retailerId: string, fields: ProductFields): Record<string, string | number | undefined> {
+/**
+ * The product API's members for a new product (`clear: false`: members left empty are left out) or a change of one
+ * (`clear: true`: a null member is sent empty, which clears it): its own names, and prices in cents (hundredths of
+ * the major unit), with the currency. A price the cents cannot say exactly (12.345 KWD) is refused, not rounded.
+ */
+export function toProductApi(fields: ProductFields, clear: boolean): Record<string, string | number> {
   const feed = toFeed({ ...fields, price: undefined, salePrice: undefined }, undefined);
-  const exponent = currencyExponent(fields.currency!);
-  // Hundredths of the major unit, whatever the currency's exponent (JPY 1500 → 150000; KWD 12.345 → 1235).
-  const cents = (minor: number) => (exponent <= 2 ? minor * 10 ** (2 - exponent) : Math.round(minor / 10 ** (exponent - 2)));
-  const form: Record<string, string | number | undefined> = {};
-  for (const [name, value] of Object.entries(feed)) if (value !== null && value !== undefined) form[name] = String(value);
-  const { title, link, image_link: imageLink, ...rest } = form;
-  return {
-    ...rest,
-    retailer_id: retailerId,
-    name: title,
-    url: link,
-    image_url: imageLink,
-    currency: fields.currency,
-    price: fields.price === undefined ? undefined : cents(fields.price),
-    sale_price: fields.salePrice === undefined || fields.salePrice === null ? undefined : cents(fields.salePrice),
-  };
+  const renamed: Record<string, string> = { title: 'name', link: 'url', image_link: 'image_url' };
+  const form: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(feed))
+    if (value !== undefined && (value !== null || clear)) form[renamed[name] ?? name] = value === null ? '' : String(value);
+  const prices = (['price', 'salePrice'] as const).filter((member) => fields[member] !== undefined);
+  if (prices.length === 0) return form;
+  const currency = fields.currency!;
+  const exponent = currencyExponent(currency);
+  for (const member of prices) {
+    const minor = fields[member];
+    const apiName = member === 'price' ? 'price' : 'sale_price';
+    if (minor === null || minor === undefined) {
+      if (clear) form[apiName] = '';
+      continue;
+    }
+    // Hundredths of the major unit, whatever the currency's exponent (JPY 1500 → 150000; KWD 12.340 → 1234).
+    const scale = 10 ** Math.abs(exponent - 2);
+    if (exponent > 2 && minor % scale !== 0)
+      throw new ProductRefused(
+        `the product API takes ${member} in cents, so ${fromMinorUnits(minor, currency)} ${currency} cannot be sent exactly; send it in a batch`,
+        false,
+      );
+    form[apiName] = exponent > 2 ? minor / scale : minor * scale;
+  }
+  form.currency = currency;
+  return form;
 }
 
 /** The platform's review diagnostics (`errors` of a product item) as issues. */

@@ -1,5 +1,6 @@
 import {
   BatchHandleUnknown,
+  CommerceObjectGone,
   type BatchProgress,
   type Commerce,
   type PlatformCatalog,
@@ -12,7 +13,8 @@ import {
   ProductRefused,
   type SetFilter,
 } from '../capabilities/commerce.js';
-import { classifyMetaError, type GraphList, nextCursorOf } from '../meta/graph.js';
+import type { PlatformError } from '../errors.js';
+import { classifyMetaError, type GraphErrorBody, type GraphList, nextCursorOf } from '../meta/graph.js';
 import type { AdapterAccount } from '../types.js';
 import type { SocialNetworkClient } from './client.js';
 import { type FeedProduct, fieldOfMessage, fromFeed, issuesOf, toFeed, toProductApi } from './commerce-fields.js';
@@ -48,6 +50,7 @@ const CATALOG_FIELDS = 'id,name,vertical,product_count,business';
 const PRODUCT_FIELDS =
   'id,retailer_id,title,name,description,availability,condition,price,sale_price,sale_price_effective_date,link,url,image_link,image_url,' +
   'additional_image_link,brand,gtin,mpn,inventory,item_group_id,product_type,color,size,status,review_status,errors';
+const SET_FIELDS = 'id,name,filter,product_count';
 const PAGE_SIZE = 100;
 /** Meta's own limit of one `items_batch` call. */
 const MAX_BATCH_SIZE = 5000;
@@ -60,6 +63,20 @@ const SHOP_STATUS: Record<string, PlatformShop['status']> = {
   disabled: 'disabled',
   draft: 'draft',
 };
+
+/** A refusal of one product: a retailer id the catalog has (10800), or another reason in the platform's words. */
+function classifyProductError(status: number, body: unknown, headers?: Headers): PlatformError {
+  const error = classifyMetaError(status, body, headers);
+  if (error.kind !== 'invalid_request') return error;
+  return new ProductRefused(error.message, error.details.platformCode === 10800);
+}
+
+/** "No such object" (100, subcode 33): the catalog or set is gone from the platform. */
+function classifyGone(status: number, body: unknown, headers?: Headers): PlatformError {
+  const error = classifyMetaError(status, body, headers);
+  const graph = (body as GraphErrorBody | undefined)?.error;
+  return graph?.code === 100 && graph.error_subcode === 33 ? new CommerceObjectGone(error.message) : error;
+}
 
 function catalogOf(raw: GraphCatalog, businessId: string): PlatformCatalog {
   return {
@@ -141,7 +158,7 @@ export class SocialNetworkCommerce implements Commerce {
   }
 
   async deleteCatalog(account: AdapterAccount, catalogId: string): Promise<void> {
-    await this.client.call('DELETE', catalogId, { token: account.credentials.accessToken });
+    await this.client.call('DELETE', catalogId, { token: account.credentials.accessToken }, classifyGone);
   }
 
   async products(
@@ -174,12 +191,17 @@ export class SocialNetworkCommerce implements Commerce {
     return this.client.call<{ id: string }>(
       'POST',
       `${catalogId}/products`,
-      { token: account.credentials.accessToken, form: toProductApi(retailerId, fields) },
-      (status, body, headers) => {
-        const error = classifyMetaError(status, body, headers);
-        if (error.kind !== 'invalid_request') return error;
-        return new ProductRefused(error.message, error.details.platformCode === 10800);
-      },
+      { token: account.credentials.accessToken, form: { ...toProductApi(fields, false), retailer_id: retailerId } },
+      classifyProductError,
+    );
+  }
+
+  async updateProduct(account: AdapterAccount, productId: string, fields: ProductFields): Promise<void> {
+    await this.client.call(
+      'POST',
+      productId,
+      { token: account.credentials.accessToken, form: toProductApi(fields, true) },
+      classifyProductError,
     );
   }
 
@@ -219,7 +241,7 @@ export class SocialNetworkCommerce implements Commerce {
     const sets = await allPages((after) =>
       this.client.call<GraphList<GraphProductSet>>('GET', `${catalogId}/product_sets`, {
         token: account.credentials.accessToken,
-        query: { fields: 'id,name,filter,product_count', limit: PAGE_SIZE, after },
+        query: { fields: SET_FIELDS, limit: PAGE_SIZE, after },
       }),
     );
     return sets.map(productSetOf);
@@ -235,6 +257,36 @@ export class SocialNetworkCommerce implements Commerce {
       form: { name: input.name, filter: input.filter ? JSON.stringify(toGraphFilter(input.filter)) : undefined },
     });
     return { ...productSetOf(created), filter: input.filter, readable: true };
+  }
+
+  async productSet(account: AdapterAccount, productSetId: string): Promise<PlatformProductSet> {
+    const raw = await this.client.call<GraphProductSet>(
+      'GET',
+      productSetId,
+      { token: account.credentials.accessToken, query: { fields: SET_FIELDS } },
+      classifyGone,
+    );
+    return productSetOf(raw);
+  }
+
+  async updateProductSet(
+    account: AdapterAccount,
+    productSetId: string,
+    change: { name?: string; filter?: SetFilter | null },
+  ): Promise<PlatformProductSet> {
+    // An empty filter is every product, as a set created without one.
+    const filter = change.filter === undefined ? undefined : change.filter === null ? '' : JSON.stringify(toGraphFilter(change.filter));
+    await this.client.call(
+      'POST',
+      productSetId,
+      { token: account.credentials.accessToken, form: { name: change.name, filter } },
+      classifyGone,
+    );
+    return this.productSet(account, productSetId);
+  }
+
+  async deleteProductSet(account: AdapterAccount, productSetId: string): Promise<void> {
+    await this.client.call('DELETE', productSetId, { token: account.credentials.accessToken }, classifyGone);
   }
 
   async shops(account: AdapterAccount): Promise<PlatformShop[]> {

@@ -95,6 +95,31 @@ export function applyBatch(
   return { errors, warnings };
 }
 
+/**
+ * A product in the product API's names (`name`, `url`, `image_url`, prices in cents with `currency`) in the feed's
+ * (`title`, `link`, `image_link`, `"12.90 EUR"`); an empty member stays empty, which clears it in an update.
+ */
+export function feedOfProductApi(params: Record<string, string | undefined>): Record<string, unknown> {
+  const {
+    retailer_id: retailerId,
+    name,
+    url,
+    image_url: imageUrl,
+    price,
+    sale_price: salePrice,
+    currency,
+    access_token: _token,
+    ...rest
+  } = params;
+  const amount = (cents: string) => (cents === '' ? '' : `${(Number(cents) / 100).toFixed(2)} ${currency}`);
+  const feed: Record<string, unknown> = { ...rest };
+  const named: Record<string, string | undefined> = { id: retailerId, title: name, link: url, image_link: imageUrl };
+  for (const [member, value] of Object.entries(named)) if (value !== undefined) feed[member] = value;
+  if (price !== undefined) feed.price = amount(price);
+  if (salePrice !== undefined) feed.sale_price = amount(salePrice);
+  return feed;
+}
+
 /** The product's price in cents (hundredths of the currency's major unit), as the filter language compares it. */
 function cents(price: unknown): number | null {
   const match = /^(\d+(?:\.\d+)?) [A-Z]{3}$/.exec(String(price ?? ''));

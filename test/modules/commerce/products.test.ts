@@ -31,6 +31,35 @@ describeApi(
       expect(taken.body.code).to.equal('product_retailer_id_taken');
     });
 
+    it('sends a three-decimal price (KWD) exactly or not at all: the product API takes cents, a batch the exact amount', async () => {
+      const shop = await newCatalog(t.app, t.owner);
+      const before = (await commerce.calls()).createProduct ?? 0;
+      const inexact = await t.app.api.post('/commerce/products', {
+        token: t.owner.key,
+        body: { catalogId: shop.catalogId, ...product('KWD-1', { price: 12345, currency: 'KWD' }) },
+      });
+      expect(inexact.status).to.equal(422);
+      expect(inexact.body.code).to.equal('product_rejected');
+      expect(inexact.body.detail).to.match(/12\.345 KWD cannot be sent exactly; send it in a batch/);
+      expect((await commerce.calls()).createProduct ?? 0, 'nothing sent, nothing rounded').to.equal(before);
+
+      const exact = await t.app.api.post('/commerce/products', {
+        token: t.owner.key,
+        body: { catalogId: shop.catalogId, ...product('KWD-1', { price: 12340, currency: 'KWD' }) },
+      });
+      expect(exact.status, JSON.stringify(exact.body)).to.equal(201);
+      expect(exact.body).to.include({ price: 12340, currency: 'KWD' });
+      const sent = await sendBatch(t.app, t.owner, shop.catalogId, [creating('KWD-2', { price: 12345, currency: 'KWD' })]);
+      await finishedBatch(t.app, t.owner, sent.body.id);
+      const prices = (await commerce.onPlatform(shop.platformCatalogId)).products.map((p) => [p.retailerId, p.data.price]);
+      expect(prices).to.deep.equal([
+        ['KWD-1', '12.34 KWD'],
+        ['KWD-2', '12.345 KWD'],
+      ]);
+      const listed = await list(`catalogId=${shop.catalogId}&retailerId=KWD-2`);
+      expect(listed.body.data[0]).to.include({ price: 12345, currency: 'KWD' });
+    });
+
     it('answers 422 product_rejected with the platform’s reason, recording nothing', async () => {
       const shop = await newCatalog(t.app, t.owner);
       const refused = await t.app.api.post('/commerce/products', {

@@ -21,13 +21,15 @@ export class CommercePeople extends People {
 
   /**
    * The catalogs' settings and faults: `processMs` (a batch's processing), `reviewMs` (a product's review),
-   * `stuckBatches` (the next batches never finish), `loseNextBatchAnswer` (the next batch is taken, its answer lost).
+   * `stuckBatches` (the next batches never finish), `loseNextBatchAnswer` (the next batch is taken, its answer lost),
+   * `loseNextAnswerOf` (the next call of that kind is done, its answer lost).
    */
   async configure(settings: {
     processMs?: number;
     reviewMs?: number;
     stuckBatches?: number;
     loseNextBatchAnswer?: boolean;
+    loseNextAnswerOf?: 'deleteCatalog' | 'updateProduct';
   }): Promise<void> {
     await this.post('commerce/settings', settings);
   }
@@ -55,7 +57,10 @@ export class CommercePeople extends People {
     return this.get(`commerce/catalogs/${catalogId}`);
   }
 
-  /** Calls the catalogs received, by kind (`itemsBatch`, `checkBatch`, `listProducts`, `createProduct`, `createCatalog`). */
+  /**
+   * Calls the catalogs received, by kind (`itemsBatch`, `checkBatch`, `listProducts`, `createProduct`, `updateProduct`,
+   * `createCatalog`, `deleteCatalog`, `updateProductSet`, `deleteProductSet`).
+   */
   async calls(): Promise<Record<string, number>> {
     return (await this.get<{ calls: Record<string, number> }>('commerce/calls')).calls;
   }

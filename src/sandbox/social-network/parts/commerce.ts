@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { applyBatch, matches, review, type StoredBatch, type StoredCatalog } from '../commerce-store.js';
+import { applyBatch, feedOfProductApi, matches, review, type StoredBatch, type StoredCatalog } from '../commerce-store.js';
+import { mountCommerceObjects, parseFilter } from './commerce-objects.js';
 import { defineSocialPart, type SocialNetwork } from '../part.js';
 import type { Token } from '../state.js';
 
@@ -18,6 +19,15 @@ interface CommerceKept {
   catalogs: Map<string, StoredCatalog>;
   /** pageId → its commerce account (merchant settings) and shops. */
   merchants: Map<string, { id: string; name: string; shops: Shop[] }>;
+}
+
+/** The catalogs' timings and faults (`loseNextAnswerOf`: the next call of that kind is done, its answer lost). */
+export interface CommerceSettings {
+  processMs: number;
+  reviewMs: number;
+  stuckBatches: number;
+  loseNextBatchAnswer: boolean;
+  loseNextAnswerOf: string | null;
 }
 
 const MAX_BATCH = 5000;
@@ -52,9 +62,15 @@ export const commercePart = defineSocialPart<CommerceKept>({ key: 'commerce', mo
 function mountCommerce(router: Router, { state, graph, base }: SocialNetwork, restored: CommerceKept | undefined) {
   const kept: CommerceKept = restored ?? { owners: new Map(), catalogs: new Map(), merchants: new Map() };
   const batches = new Map<string, StoredBatch>();
-  const settings = { processMs: 150, reviewMs: 300, stuckBatches: 0, loseNextBatchAnswer: false };
+  const settings: CommerceSettings = { processMs: 150, reviewMs: 300, stuckBatches: 0, loseNextBatchAnswer: false, loseNextAnswerOf: null };
   const calls: Record<string, number> = {};
   const count = (kind: string) => (calls[kind] = (calls[kind] ?? 0) + 1);
+  const loseAnswer = (ctx: RouterContext, kind: string) => {
+    if (settings.loseNextAnswerOf !== kind) return false;
+    settings.loseNextAnswerOf = null;
+    ctx.req.socket.destroy();
+    return true;
+  };
 
   const ownerOf = (pageId: string) => {
     let owner = kept.owners.get(pageId);
@@ -168,6 +184,7 @@ function mountCommerce(router: Router, { state, graph, base }: SocialNetwork, re
     const catalog = token && catalogFor(ctx, token);
     if (!catalog) return;
     kept.catalogs.delete(catalog.id);
+    if (loseAnswer(ctx, 'deleteCatalog')) return;
     ctx.body = { success: true };
   });
 
@@ -202,25 +219,10 @@ function mountCommerce(router: Router, { state, graph, base }: SocialNetwork, re
       return graph.fail(ctx, 400, 10800, `(#10800) Duplicate retailer_id when attempting to create a store collection: ${p.retailer_id}`);
     if (!/^\d+$/.test(p.price ?? '') || !/^[A-Z]{3}$/.test(p.currency ?? ''))
       return graph.fail(ctx, 400, 100, '(#100) price must be an integer number of cents, with a currency');
-    const { retailer_id: _id, name, url, image_url, price, sale_price, currency, access_token: _token, ...rest } = p;
-    const amount = (cents: string) => `${(Number(cents) / 100).toFixed(2)} ${currency}`;
     const batch: StoredBatch = {
       handle: '',
       catalogId: catalog.id,
-      requests: [
-        {
-          method: 'CREATE',
-          data: {
-            ...rest,
-            id: p.retailer_id,
-            title: name,
-            link: url,
-            image_link: image_url,
-            price: amount(price!),
-            ...(sale_price ? { sale_price: amount(sale_price) } : {}),
-          },
-        },
-      ],
+      requests: [{ method: 'CREATE', data: feedOfProductApi(p) }],
       allowUpsert: false,
       processAt: 0,
       stuck: false,
@@ -302,9 +304,7 @@ function mountCommerce(router: Router, { state, graph, base }: SocialNetwork, re
     if (!params.name) return graph.fail(ctx, 400, 100, '(#100) The parameter name is required');
     let filter: Record<string, unknown> | null = null;
     try {
-      filter = params.filter ? (JSON.parse(params.filter) as Record<string, unknown>) : null;
-      for (const product of catalog.products.values()) if (filter) matches(filter, product.data);
-      if (filter) matches(filter, {});
+      filter = parseFilter(params.filter ?? '', catalog);
     } catch (error) {
       return graph.fail(ctx, 400, 100, `(#100) Invalid filter: ${(error as Error).message}`);
     }
@@ -330,6 +330,7 @@ function mountCommerce(router: Router, { state, graph, base }: SocialNetwork, re
     ctx.body = { data: merchant ? [{ id: merchant.id, display_name: merchant.name, shops: { data: shops } }] : [] };
   });
 
+  mountCommerceObjects(router, { graph, base, catalogs: kept.catalogs, commerceToken, businessesOf, setView, count, loseAnswer });
   mountControls(router, kept, batches, settings, calls, () => state.newId(), settled);
   return { state: () => kept };
 }
@@ -339,7 +340,7 @@ function mountControls(
   router: Router,
   kept: CommerceKept,
   batches: Map<string, StoredBatch>,
-  settings: { processMs: number; reviewMs: number; stuckBatches: number; loseNextBatchAnswer: boolean },
+  settings: CommerceSettings,
   calls: Record<string, number>,
   newId: () => string,
   settled: (catalog: StoredCatalog) => StoredCatalog,
