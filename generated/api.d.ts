@@ -2094,11 +2094,14 @@ export interface paths {
          *     platform's review; the outcome arrives as `ad.status_changed` events (`status_name`), delivery problems
          *     as `ad.issue` events. Nothing is stored by the service. Every create is idempotent by `Idempotency-Key`: the same key
          *     answers the same object, made once, even when the platform's answer was lost (it is then looked up
-         *     on the platform, never made again). `validateOnly` checks without creating (200 `AdValidation`).
+         *     on the platform, never made again). `validateOnly` checks without creating (200 `AdValidation`). On
+         *     `short_video_ads` the ad shows itself as the advertiser's custom identity (TikTok requires an identity of
+         *     every ad that is not a Spark ad): the first `CUSTOMIZED_USER` of the advertiser.
          *
          *     Errors: 404 `not_found` (ad account, ad set or creative), 403 `profile_out_of_scope`, 409
          *     `account_not_connected`, 422 `ad_platform_rejected` (creative not fitting the ad set's goal or
-         *     placements), `ad_account_disabled`, 502 `platform_error`.
+         *     placements; on `short_video_ads` an advertiser without a custom identity), `ad_account_disabled`, 502
+         *     `platform_error`.
          */
         post: operations["createAd"];
         delete?: never;

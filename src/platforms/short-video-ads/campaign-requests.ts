@@ -148,14 +148,21 @@ export function adgroupBody(input: AdSetInput, campaign: Listed, currency: strin
   };
 }
 
+/** Who an ad shows itself as: the advertiser's custom identity (`CUSTOMIZED_USER`). */
+export interface AdIdentity {
+  id: string;
+  type: 'CUSTOMIZED_USER';
+}
+
 /** UTM tags as TikTok keeps them, key by key. */
 const utmParams = (urlTags: string) => [...new URLSearchParams(urlTags)].map(([key, value]) => ({ key, value }));
 
 /**
  * An ad: TikTok has no standalone creative, so `creativeId` names the video in the advertiser's library the ad
- * shows, and the ad's text (which TikTok requires) is its name, cut to TikTok's 100 characters.
+ * shows, and the ad's text (which TikTok requires) is its name, cut to TikTok's 100 characters. It shows itself as
+ * `identity` (TikTok requires one for every ad that is not a Spark ad).
  */
-export function adBody(input: AdInput): Body {
+export function adBody(input: AdInput, identity: AdIdentity): Body {
   return {
     adgroup_id: input.adsetId,
     operation_status: switched(input.status),
@@ -164,6 +171,8 @@ export function adBody(input: AdInput): Body {
         ad_name: input.name,
         ad_format: 'SINGLE_VIDEO',
         video_id: input.creativeId,
+        identity_id: identity.id,
+        identity_type: identity.type,
         ad_text: [...input.name].slice(0, 100).join(''),
         ...(input.urlTags ? { utm_params: utmParams(input.urlTags) } : {}),
       },

@@ -12,7 +12,7 @@ import {
   type AdSetInput,
 } from '../capabilities/ad-campaigns.js';
 import { PlatformError } from '../errors.js';
-import { adBody, adgroupBody, campaignBody, changeBody } from './campaign-requests.js';
+import { adBody, adgroupBody, type AdIdentity, campaignBody, changeBody } from './campaign-requests.js';
 import { apiTime, type Listed, OBJECTIVE_TYPES, treeObject } from './campaign-mapping.js';
 import type { BusinessApiClient } from './client.js';
 
@@ -61,6 +61,8 @@ const GONE = new Set(['DELETED', 'ARCHIVED']);
 export class ShortVideoAdsCampaigns implements AdCampaigns {
   /** Each advertiser's countries by location id (their ISO codes), read once (`tool/region`). */
   private readonly countries = new Map<string, Promise<Map<string, string>>>();
+  /** Each advertiser's custom identity, its ads shown as it, read once (`identity/get`). */
+  private readonly identities = new Map<string, Promise<AdIdentity>>();
 
   constructor(private readonly client: BusinessApiClient) {}
 
@@ -156,7 +158,7 @@ export class ShortVideoAdsCampaigns implements AdCampaigns {
   /** The body of a create, after the platform's rules are checked (an ad group's against its campaign). */
   private async createBody(account: AdsAccount, level: AdLevel, input: AdInputOf<AdLevel>): Promise<Body> {
     if (level === 'campaign') return campaignBody(input as AdInputOf<'campaign'>, account.currency);
-    if (level === 'ad') return adBody(input as AdInputOf<'ad'>);
+    if (level === 'ad') return adBody(input as AdInputOf<'ad'>, await this.identity(account));
     const adset = input as AdSetInput;
     const campaign = await this.listed(account, 'campaign', adset.campaignId);
     if (!campaign) throw new AdObjectNotFound('campaignId', `The ad account has no campaign ${adset.campaignId}.`);
@@ -222,6 +224,27 @@ export class ShortVideoAdsCampaigns implements AdCampaigns {
           : (FIELDS[named] ?? null);
       throw new AdRefused(field, error.message, 40002);
     }
+  }
+
+  /**
+   * The advertiser's custom identity (the first `CUSTOMIZED_USER` of `identity/get`), kept once read; an advertiser
+   * without one cannot have ads made by us (a Spark ad's creator identity is the creator's to give).
+   */
+  private identity(account: AdsAccount): Promise<AdIdentity> {
+    const kept = this.identities.get(account.platformAccountId);
+    if (kept) return kept;
+    const query = new URLSearchParams({ advertiser_id: account.platformAccountId, identity_type: 'CUSTOMIZED_USER' });
+    const read = this.client
+      .call<{ identity_list?: Array<{ identity_id: string }> }>(`/identity/get/?${query}`, { accessToken: account.credentials.accessToken })
+      .then((data): AdIdentity => {
+        const first = data.identity_list?.[0];
+        if (!first)
+          throw new AdRefused(null, 'The advertiser has no custom identity for its ads to show: create one in TikTok Ads Manager first.');
+        return { id: first.identity_id, type: 'CUSTOMIZED_USER' };
+      });
+    read.catch(() => this.identities.delete(account.platformAccountId));
+    this.identities.set(account.platformAccountId, read);
+    return read;
   }
 
   /** The advertiser's countries: location id → ISO code (`tool/region` at country level), kept once read. */

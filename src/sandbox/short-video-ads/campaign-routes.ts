@@ -16,6 +16,7 @@ import {
   REGIONS,
 } from './campaign-tree.js';
 import type { DEMO_ADVERTISERS } from './demo.js';
+import { identityRefusal } from './identity-routes.js';
 
 type Advertiser = (typeof DEMO_ADVERTISERS)[number];
 type Body = Record<string, unknown>;
@@ -336,7 +337,7 @@ export function mountCampaignTree(
     if (!Array.isArray(creatives) || creatives.length === 0 || creatives.length > 20)
       return bad(ctx, 'creatives: Must be a list of 1-20 creatives.');
     for (const creative of creatives) {
-      const refusal = creativeRefusal(creative, true);
+      const refusal = creativeRefusal(creative, true) ?? identityRefusal(creative, advertiser.advertiser_id);
       if (refusal) return bad(ctx, refusal);
     }
     const ads = creatives.map((creative): Ad => ({

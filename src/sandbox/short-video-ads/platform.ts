@@ -9,6 +9,7 @@ import { sendTikTokWebhook, type TikTokEvent } from '../tiktok-webhook.js';
 import type { Signing } from '../timestamped-signature.js';
 import { DEMO_ADVERTISERS, SANDBOX_ADS_APP } from './demo.js';
 import { mountReports, type ReportsState } from './report-routes.js';
+import { mountIdentities } from './identity-routes.js';
 import { mountTargetingTools } from './targeting-routes.js';
 
 /**
@@ -198,6 +199,7 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
   );
   const reports = mountReports(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', () => tree.state(), restored?.reports);
   mountTargetingTools(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3');
+  mountIdentities(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3');
   return {
     state: (): ShortVideoAdsState => ({
       advertisers,

@@ -41,6 +41,13 @@ describeApi('short_video_ads AdCampaigns — the TikTok Business API v1.3 campai
     return { advertiserId, ...seen! };
   };
 
+  /** The Business API itself, asked with the token the service keeps. */
+  const businessApi = (account: AdsAccount, path: string, body?: unknown) =>
+    fetch(`${t.app.services.sandboxUrl}/short_video_ads/open_api/v1.3/${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'Access-Token': account.credentials.accessToken, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   const campaign = (extra: Partial<AdCampaignInput> = {}): AdCampaignInput => ({
     name: 'Winter blend',
     objective: 'OUTCOME_TRAFFIC',
@@ -138,6 +145,26 @@ describeApi('short_video_ads AdCampaigns — the TikTok Business API v1.3 campai
     });
     await campaigns.validate(account, 'adset', adset(plain.id));
     expect((await shortVideoAds.onPlatform(advertiserId)).adgroups).to.deep.equal([]);
+  });
+
+  it("an ad shows itself as the advertiser's custom identity (identity/get), which the Business API requires of an ad that is not a Spark ad", async () => {
+    const { campaigns, account, advertiserId } = await direct();
+    const group = await campaigns.create(account, 'adset', adset((await campaigns.create(account, 'campaign', campaign())).id));
+    await campaigns.create(account, 'ad', { adsetId: group.id, creativeId: 'v10033g50000ct1', name: 'Pour-over', status: 'ACTIVE' });
+    const [identity] = (await (await businessApi(account, `identity/get/?advertiser_id=${advertiserId}`)).json()).data.identity_list;
+    expect(identity).to.include({ identity_type: 'CUSTOMIZED_USER' });
+    const platform = await shortVideoAds.onPlatform(advertiserId);
+    expect(platform.ads.map((a) => [a.identity_type, a.identity_id])).to.deep.equal([['CUSTOMIZED_USER', identity.identity_id]]);
+
+    const creative = { ad_name: 'No identity', ad_format: 'SINGLE_VIDEO', video_id: 'v10033g50000ct1', ad_text: 'No identity' };
+    const bare = await businessApi(account, 'ad/create/', { advertiser_id: advertiserId, adgroup_id: group.id, creatives: [creative] });
+    expect(await bare.json())
+      .to.deep.include({ code: 40002 })
+      .and.satisfy((b: { message: string }) => b.message.startsWith('creatives.identity_id'));
+    const other = { ...creative, identity_id: 'ci0', identity_type: 'CUSTOMIZED_USER' };
+    const foreign = await businessApi(account, 'ad/create/', { advertiser_id: advertiserId, adgroup_id: group.id, creatives: [other] });
+    expect((await foreign.json()).code).to.equal(40002);
+    expect((await shortVideoAds.onPlatform(advertiserId)).ads).to.have.length(1);
   });
 
   it("the platform's own refusal (40002) is an AdRefused naming our member with the platform's code", async () => {
