@@ -1,33 +1,45 @@
 /**
- * A program written against the client that @hey-api/openapi-ts generates from the contract. It is never run:
- * scripts/clients/check.ts generates the client beside it and typechecks both under --strict.
+ * A partner's program on the SDK @hey-api/openapi-ts generates from the served contract: each operation's own
+ * function, as generated; the client's address is the document's server, this instance's PUBLIC_URL.
  */
 import { client } from './hey-api/client.gen.js';
-import { createHook, createPost, enqueuePost, importMedia, uploadMedia } from './hey-api/index.js';
+import {
+  connectBotchat,
+  createApiKey,
+  createHook,
+  createPost,
+  createProfile,
+  createQueueSlot,
+  enqueuePost,
+  signUp,
+  uploadMedia,
+} from './hey-api/index.js';
+import { newSignUp, type Outcome, type World, withDelivery } from './world.js';
 
-client.setConfig({ baseUrl: 'http://127.0.0.1:8080', auth: () => 'sgk_example' });
+export async function run(world: World): Promise<Outcome> {
+  const signedUp = await signUp({ body: newSignUp(), throwOnError: true });
+  const created = await createApiKey({ body: { name: '@hey-api/openapi-ts' }, auth: signedUp.data.session.token, throwOnError: true });
+  client.setConfig({ auth: created.data.key });
 
-export async function publishWithAPicture(picture: File, accountId: string): Promise<string> {
-  // Each operation's own function, as generated: the file goes as multipart/form-data, the URL as JSON.
-  const uploaded = await uploadMedia({ body: { file: picture }, throwOnError: true });
-  const imported = await importMedia({ body: { url: 'https://cdn.example.com/winter-blend.jpg' }, throwOnError: true });
+  const profile = await createProfile({ body: { name: 'Winter blend' }, throwOnError: true });
+  const profileId = profile.data.id;
+  const account = await connectBotchat({ body: { profileId, botToken: world.botToken }, throwOnError: true });
+  const accountId = account.data.id;
+  const hook = await createHook({ body: { url: world.hookUrl, events: ['post.published'] }, throwOnError: true });
 
+  const media = await uploadMedia({ body: { file: world.picture, profileId }, throwOnError: true });
+  const platformOptions = { botchat: { chatIds: [world.chatId] } };
   const post = await createPost({
-    body: {
-      accountIds: [accountId],
-      text: 'Our winter blend is back.',
-      mediaIds: [uploaded.data.id, imported.data.id],
-      scheduledAt: '2030-01-01T08:00:00Z',
-    },
-    headers: { 'Idempotency-Key': 'a5b1c2d3-winter-blend' },
+    headers: { 'Idempotency-Key': `winter-blend-${profileId}` },
+    body: { accountIds: [accountId], text: 'Our winter blend is back.', mediaIds: [media.data.id], publishNow: true, platformOptions },
     throwOnError: true,
   });
-  await enqueuePost({ body: { post: { accountIds: [accountId], text: 'And fresh beans on Monday.' } }, throwOnError: true });
 
-  const hook = await createHook({
-    body: { url: 'https://hooks.example.com/socialgate', events: ['post.published', 'post.failed'] },
+  await createQueueSlot({ body: { profileId, dayOfWeek: 'monday', time: '09:00', timezone: 'Europe/Berlin' }, throwOnError: true });
+  const queued = await enqueuePost({
+    body: { post: { accountIds: [accountId], text: 'Fresh beans on Monday.', platformOptions } },
     throwOnError: true,
   });
-  const secret: string = hook.data.secret;
-  return `${post.data.id} ${post.data.status} ${secret.length}`;
+
+  return withDelivery(world, hook.data.secret, { accountId, mediaId: media.data.id, postId: post.data.id, queued: queued.data });
 }

@@ -1,47 +1,64 @@
 /**
- * A program written against openapi-fetch and the types openapi-typescript generates from the contract (with
- * its documented transform of `format: binary` to Blob). It is never run: scripts/clients/check.ts generates
- * the types beside it and typechecks both under --strict.
+ * A partner's program on openapi-fetch, with the types openapi-typescript generates from the served contract
+ * (through its documented transform of `format: binary` to Blob, which only its Node API takes).
  */
 import createClient from 'openapi-fetch';
 import type { components, paths } from './openapi-typescript/api.js';
+import { newSignUp, type Outcome, type World, withDelivery } from './world.js';
 
 type UploadBody = components['schemas']['MediaUpload'];
 
-const client = createClient<paths>({ baseUrl: 'http://127.0.0.1:8080', headers: { Authorization: 'Bearer sgk_example' } });
-
-/** The members as multipart/form-data parts; the browser or undici writes the boundary. */
+/** The members as multipart/form-data parts; fetch writes the boundary. */
 function formData(body: UploadBody): FormData {
   const form = new FormData();
-  for (const [name, value] of Object.entries(body)) if (value !== undefined) form.append(name, value);
+  form.append('file', body.file);
+  if (body.profileId !== undefined) form.append('profileId', body.profileId);
   return form;
 }
 
-export async function publishWithAPicture(picture: Blob, accountId: string): Promise<string> {
-  // A file part as multipart/form-data; a URL to import, as JSON, to its own operation.
-  const uploaded = await client.POST('/upload', { body: { file: picture }, bodySerializer: formData });
-  const imported = await client.POST('/upload/url', { body: { url: 'https://cdn.example.com/winter-blend.jpg' } });
-  if (!uploaded.data || !imported.data) throw new Error('upload refused');
+export async function run(world: World): Promise<Outcome> {
+  const anonymous = createClient<paths>({ baseUrl: world.baseUrl });
+  const signedUp = await anonymous.POST('/auth/signup', { body: newSignUp() });
+  if (!signedUp.data) throw new Error(`sign-up refused: ${JSON.stringify(signedUp.error)}`);
+  const created = await anonymous.POST('/api-keys', {
+    headers: { Authorization: `Bearer ${signedUp.data.session.token}` },
+    body: { name: 'openapi-fetch' },
+  });
+  if (!created.data) throw new Error(`key refused: ${JSON.stringify(created.error)}`);
 
+  const client = createClient<paths>({ baseUrl: world.baseUrl, headers: { Authorization: `Bearer ${created.data.key}` } });
+  const profile = await client.POST('/profiles', { body: { name: 'Winter blend' } });
+  if (!profile.data) throw new Error(`profile refused: ${JSON.stringify(profile.error)}`);
+  const profileId = profile.data.id;
+  const account = await client.POST('/connect/botchat', { body: { profileId, botToken: world.botToken } });
+  if (!account.data) throw new Error(`bot refused: ${JSON.stringify(account.error)}`);
+  const accountId = account.data.id;
+
+  const hook = await client.POST('/hooks', { body: { url: world.hookUrl, events: ['post.published'] } });
+  if (!hook.data) throw new Error(`hook refused: ${JSON.stringify(hook.error)}`);
+
+  const media = await client.POST('/upload', { body: { file: world.picture, profileId }, bodySerializer: formData });
+  if (!media.data) throw new Error(`upload refused: ${JSON.stringify(media.error)}`);
+
+  const platformOptions = { botchat: { chatIds: [world.chatId] } };
   const post = await client.POST('/posts', {
-    params: { header: { 'Idempotency-Key': 'a5b1c2d3-winter-blend' } },
-    body: {
-      accountIds: [accountId],
-      text: 'Our winter blend is back.',
-      mediaIds: [uploaded.data.id, imported.data.id],
-      scheduledAt: '2030-01-01T08:00:00Z',
-    },
+    params: { header: { 'Idempotency-Key': `winter-blend-${profileId}` } },
+    body: { accountIds: [accountId], text: 'Our winter blend is back.', mediaIds: [media.data.id], publishNow: true, platformOptions },
   });
-  // @ts-expect-error a post says when to publish: publishNow, scheduledAt or useQueue
-  await client.POST('/posts', { body: { accountIds: [accountId], text: 'When?' } });
+  if (!post.data) throw new Error(`post refused: ${JSON.stringify(post.error)}`);
 
-  await client.POST('/queue', { body: { post: { accountIds: [accountId], text: 'And fresh beans on Monday.' } } });
-  // @ts-expect-error a queued post's members are typed: its text is a string
-  await client.POST('/queue', { body: { post: { accountIds: [accountId], text: 42 } } });
-
-  const hook = await client.POST('/hooks', {
-    body: { url: 'https://hooks.example.com/socialgate', events: ['post.published', 'post.failed'] },
+  const slot = await client.POST('/queue/slots', { body: { profileId, dayOfWeek: 'monday', time: '09:00', timezone: 'Europe/Berlin' } });
+  if (!slot.data) throw new Error(`slot refused: ${JSON.stringify(slot.error)}`);
+  const queued = await client.POST('/queue', {
+    body: { post: { accountIds: [accountId], text: 'Fresh beans on Monday.', platformOptions } },
   });
-  if (!post.data || !hook.data) throw new Error('refused');
-  return `${post.data.id} ${post.data.status} ${hook.data.secret.length}`;
+  if (!queued.data) throw new Error(`queueing refused: ${JSON.stringify(queued.error)}`);
+
+  return withDelivery(world, hook.data.secret, { accountId, mediaId: media.data.id, postId: post.data.id, queued: queued.data });
 }
+
+// The contract's choices reach the types: a post says when to publish, and a queued post's text is a string.
+// @ts-expect-error publishNow, scheduledAt or useQueue is required
+export const undecided: components['schemas']['PostCreate'] = { accountIds: ['acc_01jd3y6w7q5v8k0n2b4c6e8g1h'], text: 'When?' };
+// @ts-expect-error text is a string
+export const mistyped: components['schemas']['QueueEnqueue'] = { post: { accountIds: ['acc_01jd3y6w7q5v8k0n2b4c6e8g1h'], text: 42 } };
