@@ -2320,20 +2320,91 @@ export interface paths {
         put?: never;
         /**
          * Boost a published post
-         * @description Promotes a published page post with paid reach. The service creates on the ad account, in this order,
-         *     a campaign (`objective`, default `OUTCOME_ENGAGEMENT`), an ad set (budget, `durationDays` from
-         *     `startTime`, `targeting`, default people aged 18-65 in the ad account's country), a creative promoting
-         *     the post (`objectStoryId`) and an ad, and answers all their ids. If a later step fails, the objects
-         *     made so far are deleted again before the error is answered, so a failed boost leaves nothing behind.
-         *     Name the post by `postId` (its `social_network` target must be published) or by `platformPostId`.
-         *     The ad goes through the platform's review; the outcome arrives as `ad.status_changed` events.
-         *     Boosting is a `social_network` feature (422 `account_platform_unsupported` on `short_video_ads`).
+         * @description Promotes a published page post with paid reach. The service checks first that the platform would promote
+         *     the post (422 `post_not_boostable` with the platform's reason), records the boost, then creates on the ad
+         *     account, in this order, a campaign (`objective`, default `OUTCOME_ENGAGEMENT`), an ad set (budget,
+         *     `durationDays` from `startTime`, `targeting`), a creative promoting the post (`objectStoryId`) and an ad. Each
+         *     step is recorded before it is sent: a lost answer or a restart resumes the boost (the platform is asked what
+         *     was made; nothing is made twice), and a retry with the same `Idempotency-Key` never makes a second boost. If
+         *     the platform refuses a step, the objects made so far are deleted again (on restart too) before the refusal is
+         *     answered, so a failed boost leaves nothing behind. The answer is 201 with the four ids once made; 202 with the
+         *     boost as it is when it takes longer (a step waiting for the platform): follow it with `GET
+         *     /ads/boosts/{boostId}`. Name the post by `postId` (its `social_network` target must be published) or by
+         *     `platformPostId`. The ad goes through the platform's review; the outcome arrives as `ad.status_changed` events.
+         *     Boosting is a `social_network` feature (422 `account_platform_unsupported` on `short_video_ads`, whose Spark
+         *     ads need the post's owner to authorise it).
          *
          *     Errors: 404 `not_found` (ad account or post), 403 `profile_out_of_scope`, 409
          *     `account_not_connected`, 422 `post_not_boostable`, `ad_platform_rejected`, `ad_account_disabled`,
          *     `account_platform_unsupported`, 502 `platform_error`.
          */
         post: operations["boostPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/boosts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List boosts
+         * @description Lists the boosts made with `POST /ads/boost`, newest first, a page at a time (keyset: pass `nextCursor` as `cursor`; boosts made meanwhile never shift a page), with each step's state and the platform ids. Filters combine with AND. A profile-restricted API key sees only the boosts of its profiles' ad accounts. Errors: 400 `validation_failed`, `invalid_cursor`; 404 `not_found` (an unknown `adAccountId`); 403 `profile_out_of_scope`.
+         */
+        get: operations["listBoosts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/boosts/{boostId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The boost, from `POST /ads/boost` or `GET /ads/boosts`. */
+                boostId: components["parameters"]["BoostIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a boost
+         * @description Returns a boost as the service has recorded it: its status, each step's state and the platform ids of what it made (read from the service, not the platform). Errors: 404 `not_found` (also another owner's boost), 403 `profile_out_of_scope` (its ad account's profile is outside the key's).
+         */
+        get: operations["getBoost"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/boosts/{boostId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The boost, from `POST /ads/boost` or `GET /ads/boosts`. */
+                boostId: components["parameters"]["BoostIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause, resume or stop a boost
+         * @description Pauses the boost's campaign (`PAUSED`), runs it again (`ACTIVE`), or stops it for good (`STOPPED`: the campaign is archived on the platform; its figures stay readable). Asking for the status the boost has is answered as it is. Errors: 404 `not_found`, 403 `profile_out_of_scope`, 409 `boost_not_running` (the boost is still being made, rolled back, failed or stopped), `account_not_connected`, 422 `ad_platform_rejected`, `ad_account_disabled`, 502 `platform_error`.
+         */
+        post: operations["setBoostStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5172,6 +5243,7 @@ export interface components {
          *     | `ad_platform_rejected` | 422 | The ad platform refused the campaign, ad set, ad, creative, audience or event (policy, budget under its minimum, invalid targeting); `detail` carries its reason. |
          *     | `ad_account_disabled` | 422 | The ad account cannot run ads on its platform (disabled, closed or with unsettled billing); fix it in the platform's ads manager. |
          *     | `post_not_boostable` | 422 | The post cannot be boosted: not published yet, not on a page of the ad account's platform, deleted, or of a kind the platform does not promote. |
+         *     | `boost_not_running` | 409 | The boost is being made, rolled back, failed or stopped: only an active or paused boost can be paused, resumed or stopped. |
          *     | `product_retailer_id_taken` | 409 | The catalog has a product with this retailerId (SKU) already; update it through POST /commerce/products/batch. |
          *     | `commerce_business_required` | 422 | The page is not owned by a business on its platform, so it cannot own catalogs; give businessId or move the page into a business. |
          *     | `post_validation_failed` | 422 | One or more targets' platforms refuse the post; `errors` names each target (`accountId`, `platform`) and the rule broken. |
@@ -5223,7 +5295,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -10405,7 +10477,8 @@ export interface components {
          *     (`objectStoryId`) and an ad, in that order, on the ad account. Name the post by `postId` (a post published
          *     through the service) or `platformPostId` (any post of a page the ad account may advertise for), not both.
          *     Give `dailyBudget` or `lifetimeBudget`, not both. Amounts are in minor units of the ad account's currency.
-         *     Neither post id, or neither budget, is a 400 `validation_failed`.
+         *     Neither post id, or neither budget, is a 400 `validation_failed`. The post shows its own call to action (a
+         *     link post's button): a boost promotes the post as it is.
          */
         AdBoostCreate: {
             adAccountId: components["schemas"]["AdAccountIdMember"];
@@ -10420,7 +10493,7 @@ export interface components {
              */
             platformPostId?: string;
             /**
-             * @description The name of the created campaign, ad set and ad; default `Boost <platformPostId> <date>`.
+             * @description The name of the created campaign, ad set and ad, followed by the boost's id (` · boost_…`), which tells its objects apart on the platform; default `Boost <platformPostId>`.
              * @example Boost - winter blend post
              */
             name?: string;
@@ -10452,9 +10525,8 @@ export interface components {
              * @example 2026-11-23T08:00:00Z
              */
             startTime?: string;
-            /** @description Who sees the boost; default people aged 18-65 in the ad account's country. */
-            targeting?: components["schemas"]["AdTargeting"];
-            callToAction?: components["schemas"]["AdCallToAction"];
+            /** @description Who sees the boost (locations at least; ages default to 18-65). */
+            targeting: components["schemas"]["AdTargeting"];
             /**
              * @description Regulated categories of the post, as for campaigns.
              * @default []
@@ -10469,8 +10541,71 @@ export interface components {
              */
             status: "ACTIVE" | "PAUSED";
         } & (unknown & unknown);
-        /** @description The objects a boost created on the ad platform; change or stop them with `PATCH`/`DELETE /ads/object`. */
+        /**
+         * @description Where a boost is: `creating` (its steps are being made), `active`, `paused`, `stopped` (archived on the platform, for good), `rolling_back` (a step was refused; the steps made are being deleted), `failed` (nothing of it is left on the platform).
+         * @example active
+         * @enum {string}
+         */
+        AdBoostStatus: "creating" | "active" | "paused" | "stopped" | "rolling_back" | "failed";
+        /** @description One step of a boost: `pending` (not begun), `sending` (recorded, sent or about to be: a restart asks the platform whether it was made before sending again), `done` (made: `platformId`), `refused` (the platform refused it; nothing was made), `deleted` (made, then deleted by the rollback). */
+        AdBoostStep: {
+            /**
+             * @example campaign
+             * @enum {string}
+             */
+            step: "campaign" | "adset" | "creative" | "ad";
+            /**
+             * @example done
+             * @enum {string}
+             */
+            state: "pending" | "sending" | "done" | "refused" | "deleted";
+            /** @description The object the step made; `null` before. */
+            platformId: components["schemas"]["AdPlatformObjectId"] | null;
+        };
+        /** @description The refusal that failed a boost, as the problem the request would have been answered with. */
+        AdBoostError: {
+            /**
+             * @description The problem's code (`ad_platform_rejected`, `ad_account_disabled`, `account_not_connected`, `permission_missing`).
+             * @example ad_platform_rejected
+             */
+            code: string;
+            /**
+             * @description The platform's words.
+             * @example The daily budget is below the minimum of 1.00 EUR.
+             */
+            detail: string;
+            /**
+             * @description The step the platform refused.
+             * @example adset
+             * @enum {string|null}
+             */
+            step: "campaign" | "adset" | "creative" | "ad" | null;
+            /**
+             * @description The platform's error code, where it gave one.
+             * @example 100
+             */
+            platformCode?: number;
+            /**
+             * @description The platform's error subcode, where it gave one.
+             * @example 1885272
+             */
+            platformSubcode?: number;
+        };
+        /**
+         * @description A boost: the campaign, ad set, creative and ad the service creates on the ad account for a post, one step after
+         *     the other, each recorded before it is sent. `status` is where the boost is: `creating` while its steps are being
+         *     made (a lost answer or a restart resumes them, never making one twice); `active` or `paused` once all four
+         *     exist; `rolling_back` after a step was refused, while the steps already made are deleted again; `failed` once
+         *     nothing of it is left on the platform (`error` says why); `stopped` once stopped for good. `steps` shows each
+         *     step's state and its object's platform id. Change the objects with `PATCH /ads/object`, or the whole boost with
+         *     `POST /ads/boosts/{boostId}/status`.
+         */
         AdBoost: {
+            /**
+             * @description The boost.
+             * @example boost_01jd3y6w7q5v8k0n2b4c6e8g1h
+             */
+            id: string;
             adAccountId: components["schemas"]["AdAccountIdMember"];
             /** @description The ad platform, `social_network`. */
             platform: components["schemas"]["Platform"];
@@ -10484,16 +10619,22 @@ export interface components {
              * @example 104857600000001_987654321000002
              */
             platformPostId: string;
-            /** @description The created campaign. */
-            campaignId: components["schemas"]["AdPlatformObjectId"];
-            /** @description The created ad set. */
-            adsetId: components["schemas"]["AdPlatformObjectId"];
-            /** @description The created creative. */
-            creativeId: components["schemas"]["AdPlatformObjectId"];
-            /** @description The created ad. */
-            adId: components["schemas"]["AdPlatformObjectId"];
-            status: components["schemas"]["AdStatus"];
-            effectiveStatus: components["schemas"]["AdEffectiveStatus"];
+            /**
+             * @description The name of the boost's campaign, ad set and ad on the platform.
+             * @example Boost - winter blend post · boost_01jd3y6w7q5v8k0n2b4c6e8g1h
+             */
+            name: string;
+            status: components["schemas"]["AdBoostStatus"];
+            /** @description The boost's steps in the order they are made (and deleted in reverse when rolled back). */
+            steps: components["schemas"]["AdBoostStep"][];
+            /** @description The created campaign; `null` until made (and after a rollback). */
+            campaignId: components["schemas"]["AdPlatformObjectId"] | null;
+            /** @description The created ad set; `null` until made (and after a rollback). */
+            adsetId: components["schemas"]["AdPlatformObjectId"] | null;
+            /** @description The created creative; `null` until made (and after a rollback). */
+            creativeId: components["schemas"]["AdPlatformObjectId"] | null;
+            /** @description The created ad; `null` until made (and after a rollback). */
+            adId: components["schemas"]["AdPlatformObjectId"] | null;
             /**
              * @description Budget per day in minor units; `null` with a lifetime budget.
              * @example 1000
@@ -10521,12 +10662,34 @@ export interface components {
              * @example 2026-11-30T08:00:00Z
              */
             endTime: string;
+            /** @description Why the boost failed or is rolling back (the refusal of the step that failed); `null` otherwise. */
+            error: components["schemas"]["AdBoostError"] | null;
             /**
              * Format: date-time
-             * @description When the boost was created.
+             * @description When the boost was asked for.
              * @example 2026-11-22T11:00:00Z
              */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the boost last changed (a step made or deleted, a status change).
+             * @example 2026-11-22T11:00:02Z
+             */
+            updatedAt: string;
+        };
+        /** @description A page of boosts, newest first. */
+        AdBoostList: {
+            data: components["schemas"]["AdBoost"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description What to do with a boost: `PAUSED` pauses its campaign, `ACTIVE` runs it again, `STOPPED` archives the campaign (delivery ends for good; its figures stay readable). */
+        AdBoostStatusChange: {
+            /**
+             * @example PAUSED
+             * @enum {string}
+             */
+            status: "ACTIVE" | "PAUSED" | "STOPPED";
         };
         /**
          * @description An unpublished page post ("dark post") and a creative that shows it. The post never appears on the
@@ -16824,6 +16987,8 @@ export interface components {
          * @example 2026-11-22T00:00:00Z
          */
         AdUpdatedSinceQuery: string;
+        /** @description The boost, from `POST /ads/boost` or `GET /ads/boosts`. */
+        BoostIdPath: string;
         /**
          * @description Whose lead forms and leads: a connected `social_network` page (`acc_…`), or a connected `short_video_ads` ad
          *     account (`adacc_…`). TikTok's instant forms belong to the advertiser, not to a profile of it, so its forms and
@@ -24021,29 +24186,67 @@ export interface operations {
             /** @description The boost's campaign, ad set, creative and ad were created. */
             201: {
                 headers: {
+                    /** @description The boost, `/ads/boosts/{boostId}`. */
+                    Location?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
+                     *       "id": "boost_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "platform": "social_network",
                      *       "postId": "post_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "platformPostId": "104857600000001_987654321000002",
+                     *       "name": "Boost 104857600000001_987654321000002 · boost_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "status": "active",
+                     *       "steps": [
+                     *         {
+                     *           "step": "campaign",
+                     *           "state": "done",
+                     *           "platformId": "120210000000000101"
+                     *         },
+                     *         {
+                     *           "step": "adset",
+                     *           "state": "done",
+                     *           "platformId": "120210000000000102"
+                     *         },
+                     *         {
+                     *           "step": "creative",
+                     *           "state": "done",
+                     *           "platformId": "120210000000000103"
+                     *         },
+                     *         {
+                     *           "step": "ad",
+                     *           "state": "done",
+                     *           "platformId": "120210000000000104"
+                     *         }
+                     *       ],
                      *       "campaignId": "120210000000000101",
                      *       "adsetId": "120210000000000102",
                      *       "creativeId": "120210000000000103",
                      *       "adId": "120210000000000104",
-                     *       "status": "ACTIVE",
-                     *       "effectiveStatus": "PENDING_REVIEW",
                      *       "dailyBudget": 1000,
                      *       "lifetimeBudget": null,
                      *       "currency": "EUR",
                      *       "startTime": "2026-11-22T11:00:00Z",
                      *       "endTime": "2026-11-29T11:00:00Z",
-                     *       "createdAt": "2026-11-22T11:00:00Z"
+                     *       "error": null,
+                     *       "createdAt": "2026-11-22T11:00:00Z",
+                     *       "updatedAt": "2026-11-22T11:00:02Z"
                      *     }
                      */
+                    "application/json": components["schemas"]["AdBoost"];
+                };
+            };
+            /** @description The boost is recorded and its steps are still being made (or the made ones deleted after a refusal); follow it at `Location`. */
+            202: {
+                headers: {
+                    /** @description The boost, `/ads/boosts/{boostId}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["AdBoost"];
                 };
             };
@@ -24064,7 +24267,128 @@ export interface operations {
                 };
             };
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    listBoosts: {
+        parameters: {
+            query?: {
+                /** @description Only the boosts of this ad account. */
+                adAccountId?: string;
+                /** @description Only boosts in this status. */
+                status?: components["schemas"]["AdBoostStatus"];
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of boosts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdBoostList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getBoost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The boost, from `POST /ads/boost` or `GET /ads/boosts`. */
+                boostId: components["parameters"]["BoostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The boost as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdBoost"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    setBoostStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The boost, from `POST /ads/boost` or `GET /ads/boosts`. */
+                boostId: components["parameters"]["BoostIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "PAUSED"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdBoostStatusChange"];
+            };
+        };
+        responses: {
+            /** @description The boost with its new status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdBoost"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The boost is not running (`boost_not_running`: being made, rolled back, failed or stopped), or its ad account needs reconnection (`account_not_connected`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/boost_not_running",
+                     *       "title": "The boost is not running",
+                     *       "status": 409,
+                     *       "detail": "The boost is failed; only an active or paused boost can be paused, resumed or stopped.",
+                     *       "code": "boost_not_running",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdsUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };

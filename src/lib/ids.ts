@@ -29,6 +29,7 @@ export type IdPrefix =
   | 'slot'
   | 'task'
   | 'crtask'
+  | 'boost'
   | 'conv'
   | 'msg'
   | 'auto'

@@ -9,7 +9,7 @@ import { WalletPeople } from '../support/sandbox/wallet.js';
 import { quiescent, until } from '../support/wait.js';
 import { creating, product } from '../modules/commerce/support.js';
 import { uploadPhoto, uploadVideo } from '../modules/publishing/support.js';
-import { MarketingPeople } from '../support/sandbox/marketing.js';
+import { connectNewAdAccount, MarketingPeople } from '../support/sandbox/marketing.js';
 
 /**
  * How to make one object of each kind of id, keyed by the id's prefix, for a place (an owner and one of their
@@ -43,6 +43,16 @@ export const MAKERS: Record<string, Maker | null> = {
       const body = { adAccountId, name: 'Waiting', objectStorySpec: { pageId: '1', videoData: { mediaId } } };
       return world.created(place, '/ads/adcreatives', body, 'taskId');
     },
+  },
+  boost: {
+    // A paused boost of a post on the page of the ad account's own person.
+    make: async (world, place) =>
+      world.dance(async () => {
+        const ad = await connectNewAdAccount(world.app, place);
+        const post = await new SocialNetworkPeople(() => world.app).postInApp(ad.pageId, 'Boost me');
+        const body = { adAccountId: ad.adAccountId, platformPostId: post.id, dailyBudget: 1000, durationDays: 7, status: 'PAUSED' };
+        return world.created(place, '/ads/boost', { ...body, targeting: { geoLocations: { countries: ['US'] } } });
+      }),
   },
   pconn: { under: ['prof'], make: async (world, place) => world.dance(() => pendingConnection(world.app, place)) },
   post: {

@@ -31,3 +31,22 @@ export class AdObjectNotFoundError extends NotFoundError {
     super(`${level === 'adset' ? 'ad set' : level} in the ad account`);
   }
 }
+
+/** 422 `post_not_boostable`: the post is not published, or the platform will not promote it (its reason). */
+export class PostNotBoostableError extends UnprocessableError {
+  constructor(detail: string) {
+    super('post_not_boostable', 'The post cannot be boosted', detail);
+  }
+}
+
+/** 409 `boost_not_running`: the boost is being made, rolled back, failed or stopped. */
+export class BoostNotRunningError extends ApiError {
+  constructor(status: string) {
+    super(
+      409,
+      'boost_not_running',
+      'The boost is not running',
+      `The boost is ${status.replace('_', ' ')}; only an active or paused boost can be paused, resumed or stopped.`,
+    );
+  }
+}

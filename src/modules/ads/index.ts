@@ -1,4 +1,6 @@
 import { defineArea } from '../area.js';
+import { adBoostSettings } from './boost/settings.js';
+import { AdBoostWork, BOOSTS_OUTSTANDING } from './boost/worker.js';
 import { adCreativeSettings } from './creatives/settings.js';
 import { AdCreativeTaskWork } from './creatives/worker.js';
 import { receiveAdAccountChanges } from './events/incoming.js';
@@ -12,12 +14,13 @@ export const ads = defineArea({
   name: 'ads',
   contractArea: 'Ads',
   handlers,
-  tables: ['ad_creative_tasks', 'ad_object_changes'],
+  tables: ['ad_creative_tasks', 'ad_object_changes', 'ad_boosts', 'ad_boost_steps'],
   incoming: { ad_account_change: receiveAdAccountChanges },
-  settings: adCreativeSettings,
-  workers: { adCreatives: (services) => new AdCreativeTaskWork(services) },
+  settings: (env) => ({ ...adCreativeSettings(env), ...adBoostSettings(env) }),
+  workers: { adCreatives: (services) => new AdCreativeTaskWork(services), adBoosts: (services) => new AdBoostWork(services) },
   outstanding: {
     adCreativeTasks: `SELECT count(*) FROM ad_creative_tasks WHERE status = 'processing'
       AND (next_attempt_at <= now() OR locked_until > now())`,
+    adBoosts: BOOSTS_OUTSTANDING,
   },
 });

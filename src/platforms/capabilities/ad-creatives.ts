@@ -66,6 +66,8 @@ export interface AdCreatives {
   video(account: AdapterAccount, videoId: string): Promise<LibraryVideo>;
   /** Creates the creative (not idempotent). */
   createCreative(account: AdapterAccount, name: string, content: CreativeContent): Promise<CreatedCreative>;
+  /** Deletes a creative (a boost rolled back): false when the ad account has none with this id; a deleted one is deleted again. */
+  deleteCreative(account: AdapterAccount, creativeId: string): Promise<boolean>;
   /** The platform's own validation of a creative, nothing created: a refusal is the `invalid_request` PlatformError it would be. */
   validateCreative(account: AdapterAccount, name: string, content: CreativeContent): Promise<void>;
   /**

@@ -1,3 +1,4 @@
+import type { AdBoosts } from './ad-boosts.js';
 import type { AdCampaigns } from './ad-campaigns.js';
 import type { AdCreatives } from './ad-creatives.js';
 import type { AdInsights } from './ad-insights.js';
@@ -29,6 +30,8 @@ export interface Capabilities {
   adCampaigns: AdCampaigns;
   /** Standalone ad creatives and the ad account's media libraries they use. */
   adCreatives: AdCreatives;
+  /** Whether a post may be boosted (the boost's objects are the tree's and the creatives'). */
+  adBoosts: AdBoosts;
   /** Ad insights (live and as background reports) and the targeting searches: locations, interests, behaviours, reach. */
   adInsights: AdInsights;
   /** Events of the calendars a calendar account reaches. */

@@ -1,3 +1,4 @@
+import { AdRefused } from '../capabilities/ad-campaigns.js';
 import type {
   AdCreatives,
   CreatedCreative,
@@ -8,7 +9,7 @@ import type {
 } from '../capabilities/ad-creatives.js';
 import type { GraphList } from '../meta/graph.js';
 import type { AdapterAccount } from '../types.js';
-import { classifyMarketingError } from './campaigns.js';
+import { classifyMarketingError, UNKNOWN_OBJECT } from './campaigns.js';
 import type { SocialNetworkClient } from './client.js';
 
 interface GraphCreative {
@@ -144,6 +145,24 @@ export class SocialNetworkAdCreatives implements AdCreatives {
       classifyMarketingError,
     );
     return this.read(account, id);
+  }
+
+  async deleteCreative(account: AdapterAccount, creativeId: string): Promise<boolean> {
+    let owner: { account_id?: string };
+    try {
+      owner = await this.client.call(
+        'GET',
+        creativeId,
+        { token: account.credentials.accessToken, query: { fields: 'id,account_id' } },
+        classifyMarketingError,
+      );
+    } catch (error) {
+      if (error instanceof AdRefused && error.platformSubcode === UNKNOWN_OBJECT) return false;
+      throw error;
+    }
+    if (`act_${owner.account_id}` !== account.platformAccountId) return false;
+    await this.client.call('DELETE', creativeId, { token: account.credentials.accessToken }, classifyMarketingError);
+    return true;
   }
 
   async validateCreative(account: AdapterAccount, name: string, content: CreativeContent): Promise<void> {

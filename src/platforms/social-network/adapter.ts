@@ -3,6 +3,7 @@ import { PlatformError } from '../errors.js';
 import { withQuery } from '../meta/graph.js';
 import type { OAuthAdapter, OAuthGrant, SelectingFlow } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
+import { SocialNetworkAdBoosts } from './ad-boosts.js';
 import { SocialNetworkAdCreatives } from './ad-creatives.js';
 import { SocialNetworkAdInsights } from './ad-insights.js';
 import { SocialNetworkAds } from './ads.js';
@@ -107,6 +108,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   readonly pages: SocialNetworkPages;
   readonly ads: SocialNetworkAds;
   readonly adCreatives: SocialNetworkAdCreatives;
+  readonly adBoosts: SocialNetworkAdBoosts;
   readonly adInsights: SocialNetworkAdInsights;
   readonly adCampaigns: SocialNetworkAdCampaigns;
   readonly webhooks: SocialNetworkWebhooks;
@@ -125,6 +127,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.pages = new SocialNetworkPages(this.client);
     this.ads = new SocialNetworkAds(this.client, endpoints.appId);
     this.adCreatives = new SocialNetworkAdCreatives(this.client);
+    this.adBoosts = new SocialNetworkAdBoosts(this.client);
     this.adInsights = new SocialNetworkAdInsights(this.client);
     this.adCampaigns = new SocialNetworkAdCampaigns(this.client);
     this.publisher = new SocialNetworkPublisher(this.client);

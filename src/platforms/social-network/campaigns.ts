@@ -28,7 +28,7 @@ import type { SocialNetworkClient } from './client.js';
 type Form = Record<string, string | number | undefined>;
 
 /** Graph 100/33: no such object (or none this token may see). */
-const UNKNOWN_OBJECT = 33;
+export const UNKNOWN_OBJECT = 33;
 /** How far back a lost create is looked for among the parent's newest objects. */
 const RECONCILE_SCAN = 200;
 

@@ -62,7 +62,7 @@ export async function createAdObject<L extends AdLevel>(
   services: Services,
   principal: Principal,
   level: L,
-  body: Body,
+  body: Pick<Body, 'adAccountId' | 'validateOnly'>,
   input: AdInputOf<L>,
   ledgerKey: string,
 ): Promise<Created<L>> {

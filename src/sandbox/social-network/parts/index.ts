@@ -6,6 +6,7 @@ import { corePart } from './core.js';
 import { insightsPart } from './insights.js';
 import { leadgenPart } from './leadgen.js';
 import { marketingPart } from './marketing.js';
+import { marketingBoostPart } from './marketing-boost.js';
 import { marketingMediaPart } from './marketing-media.js';
 import { marketingInsightsPart } from './marketing-insights.js';
 import { marketingTargetingPart } from './marketing-targeting.js';
@@ -24,6 +25,7 @@ import { postsPart } from './posts.js';
 export const SOCIAL_NETWORK_PARTS: ReadonlyArray<SocialPart<any>> = [
   corePart,
   adAccountsPart,
+  marketingBoostPart,
   marketingMediaPart,
   marketingPart,
   marketingInsightsPart,

@@ -1,0 +1,29 @@
+import type { components } from '../../../../generated/api.js';
+import type { Services } from '../../../services.js';
+import type { Principal } from '../../auth/principal.js';
+import { AdObjectNotFoundError, BoostNotRunningError } from '../errors.js';
+import { withAdCampaigns } from '../tree/access.js';
+import { type AdBoost, type BoostStatus, findBoost, presentedBoost, stepsOf } from './records.js';
+
+type Wanted = components['schemas']['AdBoostStatusChange']['status'];
+
+const BECOMES: Record<Wanted, BoostStatus> = { ACTIVE: 'active', PAUSED: 'paused', STOPPED: 'stopped' };
+
+/**
+ * `POST /ads/boosts/{boostId}/status`: the boost's campaign paused, run again, or archived (stopped for good) on
+ * the platform, then the boost recorded so. Only a boost whose four steps are made (active or paused) can be.
+ */
+export async function changeBoostStatus(services: Services, principal: Principal, id: string, wanted: Wanted): Promise<AdBoost> {
+  const { db } = services;
+  const boost = await findBoost(db, principal, id);
+  const status = BECOMES[wanted];
+  if (boost.status === status) return presentedBoost(db, boost);
+  if (boost.status !== 'active' && boost.status !== 'paused') throw new BoostNotRunningError(boost.status);
+  const campaignId = (await stepsOf(db, boost.id)).find((step) => step.step === 'campaign')!.platformId!;
+  await withAdCampaigns(services, principal, boost.adAccountId, async (campaigns, account) => {
+    const changed = await campaigns.update(account, 'campaign', campaignId, { status: wanted === 'STOPPED' ? 'ARCHIVED' : wanted });
+    if (!changed) throw new AdObjectNotFoundError('campaign');
+  });
+  const [updated] = await db('adBoosts').where({ id: boost.id }).update({ status, updatedAt: db.fn.now() }).returning('*');
+  return presentedBoost(db, updated);
+}

@@ -1,0 +1,76 @@
+import { idOf } from '../../../lib/ids.js';
+import type { AdInputOf, AdLevel } from '../../../platforms/capabilities/ad-campaigns.js';
+import type { Services } from '../../../services.js';
+import { withConnectedAccount } from '../../accounts/platform-call.js';
+import { ownerItself } from '../../auth/principal.js';
+import { createOnce, rejected } from '../creatives/create.js';
+import { withAdCampaigns } from '../tree/access.js';
+import { createAdObject } from '../tree/create.js';
+import type { BoostRow, StepName, StepRow } from './records.js';
+
+/** The ids of the steps made so far, by step. */
+type Made = Partial<Record<StepName, string>>;
+
+function madeOf(steps: StepRow[]): Made {
+  return Object.fromEntries(steps.filter((step) => step.state === 'done').map((step) => [step.step, step.platformId!]));
+}
+
+/** What the tree is asked to create for a step of the campaign tree, its parents' ids filled in. */
+function treeInput(boost: BoostRow, step: Exclude<StepName, 'creative'>, made: Made): AdInputOf<AdLevel> {
+  const { plan } = boost;
+  if (step === 'campaign') return plan.campaign;
+  if (step === 'adset') return { ...plan.adset, campaignId: made.campaign! };
+  return { ...plan.ad, adsetId: made.adset!, creativeId: made.creative! };
+}
+
+/**
+ * Makes one step of a boost on the platform, at most once whatever the crashes: each is a write of the ledger under
+ * the boost's own key (`boost:<id>:<step>`), so a step resumed after a lost answer or a restart is looked up on the
+ * platform (the tree's `findCreated`, the creatives' `findCreative`), never made again. The campaign, ad set and
+ * ad are the campaign tree's creations; the creative the creatives part's. Answers the made object's id; the
+ * platform's refusal is the problem the request would have got.
+ */
+export async function makeStep(services: Services, boost: BoostRow, step: StepName, steps: StepRow[]): Promise<string> {
+  const principal = ownerItself(boost.ownerId);
+  const made = madeOf(steps);
+  if (step === 'creative') {
+    const { name, objectStoryId } = boost.plan.creative;
+    return withConnectedAccount(
+      services,
+      principal,
+      { adAccountId: boost.adAccountId },
+      'adCreatives',
+      async (adapter, account, row) => {
+        const request = { name, content: { objectStoryId }, asked: { objectStoryId, objectStorySpec: null } };
+        return (await createOnce(services, adapter.adCreatives, account, row, `boost:${boost.id}`, request)).id;
+      },
+      { handle: rejected },
+    );
+  }
+  const level: AdLevel = step;
+  const created = await createAdObject(
+    services,
+    principal,
+    level,
+    { adAccountId: boost.adAccountId, validateOnly: false },
+    treeInput(boost, step, made),
+    `boost:${boost.id}:${step}`,
+  );
+  if (created.status !== 201) throw new Error(`the ${step} of boost ${boost.id} was validated, not created`);
+  return created.body.id;
+}
+
+/**
+ * Deletes what a step made (a rollback): the ad, the creative, the ad set, the campaign, each by itself (deleting
+ * one deleted or gone is done already).
+ */
+export async function deleteStep(services: Services, boost: BoostRow, step: StepName, platformId: string): Promise<void> {
+  const principal = ownerItself(boost.ownerId);
+  if (step === 'creative') {
+    await withConnectedAccount(services, principal, { adAccountId: idOf('adacc', boost.adAccountId) }, 'adCreatives', (adapter, account) =>
+      adapter.adCreatives.deleteCreative(account, platformId),
+    );
+    return;
+  }
+  await withAdCampaigns(services, principal, boost.adAccountId, (campaigns, account) => campaigns.delete(account, step, platformId));
+}
