@@ -34,6 +34,27 @@ function checkMinimum(budget: number | undefined, field: string, currency: strin
     );
 }
 
+/**
+ * A lifetime budget must cover the daily minimum for every day of its schedule (a day begun counts whole; a
+ * schedule starting now when it names no start). Without an end there is no schedule to measure.
+ */
+function checkLifetimeMinimum(
+  budget: number | undefined,
+  schedule: { start: string | null | undefined; end: string | null | undefined },
+  currency: string,
+  billingEvent?: string,
+): void {
+  if (budget === undefined || !schedule.end) return;
+  const start = schedule.start ? Date.parse(schedule.start) : Date.now();
+  const days = Math.max(1, Math.ceil((Date.parse(schedule.end) - start) / 86_400_000));
+  const daily = minimumDailyBudget(currency, currencyExponent(currency), billingEvent);
+  if (budget < daily * days)
+    throw new AdRefused(
+      'lifetimeBudget',
+      `The lifetime budget must be at least ${moneyText(daily * days, currency)}: ${moneyText(daily, currency)} a day for the ${days} days of the schedule (billed on ${billingEvent ?? 'IMPRESSIONS'}).`,
+    );
+}
+
 export function checkCampaign(input: AdCampaignInput, currency: string): void {
   if (input.specialAdCategories.length > 0 && input.specialAdCategoryCountries.length === 0)
     throw new AdRefused(
@@ -44,6 +65,7 @@ export function checkCampaign(input: AdCampaignInput, currency: string): void {
   if (!campaignBudget && input.isAdsetBudgetSharingEnabled && input.bidStrategy && input.bidStrategy !== 'LOWEST_COST_WITHOUT_CAP')
     throw new AdRefused('bidStrategy', 'Ad set budget sharing works only with the LOWEST_COST_WITHOUT_CAP bid strategy.');
   checkMinimum(input.dailyBudget, 'dailyBudget', currency);
+  checkLifetimeMinimum(input.lifetimeBudget, { start: input.startTime, end: input.stopTime }, currency);
 }
 
 /**
@@ -101,6 +123,7 @@ export function checkAdSet(input: AdSetInput, campaign: AdCampaignObject, curren
       'Ad sets reaching the EU must name who benefits from and who pays for the ads, and the ad account has no default declaration to take.',
     );
   checkMinimum(input.dailyBudget, 'dailyBudget', currency, input.billingEvent);
+  checkLifetimeMinimum(input.lifetimeBudget, { start: input.startTime, end: input.endTime }, currency, input.billingEvent);
 }
 
 /** A change's rules: one budget type for good, the minimum, the targeting's rules under its campaign. */
@@ -114,6 +137,12 @@ export function checkChange(
     throw new AdRefused('dailyBudget', 'A lifetime budget cannot become a daily budget.');
   if (change.lifetimeBudget !== undefined && current.dailyBudget !== null)
     throw new AdRefused('lifetimeBudget', 'A daily budget cannot become a lifetime budget.');
-  checkMinimum(change.dailyBudget, 'dailyBudget', currency, current.level === 'adset' ? current.billingEvent : undefined);
+  const billingEvent = current.level === 'adset' ? current.billingEvent : undefined;
+  checkMinimum(change.dailyBudget, 'dailyBudget', currency, billingEvent);
+  // A new lifetime budget, or a new end for the one it has, must cover the schedule's days.
+  const newEnd = current.level === 'adset' ? change.endTime : change.stopTime;
+  const end = newEnd === undefined ? (current.level === 'adset' ? current.endTime : current.stopTime) : newEnd;
+  const lifetime = change.lifetimeBudget ?? (newEnd === undefined ? undefined : (current.lifetimeBudget ?? undefined));
+  checkLifetimeMinimum(lifetime, { start: current.startTime, end }, currency, billingEvent);
   if (change.targeting && campaign) checkTargeting(change.targeting, campaign);
 }

@@ -160,6 +160,40 @@ describeApi('ad sets — POST|GET /ads/adsets on the social network: the Marketi
     expect((await post('/ads/adsets', adSetBody(account, campaignId, { dailyBudget: 100 }))).status).to.equal(201);
   });
 
+  it('a lifetime budget covers the daily minimum for each day of its schedule: 10 days on impressions is at least 10.00 EUR, on a campaign or an ad set, made or changed', async () => {
+    const account = await ads.connect();
+    const start = new Date(Date.now() + 3_600_000);
+    const schedule = { startTime: start.toISOString(), endTime: new Date(start.getTime() + 10 * 86_400_000).toISOString() };
+    const campaignId = await campaign(account);
+    const low = await post('/ads/adsets', adSetBody(account, campaignId, { dailyBudget: undefined, lifetimeBudget: 999, ...schedule }));
+    refusedAt(low, 'body/lifetimeBudget');
+    expect(low.body.detail).to.include('10.00 EUR').and.include('10 days');
+    const made = await post('/ads/adsets', adSetBody(account, campaignId, { dailyBudget: undefined, lifetimeBudget: 1000, ...schedule }));
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    const longer = await t.app.api.patch('/ads/object', {
+      token: t.owner.key,
+      body: {
+        adAccountId: account.adAccountId,
+        objectId: made.body.id,
+        level: 'adset',
+        endTime: new Date(start.getTime() + 20 * 86_400_000).toISOString(),
+      },
+    });
+    refusedAt(longer, 'body/lifetimeBudget');
+    expect(longer.body.detail).to.include('20.00 EUR');
+
+    const lowCampaign = await post(
+      '/ads/campaigns',
+      campaignBody(account, {
+        lifetimeBudget: 299,
+        startTime: schedule.startTime,
+        stopTime: new Date(start.getTime() + 3 * 86_400_000).toISOString(),
+      }),
+    );
+    refusedAt(lowCampaign, 'body/lifetimeBudget');
+    expect(await ads.onPlatform(account, 'campaign')).to.have.length(1);
+  });
+
   itPagesThroughPlatform(t, 'listAdSets', async (count) => {
     const account = await ads.connect();
     const [first, second] = [await campaign(account), await campaign(account)];
