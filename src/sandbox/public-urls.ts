@@ -29,6 +29,15 @@ export class PublicUrls {
     return this.strict ? { refused: unreachable } : 'local';
   }
 
+  /**
+   * Fetches `url` as the platform does: null where it may not (an address only this machine or its network
+   * reaches, when strict) or cannot (not http(s), no answer).
+   */
+  async fetch(url: string, init: RequestInit = {}): Promise<Response | null> {
+    if (!/^https?:\/\//.test(url) || typeof this.judge(url) === 'object') return null;
+    return fetch(url, init).catch(() => null);
+  }
+
   mount(router: Router, platform: string): void {
     router.post(`/_sandbox/${platform}/strict`, (ctx) => {
       const { strict } = (ctx.request.body ?? {}) as { strict?: unknown };

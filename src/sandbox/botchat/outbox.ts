@@ -55,8 +55,7 @@ export interface OutboxChecks {
 
 /** Fetches a file by URL as the platform does: false when it cannot (or, strict, may not), or the type is not `accept`. */
 async function fetchFile(urls: PublicUrls, url: string, accept: RegExp): Promise<boolean> {
-  if (!/^https?:\/\//.test(url) || typeof urls.judge(url) === 'object') return false;
-  const fetched = await fetch(url).catch(() => null);
+  const fetched = await urls.fetch(url);
   if (!fetched || !fetched.ok) return false;
   const typed = accept.test(fetched.headers.get('content-type') ?? '');
   await fetched.arrayBuffer();

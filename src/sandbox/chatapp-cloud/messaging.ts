@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { sha256Hex } from '../../lib/crypto.js';
+import type { PublicUrls } from '../public-urls.js';
 import type { CloudState, PhoneNumber, Token } from './state.js';
 import { deliverChange } from './webhook.js';
 
@@ -64,6 +65,8 @@ export interface CloudMessagingState {
 
 interface Helpers {
   sandboxUrl: string;
+  /** The URLs the platform fetches media from (strict: only the internet's). */
+  urls: PublicUrls;
   authenticate(ctx: RouterContext): Token | null;
   numberFor(ctx: RouterContext, token: Token): PhoneNumber | null;
   fail(ctx: RouterContext, status: number, code: number, message: string, extra?: { subcode?: number }): void;
@@ -144,7 +147,7 @@ export function mountCloudMessaging(
     if (type === 'text' && !content.body) return helpers.fail(ctx, 400, 100, "(#100) The parameter text['body'] is required.");
     if (MEDIA.has(type)) {
       const link = String(content.link ?? '');
-      const fetched = /^https?:\/\//.test(link) ? await fetch(link).catch(() => null) : null;
+      const fetched = await helpers.urls.fetch(link);
       if (!fetched?.ok) return helpers.fail(ctx, 400, 131053, 'Media upload error: the media could not be downloaded from the link.');
       await fetched.arrayBuffer();
     }

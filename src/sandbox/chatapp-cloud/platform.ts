@@ -4,6 +4,7 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { type CloudMessagingState, mountCloudMessaging } from './messaging.js';
 import { mountCloudPeople } from './people.js';
+import { PublicUrls } from '../public-urls.js';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
 import { type CloudSnapshot, CloudState, type PhoneNumber, type Token } from './state.js';
 
@@ -83,10 +84,12 @@ export function mountChatappCloud(router: Router, sandboxUrl: string, stored: St
     return number;
   };
 
+  const urls = new PublicUrls((stored.restored as { strictUrls?: boolean } | undefined)?.strictUrls);
+  urls.mount(router, 'chatapp-cloud');
   const messaging = mountCloudMessaging(
     router,
     state,
-    { sandboxUrl, authenticate, numberFor, fail },
+    { sandboxUrl, urls, authenticate, numberFor, fail },
     (stored.restored as { messaging?: CloudMessagingState } | undefined)?.messaging,
   );
 
@@ -224,5 +227,5 @@ export function mountChatappCloud(router: Router, sandboxUrl: string, stored: St
   });
 
   mountCloudPeople(router, state);
-  return { state: () => ({ ...state.snapshot(), messaging: messaging() }) };
+  return { state: () => ({ ...state.snapshot(), messaging: messaging(), strictUrls: urls.state() }) };
 }

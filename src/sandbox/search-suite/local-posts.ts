@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import type { PublicUrls } from '../public-urls.js';
 
 interface LocalPost {
   name: string;
@@ -29,11 +30,13 @@ const TOPICS = new Set(['STANDARD', 'EVENT', 'OFFER', 'ALERT']);
 
 /**
  * Business Profile local posts (v4): create, list (newest first, paged), delete, with Google's error shape.
- * Photos are fetched from their `sourceUrl`, as the platform does. Starts from what it kept, if anything; returns what it keeps.
+ * Photos are fetched from their `sourceUrl`, as the platform does (strict: only from the internet). Starts from
+ * what it kept, if anything; returns what it keeps.
  */
 export function mountLocalPosts(
   router: Router,
   stored: { restored: LocalPostsState | undefined; saveNow(): void },
+  urls: PublicUrls,
   authorised: (ctx: RouterContext, scope: string) => boolean,
   apiError: (ctx: RouterContext, code: number, status: string, message: string) => void,
   locationExists: (name: string) => boolean,
@@ -63,7 +66,7 @@ export function mountLocalPosts(
       return apiError(ctx, 429, 'RESOURCE_EXHAUSTED', "Quota exceeded for quota metric 'Requests'.");
     }
     for (const media of body.media ?? []) {
-      const fetched = await fetch(media.sourceUrl).catch(() => null);
+      const fetched = await urls.fetch(media.sourceUrl);
       if (!fetched?.ok || !/^image\/(jpeg|png)/.test(fetched.headers.get('content-type') ?? '')) {
         return apiError(
           ctx,

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mountPerformance } from './performance.js';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import { PublicUrls } from '../public-urls.js';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
 import { GrantNumbers, withGrants } from '../shared-grants.js';
 import { mountCalendar } from './calendar-api.js';
@@ -42,6 +43,7 @@ interface SearchSuiteState {
   settings: { accessTokenTtlSeconds: number };
   localPosts: LocalPostsState;
   calendar: CalendarState;
+  strictUrls?: boolean;
 }
 type AccessToken = { grant: Grant; expiresAt: number };
 type RefreshToken = { grant: Grant };
@@ -225,9 +227,12 @@ export function mountSearchSuite(router: Router, _sandboxUrl: string, stored: St
   });
   const calendar = mountCalendar(router, { restored: restored?.calendar, saveNow: stored.saveNow }, authorised);
 
+  const urls = new PublicUrls(restored?.strictUrls);
+  urls.mount(router, 'search_suite');
   const localPosts = mountLocalPosts(
     router,
     { restored: restored?.localPosts, saveNow: stored.saveNow },
+    urls,
     authorised,
     apiError,
     (name) => name.startsWith(`${account.name}/`) && locations.some((l) => name.endsWith(`/${l.name}`)),
@@ -259,6 +264,7 @@ export function mountSearchSuite(router: Router, _sandboxUrl: string, stored: St
         settings,
         localPosts: localPosts(),
         calendar: calendar(),
+        strictUrls: urls.state(),
       };
     },
   };

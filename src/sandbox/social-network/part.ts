@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { AdObjects } from './ad-objects.js';
+import type { PublicUrls } from '../public-urls.js';
 import type { PageFeed } from './feed.js';
 import type { Graph } from './graph.js';
 import type { SocialState } from './state.js';
@@ -14,6 +15,8 @@ export interface SocialNetwork {
   readonly feed: PageFeed;
   /** The ad accounts' campaigns, ad sets, ads and creatives, kept by the `marketing` part and moved by the review controls. */
   readonly ads: AdObjects;
+  /** The URLs the Graph fetches media from (strict: only the internet's, as the real one). */
+  readonly urls: PublicUrls;
   /** Where the Graph's routes live: `/social_network/graph/:version`. */
   readonly base: string;
 }

@@ -3,6 +3,7 @@ import { mountThreadsInsights } from './insights.js';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { DEMO_THREADS_USER, SANDBOX_THREADS_APP } from './demo.js';
+import { PublicUrls } from '../public-urls.js';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
 import { mountThreadsPosting, type ThreadsPostingState } from './posting.js';
 import { mountThreadsReplies, type ThreadsRepliesState } from './replies.js';
@@ -42,6 +43,7 @@ interface SocialThreadsState {
   nextId: bigint;
   posting: ThreadsPostingState;
   replies?: ThreadsRepliesState;
+  strictUrls?: boolean;
 }
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
@@ -218,7 +220,9 @@ export function mountSocialThreads(router: Router, _sandboxUrl: string, stored: 
   mountThreadsInsights(router, auth);
   // Before publishing's routes: a reply's id is answered there, anything else falls through.
   const replies = mountThreadsReplies(router, auth, (id) => posting.thread(id), restored?.replies);
-  const posting = mountThreadsPosting(router, auth, replies.target, restored?.posting);
+  const urls = new PublicUrls(restored?.strictUrls);
+  urls.mount(router, 'social_threads');
+  const posting = mountThreadsPosting(router, auth, replies.target, urls, restored?.posting);
 
   // The people on the platform.
   router.post('/_sandbox/social_threads/users', (ctx) => {
@@ -250,6 +254,15 @@ export function mountSocialThreads(router: Router, _sandboxUrl: string, stored: 
   });
 
   return {
-    state: (): SocialThreadsState => ({ people, tokens, codes, browserUserId, nextId, posting: posting.state(), replies: replies.state() }),
+    state: (): SocialThreadsState => ({
+      people,
+      tokens,
+      codes,
+      browserUserId,
+      nextId,
+      posting: posting.state(),
+      replies: replies.state(),
+      strictUrls: urls.state(),
+    }),
   };
 }

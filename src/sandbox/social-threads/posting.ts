@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import type { PublicUrls } from '../public-urls.js';
 
 /** What the posting endpoints need from the OAuth half of the sandbox. */
 export interface ThreadsSandboxAuth {
@@ -83,6 +84,7 @@ export function mountThreadsPosting(
   router: Router,
   auth: ThreadsSandboxAuth,
   replies: ThreadsReplyTarget,
+  urls: PublicUrls,
   restored?: ThreadsPostingState,
 ): { state(): ThreadsPostingState; thread(id: string): { id: string; userId: string } | undefined } {
   const containers = restored?.containers ?? new Map<string, Container>();
@@ -120,7 +122,7 @@ export function mountThreadsPosting(
 
   /** The media as the platform fetches it: reachable, of the right type, within the size limit; a message when not. */
   async function fetchMedia(url: string, kind: 'IMAGE' | 'VIDEO'): Promise<{ code: number; subcode: number; message: string } | null> {
-    const response = await fetch(url).catch(() => null);
+    const response = await urls.fetch(url);
     if (!response?.ok) {
       await response?.arrayBuffer().catch(() => {});
       return { code: 100, subcode: 2207052, message: `Media download has failed. The media could not be fetched from ${url}.` };

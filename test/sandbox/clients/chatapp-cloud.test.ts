@@ -103,6 +103,17 @@ describe('sandbox WhatsApp Cloud API — over plain HTTP as Meta documents it, a
     expect(downloaded).to.deep.equal({ bytes, mimeType: 'image/jpeg' });
   });
 
+  it("fetches a media link from this machine's address, and not in strict mode (131053), as Meta could not reach it", async () => {
+    const number = await business();
+    await personWrites(number);
+    const image = { messaging_product: 'whatsapp', to: '4915112345678', type: 'image', image: { link: sandbox.photoUrl() } };
+    expect((await call(number, 'POST', `${number.phoneNumberId}/messages`, image)).status).to.equal(200);
+    await sandbox.strictly('chatapp-cloud', async () => {
+      const refused = await call(number, 'POST', `${number.phoneNumberId}/messages`, image);
+      expect([refused.status, refused.body.error.code]).to.deep.equal([400, 131053]);
+    });
+  });
+
   it('answers a token that does not work with HTTP 401 and code 190, and the media host refuses it with 401', async () => {
     const number = await business();
     const { id } = await people<{ id: string }>('media', { phoneNumberId: number.phoneNumberId });

@@ -10,6 +10,11 @@ export interface ClientCheck {
   url(): string;
   /** A small PNG served on this machine (`/photo.png`), as a service serves its media at its public URL. */
   photoUrl(): string;
+  /**
+   * Runs `check` with `platform` strict: refusing the URLs a real platform could not reach (this machine's, as
+   * the photo's), as it does for a deployment whose PUBLIC_URL is local.
+   */
+  strictly(platform: string, check: () => Promise<void>): Promise<void>;
 }
 
 /**
@@ -39,7 +44,23 @@ export function sandboxForFile(): ClientCheck {
     if (!sandbox || !files) throw new Error('the sandbox starts before the first test: use it in a test or a hook');
     return { sandbox, files };
   };
+  const strict = async (platform: string, on: boolean) => {
+    const answer = await fetch(`${started().sandbox.url}/_sandbox/${platform}/strict`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ strict: on }),
+    });
+    if (answer.status !== 200) throw new Error(`${platform} has no strict mode (HTTP ${answer.status})`);
+  };
   return {
+    strictly: async (platform, check) => {
+      await strict(platform, true);
+      try {
+        await check();
+      } finally {
+        await strict(platform, false);
+      }
+    },
     url: () => started().sandbox.url,
     photoUrl: () => `http://127.0.0.1:${(started().files.address() as AddressInfo).port}/photo.png`,
   };

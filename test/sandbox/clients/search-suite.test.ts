@@ -158,6 +158,28 @@ describe('sandbox search suite — through googleapis (175.0.0)', () => {
     expect(rest.data.items!.every((item) => item.recurringEventId === series.id)).to.equal(true);
   });
 
+  it("takes a local post's photo from this machine's address, and not in strict mode (plain HTTP: googleapis has no v4 local posts)", async () => {
+    const accounts = google.mybusinessaccountmanagement({ version: 'v1', auth });
+    const account = (await accounts.accounts.list()).data.accounts![0]!.name!;
+    const location = (await businessInfo().accounts.locations.list({ parent: account, readMask: 'name' })).data.locations![0]!.name!;
+    const post = () =>
+      fetch(root(`v4/${account}/${location}/localPosts`), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${auth.credentials.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          topicType: 'STANDARD',
+          summary: 'Fresh roast',
+          media: [{ mediaFormat: 'PHOTO', sourceUrl: sandbox.photoUrl() }],
+        }),
+      });
+    expect((await post()).status).to.equal(200);
+    await sandbox.strictly('search_suite', async () => {
+      const refused = await post();
+      expect(refused.status).to.equal(400);
+      expect(((await refused.json()) as { error: { status: string } }).error.status).to.equal('INVALID_ARGUMENT');
+    });
+  });
+
   it('revokes a token given in a form body, as Google documents, and one in the query, as the library sends it', async () => {
     const form = await fetch(root('revoke'), {
       method: 'POST',

@@ -71,11 +71,8 @@ describe('sandbox TikTok Content Posting API — photos pulled from URLs the app
 
   it("takes this machine's address as it is, and refuses it in strict mode as the platform could not reach it", async () => {
     expect(await init([sandbox.photoUrl()])).to.deep.equal({ status: 200, code: 'ok' });
-    await control('strict', { strict: true });
-    try {
+    await sandbox.strictly('short_video', async () => {
       expect(await init([sandbox.photoUrl()])).to.deep.equal({ status: 403, code: 'url_ownership_unverified' });
-    } finally {
-      await control('strict', { strict: false });
-    }
+    });
   });
 });

@@ -96,6 +96,17 @@ describe('sandbox Graph API (pages, lead ads) — through facebook-nodejs-busine
     expect(((await refused.json()) as { error: { code: number } }).error.code).to.equal(324);
   });
 
+  it("fetches media from this machine's address, and not in strict mode, as Meta could not reach it", async () => {
+    const page = new Page(PAGE.id);
+    expect((await page.createPhoto([], { url: sandbox.photoUrl(), published: false }))._data.id).to.be.a('string');
+    await sandbox.strictly('social_network', async () => {
+      const error = await refusal(page.createPhoto([], { url: sandbox.photoUrl(), published: false }));
+      expect([error.status, error.response.code]).to.deep.equal([400, 324]);
+      const link = await refusal(page.createFeed([], { message: 'A link', link: sandbox.photoUrl() }));
+      expect(link.response.error_subcode).to.equal(1609005);
+    });
+  });
+
   it("reads a person's comment, hides it, answers it and deletes the answer", async () => {
     const post = await new Page(PAGE.id).createFeed([], { message: 'Which roast next?' });
     const commented = await fetch(`${sandbox.url()}/_sandbox/social_network/comments`, {

@@ -75,4 +75,20 @@ describe('sandbox Threads API — over plain HTTP as Threads documents it, and t
     expect(read.permalink).to.equal(`https://www.threads.net/@${DEMO_THREADS_USER.username}/post/${String(read.shortcode)}`);
     expect(read.owner).to.deep.equal({ id: DEMO_THREADS_USER.id });
   });
+
+  it("makes an image container from this machine's address, and not in strict mode, as Threads could not reach it", async () => {
+    const adapter = new SocialThreadsAdapter(settings());
+    const { accessToken } = await adapter.oauth.exchange(await code(), REDIRECT, null);
+    const container = () =>
+      fetch(graph(`${DEFAULT_VERSION}/${DEMO_THREADS_USER.id}/threads`), {
+        method: 'POST',
+        body: new URLSearchParams({ media_type: 'IMAGE', image_url: sandbox.photoUrl(), text: 'Cups', access_token: accessToken }),
+      });
+    expect((await container()).status).to.equal(200);
+    await sandbox.strictly('social_threads', async () => {
+      const refused = await container();
+      expect(refused.status).to.equal(400);
+      expect(((await refused.json()) as { error: { error_subcode: number } }).error.error_subcode).to.equal(2207052);
+    });
+  });
 });

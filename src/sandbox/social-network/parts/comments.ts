@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
+import type { PublicUrls } from '../../public-urls.js';
 import { DEFAULT_COMMENTER, type PageComment, type PagePost } from '../feed.js';
 import { graphTime } from '../graph.js';
 import { defineSocialPart, type SocialNetwork } from '../part.js';
@@ -18,8 +19,8 @@ type Verb = 'add' | 'edited' | 'remove' | 'hide' | 'unhide';
 const PRIVATE_REPLY_DAYS = 7;
 
 /** The platform fetches an attached photo from its URL: it must answer with an image. */
-async function isImage(url: string): Promise<boolean> {
-  const response = await fetch(url, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+async function isImage(urls: PublicUrls, url: string): Promise<boolean> {
+  const response = await urls.fetch(url, { signal: AbortSignal.timeout(10_000) });
   await response?.arrayBuffer().catch(() => {});
   return Boolean(response?.ok && /^image\//.test(response.headers.get('content-type') ?? ''));
 }
@@ -32,7 +33,7 @@ async function isImage(url: string): Promise<boolean> {
  */
 export const commentsPart = defineSocialPart({ key: 'comments', mount: mountPageComments });
 
-function mountPageComments(router: Router, { state, graph, feed, base }: SocialNetwork): void {
+function mountPageComments(router: Router, { state, graph, feed, base, urls }: SocialNetwork): void {
   const faults = new Map<string, CommentFault[]>();
   const held = new Map<string, unknown[]>();
 
@@ -186,7 +187,7 @@ function mountPageComments(router: Router, { state, graph, feed, base }: SocialN
     }
     const { message, attachment_url: attachmentUrl } = graph.params(ctx);
     if (!message) return graph.fail(ctx, 400, 100, '(#100) Missing message');
-    if (attachmentUrl && !(await isImage(attachmentUrl))) return graph.fail(ctx, 400, 324, '(#324) Missing or invalid image file');
+    if (attachmentUrl && !(await isImage(urls, attachmentUrl))) return graph.fail(ctx, 400, 324, '(#324) Missing or invalid image file');
     // Replies are one level deep: a reply to a reply answers its comment.
     const parentId = on.comment ? (on.comment.parentId ?? on.comment.id) : null;
     const comment: PageComment = {

@@ -48,7 +48,7 @@ export const messengerPart = defineSocialPart<MessengerState>({ key: 'messenger'
 
 function mountMessenger(
   router: Router,
-  { state, graph, feed, base }: SocialNetwork,
+  { state, graph, feed, base, urls }: SocialNetwork,
   restored: MessengerState | undefined,
 ): { state(): MessengerState } {
   const lastWrote = restored?.lastWrote ?? new Map<string, number>();
@@ -92,7 +92,7 @@ function mountMessenger(
     let attachment: SentMessage['attachment'] = null;
     if (message.attachment) {
       const url = String(message.attachment.payload?.url ?? '');
-      const fetched = /^https?:\/\//.test(url) ? await fetch(url).catch(() => null) : null;
+      const fetched = await urls.fetch(url);
       if (!fetched?.ok) return graph.fail(ctx, 400, 100, '(#100) Failed to fetch the file from the url', { subcode: 2018008 });
       await fetched.arrayBuffer();
       attachment = { type: String(message.attachment.type ?? 'file'), url };

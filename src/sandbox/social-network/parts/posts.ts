@@ -22,7 +22,7 @@ export const postsPart = defineSocialPart<PagePostsState>({ key: 'posts', mount:
 
 function mountPagePosts(
   router: Router,
-  { state, graph, feed, base }: SocialNetwork,
+  { state, graph, feed, base, urls }: SocialNetwork,
   restored: PagePostsState | undefined,
 ): { state(): PagePostsState } {
   feed.restore(restored);
@@ -66,7 +66,7 @@ function mountPagePosts(
   /** The bytes behind a URL, if it answers 2xx with a content type matching `types`. */
   const fetchMedia = async (url: string | undefined, types: RegExp): Promise<'ok' | 'unreachable' | 'wrong_type'> => {
     if (!url) return 'unreachable';
-    const response = await fetch(url, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+    const response = await urls.fetch(url, { signal: AbortSignal.timeout(10_000) });
     if (!response?.ok) return 'unreachable';
     await response.arrayBuffer();
     return types.test(response.headers.get('content-type') ?? '') ? 'ok' : 'wrong_type';
