@@ -13,7 +13,14 @@ import { cpus, loadavg } from 'node:os';
 import { SANDBOX_APP } from '../../src/sandbox/social-network/demo.js';
 import { benchOwnerKey, connectPagesByDialog, forkSandbox, percentile, socialNetworkControl, startBenchService } from './service.js';
 
-await runBench();
+// The service's pools, timers and the embedded PostgreSQL's handles would keep the process alive: it exits itself.
+await runBench().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
 
 async function runBench(): Promise<void> {
   const PRODUCTS = Number(process.argv[2] ?? 100_000);
