@@ -2803,10 +2803,13 @@ export interface paths {
         /**
          * Delete a catalog
          * @description Deletes the catalog on the platform, with its products and product sets, then the service's records
-         *     of them (its batches too).
+         *     of them (its batches too). A deletion whose answer was lost (a 502, or no answer) may simply be asked
+         *     again: the service looks whether the platform still has the catalog, and answers 204 once it is gone,
+         *     deleting it only once. A catalog someone deleted on the platform by other means answers 404
+         *     `catalog_not_found`, and the service forgets it as well.
          *
-         *     Errors: 404 `not_found`, 403 `profile_out_of_scope`, 409 `account_not_connected` (the catalog's page
-         *     account), 422 `permission_missing`, 429 `platform_rate_limited`, 502 `platform_error` (for example a
+         *     Errors: 404 `not_found`, `catalog_not_found`, 403 `profile_out_of_scope`, 409 `account_not_connected`
+         *     (the catalog's page account), 422 `permission_missing`, 429 `platform_rate_limited`, 502 `platform_error` (for example a
          *     catalog the platform will not delete while ads use it, with its reason in `detail`).
          */
         delete: operations["deleteCatalog"];
@@ -25673,7 +25676,25 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            /** @description No such catalog, or one of another owner (`not_found`); or the platform no longer has the catalog, deleted there by other means, and the service has forgotten it too (`catalog_not_found`). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/catalog_not_found",
+                     *       "title": "Catalog not found",
+                     *       "status": 404,
+                     *       "detail": "The catalog is no longer on the platform (it was deleted there); it and its products, sets and batches are forgotten here too.",
+                     *       "code": "catalog_not_found",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];

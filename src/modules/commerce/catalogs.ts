@@ -1,6 +1,6 @@
 import { type Page, pageRequest, toPage } from '../../lib/pagination.js';
 import { idOf, newId } from '../../lib/ids.js';
-import type { PlatformCatalog } from '../../platforms/capabilities/commerce.js';
+import { CommerceObjectGone, type PlatformCatalog } from '../../platforms/capabilities/commerce.js';
 import type { Services } from '../../services.js';
 import type { AccountRow } from '../accounts/models.js';
 import { ownerAccountsOn } from '../accounts/api.js';
@@ -8,7 +8,7 @@ import { findAccount } from '../accounts/read.js';
 import { listedProfiles, type Principal } from '../auth/principal.js';
 import { writeOnce } from '../platform-writes/ledger.js';
 import { commercePlatforms, findCatalog, withCommerce } from './access.js';
-import { CommerceBusinessRequiredError } from './errors.js';
+import { CatalogNotFoundError, CommerceBusinessRequiredError } from './errors.js';
 import { type CommerceCatalog, presentCatalog } from './present.js';
 import type { CatalogRow } from './rows.js';
 
@@ -118,11 +118,44 @@ export async function getCatalog(services: Services, principal: Principal, id: s
   return presentCatalog(row!);
 }
 
-/** Deletes the catalog on the platform, then our records of it (its products, sets and batches go with it). */
+/**
+ * Deletes the catalog on the platform, then our records of it (its products, sets and batches go with them), in the
+ * commit that settles the write. A catalog is deleted once, so the write's key is the catalog's own: a retry after
+ * a lost answer asks the platform whether the catalog is still there (gone: deleted then; there: sent again). A
+ * catalog deleted on the platform by other means is forgotten too, and answers 404 `catalog_not_found`.
+ */
 export async function deleteCatalog(services: Services, principal: Principal, id: string): Promise<void> {
   const catalog = await findCatalog(services, principal, id);
-  await withCommerce(services, principal, { accountId: catalog.accountId }, (commerce, platformAccount) =>
-    commerce.deleteCatalog(platformAccount, catalog.platformCatalogId),
+  const platformCatalogId = catalog.platformCatalogId;
+  const written = await withCommerce(services, principal, { accountId: catalog.accountId }, (commerce, platformAccount, account) =>
+    writeOnce(services.db, {
+      ownerId: account.ownerId,
+      accountId: account.id,
+      key: `catalog.delete:${platformCatalogId}`,
+      kind: 'catalog.delete',
+      request: { platformCatalogId },
+      send: async () => {
+        try {
+          await commerce.deleteCatalog(platformAccount, platformCatalogId);
+          return { goneBefore: false };
+        } catch (error) {
+          if (error instanceof CommerceObjectGone) return { goneBefore: true };
+          throw error;
+        }
+      },
+      reconcile: async () => {
+        try {
+          await commerce.catalog(platformAccount, platformCatalogId);
+          return null;
+        } catch (error) {
+          if (error instanceof CommerceObjectGone) return { goneBefore: false };
+          throw error;
+        }
+      },
+      store: async (trx) => {
+        await trx('commerceCatalogs').where({ id: catalog.id }).delete();
+      },
+    }),
   );
-  await services.db('commerceCatalogs').where({ id: catalog.id }).delete();
+  if (written.result.goneBefore) throw new CatalogNotFoundError();
 }

@@ -53,3 +53,15 @@ export class ProductNotOnPlatformError extends ApiError {
     );
   }
 }
+
+/** 404 `catalog_not_found`: the platform no longer has the catalog (deleted there); we have forgotten it too. */
+export class CatalogNotFoundError extends ApiError {
+  constructor() {
+    super(
+      404,
+      'catalog_not_found',
+      'Catalog not found',
+      'The catalog is no longer on the platform (it was deleted there); it and its products, sets and batches are forgotten here too.',
+    );
+  }
+}

@@ -142,7 +142,7 @@ export interface Commerce {
   /** The catalogs the business owns and those of its clients it may manage. */
   catalogs(account: AdapterAccount, businessId: string): Promise<PlatformCatalog[]>;
   createCatalog(account: AdapterAccount, businessId: string, input: { name: string; vertical: string }): Promise<PlatformCatalog>;
-  /** One catalog as the platform shows it now. */
+  /** One catalog as the platform shows it now; CommerceObjectGone when it has no such catalog. */
   catalog(account: AdapterAccount, catalogId: string): Promise<PlatformCatalog>;
   /** Deletes the catalog, its products and sets with it; CommerceObjectGone when the platform has no such catalog. */
   deleteCatalog(account: AdapterAccount, catalogId: string): Promise<void>;

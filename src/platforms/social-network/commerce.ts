@@ -150,10 +150,12 @@ export class SocialNetworkCommerce implements Commerce {
   }
 
   async catalog(account: AdapterAccount, catalogId: string): Promise<PlatformCatalog> {
-    const raw = await this.client.call<GraphCatalog>('GET', catalogId, {
-      token: account.credentials.accessToken,
-      query: { fields: CATALOG_FIELDS },
-    });
+    const raw = await this.client.call<GraphCatalog>(
+      'GET',
+      catalogId,
+      { token: account.credentials.accessToken, query: { fields: CATALOG_FIELDS } },
+      classifyGone,
+    );
     return catalogOf(raw, raw.business?.id ?? '');
   }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
-import { connectPage, newCatalog, testCommerceSettings } from './support.js';
+import { connectPage, newCatalog, product, testCommerceSettings } from './support.js';
 
 describeApi(
   'catalogs — GET|POST /commerce/catalogs, GET|DELETE /commerce/catalogs/{catalogId}',
@@ -63,6 +63,33 @@ describeApi(
       expect((await t.app.api.get(`/commerce/catalogs/${shop.catalogId}`, { token: t.owner.key })).status).to.equal(404);
       expect((await t.app.api.get(`/commerce/products?catalogId=${shop.catalogId}`, { token: t.owner.key })).status).to.equal(404);
       expect((await t.app.api.delete(`/commerce/catalogs/${shop.catalogId}`, { token: t.owner.key })).status).to.equal(404);
+    });
+
+    it('answers 204 to a deletion asked again after its answer was lost, deleting the catalog once', async () => {
+      const shop = await newCatalog(t.app, t.owner);
+      await commerce.configure({ loseNextAnswerOf: 'deleteCatalog' });
+      const before = (await commerce.calls()).deleteCatalog ?? 0;
+      const lost = await t.app.api.delete(`/commerce/catalogs/${shop.catalogId}`, { token: t.owner.key });
+      expect(lost.status).to.equal(502);
+      const again = await t.app.api.delete(`/commerce/catalogs/${shop.catalogId}`, { token: t.owner.key });
+      expect(again.status, JSON.stringify(again.body)).to.equal(204);
+      expect((await commerce.calls()).deleteCatalog! - before, 'deleted once, then looked for').to.equal(1);
+      expect((await t.app.api.get(`/commerce/catalogs/${shop.catalogId}`, { token: t.owner.key })).status).to.equal(404);
+    });
+
+    it('answers 404 catalog_not_found for a catalog deleted on the platform by other means, and forgets it with its products', async () => {
+      const shop = await newCatalog(t.app, t.owner);
+      const sent = await t.app.api.post('/commerce/products', {
+        token: t.owner.key,
+        body: { catalogId: shop.catalogId, ...product('GONE-1') },
+      });
+      expect(sent.status).to.equal(201);
+      await commerce.deleteByHand(shop.platformCatalogId);
+      const gone = await t.app.api.delete(`/commerce/catalogs/${shop.catalogId}`, { token: t.owner.key });
+      expect([gone.status, gone.body.code]).to.deep.equal([404, 'catalog_not_found']);
+      expect((await t.app.api.get(`/commerce/products/${sent.body.id}`, { token: t.owner.key })).status).to.equal(404);
+      expect(await t.app.services.db('commerceCatalogs').where({ id: shop.catalogId }).first()).to.equal(undefined);
+      expect(await t.app.services.db('commerceProducts').where({ id: sent.body.id }).first()).to.equal(undefined);
     });
 
     it('answers 422 permission_missing for a page connected without catalog_management, saying to reconnect', async () => {

@@ -53,6 +53,11 @@ export class CommercePeople extends People {
     expect(errors, 'products the commerce manager refused').to.deep.equal([]);
   }
 
+  /** Someone deletes the catalog in the commerce manager. */
+  async deleteByHand(catalogId: string): Promise<void> {
+    await this.post(`commerce/catalogs/${catalogId}/delete`);
+  }
+
   onPlatform(catalogId: string): Promise<CommerceCatalogOnPlatform> {
     return this.get(`commerce/catalogs/${catalogId}`);
   }

@@ -395,6 +395,10 @@ function mountControls(
     settled(catalog);
     ctx.body = { ...catalog, products: [...catalog.products.values()], sets: [...catalog.sets.values()] };
   });
+  /** Someone deletes a catalog in the commerce manager. */
+  router.post('/_sandbox/social_network/commerce/catalogs/:id/delete', (ctx) => {
+    ctx.body = { deleted: kept.catalogs.delete(ctx.params.id!) };
+  });
   router.post('/_sandbox/social_network/commerce/forget-handles', (ctx) => {
     batches.clear();
     ctx.body = { handles: 0 };
