@@ -2631,15 +2631,170 @@ export interface paths {
          *     first `users`), a lookalike of another audience (`LOOKALIKE`) or a website audience from pixel events
          *     (`WEBSITE`). Customer data reaches the platform only as SHA-256 hashes: send hashes (`hashed: true`,
          *     the default) or plain values with `hashed: false`, which the service normalises and hashes itself and
-         *     never stores or logs. Up to 10 000 users per request; the body limit is 2 MiB. The platform takes up
-         *     to a day to match people; until then `status` is `populating` and `approximateCount` `null`.
+         *     never stores or logs. Up to 10 000 users per request; the body limit is 2 MiB; more people, and other
+         *     fields than emails and phone numbers, go in `POST /ads/audiences/{audienceId}/people` afterwards (the
+         *     first users make the first upload receipt). The platform takes up to a day to match people; until then
+         *     `status` is `populating` and `sizeRange` `null`. `short_video_ads` creates a customer list from a first
+         *     file: `users` are required there. Created once per `Idempotency-Key`: a retry after a lost answer finds
+         *     the audience made, never a second one.
          *
-         *     Errors: 404 `not_found` (ad account, origin audience or pixel), 403 `profile_out_of_scope`, 409
-         *     `account_not_connected`, 413 `payload_too_large`, 422 `ad_platform_rejected` (the platform's custom
-         *     audience terms not accepted, an origin audience too small for a lookalike), `ad_account_disabled`,
-         *     `account_platform_unsupported` (website audiences on `short_video_ads`), 502 `platform_error`.
+         *     Errors: 400 `validation_failed` (members of another subtype), 404 `not_found` (ad account, origin
+         *     audience or pixel), 403 `profile_out_of_scope`, 409 `account_not_connected`, 413 `payload_too_large`,
+         *     422 `audience_terms_not_accepted` (the platform's custom audience terms not accepted for the ad
+         *     account), `audience_too_small` (a lookalike's source audience), `lookalike_source_not_ready`,
+         *     `ad_platform_rejected`, `ad_account_disabled`, 502 `platform_error`.
          */
         post: operations["createAudience"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/audiences/{audienceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform id of the audience (`GET /ads/audiences`). */
+                audienceId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a custom audience
+         * @description Reads one custom audience live from the ad platform: its `status` and its size as the platform's range.
+         *
+         *     Errors: 404 `not_found` (ad account, or no audience with this id in it), 403 `profile_out_of_scope`, 409
+         *     `account_not_connected`, 502 `platform_error`.
+         */
+        get: operations["getAudience"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom audience
+         * @description Deletes the audience on the ad platform; ad sets targeting it stop reaching its people. Deleting one that is
+         *     gone already answers 204 again (idempotent), as long as the ad account is the caller's.
+         *
+         *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 422
+         *     `ad_platform_rejected` (an audience the platform keeps in use, for example the source of a lookalike),
+         *     502 `platform_error`.
+         */
+        delete: operations["deleteAudience"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename or change a custom audience
+         * @description Changes an audience's name, description or (website audiences) retention on the ad platform, and answers it
+         *     as the platform now has it. To change its people, upload them (`POST
+         *     /ads/audiences/{audienceId}/people`, `…/people/removals`).
+         *
+         *     Errors: 400 `validation_failed` (`retentionDays` for another subtype than `WEBSITE`; nothing to change),
+         *     404 `not_found`, 403 `profile_out_of_scope`, 409 `account_not_connected`, 422 `ad_platform_rejected`,
+         *     502 `platform_error`.
+         */
+        patch: operations["updateAudience"];
+        trace?: never;
+    };
+    "/ads/audiences/{audienceId}/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform id of the customer-list audience (`GET /ads/audiences`). */
+                audienceId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add people to a customer list
+         * @description Adds any number of people of a customer-list (`CUSTOM`) audience, streamed: the body is read line by
+         *     line and sent on in the platform's batches as it arrives, never held whole (the social network: one upload
+         *     session, 10 000 people per call with `batch_seq` and `last_batch_flag`; `short_video_ads`: a hashed file
+         *     per 10 000 people, then the audience updated with the files). The body is NDJSON
+         *     (`application/x-ndjson`, one `AdAudiencePerson` object per line) or CSV (`text/csv`, a header line naming
+         *     `AdAudiencePerson` members, then one person per line), optionally gzip-compressed (`Content-Encoding:
+         *     gzip`). Each field is normalised and SHA-256-hashed as the platform documents it before it leaves the
+         *     service; values already hashed (64 hex digits) are sent as they are; nothing is stored or logged but the
+         *     receipt's counts. A line that cannot be read is counted `invalid` (its line number in `samples`), the rest
+         *     go on. The answer is the upload's receipt, kept for later (`GET /ads/audiences/{audienceId}/uploads`).
+         *     The same people sent again change nothing on the platform, so a retry after a lost answer is harmless.
+         *
+         *     Errors: 400 `validation_failed` (no readable header in a CSV body, an unknown column), 404 `not_found`
+         *     (ad account, or no audience with this id), 403 `profile_out_of_scope`, 409 `account_not_connected`, 415
+         *     `unsupported_media_type`, 422 `ad_platform_rejected` (not a customer-list audience, refused by the
+         *     platform: the receipt up to that batch is kept, `failed`), `audience_terms_not_accepted`, 502
+         *     `platform_error`.
+         */
+        post: operations["addAudiencePeople"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/audiences/{audienceId}/people/removals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform id of the customer-list audience (`GET /ads/audiences`). */
+                audienceId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove people from a customer list
+         * @description Removes any number of people of a customer-list (`CUSTOM`) audience, streamed: the body is read line by
+         *     line and sent on in the platform's batches as it arrives, never held whole (the social network: one upload
+         *     session, 10 000 people per call with `batch_seq` and `last_batch_flag`; `short_video_ads`: a hashed file
+         *     per 10 000 people, then the audience updated with the files). The body is NDJSON
+         *     (`application/x-ndjson`, one `AdAudiencePerson` object per line) or CSV (`text/csv`, a header line naming
+         *     `AdAudiencePerson` members, then one person per line), optionally gzip-compressed (`Content-Encoding:
+         *     gzip`). Each field is normalised and SHA-256-hashed as the platform documents it before it leaves the
+         *     service; values already hashed (64 hex digits) are sent as they are; nothing is stored or logged but the
+         *     receipt's counts. A line that cannot be read is counted `invalid` (its line number in `samples`), the rest
+         *     go on. The answer is the upload's receipt, kept for later (`GET /ads/audiences/{audienceId}/uploads`).
+         *     The same people sent again change nothing on the platform, so a retry after a lost answer is harmless.
+         *
+         *     Errors: 400 `validation_failed` (no readable header in a CSV body, an unknown column), 404 `not_found`
+         *     (ad account, or no audience with this id), 403 `profile_out_of_scope`, 409 `account_not_connected`, 415
+         *     `unsupported_media_type`, 422 `ad_platform_rejected` (not a customer-list audience, refused by the
+         *     platform: the receipt up to that batch is kept, `failed`), `audience_terms_not_accepted`, 502
+         *     `platform_error`.
+         */
+        post: operations["removeAudiencePeople"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/audiences/{audienceId}/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform id of the audience. */
+                audienceId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the upload receipts of an audience
+         * @description The receipts of the people added to and removed from an audience through the service (at its creation and
+         *     after), newest first: what was read, what the platform received, and how each upload ended. Read from the
+         *     service's records, not the platform.
+         *
+         *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 400 `invalid_cursor`.
+         */
+        get: operations["listAudienceUploads"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5245,6 +5400,9 @@ export interface components {
          *     | `wallet_program_has_passes` | 409 | The wallet program has passes already, so its pass type or team identifier can no longer change. |
          *     | `ad_platform_rejected` | 422 | The ad platform refused the campaign, ad set, ad, creative, audience or event (policy, budget under its minimum, invalid targeting); `detail` carries its reason. |
          *     | `ad_account_disabled` | 422 | The ad account cannot run ads on its platform (disabled, closed or with unsettled billing); fix it in the platform's ads manager. |
+         *     | `audience_terms_not_accepted` | 422 | The ad platform's custom audience terms are not accepted for the ad account: accept them once in its ads manager (`detail` gives the link), then retry. |
+         *     | `audience_too_small` | 422 | The audience has too few matched people for this (a lookalike's source, targeting): the platform's minimum is in `detail`. |
+         *     | `lookalike_source_not_ready` | 422 | The lookalike's source audience is still populating (or failed); retry once its `status` is `ready`. |
          *     | `post_not_boostable` | 422 | The post cannot be boosted: not published yet, not on a page of the ad account's platform, deleted, or of a kind the platform does not promote. |
          *     | `boost_not_running` | 409 | The boost is being made, rolled back, failed or stopped: only an active or paused boost can be paused, resumed or stopped. |
          *     | `product_retailer_id_taken` | 409 | The catalog has a product with this retailerId (SKU) already; update it through POST /commerce/products/batch. |
@@ -5298,7 +5456,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "post_not_boostable" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "audience_terms_not_accepted" | "audience_too_small" | "lookalike_source_not_ready" | "post_not_boostable" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -11159,6 +11317,19 @@ export interface components {
          * @enum {string}
          */
         AdAudienceSubtype: "CUSTOM" | "LOOKALIKE" | "WEBSITE";
+        /** @description An audience's size as a range of people. */
+        AdAudienceSizeRange: {
+            /**
+             * @description At least this many people.
+             * @example 11000
+             */
+            lower: number;
+            /**
+             * @description At most this many people.
+             * @example 13000
+             */
+            upper: number;
+        };
         /** @description How a lookalike audience is built. */
         AdAudienceLookalikeSpec: {
             /** @description The source audience whose people are matched. */
@@ -11241,10 +11412,16 @@ export interface components {
              */
             description: string | null;
             /**
-             * @description The platform's estimate of the people in it (its lower bound); `null` while it is populating or too small to tell.
+             * @description The lower bound of `sizeRange`; `null` while it is populating or too small to tell.
              * @example 12000
              */
             approximateCount: number | null;
+            /**
+             * @description How many people it reaches, as the platform gives it: a range (the social network's
+             *     `approximate_count_lower_bound` and `…_upper_bound`); a single estimate where the platform has only one
+             *     (`short_video_ads`'s `cover_num`: both bounds equal). `null` while it is populating or too small to tell.
+             */
+            sizeRange: components["schemas"]["AdAudienceSizeRange"] | null;
             /**
              * @description For `CUSTOM`: where the customer data came from: `USER_PROVIDED_ONLY` from the customers directly,
              *     `PARTNER_PROVIDED_ONLY` from partners, `BOTH_USER_AND_PARTNER_PROVIDED` both. `null` for other subtypes.
@@ -11370,6 +11547,130 @@ export interface components {
              * @example 30
              */
             retentionDays?: number;
+        };
+        /**
+         * @description A change to an audience: members left out keep their value. `retentionDays` only for `WEBSITE` audiences
+         *     (400 `validation_failed` for another subtype). At least one member besides `adAccountId`.
+         */
+        AdAudienceUpdate: {
+            adAccountId: components["schemas"]["AdAccountIdMember"];
+            /**
+             * @description The audience's new name.
+             * @example Newsletter subscribers 2026
+             */
+            name?: string;
+            /**
+             * @description New free text; `null` removes it.
+             * @example Exported from the shop on 2026-11-25
+             */
+            description?: string | null;
+            /**
+             * @description For `WEBSITE`, how long a person stays in it after a matching event.
+             * @example 60
+             */
+            retentionDays?: number;
+        };
+        /**
+         * @description The receipt of one upload of people to an audience (added, or removed): what was read, what the platform
+         *     received, and what it said. Kept so that a list's history can be read later (`GET
+         *     /ads/audiences/{audienceId}/uploads`).
+         */
+        AdAudienceUpload: {
+            /**
+             * @description The receipt's id.
+             * @example aupl_01jd3y6w7q5v8k0n2b4c6e8g1h
+             */
+            id: string;
+            adAccountId: components["schemas"]["AdAccountIdMember"];
+            audienceId: components["schemas"]["AdPlatformObjectId"];
+            platform: components["schemas"]["Platform"];
+            /**
+             * @description `add`: people were added; `remove`: removed.
+             * @example add
+             * @enum {string}
+             */
+            action: "add" | "remove";
+            /**
+             * @description `uploading`: batches are still being sent; `complete`: every batch reached the platform; `failed`: the
+             *     platform refused or failed a batch (`error`), the batches before it stay sent.
+             * @example complete
+             * @enum {string}
+             */
+            status: "uploading" | "complete" | "failed";
+            /**
+             * @description Lines (people) read from the body.
+             * @example 25000
+             */
+            read: number;
+            /**
+             * @description People the platform said it received.
+             * @example 24990
+             */
+            received: number;
+            /**
+             * @description People refused: lines the service could not read or that held no usable field, and entries the platform
+             *     called invalid.
+             * @example 10
+             */
+            invalid: number;
+            /**
+             * @description People the platform matched to its users, where it says so at upload; `null` where it does not (it tells only the audience's size, later).
+             * @example null
+             */
+            matched: number | null;
+            /**
+             * @description The platform calls the people went in (the social network takes 10 000 per call in one session).
+             * @example 3
+             */
+            batches: number;
+            /**
+             * @description The fields sent, in the platform's words (`EMAIL`, `PHONE`, `FN`; `EMAIL_SHA256`).
+             * @example [
+             *       "EMAIL",
+             *       "PHONE",
+             *       "FN",
+             *       "LN"
+             *     ]
+             */
+            fields: string[];
+            /**
+             * @description Fields of the body that the platform takes none of (not sent).
+             * @example []
+             */
+            unusedFields: string[];
+            /**
+             * @description The platform's upload session (the social network's `session_id`); `null` where it has none.
+             * @example 7204311102941
+             */
+            sessionId: string | null;
+            /** @description The first lines refused, with why (never their values). */
+            samples: {
+                /** @example 17 */
+                line: number;
+                /** @example the line is not a JSON object */
+                message: string;
+            }[];
+            /**
+             * @description Why the upload failed; `null` otherwise.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T21:40:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-26T21:40:09Z
+             */
+            finishedAt: string | null;
+        };
+        /** @description A page of an audience's upload receipts, newest first. */
+        AdAudienceUploadList: {
+            data: components["schemas"]["AdAudienceUpload"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. */
+            nextCursor: string | null;
         };
         /** @description A pixel (a dataset of web events) the ad account may use. Named by its platform `id` with `adAccountId`. */
         AdPixel: {
@@ -16825,6 +17126,15 @@ export interface components {
         };
         /** @description The ad platform cannot answer this query: breakdowns it does not combine, a time increment or attribution window it does not report by (`ad_insights_unsupported`, `errors` naming the query members), or a breakdown the ad account must enable at the platform first (`ad_breakdown_not_enabled`); the ad account's platform does not offer the operation (`account_platform_unsupported`), or it was connected without a permission this needs (`permission_missing`). */
         AdInsightsUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request is well formed but refused: the ad platform's custom audience terms are not accepted for the ad account (`audience_terms_not_accepted`), the source audience of a lookalike is too small (`audience_too_small`) or still populating (`lookalike_source_not_ready`), the platform refused it otherwise (`ad_platform_rejected`, its reason in `detail`, its code in `platformCode`/`platformSubcode`); the ad account cannot run ads (`ad_account_disabled`); its platform does not offer this (`account_platform_unsupported`); it was connected without a permission this needs (`permission_missing`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
+        AdAudienceUnprocessable: {
             headers: {
                 [name: string]: unknown;
             };
@@ -24975,6 +25285,10 @@ export interface operations {
                      *           "subtype": "CUSTOM",
                      *           "description": "Exported from the shop on 2026-11-20",
                      *           "approximateCount": 12000,
+                     *           "sizeRange": {
+                     *             "lower": 12000,
+                     *             "upper": 14100
+                     *           },
                      *           "customerFileSource": "USER_PROVIDED_ONLY",
                      *           "status": "ready",
                      *           "lookalikeSpec": null,
@@ -24992,6 +25306,10 @@ export interface operations {
                      *           "subtype": "LOOKALIKE",
                      *           "description": null,
                      *           "approximateCount": 690000,
+                     *           "sizeRange": {
+                     *             "lower": 690000,
+                     *             "upper": 811000
+                     *           },
                      *           "customerFileSource": null,
                      *           "status": "ready",
                      *           "lookalikeSpec": {
@@ -25021,7 +25339,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -25080,6 +25397,7 @@ export interface operations {
                      *       "subtype": "CUSTOM",
                      *       "description": "Exported from the shop on 2026-11-20",
                      *       "approximateCount": null,
+                     *       "sizeRange": null,
                      *       "customerFileSource": "USER_PROVIDED_ONLY",
                      *       "status": "populating",
                      *       "lookalikeSpec": null,
@@ -25104,10 +25422,411 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdAudienceUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    getAudience: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description The platform id of the audience (`GET /ads/audiences`). */
+                audienceId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audience as the platform has it now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "23850000000000001",
+                     *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "platform": "social_network",
+                     *       "name": "Newsletter subscribers",
+                     *       "subtype": "CUSTOM",
+                     *       "description": "Exported from the shop on 2026-11-20",
+                     *       "approximateCount": 12000,
+                     *       "sizeRange": {
+                     *         "lower": 12000,
+                     *         "upper": 14100
+                     *       },
+                     *       "customerFileSource": "USER_PROVIDED_ONLY",
+                     *       "status": "ready",
+                     *       "lookalikeSpec": null,
+                     *       "pixelId": null,
+                     *       "rule": null,
+                     *       "retentionDays": null,
+                     *       "createdAt": "2026-11-22T12:00:00Z",
+                     *       "updatedAt": "2026-11-22T14:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdAudience"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    deleteAudience: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description The platform id of the audience (`GET /ads/audiences`). */
+                audienceId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The audience is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    updateAudience: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The platform id of the audience (`GET /ads/audiences`). */
+                audienceId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                 *       "name": "Newsletter subscribers 2026"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdAudienceUpdate"];
+            };
+        };
+        responses: {
+            /** @description The audience after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "23850000000000001",
+                     *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "platform": "social_network",
+                     *       "name": "Newsletter subscribers 2026",
+                     *       "subtype": "CUSTOM",
+                     *       "description": "Exported from the shop on 2026-11-20",
+                     *       "approximateCount": 12000,
+                     *       "sizeRange": {
+                     *         "lower": 12000,
+                     *         "upper": 14100
+                     *       },
+                     *       "customerFileSource": "USER_PROVIDED_ONLY",
+                     *       "status": "ready",
+                     *       "lookalikeSpec": null,
+                     *       "pixelId": null,
+                     *       "rule": null,
+                     *       "retentionDays": null,
+                     *       "createdAt": "2026-11-22T12:00:00Z",
+                     *       "updatedAt": "2026-11-26T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdAudience"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdsUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    addAudiencePeople: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description The platform id of the customer-list audience (`GET /ads/audiences`). */
+                audienceId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {"email":"anna@example.com","firstName":"Anna","country":"DE"}
+                 *     {"phone":"+49 151 1234 5678"}
+                 */
+                "application/x-ndjson": string;
+                /**
+                 * @example email,phone,firstName,lastName,country
+                 *     anna@example.com,,Anna,Schmidt,DE
+                 */
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The people were sent; the upload's receipt. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "aupl_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "audienceId": "23850000000000001",
+                     *       "platform": "social_network",
+                     *       "action": "add",
+                     *       "status": "complete",
+                     *       "read": 25000,
+                     *       "received": 24990,
+                     *       "invalid": 10,
+                     *       "matched": null,
+                     *       "batches": 3,
+                     *       "fields": [
+                     *         "EMAIL",
+                     *         "PHONE",
+                     *         "FN",
+                     *         "COUNTRY"
+                     *       ],
+                     *       "unusedFields": [],
+                     *       "sessionId": "7204311102941",
+                     *       "samples": [
+                     *         {
+                     *           "line": 17,
+                     *           "message": "the line is not a JSON object"
+                     *         }
+                     *       ],
+                     *       "error": null,
+                     *       "createdAt": "2026-11-26T21:40:00Z",
+                     *       "finishedAt": "2026-11-26T21:40:09Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdAudienceUpload"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AdsConflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdAudienceUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    removeAudiencePeople: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description The platform id of the customer-list audience (`GET /ads/audiences`). */
+                audienceId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {"email":"anna@example.com","firstName":"Anna","country":"DE"}
+                 *     {"phone":"+49 151 1234 5678"}
+                 */
+                "application/x-ndjson": string;
+                /**
+                 * @example email,phone,firstName,lastName,country
+                 *     anna@example.com,,Anna,Schmidt,DE
+                 */
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The people were sent; the upload's receipt. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "aupl_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "audienceId": "23850000000000001",
+                     *       "platform": "social_network",
+                     *       "action": "remove",
+                     *       "status": "complete",
+                     *       "read": 25000,
+                     *       "received": 24990,
+                     *       "invalid": 10,
+                     *       "matched": null,
+                     *       "batches": 3,
+                     *       "fields": [
+                     *         "EMAIL",
+                     *         "PHONE",
+                     *         "FN",
+                     *         "COUNTRY"
+                     *       ],
+                     *       "unusedFields": [],
+                     *       "sessionId": "7204311102941",
+                     *       "samples": [
+                     *         {
+                     *           "line": 17,
+                     *           "message": "the line is not a JSON object"
+                     *         }
+                     *       ],
+                     *       "error": null,
+                     *       "createdAt": "2026-11-26T21:40:00Z",
+                     *       "finishedAt": "2026-11-26T21:40:09Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdAudienceUpload"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AdsConflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdAudienceUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    listAudienceUploads: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path: {
+                /** @description The platform id of the audience. */
+                audienceId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of receipts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "aupl_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *           "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *           "audienceId": "23850000000000001",
+                     *           "platform": "social_network",
+                     *           "action": "add",
+                     *           "status": "complete",
+                     *           "read": 25000,
+                     *           "received": 24990,
+                     *           "invalid": 10,
+                     *           "matched": null,
+                     *           "batches": 3,
+                     *           "fields": [
+                     *             "EMAIL",
+                     *             "PHONE",
+                     *             "FN",
+                     *             "COUNTRY"
+                     *           ],
+                     *           "unusedFields": [],
+                     *           "sessionId": "7204311102941",
+                     *           "samples": [],
+                     *           "error": null,
+                     *           "createdAt": "2026-11-26T21:40:00Z",
+                     *           "finishedAt": "2026-11-26T21:40:09Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdAudienceUploadList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listPixels: {

@@ -19,6 +19,11 @@ function contentCoding(ctx: Context): string {
   return coding;
 }
 
+/** An operation whose body its handler reads as a stream (`x-streamed-body`): never buffered nor parsed here. */
+export function isStreamed(operation: object): boolean {
+  return (operation as { 'x-streamed-body'?: unknown })['x-streamed-body'] === true;
+}
+
 /** http-errors (raw-body's, co-body's) carry a status; a decompressor's failure is a plain error. */
 function hasStatus(error: unknown): boolean {
   return typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number';
@@ -44,6 +49,8 @@ export function bodyMiddleware(jsonLimit: string, uploads: UploadSettings) {
   return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     if (!ctx.state.operation?.requestBody) return next();
     const coding = contentCoding(ctx);
+    // Its handler reads it line by line from `ctx.req` (decoding `coding` itself), however large.
+    if (isStreamed(ctx.state.operation)) return next();
     if (ctx.is('multipart/form-data') && acceptsMultipart(ctx.state.operation)) {
       if (coding !== 'identity') throw encodingRefused('must be identity for a multipart body');
       return multipartBody(ctx, uploads, next);

@@ -3,6 +3,7 @@ import type { ErrorObject } from 'ajv';
 import { UnsupportedMediaTypeError, ValidationFailedError } from '../lib/errors.js';
 import { unstorableCharacters } from '../lib/storable.js';
 import type { Contract } from './contract.js';
+import { isStreamed } from './body.js';
 import { fieldErrors } from './field-errors.js';
 import type { RequestState } from './state.js';
 
@@ -39,12 +40,14 @@ export function validationMiddleware(contract: Contract) {
       },
       operation,
     );
-    const errors = multipart
-      ? [
-          ...(result.errors ?? []).filter((e) => !isMissingBody(e)),
-          ...contract.validateBody(operation, 'multipart/form-data', ctx.request.body),
-        ]
-      : (result.errors ?? []);
+    const errors = isStreamed(operation)
+      ? (result.errors ?? []).filter((e) => !isMissingBody(e))
+      : multipart
+        ? [
+            ...(result.errors ?? []).filter((e) => !isMissingBody(e)),
+            ...contract.validateBody(operation, 'multipart/form-data', ctx.request.body),
+          ]
+        : (result.errors ?? []);
     const coerced = result.coerced as { query?: Record<string, unknown>; params?: Record<string, unknown> } | undefined;
     const refused = [
       ...fieldErrors(errors),

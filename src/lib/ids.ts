@@ -46,6 +46,7 @@ export type IdPrefix =
   | 'prod'
   | 'pset'
   | 'pbat'
+  | 'aupl'
   | 'req';
 
 declare const kind: unique symbol;

@@ -10,10 +10,7 @@ export class AdPlatformRejectedError extends ApiError {
     const errors: FieldError[] | undefined = field ? [{ path: field, message: detail, code: 'ad_platform_rejected' }] : undefined;
     super(422, 'ad_platform_rejected', 'The ad platform refused the request', detail, {
       ...(errors ? { errors } : {}),
-      members: {
-        ...(platform.code === null ? {} : { platformCode: platform.code }),
-        ...(platform.subcode === null ? {} : { platformSubcode: platform.subcode }),
-      },
+      members: platformMembers(platform),
     });
   }
 }
@@ -48,5 +45,47 @@ export class BoostNotRunningError extends ApiError {
       'The boost is not running',
       `The boost is ${status.replace('_', ' ')}; only an active or paused boost can be paused, resumed or stopped.`,
     );
+  }
+}
+
+/** The platform's own code of a refusal, as the 422's `platformCode`/`platformSubcode` members. */
+function platformMembers(platform: { code: number | null; subcode: number | null }) {
+  return {
+    ...(platform.code === null ? {} : { platformCode: platform.code }),
+    ...(platform.subcode === null ? {} : { platformSubcode: platform.subcode }),
+  };
+}
+
+/** 422 `audience_terms_not_accepted`: the ad account has not accepted the platform's custom audience terms. */
+export class AudienceTermsNotAcceptedError extends ApiError {
+  constructor(detail: string, platform: { code: number | null; subcode: number | null }) {
+    super(422, 'audience_terms_not_accepted', 'The custom audience terms are not accepted', detail, { members: platformMembers(platform) });
+  }
+}
+
+/** 422 `audience_too_small`: a lookalike's source (or another use) needs more matched people. */
+export class AudienceTooSmallError extends ApiError {
+  constructor(detail: string, platform: { code: number | null; subcode: number | null }) {
+    super(422, 'audience_too_small', 'The audience is too small', detail, {
+      errors: [{ path: 'body/lookalikeSpec/originAudienceId', message: detail, code: 'audience_too_small' }],
+      members: platformMembers(platform),
+    });
+  }
+}
+
+/** 422 `lookalike_source_not_ready`: the source audience of a lookalike is still populating. */
+export class LookalikeSourceNotReadyError extends ApiError {
+  constructor(detail: string, platform: { code: number | null; subcode: number | null }) {
+    super(422, 'lookalike_source_not_ready', "The lookalike's source audience is not ready", detail, {
+      errors: [{ path: 'body/lookalikeSpec/originAudienceId', message: detail, code: 'lookalike_source_not_ready' }],
+      members: platformMembers(platform),
+    });
+  }
+}
+
+/** 404 `not_found`: no custom audience with this id in the ad account. */
+export class AudienceNotFoundError extends NotFoundError {
+  constructor() {
+    super('audience in the ad account');
   }
 }

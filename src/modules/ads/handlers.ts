@@ -1,5 +1,6 @@
 // The ads area's operations, one folder per part (each adds its line here): the campaign tree, creatives, insights,
 // targeting.
+export * from './audiences/handlers.js';
 export * from './boost/handlers.js';
 export * from './bulk/handlers.js';
 export * from './creatives/handlers.js';

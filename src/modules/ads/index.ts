@@ -14,7 +14,7 @@ export const ads = defineArea({
   name: 'ads',
   contractArea: 'Ads',
   handlers,
-  tables: ['ad_creative_tasks', 'ad_object_changes', 'ad_boosts', 'ad_boost_steps'],
+  tables: ['ad_audience_uploads', 'ad_creative_tasks', 'ad_object_changes', 'ad_boosts', 'ad_boost_steps'],
   incoming: { ad_account_change: receiveAdAccountChanges },
   settings: (env) => ({ ...adCreativeSettings(env), ...adBoostSettings(env) }),
   workers: { adCreatives: (services) => new AdCreativeTaskWork(services), adBoosts: (services) => new AdBoostWork(services) },

@@ -1,3 +1,4 @@
+import type { AdAudiences } from './ad-audiences.js';
 import type { AdBoosts } from './ad-boosts.js';
 import type { AdCampaigns } from './ad-campaigns.js';
 import type { AdCreatives } from './ad-creatives.js';
@@ -32,6 +33,8 @@ export interface Capabilities {
   adCreatives: AdCreatives;
   /** Whether a post may be boosted (the boost's objects are the tree's and the creatives'). */
   adBoosts: AdBoosts;
+  /** Custom audiences (customer lists, lookalikes, pixel rules) and the people of customer lists. */
+  adAudiences: AdAudiences;
   /** Ad insights (live and as background reports) and the targeting searches: locations, interests, behaviours, reach. */
   adInsights: AdInsights;
   /** Events of the calendars a calendar account reaches. */

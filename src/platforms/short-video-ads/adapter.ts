@@ -1,4 +1,5 @@
 import { PlatformError } from '../errors.js';
+import { ShortVideoAdsAdAudiences } from './ad-audiences.js';
 import { ShortVideoAdsAdInsights } from './ad-insights.js';
 import { ShortVideoAdsAds } from './ads.js';
 import { ShortVideoAdsCampaigns } from './campaigns.js';
@@ -27,6 +28,8 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
   readonly webhooks: ShortVideoAdsWebhooks;
   /** Campaigns, ad groups and ads of a connected advertiser. */
   readonly adCampaigns: ShortVideoAdsCampaigns;
+  /** Customer files, lookalikes and pixel-rule audiences (the DMP). */
+  readonly adAudiences: ShortVideoAdsAdAudiences;
 
   constructor(private readonly endpoints: ShortVideoAdsSettings) {
     this.client = new BusinessApiClient(endpoints.apiUrl);
@@ -35,6 +38,7 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
     this.adInsights = new ShortVideoAdsAdInsights(this.client, endpoints.apiUrl);
     this.webhooks = new ShortVideoAdsWebhooks(endpoints.appId, endpoints.secret);
     this.adCampaigns = new ShortVideoAdsCampaigns(this.client);
+    this.adAudiences = new ShortVideoAdsAdAudiences(this.client, (account) => this.adCampaigns.countryIds(account));
   }
 
   readonly oauth = {

@@ -12,6 +12,7 @@ import {
   type AdSetInput,
 } from '../capabilities/ad-campaigns.js';
 import { PlatformError } from '../errors.js';
+import type { AdapterAccount } from '../types.js';
 import { adBody, adgroupBody, type AdIdentity, campaignBody, changeBody } from './campaign-requests.js';
 import { apiTime, type Listed, OBJECTIVE_TYPES, treeObject } from './campaign-mapping.js';
 import type { BusinessApiClient } from './client.js';
@@ -248,7 +249,7 @@ export class ShortVideoAdsCampaigns implements AdCampaigns {
   }
 
   /** The advertiser's countries: location id → ISO code (`tool/region` at country level), kept once read. */
-  private countryIds(account: AdsAccount): Promise<Map<string, string>> {
+  countryIds(account: AdapterAccount): Promise<Map<string, string>> {
     const kept = this.countries.get(account.platformAccountId);
     if (kept) return kept;
     const query = new URLSearchParams({

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { PlatformError } from '../errors.js';
 import { callPlatform } from '../http.js';
 import { orAfterSeconds, retryAfterHeader } from '../retry-after.js';
@@ -34,15 +35,30 @@ export class BusinessApiClient {
   constructor(private readonly apiUrl: string) {}
 
   async call<T>(path: string, options: { method?: 'GET' | 'POST'; body?: unknown; accessToken?: string }): Promise<T> {
+    return this.exchange<T>(path, options.method ?? 'GET', options.accessToken, {
+      type: 'application/json',
+      text: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  }
+
+  /** A `multipart/form-data` POST of text fields and one text file (an audience's hashed CSV). */
+  async upload<T>(path: string, accessToken: string, fields: Record<string, string>, file: { name: string; text: string }): Promise<T> {
+    const boundary = `----socialgate${randomBytes(12).toString('hex')}`;
+    const part = (name: string, extra = '') => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n`;
+    const text = [
+      ...Object.entries(fields).map(([name, value]) => `${part(name)}\r\n${value}\r\n`),
+      `${part('file', `; filename="${file.name}"`)}Content-Type: text/csv\r\n\r\n${file.text}\r\n`,
+      `--${boundary}--\r\n`,
+    ].join('');
+    return this.exchange<T>(path, 'POST', accessToken, { type: `multipart/form-data; boundary=${boundary}`, text });
+  }
+
+  private async exchange<T>(path: string, method: 'GET' | 'POST', accessToken: string | undefined, sent: { type: string; text?: string }) {
     const headers: Record<string, string> = {};
     // The Business API takes its token in `Access-Token`, not as a bearer.
-    if (options.accessToken) headers['Access-Token'] = options.accessToken;
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const response = await callPlatform<Envelope<T>>(`${this.apiUrl}${path}`, {
-      method: options.method ?? 'GET',
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
+    if (accessToken) headers['Access-Token'] = accessToken;
+    if (sent.text !== undefined) headers['Content-Type'] = sent.type;
+    const response = await callPlatform<Envelope<T>>(`${this.apiUrl}${path}`, { method, headers, body: sent.text });
     const body = typeof response.body === 'object' && response.body !== null ? response.body : {};
     if (response.status >= 300 || body.code !== 0) throw classifyBusiness(response.status, body, response.headers);
     return (body.data ?? {}) as T;

@@ -3,6 +3,7 @@ import { PlatformError } from '../errors.js';
 import { withQuery } from '../meta/graph.js';
 import type { OAuthAdapter, OAuthGrant, SelectingFlow } from '../capabilities/oauth.js';
 import type { About, AdapterAccount, Credentials } from '../types.js';
+import { SocialNetworkAdAudiences } from './ad-audiences.js';
 import { SocialNetworkAdBoosts } from './ad-boosts.js';
 import { SocialNetworkAdCreatives } from './ad-creatives.js';
 import { SocialNetworkAdInsights } from './ad-insights.js';
@@ -111,6 +112,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   readonly adBoosts: SocialNetworkAdBoosts;
   readonly adInsights: SocialNetworkAdInsights;
   readonly adCampaigns: SocialNetworkAdCampaigns;
+  readonly adAudiences: SocialNetworkAdAudiences;
   readonly webhooks: SocialNetworkWebhooks;
   readonly publisher: SocialNetworkPublisher;
   readonly comments: SocialNetworkComments;
@@ -130,6 +132,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.adBoosts = new SocialNetworkAdBoosts(this.client);
     this.adInsights = new SocialNetworkAdInsights(this.client);
     this.adCampaigns = new SocialNetworkAdCampaigns(this.client);
+    this.adAudiences = new SocialNetworkAdAudiences(this.client);
     this.publisher = new SocialNetworkPublisher(this.client);
     this.comments = new SocialNetworkComments(this.client);
     this.commerce = new SocialNetworkCommerce(this.client);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { MountedSandbox, StoredState } from '../sandbox-platform.js';
+import { type AudiencesState, mountAudiences } from './audience-routes.js';
 import { mountCampaignTree } from './campaign-routes.js';
 import type { CampaignTreeState } from './campaign-tree.js';
 import { type InstantFormsState, mountInstantForms } from './instant-forms.js';
@@ -40,6 +41,7 @@ interface ShortVideoAdsState {
   tree?: CampaignTreeState;
   instantForms?: InstantFormsState;
   reports?: ReportsState;
+  audiences?: AudiencesState;
 }
 
 const requestId = () => `2026${randomBytes(10).toString('hex').toUpperCase()}`;
@@ -200,6 +202,7 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
   const reports = mountReports(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', () => tree.state(), restored?.reports);
   mountTargetingTools(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3');
   mountIdentities(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3');
+  const audiences = mountAudiences(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', restored?.audiences);
   return {
     state: (): ShortVideoAdsState => ({
       advertisers,
@@ -209,6 +212,7 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
       tree: tree.state(),
       instantForms: instantForms(),
       reports: reports.state(),
+      audiences: audiences.state(),
     }),
   };
 }

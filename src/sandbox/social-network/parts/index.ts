@@ -6,6 +6,7 @@ import { corePart } from './core.js';
 import { insightsPart } from './insights.js';
 import { leadgenPart } from './leadgen.js';
 import { marketingPart } from './marketing.js';
+import { marketingAudiencesPart } from './marketing-audiences.js';
 import { marketingBoostPart } from './marketing-boost.js';
 import { marketingMediaPart } from './marketing-media.js';
 import { marketingInsightsPart } from './marketing-insights.js';
@@ -27,6 +28,7 @@ export const SOCIAL_NETWORK_PARTS: ReadonlyArray<SocialPart<any>> = [
   adAccountsPart,
   marketingBoostPart,
   marketingMediaPart,
+  marketingAudiencesPart,
   marketingPart,
   marketingInsightsPart,
   marketingTargetingPart,
