@@ -2580,6 +2580,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ads/targeting/locales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search targeting languages
+         * @description Searches the languages ad targeting can name, by name (`German`), best match first. Use `id` in
+         *     `targeting.locales` of ad sets and reach estimates: the social network names languages by keys of its own,
+         *     which no language tag maps to (its locale search, `GET /search?type=adlocale`); nothing is stored.
+         *     `short_video_ads` needs no search: its targeting takes language codes (`de`, `en`) as they are (422
+         *     `account_platform_unsupported`).
+         *
+         *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 422
+         *     `account_platform_unsupported`, 502 `platform_error`.
+         */
+        get: operations["searchAdLocales"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ads/reach-estimate": {
         parameters: {
             query?: never;
@@ -9878,9 +9905,10 @@ export interface components {
              */
             excludedCustomAudiences?: components["schemas"]["AdPlatformObjectId"][];
             /**
-             * @description Languages, as BCP 47 tags (`de`, `en-GB`); left out reaches every language.
+             * @description Languages; left out reaches every language. On `social_network` the platform's locale keys (the `id`s of
+             *     `GET /ads/targeting/locales`); on `short_video_ads` language tags (`de`, `en-GB`; the language is what counts).
              * @example [
-             *       "de"
+             *       "5"
              *     ]
              */
             locales?: string[];
@@ -11212,7 +11240,7 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
         };
-        /** @description An interest or a behaviour that ad targeting can name, found by `GET /ads/targeting/interests` or `/behaviors`. */
+        /** @description An interest, a behaviour or a language that ad targeting can name, found by `GET /ads/targeting/interests`, `/behaviors` or `/locales`. */
         AdTargetingOption: {
             /**
              * @description The platform's id; use it in `targeting.interests` (or `targeting.behaviors`) of ad sets and reach estimates.
@@ -11229,7 +11257,7 @@ export interface components {
              * @example interest
              * @enum {string}
              */
-            type: "interest" | "behavior";
+            type: "interest" | "behavior" | "locale";
             /**
              * @description Where it sits in the platform's taxonomy, broadest first (itself last).
              * @example [
@@ -11251,7 +11279,7 @@ export interface components {
              */
             audienceSizeUpperBound: number | null;
         };
-        /** @description Interests or behaviours matching the search, best match first. */
+        /** @description Interests, behaviours or languages matching the search, best match first. */
         AdTargetingOptionList: {
             data: components["schemas"]["AdTargetingOption"][];
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
@@ -25166,6 +25194,67 @@ export interface operations {
                      *           ],
                      *           "audienceSizeLowerBound": 150000000,
                      *           "audienceSizeUpperBound": 176400000
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdTargetingOptionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    searchAdLocales: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+                /**
+                 * @description The name, or a word of it, to search for.
+                 * @example German
+                 */
+                q: string;
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching languages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "5",
+                     *           "name": "German",
+                     *           "type": "locale",
+                     *           "path": [
+                     *             "German"
+                     *           ],
+                     *           "audienceSizeLowerBound": null,
+                     *           "audienceSizeUpperBound": null
                      *         }
                      *       ],
                      *       "nextCursor": null

@@ -95,6 +95,7 @@ export const OPERATIONS = [
   { operationId: 'searchAdLocations', method: 'GET', path: '/ads/locations', area: 'Ads' },
   { operationId: 'searchAdInterests', method: 'GET', path: '/ads/targeting/interests', area: 'Ads' },
   { operationId: 'searchAdBehaviors', method: 'GET', path: '/ads/targeting/behaviors', area: 'Ads' },
+  { operationId: 'searchAdLocales', method: 'GET', path: '/ads/targeting/locales', area: 'Ads' },
   { operationId: 'estimateAdReach', method: 'POST', path: '/ads/reach-estimate', area: 'Ads' },
   { operationId: 'listAudiences', method: 'GET', path: '/ads/audiences', area: 'Ads' },
   { operationId: 'createAudience', method: 'POST', path: '/ads/audiences', area: 'Ads' },

@@ -131,6 +131,15 @@ export interface AdInsights {
     q: string | undefined,
     page: { limit: number; after: string | undefined },
   ): Promise<PlatformPageOf<AdTargetingOption>>;
+  /**
+   * Languages matching `q`, by the keys targeting names them with; absent where targeting takes language tags as
+   * they are (nothing to search).
+   */
+  locales?(
+    account: AdapterAccount,
+    q: string,
+    page: { limit: number; after: string | undefined },
+  ): Promise<PlatformPageOf<AdTargetingOption>>;
   /** How many people the targeting reaches; `AdRefused` (naming the targeting member) for a spec the platform refuses. */
   reachEstimate(account: AdapterAccount, targeting: AdTargeting, optimizationGoal: AdOptimizationGoal | undefined): Promise<AdReachBounds>;
 }

@@ -70,8 +70,7 @@ export function checkCampaign(input: AdCampaignInput, currency: string): void {
 
 /**
  * The targeting's rules under its campaign: special ad categories narrow by neither age nor gender; Advantage+
- * audience keeps the age range open above 25 and to 65; languages need the platform's own locale keys, which the
- * service does not search yet.
+ * audience keeps the age range open above 25 and to 65.
  */
 export function checkTargeting(targeting: AdTargeting, campaign: AdCampaignObject): void {
   if (campaign.specialAdCategories.length > 0) {
@@ -82,11 +81,6 @@ export function checkTargeting(targeting: AdTargeting, campaign: AdCampaignObjec
   }
   if (targeting.advantageAudience && ((targeting.ageMax ?? 65) < 65 || (targeting.ageMin ?? 18) > 25))
     throw new AdRefused('targeting.ageMax', 'With Advantage+ audience the age range must reach 65 and start at 25 or younger.');
-  if ((targeting.locales ?? []).length > 0)
-    throw new AdRefused(
-      'targeting.locales',
-      'Language targeting on the social network needs its own locale keys, which are not supported yet.',
-    );
 }
 
 /** Whether the targeting reaches an EU country: the DSA declaration is then required. */

@@ -84,6 +84,7 @@ export interface GraphTargeting {
   flexible_spec?: Array<{ interests?: Array<{ id: string; name?: string }> }>;
   custom_audiences?: Array<{ id: string }>;
   excluded_custom_audiences?: Array<{ id: string }>;
+  locales?: number[];
   targeting_automation?: { advantage_audience?: number };
 }
 
@@ -178,6 +179,7 @@ export function targetingOf(raw: GraphTargeting = {}): AdTargeting {
     ...(interests.length ? { interests: interests.map(({ id, name }) => ({ id, name: name ?? null })) } : {}),
     ...(raw.custom_audiences?.length ? { customAudiences: raw.custom_audiences.map(({ id }) => id) } : {}),
     ...(raw.excluded_custom_audiences?.length ? { excludedCustomAudiences: raw.excluded_custom_audiences.map(({ id }) => id) } : {}),
+    ...(raw.locales?.length ? { locales: raw.locales.map(String) } : {}),
   };
 }
 
@@ -219,6 +221,7 @@ export function graphTargeting(targeting: AdTargeting): GraphTargeting {
     flexible_spec: targeting.interests?.length ? [{ interests: targeting.interests.map(({ id }) => ({ id })) }] : undefined,
     custom_audiences: ids(targeting.customAudiences),
     excluded_custom_audiences: ids(targeting.excludedCustomAudiences),
+    locales: targeting.locales?.length ? targeting.locales.map(Number) : undefined,
     ...(advantage === undefined ? {} : { targeting_automation: { advantage_audience: advantage ? 1 : 0 } }),
   };
 }

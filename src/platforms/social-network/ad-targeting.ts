@@ -39,8 +39,7 @@ const LOCATION_TYPES = new Set<string>(['country', 'region', 'city', 'zip']);
 
 /**
  * A targeting spec in the Graph's words (`geo_locations`, `age_min`, `genders` 1 male 2 female, `{id}` lists),
- * as ad sets and estimates take it. Languages are left to the platform's own locale ids, which no BCP 47 tag
- * maps to without a search of their own.
+ * as ad sets and estimates take it; languages are the platform's locale keys (`GET /ads/targeting/locales`).
  */
 export function graphTargeting(targeting: AdTargeting): Record<string, unknown> {
   const geo = targeting.geoLocations;
@@ -64,6 +63,7 @@ export function graphTargeting(targeting: AdTargeting): Record<string, unknown> 
     genders: targeting.genders?.map((gender) => (gender === 'male' ? 1 : 2)),
     interests: ids(targeting.interests),
     behaviors: ids(targeting.behaviors),
+    locales: targeting.locales?.length ? targeting.locales.map(Number) : undefined,
     custom_audiences: ids(targeting.customAudiences),
     excluded_custom_audiences: ids(targeting.excludedCustomAudiences),
   };
@@ -139,6 +139,14 @@ export class SocialNetworkAdTargeting {
     return { data: list.data.map((raw) => option(raw, 'interest')), next: nextCursorOf(list) };
   }
 
+  async locales(account: AdapterAccount, q: string, page: { limit: number; after: string | undefined }) {
+    const list = await this.client.call<GraphList<{ key: number | string; name: string }>>('GET', 'search', {
+      token: account.credentials.accessToken,
+      query: { type: 'adlocale', q, limit: page.limit, after: page.after },
+    });
+    return { data: list.data.map(({ key, name }) => option({ id: String(key), name }, 'locale')), next: nextCursorOf(list) };
+  }
+
   async behaviors(account: AdapterAccount, q: string | undefined, page: { limit: number; after: string | undefined }) {
     const list = await this.client.call<GraphList<GraphTargetingOption>>('GET', 'search', {
       token: account.credentials.accessToken,
@@ -158,11 +166,6 @@ export class SocialNetworkAdTargeting {
     targeting: AdTargeting,
     optimizationGoal: AdOptimizationGoal | undefined,
   ): Promise<AdReachBounds> {
-    if (targeting.locales?.length)
-      throw new AdRefused(
-        'targeting.locales',
-        'The delivery estimate takes no languages here (the platform names them by ids of its own); leave locales out.',
-      );
     const answer = await this.client.call<GraphList<DeliveryEstimate>>(
       'GET',
       `${account.platformAccountId}/delivery_estimate`,

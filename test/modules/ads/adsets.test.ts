@@ -194,6 +194,24 @@ describeApi('ad sets — POST|GET /ads/adsets on the social network: the Marketi
     expect(await ads.onPlatform(account, 'campaign')).to.have.length(1);
   });
 
+  it("languages: GET /ads/targeting/locales gives the platform's locale keys, which targeting.locales takes and an ad set keeps", async () => {
+    const account = await ads.connect();
+    const found = await t.app.api.get(`/ads/targeting/locales?adAccountId=${account.adAccountId}&q=german`, { token: t.owner.key });
+    expect(found.status, JSON.stringify(found.body)).to.equal(200);
+    expect(found.body.data).to.deep.equal([
+      { id: '5', name: 'German', type: 'locale', path: ['German'], audienceSizeLowerBound: null, audienceSizeUpperBound: null },
+    ]);
+    const campaignId = await campaign(account);
+    const made = await post(
+      '/ads/adsets',
+      adSetBody(account, campaignId, { targeting: { geoLocations: { countries: ['US'] }, locales: ['5'] } }),
+    );
+    expect(made.status, JSON.stringify(made.body)).to.equal(201);
+    expect(made.body.targeting).to.deep.include({ locales: ['5'], advantageAudience: false });
+    const [onPlatform] = await ads.onPlatform(account, 'adset');
+    expect(onPlatform.fields.targeting.locales).to.deep.equal([5]);
+  });
+
   itPagesThroughPlatform(t, 'listAdSets', async (count) => {
     const account = await ads.connect();
     const [first, second] = [await campaign(account), await campaign(account)];

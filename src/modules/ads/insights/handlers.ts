@@ -23,6 +23,11 @@ export const searchAdBehaviors: Handler<'searchAdBehaviors'> = async (request, s
   body: await searchTargeting(services, principalOf(request), 'behaviors', request.query),
 });
 
+export const searchAdLocales: Handler<'searchAdLocales'> = async (request, services) => ({
+  status: 200,
+  body: await searchTargeting(services, principalOf(request), 'locales', request.query),
+});
+
 export const estimateAdReach: Handler<'estimateAdReach'> = async (request, services) => ({
   status: 200,
   body: await estimateReach(services, principalOf(request), request.body),

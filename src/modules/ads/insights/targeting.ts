@@ -6,6 +6,7 @@ import type { AdLocation, AdTargetingOption } from '../../../platforms/capabilit
 import type { Services } from '../../../services.js';
 import { withConnectedAccount } from '../../accounts/platform-call.js';
 import type { Principal } from '../../auth/principal.js';
+import { CapabilityUnsupportedError } from '../../accounts/errors.js';
 import { AdPlatformRejectedError } from '../errors.js';
 
 type PageQuery = { adAccountId: string; limit?: number; cursor?: string };
@@ -23,19 +24,35 @@ export function searchLocations(
   );
 }
 
-/** `GET /ads/targeting/interests` and `/behaviors`: the ids targeting names them by, found by name. */
+/**
+ * `GET /ads/targeting/interests`, `/behaviors` and `/locales`: the ids targeting names them by, found by name. A
+ * platform whose targeting takes language tags as they are has no locale search: 422.
+ */
 export function searchTargeting(
   services: Services,
   principal: Principal,
-  kind: 'interests' | 'behaviors',
+  kind: 'interests' | 'behaviors' | 'locales',
   params: PageQuery & { q?: string },
 ): Promise<Page<AdTargetingOption>> {
-  return withConnectedAccount(services, principal, { adAccountId: idOf('adacc', params.adAccountId) }, 'adInsights', (adapter, account) =>
-    platformPage(params, (page) =>
-      kind === 'interests'
-        ? adapter.adInsights.interests(account, params.q ?? '', page)
-        : adapter.adInsights.behaviors(account, params.q, page),
-    ),
+  return withConnectedAccount(
+    services,
+    principal,
+    { adAccountId: idOf('adacc', params.adAccountId) },
+    'adInsights',
+    (adapter, account, row) => {
+      const targeting = adapter.adInsights;
+      if (kind === 'locales' && !targeting.locales)
+        throw new CapabilityUnsupportedError(
+          `${row.platform} targeting takes languages as language tags (de, en-GB) as they are: there is nothing to search.`,
+        );
+      return platformPage(params, (page) =>
+        kind === 'interests'
+          ? targeting.interests(account, params.q ?? '', page)
+          : kind === 'locales'
+            ? targeting.locales!(account, params.q ?? '', page)
+            : targeting.behaviors(account, params.q, page),
+      );
+    },
   );
 }
 

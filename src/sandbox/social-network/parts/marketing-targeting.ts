@@ -114,6 +114,16 @@ const bounds = (size: number) => ({
   lower: Math.round((size * 0.85) / 100) * 100,
   upper: Math.round((size * 1.15) / 100) * 100,
 });
+/** The platform's languages by its own locale keys (`GET /search?type=adlocale`), as targeting's `locales` names them. */
+const LOCALES = [
+  { key: 6, name: 'English (US)' },
+  { key: 24, name: 'English (UK)' },
+  { key: 5, name: 'German' },
+  { key: 9, name: 'French (France)' },
+  { key: 23, name: 'Spanish' },
+  { key: 10, name: 'Italian' },
+];
+
 const option = (item: (typeof INTERESTS)[number]) => {
   const { lower, upper } = bounds(item.size);
   return { id: item.id, name: item.name, path: item.path, audience_size_lower_bound: lower, audience_size_upper_bound: upper };
@@ -162,11 +172,19 @@ export const marketingTargetingPart = defineSocialPart({
         ctx.body = graph.list(ctx, found, `${ctx.origin}${ctx.path}`);
         return;
       }
+      if (p.type === 'adlocale') {
+        ctx.body = graph.list(
+          ctx,
+          LOCALES.filter((locale) => locale.name.toLowerCase().includes(q)),
+          `${ctx.origin}${ctx.path}`,
+        );
+        return;
+      }
       if (p.type === 'adTargetingCategory' && p.class === 'behaviors') {
         ctx.body = { data: BEHAVIORS.map((behavior) => ({ ...option(behavior), type: 'behaviors' })) };
         return;
       }
-      graph.fail(ctx, 400, 100, '(#100) Param type must be one of {adgeolocation, adinterest, adTargetingCategory, …}');
+      graph.fail(ctx, 400, 100, '(#100) Param type must be one of {adgeolocation, adinterest, adlocale, adTargetingCategory, …}');
     });
 
     router.get(`${base}/:id/delivery_estimate`, (ctx) => {
