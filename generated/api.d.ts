@@ -17289,7 +17289,8 @@ export interface components {
         OAuthPlatformPath: components["schemas"]["OAuthPlatform"];
         /**
          * @description The pending social network connection the OAuth callback created (`pendingConnectionId` in the redirect to
-         *     your `redirectUrl`). It belongs to the profile of the path and expires one hour after the callback.
+         *     your `redirectUrl`, or on the callback's own page without one). It belongs to the profile of the path and
+         *     expires one hour after the callback. Left out: the profile's newest one, whose id the answer carries.
          */
         PendingConnectionIdQuery: string;
         /**
@@ -18330,12 +18331,13 @@ export interface operations {
     };
     listAvailableSocialNetworkPages: {
         parameters: {
-            query: {
+            query?: {
                 /**
                  * @description The pending social network connection the OAuth callback created (`pendingConnectionId` in the redirect to
-                 *     your `redirectUrl`). It belongs to the profile of the path and expires one hour after the callback.
+                 *     your `redirectUrl`, or on the callback's own page without one). It belongs to the profile of the path and
+                 *     expires one hour after the callback. Left out: the profile's newest one, whose id the answer carries.
                  */
-                pendingConnectionId: components["parameters"]["PendingConnectionIdQuery"];
+                pendingConnectionId?: components["parameters"]["PendingConnectionIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
@@ -18493,12 +18495,13 @@ export interface operations {
     };
     listAvailableSocialNetworkAdAccounts: {
         parameters: {
-            query: {
+            query?: {
                 /**
                  * @description The pending social network connection the OAuth callback created (`pendingConnectionId` in the redirect to
-                 *     your `redirectUrl`). It belongs to the profile of the path and expires one hour after the callback.
+                 *     your `redirectUrl`, or on the callback's own page without one). It belongs to the profile of the path and
+                 *     expires one hour after the callback. Left out: the profile's newest one, whose id the answer carries.
                  */
-                pendingConnectionId: components["parameters"]["PendingConnectionIdQuery"];
+                pendingConnectionId?: components["parameters"]["PendingConnectionIdQuery"];
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */

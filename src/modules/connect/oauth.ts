@@ -241,6 +241,10 @@ export function outcomeLocation(redirectUrl: string, outcome: Outcome): string {
 
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
+/**
+ * The page the browser lands on when the connection asked for no `redirectUrl`: what happened, and for a grant
+ * that waits for a choice, the pending connection's id and the call that lists what it can connect.
+ */
 export function outcomePage(outcome: Outcome): string {
   const title = outcome.status === 'connected' ? 'Connected' : outcome.status === 'pending_selection' ? 'Almost there' : 'Not connected';
   const text =
@@ -249,5 +253,10 @@ export function outcomePage(outcome: Outcome): string {
       : outcome.status === 'pending_selection'
         ? `Access to ${outcome.platform} is granted; choose what to connect in the app.`
         : (outcome.errorDescription ?? 'The connection did not complete.');
-  return `<!doctype html><html lang="en"><meta charset="utf-8"><title>${title}</title><p>${escape(text)} You can close this window.</p></html>`;
+  const pending = outcome.pendingConnectionId
+    ? `<p>Pending connection: <code id="pendingConnectionId">${escape(outcome.pendingConnectionId)}</code>. List what it can connect with ` +
+      `<code>GET /profiles/${escape(outcome.profileId)}/connect/${escape(outcome.platform)}/available?pendingConnectionId=${escape(outcome.pendingConnectionId)}</code> ` +
+      `(the ad accounts: <code>…/adaccounts/available</code>), then connect them within the hour.</p>`
+    : '';
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><title>${title}</title><p>${escape(text)} You can close this window.</p>${pending}</html>`;
 }

@@ -45,19 +45,24 @@ export async function createPendingConnection(
 
 /**
  * The pending connection of the path's profile: 404/403 for the profile first, then 404 for a pending
- * connection that is unknown, of another profile or platform, and 422 once it expired.
+ * connection that is unknown, of another profile or platform, and 422 once it expired. Without an id, the
+ * profile's newest one of the platform (the one a person just granted in the browser).
  */
 export async function openPendingConnection(
   services: Services,
   principal: Principal,
   profileId: string,
-  id: string,
+  id: string | undefined,
   platform: string,
 ): Promise<PendingConnection> {
   await findProfile(services.db, principal, profileId);
   const row = await services
     .db<PendingConnectionRow>('pendingConnections')
-    .where({ id, ownerId: principal.ownerId, profileId, platform })
+    .where({ ownerId: principal.ownerId, profileId, platform, ...(id ? { id } : {}) })
+    .orderBy([
+      { column: 'createdAt', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .first();
   if (!row) throw new NotFoundError('pending connection');
   if (row.expiresAt.getTime() <= Date.now()) {

@@ -167,7 +167,7 @@ async function open<Item extends { id: string }, Row extends Connection, Shown>(
   services: Services,
   principal: Principal,
   profileId: string,
-  pendingConnectionId: string,
+  pendingConnectionId: string | undefined,
   asset: Asset<Item, Row, Shown>,
 ) {
   const pending = await openPendingConnection(services, principal, profileId, pendingConnectionId, PLATFORM);
@@ -182,7 +182,7 @@ async function available<Item extends { id: string }, Row extends Connection, Sh
   principal: Principal,
   profileId: string,
   query: {
-    pendingConnectionId: string;
+    pendingConnectionId?: string;
     limit?: number;
     cursor?: string;
   },
@@ -238,7 +238,7 @@ async function connectChosen<Item extends { id: string }, Row extends Connection
   });
 }
 
-type SelectionQuery = { pendingConnectionId: string; limit?: number; cursor?: string };
+type SelectionQuery = { pendingConnectionId?: string; limit?: number; cursor?: string };
 
 /** The pages the grant's user manages, each marked when it is connected to the profile already. */
 export function availablePages(services: Services, principal: Principal, profileId: string, query: SelectionQuery) {
