@@ -9,6 +9,8 @@ import { connect, migrate } from '../src/db/database.js';
 import { createDatabaseIfMissing, startEmbeddedPostgres, type EmbeddedDatabase } from '../src/db/embedded.js';
 import { freePort } from './support/net.js';
 
+export { mochaHooks } from './support/late-rejections.js';
+
 export const TEMPLATE_DATABASE = 'socialgate_test_template';
 
 let embedded: EmbeddedDatabase | undefined;

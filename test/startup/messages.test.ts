@@ -73,12 +73,13 @@ describe('npm start says why it cannot start, in words, at the default log level
     const api = await scene.api();
     expect((await api.get('/health')).status).to.equal(200);
 
-    // While it serves: what is in flight finishes on a database that is still there.
-    const inFlight = Array.from({ length: 20 }, () => api.get('/health'));
+    // While it serves: what is in flight finishes on a database that is still there. Settled as they end: a
+    // request refused once the service is gone rejects while the test waits for the exit, and must be listened to.
+    const inFlight = Promise.allSettled(Array.from({ length: 20 }, () => api.get('/health')));
     service.signal('SIGINT');
 
     await service.exited();
-    for (const answer of await Promise.allSettled(inFlight)) {
+    for (const answer of await inFlight) {
       if (answer.status === 'fulfilled') expect(answer.value.status).to.equal(200);
     }
     const said = service.log.map((line) => line.msg);
