@@ -4806,9 +4806,31 @@ export interface paths {
         };
         /**
          * Read the API reference
-         * @description Public. The API reference as one self-contained HTML page (Redoc) built from the contract; it loads nothing from elsewhere.
+         * @description Public. The API reference as one self-contained HTML page (Redoc) built from the contract; it loads nothing
+         *     from elsewhere. Its Servers box names this instance (`PUBLIC_URL`), and its links are fragments of this page
+         *     (`/docs#/publishing/createpost`), so each opens in a new tab too.
          */
         get: operations["getDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the icon
+         * @description Public. The service's icon (32×32), which browsers ask for beside the API reference at `/docs`.
+         */
+        get: operations["getFavicon"];
         put?: never;
         post?: never;
         delete?: never;
@@ -31784,6 +31806,27 @@ export interface operations {
                 content: {
                     /** @example <!DOCTYPE html><html><head><title>Socialgate API</title></head><body>…</body></html> */
                     "text/html": string;
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFavicon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The icon. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/x-icon": string;
                 };
             };
             429: components["responses"]["TooManyRequests"];

@@ -188,6 +188,7 @@ export const OPERATIONS = [
   { operationId: 'getLlmsFullTxt', method: 'GET', path: '/llms-full.txt', area: 'Usage' },
   { operationId: 'getOpenApiDocument', method: 'GET', path: '/openapi.json', area: 'Usage' },
   { operationId: 'getDocs', method: 'GET', path: '/docs', area: 'Usage' },
+  { operationId: 'getFavicon', method: 'GET', path: '/favicon.ico', area: 'Usage' },
 ] as const;
 
 export type OperationId = (typeof OPERATIONS)[number]['operationId'];

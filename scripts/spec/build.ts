@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { DOCS_SERVER_PLACEHOLDER, servedServers } from '../../src/modules/usage/docs-page.js';
 import { selfContained } from './docs-page.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,8 +35,12 @@ async function build(outDir: string): Promise<void> {
 
   writeFileSync(join(outDir, 'operations.ts'), operationsModule(JSON.parse(readFileSync(bundled, 'utf8'))));
 
+  // The page names the instance that serves it: built with a placeholder server that each instance replaces.
+  const served = join(outDir, 'docs-openapi.json');
+  writeFileSync(served, JSON.stringify({ ...JSON.parse(readFileSync(bundled, 'utf8')), servers: servedServers(DOCS_SERVER_PLACEHOLDER) }));
   const docs = join(outDir, 'docs.html');
-  run(['build-docs', bundled, '--config', 'redocly.yaml', '--inlineBundle', '--title', 'Socialgate API', '--output', docs]);
+  run(['build-docs', served, '--config', 'redocly.yaml', '--inlineBundle', '--title', 'Socialgate API', '--output', docs]);
+  rmSync(served);
   writeFileSync(docs, selfContained(readFileSync(docs, 'utf8')));
 }
 

@@ -3,8 +3,10 @@
  * and styles are inline already, but Redoc still takes its sidebar logo and its icon sets from Redocly's CDN.
  * Those addresses are replaced by images written into the page, and a Content-Security-Policy lets the browser
  * load nothing but the page itself and data: URLs, whatever a later Redoc may add (test/modules/usage/docs.test.ts
- * lists anything it names).
+ * lists anything it names). Its links are made fragments of the page, as Redoc routes them.
  */
+
+import { rewritePage } from '../../src/modules/usage/docs-page.js';
 
 /** A data: URL of an SVG image, encoded so that it is safe in a JS string and in an unquoted CSS url(). */
 function svgDataUrl(svg: string): string {
@@ -47,6 +49,20 @@ const POLICY = [
   "form-action 'none'",
 ].join('; ');
 
+/**
+ * Redoc routes by the page's fragment (`/docs#/publishing/createpost`), but the links it prerenders (the sidebar's
+ * sections and tags, the title) name paths (`/section/errors`, `/publishing`): a click is routed in the page, but
+ * one opened in a new tab asks the service for an API route. Hydration keeps the prerendered addresses, so they
+ * become the fragments Redoc routes to. Only the markup's links change, not the scripts.
+ */
+function fragmentLinks(html: string): string {
+  return rewritePage(
+    html,
+    (markup) => markup.replace(/(<a\b[^>]*?\shref=")\/(?!\/)/g, '$1#/'),
+    (script) => script,
+  );
+}
+
 export function selfContained(html: string): string {
   // Right after the character set, before anything the policy governs.
   const withPolicy = html.replace(
@@ -54,5 +70,5 @@ export function selfContained(html: string): string {
     (charset) => `${charset}\n  <meta http-equiv="Content-Security-Policy" content="${POLICY}" />`,
   );
   if (withPolicy === html) throw new Error('the Redoc page has no <meta charset> to put its Content-Security-Policy after');
-  return CDN_ASSETS.reduce((page, [address, inline]) => page.replaceAll(address, inline), withPolicy);
+  return fragmentLinks(CDN_ASSETS.reduce((page, [address, inline]) => page.replaceAll(address, inline), withPolicy));
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
 import { startTestApp, type TestApp } from '../../support/app.js';
 
 /** Hosts the page's scripts name without ever fetching from them, each with the reason it is safe. */
@@ -115,5 +116,57 @@ describe('getDocs — GET /docs loads nothing from elsewhere', () => {
     const hosts = new Set([...code.matchAll(/https?:\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi)].map((match) => match[1]!.toLowerCase()));
     expect([...hosts].filter((host) => !(host in NAMED_NOT_FETCHED))).to.deep.equal([]);
     expect(code).to.match(/const __redoc_options = \{[^}]*"disableTelemetry":true/);
+  });
+});
+
+describe('getDocs — GET /docs names this instance, and every link opens the page', () => {
+  let app: TestApp;
+  let html: string;
+  before(async () => {
+    app = await startTestApp();
+    html = (await app.api.get('/docs')).text;
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  it("shows this instance's PUBLIC_URL in the Servers box, not the placeholder it is built with", () => {
+    expect(html).to.not.include('public-url.invalid');
+    const definition = /const __redoc_definition = (\{[\s\S]*?\});\s*const __redoc_options/.exec(html);
+    expect(JSON.parse(definition![1]!).servers).to.deep.equal([{ url: app.url, description: 'This instance.' }]);
+    const { markup } = partsOf(html);
+    expect(markup).to.include(`>${app.url}<`);
+  });
+
+  it('links only to fragments of the page (as Redoc routes them) or elsewhere: each opened in a new tab is the page', async () => {
+    const { markup } = partsOf(html);
+    const links = [...new Set([...markup.matchAll(/<a\b[^>]*?\shref="([^"]*)"/gi)].map((match) => match[1]!))];
+    const own = links.filter((link) => !/^https?:\/\//.test(link));
+    expect(own).to.include.members(['#/section/errors', '#/publishing', '#/']);
+    for (const link of own) {
+      const opened = new URL(link, `${app.url}/docs`);
+      expect(opened.pathname, link).to.equal('/docs');
+      const page = await app.api.get(`${opened.pathname}${opened.search}`);
+      expect([page.status, page.headers.get('content-type')], link).to.deep.equal([200, 'text/html; charset=utf-8']);
+    }
+  });
+});
+
+describe('getFavicon — GET /favicon.ico', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(async () => {
+    await app.close();
+  });
+
+  it("answers the service's icon, so the browser's request beside /docs is not a 404", async () => {
+    const icon = await app.api.get('/favicon.ico');
+    expect([icon.status, icon.headers.get('content-type')]).to.deep.equal([200, 'image/x-icon']);
+    const bytes = Buffer.from(await (await fetch(`${app.url}/favicon.ico`)).arrayBuffer());
+    expect(bytes.equals(readFileSync(new URL('../../../src/modules/usage/assets/favicon.ico', import.meta.url)))).to.equal(true);
+    // An ICO file: reserved 0, type 1 (icon), one image.
+    expect([...bytes.subarray(0, 6)]).to.deep.equal([0, 0, 1, 0, 1, 0]);
   });
 });
