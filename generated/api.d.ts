@@ -2838,15 +2838,27 @@ export interface paths {
         /**
          * List pixels
          * @description Lists the pixels (web event datasets) the connected ad account may use, read live from the ad platform,
-         *     newest first, with when each last received an event. `includeCode=true` adds each pixel's base code.
-         *     Pixels are created in the platform's events manager, not through this API.
+         *     newest first, with when each last received an event. `includeCode=true` adds each pixel's base code, to
+         *     paste into the `<head>` of every page of the site. Pixels made in the platform's events manager are listed
+         *     as well as those made with `POST /ads/pixels`. On `short_video_ads` a pixel's `id` is its pixel code.
          *
          *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 502
          *     `platform_error`.
          */
         get: operations["listPixels"];
         put?: never;
-        post?: never;
+        /**
+         * Create a pixel
+         * @description Creates a pixel for the connected ad account on its platform and answers it with its base code to install
+         *     on the site's pages. Send an `Idempotency-Key`: a retry then never makes a second pixel (a lost answer is
+         *     looked for on the platform by the pixel's name). The social network lets an ad account make a limited
+         *     number of pixels (its 422 says so); TikTok's advertisers have their own limit.
+         *
+         *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 422
+         *     `ad_platform_rejected` (the platform's limit of pixels reached, a name it refuses), `ad_account_disabled`,
+         *     502 `platform_error`.
+         */
+        post: operations["createPixel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2864,18 +2876,23 @@ export interface paths {
         put?: never;
         /**
          * Send server events to a pixel
-         * @description Sends up to 1000 server-side events (Conversions API) to a pixel: purchases, leads, sign-ups and other
-         *     actions seen by your server, for attribution and optimisation. Give each event the `eventId` of the
-         *     matching browser pixel event so the platform counts it once. Personal `userData` reaches the platform
-         *     only hashed: send SHA-256 hashes, or plain values with `hashed: false`, which the service normalises
-         *     and hashes itself and never stores or logs. `customData.value` is in minor units and is converted for
-         *     the platform. With `testEventCode` the events show in the platform's test tool only. The platform
-         *     accepts or refuses the batch as a whole. Body limit 2 MiB.
+         * @description Sends up to 1000 server-side events to a pixel: the Conversions API on `social_network`, the Events API 2.0
+         *     on `short_video_ads` (website events only: TikTok takes other sources through offline event sets, not
+         *     pixels). Purchases, leads, sign-ups and other actions seen by your server, for attribution and
+         *     optimisation. Give each event the `eventId` of the matching browser pixel event so the platform counts it
+         *     once; the service itself sends an event of a given `eventName` and `eventId` to a pixel once: sent again
+         *     (a retry, an overlapping batch) it is not sent twice but counted in `eventsAlreadySent`. Personal
+         *     `userData` reaches the platform only hashed: send SHA-256 hashes, or plain values with `hashed: false`,
+         *     which the service normalises as each platform documents and hashes itself and never stores or logs;
+         *     the IP address, user agent and click or browser ids are never hashed. `customData.value` is in minor
+         *     units and is converted for the platform. With `testEventCode` the events show in the platform's test
+         *     tool only. Everything the platform would refuse is checked first: an `eventTime` older than 7 days or
+         *     ahead of now, a `website` event without `eventSourceUrl` or `userData.clientUserAgent`, a malformed hash.
+         *     The platform accepts or refuses the batch as a whole. Body limit 2 MiB.
          *
          *     Errors: 404 `not_found` (ad account or pixel), 403 `profile_out_of_scope`, 409
-         *     `account_not_connected`, 413 `payload_too_large`, 422 `ad_platform_rejected` (an event older than 7
-         *     days, a malformed hash, a missing `clientUserAgent` for `website`; `detail` names the event index),
-         *     `account_platform_unsupported`, 502 `platform_error`.
+         *     `account_not_connected`, 413 `payload_too_large`, 422 `ad_platform_rejected` (`errors` names each event
+         *     at fault by its index: `body/events/3/eventTime`), `ad_account_disabled`, 502 `platform_error`.
          */
         post: operations["sendPixelEvents"];
         delete?: never;
@@ -2893,12 +2910,12 @@ export interface paths {
         };
         /**
          * List custom conversions
-         * @description Lists the custom conversions of a connected ad account, read live from the ad platform, newest first;
-         *     `pixelId` narrows to one pixel. Archived ones are included, flagged by `isArchived`. Custom
-         *     conversions are a `social_network` feature (422 `account_platform_unsupported` otherwise).
+         * @description Lists the custom conversions of a connected ad account, read live from the ad platform (`social_network`
+         *     and `short_video_ads`), newest first; `pixelId` narrows to one pixel. Archived ones are included, flagged
+         *     by `isArchived`.
          *
-         *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 422
-         *     `account_platform_unsupported`, 502 `platform_error`.
+         *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 502
+         *     `platform_error`.
          */
         get: operations["listCustomConversions"];
         put?: never;
@@ -2906,14 +2923,46 @@ export interface paths {
          * Create a custom conversion
          * @description Creates a custom conversion on the ad account's platform: the pixel events matching `rule` count as a
          *     conversion of kind `customEventType`, usable in ad set optimisation (`promotedObject.customConversionId`)
-         *     and reported in insights. The service translates `rule` into the platform's rule JSON. A
-         *     `social_network` feature.
+         *     and reported in insights. The service checks `rule` against the platform's rule syntax and translates it
+         *     into the platform's rule JSON: on `social_network` any field (`url`, `referrer`, `event`,
+         *     `custom_data.<key>`); on `short_video_ads` `url` and `custom_data.<key>` only (the event is
+         *     `customEventType`); `greater_than` and `less_than` only on `custom_data.<key>` with a number. Send an
+         *     `Idempotency-Key`: a retry never makes a second one (a lost answer is looked for by its name).
+         *     Each ad account may have at most 100 custom conversions on either platform, archived ones included; the
+         *     101st is a 422 saying so (archive or delete one in the platform's events manager).
          *
          *     Errors: 404 `not_found` (ad account or pixel), 403 `profile_out_of_scope`, 409
-         *     `account_not_connected`, 422 `ad_platform_rejected` (the ad account has 100 already, a rule the
-         *     platform refuses), `account_platform_unsupported`, 502 `platform_error`.
+         *     `account_not_connected`, 422 `ad_platform_rejected` (the ad account's limit reached, a rule the
+         *     platform's syntax refuses: `errors` names the condition), `ad_account_disabled`, 502 `platform_error`.
          */
         post: operations["createCustomConversion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/custom-conversions/{customConversionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The custom conversion's platform id (`GET /ads/custom-conversions`). */
+                customConversionId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a custom conversion
+         * @description Returns one custom conversion of a connected ad account, read live from its platform, with when a
+         *     matching event last arrived.
+         *
+         *     Errors: 404 `not_found` (ad account, or no such custom conversion in it), 403 `profile_out_of_scope`, 409
+         *     `account_not_connected`, 502 `platform_error`.
+         */
+        get: operations["getCustomConversion"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -11762,6 +11811,15 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
         };
+        /** @description A new pixel of the ad account. */
+        AdPixelCreate: {
+            adAccountId: components["schemas"]["AdAccountIdMember"];
+            /**
+             * @description The pixel's name, as the platform's events manager shows it.
+             * @example Acme Coffee shop pixel
+             */
+            name: string;
+        };
         /**
          * @description One server event for the Conversions API. Send the same `eventId` (and `eventName`) as the browser pixel
          *     for the same action, so the platform counts it once.
@@ -11805,10 +11863,15 @@ export interface components {
              */
             optOut: boolean;
             /**
-             * @description Who acted; at least one member. `em`, `ph`, `fn`, `ln`, `ct`, `st`, `zp`, `country`, `externalId` are
-             *     SHA-256 hex hashes of normalised values (as for audience users) unless the request says
-             *     `hashed: false`, in which case the service normalises and hashes them. `clientIpAddress`,
-             *     `clientUserAgent`, `fbc` and `fbp` are never hashed.
+             * @description Who acted; at least one member. `em`, `ph`, `fn`, `ln`, `ge`, `db`, `ct`, `st`, `zp`, `country`,
+             *     `externalId` are SHA-256 hex hashes of normalised values (as for audience users) unless the request
+             *     says `hashed: false`, in which case the service normalises them as the platform documents (emails
+             *     trimmed and lowercased; phones in E.164, the person's `country` reading a number without its country
+             *     code; names and cities lowercase without punctuation or spaces; US states as their two-letter code;
+             *     US zip codes as five digits) and hashes them. `short_video_ads` takes `ct`, `st` and `country` in clear
+             *     (sent normalised, not hashed; as hashes they cannot be sent and are left out, with a note in
+             *     `messages`) and has no `ge` or `db`. `clientIpAddress`, `clientUserAgent`, `fbc`, `fbp`, `ttclid` and
+             *     `ttp` are never hashed; each platform receives only its own click and browser ids.
              */
             userData: {
                 /**
@@ -11819,7 +11882,7 @@ export interface components {
                  */
                 em?: string[];
                 /**
-                 * @description Phone numbers (digits with country code).
+                 * @description Phone numbers with their country code; as hashes, `social_network` wants the hash of the digits alone (`16505551212`), `short_video_ads` that of the E.164 form (`+16505551212`).
                  * @example [
                  *       "254aa248acb47dd654ca3ea53f48c2c26d641d23d7e2e93a1ec56258df7674c4"
                  *     ]
@@ -11835,6 +11898,16 @@ export interface components {
                  * @example a2f4a2a6d4d1b6c2b5f3a1e0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0
                  */
                 ln?: string;
+                /**
+                 * @description Gender (`f` or `m` before hashing).
+                 * @example 252f10c83610ebca1a059c0bae8255eba2f95be4d1d7bcfa89d7248a82d9f111
+                 */
+                ge?: string;
+                /**
+                 * @description Date of birth (`YYYYMMDD` before hashing; plain values may also be `YYYY-MM-DD`).
+                 * @example 01acdbf6ec7b4f478a225f1a246e5d6767eeab1a7ffa17f025265b5b94f40f0c
+                 */
+                db?: string;
                 /**
                  * @description City.
                  * @example 1e8f5b0a5b1f2d2f5c3f8e0c1a7d9b6e4c2a0f8d6b4a2c0e8f6d4b2a0c8e6f4d
@@ -11882,6 +11955,16 @@ export interface components {
                  * @example fb.1.1732270000000.1098115397
                  */
                 fbp?: string;
+                /**
+                 * @description The short-video platform's click id (the `ttclid` URL parameter or cookie), never hashed.
+                 * @example E.C.P.v3Qm0aSxYz
+                 */
+                ttclid?: string;
+                /**
+                 * @description The short-video platform's browser id cookie (`_ttp`), never hashed.
+                 * @example 2Hx9wQk3s0dPq8Lz1vB4nYc7aTe
+                 */
+                ttp?: string;
             };
             /** @description Details of the action. `value` is in minor units of `currency` (the service converts it for the platform). */
             customData?: {
@@ -11982,7 +12065,13 @@ export interface components {
              */
             eventsReceived: number;
             /**
-             * @description The platform's warnings about the events (for example weak matching data); empty when none.
+             * @description How many events of the request the service had sent to this pixel before (the same `eventName` and
+             *     `eventId`, within the 7 days an event may be sent in): they were not sent again.
+             * @example 0
+             */
+            eventsAlreadySent: number;
+            /**
+             * @description The platform's warnings about the events (for example weak matching data), and the service's notes on what it did not send (hashes of fields a platform takes only in clear); empty when none.
              * @example []
              */
             messages: string[];
@@ -11999,7 +12088,7 @@ export interface components {
         AdCustomConversion: {
             id: components["schemas"]["AdPlatformObjectId"];
             adAccountId: components["schemas"]["AdAccountIdMember"];
-            /** @description The ad platform, `social_network`. */
+            /** @description The ad platform, `social_network` or `short_video_ads`. */
             platform: components["schemas"]["Platform"];
             /**
              * @description The custom conversion's name.
@@ -12049,7 +12138,7 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
         };
-        /** @description A new custom conversion. The ad account may have at most 100 (the platform's limit; beyond it 422 `ad_platform_rejected`). */
+        /** @description A new custom conversion. The ad account may have at most 100 (the platforms' limit, archived ones included; beyond it 422 `ad_platform_rejected`). */
         AdCustomConversionCreate: {
             adAccountId: components["schemas"]["AdAccountIdMember"];
             /**
@@ -25998,7 +26087,68 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AccountUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    createPixel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                 *       "name": "Acme Coffee shop pixel"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdPixelCreate"];
+            };
+        };
+        responses: {
+            /** @description The pixel was created on the platform; `code` holds its base code. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "1234567890123456",
+                     *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "platform": "social_network",
+                     *       "name": "Acme Coffee shop pixel",
+                     *       "lastFiredTime": null,
+                     *       "isUnavailable": false,
+                     *       "code": "<!-- Pixel Code -->\n<script>!function(f,b,e,v,n,t,s){…}(window, document,'script','https://connect.social.example/en_US/fbevents.js');fbq('init', '1234567890123456');fbq('track', 'PageView');</script>",
+                     *       "createdAt": "2026-11-22T12:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdPixel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AdsConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AdsUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -26081,6 +26231,7 @@ export interface operations {
                      * @example {
                      *       "pixelId": "1234567890123456",
                      *       "eventsReceived": 2,
+                     *       "eventsAlreadySent": 0,
                      *       "messages": [],
                      *       "platformTraceId": "AbC1dEf2GhI3jKl4"
                      *     }
@@ -26097,7 +26248,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -26175,7 +26325,6 @@ export interface operations {
             409: components["responses"]["AccountNotConnected"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
         };
     };
@@ -26276,7 +26425,70 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    getCustomConversion: {
+        parameters: {
+            query: {
+                /**
+                 * @description The connected ad account (`adacc_…`, see `GET /adaccounts`) whose objects are read. It decides the ad platform
+                 *     (`social_network` or `short_video_ads`) and, through its profile, the scope of a profile-restricted key.
+                 * @example adacc_01jd3y6w7q5v8k0n2b4c6e8g1h
+                 */
+                adAccountId: components["parameters"]["AdAccountIdQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description The custom conversion's platform id (`GET /ads/custom-conversions`). */
+                customConversionId: components["schemas"]["AdPlatformObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The custom conversion. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "556677889900112",
+                     *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "platform": "social_network",
+                     *       "name": "Winter blend purchase",
+                     *       "description": "Thank-you page of the winter campaign",
+                     *       "pixelId": "1234567890123456",
+                     *       "customEventType": "PURCHASE",
+                     *       "rule": {
+                     *         "combinator": "and",
+                     *         "conditions": [
+                     *           {
+                     *             "field": "url",
+                     *             "operator": "contains",
+                     *             "value": "/thank-you"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "defaultConversionValue": 2000,
+                     *       "currency": "EUR",
+                     *       "lastFiredTime": "2026-11-22T11:57:41Z",
+                     *       "isArchived": false,
+                     *       "createdAt": "2026-11-22T12:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AdCustomConversion"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["AccountNotConnected"];
+            422: components["responses"]["AccountUnprocessable"];
+            429: components["responses"]["PlatformTooManyRequests"];
             502: components["responses"]["BadGateway"];
         };
     };

@@ -5,4 +5,5 @@ export * from './boost/handlers.js';
 export * from './bulk/handlers.js';
 export * from './creatives/handlers.js';
 export * from './insights/handlers.js';
+export * from './pixels/handlers.js';
 export * from './tree/handlers.js';

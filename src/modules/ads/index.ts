@@ -5,6 +5,7 @@ import { adCreativeSettings } from './creatives/settings.js';
 import { AdCreativeTaskWork } from './creatives/worker.js';
 import { receiveAdAccountChanges } from './events/incoming.js';
 import * as handlers from './handlers.js';
+import { purgeSentEvents } from './pixels/events.js';
 
 /**
  * Advertising on connected ad accounts: the campaign tree, creatives, insights, targeting and the ad.* events.
@@ -14,9 +15,10 @@ export const ads = defineArea({
   name: 'ads',
   contractArea: 'Ads',
   handlers,
-  tables: ['ad_audience_uploads', 'ad_creative_tasks', 'ad_object_changes', 'ad_boosts', 'ad_boost_steps'],
+  tables: ['ad_audience_uploads', 'ad_creative_tasks', 'ad_object_changes', 'ad_boosts', 'ad_boost_steps', 'ad_pixel_events'],
   incoming: { ad_account_change: receiveAdAccountChanges },
   settings: (env) => ({ ...adCreativeSettings(env), ...adBoostSettings(env) }),
+  purge: async ({ db }) => ({ adPixelEvents: await purgeSentEvents(db) }),
   workers: { adCreatives: (services) => new AdCreativeTaskWork(services), adBoosts: (services) => new AdBoostWork(services) },
   outstanding: {
     adCreativeTasks: `SELECT count(*) FROM ad_creative_tasks WHERE status = 'processing'

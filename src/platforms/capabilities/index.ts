@@ -3,6 +3,7 @@ import type { AdBoosts } from './ad-boosts.js';
 import type { AdCampaigns } from './ad-campaigns.js';
 import type { AdCreatives } from './ad-creatives.js';
 import type { AdInsights } from './ad-insights.js';
+import type { AdPixels } from './ad-pixels.js';
 import type { Ads } from './ads.js';
 import type { CalendarEvents } from './calendar.js';
 import type { Insights } from './insights.js';
@@ -37,6 +38,8 @@ export interface Capabilities {
   adAudiences: AdAudiences;
   /** Ad insights (live and as background reports) and the targeting searches: locations, interests, behaviours, reach. */
   adInsights: AdInsights;
+  /** Pixels, their server events (Conversions API / Events API) and custom conversions. */
+  adPixels: AdPixels;
   /** Events of the calendars a calendar account reaches. */
   calendarEvents: CalendarEvents;
   /** Account and post figures (analytics), read by a metric map kept as data. */

@@ -6,6 +6,7 @@ import type { About, AdapterAccount, Credentials } from '../types.js';
 import { SocialNetworkAdAudiences } from './ad-audiences.js';
 import { SocialNetworkAdBoosts } from './ad-boosts.js';
 import { SocialNetworkAdCreatives } from './ad-creatives.js';
+import { SocialNetworkAdPixels } from './ad-pixels.js';
 import { SocialNetworkAdInsights } from './ad-insights.js';
 import { SocialNetworkAds } from './ads.js';
 import { SocialNetworkAdCampaigns } from './campaigns.js';
@@ -113,6 +114,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
   readonly adInsights: SocialNetworkAdInsights;
   readonly adCampaigns: SocialNetworkAdCampaigns;
   readonly adAudiences: SocialNetworkAdAudiences;
+  readonly adPixels: SocialNetworkAdPixels;
   readonly webhooks: SocialNetworkWebhooks;
   readonly publisher: SocialNetworkPublisher;
   readonly comments: SocialNetworkComments;
@@ -133,6 +135,7 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     this.adInsights = new SocialNetworkAdInsights(this.client);
     this.adCampaigns = new SocialNetworkAdCampaigns(this.client);
     this.adAudiences = new SocialNetworkAdAudiences(this.client);
+    this.adPixels = new SocialNetworkAdPixels(this.client);
     this.publisher = new SocialNetworkPublisher(this.client);
     this.comments = new SocialNetworkComments(this.client);
     this.commerce = new SocialNetworkCommerce(this.client);

@@ -10,6 +10,7 @@ import { marketingAudiencesPart } from './marketing-audiences.js';
 import { marketingBoostPart } from './marketing-boost.js';
 import { marketingMediaPart } from './marketing-media.js';
 import { marketingInsightsPart } from './marketing-insights.js';
+import { marketingPixelsPart } from './marketing-pixels.js';
 import { marketingTargetingPart } from './marketing-targeting.js';
 import { marketingReviewsPart } from './marketing-reviews.js';
 import { messengerPart } from './messenger.js';
@@ -29,6 +30,7 @@ export const SOCIAL_NETWORK_PARTS: ReadonlyArray<SocialPart<any>> = [
   marketingBoostPart,
   marketingMediaPart,
   marketingAudiencesPart,
+  marketingPixelsPart,
   marketingPart,
   marketingInsightsPart,
   marketingTargetingPart,

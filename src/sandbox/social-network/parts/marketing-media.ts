@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RouterContext } from '@koa/router';
 import { graphTime, videoStatusView } from '../graph.js';
 import { defineSocialPart } from '../part.js';
-import type { AdAccount } from '../state.js';
+import { answerUnlessLost, marketingAdAccount } from '../marketing-calls.js';
 import { mountCreativeContent } from './marketing-creatives.js';
 
 interface AdImage {
@@ -62,29 +62,9 @@ export const marketingMediaPart = defineSocialPart<MarketingMedia>({
     });
     const people = '/_sandbox/social_network';
 
-    /** The ad account of the path, used with a person's token granted ads_management; else the refusal is written. */
-    const adAccountOf = (ctx: RouterContext): AdAccount | null => {
-      const id = ctx.params.adAccountId!;
-      const token = graph.userToken(ctx);
-      if (!token) return null;
-      const account = state.adAccounts.get(id);
-      if (!account || !state.users.get(token.userId)!.adAccountIds.includes(id)) graph.unknownObject(ctx, id);
-      else if (!state.granted(token, 'ads_management')) graph.missingPermission(ctx, 'ads_management');
-      else return account;
-      return null;
-    };
-
-    /** The write is done; its answer is lost when the ad account's next one of this edge was set to lose it. */
-    const answer = (ctx: RouterContext, adAccountId: string, edge: string, body: unknown) => {
-      const lost = media.lostAnswers[adAccountId] ?? [];
-      if (lost.includes(edge)) {
-        media.lostAnswers[adAccountId] = lost.filter((one) => one !== edge);
-        ctx.respond = false;
-        ctx.req.socket.destroy();
-        return;
-      }
-      ctx.body = body;
-    };
+    const adAccountOf = (ctx: RouterContext) => marketingAdAccount(network, ctx, ctx.params.adAccountId!);
+    const answer = (ctx: RouterContext, adAccountId: string, edge: string, body: unknown) =>
+      answerUnlessLost(ctx, media.lostAnswers, { adAccountId, edge }, body);
 
     router.post(`${base}/:adAccountId/adimages`, (ctx, next) => {
       if (!ctx.params.adAccountId!.startsWith('act_')) return next();
