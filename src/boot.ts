@@ -81,16 +81,21 @@ export async function boot(
   try {
     await openStorage(config, logger);
     warnOfUnreachablePublicUrl(config, logger);
+    const operators = config.platforms;
     if (config.sandbox.mode === 'auto' && anyUnconfigured(config.platforms)) {
       sandbox = await startSandbox({ port: config.sandbox.port, stateDir: join(config.dataDir, 'sandbox') });
       logger.info({ url: sandbox.url }, 'platform sandbox started');
       // From here on, the configuration has what the operator left unset pointed at the sandbox.
       config = await sandbox.standIn(config);
     }
-    const platforms = new Platforms(config.platforms, {
-      publicUrl: config.publicUrl,
-      openMedia: (mediaId, range) => storageFor(config).read(storageKeyFor(mediaId), range),
-    });
+    const platforms = new Platforms(
+      config.platforms,
+      {
+        publicUrl: config.publicUrl,
+        openMedia: (mediaId, range) => storageFor(config).read(storageKeyFor(mediaId), range),
+      },
+      operators,
+    );
     if (platforms.unavailable.size > 0) {
       logger.warn(
         { platforms: Object.fromEntries(platforms.unavailable) },

@@ -44,13 +44,23 @@ export class Platforms {
   private readonly byId = new Map<string, PlatformAdapter>();
   /** What would configure each platform this instance runs without (`set BOTCHAT_API_URL`). */
   readonly unavailable = new Map<string, string>();
+  /** The platforms the operator configured: the real ones, on the internet (the others are the sandbox's). */
+  private readonly real = new Set<string>();
 
-  constructor(settings: PlatformSettings, deps: PlatformDeps) {
+  /** `operators`: the settings as the operator gave them, before the sandbox stood in for what was left unset. */
+  constructor(settings: PlatformSettings, deps: PlatformDeps, operators: PlatformSettings = settings) {
     for (const module of modules) {
-      const read = settings[module.ids[0] as keyof PlatformSettings] as SettingsRead<unknown>;
+      const key = module.ids[0] as keyof PlatformSettings;
+      const read = settings[key] as SettingsRead<unknown>;
       if (read.configured) for (const adapter of module.create(read.settings, deps)) this.byId.set(adapter.id, adapter);
       else for (const id of module.ids) this.unavailable.set(id, read.needs);
+      if ((operators[key] as SettingsRead<unknown>).configured) for (const id of module.ids) this.real.add(id);
     }
+  }
+
+  /** Whether `id` is the real platform (reached over the internet), not the sandbox standing in for it. */
+  isReal(id: string): boolean {
+    return this.real.has(id);
   }
 
   get<K extends PlatformId>(id: K): AdapterOf<K> | undefined;

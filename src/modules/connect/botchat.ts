@@ -6,7 +6,7 @@ import { assertIdentityFree } from '../accounts/identity.js';
 import type { AccountRow } from '../accounts/models.js';
 import { findProfile } from '../accounts/profiles.js';
 import { accountsAtPlatform } from '../accounts/read.js';
-import { platformToConnect } from './platform.js';
+import { assertReachableBy, platformToConnect } from './platform.js';
 import { connectionProblem } from './errors.js';
 
 /**
@@ -22,6 +22,7 @@ export async function connectBot(
 ): Promise<{ row: AccountRow; created: boolean }> {
   await findProfile(services.db, principal, input.profileId);
   const adapter = platformToConnect(services, 'botchat');
+  assertReachableBy(services, 'botchat');
   const identity = await adapter.identify(input.botToken).catch((error: unknown) => connectionProblem(error, 'bot token'));
   const { platformAccountId } = identity;
   return services.db.transaction(async (trx) => {

@@ -7,7 +7,7 @@ import { assertIdentityFree } from '../accounts/identity.js';
 import { presentAccount } from '../accounts/present.js';
 import { findProfile } from '../accounts/profiles.js';
 import { connectionProblem, PlatformNotConfiguredError } from './errors.js';
-import { platformToConnect } from './platform.js';
+import { assertReachableBy, platformToConnect } from './platform.js';
 
 /**
  * Subscribing failed: credentials refused are the caller's to fix (422); anything else is the platform's side
@@ -30,6 +30,7 @@ export const connectChatappCloud: Handler<'connectChatappCloud'> = async (reques
   const input = request.body;
   await findProfile(services.db, principal, input.profileId);
   const adapter = platformToConnect(services, 'chatapp-cloud');
+  assertReachableBy(services, 'chatapp-cloud');
   if (!input.appSecret && !adapter.hasApp) {
     throw new PlatformNotConfiguredError(
       'This instance has no chat app cloud API app of its own (CHATAPP_CLOUD_APP_SECRET): give the appSecret of the app the token was issued for.',

@@ -22,6 +22,13 @@ export class PlatformNotConfiguredError extends UnprocessableError {
   }
 }
 
+/** 422 `public_url_unreachable`: a real platform could not reach this instance at its PUBLIC_URL; `detail` says why. */
+export class PublicUrlUnreachableError extends UnprocessableError {
+  constructor(detail: string) {
+    super('public_url_unreachable', 'PUBLIC_URL not reachable', detail);
+  }
+}
+
 /** 422 `platform_credentials_invalid`: the platform refused what the caller gave to connect with. */
 export class PlatformCredentialsInvalidError extends UnprocessableError {
   constructor(detail: string) {

@@ -13,7 +13,7 @@ import type { AdAccountRow } from '../accounts/models.js';
 import { findProfile } from '../accounts/profiles.js';
 import { OAuthStateInvalidError } from './errors.js';
 import { createPendingConnection } from './pending.js';
-import { platformToConnect } from './platform.js';
+import { assertReachableBy, platformToConnect } from './platform.js';
 import type { OAuthStateRow } from './rows.js';
 
 const STATE_TTL_MS = 30 * 60 * 1000;
@@ -54,6 +54,7 @@ export async function startConnection(
   },
 ): Promise<components['schemas']['ConnectAuthorization']> {
   const adapter = adapterFor(services, platform);
+  assertReachableBy(services, platform);
   await findProfile(services.db, principal, input.profileId);
   if (input.include && platform !== 'search_suite') {
     throw new ValidationFailedError([{ path: 'query/include', message: 'is for search_suite only', code: 'include' }]);
