@@ -63,8 +63,13 @@ export class Graph {
   }
 
   params(ctx: RouterContext): Record<string, string> {
-    const all = { ...(ctx.query as Record<string, unknown>), ...((ctx.request.body as Record<string, unknown> | undefined) ?? {}) };
-    return Object.fromEntries(Object.entries(all).map(([name, value]) => [name, String(Array.isArray(value) ? value[0] : value)]));
+    const query = Object.entries(ctx.query).map(([name, value]) => [name, String(Array.isArray(value) ? value[0] : value)]);
+    // A JSON body (as Meta's SDKs send) carries arrays and objects as JSON, which a form carries as JSON text.
+    const body = Object.entries((ctx.request.body as Record<string, unknown> | undefined) ?? {}).map(([name, value]) => [
+      name,
+      typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value),
+    ]);
+    return Object.fromEntries([...query, ...body]);
   }
 
   /** An injected failure (`/_sandbox/social_network/fail-next`) answers once, in place of the call. */

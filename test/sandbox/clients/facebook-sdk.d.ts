@@ -45,4 +45,14 @@ declare module 'facebook-nodejs-business-sdk' {
     getLeads(fields: Fields, params?: Params): Promise<Cursor<Lead>>;
   }
   export class Lead extends CrudObject {}
+  export class AdAccount extends CrudObject {
+    createCampaign(fields: Fields, params: Params): Promise<CrudObject>;
+    createAdSet(fields: Fields, params: Params): Promise<CrudObject>;
+    createAdCreative(fields: Fields, params: Params): Promise<CrudObject>;
+    createAd(fields: Fields, params: Params): Promise<CrudObject>;
+    getAds(fields: Fields, params?: Params): Promise<Cursor<Ad>>;
+  }
+  export class Ad extends CrudObject {
+    getInsights(fields: Fields, params: Params): Promise<Cursor<CrudObject>>;
+  }
 }
