@@ -14,7 +14,7 @@ import { idOf } from '../../src/lib/ids.js';
 import { withConnectedAccount } from '../../src/modules/accounts/platform-call.js';
 import type { AdCampaigns, AdsAccount } from '../../src/platforms/capabilities/ad-campaigns.js';
 import { SANDBOX_ADS_APP } from '../../src/sandbox/short-video-ads/demo.js';
-import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
+import { benchOwnerKey, connectAdvertiserByConsent, forkSandbox, percentile, startBenchService } from './service.js';
 
 await runBench();
 
@@ -41,25 +41,7 @@ async function runBench(): Promise<void> {
     const key = await benchOwnerKey(call);
     const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;
     const advertiser = await control('advertisers', { name: 'Bench Ads', currency: 'USD', status: 'STATUS_ENABLE' });
-
-    // The advertiser's consent, as a browser gives it, then our callback.
-    const started = await call(
-      'GET',
-      `/connect/short_video_ads?profileId=${profileId}&redirectUrl=${encodeURIComponent('http://localhost:9/done')}`,
-      key,
-    );
-    const page = await (await fetch(started.authorizationUrl)).text();
-    const form = new URLSearchParams(
-      [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, n, v]) => [n!, v!.replace(/&quot;/g, '"')]),
-    );
-    form.set('advertiser_ids', advertiser.advertiser_id);
-    form.set('decision', 'approve');
-    const action = /<form method="post" action="([^"]+)"/.exec(page)![1]!;
-    const back = (await fetch(new URL(action, started.authorizationUrl), { method: 'POST', body: form, redirect: 'manual' })).headers.get(
-      'location',
-    )!;
-    const callback = await fetch(`${api}${new URL(back).pathname}${new URL(back).search}`, { redirect: 'manual' });
-    const adAccountId = new URL(callback.headers.get('location')!).searchParams.get('adAccountIds')!;
+    const adAccountId = await connectAdvertiserByConsent(call, api, key, profileId, advertiser.advertiser_id);
     const { id: ownerId } = (await services.db('owners').first('id')) as { id: string };
     const principal = { kind: 'session' as const, ownerId, sessionId: 'bench' };
     const run = <T>(work: (campaigns: AdCampaigns, account: AdsAccount) => Promise<T>) =>

@@ -176,3 +176,30 @@ export function socialNetworkControl(sandboxUrl: string): (path: string, body?: 
     return (await response.json()) as any;
   };
 }
+
+/** A short_video_ads advertiser connected to the profile by its consent, as a browser gives it, then our callback: its `adacc_…` id. */
+export async function connectAdvertiserByConsent(
+  call: ApiCall,
+  api: string,
+  key: string,
+  profileId: string,
+  advertiserId: string,
+): Promise<string> {
+  const started = await call(
+    'GET',
+    `/connect/short_video_ads?profileId=${profileId}&redirectUrl=${encodeURIComponent('http://localhost:9/done')}`,
+    key,
+  );
+  const page = await (await fetch(started.authorizationUrl)).text();
+  const form = new URLSearchParams(
+    [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, n, v]) => [n!, v!.replace(/&quot;/g, '"')]),
+  );
+  form.set('advertiser_ids', advertiserId);
+  form.set('decision', 'approve');
+  const action = /<form method="post" action="([^"]+)"/.exec(page)![1]!;
+  const back = (await fetch(new URL(action, started.authorizationUrl), { method: 'POST', body: form, redirect: 'manual' })).headers.get(
+    'location',
+  )!;
+  const callback = await fetch(`${api}${new URL(back).pathname}${new URL(back).search}`, { redirect: 'manual' });
+  return new URL(callback.headers.get('location')!).searchParams.get('adAccountIds')!;
+}
