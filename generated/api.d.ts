@@ -2425,16 +2425,39 @@ export interface paths {
          * Create a dark post
          * @description Creates an unpublished page post ("dark post") on a connected `social_network` page account, and a
          *     creative on the ad account that shows it. The post is never shown on the page's timeline or to its
-         *     followers; it reaches people only as an ad: pass `creativeId` to `POST /ads/ads`. Media are uploaded to
-         *     the platform first (up to 10 images, or one video). Dark posts are a `social_network` feature (422
-         *     `account_platform_unsupported` otherwise). Nothing is stored by the service; no post of the service is
-         *     created and no `post.*` event is sent.
+         *     followers; it reaches people only as an ad: pass `creativeId` to `POST /ads/ads`. It is made as the
+         *     creative's `object_story_spec` (as `POST /ads/adcreatives` makes it): our image goes to the ad account's
+         *     image library first; our video is uploaded to its video library, and while the platform processes it the
+         *     answer is 202 with the creative's task (`GET /ads/adcreatives/tasks/{taskId}`). Dark posts are a
+         *     `social_network` feature (422 `account_platform_unsupported` otherwise). The dark post is listed by `GET
+         *     /ads/darkposts`; no post of the service is created and no `post.*` event is sent. A retry with the same
+         *     `Idempotency-Key` answers the same dark post.
          *
          *     Errors: 404 `not_found` (ad account, page account or a `mediaIds` entry), 403 `profile_out_of_scope`,
          *     409 `account_not_connected` (ad account or page account), 422 `ad_platform_rejected` (the ad account
          *     may not advertise for the page, media refused), `account_platform_unsupported`, 502 `platform_error`.
          */
         post: operations["createDarkPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ads/darkposts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List dark posts
+         * @description Lists the dark posts made with `POST /ads/darkpost`, newest first, a page at a time (keyset: pass `nextCursor` as `cursor`). Filters combine with AND. A profile-restricted API key sees only the dark posts of its profiles' ad accounts. Errors: 400 `validation_failed`, `invalid_cursor`; 404 `not_found` (an unknown `adAccountId`); 403 `profile_out_of_scope`.
+         */
+        get: operations["listDarkPosts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -10956,8 +10979,9 @@ export interface components {
         /**
          * @description An unpublished page post ("dark post") and a creative that shows it. The post never appears on the
          *     page's timeline or to followers; it exists only to be used as an ad (`POST /ads/ads` with the returned
-         *     `creativeId`). Media: up to 10 images, or one video, by `mediaIds` of `POST /upload` or by `mediaUrls` (not
-         *     both). At least one of `text`, `link`, `mediaIds`, `mediaUrls` is needed (else 400 `validation_failed`).
+         *     `creativeId`). Media: one image or one video by `mediaIds` of `POST /upload`, or one image by `mediaUrls`
+         *     (not both). A link or media is needed (else 400 `validation_failed`): with a link it is a link post (its
+         *     image the media's), else a photo or video post. A call to action opens `callToAction.link`, else `link`.
          */
         AdDarkPostCreate: {
             adAccountId: components["schemas"]["AdAccountIdMember"];
@@ -10994,14 +11018,14 @@ export interface components {
              */
             linkDescription?: string;
             /**
-             * @description Media uploaded with `POST /upload`; up to 10 images or exactly one video.
+             * @description Media uploaded with `POST /upload`; one image or one video.
              * @example [
              *       "media_01jd3y6w7q5v8k0n2b4c6e8g1h"
              *     ]
              */
             mediaIds?: string[];
             /**
-             * @description Public https URLs of media, instead of `mediaIds`.
+             * @description The public https URL of an image, instead of `mediaIds`.
              * @example [
              *       "https://cdn.acme-coffee.example/winter.jpg"
              *     ]
@@ -11018,10 +11042,15 @@ export interface components {
              */
             accountId: string;
             /**
-             * @description The unpublished post as the platform names it (`{pageId}_{postId}`); usable as `objectStoryId`.
+             * @description The creative's name.
+             * @example Winter blend dark post A
+             */
+            name: string;
+            /**
+             * @description The unpublished post as the platform names it (`{pageId}_{postId}`); usable as `objectStoryId`. `null` until the platform has made it.
              * @example 104857600000001_987654321000009
              */
-            platformPostId: string;
+            platformPostId: string | null;
             /** @description The creative showing the post; pass it to `POST /ads/ads`. */
             creativeId: components["schemas"]["AdPlatformObjectId"];
             /**
@@ -11030,6 +11059,12 @@ export interface components {
              * @example 2026-11-22T11:30:00Z
              */
             createdAt: string;
+        };
+        /** @description A page of dark posts, newest first. */
+        AdDarkPostList: {
+            data: components["schemas"]["AdDarkPost"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. */
+            nextCursor: string | null;
         };
         /**
          * @description A metric of `GET /ads/insights`. `spend`, `cpc` and `cpm` are money, in minor units of the ad account's
@@ -17240,25 +17275,6 @@ export interface components {
                  *       "status": 409,
                  *       "detail": "The ad account adacc_01jd3y6w7q5v8k0n2b4c6e8g1h needs reconnection (token_expired).",
                  *       "code": "account_not_connected",
-                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description This operation is part of the contract but is not built yet in this version (`not_implemented`). */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "https://socialgate.dev/problems/not_implemented",
-                 *       "title": "Not implemented",
-                 *       "status": 501,
-                 *       "detail": "This operation is in the contract but not built yet.",
-                 *       "code": "not_implemented",
                  *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
                  *     }
                  */
@@ -24898,12 +24914,24 @@ export interface operations {
                      * @example {
                      *       "adAccountId": "adacc_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "accountId": "acc_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "name": "Winter blend dark post A",
                      *       "platformPostId": "104857600000001_987654321000009",
                      *       "creativeId": "120210000000000141",
                      *       "createdAt": "2026-11-22T11:30:00Z"
                      *     }
                      */
                     "application/json": components["schemas"]["AdDarkPost"];
+                };
+            };
+            /** @description The post's video is still being processed by the platform; the creative (and the post) are made once it is ready. */
+            202: {
+                headers: {
+                    /** @description The creative's task, `/ads/adcreatives/tasks/{taskId}`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdCreativeTask"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -24915,8 +24943,39 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AdsUnprocessable"];
             429: components["responses"]["PlatformTooManyRequests"];
-            501: components["responses"]["NotImplemented"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    listDarkPosts: {
+        parameters: {
+            query?: {
+                /** @description Only the dark posts of this ad account. */
+                adAccountId?: string;
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of dark posts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdDarkPostList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getAdInsights: {

@@ -90,6 +90,7 @@ export const OPERATIONS = [
   { operationId: 'getBoost', method: 'GET', path: '/ads/boosts/{boostId}', area: 'Ads' },
   { operationId: 'setBoostStatus', method: 'POST', path: '/ads/boosts/{boostId}/status', area: 'Ads' },
   { operationId: 'createDarkPost', method: 'POST', path: '/ads/darkpost', area: 'Ads' },
+  { operationId: 'listDarkPosts', method: 'GET', path: '/ads/darkposts', area: 'Ads' },
   { operationId: 'getAdInsights', method: 'GET', path: '/ads/insights', area: 'Ads' },
   { operationId: 'getAdInsightsReport', method: 'GET', path: '/ads/insights/reports/{reportId}', area: 'Ads' },
   { operationId: 'searchAdLocations', method: 'GET', path: '/ads/locations', area: 'Ads' },
