@@ -5,6 +5,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Config } from '../config.js';
+import { bodyRefusal, DEMO_CREDENTIALS, exampleBody } from './control-bodies.js';
 import { SANDBOXES } from './platforms.js';
 import type { MountedSandbox } from './sandbox-platform.js';
 import { SandboxStateFiles } from './state-files.js';
@@ -27,18 +28,20 @@ export interface Sandbox {
 function controlsPage(router: Router, url: string): string {
   const controls = router.stack
     .filter((layer) => typeof layer.path === 'string' && layer.path.startsWith('/_sandbox/'))
-    .map(
-      (layer) =>
-        `${layer.methods
-          .filter((method) => method !== 'HEAD')
-          .join(',')
-          .padEnd(7)} ${url}${layer.path}`,
-    );
+    .flatMap((layer) => {
+      const methods = layer.methods.filter((method) => method !== 'HEAD');
+      const example = exampleBody(`${methods[0]} ${layer.path}`);
+      return [`${methods.join(',').padEnd(7)} ${url}${layer.path}`, ...(example ? [`        body: ${example}`] : [])];
+    });
   return [
     'Socialgate platform sandbox',
     '',
+    'Demo credentials:',
+    ...DEMO_CREDENTIALS.map((line) => `  ${line}`),
+    '',
     "Each platform's protocol lives under its own prefix (/botchat, /social_network, ...). The people on the",
-    'platforms (a person writing to a bot, an owner revoking a token) are played through these controls:',
+    'platforms (a person writing to a bot, an owner revoking a token) are played through these controls',
+    '(a body that does not fit is refused with 400 and the reason):',
     '',
     ...controls,
     '',
@@ -55,6 +58,14 @@ export async function startSandbox(options: { port: number; host?: string; state
   const app = new Koa();
   const router = new Router();
   app.use(koaBody({ jsonLimit: '10mb', formLimit: '10mb', multipart: true }));
+  // A control's body is checked against its schema here, in one place, before the control runs.
+  app.use(async (ctx, next) => {
+    const route = router.match(ctx.path, ctx.method).pathAndMethod.at(-1)?.path;
+    const refusal = typeof route === 'string' ? bodyRefusal(`${ctx.method} ${route}`, ctx.request.body) : undefined;
+    if (refusal === undefined) return next();
+    ctx.status = 400;
+    ctx.body = { error: refusal };
+  });
   // The platforms' links (a list's `paging.next`, a video's source) start from the address the caller reached: Koa 3's
   // `ctx.origin` is the request's Origin header (null from a server-side client), so it is that address here, as in Koa 2.
   app.use((ctx, next) => {
