@@ -56,17 +56,32 @@ export async function claimInBatches<Item>(
 }
 
 /**
- * The ids of up to `n` rows of a drained table (with `status`, `next_attempt_at` and `locked_until`) in one of
- * `statuses`, due now and leased to nobody, soonest due first: a subquery that locks them for the claim that uses
- * it, skipping those another claim holds.
+ * Which rows of a drained table are still to work on, when `status` alone does not say it: `pending` narrows to
+ * them as the table's partial index of due rows does (write it as that index's WHERE, so the index is used).
  */
-export function dueRowIds(db: Knex, table: string, statuses: readonly string[], n: number): Knex.QueryBuilder {
-  return db(table)
-    .select('id')
-    .whereIn('status', statuses)
-    .where('nextAttemptAt', '<=', db.fn.now())
+export interface DueRows {
+  pending: (rows: Knex.QueryBuilder) => Knex.QueryBuilder;
+  /** When a row is due (`nextAttemptAt`). */
+  dueColumn?: string;
+  /** The order rows are claimed in: soonest due first unless another column says it. */
+  orderBy?: string;
+  /** The columns selected, the rows' key (`id`). */
+  key?: string | string[];
+}
+
+/**
+ * The keys of up to `n` rows of a drained table (with a due column and `locked_until`) still to work on (in one
+ * of `statuses`, or as `DueRows` says), due now and leased to nobody, soonest due first: a subquery that locks
+ * them for the claim that uses it, skipping those another claim holds.
+ */
+export function dueRowIds(db: Knex, table: string, statuses: readonly string[] | DueRows, n: number): Knex.QueryBuilder {
+  const rows: DueRows = 'pending' in statuses ? statuses : { pending: (query) => query.whereIn('status', statuses as readonly string[]) };
+  const due = rows.dueColumn ?? 'nextAttemptAt';
+  return rows
+    .pending(db(table).select(rows.key ?? 'id'))
+    .where(due, '<=', db.fn.now())
     .where((free) => free.whereNull('lockedUntil').orWhere('lockedUntil', '<', db.fn.now()))
-    .orderBy('nextAttemptAt')
+    .orderBy(rows.orderBy ?? due)
     .limit(n)
     .forUpdate()
     .skipLocked();

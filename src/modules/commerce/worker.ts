@@ -1,5 +1,12 @@
 import { ApiError } from '../../lib/errors.js';
-import { type ClaimLoop, claimInBatches, type LeasedWork, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
+import {
+  type ClaimLoop,
+  claimInBatches,
+  type DueRows,
+  dueRowIds,
+  type LeasedWork,
+  type LeaseWorkerSettings,
+} from '../../lib/lease-worker.js';
 import { BatchHandleUnknown, type Commerce } from '../../platforms/capabilities/commerce.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
@@ -14,6 +21,9 @@ import type { ItemRow, PartRow } from './rows.js';
 
 const POLL_MS = 500;
 const CLAIM_BATCH = 20;
+
+/** The parts still to send or follow, as the partial index `commerce_batch_parts_due` says. */
+export const DUE_PARTS: DueRows = { pending: (parts) => parts.where('status', '<>', 'done'), key: ['batchId', 'part'] };
 
 /** A part as the worker claims it, with what the platform call needs. */
 export type ClaimedPart = PartRow & { ownerId: string; platformCatalogId: string };
@@ -41,18 +51,22 @@ export class CommerceBatchWork implements LeasedWork<ClaimedPart, PartOutcome> {
   private async claimDue(n: number): Promise<ClaimedPart[]> {
     if (n <= 0) return [];
     const { db, config } = this.services;
+    const due = dueRowIds(
+      db,
+      'commerceBatchParts',
+      { pending: (parts) => parts.where('status', '<>', 'done'), key: ['batchId', 'part'] },
+      n,
+    );
+    // knex writes the subquery in parentheses.
     const { rows } = (await db.raw(
-      `WITH due AS (
-         SELECT batch_id, part FROM commerce_batch_parts
-         WHERE status <> 'done' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-         ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED)
+      `WITH due AS ?
        UPDATE commerce_batch_parts p SET locked_until = now() + make_interval(secs => ?)
        FROM due, commerce_batches b, commerce_catalogs c
        WHERE p.batch_id = due.batch_id AND p.part = due.part AND b.id = p.batch_id AND c.id = b.catalog_id
        RETURNING p.batch_id AS "batchId", p.part, p.account_id AS "accountId", p.status, p.handle, p.generation, p.attempts,
          p.next_attempt_at AS "nextAttemptAt", p.locked_until AS "lockedUntil", p.give_up_at AS "giveUpAt",
          b.owner_id AS "ownerId", c.platform_catalog_id AS "platformCatalogId"`,
-      [n, config.commerce.leaseSeconds],
+      [due, config.commerce.leaseSeconds],
     )) as { rows: ClaimedPart[] };
     return rows;
   }

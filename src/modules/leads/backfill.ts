@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/api.js';
 import { ApiError } from '../../lib/errors.js';
 import type { AccountId, AdAccountId } from '../../lib/ids.js';
-import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
+import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches, dueRowIds } from '../../lib/lease-worker.js';
 import type { Leads, PlatformLeadForm } from '../../platforms/capabilities/leads.js';
 import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
@@ -123,15 +123,12 @@ export class LeadBackfillWork implements LeasedWork<LeadBackfillRow, Outcome> {
   turn(loop: ClaimLoop<LeadBackfillRow>): Promise<void> {
     return claimInBatches(loop, 2, POLL_MS, async (n) => {
       const { db } = this.services;
-      const due = db('leadBackfills')
-        .select('accountId')
-        .whereNull('doneAt')
-        .where('dueAt', '<=', db.fn.now())
-        .where((free) => free.whereNull('lockedUntil').orWhere('lockedUntil', '<', db.fn.now()))
-        .orderBy('requestedAt')
-        .limit(n)
-        .forUpdate()
-        .skipLocked();
+      const due = dueRowIds(
+        db,
+        'leadBackfills',
+        { pending: (backfills) => backfills.whereNull('doneAt'), dueColumn: 'dueAt', orderBy: 'requestedAt', key: 'accountId' },
+        n,
+      );
       return (await db('leadBackfills')
         .whereIn('accountId', due)
         .update({ lockedUntil: db.raw('now() + make_interval(secs => ?)', [this.services.config.leads.leaseSeconds]) })

@@ -1,7 +1,14 @@
 import { LRUCache } from 'lru-cache';
 import { ApiError } from '../../lib/errors.js';
 import type { AccountId, AdAccountId } from '../../lib/ids.js';
-import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches } from '../../lib/lease-worker.js';
+import {
+  type ClaimLoop,
+  type DueRows,
+  type LeasedWork,
+  type LeaseWorkerSettings,
+  claimInBatches,
+  dueRowIds,
+} from '../../lib/lease-worker.js';
 import type { PlatformLead } from '../../platforms/capabilities/leads.js';
 import type { Services } from '../../services.js';
 import { clearLastError } from '../accounts/accounts.js';
@@ -17,6 +24,9 @@ const CLAIM_BATCH = 50;
 const PLATFORM_KEEPS_MS = 90 * 24 * 3600 * 1000;
 
 type Outcome = { kind: 'retrieved'; lead: PlatformLead; formName: string | null } | { kind: 'refused'; reason: string };
+
+/** The leads still to read from the platform, as the partial index `leads_due` says. */
+export const DUE_LEADS: DueRows = { pending: (leads) => leads.where('retrievalStatus', '<>', 'retrieved') };
 
 /**
  * Reads announced leads from their platforms, draining `leads` as the AI worker drains its tasks: due leads are
@@ -44,15 +54,7 @@ export class LeadRetrievalWork implements LeasedWork<LeadRow, Outcome> {
   private async claimDue(n: number): Promise<LeadRow[]> {
     if (n <= 0) return [];
     const { db } = this.services;
-    const due = db('leads')
-      .select('id')
-      .whereNot({ retrievalStatus: 'retrieved' })
-      .where('nextAttemptAt', '<=', db.fn.now())
-      .where((free) => free.whereNull('lockedUntil').orWhere('lockedUntil', '<', db.fn.now()))
-      .orderBy('nextAttemptAt')
-      .limit(n)
-      .forUpdate()
-      .skipLocked();
+    const due = dueRowIds(db, 'leads', DUE_LEADS, n);
     return (await db('leads')
       .whereIn('id', due)
       .update({ lockedUntil: db.raw('now() + make_interval(secs => ?)', [this.services.config.leads.leaseSeconds]) })
