@@ -2237,6 +2237,12 @@ export interface paths {
          *     list operations show them. Deleted and archived ad sets and ads are left out unless `includeDeleted` is
          *     true. The campaign itself is answered whatever its status. Nothing is stored by the service.
          *
+         *     Each object carries its `figures` over `datePreset` (default `last_7d`, in the ad account's time zone):
+         *     impressions, clicks, spend (minor units of the ad account's currency) and ctr, the same as
+         *     `GET /ads/insights` gives for that object and period. They are read in one insights read of the campaign's
+         *     ads and summed up the tree. When the platform refuses that read, the tree is still answered, every
+         *     `figures` is `null` and `figuresUnavailable` says why.
+         *
          *     Errors: 404 `not_found` (ad account, or no campaign `campaignId` in it), 403 `profile_out_of_scope`, 409
          *     `account_not_connected`, 422 `ad_platform_rejected` (the platform refused the read) or `ad_account_disabled`,
          *     502 `platform_error`.
@@ -10651,17 +10657,65 @@ export interface components {
              */
             urlTags?: string | null;
         };
-        /** @description One ad set of a campaign tree and its ads. */
-        AdCampaignTreeAdSet: {
-            adset: components["schemas"]["AdSet"];
-            /** @description The ad set's ads, newest first. */
-            ads: components["schemas"]["Ad"][];
+        /**
+         * @description An object's figures over the tree's `figuresPeriod`, as `GET /ads/insights` gives them for it: the campaign's
+         *     are the sum of all its ads', an ad set's the sum of the ads shown under it (its deleted and archived ads'
+         *     only with `includeDeleted`). An object that did not deliver in the period has zeros.
+         */
+        AdTreeFigures: {
+            /**
+             * @description Times the ads were shown.
+             * @example 18234
+             */
+            impressions: number;
+            /**
+             * @description Clicks of any kind.
+             * @example 512
+             */
+            clicks: number;
+            /**
+             * @description Amount spent, in minor units of `currency`.
+             * @example 4210
+             */
+            spend: number;
+            /**
+             * @description The ad account's ISO 4217 currency.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description Click-through rate in percent (`clicks` / `impressions` × 100); `null` without impressions.
+             * @example 2.81
+             */
+            ctr: number | null;
         };
-        /** @description A campaign with its ad sets and, in each, its ads, as the ad platform has them now. */
+        /** @description The figures of an object of a campaign tree. */
+        AdTreeFigured: {
+            /** @description Its figures over the tree's `figuresPeriod`; `null` when the platform gave none (`figuresUnavailable` says why). */
+            figures: components["schemas"]["AdTreeFigures"] | null;
+        };
+        /** @description One ad set of a campaign tree and its ads, each with its figures. */
+        AdCampaignTreeAdSet: {
+            adset: components["schemas"]["AdSet"] & components["schemas"]["AdTreeFigured"];
+            /** @description The ad set's ads, newest first. */
+            ads: (components["schemas"]["Ad"] & components["schemas"]["AdTreeFigured"])[];
+        };
+        /** @description A campaign with its ad sets and, in each, its ads, as the ad platform has them now, each with its figures. */
         AdCampaignTree: {
-            campaign: components["schemas"]["AdCampaign"];
+            campaign: components["schemas"]["AdCampaign"] & components["schemas"]["AdTreeFigured"];
             /** @description The campaign's ad sets, newest first, each with its ads. */
             adsets: components["schemas"]["AdCampaignTreeAdSet"][];
+            /**
+             * @description The period of the figures (`datePreset`), in the ad account's time zone.
+             * @example last_7d
+             * @enum {string}
+             */
+            figuresPeriod: "today" | "yesterday" | "last_3d" | "last_7d" | "last_14d" | "last_28d" | "last_30d" | "last_90d" | "this_month" | "last_month" | "this_year" | "maximum";
+            /**
+             * @description Why every `figures` is `null` (the platform refused the insights read); `null` when they are given.
+             * @example null
+             */
+            figuresUnavailable: string | null;
         };
         /**
          * @description What to copy: one campaign, ad set or ad, named by `adAccountId`, `objectId` and `level`, with what is
@@ -24485,6 +24539,8 @@ export interface operations {
                 campaignId: components["schemas"]["AdPlatformObjectId"];
                 /** @description Also the ad sets and ads that are deleted or archived. */
                 includeDeleted?: boolean;
+                /** @description The period of the figures, in the ad account's time zone. */
+                datePreset?: "today" | "yesterday" | "last_3d" | "last_7d" | "last_14d" | "last_28d" | "last_30d" | "last_90d" | "this_month" | "last_month" | "this_year" | "maximum";
             };
             header?: never;
             path?: never;

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
-import { marketing, type TreeAccount } from './tree-support.js';
+import { MarketingInsightsPeople } from './insights-support.js';
+import { expectTreeFiguresAsInsights, marketing, type TreeAccount } from './tree-support.js';
 
 describeApi(
   'a campaign as a tree, copies, and pausing or resuming many objects on the social network — GET /ads/tree, POST /ads/copies, POST /ads/status',
@@ -39,6 +40,26 @@ describeApi(
       expect(all.body.adsets[1].ads[0]).to.include({ status: 'DELETED', platformStatus: 'DELETED' });
 
       expect((await tree(made.account, made.adsets.us.id)).status).to.equal(404);
+    });
+
+    it('GET /ads/tree gives each object the figures GET /ads/insights gives it (last_7d by default); a refused insights read leaves them null with why', async () => {
+      const made = await ads.tree();
+      const read = await tree(made.account, made.campaign.id);
+      expect(read.status, JSON.stringify(read.body)).to.equal(200);
+      expect(read.body).to.include({ figuresPeriod: 'last_7d', figuresUnavailable: null });
+      await expectTreeFiguresAsInsights(t, made.account.adAccountId, read.body, 'last_7d');
+      const month = await tree(made.account, made.campaign.id, { datePreset: 'last_28d' });
+      expect(month.body.campaign.figures.impressions).to.be.above(read.body.campaign.figures.impressions);
+      await expectTreeFiguresAsInsights(t, made.account.adAccountId, month.body, 'last_28d');
+
+      await new MarketingInsightsPeople(() => t.app).limitInsightsRows(made.account.platformId, 1);
+      const refused = await tree(made.account, made.campaign.id);
+      expect(refused.status, JSON.stringify(refused.body)).to.equal(200);
+      expect(refused.body.figuresUnavailable).to.match(/refused the insights read/);
+      expect(refused.body.campaign.figures).to.equal(null);
+      expect(refused.body.adsets[0].adset.figures).to.equal(null);
+      expect(refused.body.adsets[0].ads[0].figures).to.equal(null);
+      expect(shape(refused.body)).to.deep.equal(shape(read.body));
     });
 
     it('POST /ads/status pauses objects with an outcome for each: a deleted or unknown one fails alone; the platform keeps the rest paused', async () => {

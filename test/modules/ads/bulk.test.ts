@@ -5,6 +5,7 @@ import type { Principal } from '../../../src/modules/auth/principal.js';
 import type { AdCampaigns, AdsAccount, AdSetInput } from '../../../src/platforms/capabilities/ad-campaigns.js';
 import { describeApi } from '../../support/harness.js';
 import { connectAdvertiser } from '../../support/sandbox/short-video-ads.js';
+import { expectTreeFiguresAsInsights } from './tree-support.js';
 
 describeApi(
   'a campaign as a tree, copies, and pausing or resuming many objects — GET /ads/tree, POST /ads/copies, POST /ads/status',
@@ -82,6 +83,14 @@ describeApi(
 
       const missing = await tree({ adAccountId: made.adAccountId, campaignId: made.adsets.us.id });
       expect(missing.status).to.equal(404);
+    });
+
+    it('GET /ads/tree gives each object the figures GET /ads/insights gives it over the period asked', async () => {
+      const made = await tiktokTree();
+      const read = await tree({ adAccountId: made.adAccountId, campaignId: made.campaign.id, datePreset: 'last_14d' });
+      expect(read.status, JSON.stringify(read.body)).to.equal(200);
+      expect(read.body).to.include({ figuresPeriod: 'last_14d', figuresUnavailable: null });
+      await expectTreeFiguresAsInsights(t, made.adAccountId, read.body, 'last_14d');
     });
 
     it('POST /ads/status pauses up to 50 objects with an outcome for each: one deleted or unknown fails alone', async () => {

@@ -130,3 +130,34 @@ export const adSetBody = (account: TreeAccount, campaignId: string, extra: Recor
   targeting: { geoLocations: { countries: ['US'] } },
   ...extra,
 });
+
+type Figured = { id: string; figures: { impressions: number; clicks: number; spend: number; currency: string; ctr: number | null } | null };
+/** A `GET /ads/tree` body, as far as its figures go. */
+export interface TreeFiguresBody {
+  campaign: Figured;
+  adsets: Array<{ adset: Figured; ads: Figured[] }>;
+}
+
+/** Each object of a tree read carries what `GET /ads/insights` answers for it over the same period. */
+export async function expectTreeFiguresAsInsights(t: ApiTest, adAccountId: string, tree: TreeFiguresBody, datePreset: string) {
+  const insights = async (object: Figured, objectLevel: string) => {
+    const params = { adAccountId, objectId: object.id, objectLevel, datePreset, fields: 'impressions,clicks,spend,ctr' };
+    const read = await t.app.api.get(`/ads/insights?${new URLSearchParams(params)}`, { token: t.owner.key });
+    expect(read.status, JSON.stringify(read.body)).to.equal(200);
+    const [row] = read.body.data as Array<{ impressions: number; clicks: number; spend: number; ctr: number }>;
+    const { ctr, ...figures } = object.figures!;
+    expect(figures, `${objectLevel} ${object.id}`).to.deep.equal({
+      impressions: row!.impressions,
+      clicks: row!.clicks,
+      spend: row!.spend,
+      currency: read.body.currency,
+    });
+    expect(ctr).to.be.closeTo(row!.ctr, 0.01);
+  };
+  expect(tree.campaign.figures?.impressions).to.be.above(0);
+  await insights(tree.campaign, 'campaign');
+  for (const { adset, ads } of tree.adsets) {
+    await insights(adset, 'adset');
+    for (const ad of ads) await insights(ad, 'ad');
+  }
+}

@@ -7,11 +7,13 @@ import type {
   AdObjectOf,
   AdsAccount,
 } from '../../../platforms/capabilities/ad-campaigns.js';
+import type { AdDatePreset } from '../../../platforms/capabilities/ad-insights.js';
 import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
 import { AdObjectNotFoundError } from '../errors.js';
 import { withAdCampaigns } from '../tree/access.js';
 import { presentAdObject } from '../tree/present.js';
+import { treeFigures } from './tree-figures.js';
 
 type Schemas = components['schemas'];
 
@@ -51,14 +53,15 @@ export async function everyObject<L extends AdLevel>(
 }
 
 /**
- * One campaign with its ad sets and their ads, read live: the campaign, then its ad sets and its ads (two lists
- * narrowed to the campaign, read side by side), the ads put under their ad sets. Deleted and archived ad sets
- * and ads only with `includeDeleted`.
+ * One campaign with its ad sets and their ads, read live: the campaign, then its ad sets, its ads (two lists
+ * narrowed to the campaign) and its ads' figures over `datePreset` (one insights read), side by side; the ads put
+ * under their ad sets, each object with the figures of the ads under it. Deleted and archived ad sets and ads
+ * only with `includeDeleted`.
  */
 export async function campaignTree(
   services: Services,
   principal: Principal,
-  query: { adAccountId: string; campaignId: string; includeDeleted?: boolean },
+  query: { adAccountId: string; campaignId: string; includeDeleted?: boolean; datePreset?: AdDatePreset },
 ): Promise<Schemas['AdCampaignTree']> {
   return withAdCampaigns(
     services,
@@ -68,16 +71,24 @@ export async function campaignTree(
       const campaign = await campaigns.get(account, 'campaign', query.campaignId);
       if (!campaign) throw new AdObjectNotFoundError('campaign');
       const filter: AdListFilter = { campaignId: campaign.id, ...(query.includeDeleted ? { effectiveStatus: EVERY_STATUS } : {}) };
-      const [adsets, ads] = await Promise.all([
+      const preset = query.datePreset ?? 'last_7d';
+      const [adsets, ads, figures] = await Promise.all([
         everyObject(campaigns, account, 'adset', filter),
         everyObject(campaigns, account, 'ad', filter),
+        treeFigures(services.platforms.get(row.platform)?.adInsights, account, row, campaign.id, preset),
       ]);
+      const idsOf = (some: Array<{ id: string }>) => some.map((ad) => ad.id);
       return {
-        campaign: presentAdObject(campaign, row),
-        adsets: adsets.map((adset) => ({
-          adset: presentAdObject(adset, row),
-          ads: ads.filter((ad) => ad.adsetId === adset.id).map((ad) => presentAdObject(ad, row)),
-        })),
+        campaign: { ...presentAdObject(campaign, row), figures: figures.of() },
+        adsets: adsets.map((adset) => {
+          const own = ads.filter((ad) => ad.adsetId === adset.id);
+          return {
+            adset: { ...presentAdObject(adset, row), figures: figures.of(idsOf(own)) },
+            ads: own.map((ad) => ({ ...presentAdObject(ad, row), figures: figures.of([ad.id]) })),
+          };
+        }),
+        figuresPeriod: preset,
+        figuresUnavailable: figures.unavailable,
       };
     },
     'query',
