@@ -3201,6 +3201,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/commerce/products/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a product feed from a URL as a batch
+         * @description Fetches a product feed in the platform's feed columns (CSV, or RSS 2.0 XML with the `g:` namespace) and
+         *     loads it into the catalog as one batch, answered 202 like `POST /commerce/products/batch`. Columns read:
+         *     `id` (the `retailerId`), `title`, `description`, `availability`, `condition`, `price` and `sale_price`
+         *     (`12.90 EUR`: a major-unit decimal and an ISO 4217 currency, stored in minor units), `link`, `image_link`,
+         *     `additional_image_link` (comma-separated), `brand`, `gtin`, `mpn`, `inventory`, `item_group_id`,
+         *     `product_type`, `color`, `size`, `status`; other columns are ignored. A row whose `id` the catalog has
+         *     becomes an `UPDATE` of every member the row gives, any other a `CREATE`.
+         *
+         *     Every row is checked before anything is sent: if any breaks a rule (a required column empty, an
+         *     availability or condition the platform does not take, a price it cannot read, a URL that is not http(s),
+         *     an `id` twice), the answer is 422 `product_feed_invalid` and `errors` names each such row by its line in
+         *     the feed and its column (`feed/line/7/price`); nothing is sent. A feed that cannot be fetched or read is
+         *     422 `product_feed_unreadable` with why. Fetching follows the rules of media URL imports: public addresses
+         *     only, at most 3 redirects, 10 MiB, 30 seconds. Safe to retry with the same `Idempotency-Key`.
+         *
+         *     Errors: 400 `validation_failed`, 404 `not_found` (catalog), 403 `profile_out_of_scope`,
+         *     409 `account_not_connected`, 422 `product_feed_invalid`, `product_feed_unreadable`, `permission_missing`,
+         *     502 `platform_error`.
+         */
+        post: operations["importProductFeed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/commerce/products/{productId}": {
         parameters: {
             query?: never;
@@ -5554,6 +5591,8 @@ export interface components {
          *     | `product_sync_pending` | 409 | A batch's change of the product is still on its way to the platform; change the product once the batch has finished. |
          *     | `product_not_on_platform` | 409 | The platform refused to create the product, so it has nothing to change; create it again with POST /commerce/products/batch. |
          *     | `catalog_not_found` | 404 | The catalog is no longer on the platform (deleted there); the service has forgotten it and its products, sets and batches. |
+         *     | `product_feed_unreadable` | 422 | The product feed could not be fetched or read (not CSV, nor RSS/Atom XML, too large, the server refused); `detail` says why. |
+         *     | `product_feed_invalid` | 422 | Rows of the product feed break the feed's rules; `errors` names each row by its line and the column at fault. Nothing was sent. |
          *     | `automation_limit_reached` | 422 | The profile has 100 automations, the most allowed. |
          *     | `storage_unavailable` | 503 | The media storage (an S3-compatible bucket) did not answer or refused the service; try again after `Retry-After`. |
          *     | `invalid_cursor` | 400 | The `cursor` is not one this service gave out for this list (altered, truncated or from another list); start again without it. |
@@ -5583,7 +5622,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "public_url_unreachable" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "audience_terms_not_accepted" | "audience_too_small" | "lookalike_source_not_ready" | "post_not_boostable" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "public_url_unreachable" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "audience_terms_not_accepted" | "audience_too_small" | "lookalike_source_not_ready" | "post_not_boostable" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -12910,6 +12949,26 @@ export interface components {
                 retailerId: components["schemas"]["CommerceRetailerId"];
                 data?: components["schemas"]["CommerceProductFields"];
             }[];
+        };
+        /** @description A product feed to load into one catalog, fetched from a URL. */
+        CommerceProductFeedImport: {
+            /**
+             * @description The catalog the feed's products go to.
+             * @example cat_01jd3y6w7q5v8k0n2b4c6e8g1h
+             */
+            catalogId: string;
+            /**
+             * Format: uri
+             * @description Where the feed is: an `http` or `https` URL on a public address, fetched once (at most 3 redirects, 10 MiB).
+             * @example https://acme-coffee.example/feeds/meta.csv
+             */
+            url: string;
+            /**
+             * @description `csv` (a header row of the platform's feed columns, comma-separated) or `xml` (RSS 2.0 with the `g:` namespace, one `item` per product). Absent: guessed from the answer's `Content-Type`, else from its first character (`<` is XML).
+             * @example csv
+             * @enum {string}
+             */
+            format?: "csv" | "xml";
         };
         /**
          * @description Which products of the catalog belong to a product set; the service translates it into the platform's
@@ -27383,6 +27442,122 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+        };
+    };
+    importProductFeed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "catalogId": "cat_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                 *       "url": "https://acme-coffee.example/feeds/meta.csv",
+                 *       "format": "csv"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommerceProductFeedImport"];
+            };
+        };
+        responses: {
+            /** @description The feed was valid and is sent as a batch; follow it with `GET /commerce/products/batch/{batchId}`. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pbat_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "catalogId": "cat_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "status": "processing",
+                     *       "itemCount": 1,
+                     *       "succeededCount": 0,
+                     *       "failedCount": 0,
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "method": "CREATE",
+                     *           "retailerId": "WB-2026-1KG",
+                     *           "productId": "prod_01jd3y6w7q5v8k0n2b4c6e8g2m",
+                     *           "status": "pending",
+                     *           "errors": []
+                     *         }
+                     *       ],
+                     *       "createdAt": "2026-11-22T13:10:00Z",
+                     *       "finishedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommerceProductBatch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The catalog's page account needs reconnection (`account_not_connected`), or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/account_not_connected",
+                     *       "title": "Account not connected",
+                     *       "status": 409,
+                     *       "detail": "The account acc_01jd3y6w7q5v8k0n2b4c6e8g1h needs reconnection (token_revoked).",
+                     *       "code": "account_not_connected",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Rows of the feed break its rules (`product_feed_invalid`, each in `errors`), the feed cannot be fetched or read (`product_feed_unreadable`), the account lacks a permission (`permission_missing`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/product_feed_invalid",
+                     *       "title": "The product feed is invalid",
+                     *       "status": 422,
+                     *       "detail": "1 row of the feed breaks its rules; nothing was sent.",
+                     *       "code": "product_feed_invalid",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H",
+                     *       "errors": [
+                     *         {
+                     *           "path": "feed/line/3/price",
+                     *           "code": "price",
+                     *           "message": "Line 3, price: \"12,90\" is not an amount and a currency like \"12.90 EUR\"."
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["PlatformTooManyRequests"];
+            502: components["responses"]["BadGateway"];
         };
     };
     getProduct: {

@@ -121,6 +121,7 @@ export const OPERATIONS = [
   { operationId: 'deleteProducts', method: 'DELETE', path: '/commerce/products', area: 'Commerce' },
   { operationId: 'batchProducts', method: 'POST', path: '/commerce/products/batch', area: 'Commerce' },
   { operationId: 'getProductBatch', method: 'GET', path: '/commerce/products/batch/{batchId}', area: 'Commerce' },
+  { operationId: 'importProductFeed', method: 'POST', path: '/commerce/products/imports', area: 'Commerce' },
   { operationId: 'getProduct', method: 'GET', path: '/commerce/products/{productId}', area: 'Commerce' },
   { operationId: 'updateProduct', method: 'PATCH', path: '/commerce/products/{productId}', area: 'Commerce' },
   { operationId: 'listProductSets', method: 'GET', path: '/commerce/product-sets', area: 'Commerce' },

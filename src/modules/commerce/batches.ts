@@ -100,7 +100,8 @@ interface Planned {
   product?: { row: ProductRow | null; id: string; fields: ProductFields; operation: 'create' | 'update' | 'delete' };
 }
 
-function plan(batchId: string, index: number, request: BatchRequest, existing: ProductRow | undefined): Planned {
+function plan(batchId: string, index: number, asked: BatchRequest, existing: ProductRow | undefined, upsert: boolean): Planned {
+  const request: BatchRequest = upsert && existing && asked.method === 'CREATE' ? { ...asked, method: 'UPDATE' } : asked;
   const item = {
     batchId,
     index,
@@ -223,6 +224,8 @@ export async function createBatch(
   services: Services,
   principal: Principal,
   input: { catalogId: string; requests: BatchRequest[] },
+  /** A CREATE of a retailer id the catalog has is an UPDATE of the members it gives (a feed's rows). */
+  upsert = false,
 ): Promise<CommerceProductBatch> {
   assertWellFormed(input.requests);
   const catalog = await imported(services, principal, await findCatalog(services, principal, input.catalogId));
@@ -232,7 +235,7 @@ export async function createBatch(
     input.requests.map((r) => r.retailerId),
   );
   const batchId = newId('pbat');
-  const planned = input.requests.map((request, index) => plan(batchId, index, request, existing.get(request.retailerId)));
+  const planned = input.requests.map((request, index) => plan(batchId, index, request, existing.get(request.retailerId), upsert));
   const maxSize = services.platforms.capability(catalog.platform, 'commerce')?.maxBatchSize ?? Infinity;
   await record(services, catalog, batchId, planned, Math.min(services.config.commerce.platformBatchSize, maxSize));
   return waitForBatch(services.db, batchId, services.config.commerce.answerWaitMs);

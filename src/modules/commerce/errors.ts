@@ -1,4 +1,4 @@
-import { ApiError, UnprocessableError } from '../../lib/errors.js';
+import { ApiError, type FieldError, UnprocessableError } from '../../lib/errors.js';
 
 /** 409 `product_retailer_id_taken`: the catalog has a live product with this retailer id already. */
 export class ProductRetailerIdTakenError extends ApiError {
@@ -62,6 +62,26 @@ export class CatalogNotFoundError extends ApiError {
       'catalog_not_found',
       'Catalog not found',
       'The catalog is no longer on the platform (it was deleted there); it and its products, sets and batches are forgotten here too.',
+    );
+  }
+}
+
+/** 422 `product_feed_unreadable`: the feed could not be fetched, or is not CSV or RSS XML; `reason` says which. */
+export class ProductFeedUnreadableError extends UnprocessableError {
+  constructor(reason: string) {
+    super('product_feed_unreadable', 'The product feed cannot be read', `The product feed cannot be read: ${reason}`);
+  }
+}
+
+/** 422 `product_feed_invalid`: rows of the feed break its rules, each in `errors` by line and column; nothing was sent. */
+export class ProductFeedInvalidError extends UnprocessableError {
+  constructor(errors: FieldError[]) {
+    const rows = new Set(errors.map((error) => error.path.split('/')[2])).size;
+    super(
+      'product_feed_invalid',
+      'The product feed is invalid',
+      `${rows} row${rows === 1 ? '' : 's'} of the feed break${rows === 1 ? 's' : ''} its rules; nothing was sent.`,
+      errors,
     );
   }
 }

@@ -4,6 +4,7 @@ import { writeKey } from '../platform-writes/write-key.js';
 import { createBatch, findBatch, type BatchRequest } from './batches.js';
 import { createCatalog as createOne, deleteCatalog as deleteOne, getCatalog as getOne, listCatalogs as listAll } from './catalogs.js';
 import { deleteProducts as deleteSome } from './delete.js';
+import { importProductFeed as importFeed } from './feed.js';
 import { getProduct as getOneProduct, updateProduct as updateOneProduct } from './product-item.js';
 import {
   createProductSet as createSet,
@@ -104,4 +105,9 @@ export const deleteProductSet: Handler<'deleteProductSet'> = async (request, ser
 export const listShops: Handler<'listShops'> = async (request, services) => ({
   status: 200,
   body: await listAllShops(services, principalOf(request), request.query ?? {}),
+});
+
+export const importProductFeed: Handler<'importProductFeed'> = async (request, services) => ({
+  status: 202,
+  body: await importFeed(services, principalOf(request), request.body),
 });

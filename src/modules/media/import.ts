@@ -7,12 +7,12 @@ import { mediaFolders } from './storage.js';
 import type { UploadedFile } from '../../http/multipart.js';
 
 /** The contract's MediaImport.url: "following at most 3 redirects". */
-const MAX_REDIRECTS = 3;
+export const MAX_REDIRECTS = 3;
 
 /** One client per address guard (per service instance): the webhooks' rules, CA file and allowed ranges. */
 const clients = new WeakMap<AddressGuard, GuardedHttpClient>();
 
-function clientFor(services: Services): GuardedHttpClient {
+export function clientFor(services: Services): GuardedHttpClient {
   let client = clients.get(services.addressGuard);
   if (!client) {
     client = new GuardedHttpClient(services.addressGuard, { caFile: services.config.webhooks.caFile, connections: 10 });
@@ -25,7 +25,8 @@ function fetchFailed(detail: string): MediaRejectedError {
   return new MediaRejectedError('fetch_failed', `The URL could not be fetched: ${detail}`, 'body/url');
 }
 
-function transportDetail(error: unknown, timeoutMs: number): string {
+/** Why a fetch through the guard failed, as the end of a sentence. */
+export function transportDetail(error: unknown, timeoutMs: number): string {
   if (!(error instanceof TransportError)) return `${(error as Error).message}.`;
   switch (error.kind) {
     case 'address_not_allowed':
