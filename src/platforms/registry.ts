@@ -1,3 +1,4 @@
+import { unreachableFromInternet } from '../lib/public-url.js';
 import type { Capabilities, CapabilityName } from './capabilities/index.js';
 import { botchat } from './botchat/index.js';
 import { chatappCloud } from './chatapp-cloud/index.js';
@@ -44,7 +45,10 @@ export class Platforms {
   private readonly byId = new Map<string, PlatformAdapter>();
   /** What would configure each platform this instance runs without (`set BOTCHAT_API_URL`). */
   readonly unavailable = new Map<string, string>();
-  /** The platforms the operator configured: the real ones, on the internet (the others are the sandbox's). */
+  /**
+   * The platforms the operator configured at addresses on the internet: the real ones. The others are the sandbox's,
+   * or one the operator runs on this machine or its network, which reaches a local PUBLIC_URL as the sandbox does.
+   */
   private readonly real = new Set<string>();
 
   /** `operators`: the settings as the operator gave them, before the sandbox stood in for what was left unset. */
@@ -54,7 +58,8 @@ export class Platforms {
       const read = settings[key] as SettingsRead<unknown>;
       if (read.configured) for (const adapter of module.create(read.settings, deps)) this.byId.set(adapter.id, adapter);
       else for (const id of module.ids) this.unavailable.set(id, read.needs);
-      if ((operators[key] as SettingsRead<unknown>).configured) for (const id of module.ids) this.real.add(id);
+      const operator = operators[key] as SettingsRead<unknown>;
+      if (operator.configured && onTheInternet(operator.settings)) for (const id of module.ids) this.real.add(id);
     }
   }
 
@@ -77,4 +82,11 @@ export class Platforms {
   all(): PlatformAdapter[] {
     return [...this.byId.values()];
   }
+}
+
+/** Whether every address in a platform's settings (its API, OAuth and media hosts) is one the internet reaches. */
+function onTheInternet(settings: unknown): boolean {
+  return Object.values(settings as Record<string, unknown>)
+    .filter((value): value is string => typeof value === 'string' && /^https?:\/\//.test(value))
+    .every((url) => unreachableFromInternet(url, { https: false }) === null);
 }
