@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
 import { MarketingInsightsPeople } from './insights-support.js';
-import { expectTreeFiguresAsInsights, marketing, type TreeAccount } from './tree-support.js';
+import { expectTreeFiguresAsInsights, marketing, statusOutcomes, type TreeAccount } from './tree-support.js';
 
 describeApi(
   'a campaign as a tree, copies, and pausing or resuming many objects on the social network — GET /ads/tree, POST /ads/copies, POST /ads/status',
@@ -79,16 +79,7 @@ describeApi(
         },
       });
       expect(paused.status, JSON.stringify(paused.body)).to.equal(200);
-      expect(
-        paused.body.results.map(
-          (r: {
-            objectId: string;
-            outcome: string;
-            object: { status: string; effectiveStatus: string } | null;
-            error: { code: string } | null;
-          }) => [r.objectId, r.outcome, r.object && [r.object.status, r.object.effectiveStatus], r.error?.code ?? null],
-        ),
-      ).to.deep.equal([
+      expect(statusOutcomes(paused.body)).to.deep.equal([
         [made.adsets.us.id, 'succeeded', ['PAUSED', 'PAUSED'], null],
         [made.ads[2]!.id, 'failed', null, 'ad_platform_rejected'],
         ['1799999999999999999', 'failed', null, 'not_found'],

@@ -5,7 +5,7 @@ import type { Principal } from '../../../src/modules/auth/principal.js';
 import type { AdCampaigns, AdsAccount, AdSetInput } from '../../../src/platforms/capabilities/ad-campaigns.js';
 import { describeApi } from '../../support/harness.js';
 import { connectAdvertiser } from '../../support/sandbox/short-video-ads.js';
-import { expectTreeFiguresAsInsights } from './tree-support.js';
+import { expectTreeFiguresAsInsights, statusOutcomes } from './tree-support.js';
 
 describeApi(
   'a campaign as a tree, copies, and pausing or resuming many objects — GET /ads/tree, POST /ads/copies, POST /ads/status',
@@ -110,16 +110,7 @@ describeApi(
         },
       });
       expect(paused.status, JSON.stringify(paused.body)).to.equal(200);
-      expect(
-        paused.body.results.map(
-          (r: {
-            objectId: string;
-            outcome: string;
-            object: { status: string; effectiveStatus: string } | null;
-            error: { code: string } | null;
-          }) => [r.objectId, r.outcome, r.object && [r.object.status, r.object.effectiveStatus], r.error?.code ?? null],
-        ),
-      ).to.deep.equal([
+      expect(statusOutcomes(paused.body)).to.deep.equal([
         [made.adsets.us.id, 'succeeded', ['PAUSED', 'PAUSED'], null],
         [made.ads[2]!.id, 'failed', null, 'ad_platform_rejected'],
         ['1799999999999999999', 'failed', null, 'not_found'],

@@ -133,6 +133,18 @@ export const adSetBody = (account: TreeAccount, campaignId: string, extra: Recor
 
 type Figured = { id: string; figures: { impressions: number; clicks: number; spend: number; currency: string; ctr: number | null } | null };
 /** A `GET /ads/tree` body, as far as its figures go. */
+/** `POST /ads/status`'s answer as one line per object: its id, outcome, status and effective status, error code. */
+export function statusOutcomes(body: {
+  results: {
+    objectId: string;
+    outcome: string;
+    object: { status: string; effectiveStatus: string } | null;
+    error: { code: string } | null;
+  }[];
+}) {
+  return body.results.map((r) => [r.objectId, r.outcome, r.object && [r.object.status, r.object.effectiveStatus], r.error?.code ?? null]);
+}
+
 export interface TreeFiguresBody {
   campaign: Figured;
   adsets: Array<{ adset: Figured; ads: Figured[] }>;
