@@ -5,7 +5,7 @@
  * then runs each program against the same service.
  */
 import { execFile } from 'node:child_process';
-import { cpSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,6 +19,7 @@ export const GENERATORS = {
   // Its documented transform of `format: binary` to Blob is taken by its Node API only: openapi-typescript.ts runs it.
   'openapi-fetch': (url: string, dir: string) => [bin('tsx'), [join(root, 'scripts', 'clients', 'openapi-typescript.ts'), url, dir]],
   'hey-api': (url: string, dir: string) => [bin('openapi-ts'), ['-i', url, '-o', join(dir, 'hey-api'), '--silent', '--no-log-file']],
+  orval: (url: string, dir: string) => [bin('orval'), ['--config', orvalConfig(url, dir)]],
   'swagger-typescript-api': (url: string, dir: string) => [
     bin('swagger-typescript-api'),
     ['generate', '-p', url, '-o', join(dir, 'swagger-typescript-api'), '-n', 'Api.ts', '--silent'],
@@ -26,6 +27,18 @@ export const GENERATORS = {
 } satisfies Record<string, (url: string, dir: string) => [string, string[]]>;
 
 export type Generator = keyof typeof GENERATORS;
+
+/**
+ * orval takes the fetch client's address from the document's server only through a config file. 7.13 is the last
+ * release that runs on Node 20 (later ones need 22.18), and it loads a CommonJS config: an ES module one reaches it
+ * without its `input`.
+ */
+function orvalConfig(url: string, dir: string): string {
+  const path = join(dir, 'orval.config.cjs');
+  const output = { target: join(dir, 'orval', 'api.ts'), client: 'fetch', baseUrl: { getBaseUrlFromSpecification: true } };
+  writeFileSync(path, `module.exports = ${JSON.stringify({ socialgate: { input: { target: url }, output } })};\n`);
+  return path;
+}
 
 /** Generates every client (at once: each mostly waits on its own process) and answers how long each took, in ms. */
 export async function generateClients(documentUrl: string, dir: string): Promise<Record<Generator, number>> {
