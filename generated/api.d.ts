@@ -721,14 +721,18 @@ export interface paths {
          *     Every target is checked against its platform's rules before anything is created (text length, media
          *     count, kinds, sizes and durations, required `platformOptions` such as `short_video.privacyLevel`, account
          *     connected and able to publish). Any broken rule answers 422 `post_validation_failed` with `errors[]`
-         *     naming the target (`accountId`, `platform`) and the rule; nothing is created.
+         *     naming the target (`accountId`, `platform`) and the rule; nothing is created. A post with media to a real
+         *     platform (not the sandbox) answers 422 `public_url_unreachable` when that platform could not fetch the media
+         *     at this instance's `PUBLIC_URL` (a loopback, private or local-name address, or `http`); should that become so
+         *     before a scheduled post is published, its target fails with the same reason.
          *
          *     Events: `post.scheduled` when it is scheduled or queued; `post.processing` when publishing starts; then
          *     `post.published` (every target published), `post.partial` (some failed) or `post.failed` (all failed), and
          *     `post.platform.failed` once per failed target. A post is never published twice to one account.
          *
          *     Errors: 400 `validation_failed`; 422 `post_validation_failed`, `queue_slot_unavailable` (with
-         *     `useQueue` and no free slot), `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403
+         *     `useQueue` and no free slot), `public_url_unreachable` (`detail` names `PUBLIC_URL` and why),
+         *     `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403
          *     `profile_out_of_scope` for accounts or media outside a restricted key's profiles.
          */
         post: operations["createPost"];
@@ -1063,7 +1067,8 @@ export interface paths {
          *     Errors: 400 `validation_failed`; 404 `not_found` (no such post); 409 `post_status_conflict` (the post
          *     is processing or was published), `idempotency_key_in_use`; 422 `queue_slot_unavailable` (the profile
          *     has no slot, or none free within 365 days), `post_validation_failed` (a new post that a platform
-         *     refuses, with `errors`), `idempotency_key_reused`; 403 `profile_out_of_scope` (a post, its accounts or
+         *     refuses, with `errors`), `public_url_unreachable` (a new post with media to a real platform that could
+         *     not fetch it at this instance's `PUBLIC_URL`), `idempotency_key_reused`; 403 `profile_out_of_scope` (a post, its accounts or
          *     its media outside a restricted key's profiles).
          */
         post: operations["enqueuePost"];
@@ -6649,11 +6654,12 @@ export interface components {
              *     | `policy_violation` | The platform blocked the post under its content policy. |
              *     | `link_unreachable` | The platform could not fetch the link of the post. |
              *     | `platform_unavailable` | The platform failed or timed out. |
+             *     | `public_url_unreachable` | The platform fetches the post's media from this instance's `PUBLIC_URL`, which the internet does not reach (a loopback, private or local-name address, or `http`); its operator must set it to the instance's public HTTPS address. |
              *     | `unknown` | Any other refusal; see `message` and `platformCode`. |
              * @example account_needs_reconnection
              * @enum {string}
              */
-            code: "account_needs_reconnection" | "permission_denied" | "rate_limited" | "media_invalid" | "media_processing_failed" | "text_too_long" | "duplicate_content" | "policy_violation" | "link_unreachable" | "platform_unavailable" | "unknown";
+            code: "account_needs_reconnection" | "permission_denied" | "rate_limited" | "media_invalid" | "media_processing_failed" | "text_too_long" | "duplicate_content" | "policy_violation" | "link_unreachable" | "platform_unavailable" | "public_url_unreachable" | "unknown";
             /**
              * @description What went wrong, in words a person can act on (the platform's own user message when it gives one).
              * @example The page's access token expired. Reconnect the account and retry.
@@ -19511,7 +19517,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A target's platform refuses the post (`post_validation_failed`, every broken rule in `errors`), the profile has no free queue slot (`queue_slot_unavailable`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description A target's platform refuses the post (`post_validation_failed`, every broken rule in `errors`), the profile has no free queue slot (`queue_slot_unavailable`), a real platform could not fetch the post's media at this instance's `PUBLIC_URL` (`public_url_unreachable`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -20615,7 +20621,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The profile has no free slot (`queue_slot_unavailable`), a platform refuses the new post (`post_validation_failed`, with `errors`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The profile has no free slot (`queue_slot_unavailable`), a platform refuses the new post (`post_validation_failed`, with `errors`), a real platform could not fetch its media at this instance's `PUBLIC_URL` (`public_url_unreachable`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;

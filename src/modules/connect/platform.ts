@@ -19,16 +19,28 @@ export function platformToConnect(services: Services, id: string): PlatformAdapt
 }
 
 /**
- * 422 `public_url_unreachable` before a real platform is connected while PUBLIC_URL is an address the internet
- * does not reach over HTTPS: the platform would take the connection, then fail to call its webhooks and to fetch
- * its media there. The sandbox, beside the service, reaches it.
+ * Why the real platform `id` could not reach this instance at its PUBLIC_URL (an address the internet does not
+ * reach over HTTPS), naming PUBLIC_URL, the reason and what `id` does there (`uses`); null when it can, or when `id`
+ * is the sandbox, which runs beside the service and reaches it.
  */
-export function assertReachableBy(services: Services, id: string): void {
-  if (!services.platforms.isReal(id)) return;
+export function publicUrlUnreachableBy(services: Services, id: string, uses: string): string | null {
+  if (!services.platforms.isReal(id)) return null;
   const { publicUrl } = services.config;
   const reason = unreachableFromInternet(publicUrl, { https: true });
-  if (!reason) return;
-  throw new PublicUrlUnreachableError(
-    `PUBLIC_URL (${publicUrl}) is not reachable from the internet: ${reason}. ${id} calls this instance's webhooks and fetches its media there; its operator must set PUBLIC_URL to the instance's public HTTPS address.`,
-  );
+  if (!reason) return null;
+  return `PUBLIC_URL (${publicUrl}) is not reachable from the internet: ${reason}. ${id} ${uses}; its operator must set PUBLIC_URL to the instance's public HTTPS address.`;
+}
+
+/**
+ * 422 `public_url_unreachable` before a real platform is called while PUBLIC_URL is an address the internet does
+ * not reach: connected, the platform would take the connection, then fail to call its webhooks and to fetch its
+ * media there.
+ */
+export function assertReachableBy(
+  services: Services,
+  id: string,
+  uses = "calls this instance's webhooks and fetches its media there",
+): void {
+  const detail = publicUrlUnreachableBy(services, id, uses);
+  if (detail) throw new PublicUrlUnreachableError(detail);
 }

@@ -11,6 +11,7 @@ import {
 import type { Services } from '../../services.js';
 import type { AccountRow } from '../accounts/models.js';
 import { accountsById, adapterAccount } from '../accounts/read.js';
+import { publicUrlUnreachableBy } from '../connect/api.js';
 import { storedMediaFiles } from '../media/read.js';
 import type { Claimed } from './claim.js';
 import { failure, failureOf, interimFailure, isPassing, unknownOutcome } from './failures.js';
@@ -63,6 +64,9 @@ export function contentOf(
     options: post.platformOptions[platform] ?? {},
   };
 }
+
+/** What a platform does at PUBLIC_URL with a post that has media, for `public_url_unreachable`. */
+export const FETCHES_MEDIA = "fetches the post's media there";
 
 /** The wait before the next attempt: the schedule's step with ±10 % jitter, or longer if the platform asked. */
 export function retryAt(settings: PublishingSettings, attemptsMade: number, platformRetryAt?: Date): Date {
@@ -132,6 +136,9 @@ export async function attemptTarget(
       };
     }
   }
+  // PUBLIC_URL is checked when the post is made; it may have changed since (an instance restarted on another one).
+  const unreachable = content.media.length > 0 ? publicUrlUnreachableBy(services, target.platform, FETCHES_MEDIA) : null;
+  if (unreachable) return { kind: 'failed', failure: failure('public_url_unreachable', unreachable) };
   const progress = {
     state: target.progress,
     save: async (state: Record<string, unknown>) => {

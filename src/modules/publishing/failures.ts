@@ -14,6 +14,8 @@ const ACTIONS: Record<FailureCode, { action: TargetFailure['action']; retryable:
   policy_violation: { action: 'edit_post', retryable: false },
   link_unreachable: { action: 'edit_post', retryable: true },
   platform_unavailable: { action: 'retry_later', retryable: true },
+  // The operator must set PUBLIC_URL; the same post then publishes.
+  public_url_unreachable: { action: 'contact_support', retryable: true },
   unknown: { action: 'contact_support', retryable: false },
 };
 

@@ -6,7 +6,8 @@ import type { Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
 import { ownedAccounts } from '../accounts/read.js';
 import { mediaFiles } from '../media/read.js';
-import { contentOf } from './attempt.js';
+import { assertReachableBy } from '../connect/api.js';
+import { contentOf, FETCHES_MEDIA } from './attempt.js';
 import { PostValidationError } from './errors.js';
 
 type Violation = components['schemas']['PostValidationError'];
@@ -25,7 +26,8 @@ export interface PostContentInput {
  * the accounts (the owner's, one profile, connected, on a platform that publishes), the media (the owner's, of
  * the post's profile or of none), options only for platforms the post goes to, and each target platform's own
  * rules. Every broken rule is reported at once (422 `post_validation_failed`), each naming its target; an
- * account or media outside a restricted key's profiles is 403 at once. Returns the accounts in order.
+ * account or media outside a restricted key's profiles is 403 at once; then, for a post with media, a real platform
+ * that could not fetch it at PUBLIC_URL is 422 `public_url_unreachable`. Returns the accounts in order.
  */
 export async function checkPost(
   services: Services,
@@ -142,5 +144,7 @@ export async function checkPost(
     }
   }
   if (errors.length > 0) throw new PostValidationError(errors);
+  // A real platform fetches the post's media from PUBLIC_URL: 422 `public_url_unreachable` before anything is made.
+  if (post.mediaIds.length > 0) for (const account of accounts) assertReachableBy(services, account.platform, FETCHES_MEDIA);
   return { profileId, accounts };
 }
