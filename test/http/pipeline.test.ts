@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import { OPERATIONS } from '../../generated/operations.js';
-import { unbuiltOperations } from '../../src/modules/index.js';
 import { describeApi } from '../support/harness.js';
 import { newOwner } from '../support/owners.js';
 
@@ -78,42 +76,6 @@ describeApi('the request pipeline', (t) => {
     });
     expect(response.status).to.equal(413);
     expect(response.body.code).to.equal('payload_too_large');
-  });
-
-  it('answers an operation that is not built yet with 501 not_implemented', async function () {
-    const unbuilt = new Set<string>(unbuiltOperations());
-    // Any unbuilt list without path parameters will do, asked with what its required parameters take.
-    type Parameter = { in: string; name: string; required?: boolean; example?: unknown; schema?: { example?: unknown; pattern?: string } };
-    // An id of ours for a member that takes one (the handler never looks it up), else the contract's example.
-    const valueOf = (parameter: Parameter) => {
-      const prefix = /^\^([a-z]+)_\[0-9a-z\]\{26\}\$$/.exec(parameter.schema?.pattern ?? '')?.[1];
-      return prefix ? `${prefix}_${'0'.repeat(26)}` : String(parameter.example ?? parameter.schema?.example);
-    };
-    const operation = t.app.services.contract.operations.find(
-      (op) => op.method === 'get' && !op.path.includes('{') && unbuilt.has(op.operationId!),
-    );
-    if (!operation) return this.skip();
-    const query = ((operation.parameters ?? []) as Parameter[])
-      .filter((parameter) => parameter.in === 'query' && parameter.required)
-      .map((parameter) => `${parameter.name}=${encodeURIComponent(valueOf(parameter))}`)
-      .join('&');
-    const response = await t.app.api.get(`${operation.path}?${query}`, { token: t.owner.key });
-    expect(response.status, `${operation.path}?${query}: ${JSON.stringify(response.body)}`).to.equal(501);
-    expect(response.body.code).to.equal('not_implemented');
-  });
-
-  it('answers an operation that is not built yet with 501 not_implemented, before checking its input', async function () {
-    const unbuilt = new Set<string>(unbuiltOperations());
-    const withBody = OPERATIONS.filter((operation) => unbuilt.has(operation.operationId) && operation.method !== 'GET');
-    // Every operation with input may be built by now; then nothing is left to try.
-    if (withBody.length === 0) this.skip();
-    const { method, path } = withBody[0]!;
-    const response = await t.app.api.request(method, path.replace(/\{[^}]+\}/g, 'not-an-id'), {
-      token: t.owner.key,
-      body: { notAMember: true },
-    });
-    expect(response.status).to.equal(501);
-    expect(response.body.code).to.equal('not_implemented');
   });
 
   describe('Idempotency-Key', () => {
