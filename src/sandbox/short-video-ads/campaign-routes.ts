@@ -170,6 +170,14 @@ export function mountCampaignTree(
       const size = Number(q.page_size ?? 10);
       if (!Number.isInteger(page) || page < 1) return bad(ctx, 'page: Must be an integer of at least 1.');
       if (!Number.isInteger(size) || size < 1 || size > 1000) return bad(ctx, 'page_size: Must be an integer from 1 to 1000.');
+      let fields: string[] | null = null;
+      try {
+        fields = q.fields ? (JSON.parse(q.fields) as string[]) : null;
+      } catch {
+        fields = null;
+      }
+      if (q.fields && (!Array.isArray(fields) || fields.some((field) => typeof field !== 'string')))
+        return bad(ctx, 'fields: Must be a JSON array of field names.');
       const status = (filtering.secondary_status as string | undefined) ?? level.notDeleted;
       const primary = filtering.primary_status as string | undefined;
       const since = filtering.creation_filter_start_time as string | undefined;
@@ -191,7 +199,13 @@ export function mountCampaignTree(
       // Newest first, as the platform lists them.
       const idOf = (object: object) => String((object as Body)[level.id]);
       matching.sort((a, b) => b.create_time.localeCompare(a.create_time) || idOf(b).localeCompare(idOf(a)));
-      const list = matching.slice((page - 1) * size, page * size).map(level.view);
+      // `fields` names what each object carries; without it, every field.
+      const list = matching
+        .slice((page - 1) * size, page * size)
+        .map(level.view)
+        .map((view) =>
+          fields ? Object.fromEntries(fields.filter((field) => field in view).map((field) => [field, (view as Body)[field]])) : view,
+        );
       api.answer(ctx, 0, 'OK', {
         list,
         page_info: { page, page_size: size, total_number: matching.length, total_page: Math.ceil(matching.length / size) },
