@@ -23,3 +23,8 @@ export function throwAdRefusal(error: PlatformError, where: 'body' | 'query' = '
   if (error instanceof AdAccountDisabled) throw new AdAccountDisabledError(error.message);
   if (error instanceof AdObjectNotFound) throw new AdObjectNotFoundError(NOT_FOUND_LEVEL[error.field] ?? 'ad');
 }
+
+/** Every ad refusal's mapping as `withAdAccount`'s `handle`, the members named under `where`. */
+export function adRefusals(where: 'body' | 'query' = 'body'): (error: PlatformError) => void {
+  return (error) => throwAdRefusal(error, where);
+}

@@ -9,7 +9,8 @@ import type { Principal } from '../../auth/principal.js';
 import { writeOnce } from '../../platform-writes/ledger.js';
 import { type HashingPlatform, isSha256Hex } from '../people/hashing.js';
 import { AudienceNotFoundError } from '../errors.js';
-import { withAdAudiences } from './access.js';
+import { withAdAccount } from '../access.js';
+import { audienceRefusals } from './access.js';
 import type { Line } from './lines.js';
 import { sendPeople, Tally } from './people.js';
 import { noteProgress, startReceipt } from './receipts.js';
@@ -75,10 +76,12 @@ export async function listAudiences(
   const { adAccountId, subtype } = query;
   const form = { adAccountId, subtype: subtype ?? '' };
   const after = query.cursor ? PAGE.decode(query.cursor, form).after : undefined;
-  return withAdAudiences(
+  return withAdAccount(
+    'adAudiences',
     services,
     principal,
     adAccountId,
+    { handle: audienceRefusals('query') },
     async (audiences, account, row) => {
       const page = await audiences.list(account, subtype, query.limit ?? DEFAULT_LIMIT, after);
       return {
@@ -86,21 +89,21 @@ export async function listAudiences(
         nextCursor: page.nextCursor ? PAGE.encode({ ...form, after: page.nextCursor }) : null,
       };
     },
-    'query',
   );
 }
 
 export async function getAudience(services: Services, principal: Principal, audienceId: string, adAccountId: string): Promise<AdAudience> {
-  return withAdAudiences(
+  return withAdAccount(
+    'adAudiences',
     services,
     principal,
     adAccountId,
+    { handle: audienceRefusals('query') },
     async (audiences, account, row) => {
       const audience = await audiences.get(account, audienceId);
       if (!audience) throw new AudienceNotFoundError();
       return presentAudience(audience, row);
     },
-    'query',
   );
 }
 
@@ -111,7 +114,7 @@ export async function updateAudience(
   body: Schemas['AdAudienceUpdate'],
 ): Promise<AdAudience> {
   const { adAccountId, ...change } = body;
-  return withAdAudiences(services, principal, adAccountId, async (audiences, account, row) => {
+  return withAdAccount('adAudiences', services, principal, adAccountId, { handle: audienceRefusals() }, async (audiences, account, row) => {
     const current = await audiences.get(account, audienceId);
     if (!current) throw new AudienceNotFoundError();
     if (change.retentionDays !== undefined && current.subtype !== 'WEBSITE')
@@ -126,7 +129,9 @@ export async function updateAudience(
 
 /** Deletes the audience on the platform; one gone already is deleted still (204 again). */
 export async function deleteAudience(services: Services, principal: Principal, audienceId: string, adAccountId: string): Promise<void> {
-  await withAdAudiences(services, principal, adAccountId, (audiences, account) => audiences.delete(account, audienceId), 'query');
+  await withAdAccount('adAudiences', services, principal, adAccountId, { handle: audienceRefusals('query') }, (audiences, account) =>
+    audiences.delete(account, audienceId),
+  );
 }
 
 /**
@@ -142,42 +147,49 @@ export async function createAudience(
   ledgerKey: string,
 ): Promise<AdAudience> {
   const input = audienceInput(body);
-  return withAdAudiences(services, principal, body.adAccountId, async (audiences, account, row) => {
-    const users = body.users;
-    const tally = new Tally(row.platform as HashingPlatform, audiences.personKeys);
-    // A platform that makes a customer list from its first people takes them with the create (at most one batch).
-    const firstRows =
-      users && audiences.createsWithPeople
-        ? [...usersLines(users)].map((line) => tally.take(line)).filter((one) => one !== null)
-        : undefined;
-    const written = await writeOnce(services.db, {
-      ownerId: row.ownerId,
-      accountId: row.id,
-      key: ledgerKey,
-      kind: 'ad.audience.create',
-      request: { input, users: users ? sha256Hex(JSON.stringify(users)) : null },
-      send: () => audiences.create(account, input, firstRows),
-      reconcile: async (since) => {
-        const id = await audiences.findCreated(account, input, since);
-        return id ? { id, first: null } : null;
-      },
-      store: async () => {},
-    });
-    const { id, first } = written.result;
-    let upload: { received: number; invalid: number } | null = null;
-    if (users && written.how !== 'replayed') {
-      if (firstRows) {
-        tally.sent(tally.keysOf(firstRows), first ?? { received: firstRows.length, invalid: 0 });
-        const receiptId = await startReceipt(services.db, row, id, 'add', null);
-        await noteProgress(services.db, receiptId, tally.snapshot(), { status: 'complete' });
-        upload = tally.snapshot();
-      } else upload = await sendPeople(services, audiences, account, row, { audienceId: id, action: 'add' }, asAsync(usersLines(users)));
-    }
-    const audience = await audiences.get(account, id);
-    if (!audience) throw new Error(`the audience ${id} created on the platform is gone`);
-    return {
-      ...presentAudience(audience, row),
-      ...(upload ? { userUpload: { received: upload.received, invalid: upload.invalid } } : {}),
-    };
-  });
+  return withAdAccount(
+    'adAudiences',
+    services,
+    principal,
+    body.adAccountId,
+    { handle: audienceRefusals() },
+    async (audiences, account, row) => {
+      const users = body.users;
+      const tally = new Tally(row.platform as HashingPlatform, audiences.personKeys);
+      // A platform that makes a customer list from its first people takes them with the create (at most one batch).
+      const firstRows =
+        users && audiences.createsWithPeople
+          ? [...usersLines(users)].map((line) => tally.take(line)).filter((one) => one !== null)
+          : undefined;
+      const written = await writeOnce(services.db, {
+        ownerId: row.ownerId,
+        accountId: row.id,
+        key: ledgerKey,
+        kind: 'ad.audience.create',
+        request: { input, users: users ? sha256Hex(JSON.stringify(users)) : null },
+        send: () => audiences.create(account, input, firstRows),
+        reconcile: async (since) => {
+          const id = await audiences.findCreated(account, input, since);
+          return id ? { id, first: null } : null;
+        },
+        store: async () => {},
+      });
+      const { id, first } = written.result;
+      let upload: { received: number; invalid: number } | null = null;
+      if (users && written.how !== 'replayed') {
+        if (firstRows) {
+          tally.sent(tally.keysOf(firstRows), first ?? { received: firstRows.length, invalid: 0 });
+          const receiptId = await startReceipt(services.db, row, id, 'add', null);
+          await noteProgress(services.db, receiptId, tally.snapshot(), { status: 'complete' });
+          upload = tally.snapshot();
+        } else upload = await sendPeople(services, audiences, account, row, { audienceId: id, action: 'add' }, asAsync(usersLines(users)));
+      }
+      const audience = await audiences.get(account, id);
+      if (!audience) throw new Error(`the audience ${id} created on the platform is gone`);
+      return {
+        ...presentAudience(audience, row),
+        ...(upload ? { userUpload: { received: upload.received, invalid: upload.invalid } } : {}),
+      };
+    },
+  );
 }

@@ -6,7 +6,8 @@ import type { AdAccountRow } from '../../accounts/models.js';
 import type { Principal } from '../../auth/principal.js';
 import { type HashingPlatform, type PersonField, preparePersonField } from '../people/hashing.js';
 import { AdPlatformRejectedError, AudienceNotFoundError } from '../errors.js';
-import { withAdAudiences } from './access.js';
+import { withAdAccount } from '../access.js';
+import { audienceRefusals } from './access.js';
 import type { Line } from './lines.js';
 import { type AdAudienceUpload, noteProgress, type Progress, readReceipt, SAMPLES, startReceipt } from './receipts.js';
 
@@ -127,10 +128,12 @@ export async function uploadPeople(
   target: { adAccountId: string; audienceId: string; action: 'add' | 'remove' },
   lines: AsyncIterable<Line>,
 ): Promise<AdAudienceUpload> {
-  return withAdAudiences(
+  return withAdAccount(
+    'adAudiences',
     services,
     principal,
     target.adAccountId,
+    { handle: audienceRefusals('query') },
     async (audiences, account, row) => {
       const audience = await audiences.get(account, target.audienceId);
       if (!audience) throw new AudienceNotFoundError();
@@ -142,6 +145,5 @@ export async function uploadPeople(
         );
       return sendPeople(services, audiences, account, row, target, lines);
     },
-    'query',
   );
 }

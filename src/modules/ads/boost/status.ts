@@ -2,7 +2,8 @@ import type { components } from '../../../../generated/api.js';
 import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
 import { AdObjectNotFoundError, BoostNotRunningError } from '../errors.js';
-import { withAdCampaigns } from '../tree/access.js';
+import { withAdAccount } from '../access.js';
+import { adRefusals } from '../refusals.js';
 import { type AdBoost, type BoostStatus, findBoost, presentedBoost, stepsOf } from './records.js';
 
 type Wanted = components['schemas']['AdBoostStatusChange']['status'];
@@ -20,7 +21,7 @@ export async function changeBoostStatus(services: Services, principal: Principal
   if (boost.status === status) return presentedBoost(db, boost);
   if (boost.status !== 'active' && boost.status !== 'paused') throw new BoostNotRunningError(boost.status);
   const campaignId = (await stepsOf(db, boost.id)).find((step) => step.step === 'campaign')!.platformId!;
-  await withAdCampaigns(services, principal, boost.adAccountId, async (campaigns, account) => {
+  await withAdAccount('adCampaigns', services, principal, boost.adAccountId, { handle: adRefusals() }, async (campaigns, account) => {
     const changed = await campaigns.update(account, 'campaign', campaignId, { status: wanted === 'STOPPED' ? 'ARCHIVED' : wanted });
     if (!changed) throw new AdObjectNotFoundError('campaign');
   });

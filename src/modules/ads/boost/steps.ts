@@ -1,10 +1,9 @@
-import { idOf } from '../../../lib/ids.js';
 import type { AdInputOf, AdLevel } from '../../../platforms/capabilities/ad-campaigns.js';
 import type { Services } from '../../../services.js';
-import { withConnectedAccount } from '../../accounts/platform-call.js';
+import { withAdAccount } from '../access.js';
 import { ownerItself } from '../../auth/principal.js';
 import { createOnce, rejected } from '../creatives/create.js';
-import { withAdCampaigns } from '../tree/access.js';
+import { adRefusals } from '../refusals.js';
 import { createAdObject } from '../tree/create.js';
 import type { BoostRow, StepName, StepRow } from './records.js';
 
@@ -35,17 +34,10 @@ export async function makeStep(services: Services, boost: BoostRow, step: StepNa
   const made = madeOf(steps);
   if (step === 'creative') {
     const { name, objectStoryId } = boost.plan.creative;
-    return withConnectedAccount(
-      services,
-      principal,
-      { adAccountId: boost.adAccountId },
-      'adCreatives',
-      async (adapter, account, row) => {
-        const request = { name, content: { objectStoryId }, asked: { objectStoryId, objectStorySpec: null } };
-        return (await createOnce(services, adapter.adCreatives, account, row, `boost:${boost.id}`, request)).id;
-      },
-      { handle: rejected },
-    );
+    return withAdAccount('adCreatives', services, principal, boost.adAccountId, { handle: rejected }, async (creatives, account, row) => {
+      const request = { name, content: { objectStoryId }, asked: { objectStoryId, objectStorySpec: null } };
+      return (await createOnce(services, creatives, account, row, `boost:${boost.id}`, request)).id;
+    });
   }
   const level: AdLevel = step;
   const created = await createAdObject(
@@ -67,10 +59,12 @@ export async function makeStep(services: Services, boost: BoostRow, step: StepNa
 export async function deleteStep(services: Services, boost: BoostRow, step: StepName, platformId: string): Promise<void> {
   const principal = ownerItself(boost.ownerId);
   if (step === 'creative') {
-    await withConnectedAccount(services, principal, { adAccountId: idOf('adacc', boost.adAccountId) }, 'adCreatives', (adapter, account) =>
-      adapter.adCreatives.deleteCreative(account, platformId),
+    await withAdAccount('adCreatives', services, principal, boost.adAccountId, {}, (creatives, account) =>
+      creatives.deleteCreative(account, platformId),
     );
     return;
   }
-  await withAdCampaigns(services, principal, boost.adAccountId, (campaigns, account) => campaigns.delete(account, step, platformId));
+  await withAdAccount('adCampaigns', services, principal, boost.adAccountId, { handle: adRefusals() }, (campaigns, account) =>
+    campaigns.delete(account, step, platformId),
+  );
 }

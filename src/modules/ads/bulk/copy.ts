@@ -15,7 +15,8 @@ import type { Principal } from '../../auth/principal.js';
 import type { AdAccountRow } from '../../accounts/models.js';
 import { writeOnce } from '../../platform-writes/ledger.js';
 import { AdObjectNotFoundError } from '../errors.js';
-import { withAdCampaigns } from '../tree/access.js';
+import { withAdAccount } from '../access.js';
+import { adRefusals } from '../refusals.js';
 import { presentAdObject } from '../tree/present.js';
 import { everyObject } from './tree.js';
 
@@ -138,7 +139,7 @@ export async function copyAdObject(
   body: Schemas['AdObjectCopyCreate'],
   ledgerKey: string,
 ): Promise<Schemas['AdObjectCopy']> {
-  return withAdCampaigns(services, principal, body.adAccountId, async (campaigns, account, row) => {
+  return withAdAccount('adCampaigns', services, principal, body.adAccountId, { handle: adRefusals() }, async (campaigns, account, row) => {
     const original = await campaigns.get(account, body.level, body.objectId);
     if (!original) throw new AdObjectNotFoundError(body.level);
     const copying: Copying = { services, campaigns, account, row, ledgerKey, status: body.status ?? 'PAUSED', copies: [] };

@@ -4,7 +4,8 @@ import { PlatformError } from '../../../platforms/errors.js';
 import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
 import type { AdAccountRow } from '../../accounts/models.js';
-import { withAdCampaigns } from '../tree/access.js';
+import { withAdAccount } from '../access.js';
+import { adRefusals } from '../refusals.js';
 import { presentAdObject } from '../tree/present.js';
 
 type Schemas = components['schemas'];
@@ -22,7 +23,7 @@ export async function setStatuses(
   principal: Principal,
   body: Schemas['AdObjectsStatusUpdate'],
 ): Promise<Schemas['AdObjectsStatusResult']> {
-  return withAdCampaigns(services, principal, body.adAccountId, async (campaigns, account, row) => {
+  return withAdAccount('adCampaigns', services, principal, body.adAccountId, { handle: adRefusals() }, async (campaigns, account, row) => {
     const results: Outcome[] = [];
     for (const target of body.objects) results.push(await outcomeOf(campaigns, account, row, target, body.status));
     return { results };

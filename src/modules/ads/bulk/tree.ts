@@ -11,7 +11,8 @@ import type { AdDatePreset } from '../../../platforms/capabilities/ad-insights.j
 import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
 import { AdObjectNotFoundError } from '../errors.js';
-import { withAdCampaigns } from '../tree/access.js';
+import { withAdAccount } from '../access.js';
+import { adRefusals } from '../refusals.js';
 import { presentAdObject } from '../tree/present.js';
 import { treeFigures } from './tree-figures.js';
 
@@ -63,10 +64,12 @@ export async function campaignTree(
   principal: Principal,
   query: { adAccountId: string; campaignId: string; includeDeleted?: boolean; datePreset?: AdDatePreset },
 ): Promise<Schemas['AdCampaignTree']> {
-  return withAdCampaigns(
+  return withAdAccount(
+    'adCampaigns',
     services,
     principal,
     query.adAccountId,
+    { handle: adRefusals('query') },
     async (campaigns, account, row) => {
       const campaign = await campaigns.get(account, 'campaign', query.campaignId);
       if (!campaign) throw new AdObjectNotFoundError('campaign');
@@ -91,6 +94,5 @@ export async function campaignTree(
         figuresUnavailable: figures.unavailable,
       };
     },
-    'query',
   );
 }

@@ -1,11 +1,10 @@
 import { sha256Hex } from '../../../lib/crypto.js';
-import { idOf } from '../../../lib/ids.js';
 import { AdAccountDisabled, AdRefused } from '../../../platforms/capabilities/ad-campaigns.js';
 import type { AdCreatives, CreatedCreative, CreativeContent } from '../../../platforms/capabilities/ad-creatives.js';
 import type { PlatformError } from '../../../platforms/errors.js';
 import type { AdapterAccount } from '../../../platforms/types.js';
 import type { Services } from '../../../services.js';
-import { withConnectedAccount } from '../../accounts/platform-call.js';
+import { withAdAccount } from '../access.js';
 import type { AdAccountRow } from '../../accounts/models.js';
 import type { Principal } from '../../auth/principal.js';
 import { mediaBytes } from '../../media/read.js';
@@ -125,13 +124,13 @@ export async function createAdCreative(
   body: AdCreativeCreate,
   writeKey: string,
 ): Promise<CreateOutcome> {
-  return withConnectedAccount(
+  return withAdAccount(
+    'adCreatives',
     services,
     principal,
-    { adAccountId: idOf('adacc', body.adAccountId) },
-    'adCreatives',
-    async (adapter, account, row) => {
-      const creatives = adapter.adCreatives;
+    body.adAccountId,
+    { unsupported, scopes: ['ads_management'], handle: rejected },
+    async (creatives, account, row) => {
       const spec = body.objectStorySpec;
       const media = await specMedia(services, principal, spec);
       const asked = { objectStoryId: body.objectStoryId ?? null, objectStorySpec: spec ?? null };
@@ -170,6 +169,5 @@ export async function createAdCreative(
       const creative = await createOnce(services, creatives, account, row, writeKey, { name: body.name, content, asked });
       return { kind: 'created', creative };
     },
-    { unsupported, scopes: ['ads_management'], handle: rejected },
   );
 }

@@ -2,7 +2,7 @@ import { ApiError } from '../../../lib/errors.js';
 import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches, dueRowIds } from '../../../lib/lease-worker.js';
 import type { CreativeContent } from '../../../platforms/capabilities/ad-creatives.js';
 import type { Services } from '../../../services.js';
-import { withConnectedAccount } from '../../accounts/platform-call.js';
+import { withAdAccount } from '../access.js';
 import { ownerItself } from '../../auth/principal.js';
 import { createOnce, rejected } from './create.js';
 import { AdPlatformRejectedError } from '../errors.js';
@@ -57,13 +57,14 @@ export class AdCreativeTaskWork implements LeasedWork<TaskRow, Outcome> {
 
   async process(task: TaskRow): Promise<Outcome> {
     try {
-      return await withConnectedAccount(
+      return await withAdAccount(
+        'adCreatives',
         this.services,
         ownerItself(task.ownerId),
-        { adAccountId: task.adAccountId },
-        'adCreatives',
-        async (adapter, account, row): Promise<Outcome> => {
-          const video = await adapter.adCreatives.video(account, task.videoId);
+        task.adAccountId,
+        { handle: rejected },
+        async (creatives, account, row): Promise<Outcome> => {
+          const video = await creatives.video(account, task.videoId);
           if (video.status === 'error')
             return {
               kind: 'failed',
@@ -73,10 +74,9 @@ export class AdCreativeTaskWork implements LeasedWork<TaskRow, Outcome> {
           const request = { ...task.request, content: withCover(task.request.content, video.pictureUrl) };
           return {
             kind: 'succeeded',
-            creative: await createOnce(this.services, adapter.adCreatives, account, row, task.writeKey, request),
+            creative: await createOnce(this.services, creatives, account, row, task.writeKey, request),
           };
         },
-        { handle: rejected },
       );
     } catch (error) {
       if (error instanceof AdPlatformRejectedError)

@@ -1,10 +1,9 @@
 import type { components } from '../../../../generated/api.js';
-import { idOf } from '../../../lib/ids.js';
 import { type Page, platformPage } from '../../../lib/pagination.js';
 import { AdRefused } from '../../../platforms/capabilities/ad-campaigns.js';
 import type { AdLocation, AdTargetingOption } from '../../../platforms/capabilities/ad-insights.js';
 import type { Services } from '../../../services.js';
-import { withConnectedAccount } from '../../accounts/platform-call.js';
+import { withAdAccount } from '../access.js';
 import type { Principal } from '../../auth/principal.js';
 import { CapabilityUnsupportedError } from '../../accounts/errors.js';
 import { AdPlatformRejectedError } from '../errors.js';
@@ -19,8 +18,8 @@ export function searchLocations(
   params: PageQuery & { q: string; types?: AdLocation['type'][]; countryCode?: string },
 ): Promise<Page<AdLocation>> {
   const search = { q: params.q, types: params.types ?? ALL_TYPES, countryCode: params.countryCode };
-  return withConnectedAccount(services, principal, { adAccountId: idOf('adacc', params.adAccountId) }, 'adInsights', (adapter, account) =>
-    platformPage(params, (page) => adapter.adInsights.locations(account, search, page)),
+  return withAdAccount('adInsights', services, principal, params.adAccountId, {}, (targeting, account) =>
+    platformPage(params, (page) => targeting.locations(account, search, page)),
   );
 }
 
@@ -34,26 +33,19 @@ export function searchTargeting(
   kind: 'interests' | 'behaviors' | 'locales',
   params: PageQuery & { q?: string },
 ): Promise<Page<AdTargetingOption>> {
-  return withConnectedAccount(
-    services,
-    principal,
-    { adAccountId: idOf('adacc', params.adAccountId) },
-    'adInsights',
-    (adapter, account, row) => {
-      const targeting = adapter.adInsights;
-      if (kind === 'locales' && !targeting.locales)
-        throw new CapabilityUnsupportedError(
-          `${row.platform} targeting takes languages as language tags (de, en-GB) as they are: there is nothing to search.`,
-        );
-      return platformPage(params, (page) =>
-        kind === 'interests'
-          ? targeting.interests(account, params.q ?? '', page)
-          : kind === 'locales'
-            ? targeting.locales!(account, params.q ?? '', page)
-            : targeting.behaviors(account, params.q, page),
+  return withAdAccount('adInsights', services, principal, params.adAccountId, {}, (targeting, account, row) => {
+    if (kind === 'locales' && !targeting.locales)
+      throw new CapabilityUnsupportedError(
+        `${row.platform} targeting takes languages as language tags (de, en-GB) as they are: there is nothing to search.`,
       );
-    },
-  );
+    return platformPage(params, (page) =>
+      kind === 'interests'
+        ? targeting.interests(account, params.q ?? '', page)
+        : kind === 'locales'
+          ? targeting.locales!(account, params.q ?? '', page)
+          : targeting.behaviors(account, params.q, page),
+    );
+  });
 }
 
 /** `POST /ads/reach-estimate`: the platform's estimate of the people a targeting spec reaches. */
@@ -62,20 +54,11 @@ export function estimateReach(
   principal: Principal,
   body: components['schemas']['AdReachEstimateRequest'],
 ): Promise<components['schemas']['AdReachEstimate']> {
-  return withConnectedAccount(
+  return withAdAccount(
+    'adInsights',
     services,
     principal,
-    { adAccountId: idOf('adacc', body.adAccountId) },
-    'adInsights',
-    async (adapter, account) => {
-      const bounds = await adapter.adInsights.reachEstimate(account, body.targeting, body.optimizationGoal);
-      return {
-        adAccountId: body.adAccountId,
-        audienceSizeLowerBound: bounds.lower,
-        audienceSizeUpperBound: bounds.upper,
-        ready: bounds.ready,
-      };
-    },
+    body.adAccountId,
     {
       handle: (error) => {
         if (error instanceof AdRefused)
@@ -84,6 +67,15 @@ export function estimateReach(
             subcode: error.platformSubcode,
           });
       },
+    },
+    async (targeting, account) => {
+      const bounds = await targeting.reachEstimate(account, body.targeting, body.optimizationGoal);
+      return {
+        adAccountId: body.adAccountId,
+        audienceSizeLowerBound: bounds.lower,
+        audienceSizeUpperBound: bounds.upper,
+        ready: bounds.ready,
+      };
     },
   );
 }

@@ -7,7 +7,8 @@ import type { AdAccountRow } from '../../accounts/models.js';
 import type { Principal } from '../../auth/principal.js';
 import { writeOnce } from '../../platform-writes/ledger.js';
 import { AdPlatformRejectedError } from '../errors.js';
-import { withAdPixels } from './access.js';
+import { withAdAccount } from '../access.js';
+import { pixelRefusals } from './access.js';
 import { AdRequestRefusedError } from './errors.js';
 
 type Schemas = components['schemas'];
@@ -45,26 +46,23 @@ export function listCustomConversions(
   principal: Principal,
   query: { adAccountId: string; pixelId?: string; limit?: number; cursor?: string },
 ): Promise<Page<Presented>> {
-  return withAdPixels(
+  return withAdAccount(
+    'adPixels',
     services,
     principal,
     query.adAccountId,
+    { handle: pixelRefusals('query') },
     async (pixels, account, row) => {
       const page = await platformPage(query, (range) => pixels.customConversions(account, query.pixelId, range));
       return { ...page, data: page.data.map((conversion) => present(row, conversion)) };
     },
-    'query',
   );
 }
 
 /** `GET /ads/custom-conversions/{id}`. */
 export function getCustomConversion(services: Services, principal: Principal, adAccountId: string, id: string): Promise<Presented> {
-  return withAdPixels(
-    services,
-    principal,
-    adAccountId,
-    async (pixels, account, row) => present(row, await pixels.customConversion(account, id)),
-    'query',
+  return withAdAccount('adPixels', services, principal, adAccountId, { handle: pixelRefusals('query') }, async (pixels, account, row) =>
+    present(row, await pixels.customConversion(account, id)),
   );
 }
 
@@ -74,7 +72,7 @@ export function getCustomConversion(services: Services, principal: Principal, ad
  * looked for by its name).
  */
 export function createCustomConversion(services: Services, principal: Principal, body: Create, writeKey: string): Promise<Presented> {
-  return withAdPixels(services, principal, body.adAccountId, async (pixels, account, row) => {
+  return withAdAccount('adPixels', services, principal, body.adAccountId, { handle: pixelRefusals() }, async (pixels, account, row) => {
     const errors = ruleErrors(pixels, row.platform, body);
     if (errors.length > 0) throw new AdRequestRefusedError(`${row.platform} would refuse the custom conversion's rule.`, errors);
     const limit = pixels.customConversionRules.perAccount;

@@ -5,7 +5,8 @@ import type { AdPixels, ServerEvent, ServerEventRules } from '../../../platforms
 import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
 import type { HashingPlatform } from '../people/hashing.js';
-import { withAdPixels } from './access.js';
+import { withAdAccount } from '../access.js';
+import { pixelRefusals } from './access.js';
 import { AdRequestRefusedError } from './errors.js';
 import { LeftOut, platformUser } from './user-data.js';
 
@@ -78,7 +79,7 @@ async function sendBatches(pixels: AdPixels, account: Parameters<AdPixels['sendE
  * in the platform's batches. The answer is what the platform received and said, and what the service left out.
  */
 export function sendPixelEvents(services: Services, principal: Principal, body: Send): Promise<Result> {
-  return withAdPixels(services, principal, body.adAccountId, async (pixels, account, row) => {
+  return withAdAccount('adPixels', services, principal, body.adAccountId, { handle: pixelRefusals() }, async (pixels, account, row) => {
     const platform = row.platform as HashingPlatform;
     const errors: FieldError[] = [];
     const leftOut = new LeftOut();

@@ -5,7 +5,8 @@ import type { Services } from '../../../services.js';
 import type { AdAccountRow } from '../../accounts/models.js';
 import type { Principal } from '../../auth/principal.js';
 import { writeOnce } from '../../platform-writes/ledger.js';
-import { withAdPixels } from './access.js';
+import { withAdAccount } from '../access.js';
+import { pixelRefusals } from './access.js';
 
 type AdPixel = components['schemas']['AdPixel'];
 
@@ -19,15 +20,16 @@ export function listPixels(
   principal: Principal,
   query: { adAccountId: string; includeCode?: boolean; limit?: number; cursor?: string },
 ): Promise<Page<AdPixel>> {
-  return withAdPixels(
+  return withAdAccount(
+    'adPixels',
     services,
     principal,
     query.adAccountId,
+    { handle: pixelRefusals('query') },
     async (pixels, account, row) => {
       const page = await platformPage(query, (range) => pixels.pixels(account, query.includeCode ?? false, range));
       return { ...page, data: page.data.map((pixel) => presentPixel(row, pixel)) };
     },
-    'query',
   );
 }
 
@@ -38,7 +40,7 @@ export function createPixel(
   body: components['schemas']['AdPixelCreate'],
   writeKey: string,
 ): Promise<AdPixel> {
-  return withAdPixels(services, principal, body.adAccountId, async (pixels, account, row) => {
+  return withAdAccount('adPixels', services, principal, body.adAccountId, { handle: pixelRefusals() }, async (pixels, account, row) => {
     const { result } = await writeOnce(services.db, {
       ownerId: row.ownerId,
       accountId: row.id,

@@ -4,7 +4,8 @@ import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
 import { writeOnce } from '../../platform-writes/ledger.js';
 import { platformProductSetId } from '../../commerce/api.js';
-import { withAdCampaigns } from './access.js';
+import { withAdAccount } from '../access.js';
+import { adRefusals } from '../refusals.js';
 import { type PresentedOf, presentAdObject } from './present.js';
 
 type Schemas = components['schemas'];
@@ -66,7 +67,7 @@ export async function createAdObject<L extends AdLevel>(
   input: AdInputOf<L>,
   ledgerKey: string,
 ): Promise<Created<L>> {
-  return withAdCampaigns(services, principal, body.adAccountId, async (campaigns, account, row) => {
+  return withAdAccount('adCampaigns', services, principal, body.adAccountId, { handle: adRefusals() }, async (campaigns, account, row) => {
     if (body.validateOnly) {
       const checkedBy = await campaigns.validate(account, level, input);
       return { status: 200, body: { level, valid: true, checkedBy } };

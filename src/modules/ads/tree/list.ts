@@ -3,7 +3,8 @@ import type { AdLevel, AdListFilter } from '../../../platforms/capabilities/ad-c
 import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
 import { AdObjectNotFoundError } from '../errors.js';
-import { withAdCampaigns } from './access.js';
+import { withAdAccount } from '../access.js';
+import { adRefusals } from '../refusals.js';
 import { type PresentedOf, presentAdObject } from './present.js';
 
 const DEFAULT_LIMIT = 25;
@@ -37,10 +38,12 @@ export async function listAdObjects<L extends AdLevel>(
   const filter: AdListFilter = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
   const filterKey = JSON.stringify(filter);
   const after = cursor ? PAGE.decode(cursor, { level, adAccountId, filter: filterKey }).after : undefined;
-  return withAdCampaigns(
+  return withAdAccount(
+    'adCampaigns',
     services,
     principal,
     adAccountId,
+    { handle: adRefusals('query') },
     async (campaigns, account, row) => {
       for (const [parentLevel, id] of [
         ['campaign', filter.campaignId],
@@ -54,6 +57,5 @@ export async function listAdObjects<L extends AdLevel>(
         nextCursor: page.nextCursor ? PAGE.encode({ level, adAccountId, filter: filterKey, after: page.nextCursor }) : null,
       };
     },
-    'query',
   );
 }

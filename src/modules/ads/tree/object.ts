@@ -4,7 +4,8 @@ import type { AdLevel, AdObjectChange } from '../../../platforms/capabilities/ad
 import type { Services } from '../../../services.js';
 import type { Principal } from '../../auth/principal.js';
 import { AdObjectNotFoundError } from '../errors.js';
-import { withAdCampaigns } from './access.js';
+import { withAdAccount } from '../access.js';
+import { adRefusals } from '../refusals.js';
 import { presentAdObject } from './present.js';
 
 type AdObject = components['schemas']['AdObject'];
@@ -23,16 +24,17 @@ const CHANGEABLE: Record<AdLevel, ReadonlyArray<keyof AdObjectChange>> = {
 };
 
 export async function getAdObject(services: Services, principal: Principal, ref: ObjectRef): Promise<AdObject> {
-  return withAdCampaigns(
+  return withAdAccount(
+    'adCampaigns',
     services,
     principal,
     ref.adAccountId,
+    { handle: adRefusals('query') },
     async (campaigns, account, row) => {
       const object = await campaigns.get(account, ref.level, ref.objectId);
       if (!object) throw new AdObjectNotFoundError(ref.level);
       return presentAdObject(object, row);
     },
-    'query',
   );
 }
 
@@ -43,7 +45,7 @@ export async function updateAdObject(services: Services, principal: Principal, b
     .filter((member) => member !== 'name' && member !== 'status' && !CHANGEABLE[level].includes(member as keyof AdObjectChange))
     .map((member) => ({ path: `body/${member}`, code: 'level', message: `does not apply to a${level === 'ad' ? 'n' : ''} ${level}` }));
   if (misplaced.length > 0) throw new ValidationFailedError(misplaced);
-  return withAdCampaigns(services, principal, adAccountId, async (campaigns, account, row) => {
+  return withAdAccount('adCampaigns', services, principal, adAccountId, { handle: adRefusals() }, async (campaigns, account, row) => {
     const object = await campaigns.update(account, level, objectId, change);
     if (!object) throw new AdObjectNotFoundError(level);
     return presentAdObject(object, row);
@@ -52,13 +54,7 @@ export async function updateAdObject(services: Services, principal: Principal, b
 
 /** Deletes one object (and what is in it) on the platform; one deleted already is deleted again without asking. */
 export async function deleteAdObject(services: Services, principal: Principal, ref: ObjectRef): Promise<void> {
-  await withAdCampaigns(
-    services,
-    principal,
-    ref.adAccountId,
-    async (campaigns, account) => {
-      if (!(await campaigns.delete(account, ref.level, ref.objectId))) throw new AdObjectNotFoundError(ref.level);
-    },
-    'query',
-  );
+  await withAdAccount('adCampaigns', services, principal, ref.adAccountId, { handle: adRefusals('query') }, async (campaigns, account) => {
+    if (!(await campaigns.delete(account, ref.level, ref.objectId))) throw new AdObjectNotFoundError(ref.level);
+  });
 }
