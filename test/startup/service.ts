@@ -36,16 +36,21 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
   }
 }
 
+/** The test's environment without what would point the service elsewhere, with the given settings. */
+export function serviceEnvironment(settings: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = { ...process.env };
+  for (const name of INHERITED_SETTINGS) delete inherited[name];
+  return { ...inherited, ...settings };
+}
+
 export class ServiceProcess {
   private output = '';
   private readonly child: ChildProcess;
   private readonly ended: Promise<number | null>;
 
   constructor(env: Record<string, string>, cwd: string) {
-    const inherited = { ...process.env };
-    for (const name of INHERITED_SETTINGS) delete inherited[name];
     // A process group of its own: npm, tsx and the service, killed together whatever happens.
-    this.child = spawn('npm', ['start'], { cwd, env: { ...inherited, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn('npm', ['start'], { cwd, env: serviceEnvironment(env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     groups.add(this.child.pid!);
     this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
