@@ -872,6 +872,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List media
+         * @description The media library: stored media, newest first (keyset pagination), whichever way they were stored
+         *     (`POST /upload`, `POST /upload/url`, a resumable upload at `/upload/tus`, an AI generation). Filters combine
+         *     with AND. A profile-restricted API key sees only its profiles' media (never media of no profile).
+         *     Errors: 400 `validation_failed` (for example `from` after `to`), 404 `not_found` (a `profileId` of another
+         *     owner), 403 `profile_out_of_scope`.
+         */
+        get: operations["listMedia"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/media/{id}": {
         parameters: {
             query?: never;
@@ -889,7 +913,11 @@ export interface paths {
         get: operations["getMedia"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete media
+         * @description Deletes the media and then its stored file: its `url` answers 404 from then on. Refused with 409 `media_in_use` while a post that is not published yet (scheduled, queued, a draft, or being published now) uses it; `detail` names those posts. A post created or edited with the media at the same moment either comes first (the delete is refused) or finds the media gone (422 `post_validation_failed`, `media_not_found`): never a post with a deleted file. Posts published already keep their platform copies. Errors: 404 `not_found` (also another owner's media), 403 `profile_out_of_scope`, 409 `media_in_use`.
+         */
+        delete: operations["deleteMedia"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5624,10 +5652,11 @@ export interface components {
          *     | `webhook_payload_invalid` | 400 | An incoming platform webhook is correctly signed but is not a notification the platform sends (its event has no id, or a string holds a NUL character); nothing was stored. |
          *     | `ad_insights_unsupported` | 422 | The ad platform cannot answer the insights query: breakdowns it does not combine, or a time increment or attribution window it does not report by; `errors` names the query members. |
          *     | `ad_breakdown_not_enabled` | 422 | The ad platform refused a breakdown that must be enabled for the ad account first (`impression_device`, `frequency_value`, `hourly` since 2026-08-03). |
+         *     | `media_in_use` | 409 | The media is used by a post that is not published yet (scheduled, queued, draft or being published); `detail` names the posts. Delete or edit them first. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "public_url_unreachable" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "audience_terms_not_accepted" | "audience_too_small" | "lookalike_source_not_ready" | "post_not_boostable" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "public_url_unreachable" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "audience_terms_not_accepted" | "audience_too_small" | "lookalike_source_not_ready" | "post_not_boostable" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled" | "media_in_use";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -7296,6 +7325,12 @@ export interface components {
              * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
              */
             profileId?: string;
+        };
+        /** @description A page of media, newest first. */
+        MediaList: {
+            data: components["schemas"]["Media"][];
+            /** @description Pass as `cursor` to get the next page; `null` on the last page. */
+            nextCursor: string | null;
         };
         /** @description Engagement counts the platform reports for a post; a member is `null` when the platform does not give it. */
         AccountHistoryMetrics: {
@@ -20007,6 +20042,76 @@ export interface operations {
             503: components["responses"]["StorageUnavailable"];
         };
     };
+    listMedia: {
+        parameters: {
+            query?: {
+                /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
+                profileId?: components["parameters"]["ProfileIdQuery"];
+                /**
+                 * @description Only media of this kind.
+                 * @example video
+                 */
+                kind?: "image" | "gif" | "video" | "audio" | "document";
+                /**
+                 * @description Only media stored (`createdAt`) at or after this time.
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                from?: string;
+                /**
+                 * @description Only media stored (`createdAt`) before this time.
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                to?: string;
+                /** @description How many objects to return in one page. */
+                limit?: components["parameters"]["Limit"];
+                /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of media. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "media_01jd4b7c8d9e0f1g2h3j4k5m6p",
+                     *           "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *           "kind": "video",
+                     *           "mimeType": "video/mp4",
+                     *           "size": 18734112,
+                     *           "width": 1080,
+                     *           "height": 1920,
+                     *           "durationMs": 14520,
+                     *           "codec": "h264",
+                     *           "frameRate": 30,
+                     *           "sha256": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae",
+                     *           "filename": "pour-over.mp4",
+                     *           "url": "http://localhost:8080/media/media_01jd4b7c8d9e0f1g2h3j4k5m6p/file?token=Wm3Xc9Tn2Lp5Qr8Vb1Kd4Hf7Js0Ga6Ye",
+                     *           "createdAt": "2026-11-22T10:12:00Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MediaList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getMedia: {
         parameters: {
             query?: never;
@@ -20050,6 +20155,51 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The media. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The media and its file were deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description A post that is not published yet uses the media (`media_in_use`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/media_in_use",
+                     *       "title": "Media in use",
+                     *       "status": 409,
+                     *       "detail": "The media is used by post post_01jd4a2b3c4d5e6f7g8h9j0k1m (scheduled); delete the post or remove the media from it first.",
+                     *       "code": "media_in_use",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -51,3 +51,16 @@ export function formatBytes(bytes: number): string {
   }
   return `${Number(value.toFixed(1))} ${unit}`;
 }
+
+/** 409 `media_in_use`: posts not published yet use the media; `detail` names them (the first ten). */
+export class MediaInUseError extends ApiError {
+  constructor(posts: Array<{ id: string; status: string }>) {
+    const named = posts.map((post) => `${post.id} (${post.status})`).join(', ');
+    super(
+      409,
+      'media_in_use',
+      'Media in use',
+      `The media is used by post${posts.length === 1 ? '' : 's'} ${named}; delete ${posts.length === 1 ? 'the post' : 'them'} or remove the media from ${posts.length === 1 ? 'it' : 'them'} first.`,
+    );
+  }
+}

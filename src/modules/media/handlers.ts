@@ -3,6 +3,7 @@ import type { UploadedFile } from '../../http/multipart.js';
 import { ValidationFailedError } from '../../lib/errors.js';
 import { discard } from '../../lib/spool.js';
 import { importFromUrl } from './import.js';
+import { mediaPage, removeMedia } from './library.js';
 import { requestedRange } from './range.js';
 import { findByToken, findMedia, presentMedia, profileForUpload, storeMedia } from './service.js';
 import { storageFor } from './storage.js';
@@ -63,4 +64,14 @@ export const downloadMediaFile: Handler<'downloadMediaFile'> = async (request, s
       'Content-Range': `bytes ${range.start}-${range.end}/${size}`,
     },
   };
+};
+
+export const listMedia: Handler<'listMedia'> = async (request, services) => ({
+  status: 200,
+  body: await mediaPage(services, principalOf(request), request.query),
+});
+
+export const deleteMedia: Handler<'deleteMedia'> = async (request, services) => {
+  await removeMedia(services, principalOf(request), request.params.id);
+  return { status: 204, body: undefined };
 };

@@ -80,3 +80,14 @@ export async function mediaBytes(db: Knex, config: Config, id: string): Promise<
   if (!row) throw new Error(`media ${id} is gone`);
   return buffer(await storageFor(config).read(row.storageKey));
 }
+
+/**
+ * Locks the media a post is being saved with, in the post's transaction, until it commits: a delete of one of
+ * them waits for the post (and is then refused), or the post waits for the delete. The ids found; a missing
+ * one was deleted since the post was checked.
+ */
+export async function lockMediaForPost(trx: Knex.Transaction, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await MediaRow.query(trx).whereIn('id', ids).forShare().select('id');
+  return new Set(rows.map((row) => row.id));
+}

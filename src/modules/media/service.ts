@@ -145,9 +145,14 @@ export async function storeMedia(
   }
 }
 
-/** The owner's media, or 404; 403 when the caller's key is restricted to other profiles (or the media has none). */
-export async function findMedia(db: Db, principal: Principal, id: string): Promise<MediaRow> {
-  const row = await MediaRow.query(db).findOne({ id, ownerId: principal.ownerId });
+/**
+ * The owner's media, or 404; 403 when the caller's key is restricted to other profiles (or the media has none).
+ * `forUpdate`: locked until the caller's transaction ends.
+ */
+export async function findMedia(db: Db, principal: Principal, id: string, { forUpdate = false } = {}): Promise<MediaRow> {
+  const query = MediaRow.query(db).findOne({ id, ownerId: principal.ownerId });
+  if (forUpdate) query.forUpdate();
+  const row = await query;
   if (!row) throw new NotFoundError('media');
   if (row.profileId) assertProfileInScope(principal, row.profileId);
   else if (profileScope(principal))

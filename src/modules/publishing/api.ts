@@ -46,3 +46,17 @@ export async function targetsPublishedOrDueSince(db: Knex, ownerId: string, sinc
   )) as { rows: Array<{ n: number }> };
   return rows[0]!.n;
 }
+
+/**
+ * The owner's posts not published yet (scheduled, queued, drafts, being published) that use the media: what
+ * deleting it would break. Read in the caller's transaction, after it locked the media row (`media/library.ts`).
+ */
+export async function unpublishedPostsUsing(db: Knex, ownerId: string, mediaId: string): Promise<Array<{ id: string; status: string }>> {
+  return db('posts')
+    .where({ ownerId })
+    .whereIn('status', ['scheduled', 'processing', 'draft'])
+    .whereRaw('media_ids @> ARRAY[?]::text[]', [mediaId])
+    .orderBy('id')
+    .limit(10)
+    .select('id', 'status');
+}

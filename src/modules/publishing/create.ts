@@ -12,6 +12,7 @@ import { assertWithinPlan } from '../usage/limits.js';
 import type { PostRow, SlotRow, TargetRow } from './rows.js';
 import { isTimeZone, nextFreeSlot } from './occurrences.js';
 import { postEvent } from './present.js';
+import { assertMediaKept } from './media-lock.js';
 import { checkPost, type PostContentInput } from './validate.js';
 import { notifyDue, scheduleWake } from './wake.js';
 
@@ -87,6 +88,7 @@ export async function insertPost(
   when: When,
   timezone: string | null,
 ): Promise<Created> {
+  await assertMediaKept(trx, input.mediaIds ?? []);
   const placed = when.kind === 'queue' ? await placeInQueue(trx, profileId) : null;
   const now = new Date();
   const scheduledAt = when.kind === 'at' ? when.at : placed ? placed.at : now;
