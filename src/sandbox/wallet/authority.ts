@@ -132,16 +132,29 @@ export function issuePassTypeCertificate(
   return { certificatePem: forge.pki.certificateToPem(cert), privateKeyPem: keys.privateKeyPem };
 }
 
+/** A TLS certificate and its key, with the end of its validity (ISO 8601). */
+export interface ServerCertificate {
+  certPem: string;
+  keyPem: string;
+  validUntil: string;
+}
+
+/** The certificate kept from an earlier start while it has a month left to run; else a new one. */
+export function serverCertificate(authority: Pick<Authority, 'rootPem' | 'rootKeyPem'>, kept?: ServerCertificate): ServerCertificate {
+  return kept && Date.parse(kept.validUntil) - Date.now() > 30 * DAY_MS ? kept : issueServerCertificate(authority);
+}
+
 /** The TLS certificate of the sandbox's push service, for 127.0.0.1 and localhost, issued by the root. */
-export function issueServerCertificate(authority: Pick<Authority, 'rootPem' | 'rootKeyPem'>): { certPem: string; keyPem: string } {
+function issueServerCertificate(authority: Pick<Authority, 'rootPem' | 'rootKeyPem'>): ServerCertificate {
   const keys = keyPair();
   const now = Date.now();
+  const validUntil = new Date(now + 365 * DAY_MS);
   const cert = certificate({
     subject: { CN: '127.0.0.1', O: 'Sandbox Push Service' },
     publicKey: keys.publicKey,
     issuer: { name: forge.pki.certificateFromPem(authority.rootPem).subject.attributes, key: rsaKey(authority.rootKeyPem) },
     validFrom: new Date(now - DAY_MS),
-    validUntil: new Date(now + 365 * DAY_MS),
+    validUntil,
     extensions: [
       { name: 'basicConstraints', cA: false },
       { name: 'extKeyUsage', serverAuth: true },
@@ -154,7 +167,7 @@ export function issueServerCertificate(authority: Pick<Authority, 'rootPem' | 'r
       },
     ],
   });
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privateKeyPem };
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.privateKeyPem, validUntil: validUntil.toISOString() };
 }
 
 /** The certificate and key as one `.p12` file (3DES, as keychains export it), base64-encoded. */

@@ -1,7 +1,15 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { MountedSandbox, SandboxPart, StoredState } from '../sandbox-platform.js';
-import { type Authority, createAuthority, encryptedKeyPem, issuePassTypeCertificate, toP12Base64 } from './authority.js';
+import {
+  type Authority,
+  createAuthority,
+  encryptedKeyPem,
+  issuePassTypeCertificate,
+  serverCertificate,
+  type ServerCertificate,
+  toP12Base64,
+} from './authority.js';
 import { type Phone, Phones } from './phones.js';
 import { type PushFailure, PushService } from './push-service.js';
 
@@ -15,10 +23,14 @@ import { type PushFailure, PushService } from './push-service.js';
 export const walletSandbox: SandboxPart = { key: 'wallet', mount: mountWalletSandbox };
 
 function mountWalletSandbox(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
-  const authority = (stored.restored as { authority?: Authority } | undefined)?.authority ?? createAuthority();
+  const restored = stored.restored as { authority?: Authority; pushCertificate?: ServerCertificate } | undefined;
+  const authority = restored?.authority ?? createAuthority();
+  // Kept as the authority is (issued again with a new authority): an RSA key made and signed at every start cost
+  // each start a noticeable part of it.
+  const pushCertificate = serverCertificate(authority, restored?.authority && restored.pushCertificate);
   // Certificates "not issued by the vendor": a second authority nobody trusts, made when first asked for.
   let stranger: Authority | undefined;
-  const push = new PushService(authority, (token) => void phones.pushed(token));
+  const push = new PushService(authority, pushCertificate, (token) => void phones.pushed(token));
   const phones = new Phones(
     () => authority.rootPem,
     (token) => push.issueToken(token),
@@ -117,7 +129,7 @@ function mountWalletSandbox(router: Router, _sandboxUrl: string, stored: StoredS
 
   return {
     close: () => push.close(),
-    state: () => ({ authority }),
+    state: () => ({ authority, pushCertificate }),
     standIn: async (config) =>
       config.wallet.rootCaFile && config.wallet.wwdrFile
         ? config

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createSecureServer, type Http2SecureServer, type ServerHttp2Session, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { type Authority, issueServerCertificate } from './authority.js';
+import type { Authority, ServerCertificate } from './authority.js';
 
 /** The largest payload the push service takes (Apple: 4 KB for a notification). */
 const MAX_PAYLOAD_BYTES = 4096;
@@ -33,9 +33,9 @@ export class PushService {
 
   constructor(
     authority: Authority,
+    { certPem, keyPem }: ServerCertificate,
     private readonly deliver: (token: string) => void,
   ) {
-    const { certPem, keyPem } = issueServerCertificate(authority);
     this.server = createSecureServer({
       cert: certPem,
       key: keyPem,
