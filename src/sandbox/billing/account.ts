@@ -122,6 +122,9 @@ export class SandboxStripeAccount {
       created: this.now(),
       subscription: null,
       metadata: params.metadata ?? {},
+      automatic_tax: { enabled: false, status: null },
+      payment_method_types: ['card'],
+      shipping_options: [],
       line_items_price: price.id,
       subscription_metadata: (params.subscription_data as FormBody | undefined)?.metadata ?? {},
       livemode: false,
@@ -379,6 +382,7 @@ export class SandboxStripeAccount {
     const session = {
       id,
       object: 'billing_portal.session',
+      configuration: 'bpc_sandbox_default',
       customer: customer.id,
       return_url: params.return_url ?? null,
       url: `${this.baseUrl}/billing/portal/${id}`,
