@@ -4946,6 +4946,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Talk to the MCP server
+         * @description The Model Context Protocol server of this instance, over Streamable HTTP (stateless: no `Mcp-Session-Id`,
+         *     every POST stands alone and answers in JSON; GET and DELETE answer 405). Point an MCP client at
+         *     `{base}/mcp` with the same `Authorization: Bearer` token as any request: a profile-restricted key sees
+         *     and acts within its profiles only, and rate limits and usage count as for any request (the POST to /mcp
+         *     and each operation a tool runs are one request each).
+         *
+         *     Its tools are the operations of this contract, one per operation and named by its `operationId`, with
+         *     the summary and description as the tool's description and an input schema of the operation's path,
+         *     query and header parameters (by name) and its JSON body (`body`). A tool call is the operation's own
+         *     request, sent through this service's request pipeline with the caller's token: its result is the API's
+         *     JSON answer, and an error is the API's problem document as a tool error (`isError: true`). The input is
+         *     checked against the operation's schemas first (the API checks them again). An operation whose body is
+         *     not JSON has no tool: upload a file with `importMedia` (by URL). An operation this instance has not
+         *     built is listed as unavailable (it answers 501 `not_implemented`).
+         *
+         *     Tools come by area (the contract's tags); choose them with `areas`. The resources are this contract
+         *     (`/openapi.json`) and `/llms.txt`.
+         */
+        post: operations["sendMcpMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -5653,10 +5689,12 @@ export interface components {
          *     | `ad_insights_unsupported` | 422 | The ad platform cannot answer the insights query: breakdowns it does not combine, or a time increment or attribution window it does not report by; `errors` names the query members. |
          *     | `ad_breakdown_not_enabled` | 422 | The ad platform refused a breakdown that must be enabled for the ad account first (`impression_device`, `frequency_value`, `hourly` since 2026-08-03). |
          *     | `media_in_use` | 409 | The media is used by a post that is not published yet (scheduled, queued, draft or being published); `detail` names the posts. Delete or edit them first. |
+         *     | `mcp_not_acceptable` | 406 | POST /mcp without an `Accept` that takes both application/json and text/event-stream, as the Model Context Protocol requires. |
+         *     | `mcp_message_refused` | 400 | POST /mcp with messages the Model Context Protocol server refuses (a second initialize in a batch, an unsupported `MCP-Protocol-Version`); `detail` says which. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "public_url_unreachable" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "audience_terms_not_accepted" | "audience_too_small" | "lookalike_source_not_ready" | "post_not_boostable" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled" | "media_in_use";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "public_url_unreachable" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "audience_terms_not_accepted" | "audience_too_small" | "lookalike_source_not_ready" | "post_not_boostable" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled" | "media_in_use" | "mcp_not_acceptable" | "mcp_message_refused";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -15836,6 +15874,35 @@ export interface components {
                 scheduler: components["schemas"]["HealthCheck"];
             };
         };
+        /** @description A JSON-RPC 2.0 message of the Model Context Protocol: a request (`id` and `method`), a notification (`method` only) or a response to a request of the server (`id` with `result` or `error`). */
+        McpMessage: {
+            /**
+             * @description The JSON-RPC version.
+             * @constant
+             */
+            jsonrpc: "2.0";
+            /** @description The request's id, given back in its response. */
+            id?: string | number;
+            /**
+             * @description The method (`initialize`, `tools/list`, `tools/call`, `resources/read` …).
+             * @example tools/call
+             */
+            method?: string;
+            /** @description The method's parameters, as the Model Context Protocol defines them. */
+            params?: {
+                [key: string]: unknown;
+            };
+            /** @description The result of a request (in a response). */
+            result?: {
+                [key: string]: unknown;
+            };
+            /** @description The JSON-RPC error of a request (in a response). */
+            error?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description One JSON-RPC message of the Model Context Protocol, or a batch of them. */
+        McpMessages: components["schemas"]["McpMessage"] | components["schemas"]["McpMessage"][];
         /** @description The post that was scheduled, with its targets. */
         PostScheduledData: {
             /**
@@ -32444,6 +32511,128 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    sendMcpMessages: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The areas whose operations are tools, comma-separated (the contract's tags in lower case, spaces as `-`). By default those an agent needs to publish and answer its inbox: accounts, publishing (posts and media), messaging (conversations, messages, comments and automations) and analytics.
+                 * @example [
+                 *       "publishing",
+                 *       "messaging"
+                 *     ]
+                 */
+                areas?: ("auth" | "accounts" | "connect" | "publishing" | "ai" | "messaging" | "analytics" | "ads" | "commerce" | "leads" | "wallet" | "calendar" | "webhooks" | "api-keys" | "usage")[];
+            };
+            header?: {
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 2,
+                 *       "method": "tools/call",
+                 *       "params": {
+                 *         "name": "getPost",
+                 *         "arguments": {
+                 *           "id": "post_01jd3y6w7q5v8k0n2b4c6e8g1h"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["McpMessages"];
+            };
+        };
+        responses: {
+            /** @description The responses to the requests of the POST, in JSON. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 2,
+                     *       "result": {
+                     *         "content": [
+                     *           {
+                     *             "type": "text",
+                     *             "text": "{\"id\": \"post_01jd3y6w7q5v8k0n2b4c6e8g1h\", \"status\": \"scheduled\"}"
+                     *           }
+                     *         ],
+                     *         "isError": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["McpMessages"];
+                };
+            };
+            /** @description The POST held notifications or responses only; there is nothing to answer. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON (`malformed_json`) or not JSON-RPC messages of the Model Context Protocol, or `areas` names an unknown area (`validation_failed`); or the MCP server refuses the messages, for instance an `MCP-Protocol-Version` it does not speak (`mcp_message_refused`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/mcp_message_refused",
+                     *       "title": "The MCP server refused the messages",
+                     *       "status": 400,
+                     *       "detail": "Bad Request: Unsupported protocol version: 1999-01-01",
+                     *       "code": "mcp_message_refused",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `mcp_not_acceptable`: the `Accept` header must take both application/json and text/event-stream, as the Model Context Protocol requires of its clients. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/mcp_not_acceptable",
+                     *       "title": "The MCP client must accept JSON and event streams",
+                     *       "status": 406,
+                     *       "detail": "Not Acceptable: Client must accept both application/json and text/event-stream",
+                     *       "code": "mcp_not_acceptable",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
         };
     };

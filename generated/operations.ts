@@ -193,6 +193,7 @@ export const OPERATIONS = [
   { operationId: 'getLlmsTxt', method: 'GET', path: '/llms.txt', area: 'Usage' },
   { operationId: 'getLlmsFullTxt', method: 'GET', path: '/llms-full.txt', area: 'Usage' },
   { operationId: 'getOpenApiDocument', method: 'GET', path: '/openapi.json', area: 'Usage' },
+  { operationId: 'sendMcpMessages', method: 'POST', path: '/mcp', area: 'Usage' },
   { operationId: 'getDocs', method: 'GET', path: '/docs', area: 'Usage' },
   { operationId: 'getFavicon', method: 'GET', path: '/favicon.ico', area: 'Usage' },
 ] as const;

@@ -26,7 +26,7 @@ class OpenApi31Backend extends OpenAPIBackend {
  * (they only annotate). openapi-backend's validator turns any object it meets twice into a `$ref`
  * (its cycle guard), which breaks shared `enum` or `examples` arrays; a tree with no shared node avoids that.
  */
-function dereferenced(document: Document): Document {
+export function dereferenced(document: Document): Document {
   const resolve = (pointer: string): unknown =>
     pointer
       .slice(2)
@@ -117,8 +117,8 @@ class RouteTable {
 
 let sharedBodyAjv: Ajv2020 | undefined;
 
-/** Ajv for bodies openapi-backend does not check itself, with the options the backend's own uses. */
-function bodyAjv(): Ajv2020 {
+/** Ajv for bodies openapi-backend does not check itself (and MCP tool inputs), with the options the backend's own uses. */
+export function bodyAjv(): Ajv2020 {
   if (!sharedBodyAjv) {
     sharedBodyAjv = new Ajv2020({ strict: false, allErrors: true, verbose: true, coerceTypes: false });
     addFormats.default(sharedBodyAjv);
