@@ -127,7 +127,34 @@ export interface paths {
         get: operations["getProfile"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a profile
+         * @description Deletes the profile and releases what belongs to it, all in one transaction: nothing is half done.
+         *
+         *     - Its accounts and ad accounts are disconnected as `DELETE /accounts/{id}` disconnects one: credentials
+         *       forgotten, records kept (readable with `GET /accounts/{id}`), `account.disconnected` emitted for each.
+         *       What the service set up at the platforms (an OAuth grant, a bot's webhook, a linked device) is undone
+         *       after the commit, by the worker, from a record written in the same transaction: a crash in between loses
+         *       none, a platform that is down is asked again later, and a platform failure never undoes the deletion.
+         *     - Its scheduled and queued posts and its drafts are cancelled (`status: cancelled`, as `DELETE /posts/{id}`
+         *       cancels one; nothing is emitted for them) and its queue slots deleted. Published, partial, failed and
+         *       cancelled posts are kept as they are.
+         *     - A webhook bound to this profile alone is deleted with its delivery history; a webhook bound to it and
+         *       other profiles loses it and keeps the others. Both kinds, and the webhooks of every profile, still receive
+         *       the `account.disconnected` events of this deletion (except the deleted ones).
+         *     - An API key restricted to this profile alone is revoked (it would reach nothing); a key restricted to it
+         *       and other profiles loses it. Unrestricted keys and sessions are not touched.
+         *
+         *     Afterwards the profile answers 404 everywhere (`GET /profiles/{id}`, `?profileId=` filters, connecting to
+         *     it) and no longer counts towards the plan's profiles. No event names a profile's deletion (the
+         *     specification names none). Deleting a profile that is deleted already answers 204 again and changes
+         *     nothing.
+         *
+         *     Errors: 403 `profile_out_of_scope` (a key restricted to other profiles), 404 `not_found`, 409
+         *     `post_status_conflict` (one of its posts is being published right now: nothing was changed; delete the
+         *     profile once the post is published, partial or failed).
+         */
+        delete: operations["deleteProfile"];
         options?: never;
         head?: never;
         /**
@@ -18090,6 +18117,51 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the profile (`prof_…`). */
+                id: components["parameters"]["ProfileIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description One of the profile's posts is being published right now (`post_status_conflict`); nothing was changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/post_status_conflict",
+                     *       "title": "The post's status does not allow this",
+                     *       "status": 409,
+                     *       "detail": "The profile's post post_01jd4a2b3c4d5e6f7g8h9j0k1m is being published; delete the profile once it has settled.",
+                     *       "code": "post_status_conflict",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -8,6 +8,7 @@ export const OPERATIONS = [
   { operationId: 'listProfiles', method: 'GET', path: '/profiles', area: 'Accounts' },
   { operationId: 'createProfile', method: 'POST', path: '/profiles', area: 'Accounts' },
   { operationId: 'getProfile', method: 'GET', path: '/profiles/{id}', area: 'Accounts' },
+  { operationId: 'deleteProfile', method: 'DELETE', path: '/profiles/{id}', area: 'Accounts' },
   { operationId: 'updateProfile', method: 'PATCH', path: '/profiles/{id}', area: 'Accounts' },
   { operationId: 'listAccounts', method: 'GET', path: '/accounts', area: 'Accounts' },
   { operationId: 'listAccountHealth', method: 'GET', path: '/accounts/health', area: 'Accounts' },

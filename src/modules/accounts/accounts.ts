@@ -9,12 +9,12 @@ import type { PlatformError } from '../../platforms/errors.js';
 import type { Credentials, PlatformIdentity } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import { listedProfiles, type Principal } from '../auth/principal.js';
-import { emitEvent } from '../events/emit.js';
+import { emitEvent, type EventRecord } from '../events/emit.js';
 import { AccountAlreadyConnectedError } from './errors.js';
 import { connectedFields, writeConnection } from './connected.js';
 import { accountEventData } from './events.js';
 import { assertIdentityFree } from './identity.js';
-import { type AccountError, AccountRow, type ConnectionId, connectionModel, platformIdOf } from './models.js';
+import { type AccountError, AccountRow, type Connection, type ConnectionId, connectionModel, platformIdOf } from './models.js';
 import { type HealthFacts, presentAccount, presentHealth } from './present.js';
 import { findProfile } from './profiles.js';
 import { adapterAccount, findConnection } from './read.js';
@@ -249,25 +249,32 @@ export async function disconnect(services: Services, principal: Principal, id: C
       services.logger.warn({ err: error, accountId: id }, 'revoking at the platform failed; disconnecting anyway');
     });
   }
-  const model = connectionModel(id);
   await services.db.transaction(async (trx) => {
-    const locked = await model.query(trx).findById(id).forUpdate();
+    const locked = await connectionModel(id).query(trx).findById(id).forUpdate();
     if (!locked || locked.status === 'disconnected') return;
-    await model
-      .query(trx)
-      .patch({
-        status: 'disconnected',
-        statusReason: 'disconnected_by_user',
-        credentialsCiphertext: null,
-        tokenExpiresAt: null,
-        updatedAt: new Date(),
-      })
-      .where({ id });
-    await emitEvent(trx, {
-      ownerId: locked.ownerId,
-      profileId: locked.profileId,
-      name: 'account.disconnected',
-      data: accountEventData(locked, 'disconnected'),
-    });
+    await markDisconnected(trx, locked);
+  });
+}
+
+/**
+ * The disconnection itself, in the caller's transaction, of a connection it has locked and found not disconnected:
+ * its credentials forgotten, its record kept, `account.disconnected` emitted. The event's record is answered.
+ */
+export async function markDisconnected(trx: Knex.Transaction, locked: Connection): Promise<EventRecord> {
+  await connectionModel(locked.id)
+    .query(trx)
+    .patch({
+      status: 'disconnected',
+      statusReason: 'disconnected_by_user',
+      credentialsCiphertext: null,
+      tokenExpiresAt: null,
+      updatedAt: new Date(),
+    })
+    .where({ id: locked.id });
+  return emitEvent(trx, {
+    ownerId: locked.ownerId,
+    profileId: locked.profileId,
+    name: 'account.disconnected',
+    data: accountEventData(locked, 'disconnected'),
   });
 }

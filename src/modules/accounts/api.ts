@@ -5,15 +5,15 @@ import { AccountRow, type AccountStatus, ProfileRow } from './models.js';
 // What other areas read and write of the accounts area's tables (profiles, accounts, ad accounts), beside the
 // reads of ./read.ts. Nothing here checks the caller's scope: the callers have.
 
-/** Which of `ids` are profiles of the owner (the others are for the caller to refuse). */
+/** Which of `ids` are profiles of the owner, deleted ones left out (the others are for the caller to refuse). */
 export async function ownedProfileIds(db: Knex, ownerId: string, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  return new Set((await ProfileRow.query(db).where({ ownerId }).whereIn('id', ids).select('id')).map((row) => row.id));
+  return new Set((await ProfileRow.query(db).where({ ownerId, deletedAt: null }).whereIn('id', ids).select('id')).map((row) => row.id));
 }
 
 /** The owner's first profile (by id), if it has one. */
 export async function firstProfileId(db: Knex, ownerId: string): Promise<string | undefined> {
-  return (await ProfileRow.query(db).where({ ownerId }).orderBy('id').first().select('id'))?.id;
+  return (await ProfileRow.query(db).where({ ownerId, deletedAt: null }).orderBy('id').first().select('id'))?.id;
 }
 
 /**
@@ -26,7 +26,7 @@ export async function lockProfile(trx: Knex.Transaction, profileId: string): Pro
 
 /** How many profiles the owner has (among `profileIds`, when given). */
 export async function profileCount(db: Knex, ownerId: string, profileIds?: string[] | null): Promise<number> {
-  const query = ProfileRow.query(db).where({ ownerId });
+  const query = ProfileRow.query(db).where({ ownerId, deletedAt: null });
   if (profileIds) query.whereIn('id', profileIds);
   return query.resultSize();
 }

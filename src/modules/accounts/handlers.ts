@@ -5,6 +5,7 @@ import { aboutAccount } from './about.js';
 import * as adAccounts from './ad-accounts.js';
 import * as accounts from './accounts.js';
 import { healthFacts, presentAccount } from './present.js';
+import { deleteProfile as deleteProfileOf } from './profile-deletion.js';
 import * as profiles from './profiles.js';
 import { findAccount } from './read.js';
 
@@ -27,6 +28,11 @@ export const updateProfile: Handler<'updateProfile'> = async (request, { db }) =
   status: 200,
   body: profiles.presentProfile(await profiles.updateProfile(db, principalOf(request), request.params.id, request.body)),
 });
+
+export const deleteProfile: Handler<'deleteProfile'> = async (request, services) => {
+  await deleteProfileOf(services, principalOf(request), request.params.id);
+  return { status: 204, body: undefined };
+};
 
 export const listAccounts: Handler<'listAccounts'> = async (request, { db }) => ({
   status: 200,

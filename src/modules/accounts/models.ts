@@ -10,6 +10,21 @@ export class ProfileRow extends BaseModel {
   description!: string | null;
   createdAt!: Date;
   updatedAt!: Date;
+  /** Set by DELETE /profiles/{id}: every read of profiles leaves the row out (see profile-deletion.ts). */
+  deletedAt!: Date | null;
+}
+
+/** A row of `account_revocations`: what a deleted profile's connection owes its platform, done after the commit. */
+export interface RevocationRow {
+  accountId: AccountId | AdAccountId;
+  ownerId: string;
+  /** The connection's credentials as they were when it was disconnected: the account's own are forgotten then. */
+  credentialsCiphertext: string;
+  attempts: number;
+  dueAt: Date;
+  lockedUntil: Date | null;
+  lastError: string | null;
+  createdAt: Date;
 }
 
 export type AccountStatus = 'connected' | 'needs_reconnection' | 'disconnected' | 'pending';

@@ -40,7 +40,7 @@ export async function createProfile(
 
 export async function listProfiles(db: Db, principal: Principal, page: PageRequest): Promise<Page<Profile>> {
   const query = ProfileRow.query(db)
-    .where({ ownerId: principal.ownerId })
+    .where({ ownerId: principal.ownerId, deletedAt: null })
     .orderBy('id', 'desc')
     .limit(page.limit + 1);
   const scope = profileScope(principal);
@@ -49,9 +49,9 @@ export async function listProfiles(db: Db, principal: Principal, page: PageReque
   return toPage(await query, page, presentProfile);
 }
 
-/** The owner's profile, or 404; 403 when the caller's key is restricted to other profiles. */
+/** The owner's profile, or 404 (a deleted one too); 403 when the caller's key is restricted to other profiles. */
 export async function findProfile(db: Db, principal: Principal, id: string): Promise<ProfileRow> {
-  const row = await ProfileRow.query(db).findOne({ id, ownerId: principal.ownerId });
+  const row = await ProfileRow.query(db).findOne({ id, ownerId: principal.ownerId, deletedAt: null });
   if (!row) throw new NotFoundError('profile');
   assertProfileInScope(principal, row.id);
   return row;

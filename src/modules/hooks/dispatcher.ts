@@ -43,6 +43,14 @@ function deliveryRows(trx: Knex, event: EventRecord, hooks: HookRow[], settings:
   }));
 }
 
+/** Whether the hook takes the event: it names it, and covers its profile (a hook for every profile also owner-level events). */
+export function receives(hook: HookRow, event: EventRecord): boolean {
+  return (
+    hook.events.includes(event.name) &&
+    (hook.profileIds === null || (event.profileId !== null && hook.profileIds.includes(event.profileId)))
+  );
+}
+
 export interface Dispatched {
   /** Events fanned out. */
   events: number;
@@ -72,12 +80,7 @@ export async function dispatchPending({ db, config }: Services, options: { batch
     const owners = [...new Set(events.map((event) => event.ownerId))];
     const hooks = await HookRow.query(trx).whereIn('ownerId', owners).where({ active: true });
     const rows = events.flatMap((event) => {
-      const matching = hooks.filter(
-        (hook) =>
-          hook.ownerId === event.ownerId &&
-          hook.events.includes(event.name) &&
-          (hook.profileIds === null || (event.profileId !== null && hook.profileIds.includes(event.profileId))),
-      );
+      const matching = hooks.filter((hook) => hook.ownerId === event.ownerId && receives(hook, event));
       return deliveryRows(trx, event, matching, config.webhooks);
     });
     const leased = rows.slice(0, Math.max(0, options.claim ?? 0));

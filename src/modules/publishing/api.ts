@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
+import { PostStatusConflictError } from './errors.js';
 import type { TargetRow } from './rows.js';
 
-// What other areas read of the publishing area's tables (posts and their targets).
+// What other areas read and change of the publishing area's tables (posts, their targets, queue slots).
 
 /** The target of a post on an account, by our post id or the platform's. */
 export async function targetOn(
@@ -59,4 +60,29 @@ export async function unpublishedPostsUsing(db: Knex, ownerId: string, mediaId: 
     .orderBy('id')
     .limit(10)
     .select('id', 'status');
+}
+
+/**
+ * A profile being deleted, in the deletion's transaction: its scheduled posts (queued ones too) and drafts are
+ * cancelled as DELETE /posts/{id} cancels one, and its queue slots are deleted. 409 while one of its posts is being published
+ * (processing, or claimed by a worker at this moment): the deletion then changes nothing, and never leaves a post
+ * half published for a profile that is gone. Published, failed and cancelled posts are kept as they are.
+ */
+export async function releaseProfilePosts(trx: Knex.Transaction, profileId: string): Promise<void> {
+  const targets = () =>
+    trx('postTargets').whereIn('postId', trx('posts').where({ profileId }).whereIn('status', ['scheduled', 'processing']).select('id'));
+  // Locked without waiting: a worker claiming one right now holds it (and then waits for nothing of ours).
+  const locked = await targets().forUpdate().skipLocked().select('postId', 'accountId');
+  const [{ n }] = (await targets().count({ n: '*' })) as [{ n: string }];
+  // Read again under the targets' locks: a claim committed since made its post processing.
+  const busy = (await trx('posts').where({ profileId, status: 'processing' }).first('id')) as { id: string } | undefined;
+  if (busy || locked.length < Number(n))
+    throw new PostStatusConflictError(
+      `${busy ? `The profile's post ${busy.id}` : "One of the profile's posts"} is being published; delete the profile once it has settled.`,
+    );
+  const waiting = ['scheduled', 'draft'];
+  const cancelled = trx('posts').where({ profileId }).whereIn('status', waiting).select('id');
+  await trx('postTargets').whereIn('postId', cancelled).whereIn('status', waiting).update({ status: 'cancelled', dueAt: null });
+  await trx('posts').where({ profileId }).whereIn('status', waiting).update({ status: 'cancelled', updatedAt: trx.fn.now() });
+  await trx('queueSlots').where({ profileId }).delete();
 }
