@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { PlatformModule } from '../platforms/platform-module.js';
 import type { PlatformSettings } from '../platforms/registry.js';
 import type { SettingsRead } from '../platforms/settings.js';
+import type { ControlBodies } from './control-schema.js';
 import type { PlatformAdapter, PlatformId } from '../platforms/types.js';
 
 /**
@@ -15,6 +16,8 @@ export interface SandboxPart {
   readonly key: string;
   /** Adds its routes to the sandbox at `sandboxUrl`, starting from the state it kept before a restart. */
   mount(router: Router, sandboxUrl: string, stored: StoredState): MountedSandbox | void;
+  /** The bodies its people's controls take (control-schema.ts). */
+  readonly controls?: ControlBodies;
 }
 
 /** What a part kept before the sandbox restarted, and how it writes what it keeps now. */
@@ -41,6 +44,8 @@ export interface SandboxPlatform<S> {
   /** The platform whose protocol it speaks, and whose settings `defaults` gives. */
   readonly platform: PlatformModule<PlatformId, S, PlatformAdapter>;
   mount(router: Router, sandboxUrl: string, stored: StoredState): MountedSandbox | void;
+  /** The bodies its people's controls take (control-schema.ts). */
+  controls?: ControlBodies;
   /** The platform's settings pointing here, its demo app included. */
   defaults(sandboxUrl: string): S;
 }
@@ -54,6 +59,7 @@ export function defineSandbox<S>(sandbox: SandboxPlatform<S>): PlatformSandbox<S
     key: id,
     platform: sandbox.platform,
     defaults: sandbox.defaults,
+    controls: sandbox.controls,
     mount: (router, sandboxUrl, stored) => ({
       ...sandbox.mount(router, sandboxUrl, stored),
       standIn: (config) => ({ ...config, platforms: withDefaults(config.platforms, id, sandbox.defaults(sandboxUrl)) }),

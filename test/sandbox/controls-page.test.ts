@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { bodyRefusal, declaredControls, exampleBody } from '../../src/sandbox/control-bodies.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { UNDECLARED } from './undeclared-controls.js';
 
 describe("sandbox — the people's controls, shown and checked", () => {
   let sandbox: Sandbox;
@@ -33,5 +35,39 @@ describe("sandbox — the people's controls, shown and checked", () => {
     expect(await missing.json()).to.deep.equal({ error: "body must have required property 'pageId'" });
     const posted = await post('/_sandbox/social_network/page-posts', { pageId: '108234567890123', message: 'Autumn menu' });
     expect(posted.status).to.equal(201);
+  });
+});
+
+describe("sandbox — every people's control declares its body", () => {
+  let sandbox: Sandbox;
+
+  before(async () => {
+    sandbox = await startSandbox({ port: 0 });
+  });
+  after(async () => {
+    await sandbox.close();
+  });
+
+  /** `METHOD path` of each control on the root page that takes a body, and whether an example follows it. */
+  async function controlsShown(): Promise<Array<{ route: string; example: boolean }>> {
+    const lines = (await (await fetch(`${sandbox.url}/`)).text()).split('\n');
+    return lines.flatMap((line, index) => {
+      const control = /^(\S+)\s+https?:\/\/[^/]+(\/_sandbox\/\S+)$/.exec(line);
+      if (!control || control[1] === 'GET') return [];
+      return [{ route: `${control[1]!.split(',')[0]} ${control[2]}`, example: lines[index + 1]?.startsWith('        body: ') ?? false }];
+    });
+  }
+
+  it('shows a body with an example under every control that takes one, UNDECLARED aside', async () => {
+    const shown = await controlsShown();
+    expect(
+      shown.filter((control) => !control.example && !UNDECLARED.includes(control.route)).map((control) => control.route),
+    ).to.deep.equal([]);
+    // A control given its body leaves the list: the list only shrinks.
+    expect(UNDECLARED.filter((route) => shown.some((control) => control.route === route && control.example))).to.deep.equal([]);
+  });
+
+  it("takes each control's own example", () => {
+    expect(declaredControls().flatMap((route) => (bodyRefusal(route, JSON.parse(exampleBody(route)!)) ? [route] : []))).to.deep.equal([]);
   });
 });

@@ -1,12 +1,14 @@
 import { socialNetwork } from '../../platforms/social-network/index.js';
 import { DEFAULT_VERSION } from '../../platforms/social-network/settings.js';
 import { defineSandbox } from '../sandbox-platform.js';
+import { SOCIAL_NETWORK_CONTROLS } from './controls.js';
 import { SANDBOX_APP } from './demo.js';
 import { mountSocialNetwork } from './platform.js';
 
 /** The Graph and the login dialog under their own prefixes, at the configured API version (any version is served). */
 export const socialNetworkSandbox = defineSandbox({
   platform: socialNetwork,
+  controls: SOCIAL_NETWORK_CONTROLS,
   mount: mountSocialNetwork,
   defaults: (sandboxUrl) => ({
     appId: SANDBOX_APP.id,
