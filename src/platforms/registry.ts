@@ -1,8 +1,8 @@
-import { unreachableFromInternet } from '../lib/public-url.js';
 import type { Capabilities, CapabilityName } from './capabilities/index.js';
 import { botchat } from './botchat/index.js';
 import { chatappCloud } from './chatapp-cloud/index.js';
 import type { PlatformDeps, PlatformModule } from './platform-module.js';
+import { onTheInternet } from './public-url-check.js';
 import { qrchat } from './qrchat/index.js';
 import { searchSuite } from './search-suite/index.js';
 import type { SettingsRead } from './settings.js';
@@ -82,11 +82,4 @@ export class Platforms {
   all(): PlatformAdapter[] {
     return [...this.byId.values()];
   }
-}
-
-/** Whether every address in a platform's settings (its API, OAuth and media hosts) is one the internet reaches. */
-function onTheInternet(settings: unknown): boolean {
-  return Object.values(settings as Record<string, unknown>)
-    .filter((value): value is string => typeof value === 'string' && /^https?:\/\//.test(value))
-    .every((url) => unreachableFromInternet(url, { https: false }) === null);
 }

@@ -33,4 +33,15 @@ describe('PUBLIC_URL — whether the platforms on the internet can reach it', ()
     );
     expect(said).to.deep.equal([]);
   });
+
+  it('is not said for a platform the operator runs on this machine or its network, which reaches PUBLIC_URL as the sandbox does', () => {
+    const said: string[] = [];
+    const logger = { warn: (_fields: unknown, message: string) => void said.push(message) };
+    warnOfUnreachablePublicUrl(
+      loadConfig({ PUBLIC_URL: 'http://localhost:8080', BOTCHAT_API_URL: 'http://127.0.0.1:8081/botchat' }),
+      logger as never,
+    );
+    warnOfUnreachablePublicUrl(loadConfig({ PUBLIC_URL: 'http://localhost:8080', BOTCHAT_API_URL: 'https://bots.lan' }), logger as never);
+    expect(said).to.deep.equal([]);
+  });
 });

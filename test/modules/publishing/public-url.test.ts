@@ -21,7 +21,9 @@ describeApi(
     let owner: TestOwner;
     let accountId: string;
     let scheduledId: string;
-    before('connect a bot and schedule a post with a photo through an instance on the sandbox', async () => {
+    before('connect a bot and schedule a post with a photo through an instance on the sandbox', async function () {
+      // A second instance starts, and closes, within the hook.
+      this.timeout(60_000);
       const { databaseUrl, encryptionKey } = t.app.services.config;
       const sandboxed = await startTestApp({ databaseUrl, encryptionKey });
       try {
