@@ -17,3 +17,14 @@ export function closed(properties: Record<string, unknown>, required: string[], 
 
 /** A control that takes no body: any member sent is refused as unknown. */
 export const NO_BODY: ControlSchema = closed({}, [], {});
+
+/** `POST /_sandbox/<platform>/strict` (public-urls.ts): whether the platform refuses addresses the internet cannot reach. */
+export function strictControl(platform: string): ControlBodies {
+  return {
+    [`POST /_sandbox/${platform}/strict`]: closed(
+      { strict: { type: 'boolean', description: 'true: refuse media and webhook URLs only this machine or its network reaches' } },
+      ['strict'],
+      { strict: true },
+    ),
+  };
+}

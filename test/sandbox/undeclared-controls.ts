@@ -3,12 +3,6 @@
  * body leaves this list, and a new control never joins it.
  */
 export const UNDECLARED: readonly string[] = [
-  'POST /_sandbox/botchat/blocks',
-  'POST /_sandbox/botchat/strict',
-  'POST /_sandbox/botchat/channels',
-  'POST /_sandbox/botchat/faults',
-  'POST /_sandbox/botchat/bots',
-  'POST /_sandbox/botchat/revoke',
   'POST /_sandbox/chatapp-cloud/strict',
   'POST /_sandbox/chatapp-cloud/messages',
   'POST /_sandbox/chatapp-cloud/age',
