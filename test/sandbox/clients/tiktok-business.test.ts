@@ -4,7 +4,6 @@ import {
   AccountManagementApi,
   AdApi,
   AdgroupApi,
-  ApiClient,
   AudienceApi,
   AuthenticationApi,
   CampaignCreationApi,
@@ -13,16 +12,9 @@ import {
   ToolApi,
 } from 'tiktok-business-api-sdk-official';
 import { SANDBOX_ADS_APP } from '../../../src/sandbox/short-video-ads/demo.js';
-import { consent } from '../../support/sandbox/oauth.js';
 import { until } from '../../support/wait.js';
 import { sandboxForFile } from './sandbox.js';
-
-const REDIRECT = 'https://app.example/ads/tiktok/callback';
-
-/** A call of the SDK, whose answers come to a callback: the envelope's `data`, or its refusal as an Error. */
-function sdk(start: (done: (error: Error | null, answer: { data?: any } | null) => void) => void): Promise<any> {
-  return new Promise((resolve, reject) => start((error, answer) => (error ? reject(error) : resolve(answer?.data))));
-}
+import { businessApiOf, sdk } from './tiktok-business.js';
 
 /**
  * The Business API calls our short_video_ads adapter makes (src/platforms/short-video-ads/), through TikTok's
@@ -34,39 +26,14 @@ function sdk(start: (done: (error: Error | null, answer: { data?: any } | null) 
  */
 describe('sandbox TikTok Business API (campaign tree, reports, audiences) — through tiktok-business-api-sdk-official', () => {
   const sandbox = sandboxForFile();
-  const api = () => `${sandbox.url()}/short_video_ads/open_api/v1.3`;
+  const business = businessApiOf(sandbox);
+  const { plain } = business;
   let token = '';
   let advertiserId = '';
-
-  before('point the SDK at the sandbox, and the demo person grants the sandbox app their advertisers', async () => {
-    ApiClient.instance.basePath = `${sandbox.url()}/short_video_ads`;
-    const authorize = new URL(`${sandbox.url()}/short_video_ads/portal/auth`);
-    authorize.search = new URLSearchParams({ app_id: SANDBOX_ADS_APP.appId, redirect_uri: REDIRECT, state: 's' }).toString();
-    const code = (await consent(authorize, 'approve')).searchParams.get('auth_code')!;
-    const issued = await sdk((done) =>
-      new AuthenticationApi().oauth2AccessToken(
-        { body: { app_id: SANDBOX_ADS_APP.appId, secret: SANDBOX_ADS_APP.secret, auth_code: code } },
-        done,
-      ),
-    );
-    expect(issued.advertiser_ids).to.have.length.at.least(1);
-    token = issued.access_token;
-    advertiserId = issued.advertiser_ids[0];
+  before(() => {
+    token = business.token();
+    advertiserId = business.advertiserId();
   });
-
-  /** A plain HTTP call of the Business API, for what the SDK has no call for: the envelope. */
-  async function plain(
-    path: string,
-    init: { method?: string; body?: unknown } = {},
-  ): Promise<{ code: number; message: string; data: any }> {
-    const answer = await fetch(`${api()}${path}`, {
-      method: init.method ?? 'GET',
-      headers: { 'Access-Token': token, ...(init.body ? { 'content-type': 'application/json' } : {}) },
-      body: init.body ? JSON.stringify(init.body) : undefined,
-    });
-    expect(answer.status).to.equal(200);
-    return (await answer.json()) as { code: number; message: string; data: any };
-  }
 
   it('oauth2AdvertiserGet and advertiserInfo — the advertisers the token reaches, with the fields asked', async () => {
     const granted = await sdk((done) =>
@@ -251,9 +218,12 @@ describe('sandbox TikTok Business API (campaign tree, reports, audiences) — th
       done: (state) => state.status === 'SUCCESS',
       what: 'the report task to succeed',
     });
-    const file = await fetch(`${api()}/report/task/download/?advertiser_id=${advertiserId}&task_id=${task.task_id}`, {
-      headers: { 'Access-Token': token },
-    });
+    const file = await fetch(
+      `${sandbox.url()}/short_video_ads/open_api/v1.3/report/task/download/?advertiser_id=${advertiserId}&task_id=${task.task_id}`,
+      {
+        headers: { 'Access-Token': token },
+      },
+    );
     expect(file.status).to.equal(200);
     expect((await file.text()).split('\n')[0]).to.include('impressions');
   });

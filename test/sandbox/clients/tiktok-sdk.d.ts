@@ -20,6 +20,20 @@ declare module 'tiktok-business-api-sdk-official' {
   export class IdentityApi {
     constructor(client?: ApiClient);
     identityGet(advertiserId: string, accessToken: string, opts: Options, callback: Callback): void;
+    identityVideoInfo(
+      accessToken: string,
+      advertiserId: string,
+      identityType: string,
+      identityId: string,
+      itemId: string,
+      opts: Options,
+      callback: Callback,
+    ): void;
+  }
+  export class MeasurementApi {
+    constructor(client?: ApiClient);
+    pixelList(advertiserId: string, accessToken: string, opts: Options, callback: Callback): void;
+    pixelCreate(accessToken: string, opts: { body: Options }, callback: Callback): void;
   }
   export class ToolApi {
     constructor(client?: ApiClient);
