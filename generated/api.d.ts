@@ -2398,12 +2398,15 @@ export interface paths {
          *     boost as it is when it takes longer (a step waiting for the platform): follow it with `GET
          *     /ads/boosts/{boostId}`. Name the post by `postId` (its `social_network` target must be published) or by
          *     `platformPostId`. The ad goes through the platform's review; the outcome arrives as `ad.status_changed` events.
-         *     Boosting is a `social_network` feature (422 `account_platform_unsupported` on `short_video_ads`, whose Spark
-         *     ads need the post's owner to authorise it).
+         *     On `short_video_ads` a boost is a Spark ad of a TikTok post (`postId`'s `short_video` target, or
+         *     `platformPostId` its video id): a campaign, an ad group, the `creative` step recording the post (TikTok makes
+         *     no creative object) and an ad promoting the post as its creator. The creator's authorisation comes first:
+         *     `sparkAuthCode`, a TikTok account linked to the advertiser, or a code given before (422
+         *     `spark_authorization_missing` says what is missing; nothing is recorded).
          *
          *     Errors: 404 `not_found` (ad account or post), 403 `profile_out_of_scope`, 409
-         *     `account_not_connected`, 422 `post_not_boostable`, `ad_platform_rejected`, `ad_account_disabled`,
-         *     `account_platform_unsupported`, 502 `platform_error`.
+         *     `account_not_connected`, 422 `post_not_boostable`, `spark_authorization_missing`, `ad_platform_rejected`,
+         *     `ad_account_disabled`, `account_platform_unsupported`, 502 `platform_error`.
          */
         post: operations["boostPost"];
         delete?: never;
@@ -5666,6 +5669,7 @@ export interface components {
          *     | `audience_too_small` | 422 | The audience has too few matched people for this (a lookalike's source, targeting): the platform's minimum is in `detail`. |
          *     | `lookalike_source_not_ready` | 422 | The lookalike's source audience is still populating (or failed); retry once its `status` is `ready`. |
          *     | `post_not_boostable` | 422 | The post cannot be boosted: not published yet, not on a page of the ad account's platform, deleted, or of a kind the platform does not promote. |
+         *     | `spark_authorization_missing` | 422 | The TikTok post is not authorised for the advertiser's ads (a Spark ad needs its creator's authorisation): give `sparkAuthCode`, or link the creator's TikTok account to the advertiser; `detail` says which is missing. |
          *     | `boost_not_running` | 409 | The boost is being made, rolled back, failed or stopped: only an active or paused boost can be paused, resumed or stopped. |
          *     | `product_retailer_id_taken` | 409 | The catalog has a product with this retailerId (SKU) already; update it through POST /commerce/products/batch. |
          *     | `commerce_business_required` | 422 | The page is not owned by a business on its platform, so it cannot own catalogs; give businessId or move the page into a business. |
@@ -5721,7 +5725,7 @@ export interface components {
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "public_url_unreachable" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "audience_terms_not_accepted" | "audience_too_small" | "lookalike_source_not_ready" | "post_not_boostable" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled" | "media_in_use" | "mcp_not_acceptable" | "mcp_message_refused";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "public_url_unreachable" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "audience_terms_not_accepted" | "audience_too_small" | "lookalike_source_not_ready" | "post_not_boostable" | "spark_authorization_missing" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled" | "media_in_use" | "mcp_not_acceptable" | "mcp_message_refused";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -10955,25 +10959,38 @@ export interface components {
             results: components["schemas"]["AdObjectStatusOutcome"][];
         };
         /**
-         * @description Boost a published page post: the service creates a campaign, an ad set, a creative promoting the post
-         *     (`objectStoryId`) and an ad, in that order, on the ad account. Name the post by `postId` (a post published
-         *     through the service) or `platformPostId` (any post of a page the ad account may advertise for), not both.
-         *     Give `dailyBudget` or `lifetimeBudget`, not both. Amounts are in minor units of the ad account's currency.
-         *     Neither post id, or neither budget, is a 400 `validation_failed`. The post shows its own call to action (a
-         *     link post's button): a boost promotes the post as it is.
+         * @description Boost a published post: the service creates a campaign, an ad set, a creative promoting the post and an ad, in
+         *     that order, on the ad account. Name the post by `postId` (a post published through the service) or
+         *     `platformPostId` (the platform's id of it), not both. Give `dailyBudget` or `lifetimeBudget`, not both. Amounts
+         *     are in minor units of the ad account's currency. Neither post id, or neither budget, is a 400
+         *     `validation_failed`. The post shows its own call to action (a link post's button): a boost promotes the post as
+         *     it is.
+         *
+         *     On `short_video_ads` a boost is a Spark ad: the TikTok post itself, shown as its creator, which needs the
+         *     creator's authorisation for the advertiser's ads. Give `sparkAuthCode` (the post's ad authorisation code, which
+         *     the creator generates in the TikTok app), or boost a post of a TikTok account linked to the advertiser in TikTok
+         *     Business Center (its "Ad authorization" switched on), or one authorised with a code before; otherwise 422
+         *     `spark_authorization_missing` says what is missing. TikTok makes no creative object: the boost's `creative`
+         *     step records the post. Objectives there: `OUTCOME_AWARENESS` (reach), `OUTCOME_TRAFFIC` (clicks) and
+         *     `OUTCOME_ENGAGEMENT` (followers); `OUTCOME_LEADS` needs an instant form, not a post (422).
          */
         AdBoostCreate: {
             adAccountId: components["schemas"]["AdAccountIdMember"];
             /**
-             * @description A post published through the service; its `social_network` target is boosted.
+             * @description A post published through the service; its target on the ad account's platform is boosted (`social_network`; `short_video` for a `short_video_ads` ad account).
              * @example post_01jd3y6w7q5v8k0n2b4c6e8g1h
              */
             postId?: string;
             /**
-             * @description A page post as the platform names it (`{pageId}_{postId}`).
+             * @description The post as the platform names it; on `social_network` a page post (`{pageId}_{postId}`), on `short_video_ads` a TikTok post (its video id).
              * @example 104857600000001_987654321000002
              */
             platformPostId?: string;
+            /**
+             * @description `short_video_ads` only: the post's ad authorisation code (Spark code), which its creator generates in the TikTok app; the service authorises the post for the advertiser with it. Not needed for a post authorised before, or of a TikTok account linked to the advertiser.
+             * @example #abcDEF123+4F5xyz6789ab0cDEF1gh2Ij3kLm4Nop5Q==
+             */
+            sparkAuthCode?: string;
             /**
              * @description The name of the created campaign, ad set and ad, followed by the boost's id (` · boost_…`), which tells its objects apart on the platform; default `Boost <platformPostId>`.
              * @example Boost - winter blend post
@@ -11024,7 +11041,7 @@ export interface components {
             status: "ACTIVE" | "PAUSED";
         } & (unknown & unknown);
         /**
-         * @description Where a boost is: `creating` (its steps are being made), `active`, `paused`, `stopped` (archived on the platform, for good), `rolling_back` (a step was refused; the steps made are being deleted), `failed` (nothing of it is left on the platform).
+         * @description Where a boost is: `creating` (its steps are being made), `active`, `paused`, `stopped` (archived on the platform, deleted on `short_video_ads`, for good), `rolling_back` (a step was refused; the steps made are being deleted), `failed` (nothing of it is left on the platform).
          * @example active
          * @enum {string}
          */
@@ -11089,7 +11106,7 @@ export interface components {
              */
             id: string;
             adAccountId: components["schemas"]["AdAccountIdMember"];
-            /** @description The ad platform, `social_network`. */
+            /** @description The ad platform, `social_network` or `short_video_ads`. */
             platform: components["schemas"]["Platform"];
             /**
              * @description The service's post boosted; `null` when it was named by `platformPostId` only and is not a post of the service.
@@ -11097,7 +11114,7 @@ export interface components {
              */
             postId: string | null;
             /**
-             * @description The page post boosted, as the platform names it.
+             * @description The post boosted, as the platform names it (a page post; a TikTok post's video id).
              * @example 104857600000001_987654321000002
              */
             platformPostId: string;
@@ -11113,7 +11130,7 @@ export interface components {
             campaignId: components["schemas"]["AdPlatformObjectId"] | null;
             /** @description The created ad set; `null` until made (and after a rollback). */
             adsetId: components["schemas"]["AdPlatformObjectId"] | null;
-            /** @description The created creative; `null` until made (and after a rollback). */
+            /** @description The created creative; `null` until made (and after a rollback). On `short_video_ads` the Spark ad's TikTok post (its item id), which TikTok makes no creative of. */
             creativeId: components["schemas"]["AdPlatformObjectId"] | null;
             /** @description The created ad; `null` until made (and after a rollback). */
             adId: components["schemas"]["AdPlatformObjectId"] | null;
@@ -11165,7 +11182,7 @@ export interface components {
             /** @description Pass as `cursor` to get the next page; `null` on the last page. */
             nextCursor: string | null;
         };
-        /** @description What to do with a boost: `PAUSED` pauses its campaign, `ACTIVE` runs it again, `STOPPED` archives the campaign (delivery ends for good; its figures stay readable). */
+        /** @description What to do with a boost: `PAUSED` pauses its campaign, `ACTIVE` runs it again, `STOPPED` archives the campaign (delivery ends for good; its figures stay readable). `short_video_ads` has no archive: `STOPPED` deletes the campaign there, whose figures stay in the reports. */
         AdBoostStatusChange: {
             /**
              * @example PAUSED
@@ -25138,7 +25155,7 @@ export interface operations {
             409: components["responses"]["AdsConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Refused: the post cannot be boosted (`post_not_boostable`: not published, deleted, not on a page the ad account may advertise for, or of a kind the platform does not promote); the platform refused the boost (`ad_platform_rejected`); the ad account cannot run ads (`ad_account_disabled`); the ad account is not a `social_network` one (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
+            /** @description Refused: the post cannot be boosted (`post_not_boostable`: not published, deleted, not on a page the ad account may advertise for, or of a kind the platform does not promote); the TikTok post is not authorised for the advertiser's ads (`spark_authorization_missing`: give `sparkAuthCode`, or link the creator's account); the platform refused the boost (`ad_platform_rejected`); the ad account cannot run ads (`ad_account_disabled`); the ad account's platform cannot boost (`account_platform_unsupported`); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). Or the account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect the account again and grant it). */
             422: {
                 headers: {
                     [name: string]: unknown;

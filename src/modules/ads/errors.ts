@@ -36,6 +36,15 @@ export class PostNotBoostableError extends UnprocessableError {
   }
 }
 
+/** 422 `spark_authorization_missing`: the TikTok post is not authorised for the advertiser's ads; `detail` says how it can be. */
+export class SparkAuthorizationMissingError extends UnprocessableError {
+  constructor(detail: string) {
+    super('spark_authorization_missing', 'The TikTok post is not authorised for ads', detail, [
+      { path: 'body/sparkAuthCode', message: detail, code: 'spark_authorization_missing' },
+    ]);
+  }
+}
+
 /** 409 `boost_not_running`: the boost is being made, rolled back, failed or stopped. */
 export class BoostNotRunningError extends ApiError {
   constructor(status: string) {

@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import { PlatformError } from '../errors.js';
+import type { SparkPost } from './ad-boosts.js';
 import type { AdapterAccount } from '../types.js';
 
 type Schemas = components['schemas'];
@@ -129,6 +130,12 @@ export interface AdInput {
   name: string;
   status: 'ACTIVE' | 'PAUSED';
   urlTags?: string;
+  /**
+   * `short_video_ads` (a boost): the ad is a Spark ad of this authorised TikTok post, shown as its creator, and
+   * `creativeId` is the post's item id. Absent, `creativeId` is the platform's creative (Meta) or a video of the
+   * advertiser's library (TikTok).
+   */
+  sparkPost?: SparkPost;
 }
 
 export type AdInputOf<L extends AdLevel> = L extends 'campaign' ? AdCampaignInput : L extends 'adset' ? AdSetInput : AdInput;

@@ -5,6 +5,7 @@ import { ShortVideoAdsAds } from './ads.js';
 import { ShortVideoAdsCampaigns } from './campaigns.js';
 import { BusinessApiClient } from './client.js';
 import { ShortVideoAdsLeads } from './leads.js';
+import { ShortVideoAdsAdBoosts } from './spark.js';
 import type { ShortVideoAdsSettings } from './settings.js';
 import { ShortVideoAdsWebhooks } from './webhooks.js';
 import type { GrantedAdAccount, OAuthAdapter, OAuthGrant } from '../capabilities/oauth.js';
@@ -30,6 +31,8 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
   readonly adCampaigns: ShortVideoAdsCampaigns;
   /** Customer files, lookalikes and pixel-rule audiences (the DMP). */
   readonly adAudiences: ShortVideoAdsAdAudiences;
+  /** Boosting a TikTok post: Spark ads of posts their creators authorised for the advertiser. */
+  readonly adBoosts: ShortVideoAdsAdBoosts;
 
   constructor(private readonly endpoints: ShortVideoAdsSettings) {
     this.client = new BusinessApiClient(endpoints.apiUrl);
@@ -38,6 +41,7 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
     this.adInsights = new ShortVideoAdsAdInsights(this.client, endpoints.apiUrl);
     this.webhooks = new ShortVideoAdsWebhooks(endpoints.appId, endpoints.secret);
     this.adCampaigns = new ShortVideoAdsCampaigns(this.client);
+    this.adBoosts = new ShortVideoAdsAdBoosts(this.client);
     this.adAudiences = new ShortVideoAdsAdAudiences(this.client, (account) => this.adCampaigns.countryIds(account));
   }
 

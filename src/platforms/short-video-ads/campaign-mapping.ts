@@ -231,7 +231,8 @@ export function treeObject(level: AdLevel, object: Listed, account: AdsAccount, 
     campaignId: String(object.campaign_id),
     adsetId: String(object.adgroup_id),
     // No standalone creatives on TikTok: an ad's creative is its video (or first image) in the advertiser's library.
-    creativeId: String(object.video_id ?? (object.image_ids as string[] | undefined)?.[0] ?? ''),
+    // A Spark ad shows a post, not a video of the library: its item id.
+    creativeId: String(object.video_id ?? object.tiktok_item_id ?? (object.image_ids as string[] | undefined)?.[0] ?? ''),
     urlTags: utm.length ? new URLSearchParams(utm.map(({ key, value }) => [key, value])).toString() : null,
     previewUrl: null,
   };

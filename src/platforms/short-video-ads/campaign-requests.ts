@@ -158,11 +158,21 @@ export interface AdIdentity {
 const utmParams = (urlTags: string) => [...new URLSearchParams(urlTags)].map(([key, value]) => ({ key, value }));
 
 /**
- * An ad: TikTok has no standalone creative, so `creativeId` names the video in the advertiser's library the ad
- * shows, and the ad's text (which TikTok requires) is its name, cut to TikTok's 100 characters. It shows itself as
- * `identity` (TikTok requires one for every ad that is not a Spark ad).
+ * What an ad's creative shows, when it is not a Spark ad: `creativeId` names the video in the advertiser's library
+ * (TikTok has no standalone creative), and the ad's text (which TikTok requires) is its name, cut to TikTok's 100
+ * characters. It shows itself as `identity` (TikTok requires one for every ad that is not a Spark ad).
  */
-export function adBody(input: AdInput, identity: AdIdentity): Body {
+export function libraryVideo(input: AdInput, identity: AdIdentity): Body {
+  return {
+    video_id: input.creativeId,
+    identity_id: identity.id,
+    identity_type: identity.type,
+    ad_text: [...input.name].slice(0, 100).join(''),
+  };
+}
+
+/** An ad of one creative showing `shown` (`libraryVideo`, or a Spark ad's post). */
+export function adBody(input: AdInput, shown: Body): Body {
   return {
     adgroup_id: input.adsetId,
     operation_status: switched(input.status),
@@ -170,10 +180,7 @@ export function adBody(input: AdInput, identity: AdIdentity): Body {
       {
         ad_name: input.name,
         ad_format: 'SINGLE_VIDEO',
-        video_id: input.creativeId,
-        identity_id: identity.id,
-        identity_type: identity.type,
-        ad_text: [...input.name].slice(0, 100).join(''),
+        ...shown,
         ...(input.urlTags ? { utm_params: utmParams(input.urlTags) } : {}),
       },
     ],

@@ -13,9 +13,10 @@ import {
 } from '../capabilities/ad-campaigns.js';
 import { PlatformError } from '../errors.js';
 import type { AdapterAccount } from '../types.js';
-import { adBody, adgroupBody, type AdIdentity, campaignBody, changeBody } from './campaign-requests.js';
+import { adBody, adgroupBody, type AdIdentity, campaignBody, changeBody, libraryVideo } from './campaign-requests.js';
 import { apiTime, type Listed, OBJECTIVE_TYPES, treeObject } from './campaign-mapping.js';
 import type { BusinessApiClient } from './client.js';
+import { sparkCreative } from './spark.js';
 
 type Body = Record<string, unknown>;
 
@@ -33,6 +34,7 @@ const FIELDS: Record<string, string> = {
   'creatives.ad_name': 'name',
   'creatives.ad_text': 'name',
   'creatives.video_id': 'creativeId',
+  'creatives.tiktok_item_id': 'creativeId',
   objective_type: 'objective',
   special_industries: 'specialAdCategories',
   optimization_goal: 'optimizationGoal',
@@ -159,7 +161,10 @@ export class ShortVideoAdsCampaigns implements AdCampaigns {
   /** The body of a create, after the platform's rules are checked (an ad group's against its campaign). */
   private async createBody(account: AdsAccount, level: AdLevel, input: AdInputOf<AdLevel>): Promise<Body> {
     if (level === 'campaign') return campaignBody(input as AdInputOf<'campaign'>, account.currency);
-    if (level === 'ad') return adBody(input as AdInputOf<'ad'>, await this.identity(account));
+    if (level === 'ad') {
+      const ad = input as AdInputOf<'ad'>;
+      return adBody(ad, ad.sparkPost ? sparkCreative(ad.creativeId, ad.sparkPost) : libraryVideo(ad, await this.identity(account)));
+    }
     const adset = input as AdSetInput;
     const campaign = await this.listed(account, 'campaign', adset.campaignId);
     if (!campaign) throw new AdObjectNotFound('campaignId', `The ad account has no campaign ${adset.campaignId}.`);

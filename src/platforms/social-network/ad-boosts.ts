@@ -13,6 +13,14 @@ interface GraphPromotion {
 
 /** What a page post says of its promotion (`GET /{post-id}?fields=is_eligible_for_promotion`), with the ad account's token. */
 export class SocialNetworkAdBoosts implements AdBoosts {
+  /** Every boost objective, billed by impressions. */
+  readonly goals = {
+    OUTCOME_AWARENESS: { optimizationGoal: 'REACH', billingEvent: 'IMPRESSIONS' },
+    OUTCOME_TRAFFIC: { optimizationGoal: 'LINK_CLICKS', billingEvent: 'IMPRESSIONS' },
+    OUTCOME_ENGAGEMENT: { optimizationGoal: 'POST_ENGAGEMENT', billingEvent: 'IMPRESSIONS' },
+    OUTCOME_LEADS: { optimizationGoal: 'LEAD_GENERATION', billingEvent: 'IMPRESSIONS' },
+  } as const;
+
   constructor(private readonly client: SocialNetworkClient) {}
 
   async promotion(account: AdapterAccount, platformPostId: string): Promise<PostPromotion> {
@@ -35,7 +43,7 @@ export class SocialNetworkAdBoosts implements AdBoosts {
         };
       throw error;
     }
-    if (post.is_eligible_for_promotion) return { promotable: true };
+    if (post.is_eligible_for_promotion) return { promotable: true, promoted: { objectStoryId: platformPostId } };
     return {
       promotable: false,
       reason: `The platform will not promote the post ${platformPostId} (promotion_status ${post.promotion_status ?? 'ineligible'}).`,

@@ -55,13 +55,15 @@ const named = (field: string) => (object: object, wanted: unknown) =>
  * the envelope, `page_info` paging (page from 1, page_size 1-1000), `filtering` as a JSON object in the query.
  * A campaign's name is unique among the advertiser's campaigns not deleted. Deleting a campaign or an ad group deletes
  * what is under it (their `secondary_status` says why); a deleted object takes no change. A new ad is reviewed
- * (`AD_STATUS_AUDIT`) until the people's control rules on it. Faults: `fail-next` (the next call of the tree answers
- * this code: 40100 throttling, 50002 an outage), `lose-next` (the next create is done and its answer lost).
+ * (`AD_STATUS_AUDIT`) until the people's control rules on it. Faults: `fail-next` (the next call of the tree, or of
+ * one `path` of it, answers this code: 40100 throttling, 50002 an outage), `lose-next` (the next create, or the
+ * next of one `path`, is done and its answer lost). A Spark ad (`tiktok_item_id`) is checked by `sparkRefusal`.
  */
 export function mountCampaignTree(
   router: Router,
   api: BusinessApi,
   base: string,
+  sparkRefusal: (creative: Body, advertiserId: string) => string | null,
   restored?: CampaignTreeState,
 ): { state(): CampaignTreeState } {
   const tree = restored ?? emptyTree();
@@ -120,7 +122,7 @@ export function mountCampaignTree(
 
   /** The advertiser a call names, after an injected failure has had its turn; else the answer is written. */
   const caller = (ctx: RouterContext, body: Body): Advertiser | null => {
-    if (tree.failNext) {
+    if (tree.failNext && (!tree.failNext.path || ctx.path.endsWith(`/${tree.failNext.path}`))) {
       api.answer(ctx, tree.failNext.code, tree.failNext.message);
       tree.failNext = null;
       return null;
@@ -137,8 +139,8 @@ export function mountCampaignTree(
   const bad = (ctx: RouterContext, message: string) => api.answer(ctx, 40002, message);
   /** A create done: its answer, unless the people set it to be lost (the connection drops). */
   const created = (ctx: RouterContext, data: Body) => {
-    if (!tree.loseNext) return api.answer(ctx, 0, 'OK', data);
-    tree.loseNext = false;
+    if (!tree.loseNext || (tree.loseNext.path && !ctx.path.endsWith(`/${tree.loseNext.path}`))) return api.answer(ctx, 0, 'OK', data);
+    tree.loseNext = null;
     ctx.req.socket.destroy();
   };
   /** The advertiser's object at a level, not deleted (its parents neither); else a 40002 answered. */
@@ -351,7 +353,11 @@ export function mountCampaignTree(
     if (!Array.isArray(creatives) || creatives.length === 0 || creatives.length > 20)
       return bad(ctx, 'creatives: Must be a list of 1-20 creatives.');
     for (const creative of creatives) {
-      const refusal = creativeRefusal(creative, true) ?? identityRefusal(creative, advertiser.advertiser_id);
+      const refusal =
+        creativeRefusal(creative, true) ??
+        (creative.tiktok_item_id === undefined
+          ? identityRefusal(creative, advertiser.advertiser_id)
+          : sparkRefusal(creative, advertiser.advertiser_id));
       if (refusal) return bad(ctx, refusal);
     }
     const ads = creatives.map((creative): Ad => ({
@@ -361,8 +367,9 @@ export function mountCampaignTree(
       ad_id: newId(),
       ad_name: creative.ad_name as string,
       ad_format: creative.ad_format as string,
-      ad_text: creative.ad_text as string,
+      ad_text: (creative.ad_text as string | undefined) ?? '',
       video_id: (creative.video_id as string | undefined) ?? null,
+      tiktok_item_id: (creative.tiktok_item_id as string | undefined) ?? null,
       image_ids: (creative.image_ids as string[] | undefined) ?? [],
       identity_type: (creative.identity_type as string | undefined) ?? null,
       identity_id: (creative.identity_id as string | undefined) ?? null,
@@ -421,13 +428,18 @@ export function mountCampaignTree(
     ctx.body = { campaigns: of(tree.campaigns, campaignView), adgroups: of(tree.adgroups, adgroupView), ads: of(tree.ads, adView) };
   });
   router.post('/_sandbox/short_video_ads/fail-next', (ctx) => {
-    const body = (ctx.request.body ?? {}) as { code?: number; message?: string };
-    tree.failNext = { code: body.code ?? 50002, message: body.message ?? 'Internal service error.' };
+    const body = (ctx.request.body ?? {}) as { code?: number; message?: string; path?: string };
+    tree.failNext = {
+      code: body.code ?? 50002,
+      message: body.message ?? 'Internal service error.',
+      ...(body.path ? { path: body.path } : {}),
+    };
     ctx.body = { failNext: tree.failNext };
   });
   router.post('/_sandbox/short_video_ads/lose-next', (ctx) => {
-    tree.loseNext = true;
-    ctx.body = { loseNext: true };
+    const path = ((ctx.request.body ?? {}) as { path?: string }).path;
+    tree.loseNext = path ? { path } : {};
+    ctx.body = { loseNext: tree.loseNext };
   });
   /** The platform's review of an ad: approved, it delivers; denied, it does not (`AD_STATUS_AUDIT_DENY`). */
   router.post('/_sandbox/short_video_ads/ads/:id/review', (ctx) => {

@@ -112,15 +112,19 @@ function adgroupBudgetRefusal(body: Body, campaign: Campaign, currency: string, 
 /** One creative of `ad/create` or `ad/update` (an update names its `ad_id` and what changes). */
 export function creativeRefusal(creative: Body, creating: boolean): string | null {
   if ((creating || creative.ad_name !== undefined) && !isName(creative.ad_name)) return 'creatives.ad_name: Length must be 1-512.';
+  // A Spark ad's video and caption are its post's.
+  const spark = creative.tiktok_item_id !== undefined;
   if (creating) {
     if (!['SINGLE_VIDEO', 'SINGLE_IMAGE'].includes(creative.ad_format as string))
       return 'creatives.ad_format: Must be SINGLE_VIDEO or SINGLE_IMAGE.';
-    if (creative.ad_format === 'SINGLE_VIDEO' && typeof creative.video_id !== 'string')
+    if (spark && (creative.ad_format !== 'SINGLE_VIDEO' || typeof creative.tiktok_item_id !== 'string'))
+      return 'creatives.tiktok_item_id: A Spark ad is a SINGLE_VIDEO of one post id.';
+    if (creative.ad_format === 'SINGLE_VIDEO' && !spark && typeof creative.video_id !== 'string')
       return 'creatives.video_id: Required for SINGLE_VIDEO.';
     if (creative.ad_format === 'SINGLE_IMAGE' && (!strings(creative.image_ids) || creative.image_ids.length === 0))
       return 'creatives.image_ids: Required for SINGLE_IMAGE.';
   }
-  if ((creating || creative.ad_text !== undefined) && (typeof creative.ad_text !== 'string' || creative.ad_text.length === 0))
+  if (((creating && !spark) || creative.ad_text !== undefined) && (typeof creative.ad_text !== 'string' || creative.ad_text.length === 0))
     return 'creatives.ad_text: Required, 1-100 characters.';
   if (typeof creative.ad_text === 'string' && [...creative.ad_text].length > 100) return 'creatives.ad_text: At most 100 characters.';
   if (creative.landing_page_url !== undefined && !/^https?:\/\/\S+$/.test(String(creative.landing_page_url)))

@@ -59,6 +59,8 @@ export interface Ad {
   ad_format: string;
   ad_text: string;
   video_id: string | null;
+  /** A Spark ad's TikTok post (it has no `video_id`: the post is its video). */
+  tiktok_item_id: string | null;
   image_ids: string[];
   identity_type: string | null;
   identity_id: string | null;
@@ -71,10 +73,12 @@ export interface Ad {
   modify_time: string;
 }
 
-/** A failure the people set for the next call of the tree (throttling 40100, an outage 50002 …). */
+/** A failure the people set for the next call of the tree (throttling 40100, an outage 50002 …), or of one path of it. */
 export interface InjectedFailure {
   code: number;
   message: string;
+  /** Only a call of this path (`ad/create/`); any call when absent. */
+  path?: string;
 }
 
 /** What the sandbox keeps of the tree across a restart. */
@@ -84,12 +88,12 @@ export interface CampaignTreeState {
   ads: Map<string, Ad>;
   nextId: bigint;
   failNext: InjectedFailure | null;
-  /** The next create is done, and the connection drops before its answer. */
-  loseNext: boolean;
+  /** The next create (of `path`, `ad/create/`, when one is given) is done, and the connection drops before its answer. */
+  loseNext: { path?: string } | null;
 }
 
 export function emptyTree(): CampaignTreeState {
-  return { campaigns: new Map(), adgroups: new Map(), ads: new Map(), nextId: 1800000000000000000n, failNext: null, loseNext: false };
+  return { campaigns: new Map(), adgroups: new Map(), ads: new Map(), nextId: 1800000000000000000n, failNext: null, loseNext: null };
 }
 
 /** The API's time: `YYYY-MM-DD HH:MM:SS`, UTC. */

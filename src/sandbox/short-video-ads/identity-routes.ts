@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { ReportApi } from './report-routes.js';
+import type { ListedIdentity } from './spark-routes.js';
 
 type Body = Record<string, unknown>;
 
@@ -22,23 +23,24 @@ export function identityRefusal(creative: Body, advertiserId: string): string | 
   return null;
 }
 
-/** `identity/get/`: the advertiser's identities (its custom one; `identity_type` narrows them). */
-export function mountIdentities(router: Router, api: ReportApi, base: string): void {
+/**
+ * `identity/get/`: the advertiser's identities, its custom one and the TikTok accounts linked to it (`linked`);
+ * `identity_type` narrows them.
+ */
+export function mountIdentities(router: Router, api: ReportApi, base: string, linked: (advertiserId: string) => ListedIdentity[]): void {
   router.get(`${base}/identity/get/`, (ctx) => {
     const advertiser = api.advertiser(ctx, ctx.query.advertiser_id);
     if (!advertiser) return;
     const type = ctx.query.identity_type;
-    const identities =
-      type && type !== 'CUSTOMIZED_USER'
-        ? []
-        : [
-            {
-              identity_id: customIdentityOf(advertiser.advertiser_id),
-              identity_type: 'CUSTOMIZED_USER',
-              display_name: advertiser.name ?? advertiser.advertiser_id,
-              can_pull_video: false,
-            },
-          ];
+    const identities = [
+      {
+        identity_id: customIdentityOf(advertiser.advertiser_id),
+        identity_type: 'CUSTOMIZED_USER',
+        display_name: advertiser.name ?? advertiser.advertiser_id,
+        can_pull_video: false,
+      },
+      ...linked(advertiser.advertiser_id),
+    ].filter((identity) => !type || identity.identity_type === type);
     api.answer(ctx, 0, 'OK', {
       identity_list: identities,
       page_info: { page: 1, page_size: 100, total_number: identities.length, total_page: 1 },

@@ -11,6 +11,7 @@ import type { Signing } from '../timestamped-signature.js';
 import { DEMO_ADVERTISERS, SANDBOX_ADS_APP } from './demo.js';
 import { mountReports, type ReportsState } from './report-routes.js';
 import { mountIdentities } from './identity-routes.js';
+import { mountSpark, type SparkState } from './spark-routes.js';
 import { mountTargetingTools } from './targeting-routes.js';
 
 /**
@@ -42,6 +43,7 @@ interface ShortVideoAdsState {
   instantForms?: InstantFormsState;
   reports?: ReportsState;
   audiences?: AudiencesState;
+  spark?: SparkState;
 }
 
 const requestId = () => `2026${randomBytes(10).toString('hex').toUpperCase()}`;
@@ -193,7 +195,8 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
     }
     return advertisers.get(String(id))!;
   };
-  const tree = mountCampaignTree(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', restored?.tree);
+  const spark = mountSpark(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', restored?.spark);
+  const tree = mountCampaignTree(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', spark.refusal, restored?.tree);
   const instantForms = mountInstantForms(
     router,
     { answer, advertisersOf: (ctx) => authorised(ctx)?.advertiserIds ?? null, send: (url, event) => send(url, event) },
@@ -201,7 +204,7 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
   );
   const reports = mountReports(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', () => tree.state(), restored?.reports);
   mountTargetingTools(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3');
-  mountIdentities(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3');
+  mountIdentities(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', spark.identitiesOf);
   const audiences = mountAudiences(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', restored?.audiences);
   return {
     state: (): ShortVideoAdsState => ({
@@ -213,6 +216,7 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
       instantForms: instantForms(),
       reports: reports.state(),
       audiences: audiences.state(),
+      spark: spark.state(),
     }),
   };
 }

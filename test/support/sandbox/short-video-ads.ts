@@ -55,14 +55,29 @@ export class ShortVideoAdsPeople extends People {
     return this.post('tree', { advertiserId });
   }
 
-  /** The next call of the campaign tree answers this code (40100 throttling, 50002 an outage …). */
-  async failNext(code: number, message = 'Fault injected by the test.'): Promise<void> {
-    await this.post('fail-next', { code, message });
+  /** The next call of the campaign tree (of `path` only, `ad/create/`, when given) answers this code (40100 throttling, 50002 an outage …). */
+  async failNext(code: number, message = 'Fault injected by the test.', path?: string): Promise<void> {
+    await this.post('fail-next', { code, message, ...(path ? { path } : {}) });
   }
 
-  /** The next create of the campaign tree is done, and the connection drops before its answer. */
-  async loseNext(): Promise<void> {
-    await this.post('lose-next');
+  /** The next create of the campaign tree (of `path` only, when given) is done, and the connection drops before its answer. */
+  async loseNext(path?: string): Promise<void> {
+    await this.post('lose-next', path ? { path } : {});
+  }
+
+  /** A creator generates the ad authorisation code of a post of theirs (a new post when none is named). */
+  sparkCode(itemId?: string): Promise<{ authCode: string; itemId: string; identityId: string }> {
+    return this.post('spark-codes', itemId ? { itemId } : {});
+  }
+
+  /** The creator withdraws the code. */
+  async withdrawSparkCode(authCode: string): Promise<void> {
+    await this.post('spark-codes/revoke', { authCode });
+  }
+
+  /** A creator's TikTok account linked to the advertiser (a `TT_USER` identity), with its posts switched on for ads or not. */
+  linkAccount(advertiserId: string, posts: Record<string, boolean>): Promise<{ identityId: string; displayName: string }> {
+    return this.post('linked-accounts', { advertiserId, posts });
   }
 
   /** The platform's review of an ad: approved, it delivers; denied, it does not. */

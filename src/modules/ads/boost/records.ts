@@ -3,6 +3,7 @@ import type { components } from '../../../../generated/api.js';
 import { NotFoundError } from '../../../lib/errors.js';
 import { type AdAccountId, idOf } from '../../../lib/ids.js';
 import { decodeKeyset, keysetPage } from '../../../lib/pagination.js';
+import type { PromotedPost } from '../../../platforms/capabilities/ad-boosts.js';
 import type { AdCampaignInput, AdInput, AdSetInput } from '../../../platforms/capabilities/ad-campaigns.js';
 import { findAdAccount } from '../../accounts/read.js';
 import { assertProfileInScope, listedProfiles, type Principal } from '../../auth/principal.js';
@@ -27,7 +28,8 @@ export const BOOSTS_CHANNEL = 'ad_boosts';
 export interface BoostPlan {
   campaign: AdCampaignInput;
   adset: Omit<AdSetInput, 'campaignId'>;
-  creative: { name: string; objectStoryId: string };
+  /** A page post's creative (`social_network`); a Spark post, which the ad names itself (`short_video_ads`). */
+  creative: { name: string } & PromotedPost;
   ad: Omit<AdInput, 'adsetId' | 'creativeId'>;
 }
 
@@ -119,6 +121,9 @@ export async function readBoost(db: Knex, id: string): Promise<BoostRow> {
   return (await db('adBoosts').where({ id }).first()) as BoostRow;
 }
 
+/** The ad platform of a boost: a Spark post's is TikTok's. */
+export const platformOf = (boost: Pick<BoostRow, 'plan'>) => ('sparkPost' in boost.plan.creative ? 'short_video_ads' : 'social_network');
+
 export function presentBoost(row: BoostRow, steps: StepRow[]): AdBoost {
   const made = (step: StepName) => {
     const one = steps.find((s) => s.step === step);
@@ -127,7 +132,7 @@ export function presentBoost(row: BoostRow, steps: StepRow[]): AdBoost {
   return {
     id: row.id,
     adAccountId: row.adAccountId,
-    platform: 'social_network',
+    platform: platformOf(row),
     postId: row.postId,
     platformPostId: row.platformPostId,
     name: row.name,

@@ -19,20 +19,23 @@ function treeInput(boost: BoostRow, step: Exclude<StepName, 'creative'>, made: M
   const { plan } = boost;
   if (step === 'campaign') return plan.campaign;
   if (step === 'adset') return { ...plan.adset, campaignId: made.campaign! };
-  return { ...plan.ad, adsetId: made.adset!, creativeId: made.creative! };
+  const spark = 'sparkPost' in plan.creative ? { sparkPost: plan.creative.sparkPost } : {};
+  return { ...plan.ad, adsetId: made.adset!, creativeId: made.creative!, ...spark };
 }
 
 /**
  * Makes one step of a boost on the platform, at most once whatever the crashes: each is a write of the ledger under
  * the boost's own key (`boost:<id>:<step>`), so a step resumed after a lost answer or a restart is looked up on the
  * platform (the tree's `findCreated`, the creatives' `findCreative`), never made again. The campaign, ad set and
- * ad are the campaign tree's creations; the creative the creatives part's. Answers the made object's id; the
- * platform's refusal is the problem the request would have got.
+ * ad are the campaign tree's creations; the creative the creatives part's, except a Spark post's: TikTok makes no
+ * creative (the ad names the post), so the step makes nothing and records the post's item id. Answers the made
+ * object's id; the platform's refusal is the problem the request would have got.
  */
 export async function makeStep(services: Services, boost: BoostRow, step: StepName, steps: StepRow[]): Promise<string> {
   const principal = ownerItself(boost.ownerId);
   const made = madeOf(steps);
   if (step === 'creative') {
+    if ('sparkPost' in boost.plan.creative) return boost.plan.creative.sparkPost.itemId;
     const { name, objectStoryId } = boost.plan.creative;
     return withAdAccount('adCreatives', services, principal, boost.adAccountId, { handle: rejected }, async (creatives, account, row) => {
       const request = { name, content: { objectStoryId }, asked: { objectStoryId, objectStorySpec: null } };
@@ -54,11 +57,13 @@ export async function makeStep(services: Services, boost: BoostRow, step: StepNa
 
 /**
  * Deletes what a step made (a rollback): the ad, the creative, the ad set, the campaign, each by itself (deleting
- * one deleted or gone is done already).
+ * one deleted or gone is done already). A Spark post's step made nothing; the post stays authorised, the
+ * creator's grant to the advertiser.
  */
 export async function deleteStep(services: Services, boost: BoostRow, step: StepName, platformId: string): Promise<void> {
   const principal = ownerItself(boost.ownerId);
   if (step === 'creative') {
+    if ('sparkPost' in boost.plan.creative) return;
     await withAdAccount('adCreatives', services, principal, boost.adAccountId, {}, (creatives, account) =>
       creatives.deleteCreative(account, platformId),
     );
