@@ -3,22 +3,6 @@
  * body leaves this list, and a new control never joins it.
  */
 export const UNDECLARED: readonly string[] = [
-  'POST /_sandbox/chatapp-cloud/strict',
-  'POST /_sandbox/chatapp-cloud/messages',
-  'POST /_sandbox/chatapp-cloud/age',
-  'POST /_sandbox/chatapp-cloud/undeliverable',
-  'POST /_sandbox/chatapp-cloud/templates',
-  'POST /_sandbox/chatapp-cloud/statuses',
-  'POST /_sandbox/chatapp-cloud/faults',
-  'POST /_sandbox/chatapp-cloud/media',
-  'POST /_sandbox/chatapp-cloud/numbers',
-  'POST /_sandbox/chatapp-cloud/messages',
-  'POST /_sandbox/chatapp-cloud/revoke',
-  'POST /_sandbox/qrchat/scan',
-  'POST /_sandbox/qrchat/code',
-  'POST /_sandbox/qrchat/messages',
-  'POST /_sandbox/qrchat/read',
-  'POST /_sandbox/qrchat/logout',
   'POST /_sandbox/search_suite/calendars',
   'POST /_sandbox/search_suite/calendar/edit-in-app',
   'POST /_sandbox/search_suite/calendar/expire-sync-tokens',
