@@ -1,5 +1,9 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiTest } from '../support/harness.js';
@@ -93,4 +97,28 @@ export function itDrivesTheApi(t: ApiTest, connect: () => Connect): void {
     expect(refused.structuredContent).to.include({ status: 403, code: 'profile_out_of_scope' });
     expect(JSON.parse((refused.content as Array<{ text: string }>)[0]!.text)).to.deep.equal(refused.structuredContent);
   });
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The package's `socialgate-mcp` bin, as package.json declares it. */
+export function binPath(): string {
+  const { bin } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  return join(ROOT, bin['socialgate-mcp']!);
+}
+
+/** A client of the `socialgate-mcp` bin over stdio, the bin spawned against the service with the token. */
+export function overStdio(t: ApiTest, command: string[] = [process.execPath, binPath()]): Connect {
+  return async (token, areas) => {
+    const [program, ...args] = command;
+    const transport = new StdioClientTransport({
+      command: program!,
+      args: [...args, '--url', t.app.url, '--key', token, ...(areas ? ['--areas', areas.join(',')] : [])],
+      cwd: ROOT,
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'socialgate-tests', version: '1.0.0' });
+    await client.connect(transport);
+    return client;
+  };
 }
