@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import type { Db } from '../../db/database.js';
+import { preparedRows } from '../../db/prepared.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, type PageRequest, toPage } from '../../lib/pagination.js';
@@ -10,7 +11,7 @@ import { ProfileRow } from './models.js';
 
 type Profile = components['schemas']['Profile'];
 
-export function presentProfile(row: ProfileRow): Profile {
+export function presentProfile(row: Pick<ProfileRow, 'id' | 'name' | 'description' | 'createdAt' | 'updatedAt'>): Profile {
   return {
     id: row.id,
     name: row.name,
@@ -38,15 +39,25 @@ export async function createProfile(
   });
 }
 
+/**
+ * A page of the owner's profiles (those of the key's scope), newest first, by a prepared statement: the list every
+ * client reads first and most often. One statement per shape (scoped or not, first page or after a cursor), so
+ * each keeps a plan of its own.
+ */
 export async function listProfiles(db: Db, principal: Principal, page: PageRequest): Promise<Page<Profile>> {
-  const query = ProfileRow.query(db)
-    .where({ ownerId: principal.ownerId, deletedAt: null })
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1);
+  const values: unknown[] = [principal.ownerId, page.limit + 1];
   const scope = profileScope(principal);
-  if (scope) query.whereIn('id', scope);
-  if (page.after) query.where('id', '<', page.after);
-  return toPage(await query, page, presentProfile);
+  // A deleted profile is gone from every list.
+  let where = 'owner_id = $1 AND deleted_at IS NULL';
+  if (scope) where += ` AND id = ANY($${values.push(scope)})`;
+  if (page.after) where += ` AND id < $${values.push(page.after)}`;
+  const rows = await preparedRows<Parameters<typeof presentProfile>[0]>(
+    db,
+    `profiles:list:${scope ? 'scoped' : 'all'}:${page.after ? 'after' : 'first'}`,
+    `SELECT id, name, description, created_at AS "createdAt", updated_at AS "updatedAt" FROM profiles WHERE ${where} ORDER BY id DESC LIMIT $2`,
+    values,
+  );
+  return toPage(rows, page, presentProfile);
 }
 
 /** The owner's profile, or 404 (a deleted one too); 403 when the caller's key is restricted to other profiles. */

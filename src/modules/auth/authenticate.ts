@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { preparedRows } from '../../db/prepared.js';
 import { hashToken } from '../../lib/crypto.js';
 import { AuthenticationRequiredError, InvalidTokenError, TokenExpiredError, TokenRevokedError } from '../../lib/errors.js';
 import { API_KEY_BY_SECRET_HASH, touchApiKey } from '../keys/api.js';
@@ -64,18 +65,9 @@ export class Authenticator {
     return entry;
   }
 
-  /**
-   * Runs the lookup as a named (prepared) statement on a connection of the service's pool: planned once per
-   * connection, where a query builder would re-send and re-plan it.
-   */
+  /** The token's row, by a prepared statement: on every request whose token the cache does not hold. */
   private async lookup(kind: keyof typeof LOOKUPS, hash: string): Promise<TokenRow | undefined> {
-    const connection = await this.db.client.acquireConnection();
-    try {
-      const result = await connection.query({ name: `socialgate:auth:${kind}`, text: LOOKUPS[kind], values: [hash] });
-      return result.rows[0] as TokenRow | undefined;
-    } finally {
-      await this.db.client.releaseConnection(connection);
-    }
+    return (await preparedRows<TokenRow>(this.db, `auth:${kind}`, LOOKUPS[kind], [hash]))[0];
   }
 
   /**
