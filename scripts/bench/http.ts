@@ -1,8 +1,9 @@
 /**
  * `npm run bench:http`: how long the real start command takes until /health answers (fresh and existing data
  * folder), and how many requests per second the service's authenticated `GET /profiles` serves next to a bare
- * Koa app and to a Koa app that runs the same list query on the same PostgreSQL: each server in its own
- * process, the load generator (autocannon) in this one. Figures only.
+ * Koa app, a Koa app that runs the same SQL through `pg` directly (the anchor: the database's own speed) and one
+ * that runs the service's listProfiles, all on the same PostgreSQL: each server in its own process, the load
+ * generator (autocannon) in this one. Figures only.
  */
 import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Koa from 'koa';
+import pg from 'pg';
 import { connect } from '../../src/db/database.js';
 import { loadConfig } from '../../src/config.js';
 import { listProfiles } from '../../src/modules/accounts/profiles.js';
@@ -51,6 +53,33 @@ function serveKoaWithQuery(port: number, databaseUrl: string, ownerId: string): 
   app.listen(port, HOST);
 }
 
+/**
+ * Child mode: Koa running the same list through `pg` directly (a pool of the same size, one parameterised
+ * statement, the rows presented as the service presents them): the database's own speed, the issue's anchor.
+ */
+function serveKoaWithPg(port: number, databaseUrl: string, ownerId: string): void {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: loadConfig().databasePoolMax });
+  const app = new Koa();
+  app.use(async (ctx) => {
+    if (ctx.method !== 'GET' || ctx.path !== '/profiles') return;
+    const { rows } = await pool.query(
+      'SELECT id, name, description, created_at, updated_at FROM profiles WHERE owner_id = $1 ORDER BY id DESC LIMIT 21',
+      [ownerId],
+    );
+    ctx.body = {
+      data: rows.slice(0, 20).map((row) => ({
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        createdAt: row.created_at.toISOString(),
+        updatedAt: row.updated_at.toISOString(),
+      })),
+      nextCursor: null,
+    };
+  });
+  app.listen(port, HOST);
+}
+
 /** Spawn to 200, and the banner's own figure (main.ts times itself from its process's start, npm's time left out). */
 async function timedStart(port: number, pgPort: number): Promise<{ child: ChildProcess; text: string }> {
   const { child, ms, reported } = await timeStart(dataDir!, port, pgPort);
@@ -78,7 +107,13 @@ async function main(): Promise<void> {
   dataDir = mkdtempSync(join(tmpdir(), 'socialgate-bench-'));
   // As root the embedded PostgreSQL runs as user `postgres`, which must be able to enter DATA_DIR (mkdtemp makes it 0700).
   chmodSync(dataDir, 0o755);
-  const [port, pgPort, barePort, queryPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const [port, pgPort, barePort, queryPort, pgOnlyPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
 
   // 1. Cold start: the first start runs initdb and every migration; the second reuses the data folder.
   console.log(`\ncold start of \`npm start\` until GET /health answers 200:`);
@@ -108,18 +143,34 @@ async function main(): Promise<void> {
     databaseUrl,
     signedUp.owner.id,
   ]);
+  const pgOnly = startChild('koa-pg', process.execPath, [
+    ...process.execArgv,
+    SELF,
+    '--koa-pg',
+    String(pgOnlyPort),
+    databaseUrl,
+    signedUp.owner.id,
+  ]);
   await waitFor200(`http://${HOST}:${barePort}/bare`, bare);
   await waitFor200(`http://${HOST}:${queryPort}/profiles`, query);
+  await waitFor200(`http://${HOST}:${pgOnlyPort}/profiles`, pgOnly);
 
   console.log(`\nautocannon, 50 connections, 10 s each, one after the other, client in this process:`);
   const loadBefore = loadavg()[0]!.toFixed(2);
   const rows = [
     await load('bare Koa GET /bare', bare, `http://${HOST}:${barePort}/bare`),
-    await load('Koa + the list query of GET /profiles', query, `http://${HOST}:${queryPort}/profiles`),
+    await load('Koa + the same SQL through pg', pgOnly, `http://${HOST}:${pgOnlyPort}/profiles`),
+    await load("Koa + listProfiles (the service's query)", query, `http://${HOST}:${queryPort}/profiles`),
     await load('service GET /profiles (API key)', existing.child, `${base}/profiles`, { Authorization: `Bearer ${key}` }),
   ];
-  const ceiling = rows[1]!['req/s'];
-  console.table(rows.map((row) => ({ ...row, 'of Koa + query': (row['req/s'] / ceiling).toFixed(2) })));
+  const [pgAnchor, queryAnchor] = [rows[1]!['req/s'], rows[2]!['req/s']];
+  console.table(
+    rows.map((row) => ({
+      ...row,
+      'of pg anchor': (row['req/s'] / pgAnchor).toFixed(2),
+      'of Koa + listProfiles': (row['req/s'] / queryAnchor).toFixed(2),
+    })),
+  );
   console.log(`load average (1 min) before: ${loadBefore}, after: ${loadavg()[0]!.toFixed(2)}`);
   // autocannon walks away from up to 50 requests still queued in the service; let them finish before the stop.
   await sleep(1000);
@@ -127,6 +178,8 @@ async function main(): Promise<void> {
 
 if (process.argv[2] === '--bare-koa') {
   serveBareKoa(Number(process.argv[3]));
+} else if (process.argv[2] === '--koa-pg') {
+  serveKoaWithPg(Number(process.argv[3]), process.argv[4]!, process.argv[5]!);
 } else if (process.argv[2] === '--koa-query') {
   serveKoaWithQuery(Number(process.argv[3]), process.argv[4]!, process.argv[5]!);
 } else {
