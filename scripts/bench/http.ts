@@ -63,7 +63,7 @@ function serveKoaWithPg(port: number, databaseUrl: string, ownerId: string): voi
   app.use(async (ctx) => {
     if (ctx.method !== 'GET' || ctx.path !== '/profiles') return;
     const { rows } = await pool.query(
-      'SELECT id, name, description, created_at, updated_at FROM profiles WHERE owner_id = $1 ORDER BY id DESC LIMIT 21',
+      'SELECT id, name, description, created_at, updated_at FROM profiles WHERE owner_id = $1 AND deleted_at IS NULL ORDER BY id DESC LIMIT 21',
       [ownerId],
     );
     ctx.body = {
