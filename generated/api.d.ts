@@ -769,6 +769,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/posts/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a post without creating it
+         * @description A dry run of `POST /posts`: takes the same body and answers every problem `POST /posts` would have with it,
+         *     all of them at once, through the same checks: per target, its platform's rules (text length, media count,
+         *     kinds, sizes, durations, aspect ratios and frame rates, required and allowed `platformOptions`), the
+         *     accounts (the owner's, of one profile, connected, able to publish) and the media; and the request's own
+         *     rules (`scheduledAt` in the window, `timezone` a time zone, text or media, a free queue slot with
+         *     `useQueue`). Nothing is stored or sent, and no event is emitted. The answer is 200 either way: `valid`, and
+         *     `errors` (empty when valid).
+         *
+         *     A body that is not a `POST /posts` body at all (a member missing or of the wrong type) is 400
+         *     `validation_failed`, as it is for `POST /posts`; accounts or media outside a restricted key's profiles are
+         *     403 `profile_out_of_scope`; 409 `idempotency_key_in_use`, 422 `idempotency_key_reused` (an `Idempotency-Key`
+         *     is taken, as on every POST, though nothing is created).
+         */
+        post: operations["validatePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/posts/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create many posts at once
+         * @description Creates up to 500 posts, each as `POST /posts` would (its own accounts, content and time: `scheduledAt`,
+         *     `useQueue`, `publishNow` or `draft`), answering one outcome per item in the request's order.
+         *
+         *     A batch is created whole or not at all: every item is checked first, with the checks of
+         *     `POST /posts/validate`; if any item breaks a rule, the answer is 422 `post_validation_failed` with `items`,
+         *     every item `valid` or `invalid` with its errors, and nothing is created. Otherwise every post is created with
+         *     all its targets and its first event in one transaction (201), queued items taking consecutive free slots.
+         *     Send an `Idempotency-Key` to retry safely: the same key and body answer the first answer again.
+         *
+         *     Events: per post, as `POST /posts` (`post.scheduled`, or `post.processing` then the outcome events).
+         *
+         *     Errors: 400 `validation_failed` (more than 500 posts, a body that is not a list of `POST /posts` bodies);
+         *     422 `post_validation_failed` (with `items`), `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403
+         *     `profile_out_of_scope`; 402 `plan_limit_reached` when the batch's targets pass the plan's posts.
+         */
+        post: operations["createPostBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/posts/{id}": {
         parameters: {
             query?: never;
@@ -788,7 +852,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel or delete a post
-         * @description A scheduled post is cancelled: nothing will be published (status `cancelled`), and its queue slot is
+         * @description A scheduled post or a draft is cancelled: nothing will be published (status `cancelled`), and its queue slot is
          *     freed. A post already published, wholly or partly, is removed from every platform that lets an app
          *     delete posts (status `deleted`); targets on platforms that do not (for example `short_video`) stay
          *     online and are reported `not_supported`. The answer lists the result per target; it is 200, not 204,
@@ -801,7 +865,30 @@ export interface paths {
         delete: operations["deletePost"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit or reschedule a post
+         * @description Changes the text, media, targets (`accountIds`), `platformOptions` and time of a post not yet published
+         *     (`draft` or `scheduled`, queued or not); each member given replaces the post's own, and the post as it
+         *     becomes is checked as `POST /posts` checks a new one (422 `post_validation_failed` with every rule broken,
+         *     nothing changed). At most one of `scheduledAt`, `useQueue`, `publishNow` and `draft` moves it: to a time,
+         *     to the next free queue slot, to publishing at once (the answer is the post in `processing`) or back to a
+         *     draft; without one it keeps its time. A draft given none stays a draft.
+         *
+         *     The change is atomic against the publishing workers: a post they are publishing right now (its time came
+         *     and a worker took it) answers 409 `post_status_conflict` and is left as it was; a post changed first is
+         *     published as changed, at its new time.
+         *
+         *     Events: `post.scheduled` again, with the new time and targets, when the post is scheduled after the change;
+         *     `post.processing` (then the outcome events) with `publishNow`. A draft emits none.
+         *
+         *     Errors: 400 `validation_failed` (two of the four times, `text` and `mediaIds` both removed, a time
+         *     outside the window, a time zone that is not one); 404 `not_found`; 403 `profile_out_of_scope`; 409
+         *     `post_status_conflict` while the post is `processing`, and for a post that is `published`, `partial`,
+         *     `failed`, `cancelled` or `deleted`; 422 `post_validation_failed` (also `account_other_profile` for an
+         *     account of another profile than the post's), `queue_slot_unavailable`; 402 `plan_limit_reached` when
+         *     the targets added to the schedule pass the plan's posts.
+         */
+        patch: operations["updatePost"];
         trace?: never;
     };
     "/posts/{id}/retry": {
@@ -6709,6 +6796,7 @@ export interface components {
          *
          *     | value | meaning |
          *     |---|---|
+         *     | `draft` | Saved, with no time and never published; `PATCH /posts/{id}` schedules, queues or publishes it. |
          *     | `scheduled` | Waiting for `scheduledAt` (set directly or by a queue slot). |
          *     | `processing` | Being published to at least one target now. |
          *     | `published` | Every target was published. |
@@ -6719,12 +6807,13 @@ export interface components {
          * @example published
          * @enum {string}
          */
-        PostStatus: "scheduled" | "processing" | "published" | "partial" | "failed" | "cancelled" | "deleted";
+        PostStatus: "draft" | "scheduled" | "processing" | "published" | "partial" | "failed" | "cancelled" | "deleted";
         /**
          * @description The state of a post on one account.
          *
          *     | value | meaning |
          *     |---|---|
+         *     | `draft` | The post is a draft: nothing is sent until it is scheduled or published. |
          *     | `scheduled` | Waiting for the post's `scheduledAt`. |
          *     | `processing` | Being sent to the platform, or the platform is still processing it (a video upload). |
          *     | `published` | Live on the platform; `platformPostId` and `url` are set. |
@@ -6734,7 +6823,7 @@ export interface components {
          * @example published
          * @enum {string}
          */
-        PostTargetStatus: "scheduled" | "processing" | "published" | "failed" | "cancelled" | "deleted";
+        PostTargetStatus: "draft" | "scheduled" | "processing" | "published" | "failed" | "cancelled" | "deleted";
         /** @description Why a target was not published, in a form a user can act on. */
         PostTargetFailure: {
             /**
@@ -7048,10 +7137,10 @@ export interface components {
             platformOptions: components["schemas"]["PostPlatformOptions"];
             /**
              * Format: date-time
-             * @description When the post is (or was) due; for a post published at once, the time it was created.
+             * @description When the post is (or was) due; for a post published at once, the time it was created; `null` for a draft (the post list orders a draft by the time it was saved).
              * @example 2026-11-23T08:00:00Z
              */
-            scheduledAt: string;
+            scheduledAt: string | null;
             /**
              * Format: date-time
              * @description When the first target was published; `null` if none was.
@@ -7111,7 +7200,7 @@ export interface components {
             accountIds: string[];
             platformOptions?: components["schemas"]["PostPlatformOptions"];
         };
-        /** @description A new post. It needs `text` or `mediaIds` (or both), one or more `accountIds` of ONE profile, and exactly one of `publishNow: true`, `scheduledAt` or `useQueue: true`. */
+        /** @description A new post. It needs `text` or `mediaIds` (or both), one or more `accountIds` of ONE profile, and exactly one of `publishNow: true`, `scheduledAt`, `useQueue: true` or `draft: true`. */
         PostCreate: ({
             /**
              * @description Publish at once; the answer is 202 with the post in `processing`.
@@ -7148,6 +7237,18 @@ export interface components {
              * @example Europe/Berlin
              */
             timezone?: string;
+        } & components["schemas"]["PostContent"]) | ({
+            /**
+             * @description Save the post as a draft: checked like any post, never published and with no time until `PATCH /posts/{id}` schedules, queues or publishes it. The answer is 201.
+             * @example true
+             * @constant
+             */
+            draft: true;
+            /**
+             * @description IANA time zone to show the schedule in once it is scheduled.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
         } & components["schemas"]["PostContent"]);
         /** @description One rule of one target's platform that the post breaks. */
         PostValidationError: {
@@ -7180,10 +7281,14 @@ export interface components {
              *     | `account_other_profile` | Accounts of more than one profile. |
              *     | `account_needs_reconnection` | The account must be reconnected before it can post. |
              *     | `account_cannot_publish` | The account's platform does not publish posts. |
+             *     | `schedule_window` | `scheduledAt` is not in the window posts may be scheduled in (the future, at most 365 days ahead); only from `POST /posts/validate` and `POST /posts/batch` (`POST /posts` answers it as 400). |
+             *     | `timezone` | `timezone` is not an IANA time zone; only from `POST /posts/validate` and `POST /posts/batch` (`POST /posts` answers it as 400). |
+             *     | `public_url_unreachable` | The post has media and a real platform could not fetch it: `PUBLIC_URL` is not reachable from the internet; only from `POST /posts/validate` and `POST /posts/batch` (`POST /posts` answers it as its own 422). |
+             *     | `queue_slot_unavailable` | `useQueue` and the profile has no free queue slot; only from `POST /posts/validate` and `POST /posts/batch`. |
              * @example max_length
              * @enum {string}
              */
-            code: "max_length" | "media_count" | "media_type" | "media_size" | "media_format" | "media_not_found" | "media_other_profile" | "required_option" | "option_not_allowed" | "text_or_media_required" | "account_not_found" | "account_other_profile" | "account_needs_reconnection" | "account_cannot_publish";
+            code: "max_length" | "media_count" | "media_type" | "media_size" | "media_format" | "media_not_found" | "media_other_profile" | "required_option" | "option_not_allowed" | "text_or_media_required" | "account_not_found" | "account_other_profile" | "account_needs_reconnection" | "account_cannot_publish" | "schedule_window" | "timezone" | "queue_slot_unavailable" | "public_url_unreachable";
             /**
              * @description The target whose rule failed; `null` for a rule of the whole post.
              * @example acc_01jd3z8x9y0a1b2c3d4e5f6g7j
@@ -7197,7 +7302,7 @@ export interface components {
              */
             limit?: number | null;
         };
-        /** @description A problem details object (as `Problem`) whose `errors` list, with `post_validation_failed`, every target whose platform refuses the post and the rule it breaks. Nothing was created. */
+        /** @description A problem details object (as `Problem`) whose `errors` list, with `post_validation_failed`, every target whose platform refuses the post and the rule it breaks (with `POST /posts/batch`, `items` gives each item's). Nothing was created. */
         PostValidationProblem: {
             /**
              * Format: uri
@@ -7228,6 +7333,55 @@ export interface components {
             requestId: string;
             /** @description With `post_validation_failed`, every rule broken, per target. */
             errors?: components["schemas"]["PostValidationError"][];
+            /** @description With `POST /posts/batch` only: every item of the batch, in order, `invalid` with its own errors (their paths name the item, `body/posts/3/text`) or `valid` (it would be created once the others are fixed). */
+            items?: {
+                /**
+                 * @description The item's place in the request's `posts`.
+                 * @example 3
+                 */
+                index: number;
+                /**
+                 * @description Whether the item itself breaks a rule.
+                 * @example invalid
+                 * @enum {string}
+                 */
+                status: "valid" | "invalid";
+                /** @description The item's errors (empty when it is valid). */
+                errors: components["schemas"]["PostValidationError"][];
+            }[];
+        };
+        /** @description What `POST /posts` would say of this body, found without storing or sending anything. */
+        PostValidation: {
+            /**
+             * @description `true` when `POST /posts` would accept the body (`errors` is empty then).
+             * @example false
+             */
+            valid: boolean;
+            /** @description Every problem, each naming its target where it is one target's platform's: the platform rules `POST /posts` answers with 422 `post_validation_failed`, and the request's own (`schedule_window`, `timezone`, `text_or_media_required`, `queue_slot_unavailable`) it answers with 400 or 422. */
+            errors: components["schemas"]["PostValidationError"][];
+        };
+        /** @description Up to 500 posts, each as the body of `POST /posts`. */
+        PostBatchCreate: {
+            /** @description The posts, each with its own accounts and time. */
+            posts: components["schemas"]["PostCreate"][];
+        };
+        /** @description The posts created, one per item of the request and in its order. */
+        PostBatch: {
+            /** @description Each item's outcome. */
+            data: {
+                /**
+                 * @description The item's place in the request's `posts`.
+                 * @example 0
+                 */
+                index: number;
+                /**
+                 * @description Always `created` in a 201 answer (a batch is created whole or not at all).
+                 * @example created
+                 * @constant
+                 */
+                status: "created";
+                post: components["schemas"]["Post"];
+            }[];
         };
         /** @description What `DELETE /posts/{id}` did on one account. */
         PostDeletionTarget: {
@@ -7270,6 +7424,59 @@ export interface components {
             status: components["schemas"]["PostStatus"];
             /** @description One entry per target of the post. */
             targets: components["schemas"]["PostDeletionTarget"][];
+        };
+        /** @description The changes to a post: each member given replaces the post's own (`platformOptions` as a whole), the others stay. At most one of `scheduledAt`, `useQueue`, `publishNow` and `draft` says when it is published now; without any, the post keeps its time (or stays a draft). A published post takes `text` only, where its platforms allow. */
+        PostUpdate: {
+            /**
+             * @description The new text; `null` removes it (the post must keep media then).
+             * @example Our winter blend is back
+             * @example now in 1 kg bags.
+             */
+            text?: string | null;
+            /**
+             * @description The new media, in display order; `[]` removes them (the post must keep text then).
+             * @example [
+             *       "media_01jd4b7c8d9e0f1g2h3j4k5m6n"
+             *     ]
+             */
+            mediaIds?: string[];
+            /**
+             * @description The accounts to post to (the targets), all of the post's profile.
+             * @example [
+             *       "acc_01jd3z8x9y0a1b2c3d4e5f6g7h"
+             *     ]
+             */
+            accountIds?: string[];
+            platformOptions?: components["schemas"]["PostPlatformOptions"];
+            /**
+             * Format: date-time
+             * @description Publish at this time, with the same window as `POST /posts`; the post leaves its queue slot.
+             * @example 2026-11-24T08:00:00Z
+             */
+            scheduledAt?: string;
+            /**
+             * @description Publish in the next free queue slot of the profile.
+             * @example true
+             * @constant
+             */
+            useQueue?: true;
+            /**
+             * @description Publish at once; the answer is the post in `processing`.
+             * @example true
+             * @constant
+             */
+            publishNow?: true;
+            /**
+             * @description Make the post a draft again (a scheduled post is taken off the schedule).
+             * @example true
+             * @constant
+             */
+            draft?: true;
+            /**
+             * @description IANA time zone to show the schedule in.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
         };
         /** @description Which failed targets to retry; without `accountIds`, every failed target. */
         PostRetry: {
@@ -19748,6 +19955,231 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    validatePost: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Our winter blend is back.",
+                 *       "accountIds": [
+                 *         "acc_01jd3z8x9y0a1b2c3d4e5f6g7j",
+                 *         "acc_01jd3z8x9y0a1b2c3d4e5f6g7k"
+                 *       ],
+                 *       "scheduledAt": "2026-11-23T08:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostCreate"];
+            };
+        };
+        responses: {
+            /** @description What `POST /posts` would say of the body. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "valid": false,
+                     *       "errors": [
+                     *         {
+                     *           "path": "body/text",
+                     *           "message": "The text has 612 characters; social_threads allows 500.",
+                     *           "code": "max_length",
+                     *           "accountId": "acc_01jd3z8x9y0a1b2c3d4e5f6g7j",
+                     *           "platform": "social_threads",
+                     *           "limit": 500
+                     *         },
+                     *         {
+                     *           "path": "body/platformOptions/short_video/privacyLevel",
+                     *           "message": "short_video posts need platformOptions.short_video.privacyLevel.",
+                     *           "code": "required_option",
+                     *           "accountId": "acc_01jd3z8x9y0a1b2c3d4e5f6g7k",
+                     *           "platform": "short_video",
+                     *           "limit": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PostValidation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createPostBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "posts": [
+                 *         {
+                 *           "text": "Our winter blend is back.",
+                 *           "accountIds": [
+                 *             "acc_01jd3z8x9y0a1b2c3d4e5f6g7h"
+                 *           ],
+                 *           "scheduledAt": "2026-11-23T08:00:00Z"
+                 *         },
+                 *         {
+                 *           "text": "Roastery open day on Saturday.",
+                 *           "accountIds": [
+                 *             "acc_01jd3z8x9y0a1b2c3d4e5f6g7h"
+                 *           ],
+                 *           "useQueue": true
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostBatchCreate"];
+            };
+        };
+        responses: {
+            /** @description Every post was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "index": 0,
+                     *           "status": "created",
+                     *           "post": {
+                     *             "id": "post_01jd4a2b3c4d5e6f7g8h9j0k1m",
+                     *             "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *             "status": "scheduled",
+                     *             "text": "Our winter blend is back.",
+                     *             "mediaIds": [],
+                     *             "targets": [
+                     *               {
+                     *                 "accountId": "acc_01jd3z8x9y0a1b2c3d4e5f6g7h",
+                     *                 "platform": "social_network",
+                     *                 "status": "scheduled",
+                     *                 "platformPostId": null,
+                     *                 "url": null,
+                     *                 "publishedAt": null,
+                     *                 "attempts": 0,
+                     *                 "failure": null,
+                     *                 "lastError": null,
+                     *                 "nextAttemptAt": null
+                     *               }
+                     *             ],
+                     *             "platformOptions": {},
+                     *             "scheduledAt": "2026-11-23T08:00:00Z",
+                     *             "publishedAt": null,
+                     *             "timezone": "UTC",
+                     *             "slotId": null,
+                     *             "createdAt": "2026-11-22T10:15:00Z",
+                     *             "updatedAt": "2026-11-22T10:15:00Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PostBatch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanLimitReached"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description An item breaks a rule (`post_validation_failed`: `items` gives every item's outcome, `errors` every rule broken with the item in its path), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). Nothing was created. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/post_validation_failed",
+                     *       "title": "The post breaks a platform's rules",
+                     *       "status": 422,
+                     *       "detail": "1 rule is broken; see errors.",
+                     *       "code": "post_validation_failed",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H",
+                     *       "errors": [
+                     *         {
+                     *           "path": "body/posts/1/text",
+                     *           "message": "The text has 612 characters; social_threads allows 500.",
+                     *           "code": "max_length",
+                     *           "accountId": "acc_01jd3z8x9y0a1b2c3d4e5f6g7j",
+                     *           "platform": "social_threads",
+                     *           "limit": 500
+                     *         }
+                     *       ],
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "status": "valid",
+                     *           "errors": []
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "status": "invalid",
+                     *           "errors": [
+                     *             {
+                     *               "path": "body/posts/1/text",
+                     *               "message": "The text has 612 characters; social_threads allows 500.",
+                     *               "code": "max_length",
+                     *               "accountId": "acc_01jd3z8x9y0a1b2c3d4e5f6g7j",
+                     *               "platform": "social_threads",
+                     *               "limit": 500
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["PostValidationProblem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getPost: {
         parameters: {
             query?: never;
@@ -19880,6 +20312,125 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             502: components["responses"]["BadGateway"];
+        };
+    };
+    updatePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The post. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Our winter blend is back, now in 1 kg bags.",
+                 *       "scheduledAt": "2026-11-24T08:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PostUpdate"];
+            };
+        };
+        responses: {
+            /** @description The post as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "post_01jd4a2b3c4d5e6f7g8h9j0k1m",
+                     *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "status": "scheduled",
+                     *       "text": "Our winter blend is back, now in 1 kg bags.",
+                     *       "mediaIds": [],
+                     *       "targets": [
+                     *         {
+                     *           "accountId": "acc_01jd3z8x9y0a1b2c3d4e5f6g7h",
+                     *           "platform": "social_network",
+                     *           "status": "scheduled",
+                     *           "platformPostId": null,
+                     *           "url": null,
+                     *           "publishedAt": null,
+                     *           "attempts": 0,
+                     *           "failure": null,
+                     *           "lastError": null,
+                     *           "nextAttemptAt": null
+                     *         }
+                     *       ],
+                     *       "platformOptions": {},
+                     *       "scheduledAt": "2026-11-24T08:00:00Z",
+                     *       "publishedAt": null,
+                     *       "timezone": "Europe/Berlin",
+                     *       "slotId": null,
+                     *       "createdAt": "2026-11-22T10:15:00Z",
+                     *       "updatedAt": "2026-11-22T11:02:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PlanLimitReached"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The post is being published right now, or is past editing (`post_status_conflict`); nothing changed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/post_status_conflict",
+                     *       "title": "The post's status does not allow this",
+                     *       "status": 409,
+                     *       "detail": "The post is being published right now; it was not changed.",
+                     *       "code": "post_status_conflict",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The post as changed breaks a target's platform rules (`post_validation_failed`, every rule in `errors`), or the profile has no free queue slot (`queue_slot_unavailable`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/post_validation_failed",
+                     *       "title": "The post breaks a platform's rules",
+                     *       "status": 422,
+                     *       "detail": "1 rule is broken; see errors.",
+                     *       "code": "post_validation_failed",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H",
+                     *       "errors": [
+                     *         {
+                     *           "path": "body/text",
+                     *           "message": "The text has 612 characters; social_threads allows 500.",
+                     *           "code": "max_length",
+                     *           "accountId": "acc_01jd3z8x9y0a1b2c3d4e5f6g7j",
+                     *           "platform": "social_threads",
+                     *           "limit": 500
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["PostValidationProblem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
         };
     };
     retryPost: {

@@ -1,16 +1,15 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
-import { ValidationFailedError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
-import { emitEvent } from '../events/emit.js';
+import { emitEvents } from '../events/emit.js';
 import { QueueSlotUnavailableError } from './errors.js';
 import { assertWithinPlan } from '../usage/limits.js';
 import type { PostRow, SlotRow, TargetRow } from './rows.js';
-import { isTimeZone, nextFreeSlot } from './occurrences.js';
+import { nextFreeSlot } from './occurrences.js';
 import { postEvent } from './present.js';
 import { assertMediaKept } from './media-lock.js';
 import { checkPost, type PostContentInput } from './validate.js';
@@ -18,19 +17,21 @@ import { notifyDue, scheduleWake } from './wake.js';
 
 type PostCreate = components['schemas']['PostCreate'];
 
-const YEAR_MS = 365 * 24 * 3600 * 1000;
-
 export interface Created {
   post: PostRow;
   targets: TargetRow[];
 }
 
-/** When: at once, at `scheduledAt`, or in the next free queue slot (chosen inside the transaction). */
-export type When = { kind: 'now' } | { kind: 'at'; at: Date } | { kind: 'queue' };
+/** When: at once, at `scheduledAt`, in the next free queue slot (chosen inside the transaction), or not yet (a draft). */
+export type When = { kind: 'now' } | { kind: 'at'; at: Date } | { kind: 'queue' } | { kind: 'draft' };
 
 /** The slot occurrence a queued post takes: at least a minute ahead, so that it can still be seen and moved. */
-export async function placeInQueue(trx: Knex, profileId: string): Promise<{ slot: SlotRow; at: Date }> {
-  const placed = await nextFreeSlot(trx, profileId, new Date(Date.now() + 60_000));
+export async function placeInQueue(
+  trx: Knex,
+  profileId: string,
+  placing: Array<{ slotId: string | null; scheduledAt: Date }> = [],
+): Promise<{ slot: SlotRow; at: Date }> {
+  const placed = await nextFreeSlot(trx, profileId, new Date(Date.now() + 60_000), placing);
   if (placed === 'no_slots') throw new QueueSlotUnavailableError('no_slots');
   if (!placed) throw new QueueSlotUnavailableError('full');
   return placed;
@@ -50,81 +51,107 @@ export async function withQueueRetry<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-/** `POST /posts`: checked for every target, then created with its targets and its first event, in one transaction. */
-export async function createPost(services: Services, principal: Principal, input: PostCreate): Promise<Created> {
-  const { minScheduleAheadSeconds } = services.config.publishing;
-  if (input.timezone !== undefined && !isTimeZone(input.timezone)) {
-    throw new ValidationFailedError([{ path: 'body/timezone', message: `is not an IANA time zone: ${input.timezone}`, code: 'timezone' }]);
-  }
-  const when: When =
-    'publishNow' in input ? { kind: 'now' } : 'useQueue' in input ? { kind: 'queue' } : { kind: 'at', at: new Date(input.scheduledAt) };
-  if (when.kind === 'at') {
-    const ahead = when.at.getTime() - Date.now();
-    if (ahead <= 0 || ahead < minScheduleAheadSeconds * 1000 || ahead > YEAR_MS) {
-      const soonest = minScheduleAheadSeconds > 0 ? `at least ${minScheduleAheadSeconds} seconds ahead` : 'in the future';
-      throw new ValidationFailedError([
-        { path: 'body/scheduledAt', code: 'schedule_window', message: `must be ${soonest} and at most 365 days ahead` },
-      ]);
-    }
-  }
-  const { profileId, accounts } = await checkPost(services, principal, input);
-  const created = await withQueueRetry(() =>
-    services.db.transaction(async (trx) => {
-      await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'posts', accounts.length);
-      return insertPost(trx, principal.ownerId, profileId, accounts, input, when, input.timezone ?? null);
-    }),
-  );
-  if (when.kind !== 'now') await scheduleWake(services, created.post.scheduledAt);
-  return created;
+/** When a new post (or an edit) says it is published. */
+export function whenOf(input: { publishNow?: true; useQueue?: true; draft?: true; scheduledAt?: string }): When | null {
+  if (input.publishNow) return { kind: 'now' };
+  if (input.useQueue) return { kind: 'queue' };
+  if (input.draft) return { kind: 'draft' };
+  return input.scheduledAt === undefined ? null : { kind: 'at', at: new Date(input.scheduledAt) };
 }
 
-/** Inserts the post and its targets, emits `post.processing` (at once) or `post.scheduled`, and wakes the workers. */
-export async function insertPost(
-  trx: Knex.Transaction,
-  ownerId: string,
-  profileId: string,
-  accounts: AccountRow[],
-  input: PostContentInput,
-  when: When,
-  timezone: string | null,
-): Promise<Created> {
-  await assertMediaKept(trx, input.mediaIds ?? []);
-  const placed = when.kind === 'queue' ? await placeInQueue(trx, profileId) : null;
+/** `POST /posts`: checked for every target, then created with its targets and its first event, in one transaction. */
+export async function createPost(services: Services, principal: Principal, input: PostCreate): Promise<Created> {
+  const when = whenOf(input)!;
+  const { profileId, accounts } = await checkPost(services, principal, input);
+  const [created] = await withQueueRetry(() =>
+    services.db.transaction(async (trx) => {
+      if (when.kind !== 'draft') await assertWithinPlan(trx, services.config.usage, principal.ownerId, 'posts', accounts.length);
+      return insertPosts(trx, principal.ownerId, [{ profileId, accounts, input, when, timezone: input.timezone ?? null }]);
+    }),
+  );
+  await wakeFor(services, [created!]);
+  return created!;
+}
+
+/** Asks for a wake-up at each due time of `created` (one per second they fall in). */
+export async function wakeFor(services: Services, created: Created[]): Promise<void> {
+  const due = created
+    .filter(({ post }) => post.status === 'scheduled')
+    .map(({ post }) => Math.ceil(new Date(post.scheduledAt).getTime() / 1000));
+  await Promise.all([...new Set(due)].map((second) => scheduleWake(services, new Date(second * 1000))));
+}
+
+/** One post to insert: its checked accounts, its content and when it is published. */
+export interface NewPost {
+  profileId: string;
+  accounts: AccountRow[];
+  input: PostContentInput;
+  when: When;
+  timezone: string | null;
+}
+
+/**
+ * Inserts the posts and their targets (one statement each, however many), emits each post's `post.processing`
+ * (at once) or `post.scheduled` (a draft emits none), and wakes the workers. Queued posts take their slots in
+ * order, each seeing those placed before it.
+ */
+export async function insertPosts(trx: Knex.Transaction, ownerId: string, posts: NewPost[]): Promise<Created[]> {
   const now = new Date();
-  const scheduledAt = when.kind === 'at' ? when.at : placed ? placed.at : now;
-  const status = when.kind === 'now' ? 'processing' : 'scheduled';
-  const [post] = (await trx('posts')
-    .insert({
+  const rows: Array<Omit<PostRow, 'publishedAt'>> = [];
+  for (const { profileId, input, when, timezone } of posts) {
+    if (input.mediaIds?.length) await assertMediaKept(trx, input.mediaIds);
+    const placed = when.kind === 'queue' ? await placeInQueue(trx, profileId, rows) : null;
+    // A draft's time is when it was saved: the post list's order (the API shows none).
+    const scheduledAt = when.kind === 'at' ? when.at : placed ? placed.at : now;
+    rows.push({
       id: newId('post'),
       ownerId,
       profileId,
-      status,
+      status: STATUS_OF[when.kind],
       text: input.text ?? null,
       mediaIds: input.mediaIds ?? [],
-      platformOptions: JSON.stringify(input.platformOptions ?? {}),
+      platformOptions: (input.platformOptions ?? {}) as PostRow['platformOptions'],
       scheduledAt,
       publishNow: when.kind === 'now',
-      timezone: timezone ?? placed?.slot.timezone ?? (when.kind === 'now' ? null : 'UTC'),
+      timezone: timezone ?? placed?.slot.timezone ?? (when.kind === 'at' || when.kind === 'queue' ? 'UTC' : null),
       slotId: placed?.slot.id ?? null,
       createdAt: now,
       updatedAt: now,
-    })
+    });
+  }
+  const inserted = (await trx('posts')
+    .insert(rows.map((row) => ({ ...row, platformOptions: JSON.stringify(row.platformOptions) })))
     .returning('*')) as PostRow[];
+  const byId = new Map(inserted.map((post) => [post.id, post]));
   const targets = (await trx('postTargets')
     .insert(
-      accounts.map((account, position) => ({
-        postId: post!.id,
-        accountId: account.id,
-        position,
-        platform: account.platform,
-        status,
-        attempts: 0,
-        dueAt: scheduledAt,
-        scheduledAt,
-      })),
+      rows.flatMap((row, i) =>
+        posts[i]!.accounts.map((account, position) => ({
+          postId: row.id,
+          accountId: account.id,
+          position,
+          platform: account.platform,
+          status: row.status,
+          attempts: 0,
+          dueAt: row.status === 'draft' ? null : row.scheduledAt,
+          scheduledAt: row.scheduledAt,
+        })),
+      ),
     )
     .returning('*')) as TargetRow[];
-  await emitEvent(trx, { ownerId, profileId, ...postEvent(when.kind === 'now' ? 'post.processing' : 'post.scheduled', post!, targets) });
-  if (when.kind === 'now') await notifyDue(trx);
-  return { post: post!, targets };
+  const created = rows.map((row) => ({ post: byId.get(row.id)!, targets: targets.filter((t) => t.postId === row.id) }));
+  await emitEvents(
+    trx,
+    created
+      .filter(({ post }) => post.status !== 'draft')
+      .map(({ post, targets }) => ({
+        ownerId,
+        profileId: post.profileId,
+        ...postEvent(post.status === 'processing' ? 'post.processing' : 'post.scheduled', post, targets),
+      })),
+  );
+  if (created.some(({ post }) => post.status === 'processing')) await notifyDue(trx);
+  return created;
 }
+
+const STATUS_OF = { now: 'processing', at: 'scheduled', queue: 'scheduled', draft: 'draft' } as const;

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import { ApiError, type FieldError, UnprocessableError } from '../../lib/errors.js';
+import { ApiError, type FieldError, type ProblemMembers, UnprocessableError } from '../../lib/errors.js';
 
 type Violation = components['schemas']['PostValidationError'];
 
@@ -12,6 +12,33 @@ export class PostValidationError extends UnprocessableError {
       "The post breaks a platform's rules",
       `${count} rule${count === 1 ? ' is' : 's are'} broken; see errors.`,
       errors as unknown as FieldError[],
+    );
+  }
+}
+
+/**
+ * 422 `post_validation_failed` of `POST /posts/batch`: every rule broken, each path naming its item
+ * (`body/posts/3/text`), and `items`, every item's outcome (`valid` or `invalid` with its own errors).
+ */
+export class PostBatchValidationError extends ApiError {
+  constructor(itemErrors: Violation[][]) {
+    const items = itemErrors.map((errors, index) => ({
+      index,
+      status: errors.length > 0 ? ('invalid' as const) : ('valid' as const),
+      errors: errors.map((error) => ({ ...error, path: error.path.replace(/^body\//, `body/posts/${index}/`) })),
+    }));
+    const errors = items.flatMap((item) => item.errors);
+    const invalid = items.filter((item) => item.status === 'invalid').length;
+    super(
+      422,
+      'post_validation_failed',
+      "The post breaks a platform's rules",
+      `${invalid} of ${items.length} posts break rules; see items. Nothing was created.`,
+      {
+        errors: errors as unknown as FieldError[],
+        // `items` is this problem's own member (PostValidationProblem), beside the shared ones.
+        members: { items } as unknown as ProblemMembers,
+      },
     );
   }
 }

@@ -1,9 +1,13 @@
 import { type Handler, principalOf } from '../../http/handler.js';
+import { createBatch } from './batch.js';
 import { createPost as create } from './create.js';
+import { updatePost as update } from './edit.js';
 import * as history from './history.js';
+import { postProblems } from './problems.js';
 import { deletePost as remove, retryPost as retry } from './lifecycle.js';
 import { presentPost } from './present.js';
 import * as queue from './queue.js';
+import type { Checked } from './validate.js';
 import { getPost as get, listPosts as list } from './read.js';
 
 export const createPost: Handler<'createPost'> = async (request, services) => {
@@ -11,6 +15,27 @@ export const createPost: Handler<'createPost'> = async (request, services) => {
   const body = presentPost(post, targets);
   return 'publishNow' in request.body ? { status: 202, body } : { status: 201, body };
 };
+
+export const updatePost: Handler<'updatePost'> = async (request, services) => {
+  const { post, targets } = await update(services, principalOf(request), request.params.id, request.body);
+  return { status: 200, body: presentPost(post, targets) };
+};
+
+export const validatePost: Handler<'validatePost'> = async (request, services) => {
+  const [{ errors }] = (await postProblems(services, principalOf(request), [request.body])) as [Checked];
+  return { status: 200, body: { valid: errors.length === 0, errors } };
+};
+
+export const createPostBatch: Handler<'createPostBatch'> = async (request, services) => ({
+  status: 201,
+  body: {
+    data: (await createBatch(services, principalOf(request), request.body.posts)).map(({ post, targets }, index) => ({
+      index,
+      status: 'created' as const,
+      post: presentPost(post, targets),
+    })),
+  },
+});
 
 export const listPosts: Handler<'listPosts'> = async (request, { db }) => ({
   status: 200,

@@ -42,13 +42,13 @@ export async function lockTargets(trx: Knex.Transaction, postId: string): Promis
  */
 export async function retryPost(services: Services, principal: Principal, id: string, accountIds?: string[]): Promise<Post> {
   return services.db.transaction(async (trx) => {
-    const post = await findPost(trx, principal, id, true);
+    const post = await findPost(trx, principal, id, 'forUpdate');
     // The accounts named are the caller's before they are looked for among the targets (404, 403).
     const named = (accountIds ?? []).map((accountId) => idOf('acc', accountId));
     if ((await ownedAccounts(trx, principal, named)).length < new Set(accountIds).size) throw new NotFoundError('account');
     if (post.status === 'processing')
       throw new PostStatusConflictError('The post is being published; retry once it is published, partial or failed.');
-    if (post.status === 'scheduled' || post.status === 'cancelled' || post.status === 'deleted') {
+    if (post.status === 'draft' || post.status === 'scheduled' || post.status === 'cancelled' || post.status === 'deleted') {
       throw new PostStatusConflictError(`The post is ${post.status}; only the failed targets of a partial or failed post can be retried.`);
     }
     const targets = await targetsOf(trx, [id]);
@@ -84,7 +84,7 @@ export async function retryPost(services: Services, principal: Principal, id: st
 }
 
 /**
- * `DELETE /posts/{id}`: a scheduled post is cancelled (its slot freed); a published one is deleted on every
+ * `DELETE /posts/{id}`: a scheduled post or a draft is cancelled (its slot freed); a published one is deleted on every
  * platform that lets apps delete, target by target. The post stays locked meanwhile, so no retry or worker
  * changes it under the deletion. 502 only when there was something to delete and no platform could be handled.
  */
@@ -92,7 +92,7 @@ export async function deletePost(services: Services, principal: Principal, id: s
   const refusals: Array<{ accountId: string; error: PlatformError }> = [];
   const result = await services.db
     .transaction(async (trx) => {
-      const post = await findPost(trx, principal, id, true);
+      const post = await findPost(trx, principal, id, 'forUpdate');
       if (post.status === 'processing')
         throw new PostStatusConflictError('The post is being published; delete it once its status is published, partial or failed.');
       const targets = await targetsOf(trx, [id]);
@@ -103,14 +103,17 @@ export async function deletePost(services: Services, principal: Principal, id: s
         platformPostId: target.platformPostId,
         message,
       });
-      if (post.status === 'scheduled') {
+      if (post.status === 'scheduled' || post.status === 'draft') {
         await lockTargets(trx, id);
-        await trx('postTargets').where({ postId: id, status: 'scheduled' }).update({ status: 'cancelled', dueAt: null });
+        await trx('postTargets')
+          .where({ postId: id })
+          .whereIn('status', ['scheduled', 'draft'])
+          .update({ status: 'cancelled', dueAt: null });
         await trx('posts').where({ id }).update({ status: 'cancelled', updatedAt: trx.fn.now() });
         return {
           postId: id,
           status: 'cancelled' as const,
-          targets: targets.map((t) => result(t, t.status === 'scheduled' ? 'cancelled' : 'skipped')),
+          targets: targets.map((t) => result(t, t.status === 'scheduled' || t.status === 'draft' ? 'cancelled' : 'skipped')),
         };
       }
       const outcomes: DeletionTarget[] = [];

@@ -48,8 +48,16 @@ export function occupancyKey(slotId: string, at: Date): string {
   return `${slotId}|${at.getTime()}`;
 }
 
-/** The profile's slots and the occurrences already taken by scheduled posts, read in the caller's transaction. */
-export async function nextFreeSlot(trx: Knex, profileId: string, from: Date): Promise<{ slot: SlotRow; at: Date } | 'no_slots' | null> {
+/**
+ * The profile's slots and the occurrences already taken by scheduled posts, read in the caller's transaction, and
+ * by `placing` (posts the caller places before inserting them: a batch).
+ */
+export async function nextFreeSlot(
+  trx: Knex,
+  profileId: string,
+  from: Date,
+  placing: Array<{ slotId: string | null; scheduledAt: Date }> = [],
+): Promise<{ slot: SlotRow; at: Date } | 'no_slots' | null> {
   const slots = (await trx('queueSlots').where({ profileId })) as SlotRow[];
   if (slots.length === 0) return 'no_slots';
   const taken = (await trx('posts')
@@ -60,5 +68,6 @@ export async function nextFreeSlot(trx: Knex, profileId: string, from: Date): Pr
     .where({ status: 'scheduled' })
     .where('scheduledAt', '>=', from)
     .select('slotId', 'scheduledAt')) as Array<{ slotId: string; scheduledAt: Date }>;
-  return firstFree(slots, new Set(taken.map((t) => occupancyKey(t.slotId, new Date(t.scheduledAt)))), from);
+  const keys = [...taken, ...placing].map((t) => occupancyKey(t.slotId ?? '', new Date(t.scheduledAt)));
+  return firstFree(slots, new Set(keys), from);
 }

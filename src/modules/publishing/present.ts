@@ -28,7 +28,8 @@ export function presentPost(post: PostRow, targets: TargetRow[]): Post {
     mediaIds: post.mediaIds,
     targets: [...targets].sort((a, b) => a.position - b.position).map(presentTarget),
     platformOptions: post.platformOptions as Post['platformOptions'],
-    scheduledAt: new Date(post.scheduledAt).toISOString(),
+    // A draft's stored time is when it was saved, not a time it is due.
+    scheduledAt: post.status === 'draft' ? null : new Date(post.scheduledAt).toISOString(),
     publishedAt: post.publishedAt ? new Date(post.publishedAt).toISOString() : null,
     timezone: post.timezone,
     slotId: post.slotId,

@@ -8,7 +8,7 @@ import { assertProfileInScope, listedProfiles, type Principal } from '../auth/pr
 import { lockProfile } from '../accounts/api.js';
 import { findProfile } from '../accounts/profiles.js';
 import { emitEvent } from '../events/emit.js';
-import { insertPost, placeInQueue, withQueueRetry } from './create.js';
+import { insertPosts, placeInQueue, withQueueRetry } from './create.js';
 import { decodeKeyset, keysetPage } from '../../lib/pagination.js';
 import { PostStatusConflictError, QueueSlotExistsError, QueueSlotLimitReachedError } from './errors.js';
 import { lockTargets } from './lifecycle.js';
@@ -125,11 +125,12 @@ export async function enqueue(services: Services, principal: Principal, input: c
   if ('post' in input) {
     const draft = input.post;
     const { profileId, accounts } = await checkPost(services, principal, draft);
-    post = (
-      await withQueueRetry(() =>
-        services.db.transaction((trx) => insertPost(trx, principal.ownerId, profileId, accounts, draft, { kind: 'queue' }, null)),
-      )
-    ).post;
+    const [created] = await withQueueRetry(() =>
+      services.db.transaction((trx) =>
+        insertPosts(trx, principal.ownerId, [{ profileId, accounts, input: draft, when: { kind: 'queue' }, timezone: null }]),
+      ),
+    );
+    post = created!.post;
   } else {
     post = await withQueueRetry(() => services.db.transaction((trx) => moveToQueue(trx, principal, input.postId)));
   }
@@ -138,9 +139,9 @@ export async function enqueue(services: Services, principal: Principal, input: c
 }
 
 async function moveToQueue(trx: Knex.Transaction, principal: Principal, postId: string): Promise<PostRow> {
-  const current = await findPost(trx, principal, postId, true);
-  if (current.status !== 'scheduled' && current.status !== 'cancelled') {
-    throw new PostStatusConflictError(`The post is ${current.status}; only scheduled or cancelled posts can be queued.`);
+  const current = await findPost(trx, principal, postId, 'forUpdate');
+  if (current.status !== 'scheduled' && current.status !== 'cancelled' && current.status !== 'draft') {
+    throw new PostStatusConflictError(`The post is ${current.status}; only scheduled, draft or cancelled posts can be queued.`);
   }
   await lockTargets(trx, postId);
   // Out of its own slot first, so that the slot it holds counts as free for it.
@@ -158,7 +159,10 @@ async function moveToQueue(trx: Knex.Transaction, principal: Principal, postId: 
     })
     .returning('*')) as PostRow[];
   await trx('postTargets').where({ postId }).update({ scheduledAt: at });
-  await trx('postTargets').where({ postId }).whereIn('status', ['scheduled', 'cancelled']).update({ status: 'scheduled', dueAt: at });
+  await trx('postTargets')
+    .where({ postId })
+    .whereIn('status', ['scheduled', 'cancelled', 'draft'])
+    .update({ status: 'scheduled', dueAt: at });
   const targets = (await trx('postTargets').where({ postId })) as TargetRow[];
   await emitEvent(trx, { ownerId: post!.ownerId, profileId: post!.profileId, ...postEvent('post.scheduled', post!, targets) });
   return post!;

@@ -7,10 +7,13 @@ import { findAccount } from '../accounts/read.js';
 import type { Post, PostRow, PostStatus, TargetRow } from './rows.js';
 import { presentPost } from './present.js';
 
-/** The owner's post, or 404 (also another owner's); 403 outside a restricted key's profiles. */
-export async function findPost(db: Knex, principal: Principal, id: string, forUpdate = false): Promise<PostRow> {
+/**
+ * The owner's post, or 404 (also another owner's); 403 outside a restricted key's profiles. `lock`: the row lock to
+ * take (`forNoKeyUpdate` for a change of the post's own members, which a claim's `FOR UPDATE` still waits for).
+ */
+export async function findPost(db: Knex, principal: Principal, id: string, lock?: 'forUpdate' | 'forNoKeyUpdate'): Promise<PostRow> {
   const query = db('posts').where({ id, ownerId: principal.ownerId }).first();
-  if (forUpdate) query.forUpdate();
+  if (lock) query[lock]();
   const post = (await query) as PostRow | undefined;
   if (!post) throw new NotFoundError('post');
   assertProfileInScope(principal, post.profileId);

@@ -1,17 +1,27 @@
 import type { components } from '../../../generated/api.js';
-import { ValidationFailedError } from '../../lib/errors.js';
+import { type FieldError, ValidationFailedError } from '../../lib/errors.js';
 import { idOf } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import type { AccountRow } from '../accounts/models.js';
 import { ownedAccounts } from '../accounts/read.js';
-import { mediaFiles } from '../media/read.js';
+import { mediaFiles, type OwnedMedia } from '../media/read.js';
 import { assertReachableBy } from '../connect/api.js';
 import { contentOf, FETCHES_MEDIA } from './attempt.js';
 import { PostValidationError } from './errors.js';
+import { isTimeZone } from './occurrences.js';
 
 type Violation = components['schemas']['PostValidationError'];
 type Platform = components['schemas']['Platform'];
+
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+/** A post checked: its profile (its first account's) and accounts in order, and every rule it breaks. */
+export interface Checked {
+  profileId: string;
+  accounts: AccountRow[];
+  errors: Violation[];
+}
 
 /** What every way of creating a post gives: `POST /posts` and `POST /queue` with a new post. */
 export interface PostContentInput {
@@ -21,33 +31,77 @@ export interface PostContentInput {
   platformOptions?: components['schemas']['PostPlatformOptions'];
 }
 
+/** What the checks of posts read: the caller's accounts and media the posts name, read once for any number of posts. */
+export interface PostLookups {
+  accounts: Map<string, AccountRow>;
+  media: Map<string, OwnedMedia>;
+}
+
+/** The post as it is checked: its content, and when it is to be published (absent: as it is, for `POST /queue`). */
+export type CheckedInput = PostContentInput & { scheduledAt?: string; timezone?: string };
+
+/** The rules of the request itself, which `POST /posts` answers with 400 (`validation_failed`) before the platforms'. */
+export function requestProblems(input: CheckedInput, minScheduleAheadSeconds: number): FieldError[] {
+  const problems: FieldError[] = [];
+  // Not in the schema: every validator and generator reads "text, media or both" differently there.
+  if ((input.text ?? null) === null && (input.mediaIds ?? []).length === 0) {
+    problems.push({ path: 'body/text', code: 'required', message: 'is required without mediaIds: a post has text, media or both' });
+  }
+  if (input.timezone !== undefined && !isTimeZone(input.timezone)) {
+    problems.push({ path: 'body/timezone', message: `is not an IANA time zone: ${input.timezone}`, code: 'timezone' });
+  }
+  if (input.scheduledAt !== undefined) {
+    const ahead = Date.parse(input.scheduledAt) - Date.now();
+    if (ahead <= 0 || ahead < minScheduleAheadSeconds * 1000 || ahead > YEAR_MS) {
+      const soonest = minScheduleAheadSeconds > 0 ? `at least ${minScheduleAheadSeconds} seconds ahead` : 'in the future';
+      problems.push({ path: 'body/scheduledAt', code: 'schedule_window', message: `must be ${soonest} and at most 365 days ahead` });
+    }
+  }
+  return problems;
+}
+
+/** The accounts and media `inputs` name, of the caller (403 at once for those outside a restricted key's profiles). */
+export async function lookUp(services: Services, principal: Principal, inputs: PostContentInput[]): Promise<PostLookups> {
+  const accountIds = [...new Set(inputs.flatMap((input) => input.accountIds))];
+  const mediaIds = [...new Set(inputs.flatMap((input) => input.mediaIds ?? []))];
+  const [rows, media] = await Promise.all([
+    ownedAccounts(
+      services.db,
+      principal,
+      accountIds.map((id) => idOf('acc', id)),
+    ),
+    mediaFiles(services.db, services.config.publicUrl, principal, mediaIds),
+  ]);
+  return { accounts: new Map(rows.map((row) => [row.id as string, row])), media };
+}
+
 /**
  * Checks the post against everything that would make a target fail for sure, before anything is created:
  * the accounts (the owner's, one profile, connected, on a platform that publishes), the media (the owner's, of
  * the post's profile or of none), options only for platforms the post goes to, and each target platform's own
- * rules. Every broken rule is reported at once (422 `post_validation_failed`), each naming its target; an
- * account or media outside a restricted key's profiles is 403 at once; then, for a post with media, a real platform
- * that could not fetch it at PUBLIC_URL is 422 `public_url_unreachable`. Returns the accounts in order.
+ * rules. Every broken rule is reported at once (422 `post_validation_failed`), each naming its target; the
+ * request's own rules before (400); an account or media outside a restricted key's profiles is 403 at once; then,
+ * for a post with media, a real platform that could not fetch it at PUBLIC_URL is 422 `public_url_unreachable`.
+ * Returns the accounts in order.
  */
 export async function checkPost(
   services: Services,
   principal: Principal,
-  input: PostContentInput,
+  input: CheckedInput,
 ): Promise<{ profileId: string; accounts: AccountRow[] }> {
-  // Not in the schema: every validator and generator reads "text, media or both" differently there.
-  if (input.text === undefined && input.mediaIds === undefined) {
-    throw new ValidationFailedError([
-      { path: 'body/text', code: 'required', message: 'is required without mediaIds: a post has text, media or both' },
-    ]);
-  }
-  const { db, platforms } = services;
+  const invalid = requestProblems(input, services.config.publishing.minScheduleAheadSeconds);
+  if (invalid.length > 0) throw new ValidationFailedError(invalid);
+  const checked = ruleViolations(services.platforms, input, await lookUp(services, principal, [input]));
+  if (checked.errors.length > 0) throw new PostValidationError(checked.errors);
+  // A real platform fetches the post's media from PUBLIC_URL: 422 `public_url_unreachable` before anything is made.
+  if ((input.mediaIds ?? []).length > 0)
+    for (const account of checked.accounts) assertReachableBy(services, account.platform, FETCHES_MEDIA);
+  return checked;
+}
+
+/** Every rule of the accounts, the media and the targets' platforms the post breaks, from what `lookUp` read. */
+export function ruleViolations(platforms: Services['platforms'], input: PostContentInput, { accounts: byId, media }: PostLookups): Checked {
   const errors: Violation[] = [];
-  const rows = await ownedAccounts(
-    db,
-    principal,
-    input.accountIds.map((id) => idOf('acc', id)),
-  );
-  const byId = new Map(rows.map((row) => [row.id as string, row]));
   const accounts: AccountRow[] = [];
   input.accountIds.forEach((id, index) => {
     const row = byId.get(id);
@@ -92,8 +146,6 @@ export async function checkPost(
       });
     }
   }
-  const ids = input.mediaIds ?? [];
-  const media = await mediaFiles(db, services.config.publicUrl, principal, ids);
   (input.mediaIds ?? []).forEach((id, index) => {
     const path = `body/mediaIds/${index}`;
     const mediaProfileId = media.get(id)?.profileId;
@@ -143,8 +195,5 @@ export async function checkPost(
       });
     }
   }
-  if (errors.length > 0) throw new PostValidationError(errors);
-  // A real platform fetches the post's media from PUBLIC_URL: 422 `public_url_unreachable` before anything is made.
-  if (post.mediaIds.length > 0) for (const account of accounts) assertReachableBy(services, account.platform, FETCHES_MEDIA);
-  return { profileId, accounts };
+  return { profileId, accounts, errors };
 }
