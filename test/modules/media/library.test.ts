@@ -128,7 +128,7 @@ describeApi('media library — GET /media, DELETE /media/{id}', (t) => {
         await held.raw('LOCK TABLE events IN SHARE MODE');
         const saving = schedule(bot.accountId, id);
         await until(waitingForLocks, {
-          done: (qs) => qs.some((q) => /insert into "events"/i.test(q)),
+          done: (qs) => qs.some((q) => /insert into "?events/i.test(q)),
           what: 'the post waiting at its event',
         });
         const deleting = t.app.api.delete(`/media/${id}`, { token: t.owner.key });
