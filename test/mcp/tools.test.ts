@@ -30,7 +30,7 @@ describe('MCP tools — made from the contract', () => {
     const createPost = tools.find(({ tool }) => tool.name === 'createPost')!.tool;
     expect(Object.keys(createPost.inputSchema.properties!)).to.have.members(['Idempotency-Key', 'body']);
     expect(createPost.inputSchema.required).to.deep.equal(['body']);
-    expect((createPost.inputSchema.properties!.body as { oneOf: unknown[] }).oneOf).to.have.length(3);
+    expect((createPost.inputSchema.properties!.body as { oneOf: unknown[] }).oneOf).to.have.length(4);
   });
 
   it('have input schemas Ajv compiles, as the server checks each input before sending it', () => {
