@@ -1,5 +1,6 @@
 import type Router from '@koa/router';
 import type { MountedSandbox, SandboxPart, StoredState } from '../sandbox-platform.js';
+import { AI_CONTROLS } from './controls.js';
 import { sandboxAiProvider } from './catalogue.js';
 import { ENDPOINTS, type Endpoint, type Fault, FAULTS, FaultQueue } from './faults.js';
 import { mountProvider, type ProviderState } from './provider.js';
@@ -10,7 +11,7 @@ import { emptyVideoState, present, VideoFiles, type VideoState } from './videos.
  * when its operator configured none), and its controls under `/_sandbox/ai`: faults for the next requests, the
  * video jobs' pace, and what it was asked for. Its video jobs survive a restart.
  */
-export const aiSandbox: SandboxPart = { key: 'ai', mount: mountAiProvider };
+export const aiSandbox: SandboxPart = { key: 'ai', mount: mountAiProvider, controls: AI_CONTROLS };
 
 function mountAiProvider(router: Router, sandboxUrl: string, stored: StoredState): MountedSandbox {
   const state: ProviderState = {

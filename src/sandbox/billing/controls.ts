@@ -6,6 +6,7 @@ import type { ApiFault } from './api.js';
 import { priceObject } from './catalogue.js';
 import type { Signing } from '../timestamped-signature.js';
 import type { EventDelivery } from './delivery.js';
+import { closed, type ControlBodies, integer, NO_BODY, oneOf, text } from '../control-schema.js';
 
 const escape = (text: unknown) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
@@ -117,3 +118,48 @@ export function mountControls(
     }),
   );
 }
+
+/** The bodies of the controls above. */
+export const BILLING_CONTROLS: ControlBodies = {
+  'POST /_sandbox/billing/clock/advance': closed({ subscription: text('the subscription whose period ends') }, ['subscription'], {
+    subscription: 'sub_…',
+  }),
+  'POST /_sandbox/billing/card': closed(
+    {
+      customer: text('the customer'),
+      card: { type: 'string', pattern: '^[0-9 ]{12,23}$', description: 'its number (4000 0000 0000 0002 is declined)' },
+      retry: { type: 'boolean', description: 'pay the open invoices again with it' },
+    },
+    ['customer', 'card'],
+    { customer: 'cus_…', card: '4242424242424242', retry: true },
+  ),
+  'POST /_sandbox/billing/fail': closed(
+    {
+      status: { enum: [429, 500] },
+      count: integer('how many calls (1 by default)', 1),
+      afterWrite: { type: 'boolean', description: 'the write is done, its answer lost' },
+    },
+    ['status'],
+    { status: 500, count: 1, afterWrite: true },
+  ),
+  'POST /_sandbox/billing/recover': NO_BODY,
+  'POST /_sandbox/billing/delivery': closed(
+    { duplicate: { type: 'boolean', description: 'each event twice' }, reverse: { type: 'boolean', description: 'last first' } },
+    [],
+    { duplicate: true },
+  ),
+  'POST /_sandbox/billing/events/:id/resend': closed({ signing: oneOf(['valid', 'mismatch', 'stale', 'future']) }, [], {
+    signing: 'stale',
+  }),
+  'POST /_sandbox/billing/prices': closed(
+    {
+      lookup_key: text('the key the service names the price by'),
+      unit_amount: integer('in minor units (1000 by default)'),
+      interval: oneOf(['month', 'year']),
+      currency: { type: 'string', pattern: '^[a-z]{3}$' },
+      nickname: text('its name'),
+    },
+    ['lookup_key'],
+    { lookup_key: 'team_monthly', unit_amount: 4900, interval: 'month', currency: 'eur' },
+  ),
+};

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { MountedSandbox, SandboxPart, StoredState } from '../sandbox-platform.js';
 import { SandboxStripeAccount } from './account.js';
 import { type ApiFault, mountApi } from './api.js';
-import { mountControls } from './controls.js';
+import { BILLING_CONTROLS, mountControls } from './controls.js';
 import { SANDBOX_BILLING } from './defaults.js';
 import { EventDelivery } from './delivery.js';
 import type { AccountState } from './objects.js';
@@ -14,7 +14,7 @@ import { mountPages } from './pages.js';
  * controls under `/_sandbox/billing`. Its account (customers, prices, subscriptions, invoices, endpoints, the
  * test clock) is kept across restarts. The service bills through it when its operator configured no provider.
  */
-export const billingSandbox: SandboxPart = { key: 'billing', mount: mountBillingSandbox };
+export const billingSandbox: SandboxPart = { key: 'billing', mount: mountBillingSandbox, controls: BILLING_CONTROLS };
 
 function mountBillingSandbox(router: Router, sandboxUrl: string, stored: StoredState): MountedSandbox {
   const account = new SandboxStripeAccount(stored.restored as AccountState | undefined, sandboxUrl);

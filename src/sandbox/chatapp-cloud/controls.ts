@@ -30,7 +30,7 @@ export const CHATAPP_CLOUD_CONTROLS: ControlBodies = {
         properties: { type: text('image, audio, location, …: with its member, as the webhook carries it') },
         description: 'another kind of message than text',
       },
-      webhookUrl: { type: 'string', format: 'uri', description: "the app's callback URL, where no alternate one is set" },
+      webhookUrl: { type: 'string', pattern: '^https?://', description: "the app's callback URL, where no alternate one is set" },
     },
     ['phoneNumberId'],
     { phoneNumberId: DEMO_PHONE_NUMBER_ID, from: '+49 151 12345678', name: 'Ana', text: 'Is the roastery open on Sunday?' },

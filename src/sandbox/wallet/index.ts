@@ -11,6 +11,7 @@ import {
   toP12Base64,
 } from './authority.js';
 import { type Phone, Phones } from './phones.js';
+import { WALLET_CONTROLS } from './controls.js';
 import { type PushFailure, PushService } from './push-service.js';
 
 /**
@@ -20,7 +21,7 @@ import { type PushFailure, PushService } from './push-service.js';
  * updates. The service is given the authority and the push service's address when its operator configured no
  * vendor files; `/wallet-vendor/trust` shows them to people.
  */
-export const walletSandbox: SandboxPart = { key: 'wallet', mount: mountWalletSandbox };
+export const walletSandbox: SandboxPart = { key: 'wallet', mount: mountWalletSandbox, controls: WALLET_CONTROLS };
 
 function mountWalletSandbox(router: Router, _sandboxUrl: string, stored: StoredState): MountedSandbox {
   const restored = stored.restored as { authority?: Authority; pushCertificate?: ServerCertificate } | undefined;
