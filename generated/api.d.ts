@@ -986,6 +986,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/upload/tus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a resumable upload
+         * @description Starts a resumable upload with the [tus protocol](https://tus.io/protocols/resumable-upload) (1.0.0,
+         *     creation extension), for files too large to send in one request: a video of several GB over a connection
+         *     that may break. Use any tus client (tus-js-client, tus-java-client, tuspy, TUSKit, …) with this URL as its
+         *     endpoint and `Authorization: Bearer <key>` as a header; it sends `Upload-Length` and `Upload-Metadata`
+         *     (base64 values: `filename`, and `profileId`, required with a profile-restricted key, as in `POST /upload`),
+         *     and is answered 201 with the upload's URL in `Location`. It then sends the bytes with `PATCH` to that URL,
+         *     resumes after a break from the offset `HEAD` gives, and can read the progress with `GET`.
+         *
+         *     Once the last byte is in, the file is checked exactly as `POST /upload` checks one (type from the bytes,
+         *     the limit of its kind, probed for dimensions, duration and codec) and stored as media, once, however often
+         *     the end is retried; the last `PATCH` answers the media id in `Media-Id`, or the refusal (422
+         *     `media_rejected`) and no media is made. Unfinished uploads expire (`expiresAt`, 24 hours by default) and
+         *     their bytes are removed.
+         *
+         *     Errors: 400 `validation_failed`, `upload_request_invalid` (no `Upload-Length`, malformed
+         *     `Upload-Metadata`); 403 `profile_out_of_scope`; 404 `not_found` (a `profileId` of another owner); 412
+         *     `tus_version_unsupported`; 413 `payload_too_large` (`Upload-Length` over the largest file any kind may be).
+         */
+        post: operations["createResumableUpload"];
+        delete?: never;
+        /**
+         * Describe resumable uploads
+         * @description What this server's tus endpoint offers (public, as browsers send it without credentials): the versions (`Tus-Version: 1.0.0`), the extensions (`Tus-Extension`: creation, creation-defer-length, termination) and the largest file it takes (`Tus-Max-Size`, the largest of the per-kind limits of `POST /upload`).
+         */
+        options: operations["describeResumableUploads"];
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/upload/tus/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resumable upload (the last segment of its `Location`). */
+                uploadId: components["parameters"]["UploadIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a resumable upload's progress
+         * @description The upload's progress and outcome as JSON: bytes received of how many, its status, the media made from it, or why the complete file was refused. Errors: 403 `profile_out_of_scope`, 404 `not_found` (also another owner's, or one that expired).
+         */
+        get: operations["getResumableUpload"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a resumable upload
+         * @description The tus termination: drops an unfinished upload and its bytes; its URL answers 404 from then on. A completed upload's media stays (delete it with `DELETE /media/{id}`). Errors: 403 `profile_out_of_scope`, 404 `not_found`, 412 `tus_version_unsupported`, 423 `upload_locked` (a `PATCH` is writing to it).
+         */
+        delete: operations["cancelResumableUpload"];
+        options?: never;
+        /**
+         * Read a resumable upload's offset
+         * @description The tus `HEAD`: how many bytes arrived (`Upload-Offset`) and of how many (`Upload-Length`), so that a client resumes from there after a break. Errors (status only, a HEAD has no body): 403 `profile_out_of_scope`, 404 `not_found` (also an expired upload), 412 `tus_version_unsupported`.
+         */
+        head: operations["getResumableUploadOffset"];
+        /**
+         * Send bytes of a resumable upload
+         * @description The tus `PATCH`: appends the body's bytes at `Upload-Offset`, which must be the upload's offset (`HEAD`);
+         *     answers the new offset. A connection that breaks keeps what arrived: `HEAD`, then continue from there.
+         *     The `PATCH` that completes the file has it checked and stored as media (see `POST /upload/tus`) and answers
+         *     its id in `Media-Id`; a file the checks refuse answers 422 `media_rejected` (`detail` says why), no media is
+         *     made and the bytes are removed (`GET /upload/tus/{uploadId}` keeps the refusal until the upload expires).
+         *
+         *     Errors: 400 `validation_failed`, `upload_request_invalid`; 403 `profile_out_of_scope`; 404 `not_found`
+         *     (also an expired upload); 409 `upload_offset_mismatch`; 412 `tus_version_unsupported`; 413
+         *     `payload_too_large` (more bytes than `Upload-Length`); 415 `unsupported_media_type` (the body must be
+         *     `application/offset+octet-stream`); 422 `media_rejected`; 423 `upload_locked` (another request is writing
+         *     to it); 503 `storage_unavailable`.
+         */
+        patch: operations["appendResumableUpload"];
+        trace?: never;
+    };
     "/media": {
         parameters: {
             query?: never;
@@ -5809,10 +5894,14 @@ export interface components {
          *     | `media_in_use` | 409 | The media is used by a post that is not published yet (scheduled, queued, draft or being published); `detail` names the posts. Delete or edit them first. |
          *     | `mcp_not_acceptable` | 406 | POST /mcp without an `Accept` that takes both application/json and text/event-stream, as the Model Context Protocol requires. |
          *     | `mcp_message_refused` | 400 | POST /mcp with messages the Model Context Protocol server refuses (a second initialize in a batch, an unsupported `MCP-Protocol-Version`); `detail` says which. |
+         *     | `upload_offset_mismatch` | 409 | A tus PATCH named another Upload-Offset than the upload has; send HEAD for the offset and continue from it. |
+         *     | `upload_locked` | 423 | Another request is writing to the resumable upload now; retry in a moment. |
+         *     | `tus_version_unsupported` | 412 | A tus request without Tus-Resumable: 1.0.0 (the only version served). |
+         *     | `upload_request_invalid` | 400 | A tus request the protocol does not allow (a missing or malformed Upload-Length, Upload-Metadata or Upload-Offset, or an extension not served); `detail` says which. |
          * @example validation_failed
          * @enum {string}
          */
-        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "public_url_unreachable" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "audience_terms_not_accepted" | "audience_too_small" | "lookalike_source_not_ready" | "post_not_boostable" | "spark_authorization_missing" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled" | "media_in_use" | "mcp_not_acceptable" | "mcp_message_refused";
+        ErrorCode: "validation_failed" | "malformed_json" | "authentication_required" | "invalid_token" | "token_expired" | "token_revoked" | "invalid_credentials" | "session_required" | "profile_out_of_scope" | "not_found" | "route_not_found" | "method_not_allowed" | "email_taken" | "idempotency_key_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "not_implemented" | "platform_error" | "url_not_allowed" | "hook_limit_reached" | "hook_test_rate_limited" | "invalid_signature" | "period_out_of_range" | "billing_not_configured" | "already_subscribed" | "billing_customer_missing" | "account_not_connected" | "account_platform_unsupported" | "account_already_connected" | "account_connected_elsewhere" | "platform_not_configured" | "platform_credentials_invalid" | "public_url_unreachable" | "oauth_state_invalid" | "pending_connection_expired" | "selection_not_available" | "messaging_window_closed" | "insufficient_balance" | "account_not_in_profile" | "wallet_vendor_not_connected" | "wallet_certificate_invalid" | "wallet_serial_number_taken" | "wallet_pass_expired" | "wallet_program_has_passes" | "ad_platform_rejected" | "ad_account_disabled" | "audience_terms_not_accepted" | "audience_too_small" | "lookalike_source_not_ready" | "post_not_boostable" | "spark_authorization_missing" | "boost_not_running" | "product_retailer_id_taken" | "commerce_business_required" | "post_validation_failed" | "post_status_conflict" | "media_rejected" | "media_not_found" | "media_type_not_allowed" | "range_not_satisfiable" | "queue_slot_exists" | "queue_slot_limit_reached" | "queue_slot_unavailable" | "ai_model_unavailable" | "metric_not_supported" | "date_range_too_long" | "unknown_profile" | "webhook_verification_failed" | "product_rejected" | "product_sync_pending" | "product_not_on_platform" | "catalog_not_found" | "product_feed_unreadable" | "product_feed_invalid" | "automation_limit_reached" | "storage_unavailable" | "invalid_cursor" | "headers_too_large" | "malformed_request" | "request_timeout" | "platform_rate_limited" | "permission_missing" | "plan_limit_reached" | "plan_unavailable" | "invoice_not_cancellable" | "calendar_event_changed" | "lead_state_changed" | "ai_task_finished" | "comment_action_refused" | "recipient_blocked" | "recipient_not_found" | "platform_refused" | "private_reply_already_sent" | "private_reply_window_closed" | "template_invalid" | "wallet_pass_auth_failed" | "regex_unsafe" | "webhook_payload_invalid" | "ad_insights_unsupported" | "ad_breakdown_not_enabled" | "media_in_use" | "mcp_not_acceptable" | "mcp_message_refused" | "upload_offset_mismatch" | "upload_locked" | "tus_version_unsupported" | "upload_request_invalid";
         /** @description One reason a request was refused, pointing at the member that caused it. */
         ProblemFieldError: {
             /**
@@ -7601,6 +7690,64 @@ export interface components {
              * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
              */
             profileId?: string;
+        };
+        /** @description A resumable upload (tus) and how far it got: its bytes arrive by `PATCH /upload/tus/{uploadId}`, and once the last one is in, the file is checked as `POST /upload` checks one and stored as media, exactly once. */
+        ResumableUpload: {
+            /**
+             * @description Identifier of the upload; the last segment of its tus URL (`Location` of the creation).
+             * @example upl_01jd4b7c8d9e0f1g2h3j4k5m6n
+             */
+            id: string;
+            /**
+             * @description The profile the media will belong to (`profileId` in `Upload-Metadata`); `null` for the owner as a whole.
+             * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
+             */
+            profileId: string | null;
+            /**
+             * @description The file name given in `Upload-Metadata` (`filename`), or `null`.
+             * @example launch-film.mp4
+             */
+            filename: string | null;
+            /**
+             * @description | value | meaning |
+             *     |---|---|
+             *     | `uploading` | Bytes are still expected (`offset` below `length`). |
+             *     | `processing` | Every byte arrived; the file is being checked and stored. |
+             *     | `completed` | Stored: `mediaId` is the media. |
+             *     | `failed` | The complete file was refused (`error` says why); no media was made and the bytes were removed. |
+             * @example uploading
+             * @enum {string}
+             */
+            status: "uploading" | "processing" | "completed" | "failed";
+            /**
+             * @description Bytes received so far (as `Upload-Offset` of `HEAD` answers).
+             * @example 1073741824
+             */
+            offset: number;
+            /**
+             * @description The file's size in bytes (`Upload-Length`); `null` while the client defers it.
+             * @example 4294967296
+             */
+            length: number | null;
+            /**
+             * @description The media made from the upload, once `completed`.
+             * @example null
+             */
+            mediaId: string | null;
+            /** @description Why the complete file was refused (`failed`), as the problem the last `PATCH` answered; otherwise `null`. */
+            error: null | components["schemas"]["Problem"];
+            /**
+             * Format: date-time
+             * @description When the upload was created.
+             * @example 2026-11-27T01:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When an unfinished upload is dropped with its bytes (`MEDIA_UPLOAD_EXPIRY_HOURS` after creation, 24 by default); its URL then answers 404.
+             * @example 2026-11-28T01:00:00Z
+             */
+            expiresAt: string;
         };
         /** @description A page of media, newest first. */
         MediaList: {
@@ -17723,6 +17870,46 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The request did not say `Tus-Resumable: 1.0.0` (`tus_version_unsupported`). */
+        TusVersionUnsupported: {
+            headers: {
+                /** @description The protocol versions served. */
+                "Tus-Version"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://socialgate.dev/problems/tus_version_unsupported",
+                 *       "title": "tus version not supported",
+                 *       "status": 412,
+                 *       "detail": "Send Tus-Resumable 1.0.0 with every tus request.",
+                 *       "code": "tus_version_unsupported",
+                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Another request is writing to the upload now (`upload_locked`); retry in a moment. */
+        UploadLocked: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "https://socialgate.dev/problems/upload_locked",
+                 *       "title": "Upload locked",
+                 *       "status": 423,
+                 *       "detail": "Another request is writing to this upload; retry in a moment.",
+                 *       "code": "upload_locked",
+                 *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The request is well formed but refused: the ad platform refused it (`ad_platform_rejected`, its reason in `detail`: a policy, a budget under its minimum, targeting that a special ad category forbids, a missing acceptance of its terms); the ad account cannot run ads (`ad_account_disabled`); the ad account's platform does not offer this operation (`account_platform_unsupported`); the ad account was connected without a platform permission this needs (`permission_missing`: `scope` names it, and `action: reconnect_account` says to connect it again and grant it); or an `Idempotency-Key` was reused with another body (`idempotency_key_reused`). */
         AdsUnprocessable: {
             headers: {
@@ -17893,6 +18080,13 @@ export interface components {
          */
         PendingConnectionIdQuery: string;
         /**
+         * @description The tus protocol version, `1.0.0`, on every tus request (tus clients send it). Without it the answer is 412 `tus_version_unsupported`.
+         * @example 1.0.0
+         */
+        TusResumable: "1.0.0";
+        /** @description The resumable upload (the last segment of its `Location`). */
+        UploadIdPath: string;
+        /**
          * @description `wait=N` (RFC 7240): hold the answer up to N seconds (at most 60; more is read as 60) until the task has
          *     finished. A task that succeeds, fails or is cancelled within that time is answered at once with 200 and the
          *     finished task, and the answer carries `Preference-Applied: wait=N`; otherwise the answer is the usual one (202
@@ -18036,6 +18230,10 @@ export interface components {
         RateLimitRemaining: number;
         /** @description Seconds until the current window ends. */
         RateLimitReset: number;
+        /** @description The tus protocol version served, `1.0.0`. */
+        TusResumable: "1.0.0";
+        /** @description The bytes of the upload received so far. */
+        UploadOffset: number;
         /** @description The lead state's version (`"<version>"`), for `If-Match` on a later change. */
         LeadStateETag: string;
         /** @description The event's version (its `etag`), for `If-Match` on a later change. */
@@ -20745,6 +20943,299 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    createResumableUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The tus protocol version, `1.0.0`, on every tus request (tus clients send it). Without it the answer is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The file's size in bytes; or send `Upload-Defer-Length` instead and give it with a later `PATCH`.
+                 * @example 4294967296
+                 */
+                "Upload-Length"?: number;
+                /** @description `1`: the size is not known yet. */
+                "Upload-Defer-Length"?: 1;
+                /**
+                 * @description Comma-separated `key base64(value)` pairs: `filename` (the name to keep) and `profileId` (the profile the media is for). Other keys are ignored.
+                 * @example filename bGF1bmNoLWZpbG0ubXA0,profileId cHJvZl8wMWpkM3k2dzdxNXY4azBuMmI0YzZlOGcxaA==
+                 */
+                "Upload-Metadata"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload was created; send its bytes with `PATCH` to `Location`. */
+            201: {
+                headers: {
+                    /** @description The upload's URL (`{PUBLIC_URL}/upload/tus/{uploadId}`). */
+                    Location?: string;
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["TusVersionUnsupported"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    describeResumableUploads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tus capabilities, in headers. */
+            204: {
+                headers: {
+                    /** @description The protocol versions served. */
+                    "Tus-Version"?: string;
+                    /** @description The extensions served, comma-separated. */
+                    "Tus-Extension"?: string;
+                    /** @description The largest upload in bytes. */
+                    "Tus-Max-Size"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getResumableUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resumable upload (the last segment of its `Location`). */
+                uploadId: components["parameters"]["UploadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "upl_01jd4b7c8d9e0f1g2h3j4k5m6n",
+                     *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "filename": "launch-film.mp4",
+                     *       "status": "uploading",
+                     *       "offset": 1073741824,
+                     *       "length": 4294967296,
+                     *       "mediaId": null,
+                     *       "error": null,
+                     *       "createdAt": "2026-11-27T01:00:00Z",
+                     *       "expiresAt": "2026-11-28T01:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ResumableUpload"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    cancelResumableUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The tus protocol version, `1.0.0`, on every tus request (tus clients send it). Without it the answer is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+            };
+            path: {
+                /** @description The resumable upload (the last segment of its `Location`). */
+                uploadId: components["parameters"]["UploadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload and its bytes were dropped. */
+            204: {
+                headers: {
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["TusVersionUnsupported"];
+            423: components["responses"]["UploadLocked"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getResumableUploadOffset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The tus protocol version, `1.0.0`, on every tus request (tus clients send it). Without it the answer is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+            };
+            path: {
+                /** @description The resumable upload (the last segment of its `Location`). */
+                uploadId: components["parameters"]["UploadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload's offset and length, in headers (and `Cache-Control: no-store`). */
+            200: {
+                headers: {
+                    "Upload-Offset": components["headers"]["UploadOffset"];
+                    /** @description The file's size, when it is known. */
+                    "Upload-Length"?: number;
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["TusVersionUnsupported"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    appendResumableUpload: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The tus protocol version, `1.0.0`, on every tus request (tus clients send it). Without it the answer is 412 `tus_version_unsupported`.
+                 * @example 1.0.0
+                 */
+                "Tus-Resumable"?: components["parameters"]["TusResumable"];
+                /**
+                 * @description Where these bytes start: the upload's offset as `HEAD` answered it. tus clients always send it; without it the answer is 400 `upload_request_invalid`.
+                 * @example 0
+                 */
+                "Upload-Offset"?: number;
+                /** @description The file's size, when the upload was created with `Upload-Defer-Length` and it is known now. */
+                "Upload-Length"?: number;
+            };
+            path: {
+                /** @description The resumable upload (the last segment of its `Location`). */
+                uploadId: components["parameters"]["UploadIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/offset+octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The bytes were appended; the new offset is in `Upload-Offset`, and, when the file is complete and stored, the media in `Media-Id`. */
+            204: {
+                headers: {
+                    "Upload-Offset": components["headers"]["UploadOffset"];
+                    /** @description The media the completed upload was stored as (only on the `PATCH` that completes it). */
+                    "Media-Id"?: string;
+                    "Tus-Resumable": components["headers"]["TusResumable"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description `Upload-Offset` is not the upload's offset (`upload_offset_mismatch`): `HEAD` for it and continue from there. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/upload_offset_mismatch",
+                     *       "title": "Upload offset mismatch",
+                     *       "status": 409,
+                     *       "detail": "The upload has 1048576 bytes; send the next ones at Upload-Offset 1048576.",
+                     *       "code": "upload_offset_mismatch",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            412: components["responses"]["TusVersionUnsupported"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The complete file was refused (`media_rejected`; `detail` says why, `errors[0].code` is `type_not_allowed`, `too_large` or `unreadable`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/media_rejected",
+                     *       "title": "The media file was refused",
+                     *       "status": 422,
+                     *       "detail": "The video is 1.3 GiB; videos may be at most 1 GiB.",
+                     *       "code": "media_rejected",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H",
+                     *       "errors": [
+                     *         {
+                     *           "path": "body",
+                     *           "message": "The video is 1.3 GiB; videos may be at most 1 GiB.",
+                     *           "code": "too_large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            423: components["responses"]["UploadLocked"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["StorageUnavailable"];
         };

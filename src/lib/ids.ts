@@ -47,6 +47,7 @@ export type IdPrefix =
   | 'pset'
   | 'pbat'
   | 'aupl'
+  | 'upl'
   | 'req';
 
 declare const kind: unique symbol;

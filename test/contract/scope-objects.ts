@@ -75,6 +75,18 @@ export const MAKERS: Record<string, Maker | null> = {
     },
   },
   media: { make: async (world, place) => uploadPhoto(world.app, place) },
+  upl: {
+    // A resumable upload started with tus (a POST with the file's size): the last segment of its Location.
+    make: async (world, place) => {
+      const metadata = `profileId ${Buffer.from(place.profileId).toString('base64')}`;
+      const created = await fetch(`${world.app.url}/upload/tus`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${place.key}`, 'Tus-Resumable': '1.0.0', 'Upload-Length': '100', 'Upload-Metadata': metadata },
+      });
+      expect(created.status).to.equal(201);
+      return created.headers.get('location')!.split('/').pop()!;
+    },
+  },
   slot: {
     make: async (world, place) =>
       world.created(place, '/queue/slots', { profileId: place.profileId, dayOfWeek: 'monday', time: '09:00', timezone: 'Europe/Berlin' }),

@@ -64,3 +64,17 @@ export class MediaInUseError extends ApiError {
     );
   }
 }
+
+/** A tus request the upload refuses, with the status the protocol gives it (tus clients act on the status). */
+export class ResumableUploadRefusedError extends ApiError {
+  constructor(status: 400 | 409 | 412 | 423, detail: string) {
+    const refusals = {
+      400: ['upload_request_invalid', 'Invalid tus request', {}],
+      409: ['upload_offset_mismatch', 'Upload offset mismatch', {}],
+      412: ['tus_version_unsupported', 'tus version not supported', { headers: { 'Tus-Version': '1.0.0' } }],
+      423: ['upload_locked', 'Upload locked', {}],
+    } as const;
+    const [code, title, extra] = refusals[status];
+    super(status, code, title, detail, extra);
+  }
+}

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { components } from '../../../generated/api.js';
+import type { Knex } from 'knex';
 import type { Db } from '../../db/database.js';
 import type { UploadedFile } from '../../http/multipart.js';
 import type { MediaKind } from './settings.js';
@@ -98,7 +99,8 @@ async function inspect(services: Services, file: UploadedFile): Promise<{ type: 
 
 /**
  * Stores an uploaded or fetched file: inspects it, moves it into storage under a new id and records it with
- * an unguessable read token. `field` is the member problems point at (`body/file` or `body/url`).
+ * an unguessable read token. `field` is the member problems point at (`body/file` or `body/url`). `alongside`
+ * runs in the transaction that inserts the media, so that what it writes and the media are made together.
  */
 export async function storeMedia(
   services: Services,
@@ -106,6 +108,7 @@ export async function storeMedia(
   profileId: string | null,
   file: UploadedFile,
   field = 'body/file',
+  alongside?: (trx: Knex.Transaction, media: MediaRow) => Promise<void>,
 ): Promise<MediaRow> {
   let inspected: Awaited<ReturnType<typeof inspect>>;
   try {
@@ -119,23 +122,27 @@ export async function storeMedia(
   const storage = storageFor(services.config);
   await storage.put(storageKey, file.path);
   try {
-    const stored = await MediaRow.query(services.db).insertAndFetch({
-      id,
-      ownerId: principal.ownerId,
-      profileId,
-      kind: type.kind,
-      mimeType: type.mimeType,
-      size: file.size,
-      width: probed.width,
-      height: probed.height,
-      durationMs: probed.durationMs,
-      codec: probed.codec,
-      frameRate: probed.frameRate,
-      sha256: file.sha256,
-      filename: file.filename,
-      storageKey,
-      // 256 bits: the URL is the only thing that guards the file.
-      token: randomBytes(32).toString('base64url'),
+    const stored = await services.db.transaction(async (trx) => {
+      const row = await MediaRow.query(trx).insertAndFetch({
+        id,
+        ownerId: principal.ownerId,
+        profileId,
+        kind: type.kind,
+        mimeType: type.mimeType,
+        size: file.size,
+        width: probed.width,
+        height: probed.height,
+        durationMs: probed.durationMs,
+        codec: probed.codec,
+        frameRate: probed.frameRate,
+        sha256: file.sha256,
+        filename: file.filename,
+        storageKey,
+        // 256 bits: the URL is the only thing that guards the file.
+        token: randomBytes(32).toString('base64url'),
+      });
+      await alongside?.(trx, row);
+      return row;
     });
     services.usage.record(principal.ownerId, profileId, 'mediaStorageBytes', file.size);
     return stored;

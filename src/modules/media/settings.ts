@@ -15,6 +15,8 @@ export interface MediaSettings {
   importTimeoutMs: number;
   /** An ffprobe binary to use instead of the one the @ffprobe-installer package ships. */
   ffprobePath: string | undefined;
+  /** How long a resumable upload may take from its creation; unfinished ones are then removed with their bytes. */
+  uploadExpiryMs: number;
 }
 
 export interface S3Settings {
@@ -86,6 +88,7 @@ export function mediaSettings(env: NodeJS.ProcessEnv): { media: MediaSettings } 
       },
       importTimeoutMs: int('MEDIA_IMPORT_TIMEOUT_MS', 10 * 60_000, env),
       ffprobePath: env.FFPROBE_PATH || undefined,
+      uploadExpiryMs: int('MEDIA_UPLOAD_EXPIRY_HOURS', 24, env) * 3600_000,
     },
   };
 }

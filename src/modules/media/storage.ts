@@ -51,9 +51,12 @@ export class LocalDiskStorage implements MediaStorage {
   }
 }
 
-/** The media folder of a data folder: stored files in `files/`, uploads in progress in `tmp/` (src/app.ts). */
-export function mediaFolders(dataDir: string): { files: string; tmp: string } {
-  return { files: join(dataDir, 'media', 'files'), tmp: join(dataDir, 'media', 'tmp') };
+/**
+ * The media folder of a data folder: stored files in `files/`, uploads in progress in `tmp/` (src/app.ts), the
+ * bytes of resumable uploads in `tus/` (./tus.ts).
+ */
+export function mediaFolders(dataDir: string): { files: string; tmp: string; tus: string } {
+  return { files: join(dataDir, 'media', 'files'), tmp: join(dataDir, 'media', 'tmp'), tus: join(dataDir, 'media', 'tus') };
 }
 
 const storages = new Map<string, MediaStorage>();
