@@ -29,7 +29,7 @@ export interface ListingContext {
   unbuilt: Services['unbuilt'];
 }
 
-const METHODS = ['get', 'put', 'post', 'patch', 'delete'] as const;
+const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'] as const;
 
 /** The operations under their one tag, in the order of the document's tags, then of its paths. */
 export function operationsByTag(
