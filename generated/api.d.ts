@@ -3105,7 +3105,8 @@ export interface paths {
          * @description Lists the pixels (web event datasets) the connected ad account may use, read live from the ad platform,
          *     newest first, with when each last received an event. `includeCode=true` adds each pixel's base code, to
          *     paste into the `<head>` of every page of the site. Pixels made in the platform's events manager are listed
-         *     as well as those made with `POST /ads/pixels`. On `short_video_ads` a pixel's `id` is its pixel code.
+         *     as well as those made with `POST /ads/pixels`. On `short_video_ads` a pixel's `id` is its pixel code (the
+         *     Events API's `event_source_id`), its code the TikTok base code (`ttq.load(…)`).
          *
          *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 502
          *     `platform_error`.
@@ -3117,7 +3118,8 @@ export interface paths {
          * @description Creates a pixel for the connected ad account on its platform and answers it with its base code to install
          *     on the site's pages. Send an `Idempotency-Key`: a retry then never makes a second pixel (a lost answer is
          *     looked for on the platform by the pixel's name). The social network lets an ad account make a limited
-         *     number of pixels (its 422 says so); TikTok's advertisers have their own limit.
+         *     number of pixels (its 422 says so); TikTok's advertisers have their own limit, and TikTok takes names of at
+         *     most 40 characters (422 naming `name`).
          *
          *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 422
          *     `ad_platform_rejected` (the platform's limit of pixels reached, a name it refuses), `ad_account_disabled`,
@@ -3142,8 +3144,10 @@ export interface paths {
         /**
          * Send server events to a pixel
          * @description Sends up to 1000 server-side events to a pixel: the Conversions API on `social_network`, the Events API 2.0
-         *     on `short_video_ads` (website events only: TikTok takes other sources through offline event sets, not
-         *     pixels). Purchases, leads, sign-ups and other actions seen by your server, for attribution and
+         *     on `short_video_ads` (`event_source: web` with the pixel code; website events only: TikTok takes other
+         *     sources through offline event sets, not pixels; TikTok takes no gender or date of birth and has no
+         *     attribution-only events, so `ge` and `db` are left out and `optOut` is noted in `messages`; city, state and
+         *     country reach it normalised in clear, as it asks). Purchases, leads, sign-ups and other actions seen by your server, for attribution and
          *     optimisation. Give each event the `eventId` of the matching browser pixel event so the platform counts it
          *     once; the service itself sends an event of a given `eventName` and `eventId` to a pixel once: sent again
          *     (a retry, an overlapping batch) it is not sent twice but counted in `eventsAlreadySent`. Personal
@@ -3177,7 +3181,9 @@ export interface paths {
          * List custom conversions
          * @description Lists the custom conversions of a connected ad account, read live from the ad platform (`social_network`
          *     and `short_video_ads`), newest first; `pixelId` narrows to one pixel. Archived ones are included, flagged
-         *     by `isArchived`.
+         *     by `isArchived`. On `short_video_ads` they are listed pixel by pixel (TikTok lists a pixel's only), the
+         *     pixel named by its code; TikTok gives no last event time nor archive flag (`lastFiredTime` null,
+         *     `isArchived` false), and a rule condition comparing several values at once is left out.
          *
          *     Errors: 404 `not_found` (ad account), 403 `profile_out_of_scope`, 409 `account_not_connected`, 502
          *     `platform_error`.
@@ -3190,8 +3196,15 @@ export interface paths {
          *     conversion of kind `customEventType`, usable in ad set optimisation (`promotedObject.customConversionId`)
          *     and reported in insights. The service checks `rule` against the platform's rule syntax and translates it
          *     into the platform's rule JSON: on `social_network` any field (`url`, `referrer`, `event`,
-         *     `custom_data.<key>`); on `short_video_ads` `url` and `custom_data.<key>` only (the event is
-         *     `customEventType`); `greater_than` and `less_than` only on `custom_data.<key>` with a number. Send an
+         *     `custom_data.<key>`); on `short_video_ads` (TikTok's custom conversions, made through the pixel) `url` and
+         *     `custom_data.<key>` for the event parameters `value`, `price`, `num_items`, `currency`, `content_id`,
+         *     `content_name`, `content_type`, `content_category`, `brand`, `description`, `search_string` and `status` only,
+         *     at most 10 conditions that must all hold (`combinator: and`), no `ends_with`, numbers (`value`, `price`,
+         *     `num_items`) compared with `equals`, `not_equals`, `greater_than` and `less_than` only and the currency by
+         *     equality; the event is `customEventType`, one of `PURCHASE`, `LEAD`, `COMPLETE_REGISTRATION`, `ADD_TO_CART`,
+         *     `INITIATED_CHECKOUT`, `ADD_PAYMENT_INFO`, `ADD_TO_WISHLIST`, `CONTENT_VIEW`, `SEARCH`, `CONTACT` or `SUBSCRIBE`;
+         *     no `defaultConversionValue`; a name beginning with a letter, of at most 50 letters, digits, spaces, `_` or `-`.
+         *     `greater_than` and `less_than` only on `custom_data.<key>` with a number. Send an
          *     `Idempotency-Key`: a retry never makes a second one (a lost answer is looked for by its name).
          *     Each ad account may have at most 100 custom conversions on either platform, archived ones included; the
          *     101st is a 422 saying so (archive or delete one in the platform's events manager).
@@ -12641,7 +12654,7 @@ export interface components {
                 status?: string;
             };
         };
-        /** @description A batch of server events for one pixel (Conversions API). */
+        /** @description A batch of server events for one pixel (the Conversions API, or TikTok's Events API 2.0). */
         AdPixelEventsSend: {
             adAccountId: components["schemas"]["AdAccountIdMember"];
             /** @description The pixel the events are for (`GET /ads/pixels`). */

@@ -97,6 +97,25 @@ export interface CustomConversionInput {
 
 /** The rule fields a platform's custom conversions take (`custom_data.<key>` stands for every such key). */
 export type RuleField = 'url' | 'referrer' | 'event' | 'custom_data';
+export type RuleOperator = AdEventRule['conditions'][number]['operator'];
+
+/** A platform's custom conversion rule syntax and limits, checked before anything is sent. */
+export interface CustomConversionRules {
+  fields: ReadonlyArray<RuleField>;
+  /** The `custom_data` keys its rules compare; null: any key. */
+  customDataKeys: ReadonlyArray<string> | null;
+  /** The `custom_data` keys compared with some operators only (a number: equality or order). */
+  keyOperators: Readonly<Record<string, ReadonlyArray<RuleOperator>>>;
+  operators: ReadonlyArray<RuleOperator>;
+  combinators: ReadonlyArray<AdEventRule['combinator']>;
+  maxConditions: number;
+  /** The kinds its custom conversions count; null: every kind. */
+  eventTypes: ReadonlyArray<AdConversionEventType> | null;
+  /** How many an ad account may have, archived ones included. */
+  perAccount: number;
+  /** Whether they carry a default value. */
+  defaultValue: boolean;
+}
 
 /** The pixel named is not one the ad account may use: a 404. */
 export class PixelNotFound extends PlatformError {
@@ -121,8 +140,7 @@ export class CustomConversionNotFound extends PlatformError {
  */
 export interface AdPixels {
   readonly eventRules: ServerEventRules;
-  /** The rule fields its custom conversions take, how many an ad account may have, and whether they carry a default value. */
-  readonly customConversionRules: { fields: ReadonlyArray<RuleField>; perAccount: number; defaultValue: boolean };
+  readonly customConversionRules: CustomConversionRules;
   pixels(
     account: AdsAccount,
     includeCode: boolean,

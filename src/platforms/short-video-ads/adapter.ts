@@ -1,6 +1,7 @@
 import { PlatformError } from '../errors.js';
 import { ShortVideoAdsAdAudiences } from './ad-audiences.js';
 import { ShortVideoAdsAdInsights } from './ad-insights.js';
+import { ShortVideoAdsAdPixels } from './ad-pixels.js';
 import { ShortVideoAdsAds } from './ads.js';
 import { ShortVideoAdsCampaigns } from './campaigns.js';
 import { BusinessApiClient } from './client.js';
@@ -33,6 +34,8 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
   readonly adAudiences: ShortVideoAdsAdAudiences;
   /** Boosting a TikTok post: Spark ads of posts their creators authorised for the advertiser. */
   readonly adBoosts: ShortVideoAdsAdBoosts;
+  /** Pixels, their web events (the Events API 2.0) and custom conversions. */
+  readonly adPixels: ShortVideoAdsAdPixels;
 
   constructor(private readonly endpoints: ShortVideoAdsSettings) {
     this.client = new BusinessApiClient(endpoints.apiUrl);
@@ -43,6 +46,7 @@ export class ShortVideoAdsAdapter implements OAuthAdapter {
     this.adCampaigns = new ShortVideoAdsCampaigns(this.client);
     this.adBoosts = new ShortVideoAdsAdBoosts(this.client);
     this.adAudiences = new ShortVideoAdsAdAudiences(this.client, (account) => this.adCampaigns.countryIds(account));
+    this.adPixels = new ShortVideoAdsAdPixels(this.client);
   }
 
   readonly oauth = {

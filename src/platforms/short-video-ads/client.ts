@@ -35,6 +35,14 @@ export class BusinessApiClient {
   constructor(private readonly apiUrl: string) {}
 
   async call<T>(path: string, options: { method?: 'GET' | 'POST'; body?: unknown; accessToken?: string }): Promise<T> {
+    return (await this.envelope<T>(path, options)).data;
+  }
+
+  /** A call whose whole answer is wanted: the `data`, the platform's `message` and the `request_id` to quote. */
+  async envelope<T>(
+    path: string,
+    options: { method?: 'GET' | 'POST'; body?: unknown; accessToken?: string },
+  ): Promise<{ data: T; message: string | null; requestId: string | null }> {
     return this.exchange<T>(path, options.method ?? 'GET', options.accessToken, {
       type: 'application/json',
       text: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -50,7 +58,7 @@ export class BusinessApiClient {
       `${part('file', `; filename="${file.name}"`)}Content-Type: text/csv\r\n\r\n${file.text}\r\n`,
       `--${boundary}--\r\n`,
     ].join('');
-    return this.exchange<T>(path, 'POST', accessToken, { type: `multipart/form-data; boundary=${boundary}`, text });
+    return (await this.exchange<T>(path, 'POST', accessToken, { type: `multipart/form-data; boundary=${boundary}`, text })).data;
   }
 
   private async exchange<T>(path: string, method: 'GET' | 'POST', accessToken: string | undefined, sent: { type: string; text?: string }) {
@@ -61,6 +69,6 @@ export class BusinessApiClient {
     const response = await callPlatform<Envelope<T>>(`${this.apiUrl}${path}`, { method, headers, body: sent.text });
     const body = typeof response.body === 'object' && response.body !== null ? response.body : {};
     if (response.status >= 300 || body.code !== 0) throw classifyBusiness(response.status, body, response.headers);
-    return (body.data ?? {}) as T;
+    return { data: (body.data ?? {}) as T, message: body.message ?? null, requestId: body.request_id ?? null };
   }
 }

@@ -7,6 +7,7 @@ import {
   type AdPixels,
   type CustomConversion,
   type CustomConversionInput,
+  type CustomConversionRules,
   CustomConversionNotFound,
   PixelNotFound,
   type PlatformPixel,
@@ -160,7 +161,17 @@ export class SocialNetworkAdPixels implements AdPixels {
       'other',
     ] as const,
   };
-  readonly customConversionRules = { fields: ['url', 'referrer', 'event', 'custom_data'] as const, perAccount: 100, defaultValue: true };
+  readonly customConversionRules: CustomConversionRules = {
+    fields: ['url', 'referrer', 'event', 'custom_data'],
+    customDataKeys: null,
+    keyOperators: {},
+    operators: ['contains', 'not_contains', 'equals', 'not_equals', 'starts_with', 'ends_with', 'greater_than', 'less_than'],
+    combinators: ['and', 'or'],
+    maxConditions: 20,
+    eventTypes: null,
+    perAccount: 100,
+    defaultValue: true,
+  };
 
   constructor(private readonly client: SocialNetworkClient) {}
 

@@ -12,6 +12,7 @@ import { DEMO_ADVERTISERS, SANDBOX_ADS_APP } from './demo.js';
 import { mountReports, type ReportsState } from './report-routes.js';
 import { mountIdentities } from './identity-routes.js';
 import { mountSpark, type SparkState } from './spark-routes.js';
+import { mountPixels, type PixelsState } from './pixel-routes.js';
 import { mountTargetingTools } from './targeting-routes.js';
 
 /**
@@ -44,6 +45,7 @@ interface ShortVideoAdsState {
   reports?: ReportsState;
   audiences?: AudiencesState;
   spark?: SparkState;
+  pixels?: PixelsState;
 }
 
 const requestId = () => `2026${randomBytes(10).toString('hex').toUpperCase()}`;
@@ -206,6 +208,7 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
   mountTargetingTools(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3');
   mountIdentities(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', spark.identitiesOf);
   const audiences = mountAudiences(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', restored?.audiences);
+  const pixels = mountPixels(router, { answer, advertiser }, '/short_video_ads/open_api/v1.3', restored?.pixels);
   return {
     state: (): ShortVideoAdsState => ({
       advertisers,
@@ -217,6 +220,7 @@ export function mountShortVideoAds(router: Router, _sandboxUrl: string, stored: 
       reports: reports.state(),
       audiences: audiences.state(),
       spark: spark.state(),
+      pixels: pixels.state(),
     }),
   };
 }

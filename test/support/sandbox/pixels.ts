@@ -9,18 +9,23 @@ export interface ReceivedEvent {
 
 export interface PixelOnPlatform {
   id: string;
+  /** The short-video platform's numeric id of the pixel (`id` is its code there). */
+  pixelId?: string;
   name: string;
   events: ReceivedEvent[];
 }
 
-/** The social network's pixels, Conversions API and custom conversions (parts/marketing-pixels.ts). */
+/**
+ * The ad platforms' pixels, server events and custom conversions: the social network's (parts/marketing-pixels.ts)
+ * or the short-video platform's (short-video-ads/pixel-routes.ts, pixels named by code, ad accounts by advertiser).
+ */
 export class PixelPeople extends People {
-  constructor(app: () => TestApp) {
-    super(app, 'social_network');
+  constructor(app: () => TestApp, platform: 'social_network' | 'short_video_ads' = 'social_network') {
+    super(app, platform);
   }
 
-  /** The ad account's next create on `edge` is made, then its answer is lost. */
-  async loseAnswer(adAccountId: string, edge: 'adspixels' | 'customconversions'): Promise<void> {
+  /** The ad account's next create of this kind is made, then its answer is lost. */
+  async loseAnswer(adAccountId: string, edge: 'adspixels' | 'customconversions' | 'pixel' | 'custom_conversion'): Promise<void> {
     await this.post('pixel-lost-answer', { adAccountId, edge });
   }
 

@@ -21,21 +21,33 @@ function present(row: AdAccountRow, conversion: CustomConversion): Presented {
   return { ...conversion, adAccountId: row.id, platform: row.platform as Presented['platform'], currency: row.currency };
 }
 
-/** What the platform's rule syntax refuses of `body`, each at its path (the contract has checked the shape). */
+/** What the platform's rule syntax and kinds refuse of `body`, each at its path (the contract has checked the shape). */
 function ruleErrors(pixels: AdPixels, platform: string, body: Create): FieldError[] {
   const errors: FieldError[] = [];
   const at = (path: string, message: string) => errors.push({ path: `body/${path}`, message, code: 'ad_platform_rejected' });
-  const { fields, defaultValue } = pixels.customConversionRules;
-  body.rule.conditions.forEach((condition, index) => {
-    const kind = (condition.field.startsWith('custom_data.') ? 'custom_data' : condition.field) as RuleField;
-    if (!fields.includes(kind))
-      at(`rule/conditions/${index}/field`, `${platform} custom conversion rules compare ${fields.join(', ')} only`);
+  const rules = pixels.customConversionRules;
+  const { conditions, combinator } = body.rule;
+  if (!rules.combinators.includes(combinator)) at('rule/combinator', `${platform} custom conversion rules must all hold (and)`);
+  if (conditions.length > rules.maxConditions) at('rule/conditions', `${platform} takes at most ${rules.maxConditions} conditions`);
+  if (rules.eventTypes && !rules.eventTypes.includes(body.customEventType))
+    at('customEventType', `${platform} custom conversions count ${rules.eventTypes.join(', ')} only`);
+  conditions.forEach((condition, index) => {
+    const here = `rule/conditions/${index}`;
+    const key = condition.field.startsWith('custom_data.') ? condition.field.slice('custom_data.'.length) : null;
+    const kind = (key === null ? condition.field : 'custom_data') as RuleField;
+    if (!rules.fields.includes(kind)) at(`${here}/field`, `${platform} custom conversion rules compare ${rules.fields.join(', ')} only`);
+    else if (key !== null && rules.customDataKeys && !rules.customDataKeys.includes(key))
+      at(`${here}/field`, `${platform} custom conversion rules compare custom_data.${rules.customDataKeys.join(', custom_data.')} only`);
+    const keyOperators = key === null ? undefined : rules.keyOperators[key];
+    if (!rules.operators.includes(condition.operator)) at(`${here}/operator`, `${platform} has no ${condition.operator} in its rules`);
+    else if (keyOperators && !keyOperators.includes(condition.operator))
+      at(`${here}/operator`, `${platform} compares ${condition.field} with ${keyOperators.join(', ')} only`);
     if (NUMERIC.has(condition.operator)) {
-      if (kind !== 'custom_data') at(`rule/conditions/${index}/operator`, `${condition.operator} compares custom_data numbers only`);
-      if (!Number.isFinite(Number(condition.value))) at(`rule/conditions/${index}/value`, `${condition.operator} needs a number`);
+      if (kind !== 'custom_data') at(`${here}/operator`, `${condition.operator} compares custom_data numbers only`);
+      if (!Number.isFinite(Number(condition.value))) at(`${here}/value`, `${condition.operator} needs a number`);
     }
   });
-  if (body.defaultConversionValue !== undefined && !defaultValue)
+  if (body.defaultConversionValue !== undefined && !rules.defaultValue)
     at('defaultConversionValue', `${platform} custom conversions carry no default value`);
   return errors;
 }
