@@ -1,9 +1,9 @@
-import { closed, type ControlBodies, integer, text } from '../control-schema.js';
+import { closed, type ControlBodies, integer, oneOf, text } from '../control-schema.js';
 import { DEMO_ADVERTISERS } from './demo.js';
 
 const ADVERTISER = DEMO_ADVERTISERS[0]!.advertiser_id;
 
-/** The bodies of the Business API's people's controls (Spark ads' creators and linked accounts). */
+/** The bodies of the Business API's people's controls (Spark ads' creators and linked accounts, pixels' lost answers). */
 export const SHORT_VIDEO_ADS_CONTROLS: ControlBodies = {
   'POST /_sandbox/short_video_ads/spark-codes': closed(
     {
@@ -25,5 +25,10 @@ export const SHORT_VIDEO_ADS_CONTROLS: ControlBodies = {
     },
     ['advertiserId'],
     { advertiserId: ADVERTISER, posts: { '7311000000000009001': true } },
+  ),
+  'POST /_sandbox/short_video_ads/pixel-lost-answer': closed(
+    { adAccountId: text('the advertiser whose next create is made, then its answer lost'), edge: oneOf(['pixel', 'custom_conversion']) },
+    ['adAccountId', 'edge'],
+    { adAccountId: ADVERTISER, edge: 'pixel' },
   ),
 };
