@@ -3,15 +3,6 @@
  * body leaves this list, and a new control never joins it.
  */
 export const UNDECLARED: readonly string[] = [
-  'POST /_sandbox/search_suite/calendars',
-  'POST /_sandbox/search_suite/calendar/edit-in-app',
-  'POST /_sandbox/search_suite/calendar/expire-sync-tokens',
-  'POST /_sandbox/search_suite/calendar/faults',
-  'POST /_sandbox/search_suite/strict',
-  'POST /_sandbox/search_suite/local-posts',
-  'POST /_sandbox/search_suite/faults',
-  'POST /_sandbox/search_suite/revoke-access',
-  'POST /_sandbox/search_suite/settings',
   'POST /_sandbox/short_video/users',
   'POST /_sandbox/short_video/remove-app',
   'POST /_sandbox/short_video/events',

@@ -1,9 +1,11 @@
 import { searchSuite } from '../../platforms/search-suite/index.js';
 import { defineSandbox } from '../sandbox-platform.js';
+import { SEARCH_SUITE_CONTROLS } from './controls.js';
 import { mountSearchSuite, SANDBOX_CLIENT } from './platform.js';
 
 export const searchSuiteSandbox = defineSandbox({
   platform: searchSuite,
+  controls: SEARCH_SUITE_CONTROLS,
   mount: mountSearchSuite,
   defaults: (sandboxUrl) => {
     const base = `${sandboxUrl}/search_suite`;
