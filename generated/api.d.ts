@@ -1268,6 +1268,60 @@ export interface paths {
         delete: operations["deleteQueueSlot"];
         options?: never;
         head?: never;
+        /**
+         * Change a queue slot
+         * @description Changes the slot's day, time or time zone, and keeps the queue consistent in the same transaction: the
+         *     scheduled posts queued in this slot more than a minute ahead are taken out of it and placed again, in their
+         *     order, in the next free occurrences of the profile's slots as they are now (this one included), exactly as
+         *     `POST /queue` places a post. A post whose time changes gets its new `scheduledAt` (and the slot's zone) and
+         *     emits `post.scheduled` again; one due within the minute keeps its time and is published then. Answers the
+         *     slot as changed.
+         *
+         *     Errors: 400 `validation_failed` (an empty body, an unknown member or zone); 403 `profile_out_of_scope`; 404
+         *     `not_found`; 409 `queue_slot_exists` (the profile has a slot at that day, time and zone already),
+         *     `post_status_conflict` (one of the slot's posts is being published right now; nothing was changed); 422
+         *     `queue_slot_unavailable` (a post of the slot finds no free occurrence within 365 days; nothing was changed).
+         */
+        patch: operations["updateQueueSlot"];
+        trace?: never;
+    };
+    "/queue/next-slot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the next free queue slot
+         * @description Answers the slot occurrence that `POST /queue` would give a post of the profile now: the soonest occurrence of any of its slots, at least one minute ahead, that no scheduled post occupies (every slot's weekly time in its own time zone, daylight saving time followed). Nothing is reserved: a post queued meanwhile may take it. Errors: 400 `validation_failed`, 403 `profile_out_of_scope`, 404 `not_found` (no such profile), 422 `queue_slot_unavailable` (the profile has no slot, or none free within 365 days).
+         */
+        get: operations["getNextQueueSlot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/queue/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview the coming queue slots
+         * @description Lists every occurrence of the profile's slots from `from` (by default now) until `days` days later, soonest first, each with the scheduled post queued at it (`postId`) or null while it is free. Each slot's weekly time is read in its own time zone with the rules of that very day: 09:00 Europe/Berlin is 08:00Z in winter and 07:00Z in summer; a local time the clocks skip (02:30 on a spring-forward night) is moved on by the gap (03:30), and a time that happens twice (autumn) is the second, in standard time. A profile without slots answers an empty list. Errors: 400 `validation_failed` (also a `from` in the past or more than 365 days ahead), 403 `profile_out_of_scope`, 404 `not_found` (no such profile).
+         */
+        get: operations["previewQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -7922,6 +7976,102 @@ export interface components {
              * @example Europe/Berlin
              */
             timezone: string;
+        };
+        /** @description Changes to a queue slot (JSON merge semantics: members left out keep their value). At least one member. */
+        QueueSlotUpdate: {
+            dayOfWeek?: components["schemas"]["QueueSlotDayOfWeek"];
+            /**
+             * @description Local time of day, `HH:MM` (24 hours).
+             * @example 10:30
+             */
+            time?: string;
+            /**
+             * @description IANA time zone of `time`; an unknown zone is refused with 400.
+             * @example Europe/Berlin
+             */
+            timezone?: string;
+        };
+        /** @description The occurrence of a slot that `POST /queue` would give a post of the profile now: the soonest one, at least a minute ahead, that no scheduled post occupies. */
+        QueueNextSlot: {
+            /**
+             * @description The profile of the queue.
+             * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
+             */
+            profileId: string;
+            /**
+             * @description The slot.
+             * @example slot_01jd4c0a1b2c3d4e5f6g7h8j9k
+             */
+            slotId: string;
+            /**
+             * Format: date-time
+             * @description The occurrence, in UTC.
+             * @example 2026-11-30T08:00:00Z
+             */
+            scheduledAt: string;
+            /**
+             * Format: date-time
+             * @description The same instant in the slot's time zone, with that day's UTC offset (daylight saving time followed).
+             * @example 2026-11-30T09:00:00+01:00
+             */
+            localTime: string;
+            /**
+             * @description The slot's IANA time zone.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+        };
+        /** @description One coming occurrence of a queue slot, and the post that fills it (null while it is free). */
+        QueuePreviewOccurrence: {
+            /**
+             * @description The slot.
+             * @example slot_01jd4c0a1b2c3d4e5f6g7h8j9k
+             */
+            slotId: string;
+            /**
+             * Format: date-time
+             * @description The occurrence, in UTC.
+             * @example 2026-11-30T08:00:00Z
+             */
+            scheduledAt: string;
+            /**
+             * Format: date-time
+             * @description The same instant in the slot's time zone, with that day's UTC offset (daylight saving time followed).
+             * @example 2026-11-30T09:00:00+01:00
+             */
+            localTime: string;
+            /**
+             * @description The slot's IANA time zone.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            /**
+             * @description The scheduled post queued at this occurrence (`GET /posts/{id}` for its content), or null when it is free.
+             * @example post_01jd4a2b3c4d5e6f7g8h9j0k1m
+             */
+            postId: string | null;
+        };
+        /** @description The coming occurrences of a profile's queue slots, soonest first, each with what fills it. */
+        QueuePreview: {
+            /**
+             * @description The profile of the queue.
+             * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
+             */
+            profileId: string;
+            /**
+             * Format: date-time
+             * @description The start of the preview (`from`, or now).
+             * @example 2026-11-27T10:00:00Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The end of the preview (`days` later).
+             * @example 2026-12-04T10:00:00Z
+             */
+            until: string;
+            /** @description Every occurrence of every slot of the profile in the window, soonest first (then by slot id). */
+            occurrences: components["schemas"]["QueuePreviewOccurrence"][];
         };
         /** @description A post placed in a queue slot. */
         QueueEntry: {
@@ -21845,6 +21995,205 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateQueueSlot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The queue slot. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dayOfWeek": "tuesday",
+                 *       "time": "10:30"
+                 *     }
+                 */
+                "application/json": components["schemas"]["QueueSlotUpdate"];
+            };
+        };
+        responses: {
+            /** @description The slot as changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "slot_01jd4c0a1b2c3d4e5f6g7h8j9k",
+                     *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "dayOfWeek": "tuesday",
+                     *       "time": "10:30",
+                     *       "timezone": "Europe/Berlin",
+                     *       "createdAt": "2026-11-22T09:45:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueueSlot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The profile has a slot at this day, time and zone already (`queue_slot_exists`), or one of the slot's posts is being published right now (`post_status_conflict`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/queue_slot_exists",
+                     *       "title": "The queue slot exists",
+                     *       "status": 409,
+                     *       "detail": "The profile has a slot on tuesday at 10:30 Europe/Berlin already.",
+                     *       "code": "queue_slot_exists",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A post of the slot finds no free occurrence within 365 days (`queue_slot_unavailable`); nothing was changed. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/queue_slot_unavailable",
+                     *       "title": "No free queue slot",
+                     *       "status": 422,
+                     *       "detail": "Every slot of the profile is taken for the next 365 days; add slots or schedule the post with scheduledAt.",
+                     *       "code": "queue_slot_unavailable",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getNextQueueSlot: {
+        parameters: {
+            query: {
+                /** @description The profile whose queue is read. */
+                profileId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The next free occurrence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "slotId": "slot_01jd4c0a1b2c3d4e5f6g7h8j9k",
+                     *       "scheduledAt": "2026-11-30T08:00:00Z",
+                     *       "localTime": "2026-11-30T09:00:00+01:00",
+                     *       "timezone": "Europe/Berlin"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueueNextSlot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The profile has no slot, or none free within 365 days (`queue_slot_unavailable`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/queue_slot_unavailable",
+                     *       "title": "No free queue slot",
+                     *       "status": 422,
+                     *       "detail": "The profile has no queue slot; create one with POST /queue/slots.",
+                     *       "code": "queue_slot_unavailable",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    previewQueue: {
+        parameters: {
+            query: {
+                /** @description The profile whose queue is previewed. */
+                profileId: string;
+                /** @description Where the preview starts (a week to come, say); by default now. At most 365 days ahead. */
+                from?: string;
+                /** @description How many days the preview spans, from `from`. */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coming occurrences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "from": "2026-11-27T10:00:00Z",
+                     *       "until": "2026-12-04T10:00:00Z",
+                     *       "occurrences": [
+                     *         {
+                     *           "slotId": "slot_01jd4c0a1b2c3d4e5f6g7h8j9k",
+                     *           "scheduledAt": "2026-11-30T08:00:00Z",
+                     *           "localTime": "2026-11-30T09:00:00+01:00",
+                     *           "timezone": "Europe/Berlin",
+                     *           "postId": "post_01jd4a2b3c4d5e6f7g8h9j0k1m"
+                     *         },
+                     *         {
+                     *           "slotId": "slot_01jd4c0a1b2c3d4e5f6g7h8j9m",
+                     *           "scheduledAt": "2026-12-03T16:30:00Z",
+                     *           "localTime": "2026-12-03T17:30:00+01:00",
+                     *           "timezone": "Europe/Berlin",
+                     *           "postId": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["QueuePreview"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

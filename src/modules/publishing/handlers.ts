@@ -8,6 +8,8 @@ import { deletePost as remove, retryPost as retry } from './lifecycle.js';
 import { presentPost } from './present.js';
 import * as queue from './queue.js';
 import type { Checked } from './validate.js';
+import { nextSlot, previewQueue as preview } from './queue-preview.js';
+import { updateSlot } from './slot-update.js';
 import { getPost as get, listPosts as list } from './read.js';
 
 export const createPost: Handler<'createPost'> = async (request, services) => {
@@ -71,6 +73,21 @@ export const deleteQueueSlot: Handler<'deleteQueueSlot'> = async (request, { db 
   await queue.deleteSlot(db, principalOf(request), request.params.id);
   return { status: 204, body: undefined };
 };
+
+export const updateQueueSlot: Handler<'updateQueueSlot'> = async (request, services) => ({
+  status: 200,
+  body: await updateSlot(services, principalOf(request), request.params.id, request.body),
+});
+
+export const getNextQueueSlot: Handler<'getNextQueueSlot'> = async (request, { db }) => ({
+  status: 200,
+  body: await nextSlot(db, principalOf(request), request.query.profileId),
+});
+
+export const previewQueue: Handler<'previewQueue'> = async (request, { db }) => ({
+  status: 200,
+  body: await preview(db, principalOf(request), request.query),
+});
 
 export const enqueuePost: Handler<'enqueuePost'> = async (request, services) => ({
   status: 201,

@@ -10,7 +10,7 @@ export function isTimeZone(zone: string): boolean {
 }
 
 /** How far ahead the queue looks for a free slot. */
-const HORIZON_DAYS = 365;
+export const HORIZON_DAYS = 365;
 
 /**
  * The slot's occurrence in the calendar week that starts on `weekStart`'s Monday: that day at `time` in the slot's
@@ -31,17 +31,26 @@ export function occurrenceInWeek(slot: Pick<SlotRow, 'dayOfWeek' | 'time' | 'tim
  * to a day), so all occurrences of the year are listed and sorted: at most 100 slots × 55 weeks.
  */
 export function firstFree(slots: SlotRow[], taken: Set<string>, from: Date): { slot: SlotRow; at: Date } | null {
-  const until = from.getTime() + HORIZON_DAYS * 24 * 3600 * 1000;
-  const candidates: Array<{ slot: SlotRow; at: Date }> = [];
+  const until = new Date(from.getTime() + HORIZON_DAYS * 24 * 3600 * 1000);
+  return occurrencesBetween(slots, from, until).find(({ slot, at }) => !taken.has(occupancyKey(slot.id, at))) ?? null;
+}
+
+/**
+ * Every occurrence of the slots from `from` until `until` (both included), soonest first, then by slot id. Each
+ * slot's weeks are its own zone's, one more than the window spans on each side: a week of another zone may start
+ * up to a day apart.
+ */
+export function occurrencesBetween(slots: SlotRow[], from: Date, until: Date): Array<{ slot: SlotRow; at: Date }> {
+  const weeks = Math.ceil((until.getTime() - from.getTime()) / (7 * 24 * 3600 * 1000)) + 1;
+  const occurrences: Array<{ slot: SlotRow; at: Date }> = [];
   for (const slot of slots) {
     const first = DateTime.fromJSDate(from, { zone: slot.timezone }).startOf('week');
-    for (let week = 0; week <= 53; week += 1) {
+    for (let week = 0; week <= weeks; week += 1) {
       const at = occurrenceInWeek(slot, first.plus({ weeks: week }));
-      if (at.getTime() >= from.getTime() && at.getTime() <= until && !taken.has(occupancyKey(slot.id, at))) candidates.push({ slot, at });
+      if (at.getTime() >= from.getTime() && at.getTime() <= until.getTime()) occurrences.push({ slot, at });
     }
   }
-  candidates.sort((a, b) => a.at.getTime() - b.at.getTime() || (a.slot.id < b.slot.id ? -1 : 1));
-  return candidates[0] ?? null;
+  return occurrences.sort((a, b) => a.at.getTime() - b.at.getTime() || (a.slot.id < b.slot.id ? -1 : 1));
 }
 
 export function occupancyKey(slotId: string, at: Date): string {

@@ -23,7 +23,7 @@ type QueueSlot = components['schemas']['QueueSlot'];
 type QueueEntry = components['schemas']['QueueEntry'];
 const MAX_SLOTS = 100;
 
-function presentSlot(row: SlotRow): QueueSlot {
+export function presentSlot(row: SlotRow): QueueSlot {
   return {
     id: row.id,
     profileId: row.profileId,

@@ -1,3 +1,4 @@
+import { type DateTime } from 'luxon';
 import { expect } from 'chai';
 import type { TestApp } from '../../support/app.js';
 import type { TestOwner } from '../../support/owners.js';
@@ -28,4 +29,12 @@ export async function postNow(app: TestApp, owner: TestOwner, body: Record<strin
 export async function eventsOf(app: TestApp, postId: string): Promise<Array<{ name: string; data: any }>> {
   const rows = await app.services.db('events').whereRaw("data->>'postId' = ?", [postId]).orderBy('id');
   return rows.map((row: { name: string; data: unknown }) => ({ name: row.name, data: row.data }));
+}
+
+/** The first hour after `from` at which the zone's UTC offset changes (a daylight-saving change). */
+export function nextOffsetChange(zone: string, from: DateTime): DateTime {
+  let at = from.setZone(zone);
+  const offset = at.offset;
+  while (at.offset === offset) at = at.plus({ hours: 1 });
+  return at;
 }

@@ -5,15 +5,7 @@ import { describeApi } from '../../support/harness.js';
 import { itPagesByKeyset } from '../../support/keyset-list.js';
 import { restrictedKey } from '../../support/owners.js';
 import { connectBot } from '../../support/sandbox/botchat.js';
-import { eventsOf } from './posts-support.js';
-
-/** The first instant after `from` at which the zone's UTC offset changes (a daylight-saving change). */
-function nextOffsetChange(zone: string, from: DateTime): DateTime {
-  let at = from.setZone(zone);
-  const offset = at.offset;
-  while (at.offset === offset) at = at.plus({ days: 1 });
-  return at;
-}
+import { eventsOf, nextOffsetChange } from './posts-support.js';
 
 describeApi('queue — weekly slots in a time zone, and posts in the next free one', (t) => {
   let bot: { accountId: string; token: string };
