@@ -13,7 +13,7 @@ const noNewApiError = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'generated/', '.data/', '.tmp/'] },
+  { ignores: ['node_modules/', 'generated/', '.data/', '.tmp/', 'dist/'] },
   js.configs.recommended,
   { files: ['**/*.{js,mjs}'], languageOptions: { globals: globals.node } },
   ...tseslint.configs.recommended,
