@@ -38,17 +38,17 @@ describeApi('400 validation_failed — one error per mistake, naming the member,
     ]);
   });
 
-  it('createPost — publishNow with scheduledAt is one error saying to give only one; neither is one error listing the three', async () => {
+  it('createPost — publishNow with scheduledAt is one error saying to give only one; neither is one error listing the four', async () => {
     const post = { accountIds: [ACCOUNT], text: 'Hello' };
     expect(await refused('POST', '/posts', { ...post, publishNow: true, scheduledAt: '2030-01-01T08:00:00Z' })).to.deep.equal([
       {
         path: 'body',
         code: 'oneOf',
-        message: 'takes only one of publishNow, scheduledAt, useQueue, not publishNow and scheduledAt together',
+        message: 'takes only one of publishNow, scheduledAt, useQueue, draft, not publishNow and scheduledAt together',
       },
     ]);
     expect(await refused('POST', '/posts', post)).to.deep.equal([
-      { path: 'body', code: 'oneOf', message: 'needs exactly one of: publishNow, scheduledAt, useQueue' },
+      { path: 'body', code: 'oneOf', message: 'needs exactly one of: publishNow, scheduledAt, useQueue, draft' },
     ]);
   });
 
