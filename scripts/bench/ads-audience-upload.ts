@@ -7,31 +7,14 @@
  * assertions: figures for the issue notes.
  *   npx tsx scripts/bench/ads-audience-upload.ts [people=1000000]
  */
-import { SANDBOX_ADS_APP } from '../../src/sandbox/short-video-ads/demo.js';
-import { benchOwnerKey, connectAdvertiserByConsent, forkSandbox, startBenchService } from './service.js';
+import { startAdAccountBench } from './service.js';
 
 await runBench();
 
 async function runBench(): Promise<void> {
   const PEOPLE = Number(process.argv[2] ?? 1_000_000);
-  const sandbox = await forkSandbox();
-  const { api, call, stop } = await startBenchService({
-    SHORT_VIDEO_ADS_APP_ID: SANDBOX_ADS_APP.appId,
-    SHORT_VIDEO_ADS_APP_SECRET: SANDBOX_ADS_APP.secret,
-    SHORT_VIDEO_ADS_AUTH_URL: `${sandbox.url}/short_video_ads/portal/auth`,
-    SHORT_VIDEO_ADS_API_URL: `${sandbox.url}/short_video_ads/open_api/v1.3`,
-  });
+  const { api, call, key, adAccountId, stop } = await startAdAccountBench();
   try {
-    const key = await benchOwnerKey(call);
-    const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;
-    const advertiser = (await (
-      await fetch(`${sandbox.url}/_sandbox/short_video_ads/advertisers`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name: 'Bench Ads', currency: 'USD', status: 'STATUS_ENABLE' }),
-      })
-    ).json()) as { advertiser_id: string };
-    const adAccountId = await connectAdvertiserByConsent(call, api, key, profileId, advertiser.advertiser_id);
     const audience = await call('POST', '/ads/audiences', key, {
       adAccountId,
       name: 'Bench list',
@@ -85,6 +68,5 @@ async function runBench(): Promise<void> {
     );
   } finally {
     await stop();
-    sandbox.stop();
   }
 }

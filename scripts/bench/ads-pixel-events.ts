@@ -6,8 +6,7 @@
  * process), whose CPU alone bounds the rate it could take. No assertions: figures for the issue notes.
  *   npx tsx scripts/bench/ads-pixel-events.ts [events=10000] [batch=500] [concurrency=4]
  */
-import { SANDBOX_ADS_APP } from '../../src/sandbox/short-video-ads/demo.js';
-import { benchOwnerKey, connectAdvertiserByConsent, forkSandbox, percentile, startBenchService } from './service.js';
+import { percentile, startAdAccountBench } from './service.js';
 
 await runBench();
 
@@ -15,24 +14,8 @@ async function runBench(): Promise<void> {
   const EVENTS = Number(process.argv[2] ?? 10_000);
   const BATCH = Number(process.argv[3] ?? 500);
   const CONCURRENCY = Number(process.argv[4] ?? 4);
-  const sandbox = await forkSandbox();
-  const { api, call, stop } = await startBenchService({
-    SHORT_VIDEO_ADS_APP_ID: SANDBOX_ADS_APP.appId,
-    SHORT_VIDEO_ADS_APP_SECRET: SANDBOX_ADS_APP.secret,
-    SHORT_VIDEO_ADS_AUTH_URL: `${sandbox.url}/short_video_ads/portal/auth`,
-    SHORT_VIDEO_ADS_API_URL: `${sandbox.url}/short_video_ads/open_api/v1.3`,
-  });
+  const { call, sandbox, key, adAccountId, stop } = await startAdAccountBench();
   try {
-    const key = await benchOwnerKey(call);
-    const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;
-    const advertiser = (await (
-      await fetch(`${sandbox.url}/_sandbox/short_video_ads/advertisers`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ name: 'Bench Ads', currency: 'USD', status: 'STATUS_ENABLE' }),
-      })
-    ).json()) as { advertiser_id: string };
-    const adAccountId = await connectAdvertiserByConsent(call, api, key, profileId, advertiser.advertiser_id);
     const pixel = await call('POST', '/ads/pixels', key, { adAccountId, name: 'Bench pixel' });
 
     const batches = Array.from({ length: Math.ceil(EVENTS / BATCH) }, (_, index) => {
@@ -78,6 +61,5 @@ async function runBench(): Promise<void> {
     );
   } finally {
     await stop();
-    sandbox.stop();
   }
 }

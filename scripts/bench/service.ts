@@ -14,6 +14,7 @@ import { createApp } from '../../src/app.js';
 import { boot } from '../../src/boot.js';
 import { startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { loadConfig } from '../../src/config.js';
+import { SANDBOX_ADS_APP } from '../../src/sandbox/short-video-ads/demo.js';
 import type { Services } from '../../src/services.js';
 import { freePort, postgresCpuSeconds, processCpuSeconds } from './processes.js';
 import type { SendAnswer, SendCommand } from './webhook-sender.js';
@@ -202,4 +203,43 @@ export async function connectAdvertiserByConsent(
   )!;
   const callback = await fetch(`${api}${new URL(back).pathname}${new URL(back).search}`, { redirect: 'manual' });
   return new URL(callback.headers.get('location')!).searchParams.get('adAccountIds')!;
+}
+
+export interface AdAccountBench extends BenchService {
+  sandbox: SandboxChild;
+  /** The bench owner's API key. */
+  key: string;
+  /** A new advertiser of TikTok's Business API sandbox, connected as the owner's ad account. */
+  adAccountId: string;
+}
+
+/** The service beside a forked sandbox standing in for TikTok's Business API, with a fresh advertiser connected by consent. */
+export async function startAdAccountBench(): Promise<AdAccountBench> {
+  const sandbox = await forkSandbox();
+  const service = await startBenchService({
+    SHORT_VIDEO_ADS_APP_ID: SANDBOX_ADS_APP.appId,
+    SHORT_VIDEO_ADS_APP_SECRET: SANDBOX_ADS_APP.secret,
+    SHORT_VIDEO_ADS_AUTH_URL: `${sandbox.url}/short_video_ads/portal/auth`,
+    SHORT_VIDEO_ADS_API_URL: `${sandbox.url}/short_video_ads/open_api/v1.3`,
+  });
+  const stop = async () => {
+    await service.stop();
+    sandbox.stop();
+  };
+  try {
+    const key = await benchOwnerKey(service.call);
+    const profileId = (await service.call('POST', '/profiles', key, { name: 'Bench' })).id as string;
+    const advertiser = (await (
+      await fetch(`${sandbox.url}/_sandbox/short_video_ads/advertisers`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Bench Ads', currency: 'USD', status: 'STATUS_ENABLE' }),
+      })
+    ).json()) as { advertiser_id: string };
+    const adAccountId = await connectAdvertiserByConsent(service.call, service.api, key, profileId, advertiser.advertiser_id);
+    return { ...service, sandbox, key, adAccountId, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
 }
