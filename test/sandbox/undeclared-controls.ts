@@ -3,14 +3,6 @@
  * body leaves this list, and a new control never joins it.
  */
 export const UNDECLARED: readonly string[] = [
-  'POST /_sandbox/social_network/strict',
-  'POST /_sandbox/social_network/users',
-  'POST /_sandbox/social_network/login',
-  'POST /_sandbox/social_network/remove-app',
-  'POST /_sandbox/social_network/revoke-permission',
-  'POST /_sandbox/social_network/revoke',
-  'POST /_sandbox/social_network/app',
-  'POST /_sandbox/social_network/fail-next',
   'POST /_sandbox/social_network/boost-eligibility',
   'POST /_sandbox/social_network/boost-faults',
   'POST /_sandbox/social_network/ad-video-processing',
@@ -30,7 +22,6 @@ export const UNDECLARED: readonly string[] = [
   'POST /_sandbox/social_network/ad-recommendations',
   'POST /_sandbox/social_network/ad-webhooks/release',
   'POST /_sandbox/social_network/ad-webhook-faults',
-  'POST /_sandbox/social_network/post-faults',
   'POST /_sandbox/social_network/lead-forms',
   'POST /_sandbox/social_network/leads',
   'POST /_sandbox/social_network/lead-access',
@@ -41,14 +32,4 @@ export const UNDECLARED: readonly string[] = [
   'POST /_sandbox/social_network/commerce/catalogs/:id/products',
   'POST /_sandbox/social_network/commerce/catalogs/:id/delete',
   'POST /_sandbox/social_network/commerce/forget-handles',
-  'POST /_sandbox/social_network/comments/:commentId/edit',
-  'POST /_sandbox/social_network/comments/:commentId/remove',
-  'POST /_sandbox/social_network/comment-faults',
-  'POST /_sandbox/social_network/remove-metric',
-  'POST /_sandbox/social_network/messages',
-  'POST /_sandbox/social_network/messenger/attachments',
-  'POST /_sandbox/social_network/messenger/age',
-  'POST /_sandbox/social_network/messenger/comments',
-  'POST /_sandbox/social_network/messenger/lose-next',
-  'POST /_sandbox/social_network/messenger/receipts',
 ];

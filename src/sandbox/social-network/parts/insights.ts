@@ -7,7 +7,7 @@ const PACIFIC = 'America/Los_Angeles';
 type Kind = 'level' | 'gained' | 'lost' | 'flow' | 'unique';
 
 /** Page metrics the Graph still gives (v26), with their kind and the periods it computes. */
-const PAGE_METRICS: Record<string, { kind: Kind; periods: string[] }> = {
+export const PAGE_METRICS: Record<string, { kind: Kind; periods: string[] }> = {
   page_follows: { kind: 'level', periods: ['day'] },
   page_daily_follows_unique: { kind: 'gained', periods: ['day'] },
   page_daily_unfollows_unique: { kind: 'lost', periods: ['day'] },
@@ -18,7 +18,7 @@ const PAGE_METRICS: Record<string, { kind: Kind; periods: string[] }> = {
   page_total_actions: { kind: 'flow', periods: ['day', 'week', 'days_28'] },
   page_views_total: { kind: 'flow', periods: ['day', 'week', 'days_28'] },
 };
-const POST_METRICS = ['post_total_media_view_unique', 'post_reactions_by_type_total', 'post_clicks'];
+export const POST_METRICS = ['post_total_media_view_unique', 'post_reactions_by_type_total', 'post_clicks'];
 
 /** Meta's own list of removed Page Insights metrics (2024-03-14, 2025-06-15, 2025-11-15, 2026-06-16): refused by name. */
 const REMOVED = [
