@@ -34,6 +34,15 @@ export interface RuleViolation {
   limit?: number | null;
 }
 
+/** A member of a post that a platform may let an app change once the post is published, as `PATCH /posts/{id}` names it. */
+export type EditableMember = 'text';
+
+/** An edit of a published post: the members changed (each one its platform's `editable` lists), and the post's content as it becomes. */
+export interface PublishedEdit {
+  changed: readonly EditableMember[];
+  content: PublishContent;
+}
+
 export interface Published {
   platformPostId: string;
   url: string | null;
@@ -90,6 +99,18 @@ export interface Publisher {
   delete?(account: AdapterAccount, platformPostId: string, state: Record<string, unknown>): Promise<void>;
   /** The account's posts on the platform, newest first, whether made through us or not; absent where the platform has no history. */
   history?(account: AdapterAccount, query: HistoryQuery): Promise<HistoryPage>;
+  /**
+   * What an app may change of a post once it is published: `PATCH /posts/{id}` takes these members for a published
+   * post and its description says them per platform. Absent where the platform lets apps change nothing; `edit` is
+   * there exactly when this is.
+   */
+  readonly editable?: readonly EditableMember[];
+  /**
+   * Changes the published post in place (all of it: every chat's message), setting the `changed` members to those of
+   * `change.content`; `state` is what `publish` kept. Setting a member to the value it has already succeeds, so an
+   * edit whose answer was lost may be sent again. A post gone from the platform is PostNotFound.
+   */
+  edit?(account: AdapterAccount, platformPostId: string, state: Record<string, unknown>, change: PublishedEdit): Promise<void>;
 }
 
 /**
