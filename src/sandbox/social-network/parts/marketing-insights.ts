@@ -7,7 +7,7 @@ import { defineSocialPart } from '../part.js';
 import type { AdAccount, Token } from '../state.js';
 
 /** Breakdowns an ad account must enable before it reports by them (the out-of-cycle change of 2026-08-03). */
-const OPT_IN = ['impression_device', 'frequency_value', 'hourly_stats_aggregated_by_advertiser_time_zone'];
+export const OPT_IN = ['impression_device', 'frequency_value', 'hourly_stats_aggregated_by_advertiser_time_zone'];
 /** The Marketing API's own groups of breakdowns that combine. */
 const GROUPS = [
   ['age', 'gender'],
