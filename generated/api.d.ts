@@ -758,7 +758,7 @@ export interface paths {
          *     `post.platform.failed` once per failed target. A post is never published twice to one account.
          *
          *     Errors: 400 `validation_failed`; 422 `post_validation_failed`, `queue_slot_unavailable` (with
-         *     `useQueue` and no free slot), `public_url_unreachable` (`detail` names `PUBLIC_URL` and why),
+         *     `useQueue` and no free slot serving every account of the post), `public_url_unreachable` (`detail` names `PUBLIC_URL` and why),
          *     `idempotency_key_reused`; 409 `idempotency_key_in_use`; 403
          *     `profile_out_of_scope` for accounts or media outside a restricted key's profiles.
          */
@@ -1227,7 +1227,7 @@ export interface paths {
         };
         /**
          * List queue slots
-         * @description Lists queue slots in weekly order (by profile, then Monday to Sunday, then local time). A profile-restricted API key sees only its profiles' slots. Errors: 400 `validation_failed`.
+         * @description Lists queue slots in weekly order (by profile, then Monday to Sunday, then local time). A profile-restricted API key sees only its profiles' slots. Errors: 400 `validation_failed`; 403 `profile_out_of_scope`; 404 `not_found` (no such profile or account).
          */
         get: operations["listQueueSlots"];
         put?: never;
@@ -1237,9 +1237,14 @@ export interface paths {
          *     saving time followed), the next queued post of the profile is published. Posts already queued keep
          *     their times. At most 100 slots per profile.
          *
-         *     Errors: 400 `validation_failed` (also an unknown time zone); 404 `not_found` (no such profile); 409
-         *     `queue_slot_exists` (the same day, time and zone exists), `idempotency_key_in_use`; 422
-         *     `queue_slot_limit_reached`, `idempotency_key_reused`.
+         *     A slot may be kept for some of the profile's accounts (`accountIds`, as a per-account schedule): a queued
+         *     post takes a slot only when the slot serves every one of its accounts, so each account can have its own
+         *     weekly times. Two slots at the same day, time and zone are allowed when they serve different accounts.
+         *
+         *     Errors: 400 `validation_failed` (also an unknown time zone, an empty `accountIds`); 403
+         *     `profile_out_of_scope` (also an account outside a restricted key's profiles); 404 `not_found` (no such
+         *     profile or account); 409 `queue_slot_exists` (the same day, time, zone and accounts exists),
+         *     `idempotency_key_in_use`; 422 `account_not_in_profile`, `queue_slot_limit_reached`, `idempotency_key_reused`.
          */
         post: operations["createQueueSlot"];
         delete?: never;
@@ -1270,17 +1275,19 @@ export interface paths {
         head?: never;
         /**
          * Change a queue slot
-         * @description Changes the slot's day, time or time zone, and keeps the queue consistent in the same transaction: the
+         * @description Changes the slot's day, time, time zone or accounts, and keeps the queue consistent in the same transaction: the
          *     scheduled posts queued in this slot more than a minute ahead are taken out of it and placed again, in their
          *     order, in the next free occurrences of the profile's slots as they are now (this one included), exactly as
-         *     `POST /queue` places a post. A post whose time changes gets its new `scheduledAt` (and the slot's zone) and
+         *     `POST /queue` places a post, each in a slot that serves every one of its accounts. A post whose time changes gets its new `scheduledAt` (and the slot's zone) and
          *     emits `post.scheduled` again; one due within the minute keeps its time and is published then. Answers the
          *     slot as changed.
          *
-         *     Errors: 400 `validation_failed` (an empty body, an unknown member or zone); 403 `profile_out_of_scope`; 404
-         *     `not_found`; 409 `queue_slot_exists` (the profile has a slot at that day, time and zone already),
-         *     `post_status_conflict` (one of the slot's posts is being published right now; nothing was changed); 422
-         *     `queue_slot_unavailable` (a post of the slot finds no free occurrence within 365 days; nothing was changed).
+         *     Errors: 400 `validation_failed` (an empty body, an unknown member or zone, an empty `accountIds`); 403
+         *     `profile_out_of_scope` (also an account outside a restricted key's profiles); 404 `not_found` (no such slot
+         *     or account); 409 `queue_slot_exists` (the profile has a slot at that day, time and zone for the same accounts
+         *     already), `post_status_conflict` (one of the slot's posts is being published right now; nothing was changed);
+         *     422 `account_not_in_profile`, `queue_slot_unavailable` (a post of the slot finds no free occurrence of a slot
+         *     serving all its accounts within 365 days, the detail naming an account no slot serves; nothing was changed).
          */
         patch: operations["updateQueueSlot"];
         trace?: never;
@@ -1294,7 +1301,7 @@ export interface paths {
         };
         /**
          * Read the next free queue slot
-         * @description Answers the slot occurrence that `POST /queue` would give a post of the profile now: the soonest occurrence of any of its slots, at least one minute ahead, that no scheduled post occupies (every slot's weekly time in its own time zone, daylight saving time followed). Nothing is reserved: a post queued meanwhile may take it. Errors: 400 `validation_failed`, 403 `profile_out_of_scope`, 404 `not_found` (no such profile), 422 `queue_slot_unavailable` (the profile has no slot, or none free within 365 days).
+         * @description Answers the slot occurrence that `POST /queue` would give a post of the profile now: the soonest occurrence of any of its slots, at least one minute ahead, that no scheduled post occupies (every slot's weekly time in its own time zone, daylight saving time followed). With `accountIds`, the occurrence a post to those accounts would get: only slots serving every one of them count. Nothing is reserved: a post queued meanwhile may take it. Errors: 400 `validation_failed`, 403 `profile_out_of_scope`, 404 `not_found` (no such profile or account), 422 `account_not_in_profile`, `queue_slot_unavailable` (the profile has no slot, none serving the accounts, the detail naming one no slot serves, or none free within 365 days).
          */
         get: operations["getNextQueueSlot"];
         put?: never;
@@ -1314,7 +1321,7 @@ export interface paths {
         };
         /**
          * Preview the coming queue slots
-         * @description Lists every occurrence of the profile's slots from `from` (by default now) until `days` days later, soonest first, each with the scheduled post queued at it (`postId`) or null while it is free. Each slot's weekly time is read in its own time zone with the rules of that very day: 09:00 Europe/Berlin is 08:00Z in winter and 07:00Z in summer; a local time the clocks skip (02:30 on a spring-forward night) is moved on by the gap (03:30), and a time that happens twice (autumn) is the second, in standard time. A profile without slots answers an empty list. Errors: 400 `validation_failed` (also a `from` in the past or more than 365 days ahead), 403 `profile_out_of_scope`, 404 `not_found` (no such profile).
+         * @description Lists every occurrence of the profile's slots from `from` (by default now) until `days` days later, soonest first, each with the scheduled post queued at it (`postId`) or null while it is free. Each slot's weekly time is read in its own time zone with the rules of that very day: 09:00 Europe/Berlin is 08:00Z in winter and 07:00Z in summer; a local time the clocks skip (02:30 on a spring-forward night) is moved on by the gap (03:30), and a time that happens twice (autumn) is the second, in standard time. A profile without slots answers an empty list. With `accountIds`, only the occurrences of the slots serving every one of those accounts: the queue a post to them would join. Errors: 400 `validation_failed` (also a `from` in the past or more than 365 days ahead), 403 `profile_out_of_scope`, 404 `not_found` (no such profile or account), 422 `account_not_in_profile`.
          */
         get: operations["previewQueue"];
         put?: never;
@@ -1341,13 +1348,13 @@ export interface paths {
         /**
          * Queue a post
          * @description Places a post in the next free slot of its profile's queue (the soonest slot occurrence, at least one
-         *     minute ahead, that no other post occupies). Give either `postId` (an existing post in `scheduled` or
+         *     minute ahead, that no other post occupies, of a slot that serves every account of the post). Give either `postId` (an existing post in `scheduled` or
          *     `cancelled`, which moves to that slot) or `post` (a new post, checked like `POST /posts`). The post
          *     becomes `scheduled` with `scheduledAt` set to the slot time. Emits `post.scheduled`.
          *
          *     Errors: 400 `validation_failed`; 404 `not_found` (no such post); 409 `post_status_conflict` (the post
          *     is processing or was published), `idempotency_key_in_use`; 422 `queue_slot_unavailable` (the profile
-         *     has no slot, or none free within 365 days), `post_validation_failed` (a new post that a platform
+         *     has no slot, none serving every account of the post, or none free within 365 days), `post_validation_failed` (a new post that a platform
          *     refuses, with `errors`), `public_url_unreachable` (a new post with media to a real platform that could
          *     not fetch it at this instance's `PUBLIC_URL`), `idempotency_key_reused`; 403 `profile_out_of_scope` (a post, its accounts or
          *     its media outside a restricted key's profiles).
@@ -5920,7 +5927,7 @@ export interface components {
          *     | `range_not_satisfiable` | 416 | The `Range` header asks for bytes outside the file. |
          *     | `queue_slot_exists` | 409 | The profile already has a queue slot at this day, time and time zone. |
          *     | `queue_slot_limit_reached` | 422 | The profile has the maximum number of queue slots (100). |
-         *     | `queue_slot_unavailable` | 422 | The profile has no queue slot, or none free within the next 365 days. |
+         *     | `queue_slot_unavailable` | 422 | The profile has no queue slot, none serving every account of the post (the detail names one no slot serves), or none free within the next 365 days. |
          *     | `ai_model_unavailable` | 422 | The AI model is unknown, not of the requested kind, or its provider is not configured on this instance. |
          *     | `metric_not_supported` | 422 | A requested metric is not available for the account's platform; `errors` names each such metric. |
          *     | `date_range_too_long` | 422 | The requested date range is longer than the maximum of the route (90 days for analytics). |
@@ -7440,7 +7447,7 @@ export interface components {
              *     | `schedule_window` | `scheduledAt` is not in the window posts may be scheduled in (the future, at most 365 days ahead); only from `POST /posts/validate` and `POST /posts/batch` (`POST /posts` answers it as 400). |
              *     | `timezone` | `timezone` is not an IANA time zone; only from `POST /posts/validate` and `POST /posts/batch` (`POST /posts` answers it as 400). |
              *     | `public_url_unreachable` | The post has media and a real platform could not fetch it: `PUBLIC_URL` is not reachable from the internet; only from `POST /posts/validate` and `POST /posts/batch` (`POST /posts` answers it as its own 422). |
-             *     | `queue_slot_unavailable` | `useQueue` and the profile has no free queue slot; only from `POST /posts/validate` and `POST /posts/batch`. |
+             *     | `queue_slot_unavailable` | `useQueue` and the profile has no free queue slot serving every account of the post; only from `POST /posts/validate` and `POST /posts/batch`. |
              * @example max_length
              * @enum {string}
              */
@@ -7934,6 +7941,13 @@ export interface components {
              * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
              */
             profileId: string;
+            /**
+             * @description The accounts of the profile the slot is kept for, in id order: a queued post takes the slot only when the slot serves every one of its accounts. Null: every account of the profile.
+             * @example [
+             *       "acc_01jd3z2k4m6p8r0t2v4x6z8b0c"
+             *     ]
+             */
+            accountIds: string[] | null;
             dayOfWeek: components["schemas"]["QueueSlotDayOfWeek"];
             /**
              * @description Local time of day, `HH:MM` (24 hours), in `timezone`.
@@ -7965,6 +7979,13 @@ export interface components {
              * @example prof_01jd3y6w7q5v8k0n2b4c6e8g1h
              */
             profileId: string;
+            /**
+             * @description Keeps the slot for these accounts of the profile (as a per-account schedule): only posts all of whose accounts are among them take it. Absent or null: every account of the profile. An account of another profile is refused with 422 `account_not_in_profile`.
+             * @example [
+             *       "acc_01jd3z2k4m6p8r0t2v4x6z8b0c"
+             *     ]
+             */
+            accountIds?: string[] | null;
             dayOfWeek: components["schemas"]["QueueSlotDayOfWeek"];
             /**
              * @description Local time of day, `HH:MM` (24 hours).
@@ -7979,6 +8000,13 @@ export interface components {
         };
         /** @description Changes to a queue slot (JSON merge semantics: members left out keep their value). At least one member. */
         QueueSlotUpdate: {
+            /**
+             * @description The accounts of the profile the slot is kept for; null: every account of the profile. An account of another profile is refused with 422 `account_not_in_profile`.
+             * @example [
+             *       "acc_01jd3z2k4m6p8r0t2v4x6z8b0c"
+             *     ]
+             */
+            accountIds?: string[] | null;
             dayOfWeek?: components["schemas"]["QueueSlotDayOfWeek"];
             /**
              * @description Local time of day, `HH:MM` (24 hours).
@@ -8028,6 +8056,11 @@ export interface components {
              * @example slot_01jd4c0a1b2c3d4e5f6g7h8j9k
              */
             slotId: string;
+            /**
+             * @description The accounts the slot is kept for (its `accountIds`); null for every account of the profile.
+             * @example null
+             */
+            accountIds: string[] | null;
             /**
              * Format: date-time
              * @description The occurrence, in UTC.
@@ -18250,6 +18283,13 @@ export interface components {
         /** @description The resumable upload (the last segment of its `Location`). */
         UploadIdPath: string;
         /**
+         * @description Answer for a post to these accounts of the profile, comma-separated: only the slots that serve every one of them (slots kept for every account, or for all of these). An account of another owner answers 404 `not_found`, one of another profile 422 `account_not_in_profile`, one outside a profile-restricted key's profiles 403.
+         * @example [
+         *       "acc_01jd3z2k4m6p8r0t2v4x6z8b0c"
+         *     ]
+         */
+        QueueAccountIdsQuery: string[];
+        /**
          * @description `wait=N` (RFC 7240): hold the answer up to N seconds (at most 60; more is read as 60) until the task has
          *     finished. A task that succeeds, fails or is cancelled within that time is answered at once with 200 and the
          *     finished task, and the answer carries `Preference-Applied: wait=N`; otherwise the answer is the usual one (202
@@ -21830,6 +21870,11 @@ export interface operations {
             query?: {
                 /** @description Only objects of this profile. A profile of another owner answers 404 `not_found`, as reading it does; one outside a profile-restricted key's profiles answers 403 `profile_out_of_scope`. */
                 profileId?: components["parameters"]["ProfileIdQuery"];
+                /**
+                 * @description Only the slots that serve this account: its profile's slots kept for every account or for it. An account of another owner answers 404 `not_found`; one outside a profile-restricted key's profiles 403.
+                 * @example acc_01jd3z2k4m6p8r0t2v4x6z8b0c
+                 */
+                accountId?: string;
                 /** @description How many objects to return in one page. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `nextCursor` of the previous page; omit it for the first page. Cursors are opaque: one this service did not give out for this list answers 400 `invalid_cursor`. */
@@ -21853,6 +21898,7 @@ export interface operations {
                      *         {
                      *           "id": "slot_01jd4c0a1b2c3d4e5f6g7h8j9k",
                      *           "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *           "accountIds": null,
                      *           "dayOfWeek": "monday",
                      *           "time": "09:00",
                      *           "timezone": "Europe/Berlin",
@@ -21861,6 +21907,9 @@ export interface operations {
                      *         {
                      *           "id": "slot_01jd4c0a1b2c3d4e5f6g7h8j9m",
                      *           "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *           "accountIds": [
+                     *             "acc_01jd3z2k4m6p8r0t2v4x6z8b0c"
+                     *           ],
                      *           "dayOfWeek": "thursday",
                      *           "time": "17:30",
                      *           "timezone": "Europe/Berlin",
@@ -21902,6 +21951,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                 *       "accountIds": [
+                 *         "acc_01jd3z2k4m6p8r0t2v4x6z8b0c"
+                 *       ],
                  *       "dayOfWeek": "monday",
                  *       "time": "09:00",
                  *       "timezone": "Europe/Berlin"
@@ -21921,6 +21973,9 @@ export interface operations {
                      * @example {
                      *       "id": "slot_01jd4c0a1b2c3d4e5f6g7h8j9k",
                      *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "accountIds": [
+                     *         "acc_01jd3z2k4m6p8r0t2v4x6z8b0c"
+                     *       ],
                      *       "dayOfWeek": "monday",
                      *       "time": "09:00",
                      *       "timezone": "Europe/Berlin",
@@ -21934,7 +21989,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The profile has a slot at this day, time and zone already (`queue_slot_exists`), or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
+            /** @description The profile has a slot at this day, time and zone for the same accounts already (`queue_slot_exists`), or a request with the same `Idempotency-Key` is still running (`idempotency_key_in_use`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -21945,7 +22000,7 @@ export interface operations {
                      *       "type": "https://socialgate.dev/problems/queue_slot_exists",
                      *       "title": "The queue slot exists",
                      *       "status": 409,
-                     *       "detail": "The profile has a slot on monday at 09:00 Europe/Berlin already.",
+                     *       "detail": "The profile has a slot on monday at 09:00 Europe/Berlin for acc_01jd3z2k4m6p8r0t2v4x6z8b0c already.",
                      *       "code": "queue_slot_exists",
                      *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
                      *     }
@@ -21955,7 +22010,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The profile has 100 slots already (`queue_slot_limit_reached`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description An account of `accountIds` is of another profile (`account_not_in_profile`), the profile has 100 slots already (`queue_slot_limit_reached`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22035,6 +22090,7 @@ export interface operations {
                      * @example {
                      *       "id": "slot_01jd4c0a1b2c3d4e5f6g7h8j9k",
                      *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
+                     *       "accountIds": null,
                      *       "dayOfWeek": "tuesday",
                      *       "time": "10:30",
                      *       "timezone": "Europe/Berlin",
@@ -22048,7 +22104,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The profile has a slot at this day, time and zone already (`queue_slot_exists`), or one of the slot's posts is being published right now (`post_status_conflict`). */
+            /** @description The profile has a slot at this day, time and zone for the same accounts already (`queue_slot_exists`), or one of the slot's posts is being published right now (`post_status_conflict`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -22059,7 +22115,7 @@ export interface operations {
                      *       "type": "https://socialgate.dev/problems/queue_slot_exists",
                      *       "title": "The queue slot exists",
                      *       "status": 409,
-                     *       "detail": "The profile has a slot on tuesday at 10:30 Europe/Berlin already.",
+                     *       "detail": "The profile has a slot on tuesday at 10:30 Europe/Berlin for every account already.",
                      *       "code": "queue_slot_exists",
                      *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
                      *     }
@@ -22069,7 +22125,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A post of the slot finds no free occurrence within 365 days (`queue_slot_unavailable`); nothing was changed. */
+            /** @description An account of `accountIds` is of another profile (`account_not_in_profile`), or a post of the slot finds no free occurrence of a slot serving all its accounts within 365 days (`queue_slot_unavailable`); nothing was changed. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22080,7 +22136,7 @@ export interface operations {
                      *       "type": "https://socialgate.dev/problems/queue_slot_unavailable",
                      *       "title": "No free queue slot",
                      *       "status": 422,
-                     *       "detail": "Every slot of the profile is taken for the next 365 days; add slots or schedule the post with scheduledAt.",
+                     *       "detail": "No queue slot of the profile is kept for acc_01jd3z2k4m6p8r0t2v4x6z8b0c; add it to a slot's accountIds or create a slot for it.",
                      *       "code": "queue_slot_unavailable",
                      *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
                      *     }
@@ -22096,6 +22152,13 @@ export interface operations {
             query: {
                 /** @description The profile whose queue is read. */
                 profileId: string;
+                /**
+                 * @description Answer for a post to these accounts of the profile, comma-separated: only the slots that serve every one of them (slots kept for every account, or for all of these). An account of another owner answers 404 `not_found`, one of another profile 422 `account_not_in_profile`, one outside a profile-restricted key's profiles 403.
+                 * @example [
+                 *       "acc_01jd3z2k4m6p8r0t2v4x6z8b0c"
+                 *     ]
+                 */
+                accountIds?: components["parameters"]["QueueAccountIdsQuery"];
             };
             header?: never;
             path?: never;
@@ -22125,7 +22188,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The profile has no slot, or none free within 365 days (`queue_slot_unavailable`). */
+            /** @description The profile has no slot, none serving every account of `accountIds`, or none free within 365 days (`queue_slot_unavailable`); an account of `accountIds` is of another profile (`account_not_in_profile`). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -22152,6 +22215,13 @@ export interface operations {
             query: {
                 /** @description The profile whose queue is previewed. */
                 profileId: string;
+                /**
+                 * @description Answer for a post to these accounts of the profile, comma-separated: only the slots that serve every one of them (slots kept for every account, or for all of these). An account of another owner answers 404 `not_found`, one of another profile 422 `account_not_in_profile`, one outside a profile-restricted key's profiles 403.
+                 * @example [
+                 *       "acc_01jd3z2k4m6p8r0t2v4x6z8b0c"
+                 *     ]
+                 */
+                accountIds?: components["parameters"]["QueueAccountIdsQuery"];
                 /** @description Where the preview starts (a week to come, say); by default now. At most 365 days ahead. */
                 from?: string;
                 /** @description How many days the preview spans, from `from`. */
@@ -22177,6 +22247,7 @@ export interface operations {
                      *       "occurrences": [
                      *         {
                      *           "slotId": "slot_01jd4c0a1b2c3d4e5f6g7h8j9k",
+                     *           "accountIds": null,
                      *           "scheduledAt": "2026-11-30T08:00:00Z",
                      *           "localTime": "2026-11-30T09:00:00+01:00",
                      *           "timezone": "Europe/Berlin",
@@ -22184,6 +22255,9 @@ export interface operations {
                      *         },
                      *         {
                      *           "slotId": "slot_01jd4c0a1b2c3d4e5f6g7h8j9m",
+                     *           "accountIds": [
+                     *             "acc_01jd3z2k4m6p8r0t2v4x6z8b0c"
+                     *           ],
                      *           "scheduledAt": "2026-12-03T16:30:00Z",
                      *           "localTime": "2026-12-03T17:30:00+01:00",
                      *           "timezone": "Europe/Berlin",
@@ -22199,6 +22273,25 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description An account of `accountIds` is of another profile (`account_not_in_profile`). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://socialgate.dev/problems/account_not_in_profile",
+                     *       "title": "Account of another profile",
+                     *       "status": 422,
+                     *       "detail": "acc_01jd3z2k4m6p8r0t2v4x6z8b0c belongs to another profile.",
+                     *       "code": "account_not_in_profile",
+                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -22331,7 +22424,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The profile has no free slot (`queue_slot_unavailable`), a platform refuses the new post (`post_validation_failed`, with `errors`), a real platform could not fetch its media at this instance's `PUBLIC_URL` (`public_url_unreachable`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
+            /** @description The profile has no free slot serving every account of the post (`queue_slot_unavailable`), a platform refuses the new post (`post_validation_failed`, with `errors`), a real platform could not fetch its media at this instance's `PUBLIC_URL` (`public_url_unreachable`), or the `Idempotency-Key` was used with another body (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -79,3 +79,12 @@ export class UnknownProfileError extends UnprocessableError {
     super('unknown_profile', 'Unknown profile', `The owner has no profile ${missing.map(({ id }) => id).join(', ')}.`, errors);
   }
 }
+
+/** 422 `account_not_in_profile`: an account named (at `path`) is of another profile than the object's. */
+export class AccountNotInProfileError extends UnprocessableError {
+  constructor(accountId: string, path = 'body/accountIds') {
+    super('account_not_in_profile', 'Account of another profile', `${accountId} belongs to another profile.`, [
+      { path, message: `${accountId} belongs to another profile`, code: 'account_not_in_profile' },
+    ]);
+  }
+}

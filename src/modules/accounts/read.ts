@@ -2,11 +2,11 @@ import type { Knex } from 'knex';
 import { readsById } from '../../lib/batcher.js';
 import { onePer } from '../../lib/memo.js';
 import { NotFoundError } from '../../lib/errors.js';
-import type { AccountId, AdAccountId } from '../../lib/ids.js';
+import { type AccountId, type AdAccountId, idOf } from '../../lib/ids.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AdapterAccount, Credentials } from '../../platforms/types.js';
 import { assertProfileInScope, type Principal } from '../auth/principal.js';
-import { AccountNotConnectedError } from './errors.js';
+import { AccountNotConnectedError, AccountNotInProfileError } from './errors.js';
 import { AccountRow, AdAccountRow, type Connection, isAdAccountId, nounOf, platformIdOf } from './models.js';
 
 // How other areas read accounts: the `accounts` and `ad_accounts` tables are this area's alone.
@@ -60,6 +60,34 @@ export async function ownedAccounts(db: Knex, principal: Principal, ids: Account
   const rows = ids.length === 0 ? [] : await AccountRow.query(db).where({ ownerId: principal.ownerId }).whereIn('id', ids);
   for (const row of rows) assertProfileInScope(principal, row.profileId);
   return rows;
+}
+
+/**
+ * The accounts `ids` names, in that order, each of the profile `profileId`: 404 for one not the caller's owner's,
+ * 403 for one outside the caller's key, 422 `account_not_in_profile` (at `path`) for one of another profile.
+ */
+export async function profileAccounts(
+  db: Knex,
+  principal: Principal,
+  profileId: string,
+  ids: string[],
+  path?: string,
+): Promise<AccountRow[]> {
+  const rows = new Map(
+    (
+      await ownedAccounts(
+        db,
+        principal,
+        ids.map((id) => idOf('acc', id)),
+      )
+    ).map((row) => [row.id as string, row]),
+  );
+  return ids.map((id) => {
+    const row = rows.get(id);
+    if (!row) throw new NotFoundError('account');
+    if (row.profileId !== profileId) throw new AccountNotInProfileError(id, path);
+    return row;
+  });
 }
 
 /** The owner's accounts of `platform` with these platform ids, disconnected ones too (`profileId`: of that profile only). */

@@ -1,14 +1,5 @@
 import { UnprocessableError, ValidationFailedError } from '../../lib/errors.js';
 
-/** 422 `account_not_in_profile`: an account named is of another profile than the automation's. */
-export class AccountNotInProfileError extends UnprocessableError {
-  constructor(accountId: string) {
-    super('account_not_in_profile', 'Account of another profile', `${accountId} belongs to another profile.`, [
-      { path: 'body/accountIds', message: `${accountId} belongs to another profile`, code: 'account_not_in_profile' },
-    ]);
-  }
-}
-
 /** 422 `automation_limit_reached`. */
 export class AutomationLimitReachedError extends UnprocessableError {
   constructor(max: number) {

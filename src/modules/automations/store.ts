@@ -8,9 +8,9 @@ import type { Services } from '../../services.js';
 import { listedProfiles, type Principal, assertProfileInScope } from '../auth/principal.js';
 import { lockProfile } from '../accounts/api.js';
 import { findProfile } from '../accounts/profiles.js';
-import { findAccount, ownedAccounts } from '../accounts/read.js';
+import { findAccount, profileAccounts } from '../accounts/read.js';
 import { announceChange, automationCache } from './cache.js';
-import { AccountNotInProfileError, AutomationLimitReachedError, invalidMember } from './errors.js';
+import { AutomationLimitReachedError, invalidMember } from './errors.js';
 import { assertSourceSupported, warningsOf } from './health.js';
 import { presentAutomation } from './present.js';
 import { ACTION_TRIGGERS, type AutomationRecord, type TriggerType } from './rows.js';
@@ -58,21 +58,7 @@ async function assertAccounts(
   accountIds: string[],
   trigger: TriggerType,
 ): Promise<void> {
-  const rows = new Map(
-    (
-      await ownedAccounts(
-        db,
-        principal,
-        accountIds.map((id) => idOf('acc', id)),
-      )
-    ).map((row) => [row.id, row]),
-  );
-  for (const accountId of accountIds) {
-    const row = rows.get(idOf('acc', accountId));
-    if (!row) throw new NotFoundError('account');
-    if (row.profileId !== profileId) throw new AccountNotInProfileError(accountId);
-    assertSourceSupported(platforms, row, trigger);
-  }
+  for (const row of await profileAccounts(db, principal, profileId, accountIds)) assertSourceSupported(platforms, row, trigger);
 }
 
 /** After a change commits: this process forgets its cached automations at once (the others on the NOTIFY). */

@@ -25,15 +25,18 @@ export interface Created {
 /** When: at once, at `scheduledAt`, in the next free queue slot (chosen inside the transaction), or not yet (a draft). */
 export type When = { kind: 'now' } | { kind: 'at'; at: Date } | { kind: 'queue' } | { kind: 'draft' };
 
-/** The slot occurrence a queued post takes: at least a minute ahead, so that it can still be seen and moved. */
+/**
+ * The slot occurrence a queued post to `accountIds` takes: of a slot serving every one of them, at least a minute
+ * ahead, so that it can still be seen and moved.
+ */
 export async function placeInQueue(
   trx: Knex,
   profileId: string,
+  accountIds: string[],
   placing: Array<{ slotId: string | null; scheduledAt: Date }> = [],
 ): Promise<{ slot: SlotRow; at: Date }> {
-  const placed = await nextFreeSlot(trx, profileId, new Date(Date.now() + 60_000), placing);
-  if (placed === 'no_slots') throw new QueueSlotUnavailableError('no_slots');
-  if (!placed) throw new QueueSlotUnavailableError('full');
+  const placed = await nextFreeSlot(trx, profileId, accountIds, new Date(Date.now() + 60_000), placing);
+  if ('none' in placed) throw new QueueSlotUnavailableError(placed.none);
   return placed;
 }
 
@@ -98,9 +101,17 @@ export interface NewPost {
 export async function insertPosts(trx: Knex.Transaction, ownerId: string, posts: NewPost[]): Promise<Created[]> {
   const now = new Date();
   const rows: Array<Omit<PostRow, 'publishedAt'>> = [];
-  for (const { profileId, input, when, timezone } of posts) {
+  for (const { profileId, accounts, input, when, timezone } of posts) {
     if (input.mediaIds?.length) await assertMediaKept(trx, input.mediaIds);
-    const placed = when.kind === 'queue' ? await placeInQueue(trx, profileId, rows) : null;
+    const placed =
+      when.kind === 'queue'
+        ? await placeInQueue(
+            trx,
+            profileId,
+            accounts.map((account) => account.id),
+            rows,
+          )
+        : null;
     // A draft's time is when it was saved: the post list's order (the API shows none).
     const scheduledAt = when.kind === 'at' ? when.at : placed ? placed.at : now;
     rows.push({

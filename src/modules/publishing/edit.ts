@@ -70,7 +70,13 @@ export async function updatePost(services: Services, principal: Principal, id: s
       const adding = (when?.kind === 'draft' ? 0 : accounts.length) - (post.status === 'scheduled' ? targets.length : 0);
       if (adding > 0) await assertWithinPlan(trx, services.config.usage, post.ownerId, 'posts', adding);
       if (input.mediaIds?.length) await assertMediaKept(trx, input.mediaIds);
-      const placed = await placement(trx, post, when, change.timezone);
+      const placed = await placement(
+        trx,
+        post,
+        accounts.map((account) => account.id),
+        when,
+        change.timezone,
+      );
       const [row] = (await trx('posts')
         .where({ id })
         .update({
@@ -112,6 +118,7 @@ export async function updatePost(services: Services, principal: Principal, id: s
 async function placement(
   trx: Knex.Transaction,
   post: PostRow,
+  accountIds: string[],
   when: When | null,
   timezone: string | undefined,
 ): Promise<Pick<PostRow, 'status' | 'scheduledAt' | 'slotId' | 'timezone' | 'publishNow'>> {
@@ -141,7 +148,7 @@ async function placement(
     case 'queue': {
       // Out of its own slot first, so that the slot it holds counts as free for it.
       await trx('posts').where({ id: post.id }).update({ slotId: null });
-      const { slot, at } = await placeInQueue(trx, post.profileId);
+      const { slot, at } = await placeInQueue(trx, post.profileId, accountIds);
       return { status: 'scheduled', scheduledAt: at, slotId: slot.id, timezone: timezone ?? slot.timezone, publishNow: false };
     }
   }

@@ -1,5 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import { ApiError, type FieldError, type ProblemMembers, UnprocessableError } from '../../lib/errors.js';
+import type { NoFreeSlot } from './occurrences.js';
 
 type Violation = components['schemas']['PostValidationError'];
 
@@ -50,14 +51,14 @@ export class PostStatusConflictError extends ApiError {
   }
 }
 
-/** 409 `queue_slot_exists`: the profile has a slot at this day, time and time zone. */
+/** 409 `queue_slot_exists`: the profile has a slot at this day, time and time zone for the same accounts. */
 export class QueueSlotExistsError extends ApiError {
-  constructor(slot: { dayOfWeek: string; time: string; timezone: string }) {
+  constructor(slot: { dayOfWeek: string; time: string; timezone: string; accountIds: string[] | null }) {
     super(
       409,
       'queue_slot_exists',
       'The queue slot exists',
-      `The profile has a slot on ${slot.dayOfWeek} at ${slot.time} ${slot.timezone} already.`,
+      `The profile has a slot on ${slot.dayOfWeek} at ${slot.time} ${slot.timezone} for ${slot.accountIds?.join(', ') ?? 'every account'} already.`,
     );
   }
 }
@@ -69,15 +70,22 @@ export class QueueSlotLimitReachedError extends UnprocessableError {
   }
 }
 
-/** 422 `queue_slot_unavailable`: the profile has no slot at all, or every one is taken for a year. */
+/**
+ * 422 `queue_slot_unavailable`: the profile has no slot at all, none serving every account of the post (the detail
+ * names those no slot serves), or every one serving them is taken for a year.
+ */
 export class QueueSlotUnavailableError extends UnprocessableError {
-  constructor(reason: 'no_slots' | 'full') {
-    super(
-      'queue_slot_unavailable',
-      'No free queue slot',
-      reason === 'no_slots'
-        ? 'The profile has no queue slot; create one with POST /queue/slots.'
-        : 'Every slot of the profile is taken for the next 365 days; add slots or schedule the post with scheduledAt.',
-    );
+  constructor(reason: NoFreeSlot) {
+    super('queue_slot_unavailable', 'No free queue slot', unavailableDetail(reason));
   }
+}
+
+function unavailableDetail(reason: NoFreeSlot): string {
+  if (reason === 'no_slots') return 'The profile has no queue slot; create one with POST /queue/slots.';
+  if (reason === 'full')
+    return "Every slot of the profile serving the post's accounts is taken for the next 365 days; add slots or schedule the post with scheduledAt.";
+  const { unserved, accountIds } = reason;
+  return unserved.length > 0
+    ? `No queue slot of the profile is kept for ${unserved.join(', ')}; add ${unserved.length === 1 ? 'it' : 'them'} to a slot's accountIds or create a slot for ${unserved.length === 1 ? 'it' : 'them'}.`
+    : `No queue slot of the profile is kept for all of ${accountIds.join(', ')} at once; a queued post takes a slot that serves every one of its accounts.`;
 }

@@ -81,7 +81,7 @@ export const updateQueueSlot: Handler<'updateQueueSlot'> = async (request, servi
 
 export const getNextQueueSlot: Handler<'getNextQueueSlot'> = async (request, { db }) => ({
   status: 200,
-  body: await nextSlot(db, principalOf(request), request.query.profileId),
+  body: await nextSlot(db, principalOf(request), request.query),
 });
 
 export const previewQueue: Handler<'previewQueue'> = async (request, { db }) => ({

@@ -57,18 +57,32 @@ export function occupancyKey(slotId: string, at: Date): string {
   return `${slotId}|${at.getTime()}`;
 }
 
+/** Whether the slot serves a post to every one of `accountIds` (a slot kept for every account serves any). */
+export function serves(slot: Pick<SlotRow, 'accountIds'>, accountIds: string[]): boolean {
+  return slot.accountIds === null || accountIds.every((id) => slot.accountIds!.includes(id));
+}
+
 /**
- * The profile's slots and the occurrences already taken by scheduled posts, read in the caller's transaction, and
- * by `placing` (posts the caller places before inserting them: a batch).
+ * Why a post gets no slot: the profile has none; none serves all of the post's accounts (`unserved`: those no
+ * slot serves at all, empty when each has slots but none in common); every one serving them is taken for a year.
+ */
+export type NoFreeSlot = 'no_slots' | 'full' | { unserved: string[]; accountIds: string[] };
+
+/**
+ * The profile's slots that serve every one of `accountIds`, and the occurrences already taken by scheduled posts,
+ * read in the caller's transaction, and by `placing` (posts the caller places before inserting them: a batch).
  */
 export async function nextFreeSlot(
   trx: Knex,
   profileId: string,
+  accountIds: string[],
   from: Date,
   placing: Array<{ slotId: string | null; scheduledAt: Date }> = [],
-): Promise<{ slot: SlotRow; at: Date } | 'no_slots' | null> {
-  const slots = (await trx('queueSlots').where({ profileId })) as SlotRow[];
-  if (slots.length === 0) return 'no_slots';
+): Promise<{ slot: SlotRow; at: Date } | { none: NoFreeSlot }> {
+  const all = (await trx('queueSlots').where({ profileId })) as SlotRow[];
+  if (all.length === 0) return { none: 'no_slots' };
+  const slots = all.filter((slot) => serves(slot, accountIds));
+  if (slots.length === 0) return { none: { unserved: accountIds.filter((id) => !all.some((slot) => serves(slot, [id]))), accountIds } };
   const taken = (await trx('posts')
     .whereIn(
       'slotId',
@@ -78,5 +92,5 @@ export async function nextFreeSlot(
     .where('scheduledAt', '>=', from)
     .select('slotId', 'scheduledAt')) as Array<{ slotId: string; scheduledAt: Date }>;
   const keys = [...taken, ...placing].map((t) => occupancyKey(t.slotId ?? '', new Date(t.scheduledAt)));
-  return firstFree(slots, new Set(keys), from);
+  return firstFree(slots, new Set(keys), from) ?? { none: 'full' };
 }

@@ -54,27 +54,33 @@ export async function postProblems(services: Services, principal: Principal, inp
           });
     return { ...rules, errors: [...own, ...rules.errors, ...unreachable] };
   });
-  // A queued post needs a free slot of its profile: looked for once per profile, as its placement would.
-  const queued = new Set(checked.filter((item, i) => 'useQueue' in inputs[i]! && item.profileId).map((item) => item.profileId));
-  for (const profileId of queued) {
-    const refusal = await placeInQueue(services.db, profileId).then(
-      () => null,
-      (error: unknown) => {
-        if (error instanceof QueueSlotUnavailableError) return error;
-        throw error;
-      },
-    );
+  // A queued post needs a free slot of its profile serving all its accounts: looked for once per profile and
+  // accounts, as its placement would.
+  const refusals = new Map<string, Promise<QueueSlotUnavailableError | null>>();
+  for (const [i, item] of checked.entries()) {
+    if (!('useQueue' in inputs[i]!) || !item.profileId) continue;
+    const accountIds = item.accounts.map((account) => account.id);
+    const key = [item.profileId, ...[...accountIds].sort()].join(' ');
+    if (!refusals.has(key))
+      refusals.set(
+        key,
+        placeInQueue(services.db, item.profileId, accountIds).then(
+          () => null,
+          (error: unknown) => {
+            if (error instanceof QueueSlotUnavailableError) return error;
+            throw error;
+          },
+        ),
+      );
+    const refusal = await refusals.get(key)!;
     if (!refusal) continue;
-    checked.forEach((item, i) => {
-      if (!('useQueue' in inputs[i]!) || item.profileId !== profileId) return;
-      item.errors.push({
-        path: 'body/useQueue',
-        code: 'queue_slot_unavailable',
-        message: refusal.detail,
-        accountId: null,
-        platform: null,
-        limit: null,
-      });
+    item.errors.push({
+      path: 'body/useQueue',
+      code: 'queue_slot_unavailable',
+      message: refusal.detail,
+      accountId: null,
+      platform: null,
+      limit: null,
     });
   }
   return checked;

@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api.js';
 import { NotFoundError, ValidationFailedError } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
+import { idOf, newId } from '../../lib/ids.js';
 import { isUniqueViolation } from '../../lib/pg-errors.js';
 import type { Services } from '../../services.js';
 import { assertProfileInScope, listedProfiles, type Principal } from '../auth/principal.js';
 import { lockProfile } from '../accounts/api.js';
 import { findProfile } from '../accounts/profiles.js';
+import { findAccount, profileAccounts } from '../accounts/read.js';
 import { emitEvent } from '../events/emit.js';
 import { insertPosts, placeInQueue, withQueueRetry } from './create.js';
 import { decodeKeyset, keysetPage } from '../../lib/pagination.js';
@@ -15,7 +16,7 @@ import { lockTargets } from './lifecycle.js';
 import type { PostRow, SlotRow, TargetRow } from './rows.js';
 import { DAYS, isTimeZone } from './occurrences.js';
 import { postEvent } from './present.js';
-import { findPost } from './read.js';
+import { findPost, targetsOf } from './read.js';
 import { checkPost } from './validate.js';
 import { scheduleWake } from './wake.js';
 
@@ -27,6 +28,7 @@ export function presentSlot(row: SlotRow): QueueSlot {
   return {
     id: row.id,
     profileId: row.profileId,
+    accountIds: row.accountIds,
     dayOfWeek: DAYS[row.dayOfWeek - 1]!,
     time: row.time,
     timezone: row.timezone,
@@ -44,12 +46,25 @@ function presentEntry(post: PostRow): QueueEntry {
   };
 }
 
+/**
+ * The accounts a slot is kept for, as stored: of the slot's profile (404, 403, 422 `account_not_in_profile`, as
+ * `profileAccounts` refuses them), in id order, so that two slots for the same accounts are the same slot; null
+ * (every account) as it is.
+ */
+export async function slotAccounts(db: Knex, principal: Principal, profileId: string, accountIds: string[] | null | undefined) {
+  if (!accountIds) return null;
+  await profileAccounts(db, principal, profileId, accountIds);
+  return [...accountIds].sort();
+}
+
 export async function createSlot(db: Knex, principal: Principal, input: components['schemas']['QueueSlotCreate']): Promise<QueueSlot> {
   if (!isTimeZone(input.timezone))
     throw new ValidationFailedError([{ path: 'body/timezone', message: `is not an IANA time zone: ${input.timezone}`, code: 'timezone' }]);
+  let accountIds: string[] | null = null;
   try {
     return await db.transaction(async (trx) => {
       await findProfile(trx, principal, input.profileId);
+      accountIds = await slotAccounts(trx, principal, input.profileId, input.accountIds);
       // The profile row is the lock that keeps two requests from both adding the 101st slot.
       await lockProfile(trx, input.profileId);
       const [{ count } = { count: '0' }] = (await trx('queueSlots').where({ profileId: input.profileId }).count({ count: '*' })) as Array<{
@@ -61,6 +76,7 @@ export async function createSlot(db: Knex, principal: Principal, input: componen
           id: newId('slot'),
           ownerId: principal.ownerId,
           profileId: input.profileId,
+          accountIds,
           dayOfWeek: DAYS.indexOf(input.dayOfWeek) + 1,
           time: input.time,
           timezone: input.timezone,
@@ -70,12 +86,19 @@ export async function createSlot(db: Knex, principal: Principal, input: componen
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    throw new QueueSlotExistsError(input);
+    throw new QueueSlotExistsError({ ...input, accountIds });
   }
 }
 
-/** Weekly order: by profile, Monday to Sunday, local time; keyset-paginated on that order. */
-export async function listSlots(db: Knex, principal: Principal, query: { profileId?: string; limit?: number; cursor?: string }) {
+/**
+ * Weekly order: by profile, Monday to Sunday, local time; keyset-paginated on that order. `accountId`: the slots
+ * serving that account (404, 403 as reading it), its profile's kept for every account or for it.
+ */
+export async function listSlots(
+  db: Knex,
+  principal: Principal,
+  query: { profileId?: string; accountId?: string; limit?: number; cursor?: string },
+) {
   const limit = query.limit ?? 20;
   const after = decodeKeyset(query.cursor, ['id', 'dayOfWeek', 'clock', 'timeZone', 'id']);
   const rows = db('queueSlots')
@@ -84,6 +107,12 @@ export async function listSlots(db: Knex, principal: Principal, query: { profile
     .limit(limit + 1);
   const profiles = await listedProfiles(db, principal, query.profileId);
   if (profiles) rows.whereIn('profileId', profiles);
+  if (query.accountId) {
+    const account = await findAccount(db, principal, idOf('acc', query.accountId));
+    rows.where({ profileId: account.profileId }).where((serving) => {
+      serving.whereNull('accountIds').orWhereRaw('account_ids @> ARRAY[?]::text[]', [account.id]);
+    });
+  }
   if (after) rows.whereRaw('(profile_id, day_of_week, time, timezone, id) > (?, ?, ?, ?, ?)', after);
   const page = keysetPage((await rows) as SlotRow[], limit, (slot) => [slot.profileId, slot.dayOfWeek, slot.time, slot.timezone, slot.id]);
   return { data: page.rows.map(presentSlot), nextCursor: page.nextCursor };
@@ -146,7 +175,8 @@ async function moveToQueue(trx: Knex.Transaction, principal: Principal, postId: 
   await lockTargets(trx, postId);
   // Out of its own slot first, so that the slot it holds counts as free for it.
   await trx('posts').where({ id: postId }).update({ slotId: null });
-  const { slot, at } = await placeInQueue(trx, current.profileId);
+  const accountIds = (await targetsOf(trx, [postId])).map((target) => target.accountId);
+  const { slot, at } = await placeInQueue(trx, current.profileId, accountIds);
   const [post] = (await trx('posts')
     .where({ id: postId })
     .update({

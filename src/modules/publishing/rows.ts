@@ -49,6 +49,8 @@ export interface SlotRow {
   id: string;
   ownerId: string;
   profileId: string;
+  /** The accounts the slot is kept for, in id order; null: every account of the profile. */
+  accountIds: string[] | null;
   dayOfWeek: number;
   time: string;
   timezone: string;

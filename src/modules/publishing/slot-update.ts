@@ -10,7 +10,8 @@ import { QueueSlotExistsError } from './errors.js';
 import { lockTargets } from './lifecycle.js';
 import { DAYS, isTimeZone } from './occurrences.js';
 import { postEvent } from './present.js';
-import { presentSlot } from './queue.js';
+import { presentSlot, slotAccounts } from './queue.js';
+import { targetsOf } from './read.js';
 import type { PostRow, SlotRow, TargetRow } from './rows.js';
 import { scheduleWake } from './wake.js';
 
@@ -20,7 +21,7 @@ type QueueSlotUpdate = components['schemas']['QueueSlotUpdate'];
 const KEEP_WITHIN_MS = 60_000;
 
 /**
- * `PATCH /queue/slots/{id}`: the slot changed, and the scheduled posts queued in it (more than a minute ahead)
+ * `PATCH /queue/slots/{id}`: the slot changed (its time or its accounts), and the scheduled posts queued in it (more than a minute ahead)
  * placed again, in their order, in the next free occurrences of the profile's slots as they are now — all in one
  * transaction, so a post is never left at a time no slot has. Each post whose time changes emits `post.scheduled`.
  */
@@ -37,6 +38,8 @@ async function changeSlot(trx: Knex.Transaction, principal: Principal, id: strin
   if (!current) throw new NotFoundError('queue slot');
   assertProfileInScope(principal, current.profileId);
   const wanted = {
+    accountIds:
+      input.accountIds === undefined ? current.accountIds : await slotAccounts(trx, principal, current.profileId, input.accountIds),
     dayOfWeek: input.dayOfWeek ? DAYS.indexOf(input.dayOfWeek) + 1 : current.dayOfWeek,
     time: input.time ?? current.time,
     timezone: input.timezone ?? current.timezone,
@@ -57,6 +60,10 @@ async function changeSlot(trx: Knex.Transaction, principal: Principal, id: strin
   const moved: PostRow[] = [];
   if (queued.length === 0) return { slot, moved };
   for (const post of queued) await lockTargets(trx, post.id);
+  const targets = await targetsOf(
+    trx,
+    queued.map((post) => post.id),
+  );
   // Out of their slot first, so that the occurrences they hold count as free for them.
   await trx('posts')
     .whereIn(
@@ -65,7 +72,8 @@ async function changeSlot(trx: Knex.Transaction, principal: Principal, id: strin
     )
     .update({ slotId: null });
   for (const post of queued) {
-    const placed = await placeInQueue(trx, post.profileId);
+    const accountIds = targets.filter((target) => target.postId === post.id).map((target) => target.accountId);
+    const placed = await placeInQueue(trx, post.profileId, accountIds);
     const [updated] = (await trx('posts')
       .where({ id: post.id })
       .update({ slotId: placed.slot.id, scheduledAt: placed.at, timezone: placed.slot.timezone, updatedAt: trx.fn.now() })
@@ -73,8 +81,8 @@ async function changeSlot(trx: Knex.Transaction, principal: Principal, id: strin
     if (placed.at.getTime() === new Date(post.scheduledAt).getTime()) continue;
     await trx('postTargets').where({ postId: post.id }).update({ scheduledAt: placed.at });
     await trx('postTargets').where({ postId: post.id, status: 'scheduled' }).update({ dueAt: placed.at });
-    const targets = (await trx('postTargets').where({ postId: post.id })) as TargetRow[];
-    await emitEvent(trx, { ownerId: updated!.ownerId, profileId: updated!.profileId, ...postEvent('post.scheduled', updated!, targets) });
+    const moving = (await trx('postTargets').where({ postId: post.id })) as TargetRow[];
+    await emitEvent(trx, { ownerId: updated!.ownerId, profileId: updated!.profileId, ...postEvent('post.scheduled', updated!, moving) });
     moved.push(updated!);
   }
   return { slot, moved };
