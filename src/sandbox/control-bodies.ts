@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { fieldErrors } from '../http/field-errors.js';
 import { DEMO_BOT_TOKEN } from './botchat/platform.js';
 import { DEMO_ACCESS_TOKEN, DEMO_PHONE_NUMBER_ID, DEMO_WABA_ID } from './chatapp-cloud/demo.js';
 import type { ControlBodies } from './control-schema.js';
@@ -13,19 +14,21 @@ import { DEMO_PAGES } from './social-network/demo.js';
  */
 const BODIES: ControlBodies = Object.assign({}, ...SANDBOXES.map((part) => part.controls ?? {}));
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-const validators = new Map<string, ValidateFunction>(Object.entries(BODIES).map(([route, schema]) => [route, ajv.compile(schema)]));
+// `verbose` and the body under a `body` member let the API's own wording (fieldErrors) name each member as `body/...`.
+const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
+const validators = new Map<string, ValidateFunction>(
+  Object.entries(BODIES).map(([route, schema]) => [
+    route,
+    ajv.compile({ type: 'object', properties: { body: schema }, required: ['body'] }),
+  ]),
+);
 
 /** Why a control's body does not fit its schema, in words; undefined when it fits or the control declares none. */
 export function bodyRefusal(route: string, body: unknown): string | undefined {
   const validate = validators.get(route);
-  if (!validate || validate(body ?? {})) return undefined;
-  return (validate.errors ?? [])
-    .map((error) => {
-      const member = `body${error.instancePath.replace(/\//g, '.')}`;
-      const extra = (error.params as { additionalProperty?: string }).additionalProperty;
-      return extra ? `${member} has an unknown member ${extra}` : `${member} ${error.message ?? 'is invalid'}`;
-    })
+  if (!validate || validate({ body: body ?? {} })) return undefined;
+  return fieldErrors(validate.errors ?? [])
+    .map((error) => `${error.path} ${error.message}`)
     .join('; ');
 }
 

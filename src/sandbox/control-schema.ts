@@ -15,6 +15,12 @@ export function closed(properties: Record<string, unknown>, required: string[], 
   return { type: 'object', additionalProperties: false, properties, required, examples: [example] };
 }
 
+/**
+ * Alternatives told apart by `member` (each gives it a `const` or an `enum`): a wrong body is answered within the
+ * alternative its `member` names, or with the values `member` takes, rather than with every alternative's complaints.
+ */
+export const tagged = (member: string, alternatives: ControlSchema[]) => ({ oneOf: alternatives, discriminator: { propertyName: member } });
+
 /** A control that takes no body: any member sent is refused as unknown. */
 export const NO_BODY: ControlSchema = closed({}, [], {});
 

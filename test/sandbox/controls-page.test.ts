@@ -28,12 +28,24 @@ describe("sandbox — the people's controls, shown and checked", () => {
   it('refuses a wrong body to a control with 400 and the reason, before the control runs', async () => {
     const unknown = await post('/_sandbox/botchat/messages', { token: '1000000001:SANDBOX-demo-bot-token-aaaaaaaaaaaaaaa', txt: 'Hi' });
     expect(unknown.status).to.equal(400);
-    expect(await unknown.json()).to.deep.equal({ error: 'body has an unknown member txt' });
+    expect(await unknown.json()).to.deep.equal({ error: 'body/txt unknown member txt; did you mean "text"?' });
     const missing = await post('/_sandbox/social_network/page-posts', { message: 'No page' });
     expect(missing.status).to.equal(400);
-    expect(await missing.json()).to.deep.equal({ error: "body must have required property 'pageId'" });
+    expect(await missing.json()).to.deep.equal({ error: 'body/pageId is required' });
     const posted = await post('/_sandbox/social_network/page-posts', { pageId: '108234567890123', message: 'Autumn menu' });
     expect(posted.status).to.equal(201);
+  });
+
+  it("answers a fault of a wrong kind with the kinds there are, and a fault's wrong member within its own kind", async () => {
+    const token = '1000000001:SANDBOX-demo-bot-token-aaaaaaaaaaaaaaa';
+    const kind = await post('/_sandbox/botchat/faults', { token, faults: [{ kind: 'rate_limit' }] });
+    expect(kind.status).to.equal(400);
+    expect(await kind.json()).to.deep.equal({
+      error:
+        'body/faults/0/kind is "rate_limit", not one of the allowed values: rate_limited, server_error, hang_after_send, lost_answer, bad_request; did you mean "rate_limited"?',
+    });
+    const member = await post('/_sandbox/botchat/faults', { token, faults: [{ kind: 'rate_limited', retryAfter: 0 }] });
+    expect(await member.json()).to.deep.equal({ error: 'body/faults/0/retryAfter must be >= 1' });
   });
 });
 

@@ -1,4 +1,4 @@
-import { closed, type ControlBodies, integer, strictControl, text } from '../control-schema.js';
+import { closed, type ControlBodies, integer, strictControl, tagged, text } from '../control-schema.js';
 import { DEMO_BOT_TOKEN } from './platform.js';
 
 /** The bodies of the bot platform's people's controls. */
@@ -40,16 +40,14 @@ export const BOTCHAT_CONTROLS: ControlBodies = {
       faults: {
         type: 'array',
         minItems: 1,
-        items: {
-          oneOf: [
-            closed({ kind: { const: 'rate_limited' }, retryAfter: integer('seconds', 1) }, ['kind'], { kind: 'rate_limited' }),
-            closed({ kind: { enum: ['server_error', 'hang_after_send', 'lost_answer'] } }, ['kind'], { kind: 'server_error' }),
-            closed({ kind: { const: 'bad_request' }, description: text('the error text') }, ['kind', 'description'], {
-              kind: 'bad_request',
-              description: 'Bad Request: chat not found',
-            }),
-          ],
-        },
+        items: tagged('kind', [
+          closed({ kind: { const: 'rate_limited' }, retryAfter: integer('seconds', 1) }, ['kind'], { kind: 'rate_limited' }),
+          closed({ kind: { enum: ['server_error', 'hang_after_send', 'lost_answer'] } }, ['kind'], { kind: 'server_error' }),
+          closed({ kind: { const: 'bad_request' }, description: text('the error text') }, ['kind', 'description'], {
+            kind: 'bad_request',
+            description: 'Bad Request: chat not found',
+          }),
+        ]),
       },
     },
     ['token', 'faults'],

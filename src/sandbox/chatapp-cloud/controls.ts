@@ -1,4 +1,4 @@
-import { closed, type ControlBodies, integer, oneOf, strictControl, text } from '../control-schema.js';
+import { closed, type ControlBodies, integer, oneOf, strictControl, tagged, text } from '../control-schema.js';
 import { DEMO_ACCESS_TOKEN, DEMO_PHONE_NUMBER_ID, DEMO_WABA_ID } from './demo.js';
 
 const number = text('the phone number id of the business');
@@ -106,15 +106,13 @@ export const CHATAPP_CLOUD_CONTROLS: ControlBodies = {
       faults: {
         type: 'array',
         minItems: 1,
-        items: {
-          oneOf: [
-            closed({ kind: oneOf(['throttled', 'lost_answer']) }, ['kind'], { kind: 'throttled' }),
-            closed({ kind: { const: 'status_first' }, status: oneOf(['sent', 'delivered', 'read', 'failed']) }, ['kind', 'status'], {
-              kind: 'status_first',
-              status: 'delivered',
-            }),
-          ],
-        },
+        items: tagged('kind', [
+          closed({ kind: oneOf(['throttled', 'lost_answer']) }, ['kind'], { kind: 'throttled' }),
+          closed({ kind: { const: 'status_first' }, status: oneOf(['sent', 'delivered', 'read', 'failed']) }, ['kind', 'status'], {
+            kind: 'status_first',
+            status: 'delivered',
+          }),
+        ]),
       },
     },
     ['phoneNumberId', 'faults'],

@@ -1,4 +1,4 @@
-import { closed, type ControlBodies, integer, oneOf, strictControl, text } from '../control-schema.js';
+import { closed, type ControlBodies, integer, oneOf, strictControl, tagged, text } from '../control-schema.js';
 import { DEMO_USER } from './demo.js';
 
 const openId = text(`the creator's open id (${DEMO_USER.openId}, the demo creator, or one made with /users)`);
@@ -65,19 +65,17 @@ export const SHORT_VIDEO_CONTROLS: ControlBodies = {
       faults: {
         type: 'array',
         minItems: 1,
-        items: {
-          oneOf: [
-            closed({ kind: { const: 'init_refused' }, code: text("TikTok's error code"), message: text('its message') }, ['kind', 'code'], {
-              kind: 'init_refused',
-              code: 'spam_risk_too_many_posts',
-            }),
-            closed({ kind: oneOf(['server_error', 'hang_after_init', 'hang_after_upload', 'review']) }, ['kind'], { kind: 'server_error' }),
-            closed({ kind: { const: 'fail' }, reason: text('the fail_reason') }, ['kind', 'reason'], {
-              kind: 'fail',
-              reason: 'file_format_check_failed',
-            }),
-          ],
-        },
+        items: tagged('kind', [
+          closed({ kind: { const: 'init_refused' }, code: text("TikTok's error code"), message: text('its message') }, ['kind', 'code'], {
+            kind: 'init_refused',
+            code: 'spam_risk_too_many_posts',
+          }),
+          closed({ kind: oneOf(['server_error', 'hang_after_init', 'hang_after_upload', 'review']) }, ['kind'], { kind: 'server_error' }),
+          closed({ kind: { const: 'fail' }, reason: text('the fail_reason') }, ['kind', 'reason'], {
+            kind: 'fail',
+            reason: 'file_format_check_failed',
+          }),
+        ]),
       },
     },
     ['openId', 'faults'],

@@ -1,4 +1,4 @@
-import { closed, type ControlBodies, integer, NO_BODY, oneOf, strictControl, text } from '../control-schema.js';
+import { closed, type ControlBodies, type ControlSchema, integer, NO_BODY, oneOf, strictControl, tagged, text } from '../control-schema.js';
 import { DEMO_PAGES, DEMO_USER, SANDBOX_APP } from './demo.js';
 import { DEFAULT_COMMENTER } from './feed.js';
 import { PAGE_METRICS, POST_METRICS } from './parts/insights.js';
@@ -13,10 +13,10 @@ const pageId = text(`the page (${PAGE}, the demo page, or one made with /users)`
 const userId = text(`the person (${DEMO_USER.id}, the demo person, or one made with /users)`);
 const appId = text(`the app (${SANDBOX_APP.id}, the sandbox's own, when left out)`);
 const psid = (description: string) => ({ type: 'string', pattern: '^[0-9]+$', description: `${description}: their page-scoped id (PSID)` });
-const faults = (variants: unknown[]) => ({
+const faults = (variants: ControlSchema[]) => ({
   type: 'array',
   minItems: 1,
-  items: { oneOf: variants },
+  items: tagged('kind', variants),
   description: 'taken in order, each once',
 });
 const edge = oneOf(['feed', 'photos', 'videos'], 'only the calls to this edge meet the fault (else any of the three)');

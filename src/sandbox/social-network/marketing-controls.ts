@@ -1,4 +1,4 @@
-import { closed, type ControlBodies, integer, NO_BODY, oneOf, text } from '../control-schema.js';
+import { closed, type ControlBodies, integer, NO_BODY, oneOf, tagged, text } from '../control-schema.js';
 import { DEMO_AD_ACCOUNTS, DEMO_PAGES, SANDBOX_APP } from './demo.js';
 import { OPT_IN } from './parts/marketing-insights.js';
 
@@ -28,24 +28,22 @@ export const SOCIAL_NETWORK_MARKETING_CONTROLS: ControlBodies = {
         type: 'array',
         minItems: 1,
         description: 'each taken once, by the next creation on its edge',
-        items: {
-          oneOf: [
-            closed(
-              {
-                kind: oneOf(['refuse'], 'the creation is refused'),
-                edge: boostEdge,
-                subcode: integer('its error_subcode (1487390 by default)', 1),
-                message: text('its error_user_msg'),
-              },
-              ['kind', 'edge'],
-              { kind: 'refuse', edge: 'ads', subcode: 1487390 },
-            ),
-            closed({ kind: oneOf(['revoke_token'], "the person's token is revoked there"), edge: boostEdge }, ['kind', 'edge'], {
-              kind: 'revoke_token',
-              edge: 'adsets',
-            }),
-          ],
-        },
+        items: tagged('kind', [
+          closed(
+            {
+              kind: oneOf(['refuse'], 'the creation is refused'),
+              edge: boostEdge,
+              subcode: integer('its error_subcode (1487390 by default)', 1),
+              message: text('its error_user_msg'),
+            },
+            ['kind', 'edge'],
+            { kind: 'refuse', edge: 'ads', subcode: 1487390 },
+          ),
+          closed({ kind: oneOf(['revoke_token'], "the person's token is revoked there"), edge: boostEdge }, ['kind', 'edge'], {
+            kind: 'revoke_token',
+            edge: 'adsets',
+          }),
+        ]),
       },
     },
     ['adAccountId', 'faults'],
@@ -170,18 +168,16 @@ export const SOCIAL_NETWORK_MARKETING_CONTROLS: ControlBodies = {
         type: 'array',
         minItems: 1,
         description: "what happens to the ad account's next ad_account webhooks",
-        items: {
-          oneOf: [
-            closed({ kind: oneOf(['duplicate_webhooks'], "the next change's webhooks are each sent twice") }, ['kind'], {
-              kind: 'duplicate_webhooks',
-            }),
-            closed(
-              { kind: oneOf(['hold_webhooks'], 'the next changes are held until ad-webhooks/release'), count: integer('how many', 1) },
-              ['kind', 'count'],
-              { kind: 'hold_webhooks', count: 2 },
-            ),
-          ],
-        },
+        items: tagged('kind', [
+          closed({ kind: oneOf(['duplicate_webhooks'], "the next change's webhooks are each sent twice") }, ['kind'], {
+            kind: 'duplicate_webhooks',
+          }),
+          closed(
+            { kind: oneOf(['hold_webhooks'], 'the next changes are held until ad-webhooks/release'), count: integer('how many', 1) },
+            ['kind', 'count'],
+            { kind: 'hold_webhooks', count: 2 },
+          ),
+        ]),
       },
     },
     ['adAccountId', 'faults'],
