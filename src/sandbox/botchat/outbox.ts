@@ -19,6 +19,8 @@ interface Sent {
   /** The album (`sendMediaGroup`) the message is an item of. */
   mediaGroupId?: string | null;
   at: number;
+  /** When the bot last edited its text or caption (`editMessageText`, `editMessageCaption`). */
+  editedAt?: number;
   deleted: boolean;
 }
 
@@ -67,13 +69,39 @@ function photoSize(fileId: string) {
   return { file_id: fileId, file_unique_id: `u${fileId.replace(/^photo-/, '')}`, width: 800, height: 600 };
 }
 
+/** A message as the bot API answers it. */
+function messageView(bot: Bot, chat: { id: number; type: string; username?: string }, message: Sent) {
+  return {
+    message_id: message.messageId,
+    from: { id: bot.id, is_bot: true, first_name: bot.firstName, username: bot.username },
+    date: Math.floor(message.at / 1000),
+    chat: { id: chat.id, type: chat.type, ...(chat.username ? { username: chat.username } : {}) },
+    ...(message.text !== null ? { text: message.text } : {}),
+    ...(message.photo !== null ? { photo: [photoSize(message.photoFileId ?? `photo-${message.messageId}`)] } : {}),
+    ...(message.file ? { [message.file.kind]: { file_id: `file-${message.messageId}`, file_unique_id: `f${message.messageId}` } } : {}),
+    ...(message.mediaGroupId ? { media_group_id: message.mediaGroupId } : {}),
+    ...(message.caption !== null ? { caption: message.caption } : {}),
+  };
+}
+
+/** Answers a fault that refuses the call before anything is done (429, 500, a 400); true when it did. */
+function refusedFor(fault: Fault | undefined, fail: (code: number, description: string, extra?: Record<string, unknown>) => void): boolean {
+  if (fault?.kind === 'rate_limited') {
+    const retryAfter = fault.retryAfter ?? 1;
+    fail(429, `Too Many Requests: retry after ${retryAfter}`, { parameters: { retry_after: retryAfter } });
+  } else if (fault?.kind === 'server_error') fail(500, 'Internal Server Error');
+  else if (fault?.kind === 'bad_request') fail(400, fault.description);
+  else return false;
+  return true;
+}
+
 /** What the outbox keeps across a restart: what was sent (a post deleted later must be found) and the channels. */
 export interface OutboxState {
   sent: Sent[];
   channels: Map<string, number>;
 }
 
-/** sendMessage, sendPhoto (fetching the photo's URL as the platform does) and deleteMessage, with chats and faults. */
+/** sendMessage, sendPhoto (fetching the photo's URL as the platform does), editing and deleteMessage, with chats and faults. */
 export class BotOutbox {
   private readonly sent: Sent[];
   private readonly byKey = new Map<string, Sent>();
@@ -134,12 +162,7 @@ export class BotOutbox {
     const chat = this.chatOf(params.chat_id);
     if (!chat) return fail(400, 'Bad Request: chat not found');
     const fault = this.faults.get(bot.id)?.shift();
-    if (fault?.kind === 'rate_limited') {
-      const retryAfter = fault.retryAfter ?? 1;
-      return fail(429, `Too Many Requests: retry after ${retryAfter}`, { parameters: { retry_after: retryAfter } });
-    }
-    if (fault?.kind === 'server_error') return fail(500, 'Internal Server Error');
-    if (fault?.kind === 'bad_request') return fail(400, fault.description);
+    if (refusedFor(fault, fail)) return;
     const refused = this.checks.refusal(bot, chat.id);
     if (refused) return fail(403, refused);
     const caption = params.caption === undefined ? null : String(params.caption);
@@ -193,19 +216,51 @@ export class BotOutbox {
       ctx.req.socket.destroy();
       return;
     }
-    const from = { id: bot.id, is_bot: true, first_name: bot.firstName, username: bot.username };
-    const results = messages.map((message) => ({
-      message_id: message.messageId,
-      from,
-      date: Math.floor(message.at / 1000),
-      chat: { id: chat.id, type: chat.type, ...(chat.username ? { username: chat.username } : {}) },
-      ...(message.text !== null ? { text: message.text } : {}),
-      ...(message.photo !== null ? { photo: [photoSize(message.photoFileId ?? `photo-${message.messageId}`)] } : {}),
-      ...(message.file ? { [message.file.kind]: { file_id: `file-${message.messageId}`, file_unique_id: `f${message.messageId}` } } : {}),
-      ...(message.mediaGroupId ? { media_group_id: message.mediaGroupId } : {}),
-      ...(message.caption !== null ? { caption: message.caption } : {}),
-    }));
+    const results = messages.map((message) => messageView(bot, chat, message));
     ctx.body = { ok: true, result: method === 'sendMediaGroup' ? results : results[0] };
+  }
+
+  /**
+   * `editMessageText` (a text message's) and `editMessageCaption` (a photo's or a file's), of a message the bot sent,
+   * in the bot API's words: a message gone, of the other kind, or already so is refused (400); the edited message is
+   * answered. The bot's faults apply as to a send (`lost_answer`: edited, the answer lost).
+   */
+  edit(ctx: RouterContext, bot: Bot, method: 'editMessageText' | 'editMessageCaption', params: Record<string, unknown>): void {
+    const fail = (code: number, description: string, extra: Record<string, unknown> = {}) => {
+      ctx.status = code;
+      ctx.body = { ok: false, error_code: code, description, ...extra };
+    };
+    const chat = this.chatOf(params.chat_id);
+    if (!chat) return fail(400, 'Bad Request: chat not found');
+    const fault = this.faults.get(bot.id)?.shift();
+    if (refusedFor(fault, fail)) return;
+    const sent = this.byKey.get(`${bot.id}:${chat.id}:${Number(params.message_id)}`);
+    if (!sent || sent.deleted) return fail(400, 'Bad Request: message to edit not found');
+    const field = method === 'editMessageText' ? 'text' : 'caption';
+    const value = String(params[field] ?? '');
+    if (field === 'text') {
+      if (sent.text === null) return fail(400, 'Bad Request: there is no text in the message to edit');
+      if (value.length < 1) return fail(400, 'Bad Request: message text is empty');
+      if (value.length > 4096) return fail(400, 'Bad Request: message is too long');
+    } else {
+      if (sent.photo === null && !sent.file) return fail(400, 'Bad Request: there is no caption in the message to edit');
+      if (value.length > 1024) return fail(400, 'Bad Request: message caption is too long');
+    }
+    const unparsable = entitiesRefusal(value, params.parse_mode);
+    if (unparsable) return fail(400, unparsable);
+    if ((sent[field] ?? '') === value) {
+      return fail(
+        400,
+        'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+      );
+    }
+    sent[field] = field === 'caption' && value === '' ? null : value;
+    sent.editedAt = Date.now();
+    if (fault?.kind === 'lost_answer') {
+      ctx.req.socket.destroy();
+      return;
+    }
+    ctx.body = { ok: true, result: { ...messageView(bot, chat, sent), edit_date: Math.floor(sent.editedAt / 1000) } };
   }
 
   delete(ctx: RouterContext, bot: Bot, params: Record<string, unknown>): void {

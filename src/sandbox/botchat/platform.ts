@@ -161,6 +161,9 @@ export function mountBotchat(router: Router, _sandboxUrl: string, stored: Stored
         return outbox.send(ctx, bot, ctx.params.method, params, (ctx.request as { files?: Record<string, unknown> }).files);
       case 'getFile':
         return files.getFile(ctx, bot, params);
+      case 'editMessageText':
+      case 'editMessageCaption':
+        return outbox.edit(ctx, bot, ctx.params.method, params);
       case 'deleteMessage':
         return outbox.delete(ctx, bot, params);
       default:

@@ -27,9 +27,12 @@ export interface LocalPostsState {
 }
 
 const TOPICS = new Set(['STANDARD', 'EVENT', 'OFFER', 'ALERT']);
+/** What an update may change of a local post (its `updateMask`). */
+const EDITABLE = new Set(['summary', 'callToAction', 'event', 'offer', 'languageCode']);
 
 /**
- * Business Profile local posts (v4): create, list (newest first, paged), delete, with Google's error shape.
+ * Business Profile local posts (v4): create, list (newest first, paged), update (`updateMask`), delete, with Google's
+ * error shape.
  * Photos are fetched from their `sourceUrl`, as the platform does (strict: only from the internet). Starts from
  * what it kept, if anything; returns what it keeps.
  */
@@ -60,11 +63,7 @@ export function mountLocalPosts(
     if ((topicType === 'EVENT' || topicType === 'OFFER') && !body.event)
       return apiError(ctx, 400, 'INVALID_ARGUMENT', 'Request contains an invalid argument: event is required.');
     const fault = faults.shift();
-    if (fault?.kind === 'server_error') return apiError(ctx, 500, 'INTERNAL', 'Internal error encountered.');
-    if (fault?.kind === 'rate_limited') {
-      ctx.set('Retry-After', '1');
-      return apiError(ctx, 429, 'RESOURCE_EXHAUSTED', "Quota exceeded for quota metric 'Requests'.");
-    }
+    if (refusedFor(ctx, fault)) return;
     for (const media of body.media ?? []) {
       const fetched = await urls.fetch(media.sourceUrl);
       if (!fetched?.ok || !/^image\/(jpeg|png)/.test(fetched.headers.get('content-type') ?? '')) {
@@ -95,6 +94,35 @@ export function mountLocalPosts(
       stored.saveNow();
       await new Promise(() => {});
     }
+    ctx.body = post;
+  });
+
+  /** The next fault, answered here when it refuses the call before anything is done (500, 429); true when it did. */
+  const refusedFor = (ctx: RouterContext, fault: Fault | undefined): boolean => {
+    if (fault?.kind === 'server_error') apiError(ctx, 500, 'INTERNAL', 'Internal error encountered.');
+    else if (fault?.kind === 'rate_limited') {
+      ctx.set('Retry-After', '1');
+      apiError(ctx, 429, 'RESOURCE_EXHAUSTED', "Quota exceeded for quota metric 'Requests'.");
+    } else return false;
+    return true;
+  };
+
+  /** The members `updateMask` names take the body's; the post as it becomes is answered. */
+  router.patch(`${base}/:id`, (ctx) => {
+    if (!authorised(ctx, business)) return;
+    const post = (posts.get(locationOf(ctx)) ?? []).find((one) => one.name === `${locationOf(ctx)}/localPosts/${ctx.params.id}`);
+    if (!post) return apiError(ctx, 404, 'NOT_FOUND', 'Requested entity was not found.');
+    const mask = String(ctx.query.updateMask ?? '')
+      .split(',')
+      .filter(Boolean);
+    if (mask.length === 0) return apiError(ctx, 400, 'INVALID_ARGUMENT', 'Request contains an invalid argument: updateMask is required.');
+    const unknown = mask.find((field) => !EDITABLE.has(field));
+    if (unknown) return apiError(ctx, 400, 'INVALID_ARGUMENT', `Invalid field mask path: ${unknown}.`);
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    if (typeof body.summary === 'string' && body.summary.length > 1500)
+      return apiError(ctx, 400, 'INVALID_ARGUMENT', 'Request contains an invalid argument: summary is too long.');
+    if (refusedFor(ctx, faults.shift())) return;
+    Object.assign(post, Object.fromEntries(mask.map((field) => [field, body[field]])), { updateTime: new Date().toISOString() });
     ctx.body = post;
   });
 

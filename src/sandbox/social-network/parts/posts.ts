@@ -14,8 +14,8 @@ const timeParam = (value: string | undefined) =>
 
 /**
  * Page posts over the Graph API: `/{page}/feed`, `/{page}/photos` (from `url` or an uploaded `source`),
- * `/{page}/videos` (from `file_url`, processed in the background), `/{page}/published_posts`, and deleting (their
- * comments: comments.ts). Media are fetched from their URL over HTTP as the platform does. People's controls: a
+ * `/{page}/videos` (from `file_url`, processed in the background), `/{page}/published_posts`, editing a post's text
+ * and deleting (their comments: comments.ts). Media are fetched from their URL over HTTP as the platform does. People's controls: a
  * post made in the app, faults, everything a page has.
  */
 export const postsPart = defineSocialPart<PagePostsState>({ key: 'posts', mount: mountPagePosts });
@@ -253,6 +253,25 @@ function mountPagePosts(
       },
       graph.params(ctx).fields,
     );
+  });
+
+  /**
+   * A page post's text changed (`message`), as the Graph lets an app change the posts it made: `{success: true}`.
+   * A post made in the app is not the app's to edit (#200); anything else (a comment) falls through.
+   */
+  router.post(`${base}/:id`, (ctx, next) => {
+    const id = ctx.params.id!;
+    const post = posts.get(id);
+    if (!post) return next();
+    const token = graph.authenticate(ctx);
+    if (!token) return;
+    if (post.deleted || token.pageId !== post.pageId) return graph.unknownObject(ctx, id);
+    if (!state.granted(token, 'pages_manage_posts')) return graph.missingPermission(ctx, 'pages_manage_posts');
+    if (post.madeInApp) return graph.fail(ctx, 403, 200, '(#200) App cannot edit non-app posts');
+    const { message } = graph.params(ctx);
+    if (message === undefined) return graph.fail(ctx, 400, 100, '(#100) The parameter message is required');
+    post.message = message || null;
+    ctx.body = { success: true };
   });
 
   /** A post or a video; anything else (a comment) falls through. */
