@@ -4,6 +4,7 @@ import {
   type Published,
   type PublishContent,
   type Publisher,
+  type PublishedEdit,
   PublishRefused,
   type RuleViolation,
 } from '../capabilities/publishing.js';
@@ -162,6 +163,35 @@ export class BotchatPublisher implements Publisher {
         // "message to delete not found": deleted in the chat already (or too old, or never the bot's).
         if (!(error instanceof PublishRefused && error.details.platformCode === 400 && /not found/i.test(error.message))) throw error;
         gone += 1;
+      }
+    }
+    if (gone === messages.length) throw new PostNotFound(platformPostId);
+  }
+
+  /** Every chat's message of the post takes the new text (a photo's caption) in place. */
+  readonly editable = ['text'] as const;
+
+  /**
+   * `editMessageText` (or `editMessageCaption` for a photo) in every chat the post went to. A message already so
+   * ("message is not modified": an edit whose answer was lost, sent again) is done; one deleted in its chat is
+   * skipped, and the post is gone when every one is.
+   */
+  async edit(account: AdapterAccount, platformPostId: string, state: BotchatState, { content }: PublishedEdit): Promise<void> {
+    const messages = state.sent ? Object.values(state.sent) : [messageOf(platformPostId)];
+    const change =
+      content.media.length > 0 ? { method: 'editMessageCaption', field: 'caption' } : { method: 'editMessageText', field: 'text' };
+    let gone = 0;
+    for (const message of messages) {
+      try {
+        await this.call<unknown>(account, change.method, {
+          chat_id: message.chatId,
+          message_id: message.messageId,
+          [change.field]: content.text ?? '',
+        });
+      } catch (error) {
+        if (!(error instanceof PublishRefused && error.details.platformCode === 400)) throw error;
+        if (/message to edit not found/i.test(error.message)) gone += 1;
+        else if (!/message is not modified/i.test(error.message)) throw error;
       }
     }
     if (gone === messages.length) throw new PostNotFound(platformPostId);

@@ -5,6 +5,7 @@ import {
   type Published,
   type PublishContent,
   type Publisher,
+  type PublishedEdit,
   PostNotFound,
   type RuleViolation,
 } from '../capabilities/publishing.js';
@@ -208,9 +209,26 @@ export class SearchSuitePublisher implements Publisher {
   }
 
   async delete(account: AdapterAccount, platformPostId: string): Promise<void> {
+    await this.onLocalPost(account, platformPostId, '', { method: 'DELETE' });
+  }
+
+  /** A local post's summary, as the API lets an app change it (`PATCH …/localPosts/{id}?updateMask=summary`). */
+  readonly editable = ['text'] as const;
+
+  async edit(account: AdapterAccount, platformPostId: string, _state: Record<string, unknown>, { content }: PublishedEdit): Promise<void> {
+    await this.onLocalPost(account, platformPostId, '?updateMask=summary', { method: 'PATCH', json: { summary: content.text ?? '' } });
+  }
+
+  /** A call on one of the location's local posts: another location's, or one gone (404), is PostNotFound. */
+  private async onLocalPost(
+    account: AdapterAccount,
+    platformPostId: string,
+    query: string,
+    init: { method: 'PATCH' | 'DELETE'; json?: unknown },
+  ): Promise<void> {
     // Another location's post must not be reachable through this account: the name says whose it is.
     if (!platformPostId.startsWith(`${account.platformAccountId}/localPosts/`)) throw new PostNotFound(platformPostId);
-    await google(`${this.v4Url}/${platformPostId}`, account.credentials.accessToken, { method: 'DELETE' }).catch((error: unknown) => {
+    await google(`${this.v4Url}/${platformPostId}${query}`, account.credentials.accessToken, init).catch((error: unknown) => {
       throw error instanceof PlatformError && error.details.status === 404 ? new PostNotFound(platformPostId, { status: 404 }) : error;
     });
   }

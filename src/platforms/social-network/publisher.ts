@@ -6,6 +6,7 @@ import {
   type Published,
   type PublishContent,
   type Publisher,
+  type PublishedEdit,
   type PublishProgress,
   PostNotFound,
   PublishRefused,
@@ -268,12 +269,24 @@ export class SocialNetworkPublisher implements Publisher {
   }
 
   async delete(account: AdapterAccount, platformPostId: string): Promise<void> {
-    // A post id names its page: another page's post is not this account's to delete.
+    await this.onPagePost(account, platformPostId, 'DELETE', {});
+  }
+
+  /** A page post's text, as the Graph lets an app change the posts it made (`POST /{page-post-id}` with `message`). */
+  readonly editable = ['text'] as const;
+
+  async edit(account: AdapterAccount, platformPostId: string, _state: Record<string, unknown>, { content }: PublishedEdit): Promise<void> {
+    await this.onPagePost(account, platformPostId, 'POST', { message: content.text ?? '' });
+  }
+
+  /** A call on one of the page's posts: a post of another page, or none (deleted already, never there), is PostNotFound. */
+  private async onPagePost(account: AdapterAccount, platformPostId: string, method: 'POST' | 'DELETE', params: Record<string, string>) {
+    // A post id names its page: another page's post is not this account's.
     if (!platformPostId.startsWith(`${account.platformAccountId}_`)) throw new PostNotFound(platformPostId);
     try {
-      await this.call<{ success: boolean }>(account, 'DELETE', platformPostId, {});
+      await this.call<{ success: boolean }>(account, method, platformPostId, params);
     } catch (error) {
-      // 100/33: no such object (deleted already, or never there).
+      // 100/33: no such object.
       if (error instanceof PlatformError && error.details.platformCode === 100) throw new PostNotFound(platformPostId, error.details);
       throw error;
     }
