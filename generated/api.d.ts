@@ -878,15 +878,38 @@ export interface paths {
          *     and a worker took it) answers 409 `post_status_conflict` and is left as it was; a post changed first is
          *     published as changed, at its new time.
          *
+         *     **A published post** (`published`, or `partial`) takes only what every platform it was published on lets
+         *     an app change after publishing, and the change is made there, on each published target, before the answer:
+         *
+         *     | platform | what can be changed once published |
+         *     |---|---|
+         *     | `social_network` | `text` (the page post's message; only posts the service made) |
+         *     | `botchat` | `text` (the message in every chat the post went to; a photo's caption) |
+         *     | `search_suite` | `text` (the local post's summary) |
+         *     | `social_threads` | nothing: the platform has no edit |
+         *     | `short_video` | nothing: the platform has no edit |
+         *
+         *     Any other member given with a new value (media, targets, options, time, time zone), or `text` when a
+         *     target's platform cannot change it, answers 422 `post_validation_failed` with one `platform_cannot_edit`
+         *     error per member and target, naming the platform; nothing is changed or sent. A member given with the
+         *     value it has is no change. The new text is checked against every target's platform as a new post's is.
+         *     The post's `text` changes once every platform has taken it; a platform's refusal answers its problem
+         *     (502 `platform_error`, 429 `platform_rate_limited`, 409 `account_not_connected`) and leaves the post as it
+         *     was, while the targets changed before it keep the new text on their platform: send the same request
+         *     again to finish. With an `Idempotency-Key`, each platform is sent the change once per key, however often
+         *     the request is retried. A failed target of a `partial` post publishes the new text when it is retried.
+         *     An edit after publishing emits no event.
+         *
          *     Events: `post.scheduled` again, with the new time and targets, when the post is scheduled after the change;
          *     `post.processing` (then the outcome events) with `publishNow`. A draft emits none.
          *
          *     Errors: 400 `validation_failed` (two of the four times, `text` and `mediaIds` both removed, a time
          *     outside the window, a time zone that is not one); 404 `not_found`; 403 `profile_out_of_scope`; 409
-         *     `post_status_conflict` while the post is `processing`, and for a post that is `published`, `partial`,
-         *     `failed`, `cancelled` or `deleted`; 422 `post_validation_failed` (also `account_other_profile` for an
-         *     account of another profile than the post's), `queue_slot_unavailable`; 402 `plan_limit_reached` when
-         *     the targets added to the schedule pass the plan's posts.
+         *     `post_status_conflict` while the post is `processing`, and for a post that is `failed`, `cancelled` or
+         *     `deleted`; 422 `post_validation_failed` (also `account_other_profile` for an account of another profile
+         *     than the post's, `platform_cannot_edit` for a published post), `queue_slot_unavailable`; 402
+         *     `plan_limit_reached` when the targets added to the schedule pass the plan's posts; 502 `platform_error`
+         *     when a platform refused the edit of a published post.
          */
         patch: operations["updatePost"];
         trace?: never;
@@ -7448,10 +7471,11 @@ export interface components {
              *     | `timezone` | `timezone` is not an IANA time zone; only from `POST /posts/validate` and `POST /posts/batch` (`POST /posts` answers it as 400). |
              *     | `public_url_unreachable` | The post has media and a real platform could not fetch it: `PUBLIC_URL` is not reachable from the internet; only from `POST /posts/validate` and `POST /posts/batch` (`POST /posts` answers it as its own 422). |
              *     | `queue_slot_unavailable` | `useQueue` and the profile has no free queue slot serving every account of the post; only from `POST /posts/validate` and `POST /posts/batch`. |
+             *     | `platform_cannot_edit` | `PATCH /posts/{id}` of a published post changes a member (`path`) that the target's platform does not let apps change once published; nothing was changed or sent. |
              * @example max_length
              * @enum {string}
              */
-            code: "max_length" | "media_count" | "media_type" | "media_size" | "media_format" | "media_not_found" | "media_other_profile" | "required_option" | "option_not_allowed" | "text_or_media_required" | "account_not_found" | "account_other_profile" | "account_needs_reconnection" | "account_cannot_publish" | "schedule_window" | "timezone" | "queue_slot_unavailable" | "public_url_unreachable";
+            code: "max_length" | "media_count" | "media_type" | "media_size" | "media_format" | "media_not_found" | "media_other_profile" | "required_option" | "option_not_allowed" | "text_or_media_required" | "account_not_found" | "account_other_profile" | "account_needs_reconnection" | "account_cannot_publish" | "schedule_window" | "timezone" | "queue_slot_unavailable" | "public_url_unreachable" | "platform_cannot_edit";
             /**
              * @description The target whose rule failed; `null` for a rule of the whole post.
              * @example acc_01jd3z8x9y0a1b2c3d4e5f6g7j
@@ -20718,7 +20742,17 @@ export interface operations {
     updatePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A unique key (for example a UUID) that makes a retried POST safe. The first response is stored for 24 hours
+                 *     and replayed, with `Idempotent-Replayed: true`, for a repeat with the same key. The same key with another
+                 *     body answers 422 `idempotency_key_reused`; a repeat while the first request is still running answers 409
+                 *     `idempotency_key_in_use`. A key belongs to the API key or session that first sent it: the same key from
+                 *     another one of the owner's keys or sessions is another request (422 `idempotency_key_reused`), never a
+                 *     replay of an answer made for someone else.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The post. */
                 id: string;
@@ -20781,7 +20815,7 @@ export interface operations {
             402: components["responses"]["PlanLimitReached"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            /** @description The post is being published right now, or is past editing (`post_status_conflict`); nothing changed. */
+            /** @description The post is being published right now, or is past editing (`post_status_conflict`); a published target's account is not connected (`account_not_connected`); or a request with the same `Idempotency-Key` is still editing it on a platform (`idempotency_key_in_use`). Nothing changed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -20802,36 +20836,17 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The post as changed breaks a target's platform rules (`post_validation_failed`, every rule in `errors`), or the profile has no free queue slot (`queue_slot_unavailable`). */
+            /** @description The post as changed breaks a target's platform rules (`post_validation_failed`, every rule in `errors`; for a published post, `platform_cannot_edit` names each member a target's platform cannot change), the profile has no free queue slot (`queue_slot_unavailable`), or the `Idempotency-Key` was used for another change (`idempotency_key_reused`). */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "type": "https://socialgate.dev/problems/post_validation_failed",
-                     *       "title": "The post breaks a platform's rules",
-                     *       "status": 422,
-                     *       "detail": "1 rule is broken; see errors.",
-                     *       "code": "post_validation_failed",
-                     *       "requestId": "req_01JD3Y6W7Q5V8K0N2B4C6E8G1H",
-                     *       "errors": [
-                     *         {
-                     *           "path": "body/text",
-                     *           "message": "The text has 612 characters; social_threads allows 500.",
-                     *           "code": "max_length",
-                     *           "accountId": "acc_01jd3z8x9y0a1b2c3d4e5f6g7j",
-                     *           "platform": "social_threads",
-                     *           "limit": 500
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/problem+json": components["schemas"]["PostValidationProblem"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            502: components["responses"]["BadGateway"];
         };
     };
     retryPost: {

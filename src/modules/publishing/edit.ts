@@ -5,6 +5,7 @@ import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { emitEvent } from '../events/emit.js';
 import { assertWithinPlan } from '../usage/limits.js';
+import { editPublished } from './edit-published.js';
 import { type Created, placeInQueue, wakeFor, type When, whenOf, withQueueRetry } from './create.js';
 import { PostStatusConflictError, PostValidationError } from './errors.js';
 import { lockTargets } from './lifecycle.js';
@@ -26,9 +27,15 @@ const TIMES = ['scheduledAt', 'useQueue', 'publishNow', 'draft'] as const;
  * targets without waiting: a claim takes the targets first and the post after, so a claim under way holds them and
  * the edit is refused (409) rather than half-applied under it; a claim that comes after the edit skips the locked
  * targets and finds them, changed, once it commits. The targets are written anew (a draft's and a scheduled post's
- * have never been attempted).
+ * have never been attempted). A published post is edited on its platforms (edit-published.ts), under `ledgerKey`.
  */
-export async function updatePost(services: Services, principal: Principal, id: string, change: PostUpdate): Promise<Created> {
+export async function updatePost(
+  services: Services,
+  principal: Principal,
+  id: string,
+  change: PostUpdate,
+  ledgerKey: string,
+): Promise<Created> {
   const given = TIMES.filter((member) => change[member] !== undefined);
   if (given.length > 1) {
     throw new ValidationFailedError([
@@ -39,8 +46,9 @@ export async function updatePost(services: Services, principal: Principal, id: s
     services.db.transaction(async (trx) => {
       const post = await findPost(trx, principal, id, 'forNoKeyUpdate');
       if (post.status === 'processing') throw new PostStatusConflictError('The post is being published right now; it was not changed.');
+      if (post.status === 'published' || post.status === 'partial') return editPublished(services, trx, principal, post, change, ledgerKey);
       if (post.status !== 'draft' && post.status !== 'scheduled') {
-        throw new PostStatusConflictError(`The post is ${post.status}; only a draft or a scheduled post can be edited.`);
+        throw new PostStatusConflictError(`The post is ${post.status}; only a draft, a scheduled or a published post can be edited.`);
       }
       await lockTargets(trx, id);
       const targets = await targetsOf(trx, [id]);

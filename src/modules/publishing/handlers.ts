@@ -1,4 +1,5 @@
 import { type Handler, principalOf } from '../../http/handler.js';
+import { writeKey } from '../platform-writes/write-key.js';
 import { createBatch } from './batch.js';
 import { createPost as create } from './create.js';
 import { updatePost as update } from './edit.js';
@@ -19,7 +20,7 @@ export const createPost: Handler<'createPost'> = async (request, services) => {
 };
 
 export const updatePost: Handler<'updatePost'> = async (request, services) => {
-  const { post, targets } = await update(services, principalOf(request), request.params.id, request.body);
+  const { post, targets } = await update(services, principalOf(request), request.params.id, request.body, writeKey(request, 'post.edit'));
   return { status: 200, body: presentPost(post, targets) };
 };
 

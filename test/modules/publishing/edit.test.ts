@@ -86,9 +86,13 @@ describeApi('updatePost — PATCH /posts/{id}: editing and rescheduling, against
     expect(published).to.include({ status: 'published', text: 'As first written.', scheduledAt: post.scheduledAt });
     expect((await botchat.onPlatform(bot.token)).map((m) => m.text)).to.deep.equal(['As first written.']);
     expect((await eventsOf(t.app, post.id)).map((e) => e.name)).to.deep.equal(['post.scheduled', 'post.processing', 'post.published']);
-    // Published: past editing.
-    const after = await t.app.api.patch(`/posts/${post.id}`, { token: t.owner.key, body: { text: 'Later still.' } });
-    expect(after.status).to.equal(409);
+    // Published: its time is past changing.
+    const after = await t.app.api.patch(`/posts/${post.id}`, {
+      token: t.owner.key,
+      body: { scheduledAt: secondsAhead(3_600_000).toISOString() },
+    });
+    expect(after.status).to.equal(422);
+    expect(after.body.errors[0]).to.include({ path: 'body/scheduledAt', code: 'platform_cannot_edit', platform: 'botchat' });
   });
 
   it('refusals change nothing: two times at once (400), a rule a target breaks (422), an account of another profile (422)', async () => {
