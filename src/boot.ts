@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { connect, migrate, type Db } from './db/database.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.js';
+import type { EmbeddedDatabase } from './db/embedded.js';
+import { openDatabase, type OpenedDatabase } from './db/open.js';
 import { Contract } from './http/contract.js';
 import { RateLimits } from './http/rate-limit.js';
 import { Scheduler } from './jobs/scheduler.js';
@@ -46,31 +47,27 @@ async function closeInOrder(logger: Logger, steps: Array<[string, () => Promise<
   if (first !== undefined) throw first;
 }
 
-async function openDatabase(config: Config, logger: Logger): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
-  if (config.databaseUrl) return { url: config.databaseUrl, embedded: null };
-  const embedded = await startEmbeddedPostgres({
-    dir: join(config.dataDir, 'postgres'),
-    port: config.embeddedPostgresPort,
-    database: 'socialgate',
-    persistent: true,
-    logger,
-  });
-  logger.info({ dir: join(config.dataDir, 'postgres'), port: config.embeddedPostgresPort }, 'embedded PostgreSQL started');
-  return { url: embedded.url, embedded };
-}
-
-/** Everything a process needs, for its role; the database is migrated before anything uses it. */
+/**
+ * Everything a process needs, for its role; the database is migrated before anything uses it. `database`: the
+ * database already being opened (src/main.ts starts it before loading the rest), which boot then owns.
+ */
 export async function boot(
   config: Config,
-  options: { logger?: Logger; schedulerProcessEvery?: number; lockLifetimeMs?: number } = {},
+  options: { logger?: Logger; database?: Promise<OpenedDatabase>; schedulerProcessEvery?: number; lockLifetimeMs?: number } = {},
 ): Promise<Booted> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = openDatabase(config, logger);
+  const database = options.database ?? openDatabase(config, logger);
   // The contract needs no database: it is read while PostgreSQL starts in a process of its own (spawned by the
   // microtasks that run before this macrotask, unless it must first look up its user as root).
   const contractLoaded = new Promise((resolve) => setImmediate(resolve)).then(() => Contract.load());
   contractLoaded.catch(() => {}); // awaited below, unless starting failed before
-  const { url, embedded } = await database;
+  // The platform sandbox needs no database either: it starts while PostgreSQL does (on an empty data folder, its
+  // wallet authority's keys are made while initdb runs).
+  const sandboxStarting =
+    config.sandbox.mode === 'auto' && anyUnconfigured(config.platforms)
+      ? startSandbox({ port: config.sandbox.port, stateDir: join(config.dataDir, 'sandbox') })
+      : undefined;
+  let embedded: EmbeddedDatabase | null = null;
   let db: Db | undefined;
   let scheduler: Scheduler | undefined;
   let principals: PrincipalCache | undefined;
@@ -79,11 +76,17 @@ export async function boot(
   let usage: UsageRecorder | undefined;
   let rateLimits: RateLimits | undefined;
   try {
+    // Both awaited to the end, so that whichever started is stopped when the other failed.
+    const [opened, started] = await Promise.allSettled([database, sandboxStarting]);
+    if (opened.status === 'fulfilled') embedded = opened.value.embedded;
+    if (started.status === 'fulfilled') sandbox = started.value;
+    if (opened.status === 'rejected') throw opened.reason;
+    if (started.status === 'rejected') throw started.reason;
+    const { url } = opened.value;
     await openStorage(config, logger);
     warnOfUnreachablePublicUrl(config, logger);
     const operators = config.platforms;
-    if (config.sandbox.mode === 'auto' && anyUnconfigured(config.platforms)) {
-      sandbox = await startSandbox({ port: config.sandbox.port, stateDir: join(config.dataDir, 'sandbox') });
+    if (sandbox) {
       logger.info({ url: sandbox.url }, 'platform sandbox started');
       // From here on, the configuration has what the operator left unset pointed at the sandbox.
       config = await sandbox.standIn(config);

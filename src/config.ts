@@ -1,5 +1,6 @@
-import { resolve } from 'node:path';
+import { type DatabaseSettings, readDatabaseSettings } from './db/open.js';
 import { bool, int } from './lib/env.js';
+import { logLevelOf } from './lib/logger.js';
 import { readAreaSettings, type AreaSettings } from './modules/index.js';
 import { type PlatformSettings, readPlatformSettings } from './platforms/registry.js';
 
@@ -7,16 +8,13 @@ import { type PlatformSettings, readPlatformSettings } from './platforms/registr
  * Where the service runs and what it talks to; every value comes from the environment. The areas' own settings
  * (`webhooks`, `publishing`, `media`, …) are read by each area (its `settings` in src/modules/<area>/index.ts).
  */
-export interface Config extends AreaSettings {
+export interface Config extends AreaSettings, DatabaseSettings {
   port: number;
   host: string;
   publicUrl: string;
   role: 'all' | 'api' | 'worker';
-  dataDir: string;
-  databaseUrl: string | undefined;
   /** Connections to PostgreSQL this process opens at most (its API requests and workers share them). */
   databasePoolMax: number;
-  embeddedPostgresPort: number;
   mongodbUrl: string | undefined;
   logLevel: string;
   sessionTtlSeconds: number;
@@ -49,16 +47,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int('PORT', 8080, env);
   return {
     ...readAreaSettings(env),
+    ...readDatabaseSettings(env),
     port,
     host: env.HOST || '127.0.0.1',
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ''),
     role: role(env.SOCIALGATE_ROLE),
-    dataDir: resolve(env.DATA_DIR || '.data'),
-    databaseUrl: env.DATABASE_URL || undefined,
     databasePoolMax: int('DATABASE_POOL_MAX', 20, env),
-    embeddedPostgresPort: int('EMBEDDED_PG_PORT', 54329, env),
     mongodbUrl: env.MONGODB_URL || undefined,
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: logLevelOf(env),
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 14 * 24 * 3600, env),
     rateLimit: { points: int('RATE_LIMIT_PER_MINUTE', 600, env), windowSeconds: 60 },
     publicRateLimit: { points: int('PUBLIC_RATE_LIMIT_PER_MINUTE', 120, env), windowSeconds: 60 },

@@ -1,14 +1,15 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { createApp } from './app.js';
-import { boot } from './boot.js';
+import type { Config } from './config.js';
+import { openDatabase, readDatabaseSettings, type DatabaseSettings } from './db/open.js';
 import { answerClientError } from './http/client-error.js';
-import { loadConfig, type Config } from './config.js';
-import { createLogger, type Logger } from './lib/logger.js';
+import { createLogger, logLevelOf, type Logger } from './lib/logger.js';
 import { describeStartFailure } from './lib/start-failure.js';
 import { BadSettingError } from './lib/start-errors.js';
 
-const started = performance.now();
+// Only what starts the database is imported above: the rest of the service (src/boot.ts, src/app.ts and all they
+// import) loads while PostgreSQL starts in a process of its own.
+
 let config: Config | undefined;
 /** At the default level until the settings are read: a wrong setting is said at that level too. */
 let logger: Logger = createLogger('info');
@@ -25,24 +26,43 @@ async function closeServer(server: Server): Promise<void> {
   clearTimeout(timer);
 }
 
-function readSettings(): Config {
-  let settings: Config;
+function badSetting<T>(read: () => T): T {
   try {
-    settings = loadConfig();
+    return read();
   } catch (error) {
     throw new BadSettingError((error as Error).message);
   }
+}
+
+/** The log level and the database's settings: all that starting the database needs. */
+function readDatabaseStart(): DatabaseSettings {
+  const level = logLevelOf(process.env);
   try {
-    logger = createLogger(settings.logLevel);
+    logger = createLogger(level);
   } catch {
-    throw new BadSettingError(`LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent, got "${settings.logLevel}"`);
+    throw new BadSettingError(`LOG_LEVEL must be fatal, error, warn, info, debug, trace or silent, got "${level}"`);
   }
-  return settings;
+  return badSetting(() => readDatabaseSettings(process.env));
 }
 
 async function main(): Promise<void> {
-  config = readSettings();
-  const { services, shutdown } = await boot(config, { logger });
+  const database = openDatabase(readDatabaseStart(), logger);
+  // Its failure is boot's to report, once the settings that name its port are read.
+  database.catch(() => {});
+  let modules;
+  try {
+    modules = await Promise.all([import('./config.js'), import('./boot.js'), import('./app.js')]);
+    const { loadConfig } = modules[0];
+    config = badSetting(() => loadConfig());
+  } catch (error) {
+    await database.then(
+      (opened) => opened.embedded?.stop(),
+      () => undefined,
+    );
+    throw error;
+  }
+  const [, { boot }, { createApp }] = modules;
+  const { services, shutdown } = await boot(config, { logger, database });
   let server: Server | undefined;
   if (config.role !== 'worker') {
     server = createApp(services).listen(config.port, config.host);
@@ -54,7 +74,8 @@ async function main(): Promise<void> {
       throw error;
     }
   }
-  const seconds = ((performance.now() - started) / 1000).toFixed(2);
+  // Since this process started: the freshness check of the build, loading the modules and booting.
+  const seconds = (performance.now() / 1000).toFixed(2);
   logger.info({ role: config.role, seconds, pid: process.pid }, 'started');
   if (server) {
     const base = config.publicUrl;

@@ -2,6 +2,11 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
+/** LOG_LEVEL, `info` when unset. */
+export function logLevelOf(env: NodeJS.ProcessEnv): string {
+  return env.LOG_LEVEL || 'info';
+}
+
 export function createLogger(level: string): Logger {
   return pino({
     level,
