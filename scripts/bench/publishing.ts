@@ -2,17 +2,31 @@
  * Publishing benchmark: N posts to sandbox bots, all due in the same minute (by default at the same second).
  * Prints how long until every post was published (recorded by us) after its due time, the lateness of each
  * message's arrival at the platform against its scheduledAt (p50/p99/max), the rate, and duplicates (a post
- * whose message arrived more than once: must be 0). No assertions: figures for the issue notes.
+ * whose message arrived more than once: must be 0); beside the rate, its anchor: the CPU each party (the service,
+ * its PostgreSQL, the platform) spent per post in the burst, and the rate the machine's cores allow at that cost.
+ * No assertions: figures for the issue notes.
  *   npx tsx scripts/bench/publishing.ts [posts=10000] [bots=100] [spreadSeconds=0]
  *
  * Two processes: this one is the service (API and worker roles, booted as `npm start` boots them, on its own
  * embedded PostgreSQL); the bot platform (the sandbox) is a child process, so that the platform's own work
- * is not counted against the service. Posts are created over HTTP before they are due.
+ * is not counted against the service. Posts are created before they are due through `POST /posts/batch`, 500 a
+ * request: the creation takes seconds rather than minutes, and nothing of it overlaps the burst.
  */
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
 
-await runBench();
+/** Posts per `POST /posts/batch` (the contract's most), and batches sent at once. */
+const BATCH = 500;
+const PARALLEL = 2;
+
+// Agenda leaves a timer of half a job's lock lifetime (5 minutes) behind each job it ran: the bench exits itself.
+await runBench().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
 
 async function runBench(): Promise<void> {
   const POSTS = Number(process.argv[2] ?? 10_000);
@@ -21,7 +35,7 @@ async function runBench(): Promise<void> {
 
   const sandboxChild = await forkSandbox();
   const sandboxUrl = sandboxChild.url;
-  const { services, call, stop } = await startBenchService({ BOTCHAT_API_URL: `${sandboxUrl}/botchat` });
+  const { services, call, postgresCpuSeconds, stop } = await startBenchService({ BOTCHAT_API_URL: `${sandboxUrl}/botchat` });
   try {
     const key = await benchOwnerKey(call);
     const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;
@@ -33,42 +47,50 @@ async function runBench(): Promise<void> {
       accounts.push((await call('POST', '/connect/botchat', key, { profileId, botToken: bot.token })).id);
     }
 
-    // Creation speed decides how far ahead the due minute must be: measured on warm-up posts due in an hour.
-    const post = (text: string, i: number, at: number) =>
-      call('POST', '/posts', key, {
-        text,
-        accountIds: [accounts[i % BOTS]],
-        platformOptions: { botchat: { chatIds: [String(1000 + (i % 50))] } },
-        scheduledAt: new Date(at).toISOString(),
-      });
-    const inParallel = async (count: number, one: (i: number) => Promise<unknown>) => {
+    const post = (text: string, i: number, at: number) => ({
+      text,
+      accountIds: [accounts[i % BOTS]],
+      platformOptions: { botchat: { chatIds: [String(1000 + (i % 50))] } },
+      scheduledAt: new Date(at).toISOString(),
+    });
+    const inBatches = async (count: number, one: (i: number) => ReturnType<typeof post>) => {
       let next = 0;
       await Promise.all(
-        Array.from({ length: 32 }, async () => {
-          for (let i = next++; i < count; i = next++) await one(i);
+        Array.from({ length: PARALLEL }, async () => {
+          for (let b = next++; b * BATCH < count; b = next++) {
+            const posts = Array.from({ length: Math.min(BATCH, count - b * BATCH) }, (_, k) => one(b * BATCH + k));
+            await call('POST', '/posts/batch', key, { posts });
+          }
         }),
       );
     };
+    // Creation speed decides how far ahead the due second must be: measured on warm-up posts due in an hour.
     const warmStart = performance.now();
-    await inParallel(500, (i) => post(`warm-up ${i}`, i, Date.now() + 3_600_000));
-    const perPostMs = (performance.now() - warmStart) / 500;
+    await inBatches(BATCH * PARALLEL, (i) => post(`warm-up ${i}`, i, Date.now() + 3_600_000));
+    const perPostMs = (performance.now() - warmStart) / (BATCH * PARALLEL);
     const due = Math.ceil((Date.now() + perPostMs * POSTS * 1.3 + 5000) / 1000) * 1000;
     const scheduled = Array.from({ length: POSTS }, (_, i) => due + (SPREAD > 0 ? (i % SPREAD) * 1000 : 0));
     const createdAt = performance.now();
-    await inParallel(POSTS, (i) => post(`bench ${i}`, i, scheduled[i]!));
+    await inBatches(POSTS, (i) => post(`bench ${i}`, i, scheduled[i]!));
     const creationSeconds = (performance.now() - createdAt) / 1000;
     const lead = (due - Date.now()) / 1000;
     console.log(
-      `${POSTS} posts to ${BOTS} bots created in ${creationSeconds.toFixed(1)} s (${(POSTS / creationSeconds).toFixed(0)}/s); due ${SPREAD > 0 ? `over ${SPREAD} s from` : 'at'} ${new Date(due).toISOString()}, ${lead.toFixed(1)} s from now`,
+      `${POSTS} posts to ${BOTS} bots created in ${creationSeconds.toFixed(1)} s (${(POSTS / creationSeconds).toFixed(0)}/s, ${BATCH} a request, ${PARALLEL} at once); due ${SPREAD > 0 ? `over ${SPREAD} s from` : 'at'} ${new Date(due).toISOString()}, ${lead.toFixed(1)} s from now`,
     );
     if (lead < 1) console.log('warning: creation ran past the due time; lateness below includes it');
 
+    // The CPU each party spends from the due time until everything settled: what a post costs in the burst.
+    const cpuOf = () => {
+      const { user, system } = process.cpuUsage();
+      return { service: (user + system) / 1e6, postgres: postgresCpuSeconds(), platform: sandboxChild.cpuSeconds() };
+    };
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
+    const cpuBefore = cpuOf();
+    let cpuAfter = cpuBefore;
     let messages: Array<{ text: string; at: number }> = [];
-    const deadline = Date.now() + Math.max(0, due - Date.now()) + 300_000;
+    const deadline = Date.now() + SPREAD * 1000 + 300_000;
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      const published = Number((await services.db('postTargets').where({ status: 'published' }).count({ n: '*' }))[0]!.n);
-      if (Date.now() < due) continue;
       const open = Number(
         (
           await services
@@ -79,6 +101,8 @@ async function runBench(): Promise<void> {
         )[0]!.n,
       );
       if (open === 0 || Date.now() > deadline) {
+        cpuAfter = cpuOf();
+        const published = Number((await services.db('postTargets').where({ status: 'published' }).count({ n: '*' }))[0]!.n);
         const sent = (await (await fetch(`${sandboxUrl}/_sandbox/botchat/sent`)).json()) as {
           messages: Array<{ text: string; at: number }>;
         };
@@ -99,13 +123,21 @@ async function runBench(): Promise<void> {
     }
     lateness.sort((a, b) => a - b);
     const lastArrival = Math.max(...messages.map((m) => m.at));
+    const rate = messages.length / Math.max(0.001, (lastArrival - due) / 1000);
+    const parties = ['service', 'postgres', 'platform'] as const;
+    const msPerPost = (party: (typeof parties)[number]) => ((cpuAfter[party] - cpuBefore[party]) * 1000) / Math.max(1, messages.length);
+    // The anchor: the rate the machine's cores allow at the CPU every party spent per post in this run.
+    const cpuBound = (cpus().length * 1000) / parties.reduce((sum, party) => sum + msPerPost(party), 0);
     console.log(
       [
         `platform received ${messages.length} messages for ${byText.size} distinct posts; duplicates: ${duplicates}`,
         `all published (recorded) ${((lastAck.at.getTime() - due) / 1000).toFixed(2)} s after the due time; last arrival at the platform ${((lastArrival - due) / 1000).toFixed(2)} s after`,
         `lateness against scheduledAt: p50 ${percentile(lateness, 50)} ms, p99 ${percentile(lateness, 99)} ms, max ${lateness[lateness.length - 1]} ms, min ${lateness[0]} ms`,
-        `rate: ${(messages.length / Math.max(0.001, (lastArrival - due) / 1000)).toFixed(0)} posts/s after the due time`,
-        `machine: ${cpus().length} cores; publish concurrency ${services.config.publishing.concurrency}`,
+        `rate: ${rate.toFixed(0)} posts/s after the due time`,
+        `CPU ms per post in the burst: ${parties.map((party) => `${party} ${msPerPost(party).toFixed(2)}`).join(', ')}; CPU bound of this run ${cpuBound.toFixed(0)} posts/s (${(rate / cpuBound).toFixed(2)} of it)`,
+        `machine: ${cpus().length} cores, load average ${loadavg()
+          .map((n) => n.toFixed(1))
+          .join(' ')}; publish concurrency ${services.config.publishing.concurrency}`,
       ].join('\n'),
     );
   } finally {
