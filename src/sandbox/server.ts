@@ -58,8 +58,10 @@ export async function startSandbox(options: { port: number; host?: string; state
   const app = new Koa();
   const router = new Router();
   app.use(koaBody({ jsonLimit: '10mb', formLimit: '10mb', multipart: true }));
-  // A control's body is checked against its schema here, in one place, before the control runs.
+  // A control's body is checked against its schema here, in one place, before the control runs (the platforms' own
+  // routes, matched here too, would pay a second routing per call).
   app.use(async (ctx, next) => {
+    if (!ctx.path.startsWith('/_sandbox/')) return next();
     const route = router.match(ctx.path, ctx.method).pathAndMethod.at(-1)?.path;
     const refusal = typeof route === 'string' ? bodyRefusal(`${ctx.method} ${route}`, ctx.request.body) : undefined;
     if (refusal === undefined) return next();
@@ -83,14 +85,16 @@ export async function startSandbox(options: { port: number; host?: string; state
     save(entry.name, entry.part);
     mounted.push(entry);
   }
-  // Every request but a read may change a platform's state; it is written once the request is answered.
-  app.use(async (ctx, next) => {
-    try {
-      await next();
-    } finally {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') for (const { name, part } of mounted) save(name, part);
-    }
-  });
+  // Every request but a read may change a platform's state; it is written once the request is answered, when a folder
+  // keeps it (taking every platform's state at each call costs more than the call).
+  if (options.stateDir)
+    app.use(async (ctx, next) => {
+      try {
+        await next();
+      } finally {
+        if (ctx.method !== 'GET' && ctx.method !== 'HEAD') for (const { name, part } of mounted) save(name, part);
+      }
+    });
   router.get('/', (ctx) => {
     ctx.type = 'text/plain; charset=utf-8';
     ctx.body = controlsPage(router, url);
