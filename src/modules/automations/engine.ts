@@ -7,7 +7,7 @@ import type { AccountRow } from '../accounts/models.js';
 import { conversationsAt, storedMessages } from '../messaging/api.js';
 import type { IncomingComment } from '../../platforms/capabilities/webhooks.js';
 import { type Armed, automationCache } from './cache.js';
-import { MATCHED_TEXT_LIMIT } from './matcher.js';
+import { MATCHED_TEXT_LIMIT, matchAll } from './matcher.js';
 import { performAsItStarts, performedAsItStarts } from './actions.js';
 import { type FinishedRun, finishRuns } from './finish.js';
 import type { AutomationRecord, NewRunRow, RunAction, RunRecord, TriggerType } from './rows.js';
@@ -42,7 +42,8 @@ interface Armable {
 
 /**
  * Tries each item's active automations in their order, and starts a run for each that matches, until one with
- * `stopOnMatch` has run (or had run for this item: a redelivery takes the same path). A run is keyed by automation
+ * `stopOnMatch` has run (or had run for this item: a redelivery takes the same path). Every item's keywords are
+ * matched first, the callers' patterns of all of them in one task of the pattern runner. A run is keyed by automation
  * and item in the database, so an item seen twice starts nothing more. Runs that no cooldown or "once per person"
  * holds back are started together, in one statement, when every item has been tried. A run whose actions touch
  * our records alone (a tag) is performed and finished here, in the transaction that stores its message or
@@ -51,12 +52,16 @@ interface Armable {
 async function triggerAutomations(trx: Knex.Transaction, work: Armable[]): Promise<void> {
   const ungated: NewRunRow[] = [];
   const started: RunRecord[] = [];
-  for (const { armed, item } of work) {
-    for (const { automation, matcher } of armed) {
-      if (automation.triggerType !== item.triggerType) continue;
-      if (item.platformPostId && automation.postIds.length > 0 && !automation.postIds.includes(item.platformPostId)) continue;
-      const keyword = await matcher.match(item.text);
-      if (keyword === null) continue;
+  const keywords = await matchAll(
+    work.map(({ armed, item }) => ({
+      text: item.text,
+      matchers: armed.map(({ automation, matcher }) => (triggeredBy(automation, item) ? matcher : null)),
+    })),
+  );
+  for (const [index, { armed, item }] of work.entries()) {
+    for (const [tried, { automation }] of armed.entries()) {
+      const keyword = keywords[index]![tried];
+      if (keyword === null || keyword === undefined) continue;
       const run = runRow(automation, item, keyword === '' ? null : keyword);
       if (!isGated(automation)) ungated.push(run);
       else {
@@ -71,6 +76,12 @@ async function triggerAutomations(trx: Knex.Transaction, work: Armable[]): Promi
   await performOwnRecordsOnly(trx, started);
   // Wakes the workers when the runs left to them commit.
   if (started.some((run) => !performedAsItStarts(run))) await trx.raw('SELECT pg_notify(?, ?)', [RUNS_CHANNEL, '']);
+}
+
+/** Whether the automation's trigger is of the item's kind, and names its post if it names any; its keywords aside. */
+function triggeredBy(automation: AutomationRecord, item: SourceItem): boolean {
+  if (automation.triggerType !== item.triggerType) return false;
+  return !item.platformPostId || automation.postIds.length === 0 || automation.postIds.includes(item.platformPostId);
 }
 
 /** Inserts runs, but those of an automation and an item that have one already; answers those inserted. */

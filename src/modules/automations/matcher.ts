@@ -1,4 +1,4 @@
-import { patternRunner } from './pattern-runner.js';
+import { type PatternCheck, patternRunner } from './pattern-runner.js';
 
 export type MatchType = 'exact' | 'contains' | 'regex';
 
@@ -11,10 +11,15 @@ export interface TriggerWords {
 /** Only this much of a message or comment is matched: a long text costs the same as a short one. */
 export const MATCHED_TEXT_LIMIT = 8192;
 
-/** A trigger's keywords, compiled once: `match` answers the keyword that matched, `''` for no keywords, or null. */
-export interface Matcher {
-  match(text: string): Promise<string | null>;
-}
+/** A caller's pattern, as the pattern runner's thread compiles it. */
+type CallersPattern = PatternCheck['patterns'][number];
+
+/**
+ * A trigger's keywords, compiled once. Ours (no keywords, or exact and contains, escaped) are matched here: `match`
+ * answers (for a text cut to MATCHED_TEXT_LIMIT) the keyword that matched, `''` for no keywords, or null. A caller's regular expressions are matched on
+ * the pattern runner's thread, never on the event loop (see `matchAll`).
+ */
+export type Matcher = { match(text: string): string | null } | { keywords: string[]; patterns: CallersPattern[] };
 
 const WORD = String.raw`[\p{L}\p{N}_]`;
 
@@ -33,30 +38,42 @@ function compile(keyword: string, matchType: Exclude<MatchType, 'regex'>, caseSe
   return new RegExp(`(?<!${WORD})${body}(?!${WORD})`, `${fold}u`);
 }
 
-/** `regex`: a caller's pattern matches somewhere. It runs on the pattern runner's thread, never on the event loop. */
-function callersPatterns(keywords: string[], caseSensitive: boolean): Matcher {
-  const patterns = keywords.map((source) => ({ source, flags: caseSensitive ? '' : 'i' }));
-  return {
-    async match(text) {
-      const index = await patternRunner.firstMatching({ patterns, text: bounded(text) });
-      return index === null ? null : keywords[index]!;
-    },
-  };
-}
-
 function bounded(text: string): string {
   return text.length > MATCHED_TEXT_LIMIT ? text.slice(0, MATCHED_TEXT_LIMIT) : text;
 }
 
 export function compileTrigger(trigger: TriggerWords): Matcher {
-  if (trigger.keywords.length === 0) return { match: () => Promise.resolve('') };
+  if (trigger.keywords.length === 0) return { match: () => '' };
   const { matchType } = trigger;
-  if (matchType === 'regex') return callersPatterns(trigger.keywords, trigger.caseSensitive);
+  if (matchType === 'regex') {
+    const flags = trigger.caseSensitive ? '' : 'i';
+    return { keywords: trigger.keywords, patterns: trigger.keywords.map((source) => ({ source, flags })) };
+  }
   const patterns = trigger.keywords.map((keyword) => ({ keyword, pattern: compile(keyword, matchType, trigger.caseSensitive) }));
-  return {
-    match(text) {
-      const matched = bounded(text);
-      return Promise.resolve(patterns.find(({ pattern }) => pattern.test(matched))?.keyword ?? null);
-    },
-  };
+  return { match: (text) => patterns.find(({ pattern }) => pattern.test(text))?.keyword ?? null };
+}
+
+/**
+ * For each text, what each of its matchers answers (null where it has none): the keyword that matched, `''` for a
+ * trigger without keywords, or null. `regex`: a caller's pattern matches somewhere; the callers' patterns of all
+ * the texts go to the pattern runner's thread as one task.
+ */
+export async function matchAll(items: Array<{ text: string; matchers: Array<Matcher | null> }>): Promise<Array<Array<string | null>>> {
+  const texts = items.map(({ text }) => bounded(text));
+  const answers = items.map(({ matchers }, item) =>
+    matchers.map((matcher) => (matcher && 'match' in matcher ? matcher.match(texts[item]!) : null)),
+  );
+  const callers = items.flatMap(({ matchers }, item) =>
+    matchers.flatMap((matcher, index) => (matcher && 'patterns' in matcher ? [{ item, index, matcher }] : [])),
+  );
+  if (callers.length === 0) return answers;
+  const matched = await patternRunner.firstMatching(
+    texts,
+    callers.map(({ item, matcher }) => ({ text: item, patterns: matcher.patterns })),
+  );
+  callers.forEach(({ item, index, matcher }, check) => {
+    const first = matched[check];
+    answers[item]![index] = first === null || first === undefined ? null : matcher.keywords[first]!;
+  });
+  return answers;
 }
