@@ -12,7 +12,8 @@ import { lockTargets } from './lifecycle.js';
 import { assertMediaKept } from './media-lock.js';
 import { postEvent } from './present.js';
 import { findPost, targetsOf } from './read.js';
-import type { PostRow, TargetRow } from './rows.js';
+import { serves } from './occurrences.js';
+import type { PostRow, SlotRow, TargetRow } from './rows.js';
 import { type CheckedInput, checkPost } from './validate.js';
 import { notifyDue } from './wake.js';
 
@@ -122,6 +123,11 @@ export async function updatePost(
   return updated;
 }
 
+async function slotServes(trx: Knex.Transaction, slotId: string, accountIds: string[]): Promise<boolean> {
+  const slot = (await trx('queueSlots').where({ id: slotId }).first()) as SlotRow | undefined;
+  return slot !== undefined && serves(slot, accountIds);
+}
+
 /** Where the edit puts the post in time: `when` given, or as it was (`null`: its time, slot and status kept). */
 async function placement(
   trx: Knex.Transaction,
@@ -133,6 +139,10 @@ async function placement(
   const now = new Date();
   switch (when?.kind) {
     case undefined:
+      // A queued post whose slot no longer serves all its accounts takes the next slot that does.
+      if (post.slotId !== null && !(await slotServes(trx, post.slotId, accountIds))) {
+        return placement(trx, post, accountIds, { kind: 'queue' }, timezone);
+      }
       return {
         status: post.status,
         scheduledAt: post.scheduledAt,

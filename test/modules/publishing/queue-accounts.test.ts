@@ -131,6 +131,30 @@ describeApi('queue — slots kept for some accounts of the profile (per-account 
     expect([elsewhere.status, elsewhere.body.code]).to.deep.equal([422, 'account_not_in_profile']);
   });
 
+  it('updatePost — a queued post given accounts its slot does not serve moves to the next slot serving them all (post.scheduled with the new time); one its slot still serves keeps its place; none serving them is 422, nothing changed', async () => {
+    const forA = await slot('monday', '09:00', [a]);
+    const every = await slot('wednesday', '09:00');
+    const first = await queue([a]);
+    expect(first.body.slotId).to.equal(forA.body.id);
+    const edit = (accountIds: string[]) => t.app.api.patch(`/posts/${first.body.postId}`, { token: t.owner.key, body: { accountIds } });
+
+    const kept = await edit([a]);
+    expect(kept.status, JSON.stringify(kept.body)).to.equal(200);
+    expect(kept.body).to.include({ slotId: forA.body.id, scheduledAt: first.body.scheduledAt });
+
+    const moved = await edit([a, b]);
+    expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+    expect(moved.body.slotId, 'only the slot for every account serves a and b').to.equal(every.body.id);
+    const scheduled = (await eventsOf(t.app, first.body.postId)).filter((event) => event.name === 'post.scheduled');
+    expect(scheduled.at(-1)!.data.scheduledAt).to.equal(moved.body.scheduledAt);
+
+    await t.app.api.delete(`/queue/slots/${every.body.id}`, { token: t.owner.key });
+    const before = (await t.app.api.get(`/posts/${first.body.postId}`, { token: t.owner.key })).body;
+    const unserved = await edit([b]);
+    expect([unserved.status, unserved.body.code]).to.deep.equal([422, 'queue_slot_unavailable']);
+    expect((await t.app.api.get(`/posts/${first.body.postId}`, { token: t.owner.key })).body).to.deep.equal(before);
+  });
+
   it('updateQueueSlot — changing its accounts re-places its queued posts in order (post.scheduled for each that moves); 422 naming the account left without a slot, nothing changed; 400, 403, 404, 422', async () => {
     const monday = await slot('monday', '09:00');
     const friday = await slot('friday', '17:00');
