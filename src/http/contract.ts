@@ -4,6 +4,7 @@ import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { type CheckedInput, OperationInput, type RequestInput } from './operation-input.js';
 
 export const BUNDLED_CONTRACT_PATH = fileURLToPath(new URL('../../generated/openapi.json', import.meta.url));
 
@@ -53,7 +54,10 @@ export function dereferenced(document: Document): Document {
 /** Methods openapi-backend routes, in the order it lists an operation's methods. */
 type Method = Operation['method'];
 
-/** `/profiles/{id}` as openapi-backend matches it: each template any one segment, the literal parts escaped. */
+/**
+ * `/profiles/{id}` as openapi-backend matches it: each template any one segment (a group, for the value), the
+ * literal parts escaped.
+ */
 function templatePattern(path: string): RegExp {
   const escape = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(
@@ -61,7 +65,7 @@ function templatePattern(path: string): RegExp {
       .replace(/\{[^}]+\}/g, '\0')
       .split('\0')
       .map(escape)
-      .join('[^/]+')}$`,
+      .join('([^/]+)')}$`,
   );
 }
 
@@ -78,6 +82,8 @@ class RouteTable {
   /** method → routes, most specific first. */
   private readonly templated = new Map<string, Array<{ pattern: RegExp; operation: Operation }>>();
   readonly methods: Method[];
+  /** How each operation's input is read, by operation. */
+  readonly inputs = new Map<Operation, OperationInput>();
 
   constructor(
     private readonly router: OpenAPIBackend['router'],
@@ -93,9 +99,11 @@ class RouteTable {
       this.exact.set(operation.path, byMethod);
     }
     for (const operation of bySpecificity) {
+      const pattern = templatePattern(operation.path);
       const routes = this.templated.get(operation.method) ?? [];
-      routes.push({ pattern: templatePattern(operation.path), operation });
+      routes.push({ pattern, operation });
       this.templated.set(operation.method, routes);
+      this.inputs.set(operation, new OperationInput(operation, pattern));
     }
     this.methods = [...new Set(operations.map((op) => op.method))];
   }
@@ -188,6 +196,17 @@ export class Contract {
       this.bodyValidators.set(key, validate);
     }
     return validate({ requestBody: body }) ? [] : [...(validate.errors ?? [])];
+  }
+
+  /**
+   * Checks a request's parameters and body against the operation's schemas, with openapi-backend's compiled
+   * validators (compiled on the operation's first request): its errors, or the parameters after type coercion.
+   */
+  checkInput(operation: Operation, request: RequestInput): CheckedInput {
+    const input = this.routes.inputs.get(operation);
+    const path = this.routes.normalise(request.path);
+    if (!input || path === undefined) throw new Error(`${operation.operationId} is not an operation of the contract's routes`);
+    return input.check(path, request, this.backend.validator.getRequestValidatorsForOperation(operation.operationId!) ?? []);
   }
 
   /** Every operation as the router describes it (path and method, path-level parameters merged, security resolved). */

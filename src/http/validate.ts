@@ -30,34 +30,26 @@ export function validationMiddleware(contract: Contract) {
     if (ctx.request.length && mediaTypes.length > 0 && !ctx.is(...mediaTypes)) throw new UnsupportedMediaTypeError(mediaTypes);
     // openapi-backend checks any body against the JSON schema; a multipart body is checked against its own.
     const multipart = mediaTypes.includes('multipart/form-data') && ctx.is('multipart/form-data') === 'multipart/form-data';
-    const result = contract.backend.validator.validateRequest(
-      {
-        method: ctx.method,
-        path: ctx.path,
-        headers: ctx.headers as Record<string, string>,
-        query: ctx.query as Record<string, string>,
-        body: multipart ? undefined : ctx.request.body,
-      },
-      operation,
-    );
+    const result = contract.checkInput(operation, {
+      path: ctx.path,
+      headers: ctx.headers,
+      query: ctx.query,
+      body: multipart ? undefined : ctx.request.body,
+    });
     const errors = isStreamed(operation)
-      ? (result.errors ?? []).filter((e) => !isMissingBody(e))
+      ? result.errors.filter((e) => !isMissingBody(e))
       : multipart
-        ? [
-            ...(result.errors ?? []).filter((e) => !isMissingBody(e)),
-            ...contract.validateBody(operation, 'multipart/form-data', ctx.request.body),
-          ]
-        : (result.errors ?? []);
-    const coerced = result.coerced as { query?: Record<string, unknown>; params?: Record<string, unknown> } | undefined;
+        ? [...result.errors.filter((e) => !isMissingBody(e)), ...contract.validateBody(operation, 'multipart/form-data', ctx.request.body)]
+        : result.errors;
     const refused = [
       ...fieldErrors(errors),
       ...unstorableCharacters('query', ctx.query),
-      ...unstorableCharacters('path', coerced?.params),
+      ...unstorableCharacters('path', result.params),
       ...(isVerbatim(operation) ? [] : unstorableCharacters('body', ctx.request.body)),
     ];
     if (refused.length > 0) throw new ValidationFailedError(refused);
-    ctx.state.query = coerced?.query ?? {};
-    ctx.state.params = coerced?.params ?? {};
+    ctx.state.query = result.query;
+    ctx.state.params = result.params;
     await next();
   };
 }
