@@ -86,11 +86,9 @@ export class RateLimits {
 
 /** Public routes count per client address. Requests with a principal were counted when they were authenticated. */
 export function rateLimitMiddleware(limits: RateLimits) {
-  return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
-    if (!ctx.state.principal) {
-      const platformWebhook = PLATFORM_WEBHOOK_OPERATIONS.has(ctx.state.operation?.operationId ?? '');
-      await (platformWebhook ? limits.platformWebhooks : limits.perAddress).apply(ctx, ctx.ip);
-    }
-    await next();
+  return (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
+    if (ctx.state.principal) return next();
+    const platformWebhook = PLATFORM_WEBHOOK_OPERATIONS.has(ctx.state.operation?.operationId ?? '');
+    return (platformWebhook ? limits.platformWebhooks : limits.perAddress).apply(ctx, ctx.ip).then(next);
   };
 }

@@ -5,7 +5,7 @@ import type { RequestState } from './state.js';
 
 /** Finds the contract operation of the request; 405 names the methods the path accepts, 404 otherwise. */
 export function routeMiddleware(contract: Contract) {
-  return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
+  return (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     const operation = contract.match(ctx.method, ctx.path);
     if (!operation) {
       const allowed = contract.methodsFor(ctx.path);
@@ -13,6 +13,6 @@ export function routeMiddleware(contract: Contract) {
       throw new RouteNotFoundError(ctx.method, ctx.path);
     }
     ctx.state.operation = operation;
-    await next();
+    return next();
   };
 }

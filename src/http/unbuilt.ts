@@ -8,9 +8,9 @@ import type { RequestState } from './state.js';
  */
 export function unbuiltMiddleware(unbuilt: readonly string[]) {
   const operations = new Set(unbuilt);
-  return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
+  return (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     const operationId = ctx.state.operation!.operationId ?? '';
     if (operations.has(operationId)) throw new NotImplementedError(operationId);
-    await next();
+    return next();
   };
 }

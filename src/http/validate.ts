@@ -24,7 +24,7 @@ function declaredMediaTypes(operation: { requestBody?: unknown }): string[] {
 
 /** Checks parameters and body against the contract; the handler then trusts them. */
 export function validationMiddleware(contract: Contract) {
-  return async (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
+  return (ctx: Context & { state: RequestState }, next: Next): Promise<void> => {
     const operation = ctx.state.operation!;
     const mediaTypes = declaredMediaTypes(operation);
     if (ctx.request.length && mediaTypes.length > 0 && !ctx.is(...mediaTypes)) throw new UnsupportedMediaTypeError(mediaTypes);
@@ -50,6 +50,6 @@ export function validationMiddleware(contract: Contract) {
     if (refused.length > 0) throw new ValidationFailedError(refused);
     ctx.state.query = result.query;
     ctx.state.params = result.params;
-    await next();
+    return next();
   };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A bearer secret: a recognisable prefix and 32 random bytes in base62. */
 export function newSecretToken(prefix: string): string {
@@ -17,9 +17,12 @@ function toBase62(bytes: Buffer): string {
   return out.padStart(43, '0');
 }
 
-/** Tokens are random and long, so a fast hash is enough to store them (no KDF needed, unlike passwords). */
+/**
+ * Tokens are random and long, so a fast hash is enough to store them (no KDF needed, unlike passwords). One call
+ * (`hash`), not a Hash object: it runs on every authenticated request.
+ */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 export function sha256Hex(data: string | Buffer): string {
