@@ -43,7 +43,9 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
   let published: PublishedUsage[] = [];
   await db.transaction(async (trx) => {
     const postIds = [...new Set(finished.map((f) => f.claimed.target.postId))].sort();
-    await trx.raw('SELECT id FROM posts WHERE id = ANY(?) ORDER BY id FOR UPDATE', [postIds]);
+    const { rows: posts } = (await trx.raw(`SELECT ${POST_COLUMNS} FROM posts WHERE id = ANY(?) ORDER BY id FOR UPDATE`, [postIds])) as {
+      rows: PostRow[];
+    };
     const values = finished.map(({ claimed: { target }, outcome }) => ({
       post_id: target.postId,
       account_id: target.accountId,
@@ -71,12 +73,13 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
       RETURNING ${targetColumns('t')}`,
       [JSON.stringify(values)],
     )) as { rows: TargetRow[] };
+    const changed = new Set(updated.map((t) => t.postId));
     await settlePosts(
       trx,
-      [...new Set(updated.map((t) => t.postId))],
+      posts.filter((post) => changed.has(post.id)),
       updated.filter((t) => t.status === 'failed'),
     );
-    published = await publishedUsage(trx, updated);
+    published = publishedUsage(posts, updated);
   });
   for (const { ownerId, profileId, targets } of published) services.usage.record(ownerId, profileId, 'posts', targets);
   await afterCommit(services, finished);
@@ -87,14 +90,13 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
 /**
  * Moves each post to the status its targets now give, and emits: `post.platform.failed` for each target in
  * `newlyFailed`, and the settling event of each post that left `processing`. Runs in the caller's transaction,
- * with the posts locked.
+ * with `posts` as it read them locked.
  */
-export async function settlePosts(trx: Knex.Transaction, postIds: string[], newlyFailed: TargetRow[]): Promise<void> {
-  if (postIds.length === 0) return;
-  const [{ rows: posts }, { rows: targets }] = await Promise.all([
-    trx.raw(`SELECT ${POST_COLUMNS} FROM posts WHERE id = ANY(?)`, [postIds]) as Promise<{ rows: PostRow[] }>,
-    trx.raw(`SELECT ${targetColumns()} FROM post_targets WHERE post_id = ANY(?)`, [postIds]) as Promise<{ rows: TargetRow[] }>,
-  ]);
+async function settlePosts(trx: Knex.Transaction, posts: PostRow[], newlyFailed: TargetRow[]): Promise<void> {
+  if (posts.length === 0) return;
+  const { rows: targets } = (await trx.raw(`SELECT ${targetColumns()} FROM post_targets WHERE post_id = ANY(?)`, [
+    posts.map((post) => post.id),
+  ])) as { rows: TargetRow[] };
   const byPost = new Map<string, TargetRow[]>();
   for (const target of targets) byPost.set(target.postId, [...(byPost.get(target.postId) ?? []), target]);
   const events: NewEvent[] = [];
@@ -139,18 +141,19 @@ interface PublishedUsage {
   targets: number;
 }
 
-/** The targets this batch published, per owner and profile: the `posts` usage they count. */
-async function publishedUsage(trx: Knex.Transaction, updated: TargetRow[]): Promise<PublishedUsage[]> {
-  const postIds = updated.filter((t) => t.status === 'published').map((t) => t.postId);
-  if (postIds.length === 0) return [];
-  const { rows } = (await trx.raw(
-    `
-    SELECT owner_id AS "ownerId", profile_id AS "profileId", count(*)::int AS targets
-    FROM posts, unnest(?::text[]) AS published(post_id) WHERE posts.id = published.post_id
-    GROUP BY owner_id, profile_id`,
-    [postIds],
-  )) as { rows: PublishedUsage[] };
-  return rows;
+/** The targets this batch published, per owner and profile (of the posts it locked): the `posts` usage they count. */
+function publishedUsage(posts: PostRow[], updated: TargetRow[]): PublishedUsage[] {
+  const byPost = new Map(posts.map((post) => [post.id, post]));
+  const usage = new Map<string, PublishedUsage>();
+  for (const target of updated) {
+    const post = byPost.get(target.postId);
+    if (target.status !== 'published' || !post) continue;
+    const key = `${post.ownerId} ${post.profileId}`;
+    const counted = usage.get(key) ?? { ownerId: post.ownerId, profileId: post.profileId, targets: 0 };
+    counted.targets += 1;
+    usage.set(key, counted);
+  }
+  return [...usage.values()];
 }
 
 async function afterCommit(services: Services, finished: Finished[]): Promise<void> {
