@@ -1,5 +1,7 @@
+import { LRUCache } from 'lru-cache';
 import type { WebhookSettings } from './settings.js';
 import { type GuardedHttpClient, TransportError } from '../../lib/guarded-http.js';
+import { onePer } from '../../lib/memo.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { openedForDelivery } from '../events/sealed.js';
 import type { DeliveryRow, HookRow } from './models.js';
@@ -21,11 +23,21 @@ export interface AttemptOutcome {
 export type SendingDelivery = Pick<DeliveryRow, 'id' | 'hookId' | 'ownerId' | 'event' | 'body'>;
 export type SendingHook = Pick<HookRow, 'id' | 'url' | 'secretCiphertext' | 'previousSecretCiphertext' | 'previousSecretExpiresAt'>;
 
+/** Hooks' secrets opened, by ciphertext (a new or rotated secret is sealed anew): a delivery costs no decryption. */
+const openedSecrets = onePer((_secrets: SecretBox) => new LRUCache<string, string>({ max: 10_000 }));
+
+function openSecret(secrets: SecretBox, ciphertext: string): string {
+  const opened = openedSecrets(secrets);
+  let secret = opened.get(ciphertext);
+  if (secret === undefined) opened.set(ciphertext, (secret = secrets.open(ciphertext)));
+  return secret;
+}
+
 /** The secrets that sign now: the current one, and the previous one during a rotation's overlap. */
 export function signingSecrets(hook: SendingHook, secrets: SecretBox, now = Date.now()): string[] {
-  const current = secrets.open(hook.secretCiphertext);
+  const current = openSecret(secrets, hook.secretCiphertext);
   const previousValid = hook.previousSecretCiphertext && hook.previousSecretExpiresAt && hook.previousSecretExpiresAt.getTime() > now;
-  return previousValid ? [current, secrets.open(hook.previousSecretCiphertext!)] : [current];
+  return previousValid ? [current, openSecret(secrets, hook.previousSecretCiphertext!)] : [current];
 }
 
 /** The headers of one attempt at sending `body` (the delivery's stored body with its sealed values opened). */

@@ -88,15 +88,17 @@ export async function dispatchPending({ db, config }: Services, options: { batch
     const lockedUntil = trx.raw('now() + make_interval(secs => ?)', [config.webhooks.leaseSeconds]);
     const claimed: SendingDelivery[] = [];
     // One INSERT per thousand deliveries rather than one per event: fan-out keeps up with bursts. A re-run after a
-    // crash inserts nothing twice (the UNIQUE constraint), and returns only what it did insert.
+    // crash inserts nothing twice (the UNIQUE constraint), and returns only what it did insert: their ids, the
+    // rows being in hand already.
     for (let start = 0; start < leased.length; start += 1000) {
-      claimed.push(
-        ...((await trx('deliveries')
-          .insert(leased.slice(start, start + 1000).map((row) => ({ ...row, lockedUntil })))
-          .onConflict(['eventId', 'hookId'])
-          .ignore()
-          .returning(['id', 'hookId', 'ownerId', 'event', 'body'])) as SendingDelivery[]),
-      );
+      const chunk = leased.slice(start, start + 1000);
+      const inserted = (await trx('deliveries')
+        .insert(chunk.map((row) => ({ ...row, lockedUntil })))
+        .onConflict(['eventId', 'hookId'])
+        .ignore()
+        .returning('id')) as Array<{ id: string }>;
+      const insertedIds = new Set(inserted.map(({ id }) => id));
+      for (const { id, hookId, ownerId, event, body } of chunk) if (insertedIds.has(id)) claimed.push({ id, hookId, ownerId, event, body });
     }
     for (let start = 0; start < open.length; start += 1000) {
       await trx('deliveries')
