@@ -8056,6 +8056,11 @@ export interface components {
              */
             slotId: string;
             /**
+             * @description The accounts the slot is kept for (its `accountIds`); null for every account of the profile.
+             * @example null
+             */
+            accountIds: string[] | null;
+            /**
              * Format: date-time
              * @description The occurrence, in UTC.
              * @example 2026-11-30T08:00:00Z
@@ -22191,6 +22196,7 @@ export interface operations {
                      * @example {
                      *       "profileId": "prof_01jd3y6w7q5v8k0n2b4c6e8g1h",
                      *       "slotId": "slot_01jd4c0a1b2c3d4e5f6g7h8j9k",
+                     *       "accountIds": null,
                      *       "scheduledAt": "2026-11-30T08:00:00Z",
                      *       "localTime": "2026-11-30T09:00:00+01:00",
                      *       "timezone": "Europe/Berlin"

@@ -36,7 +36,14 @@ export async function nextSlot(
 ): Promise<components['schemas']['QueueNextSlot']> {
   const { profileId } = query;
   const { slot, at } = await placeInQueue(db, profileId, await queueOf(db, principal, profileId, query.accountIds));
-  return { profileId, slotId: slot.id, scheduledAt: at.toISOString(), localTime: localTime(slot, at), timezone: slot.timezone };
+  return {
+    profileId,
+    slotId: slot.id,
+    accountIds: slot.accountIds,
+    scheduledAt: at.toISOString(),
+    localTime: localTime(slot, at),
+    timezone: slot.timezone,
+  };
 }
 
 /**
