@@ -46,7 +46,7 @@ export class Authenticator {
     const now = Date.now();
     const entry = this.cache.get(hash, now) ?? (await this.load(kind, hash, now));
     if (entry.expiresAt !== null && entry.expiresAt <= now) throw new TokenExpiredError(kind === 'session' ? 'session' : 'API key');
-    if (entry.principal.kind === 'apiKey') await this.touch(entry, entry.principal.keyId, now);
+    if (entry.principal.kind === 'apiKey' && !usedRecently(entry, now)) await this.touch(entry, entry.principal.keyId, now);
     return entry.principal;
   }
 
@@ -71,11 +71,10 @@ export class Authenticator {
   }
 
   /**
-   * Records the key's use when what this process knows of its `lastUsedAt` is older than the resolution: at most
-   * once a minute per key and process, so a busy key does not turn every read into a write.
+   * Records the key's use; called when what this process knows of its `lastUsedAt` is older than the resolution:
+   * at most once a minute per key and process, so a busy key does not turn every read into a write.
    */
   private async touch(entry: { lastUsedAt: number | null }, keyId: string, now: number): Promise<void> {
-    if (entry.lastUsedAt !== null && now - entry.lastUsedAt <= LAST_USED_RESOLUTION_MS) return;
     const known = entry.lastUsedAt;
     entry.lastUsedAt = now; // claimed before the write, so concurrent requests of the key do not all write
     try {
@@ -85,6 +84,14 @@ export class Authenticator {
       throw error;
     }
   }
+}
+
+/**
+ * Whether what this process knows of a key's `lastUsedAt` is within the resolution, so that its use needs no
+ * write: checked before calling `touch`, so the request of a busy key waits for no promise.
+ */
+function usedRecently(entry: { lastUsedAt: number | null }, now: number): boolean {
+  return entry.lastUsedAt !== null && now - entry.lastUsedAt <= LAST_USED_RESOLUTION_MS;
 }
 
 /** Why an Authorization header is not `Bearer <token>`: another scheme, or no token after it. */
