@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { toFile, type Uploadable } from 'openai';
-import sharp from 'sharp';
 import { discard, spool, SpoolLimitError } from '../../lib/spool.js';
 import type { Services } from '../../services.js';
 import { ownerItself } from '../auth/principal.js';
@@ -45,6 +44,8 @@ export function mediaResult(services: Services, row: MediaRow): AiTaskResult {
 /** An image cut (centred) to the aspect ratio asked for, in its own format. */
 export async function cropImage(bytes: Buffer, crop: Size): Promise<Buffer> {
   try {
+    // Imported on first use, not at every start.
+    const { default: sharp } = await import('sharp');
     const image = sharp(bytes);
     const { format } = await image.metadata();
     const cropped = image.resize(crop.width, crop.height, { fit: 'cover', position: 'centre' });

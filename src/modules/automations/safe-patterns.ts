@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { check, type Diagnostics } from 'recheck';
+import type { Diagnostics } from 'recheck';
 import { invalidMember, RegexUnsafeError, type UnsafePattern } from './errors.js';
 import type { TriggerWords } from './matcher.js';
 
@@ -41,6 +41,8 @@ export async function assertSafePatterns(trigger: TriggerWords): Promise<void> {
   const deadline = AbortSignal.timeout(PATTERNS_DEADLINE_MS);
   // recheck listens for the abort once per pattern, and never stops listening.
   setMaxListeners(trigger.keywords.length + 1, deadline);
+  // The checker loads on the first regex trigger saved, not at every start.
+  const { check } = await import('recheck');
   const verdicts: Diagnostics[] = [];
   for (const pattern of trigger.keywords) verdicts.push(await check(pattern, flags, { timeout: PATTERNS_DEADLINE_MS, signal: deadline }));
   const refused: UnsafePattern[] = verdicts.flatMap((diagnostics, index) =>

@@ -1,4 +1,3 @@
-import QRCode from 'qrcode';
 import { idOf } from '../../lib/ids.js';
 import type { components } from '../../../generated/api.js';
 import { type Handler, principalOf } from '../../http/handler.js';
@@ -90,6 +89,8 @@ async function presentQr(account: AccountRow, session: SessionRow | undefined, n
   switch (session.state) {
     case 'qr_pending': {
       if (!session.qr || !session.qrExpiresAt) return { ...open, state: 'starting' };
+      // Loaded on the first picture drawn, not at every start.
+      const { default: QRCode } = await import('qrcode');
       const dataUrl = await QRCode.toDataURL(session.qr, { errorCorrectionLevel: 'M', margin: 2, scale: 4 });
       return { ...open, state: 'awaiting_scan', qr: { text: session.qr, dataUrl, expiresAt: session.qrExpiresAt.toISOString() } };
     }

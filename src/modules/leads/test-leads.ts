@@ -6,7 +6,6 @@ import type { Services } from '../../services.js';
 import type { Principal } from '../auth/principal.js';
 import { withLeads } from './access.js';
 import type { LeadRow } from './rows.js';
-import { simulatedAdIds, simulatedAnswers } from './simulator.js';
 import { announceLeads, emitReceived, leadColumns, presentLead } from './store.js';
 
 type Lead = components['schemas']['Lead'];
@@ -49,6 +48,8 @@ async function assertUnderLimit(services: Services, accountId: string, formId: s
 export function makeTestLead(services: Services, principal: Principal, id: string, formId: string, input: LeadTestCreate): Promise<Lead> {
   return withLeads(services, principal, id, async (leads, account, row) => {
     const form = await leads.form(account, formId);
+    // faker's and libphonenumber's data load on the first test lead, not at every start.
+    const { simulatedAdIds, simulatedAnswers } = await import('./simulator.js');
     const given = input.fields ?? {};
     checkFields(form, given);
     await assertUnderLimit(services, row.id, formId);

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { imageSizeFromFile } from 'image-size/fromFile';
-import sharp from 'sharp';
 import { MediaRejectedError } from './errors.js';
 import type { MediaType } from './detect.js';
 
@@ -50,6 +49,8 @@ const DECODED_IMAGES = new Set(['image/jpeg', 'image/png', 'image/webp']);
 async function decodeImage(path: string, type: MediaType): Promise<void> {
   if (!DECODED_IMAGES.has(type.mimeType)) return;
   try {
+    // Imported on first use, not at every start.
+    const { default: sharp } = await import('sharp');
     await sharp(path, { failOn: 'truncated' }).stats();
   } catch (error) {
     // "VipsJpeg: premature end of JPEG image": the decoder's words, without its name.

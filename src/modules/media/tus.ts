@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
-import { FileStore } from '@tus/file-store';
-import { Server } from '@tus/server';
+import type { Server } from '@tus/server';
 import type { Context } from 'koa';
 import { ApiError, NotFoundError, PayloadTooLargeError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -31,12 +30,15 @@ const callers = new WeakMap<Request, Caller>();
 
 /**
  * The store of the bytes in flight: files under DATA_DIR/media/tus, or, with MEDIA_STORAGE=s3, an S3 multipart
- * upload per upload in the media bucket (any API process can then take the next PATCH). Its SDK is loaded only
- * then, as the media storage's is.
+ * upload per upload in the media bucket (any API process can then take the next PATCH). Each store, and the tus
+ * server, is loaded on the first upload, not at every start (the S3 one only with MEDIA_STORAGE=s3).
  */
 async function openStore(services: Services): Promise<UploadStore> {
   const { storage, s3 } = services.config.media;
-  if (storage !== 's3' || !s3) return new FileStore({ directory: mediaFolders(services.config.dataDir).tus });
+  if (storage !== 's3' || !s3) {
+    const { FileStore } = await import('@tus/file-store');
+    return new FileStore({ directory: mediaFolders(services.config.dataDir).tus });
+  }
   const { S3Store } = await import('@tus/s3-store');
   return new S3Store({
     partSize: 8 * 1024 * 1024,
@@ -58,6 +60,7 @@ function callerOf(request: Request): Caller & { principal: Principal } {
 
 async function open(services: Services): Promise<Tus> {
   const store = await openStore(services);
+  const { Server } = await import('@tus/server');
   const { media, publicUrl } = services.config;
   const server = new Server({
     path: '/upload/tus',

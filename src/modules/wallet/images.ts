@@ -1,5 +1,4 @@
 import { buffer } from 'node:stream/consumers';
-import sharp from 'sharp';
 import type { Services } from '../../services.js';
 import { storageFor, storageKeyFor } from '../media/storage.js';
 import type { ProgramRow } from './models.js';
@@ -46,14 +45,17 @@ async function mediaBytes(services: Services, mediaId: string): Promise<Buffer> 
   return buffer(await storageFor(services.config).read(storageKeyFor(mediaId)));
 }
 
-function resized(image: Buffer, size: { width: number; height: number }, scale: number, fit: 'cover' | 'inside'): Promise<Buffer> {
+// sharp is imported on first use, not at every start.
+async function resized(image: Buffer, size: { width: number; height: number }, scale: number, fit: 'cover' | 'inside'): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
   return sharp(image)
     .resize({ width: size.width * scale, height: size.height * scale, fit, withoutEnlargement: fit === 'inside' })
     .png()
     .toBuffer();
 }
 
-function plainSquare(program: ProgramRow): Promise<Buffer> {
+async function plainSquare(program: ProgramRow): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
   const [r, g, b] = (program.colors?.background.match(/\d+/g) ?? ['255', '255', '255']).map(Number);
   return sharp({ create: { width: ICON.width * 3, height: ICON.height * 3, channels: 3, background: { r: r!, g: g!, b: b! } } })
     .png()

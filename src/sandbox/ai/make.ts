@@ -4,10 +4,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import ffmpeg from '@ffmpeg-installer/ffmpeg';
-import sharp from 'sharp';
 
 const run = promisify(execFile);
+// sharp and ffmpeg's installer are imported where first used: the sandbox starts with the service, and they cost it
+// a tenth of a second.
 
 /** A colour of its own for each prompt, so the same prompt always gives the same picture. */
 function colours(seed: string): Array<{ r: number; g: number; b: number }> {
@@ -24,6 +24,7 @@ export async function makeImage(seed: string, width: number, height: number, for
       `<circle cx="${width / 3}" cy="${height / 2}" r="${Math.min(width, height) / 4}" fill="${hex(first!)}"/>` +
       `<rect x="${width / 2}" y="${height / 4}" width="${width / 3}" height="${height / 2}" fill="${hex(second!)}"/></svg>`,
   );
+  const { default: sharp } = await import('sharp');
   const image = sharp({ create: { width, height, channels: 3, background: background! } }).composite([{ input: shapes }]);
   return format === 'jpeg' ? image.jpeg().toBuffer() : format === 'webp' ? image.webp().toBuffer() : image.png().toBuffer();
 }
@@ -31,6 +32,7 @@ export async function makeImage(seed: string, width: number, height: number, for
 /** An edit of a reference image: the same picture, tinted by the prompt, at the size asked for. */
 export async function editImage(reference: Buffer, seed: string, width: number, height: number): Promise<Buffer> {
   const [tint] = colours(seed);
+  const { default: sharp } = await import('sharp');
   return sharp(reference).resize(width, height, { fit: 'cover' }).tint(tint!).png().toBuffer();
 }
 
@@ -79,6 +81,7 @@ async function withFfmpeg(input: Buffer | null, inputName: string, outputName: s
   const dir = await mkdtemp(join(tmpdir(), 'sandbox-ai-'));
   try {
     if (input) await writeFile(join(dir, inputName), input);
+    const { default: ffmpeg } = await import('@ffmpeg-installer/ffmpeg');
     await run(ffmpeg.path, ['-hide_banner', '-loglevel', 'error', '-y', ...args], { cwd: dir });
     return await readFile(join(dir, outputName));
   } finally {

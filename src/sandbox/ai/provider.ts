@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import sharp from 'sharp';
 import { SANDBOX_AI_KEY, SANDBOX_MODELS } from './catalogue.js';
 import { type Endpoint, type FaultQueue, providerError } from './faults.js';
 import { completionBody, type MessageContent, streamCompletion, textOf } from './chat.js';
@@ -161,6 +160,8 @@ export function mountProvider(router: Router, sandboxUrl: string, state: Provide
     if (!modelOf(ctx, 'image')) return;
     const reference = await uploaded(ctx, 'image', 'image[]');
     if (!reference) return invalid(ctx, 'image', 'image is required.');
+    // Imported on first use, not at every start.
+    const { default: sharp } = await import('sharp');
     const readable = await sharp(reference)
       .metadata()
       .then(() => true)
