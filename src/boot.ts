@@ -147,11 +147,14 @@ export async function boot(
       for (const area of areas) {
         for (const [name, create] of Object.entries(area.workers ?? {})) {
           const made = create(services);
-          const worker = 'turn' in made ? new LeaseWorker(url, logger, made) : made;
-          workers.set(name, worker);
-          await worker.start();
+          workers.set(name, 'turn' in made ? new LeaseWorker(url, logger, made) : made);
         }
       }
+      // Started together: each opens its own connection (a LISTEN), a few round trips that one after the other
+      // made a tenth of the start. All are awaited, so that a failure stops them all.
+      const started = await Promise.allSettled([...workers.values()].map((worker) => worker.start()));
+      const failed = started.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
     }
     return {
       services,
