@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Operation } from 'openapi-backend';
+import { ValidationFailedError } from '../lib/errors.js';
 
 interface Parameter {
   name: string;
@@ -94,10 +95,10 @@ export class OperationInput {
     return { errors, query: parameters.query as Record<string, unknown>, params: parameters.path as Record<string, unknown> };
   }
 
-  /** The template's values in the path, decoded (a malformed escape throws, as the router's does). */
+  /** The template's values in the path, decoded; a malformed escape is the caller's mistake (400), not ours. */
   private pathParameters(path: string): Record<string, string> {
     const values = this.pattern.exec(path) ?? [];
-    return Object.fromEntries(this.pathNames.map((name, i) => [name, decodeURIComponent(values[i + 1] ?? '')]));
+    return Object.fromEntries(this.pathNames.map((name, i) => [name, decodedSegment(name, values[i + 1] ?? '')]));
   }
 
   /**
@@ -117,6 +118,21 @@ export class OperationInput {
       query[name] = read;
     }
     return query;
+  }
+}
+
+function decodedSegment(name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch (error) {
+    if (!(error instanceof URIError)) throw error;
+    throw new ValidationFailedError([
+      {
+        path: `path/${name}`,
+        code: 'encoding',
+        message: `is not valid percent-encoding: each % must start a UTF-8 byte written %XX (${raw})`,
+      },
+    ]);
   }
 }
 

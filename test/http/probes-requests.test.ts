@@ -136,6 +136,20 @@ describeApi('requests the probes sent: each answered with a declared 4xx, never 
     });
   });
 
+  describe('path parameters', () => {
+    it('a malformed percent-escape in a path parameter is 400 naming the parameter, not 500', async () => {
+      const response = await app.api.get('/posts/post_%E0%A4%A', { token: owner.key });
+      expect(response.status, response.text).to.equal(400);
+      expect(response.body.errors).to.deep.equal([
+        {
+          path: 'path/id',
+          code: 'encoding',
+          message: 'is not valid percent-encoding: each % must start a UTF-8 byte written %XX (post_%E0%A4%A)',
+        },
+      ]);
+    });
+  });
+
   describe('cursors', () => {
     const cases: Array<[string, string]> = [
       ['/posts', forged('k1:["yesterday","post_01jd4a2b3c4d5e6f7g8h9j0k1m"]')],
