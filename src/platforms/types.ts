@@ -56,4 +56,9 @@ export interface PlatformAdapter extends Partial<Capabilities> {
   refreshAheadMs?: number;
   /** Revoke the app's access at the platform, where the platform allows it (best effort by the caller). */
   revoke?(account: AdapterAccount): Promise<void>;
+  /**
+   * `revoke` undoes what every connection of the same platform identity shares (a page's webhook subscription), not
+   * one connection's own grant: it is left undone while another connection of the identity is live.
+   */
+  readonly revokeIsShared?: boolean;
 }

@@ -17,7 +17,8 @@ import { assertIdentityFree } from './identity.js';
 import { type AccountError, AccountRow, type Connection, type ConnectionId, connectionModel, platformIdOf } from './models.js';
 import { type HealthFacts, presentAccount, presentHealth } from './present.js';
 import { findProfile } from './profiles.js';
-import { adapterAccount, findConnection } from './read.js';
+import { findConnection } from './read.js';
+import { revokeAtPlatform } from './revocations.js';
 
 type Account = components['schemas']['Account'];
 
@@ -243,9 +244,8 @@ export async function clearLastError(db: Knex, id: ConnectionId, code: AccountEr
 export async function disconnect(services: Services, principal: Principal, id: ConnectionId): Promise<void> {
   const row = await findConnection(services.db, principal, id);
   if (row.status === 'disconnected') return;
-  const adapter = services.platforms.get(row.platform);
-  if (adapter?.revoke && row.credentialsCiphertext && platformIdOf(row)) {
-    await adapter.revoke(adapterAccount(row, services.secrets)).catch((error: unknown) => {
+  if (row.credentialsCiphertext && platformIdOf(row)) {
+    await revokeAtPlatform(services, row).catch((error: unknown) => {
       services.logger.warn({ err: error, accountId: id }, 'revoking at the platform failed; disconnecting anyway');
     });
   }

@@ -3,7 +3,7 @@ import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatch
 import { PlatformError } from '../../platforms/errors.js';
 import type { Platforms } from '../../platforms/registry.js';
 import type { Services } from '../../services.js';
-import { type Connection, platformIdOf, type RevocationRow } from './models.js';
+import { type Connection, connectionModel, platformIdOf, type RevocationRow } from './models.js';
 import { adapterAccount, connectionById } from './read.js';
 
 /** Woken by every committed revocation owed to a platform. */
@@ -22,6 +22,29 @@ export async function oweRevocation(trx: Knex.Transaction, platforms: Platforms,
     .onConflict('accountId')
     .merge({ credentialsCiphertext: row.credentialsCiphertext, attempts: 0, dueAt: trx.fn.now(), lastError: null });
   await trx.raw(`NOTIFY ${REVOCATIONS_CHANNEL}`);
+}
+
+/**
+ * The adapter's `revoke` of the connection, with the credentials it holds. What the identity's connections share
+ * (`revokeIsShared`: a page's webhook subscription) is left while another connection of the identity is live, as
+ * when two owners connected the same page.
+ */
+export async function revokeAtPlatform(services: Services, connection: Connection): Promise<void> {
+  const adapter = services.platforms.get(connection.platform);
+  if (!adapter?.revoke) return;
+  if (adapter.revokeIsShared && (await identityStillConnected(services.db, connection))) return;
+  await adapter.revoke(adapterAccount(connection, services.secrets));
+}
+
+async function identityStillConnected(db: Knex, connection: Connection): Promise<boolean> {
+  const column = 'platformAdAccountId' in connection ? 'platformAdAccountId' : 'platformAccountId';
+  const other = await connectionModel(connection.id)
+    .query(db)
+    .where({ platform: connection.platform, [column]: platformIdOf(connection) })
+    .whereNot({ id: connection.id })
+    .whereNot({ status: 'disconnected' })
+    .first();
+  return other !== undefined;
 }
 
 type Outcome = { kind: 'done' } | { kind: 'retry'; why: string } | { kind: 'drop'; why: string };
@@ -64,9 +87,7 @@ export class RevocationWork implements LeasedWork<RevocationRow, Outcome> {
     const adapter = connection && this.services.platforms.get(connection.platform);
     if (!connection || !adapter?.revoke) return { kind: 'drop', why: 'the connection or its platform is gone' };
     try {
-      await adapter.revoke(
-        adapterAccount({ ...connection, credentialsCiphertext: owed.credentialsCiphertext } as Connection, this.services.secrets),
-      );
+      await revokeAtPlatform(this.services, { ...connection, credentialsCiphertext: owed.credentialsCiphertext } as Connection);
       return { kind: 'done' };
     } catch (error) {
       if (!(error instanceof PlatformError)) throw error;

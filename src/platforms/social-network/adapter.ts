@@ -256,7 +256,21 @@ export class SocialNetworkAdapter implements OAuthAdapter {
     };
   }
 
-  // No `revoke`: unsubscribing a page on disconnect would cut off another owner's connection of the same page,
-  // and removing the user's permissions would end the grant of every page they connected. Webhooks of a
-  // disconnected page are dropped on arrival instead.
+  /** A page's or ad account's webhook subscription is the app's, shared by every connection of it (two owners manage it). */
+  readonly revokeIsShared = true;
+
+  /**
+   * Unsubscribes the app from the page's webhooks (page token) or the ad account's (user token), so its events stop
+   * coming. A token that no longer works (190: the person removed the app, or the token was invalidated) leaves
+   * nothing to undo. The user's grant stays: it is every page's and ad account's they connected.
+   */
+  async revoke(account: AdapterAccount): Promise<void> {
+    const { platformAccountId: id, credentials } = account;
+    const unsubscribe = id.startsWith('act_')
+      ? this.ads.unsubscribeAdAccount(id, credentials.accessToken)
+      : this.pages.unsubscribe(id, credentials.accessToken);
+    await unsubscribe.catch((error: unknown) => {
+      if (!(error instanceof PlatformError && error.kind === 'auth_expired')) throw error;
+    });
+  }
 }

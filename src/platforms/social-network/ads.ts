@@ -70,4 +70,9 @@ export class SocialNetworkAds implements Ads {
   async subscribeAdAccount(adAccountId: string, userToken: string): Promise<void> {
     await this.client.call('POST', `${adAccountId}/subscribed_apps`, { token: userToken, form: { app_id: this.appId } });
   }
+
+  /** Our app unsubscribed from the ad account's webhooks. The Graph answers an app not subscribed the same. */
+  async unsubscribeAdAccount(adAccountId: string, userToken: string): Promise<void> {
+    await this.client.call('DELETE', `${adAccountId}/subscribed_apps`, { token: userToken, query: { app_id: this.appId } });
+  }
 }

@@ -58,4 +58,9 @@ export class SocialNetworkPages {
   async subscribe(pageId: string, pageToken: string): Promise<void> {
     await this.client.call('POST', `${pageId}/subscribed_apps`, { token: pageToken, form: { subscribed_fields: 'messages,feed,leadgen' } });
   }
+
+  /** Our app unsubscribed from the page's webhooks: its events stop coming. The Graph answers an app not subscribed the same. */
+  async unsubscribe(pageId: string, pageToken: string): Promise<void> {
+    await this.client.call('DELETE', `${pageId}/subscribed_apps`, { token: pageToken });
+  }
 }

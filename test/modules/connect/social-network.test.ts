@@ -4,6 +4,7 @@ import { DEMO_AD_ACCOUNTS, DEMO_PAGES, DEMO_USER, SANDBOX_APP } from '../../../s
 import { storedAccount } from '../../support/accounts.js';
 import { describeApi } from '../../support/harness.js';
 import { newOwner } from '../../support/owners.js';
+import { connectNewAdAccount, MarketingPeople } from '../../support/sandbox/marketing.js';
 import { authorise, DONE } from '../../support/sandbox/oauth.js';
 import { connectAdAccounts, connectPages, pendingConnection } from '../../support/sandbox/social-network.js';
 import { quiescent } from '../../support/wait.js';
@@ -309,5 +310,65 @@ describeApi('social_network — pages and ad accounts by OAuth, chosen after con
       status: 'needs_reconnection',
       statusReason: 'token_revoked',
     });
+  });
+});
+
+describeApi('social_network — disconnecting a page or an ad account unsubscribes the app from its webhooks', (t) => {
+  const { socialNetwork } = t.sandbox;
+
+  /** Where a person's comment on a new post of the page sends the page's `feed` webhook. */
+  async function webhooksOf(pageId: string): Promise<string[]> {
+    const post = await socialNetwork.postInApp(pageId, 'Autumn roast is in');
+    return (await socialNetwork.comment(post.id, 'Decaf too?')).deliveries.map((delivery) => delivery.url);
+  }
+  const ours = () => `${t.app.services.config.publicUrl}/webhooks/social_network`;
+
+  it('deleteAccount — the page sends no more webhooks; a page another owner still has connected keeps them', async () => {
+    const pat = await socialNetwork.newPerson({ pages: 2, adAccounts: 0 });
+    const pages = (await connectPages(t.app, t.owner, await pendingConnection(t.app, t.owner), pat.pageIds)).body.data as Array<{
+      id: string;
+    }>;
+    const other = await newOwner(t.app.api);
+    await socialNetwork.signIn(pat.userId);
+    expect((await connectPages(t.app, other, await pendingConnection(t.app, other), [pat.pageIds[1]!])).status).to.equal(201);
+    expect(await webhooksOf(pat.pageIds[0]!)).to.deep.equal([ours()]);
+
+    expect((await t.app.api.delete(`/accounts/${pages[0]!.id}`, { token: t.owner.key })).status).to.equal(204);
+    expect((await t.app.api.delete(`/accounts/${pages[1]!.id}`, { token: t.owner.key })).status).to.equal(204);
+    expect(await webhooksOf(pat.pageIds[0]!)).to.deep.equal([]);
+    expect(await webhooksOf(pat.pageIds[1]!)).to.deep.equal([ours()]);
+  });
+
+  it('deleteAdAccount — the ad account sends no more webhooks', async () => {
+    const marketing = new MarketingPeople(() => t.app);
+    const ad = await connectNewAdAccount(t.app, t.owner);
+    expect((await marketing.recommend(ad.platformAdAccountId, [])).deliveries.map((d) => d.url)).to.deep.equal([ours()]);
+    expect((await t.app.api.delete(`/adaccounts/${ad.adAccountId}`, { token: t.owner.key })).status).to.equal(204);
+    expect((await marketing.recommend(ad.platformAdAccountId, [])).deliveries).to.deep.equal([]);
+  });
+
+  it('a refusal of the unsubscription does not stop the disconnect; a page token no longer valid is disconnected too', async () => {
+    const pat = await socialNetwork.newPerson({ pages: 2, adAccounts: 0 });
+    const pages = (await connectPages(t.app, t.owner, await pendingConnection(t.app, t.owner), pat.pageIds)).body.data as Array<{
+      id: string;
+    }>;
+    await socialNetwork.failNextCall({ code: 2, message: 'Service temporarily unavailable' });
+    expect((await t.app.api.delete(`/accounts/${pages[0]!.id}`, { token: t.owner.key })).status).to.equal(204);
+    expect(await webhooksOf(pat.pageIds[0]!), 'the page still subscribed after the refusal').to.deep.equal([ours()]);
+    await socialNetwork.revokeToken((await storedAccount(t.app, pages[1]!.id)).credentials.accessToken);
+    expect((await t.app.api.delete(`/accounts/${pages[1]!.id}`, { token: t.owner.key })).status).to.equal(204);
+    for (const page of pages)
+      expect((await t.app.api.get(`/accounts/${page.id}`, { token: t.owner.key })).body).to.include({
+        status: 'disconnected',
+        statusReason: 'disconnected_by_user',
+      });
+  });
+
+  it('deleteProfile — its pages are unsubscribed after the commit', async () => {
+    const pat = await socialNetwork.newPerson({ pages: 1, adAccounts: 0 });
+    expect((await connectPages(t.app, t.owner, await pendingConnection(t.app, t.owner), pat.pageIds)).status).to.equal(201);
+    expect((await t.app.api.delete(`/profiles/${t.owner.profileId}`, { token: t.owner.key })).status).to.equal(204);
+    await quiescent(t.app);
+    expect(await webhooksOf(pat.pageIds[0]!)).to.deep.equal([]);
   });
 });

@@ -33,6 +33,9 @@ declare module 'facebook-nodejs-business-sdk' {
     getPublishedPosts(fields: Fields, params?: Params): Promise<Cursor<PagePost>>;
     getInsights(fields: Fields, params: Params): Promise<Cursor<CrudObject>>;
     getLeadGenForms(fields: Fields, params?: Params): Promise<Cursor<LeadgenForm>>;
+    createSubscribedApp(fields: Fields, params: Params): Promise<Page>;
+    getSubscribedApps(fields: Fields, params?: Params): Promise<Cursor<CrudObject>>;
+    deleteSubscribedApps(params?: Params): Promise<Record<string, unknown>>;
   }
   export class PagePost extends CrudObject {
     getComments(fields: Fields, params?: Params): Promise<Cursor<Comment>>;

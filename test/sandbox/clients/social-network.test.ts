@@ -9,7 +9,7 @@ import { sandboxForFile } from './sandbox.js';
 const REDIRECT = 'https://app.example/social/callback';
 const PAGE = DEMO_PAGES[0]!;
 const SCOPES =
-  'pages_show_list,pages_read_engagement,pages_manage_posts,pages_manage_engagement,read_insights,leads_retrieval,pages_manage_ads';
+  'pages_show_list,pages_read_engagement,pages_manage_posts,pages_manage_engagement,pages_manage_metadata,read_insights,leads_retrieval,pages_manage_ads';
 
 /** What the SDK throws for an error answer (FacebookRequestError): the HTTP status and the Graph's `error`. */
 interface SdkError {
@@ -152,6 +152,16 @@ describe('sandbox Graph API (pages, lead ads) — through facebook-nodejs-busine
     expect(forms.map((listed) => [listed.id, listed._data.name])).to.deep.include([form.id, 'Tasting sign-up']);
     const leads = await new LeadgenForm(form.id).getLeads(['created_time', 'field_data']);
     expect(leads.map((lead) => lead._data.field_data)).to.deep.equal([[{ name: 'email', values: ['lena@example.com'] }]]);
+  });
+
+  it("subscribes the app to the page's webhooks and unsubscribes it; unsubscribing again answers the same", async () => {
+    const page = new Page(PAGE.id);
+    await page.createSubscribedApp([], { subscribed_fields: 'messages,feed' });
+    const subscribed = await page.getSubscribedApps(['id', 'subscribed_fields']);
+    expect(subscribed.map((app) => [app.id, app._data.subscribed_fields])).to.deep.equal([[SANDBOX_APP.id, ['messages', 'feed']]]);
+    expect(await page.deleteSubscribedApps()).to.deep.equal({ success: true });
+    expect(await page.getSubscribedApps(['id'])).to.have.length(0);
+    expect(await page.deleteSubscribedApps()).to.deep.equal({ success: true });
   });
 
   it('answers a token that does not work with HTTP 401 and code 190, which our classifier reads as expired', async () => {

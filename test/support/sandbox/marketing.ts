@@ -57,7 +57,10 @@ export class MarketingPeople extends People {
 
   /** The platform publishes a recommendation about some of the ad account's objects: the `ad_recommendations` webhook. */
   recommend(adAccountId: string, objectIds: string[], type = 'AUDIENCE_EXPANSION') {
-    return this.post<{ recommendation: Record<string, unknown> }>('ad-recommendations', { adAccountId, objectIds, type });
+    return this.post<{ recommendation: Record<string, unknown>; deliveries: Array<{ url: string; status: number }> }>(
+      'ad-recommendations',
+      { adAccountId, objectIds, type },
+    );
   }
 
   /** The ad account's next `ad_account` webhooks are sent twice (`duplicate_webhooks`), or those of the next `count` changes held until released (`hold_webhooks`). */

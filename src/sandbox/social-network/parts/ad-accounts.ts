@@ -30,17 +30,24 @@ export const adAccountsPart = defineSocialPart({
       ctx.body = graph.list(ctx, accounts, `${ctx.origin}${ctx.path}`);
     });
 
-    /** An ad account's subscription needs the person's token with ads_management; a page's is the pages part's. */
-    router.post(`${base}/:id/subscribed_apps`, (ctx, next) => {
-      const id = ctx.params.id!;
-      if (!id.startsWith('act_')) return next();
-      const token = graph.authenticate(ctx);
-      if (!token) return;
-      const account = state.adAccounts.get(id);
-      if (!account || !state.users.get(token.userId)!.adAccountIds.includes(id)) return graph.unknownObject(ctx, id);
-      if (!state.granted(token, 'ads_management')) return graph.missingPermission(ctx, 'ads_management');
-      account.subscribedApps.add(graph.params(ctx).app_id ?? token.appId);
-      ctx.body = { success: true };
-    });
+    /**
+     * An ad account's subscription (made or removed) needs the person's token with ads_management; a page's is the
+     * pages part's. An app not subscribed is unsubscribed all the same.
+     */
+    for (const method of ['post', 'delete'] as const) {
+      router[method](`${base}/:id/subscribed_apps`, (ctx, next) => {
+        const id = ctx.params.id!;
+        if (!id.startsWith('act_')) return next();
+        const token = graph.authenticate(ctx);
+        if (!token) return;
+        const account = state.adAccounts.get(id);
+        if (!account || !state.users.get(token.userId)!.adAccountIds.includes(id)) return graph.unknownObject(ctx, id);
+        if (!state.granted(token, 'ads_management')) return graph.missingPermission(ctx, 'ads_management');
+        const appId = graph.params(ctx).app_id ?? token.appId;
+        if (method === 'post') account.subscribedApps.add(appId);
+        else account.subscribedApps.delete(appId);
+        ctx.body = { success: true };
+      });
+    }
   },
 });

@@ -1,5 +1,7 @@
+import type { RouterContext } from '@koa/router';
 import { pageView } from '../graph.js';
 import { defineSocialPart } from '../part.js';
+import type { Page } from '../state.js';
 
 /**
  * Pages: those a person manages, each with a page token (`/me/accounts`), a page read by id, and the apps
@@ -26,22 +28,32 @@ export const pagesPart = defineSocialPart({
       ctx.body = graph.list(ctx, pages, `${ctx.origin}${ctx.path}`);
     });
 
-    /** A page's subscription needs the page's own token, with pages_manage_metadata. */
-    router.post(`${base}/:id/subscribed_apps`, (ctx) => {
+    /**
+     * The page a subscription request names, when the token may change its subscriptions: the page's own token, of a
+     * person who manages it, with pages_manage_metadata; otherwise the Graph's refusal is answered.
+     */
+    const subscribable = (ctx: RouterContext): { page: Page; appId: string } | null => {
       const token = graph.authenticate(ctx);
-      if (!token) return;
+      if (!token) return null;
       const id = ctx.params.id!;
       const page = state.pages.get(id);
-      if (!page || !state.users.get(token.userId)!.pageIds.includes(id)) return graph.unknownObject(ctx, id);
-      if (token.kind !== 'page' || token.pageId !== id)
-        return graph.fail(ctx, 400, 210, '(#210) A page access token is required to request this resource.');
-      if (!state.granted(token, 'pages_manage_metadata')) return graph.missingPermission(ctx, 'pages_manage_metadata');
+      if (!page || !state.users.get(token.userId)!.pageIds.includes(id)) graph.unknownObject(ctx, id);
+      else if (token.kind !== 'page' || token.pageId !== id)
+        graph.fail(ctx, 400, 210, '(#210) A page access token is required to request this resource.');
+      else if (!state.granted(token, 'pages_manage_metadata')) graph.missingPermission(ctx, 'pages_manage_metadata');
+      else return { page, appId: token.appId };
+      return null;
+    };
+
+    router.post(`${base}/:id/subscribed_apps`, (ctx) => {
+      const subscribing = subscribable(ctx);
+      if (!subscribing) return;
       const fields = (graph.params(ctx).subscribed_fields ?? '')
         .split(',')
         .map((f) => f.trim())
         .filter(Boolean);
       if (fields.length === 0) return graph.fail(ctx, 400, 100, '(#100) The parameter subscribed_fields is required.');
-      page.subscribedApps.set(token.appId, fields);
+      subscribing.page.subscribedApps.set(subscribing.appId, fields);
       ctx.body = { success: true };
     });
 
@@ -59,12 +71,11 @@ export const pagesPart = defineSocialPart({
       };
     });
 
+    /** The app unsubscribed: the page's events stop reaching it. An app not subscribed is answered the same. */
     router.delete(`${base}/:id/subscribed_apps`, (ctx) => {
-      const token = graph.authenticate(ctx);
-      const page = state.pages.get(ctx.params.id!);
-      if (!token) return;
-      if (!page || token.pageId !== page.id) return graph.unknownObject(ctx, ctx.params.id!);
-      page.subscribedApps.delete(token.appId);
+      const unsubscribing = subscribable(ctx);
+      if (!unsubscribing) return;
+      unsubscribing.page.subscribedApps.delete(unsubscribing.appId);
       ctx.body = { success: true };
     });
 
