@@ -167,6 +167,8 @@ export class SocialNetworkPublisher implements Publisher {
       if (save) await save({});
     }
     const firstComment = (content.options as SocialNetworkOptions).firstComment;
+    // A try that failed may have made the comment all the same (its answer lost): look before trying again.
+    if (firstComment && !state.comment && state.commentTries) await this.commentIfMissing(account, content, state);
     if (firstComment && !state.comment) await this.comment(account, firstComment, state, save);
     return {
       platformPostId: state.postId!,

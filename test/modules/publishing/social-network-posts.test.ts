@@ -132,6 +132,15 @@ describeApi('posts — social_network pages', (t) => {
       expect(posts[0]!.comments.map((c) => c.message)).to.deep.equal(['Details inside']);
     });
 
+    it('made but its answer lost is found on the next look, not made twice', async () => {
+      await socialNetwork.failComments(page.pageId, [{ kind: 'lost_answer' }]);
+      const post = await publishNow({ text: 'Lost answer.', platformOptions: { social_network: { firstComment: 'Said once' } } });
+      expect(post.status).to.equal('published');
+      const { posts } = await socialNetwork.onPlatform(page.pageId);
+      expect(posts).to.have.length(1);
+      expect(posts[0]!.comments.map((c) => c.message)).to.deep.equal(['Said once']);
+    });
+
     it('refused by the platform leaves the post published, without the comment', async () => {
       await socialNetwork.failNext(page.pageId, [{ kind: 'comment_fails', code: 368 }]);
       const post = await publishNow({ text: 'No comment.', platformOptions: { social_network: { firstComment: 'Blocked' } } });
