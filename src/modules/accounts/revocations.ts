@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings, claimInBatches, dueRowIds } from '../../lib/lease-worker.js';
 import { PlatformError } from '../../platforms/errors.js';
 import type { Platforms } from '../../platforms/registry.js';
+import type { Credentials } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import { type Connection, connectionModel, platformIdOf, type RevocationRow } from './models.js';
 import { adapterAccount, connectionById } from './read.js';
@@ -27,13 +28,32 @@ export async function oweRevocation(trx: Knex.Transaction, platforms: Platforms,
 /**
  * The adapter's `revoke` of the connection, with the credentials it holds. What the identity's connections share
  * (`revokeIsShared`: a page's webhook subscription) is left while another connection of the identity is live, as
- * when two owners connected the same page.
+ * when two owners connected the same page; nor is an OAuth grant another live connection of the owner holds.
  */
 export async function revokeAtPlatform(services: Services, connection: Connection): Promise<void> {
   const adapter = services.platforms.get(connection.platform);
   if (!adapter?.revoke) return;
   if (adapter.revokeIsShared && (await identityStillConnected(services.db, connection))) return;
-  await adapter.revoke(adapterAccount(connection, services.secrets));
+  const account = adapterAccount(connection, services.secrets);
+  if (await grantStillHeld(services, connection, account.credentials.refreshToken)) return;
+  await adapter.revoke(account);
+}
+
+/**
+ * Whether another live connection of the owner holds the same OAuth grant (its refresh token): one consent connects
+ * several business locations and a calendar, and revoking the grant for one would cut off the others.
+ */
+async function grantStillHeld(services: Services, connection: Connection, refreshToken: string | undefined): Promise<boolean> {
+  if (!refreshToken) return false;
+  const others = (await connectionModel(connection.id)
+    .query(services.db)
+    .where({ ownerId: connection.ownerId })
+    .whereNot({ id: connection.id })
+    .whereNot({ status: 'disconnected' })
+    .whereNotNull('credentialsCiphertext')) as Connection[];
+  return others.some(
+    (other) => (JSON.parse(services.secrets.open(other.credentialsCiphertext!)) as Credentials).refreshToken === refreshToken,
+  );
 }
 
 async function identityStillConnected(db: Knex, connection: Connection): Promise<boolean> {

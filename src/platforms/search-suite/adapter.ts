@@ -141,6 +141,6 @@ export class SearchSuiteAdapter implements OAuthAdapter {
   }
 
   async revoke(account: AdapterAccount): Promise<void> {
-    await revokeGoogle(this.endpoints.revokeUrl, account.credentials.refreshToken ?? account.credentials.accessToken);
+    await revokeGoogle(this.endpoints.revokeUrl, account.credentials);
   }
 }

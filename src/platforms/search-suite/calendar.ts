@@ -1,5 +1,5 @@
 import { GoogleCalendarEvents } from './calendar-events.js';
-import { google, refreshGoogle } from './client.js';
+import { google, refreshGoogle, revokeGoogle } from './client.js';
 import type { SearchSuiteSettings } from './settings.js';
 import type { About, AdapterAccount, Credentials, PlatformAdapter } from '../types.js';
 
@@ -16,6 +16,11 @@ export class CalendarAdapter implements PlatformAdapter {
   }
 
   readonly refresh = (credentials: Credentials) => refreshGoogle(this.endpoints, credentials);
+
+  /** The grant it shares with the suite's locations: revokeAtPlatform leaves it while one of them is connected. */
+  async revoke(account: AdapterAccount): Promise<void> {
+    await revokeGoogle(this.endpoints.revokeUrl, account.credentials);
+  }
 
   async about(account: AdapterAccount): Promise<About> {
     const calendar = await google<{ id: string; summary?: string; description?: string; timeZone?: string } & Record<string, unknown>>(

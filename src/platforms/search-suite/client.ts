@@ -101,7 +101,8 @@ export async function refreshGoogle(app: GoogleApp, credentials: Credentials) {
   };
 }
 
-/** Revokes the grant behind a token (best effort: the answer is not read). */
-export async function revokeGoogle(revokeUrl: string, token: string): Promise<void> {
+/** Revokes the grant behind an account's tokens, by its refresh token where it has one (best effort: the answer is not read). */
+export async function revokeGoogle(revokeUrl: string, credentials: Credentials): Promise<void> {
+  const token = credentials.refreshToken ?? credentials.accessToken;
   await callPlatform(`${revokeUrl}?${new URLSearchParams({ token })}`, { method: 'POST' });
 }

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { refreshExpiringTokens } from '../../../src/modules/accounts/refresh.js';
+import { PlatformError } from '../../../src/platforms/errors.js';
+import { type GoogleApp, refreshGoogle } from '../../../src/platforms/search-suite/client.js';
+import { storedAccount } from '../../support/accounts.js';
 import { describeApi } from '../../support/harness.js';
 import { newOwner } from '../../support/owners.js';
 import { consent, DONE, returnToService, startConnection } from '../../support/sandbox/oauth.js';
@@ -83,5 +86,34 @@ describeApi('search_suite — connecting business profiles by OAuth', (t) => {
     const [request] = await t.inbox.waitFor(1);
     assertSigned(request!, hook.body.secret);
     expect(JSON.parse(request!.rawBody).event).to.equal('account.needs_reconnection');
+  });
+
+  it('deleteAccount — disconnecting one location keeps the grant its other location and calendar rely on; the last one revokes it', async () => {
+    await searchSuite.configure({ accessTokenTtlSeconds: 60 });
+    await returnToService(t.app, await consent(await start({ query: '&include=business_locations,calendar' }), 'approve'));
+    const accounts = (await t.app.api.get('/accounts', { token: t.owner.key })).body.data as Array<{ id: string; kind: string }>;
+    const [first, second] = accounts.filter((account) => account.kind === 'business_location');
+    const calendar = accounts.find((account) => account.kind === 'calendar')!;
+    const { credentials } = await storedAccount(t.app, first!.id);
+    const read = t.app.services.config.platforms.search_suite;
+    if (!read.configured) throw new Error(read.needs);
+    const app: GoogleApp = read.settings;
+    const grantLives = () =>
+      refreshGoogle(app, credentials).then(
+        () => true,
+        (error: unknown) => (error instanceof PlatformError ? false : Promise.reject(error)),
+      );
+
+    expect((await t.app.api.delete(`/accounts/${first!.id}`, { token: t.owner.key })).status).to.equal(204);
+    expect(await grantLives(), 'the grant after the first location left').to.equal(true);
+    expect(await refreshExpiringTokens(t.app.services)).to.equal(2);
+    for (const id of [second!.id, calendar.id]) {
+      expect((await t.app.api.get(`/accounts/${id}`, { token: t.owner.key })).body, id).to.include({ status: 'connected' });
+      expect((await t.app.api.get(`/accounts/${id}/about`, { token: t.owner.key })).status, id).to.equal(200);
+    }
+    expect((await t.app.api.delete(`/accounts/${second!.id}`, { token: t.owner.key })).status).to.equal(204);
+    expect(await grantLives(), 'the calendar still relies on it').to.equal(true);
+    expect((await t.app.api.delete(`/accounts/${calendar.id}`, { token: t.owner.key })).status).to.equal(204);
+    expect(await grantLives(), 'the last account of the grant left').to.equal(false);
   });
 });
