@@ -4,10 +4,13 @@ import { loadConfig } from '../../src/config.js';
 
 const SRC = new URL('../../src/', import.meta.url);
 
-/** src/config.ts and every area's and platform's settings.ts: the files that read settings. */
+/**
+ * src/config.ts, what it reads before the rest of the service loads (the database's and the log's settings, read
+ * at start while PostgreSQL starts), and every area's and platform's settings.ts: the files that read settings.
+ */
 function settingsFiles(): URL[] {
   const nested = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((path) => /(^|\/)settings\.ts$/.test(path));
-  return [new URL('config.ts', SRC), ...nested.map((path) => new URL(path, SRC))];
+  return ['config.ts', 'db/open.ts', 'lib/logger.ts', ...nested].map((path) => new URL(path, SRC));
 }
 
 /** Every variable the settings files name: `env.NAME` and the names handed to their parsers and helpers. */
