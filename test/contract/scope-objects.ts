@@ -6,7 +6,7 @@ import { ChatappCloudPeople, connectNumber } from '../support/sandbox/chatapp-cl
 import { LeadAdsPeople } from '../support/sandbox/lead-ads.js';
 import { SocialNetworkPeople, connectAdAccounts, connectPages, pendingConnection } from '../support/sandbox/social-network.js';
 import { WalletPeople } from '../support/sandbox/wallet.js';
-import { quiescent, until } from '../support/wait.js';
+import { until } from '../support/wait.js';
 import { creating, product } from '../modules/commerce/support.js';
 import { uploadPhoto, uploadVideo } from '../modules/publishing/support.js';
 import { connectNewAdAccount, MarketingPeople } from '../support/sandbox/marketing.js';
@@ -228,8 +228,7 @@ export class World {
       conversation = (async () => {
         const { accountId, pageId } = await this.page(place);
         await new SocialNetworkPeople(() => this.app).sendMessage(pageId, 'Do you ship to Austria?');
-        await quiescent(this.app);
-        const [listed] = (await this.app.api.get(`/accounts/${accountId}/conversations`, { token: place.key })).body.data;
+        const listed = await this.firstConversation(place, accountId);
         const read = await this.app.api.get(`/accounts/${accountId}/conversations/${listed.id}`, { token: place.key });
         return { conversationId: listed.id as string, messageId: read.body.messages.data[0].id as string };
       })();
@@ -242,8 +241,23 @@ export class World {
   async chatappNumber(place: TestOwner): Promise<string> {
     const { accountId, number } = await connectNumber(this.app, place);
     await new ChatappCloudPeople(() => this.app).sendMessage(number.phoneNumberId, 'Table for two?', '+4915112345678');
-    await quiescent(this.app);
+    await this.firstConversation(place, accountId);
     return accountId;
+  }
+
+  /**
+   * The account's first conversation, once the message a person sent is in: waited for by itself, not by the whole
+   * app going quiet, which other objects made at the same time keep from happening (a creative waiting for its video).
+   */
+  private async firstConversation(place: TestOwner, accountId: string): Promise<{ id: string }> {
+    const listed = await until(
+      async () => (await this.app.api.get(`/accounts/${accountId}/conversations`, { token: place.key })).body.data,
+      {
+        done: (data: Array<{ id: string }>) => data.length > 0,
+        what: `a conversation of ${accountId}`,
+      },
+    );
+    return listed[0]!;
   }
 
   /** POSTs `body` with the place's unrestricted key: the made object's id (`member` of the answer). */
