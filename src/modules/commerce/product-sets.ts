@@ -9,7 +9,10 @@ import { findCatalog, withCommerce } from './access.js';
 import { type CommerceProductSet, presentProductSet } from './present.js';
 import type { CatalogRow, ProductSetRow } from './rows.js';
 
-/** Records the sets as the platform shows them (a `pset_…` for each new one); a filter ours cannot say keeps what we had. */
+/**
+ * Records the sets as given (a `pset_…` for each new one). Callers pass each set through withKnownFilter first, so
+ * that a platform rule our syntax cannot say keeps the filter we knew.
+ */
 async function keepSets(services: Services, catalog: CatalogRow, sets: PlatformProductSet[]): Promise<ProductSetRow[]> {
   if (sets.length === 0) return [];
   return (await services
@@ -29,6 +32,11 @@ async function keepSets(services: Services, catalog: CatalogRow, sets: PlatformP
     .returning('*')) as ProductSetRow[];
 }
 
+/** The set as the platform reads it, with the filter we knew where the platform's is a rule our syntax cannot say. */
+function withKnownFilter(read: PlatformProductSet, known: SetFilter | null): PlatformProductSet {
+  return read.readable ? read : { ...read, filter: known };
+}
+
 /** The catalog's product sets, newest first; the first page reads them (and their counts) from the platform first. */
 export async function listProductSets(
   services: Services,
@@ -41,7 +49,13 @@ export async function listProductSets(
     const sets = await withCommerce(services, principal, { accountId: catalog.accountId }, (commerce, account) =>
       commerce.productSets(account, catalog.platformCatalogId),
     );
-    await keepSets(services, catalog, sets);
+    const stored = (await services.db('commerceProductSets').where({ catalogId: catalog.id })) as ProductSetRow[];
+    const known = new Map(stored.map((row) => [row.platformProductSetId, row.filter]));
+    await keepSets(
+      services,
+      catalog,
+      sets.map((set) => withKnownFilter(set, known.get(set.id) ?? null)),
+    );
   }
   const rows = services.db('commerceProductSets').where({ catalogId: catalog.id });
   if (page.after) rows.where('id', '<', page.after);
@@ -133,7 +147,7 @@ export async function getProductSet(services: Services, principal: Principal, id
     unlessGone(commerce.productSet(account, set.platformProductSetId)),
   );
   if (!read) return forgetGone(services, set);
-  const [row] = await keepSets(services, catalog, [read.readable ? read : { ...read, filter: set.filter }]);
+  const [row] = await keepSets(services, catalog, [withKnownFilter(read, set.filter)]);
   return presentProductSet(row!);
 }
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { describeApi } from '../../support/harness.js';
+import { storedAccount } from '../../support/accounts.js';
 import { newOwner } from '../../support/owners.js';
 import { creating, finishedBatch, newCatalog, sendBatch, testCommerceSettings } from './support.js';
 
@@ -117,6 +118,34 @@ describeApi(
       expect((await commerce.onPlatform(shop.platformCatalogId)).sets).to.have.length(0);
       expect((await t.app.api.get(`/commerce/product-sets/${created.body.id}`, { token: t.owner.key })).status).to.equal(404);
       expect((await commerce.onPlatform(shop.platformCatalogId)).products, 'its products stay').to.have.length(4);
+    });
+
+    it('keeps the filter it knows when the set was changed on the platform to a rule ours cannot say, on the list as on the set', async () => {
+      const shop = await newCatalog(t.app, t.owner);
+      const brand = { combinator: 'and', conditions: [{ field: 'brand', operator: 'eq', value: 'Acme' }] };
+      const created = await t.app.api.post('/commerce/product-sets', {
+        token: t.owner.key,
+        body: { catalogId: shop.catalogId, name: 'Acme', filter: brand },
+      });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      // Changed in the platform's own commerce manager: a nested rule our syntax has no words for.
+      const read = t.app.services.config.platforms.social_network;
+      if (!read.configured) throw new Error(read.needs);
+      const { credentials } = await storedAccount(t.app, shop.accountId);
+      const changed = await fetch(`${read.settings.graphHost}/${read.settings.version}/${created.body.platformProductSetId}`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          access_token: credentials.accessToken,
+          filter: JSON.stringify({ and: [{ or: [{ brand: { eq: 'Acme' } }, { brand: { eq: 'Other' } }] }] }),
+        }),
+      });
+      expect(changed.status, await changed.text()).to.equal(200);
+
+      const listed = await t.app.api.get(`/commerce/product-sets?catalogId=${shop.catalogId}`, { token: t.owner.key });
+      expect(listed.status, JSON.stringify(listed.body)).to.equal(200);
+      expect(listed.body.data[0]).to.deep.include({ id: created.body.id, filter: brand });
+      const one = await t.app.api.get(`/commerce/product-sets/${created.body.id}`, { token: t.owner.key });
+      expect(one.body).to.deep.include({ filter: brand });
     });
 
     it('answers 404 for another owner’s set, and refuses a condition without its operand (400) before calling the platform', async () => {
