@@ -20,7 +20,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { SECRET_HEADER } from '../../src/platforms/botchat/adapter.js';
-import { benchOwnerKey, forkSandbox, forkWebhookSender, percentile, startBenchService } from './service.js';
+import { benchOwnerKey, connectSandboxBot, forkSandbox, forkWebhookSender, percentile, startBenchService } from './service.js';
 
 await runBench();
 
@@ -56,10 +56,7 @@ async function runBench(): Promise<void> {
     const accounts: Array<{ id: string; secret: string }> = [];
     for (let a = 0; a < ACCOUNTS; a += 1) {
       const profileId = (await call('POST', '/profiles', key, { name: `Bench ${a}` })).id as string;
-      const bot = (await (
-        await fetch(`${sandboxUrl}/_sandbox/botchat/bots`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
-      ).json()) as { token: string };
-      const accountId = (await call('POST', '/connect/botchat', key, { profileId, botToken: bot.token })).id as string;
+      const accountId = await connectSandboxBot(call, sandboxUrl, key, profileId);
       // The secret the platform signs the bot's webhooks with, as the bot platform holds it.
       const row = await services.db('accounts').where({ id: accountId }).first('credentialsCiphertext');
       const secret = (JSON.parse(services.secrets.open(row.credentialsCiphertext)) as { extra: { webhookSecret: string } }).extra

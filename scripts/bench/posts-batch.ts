@@ -9,7 +9,7 @@
  * the bot platform (the sandbox) is a child process, used only to connect the bots.
  */
 import { cpus } from 'node:os';
-import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
+import { benchOwnerKey, connectSandboxBot, forkSandbox, percentile, startBenchService } from './service.js';
 
 await runBench();
 
@@ -25,16 +25,7 @@ async function runBench(): Promise<void> {
     const key = await benchOwnerKey(call);
     const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;
     const accounts: string[] = [];
-    for (let i = 0; i < BOTS; i += 1) {
-      const bot = (await (
-        await fetch(`${sandboxChild.url}/_sandbox/botchat/bots`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: '{}',
-        })
-      ).json()) as { token: string };
-      accounts.push((await call('POST', '/connect/botchat', key, { profileId, botToken: bot.token })).id);
-    }
+    for (let i = 0; i < BOTS; i += 1) accounts.push(await connectSandboxBot(call, sandboxChild.url, key, profileId));
     const at = new Date(Math.ceil((Date.now() + 3_600_000) / 1000) * 1000).toISOString();
     const batch = (b: number) => ({
       posts: Array.from({ length: SIZE }, (_, i) => ({

@@ -13,7 +13,7 @@
  * request: the creation takes seconds rather than minutes, and nothing of it overlaps the burst.
  */
 import { cpus, loadavg } from 'node:os';
-import { benchOwnerKey, forkSandbox, percentile, startBenchService } from './service.js';
+import { benchOwnerKey, connectSandboxBot, forkSandbox, percentile, startBenchService } from './service.js';
 
 /** Posts per `POST /posts/batch` (the contract's most), and batches sent at once. */
 const BATCH = 500;
@@ -40,12 +40,7 @@ async function runBench(): Promise<void> {
     const key = await benchOwnerKey(call);
     const profileId = (await call('POST', '/profiles', key, { name: 'Bench' })).id as string;
     const accounts: string[] = [];
-    for (let i = 0; i < BOTS; i += 1) {
-      const bot = (await (
-        await fetch(`${sandboxUrl}/_sandbox/botchat/bots`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })
-      ).json()) as { token: string };
-      accounts.push((await call('POST', '/connect/botchat', key, { profileId, botToken: bot.token })).id);
-    }
+    for (let i = 0; i < BOTS; i += 1) accounts.push(await connectSandboxBot(call, sandboxUrl, key, profileId));
 
     const post = (text: string, i: number, at: number) => ({
       text,

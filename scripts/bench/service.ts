@@ -142,6 +142,17 @@ export async function benchOwnerKey(call: ApiCall): Promise<string> {
   return (await call('POST', '/api-keys', signUp.session.token, { name: 'bench' })).key as string;
 }
 
+/** A bot made on the sandbox's bot platform and connected to the profile: the account's id. */
+export async function connectSandboxBot(call: ApiCall, sandboxUrl: string, key: string, profileId: string): Promise<string> {
+  const made = await fetch(`${sandboxUrl}/_sandbox/botchat/bots`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  const bot = (await made.json()) as { token: string };
+  return (await call('POST', '/connect/botchat', key, { profileId, botToken: bot.token })).id as string;
+}
+
 /**
  * Connects the pages of the person signed in to the sandbox's login dialog to the profile, through the dialog as a
  * browser goes through it; the connection's answer (`data`: the accounts).
