@@ -11,6 +11,7 @@ import {
 } from '../capabilities/publishing.js';
 import type { AdapterAccount } from '../types.js';
 import { google } from './client.js';
+import { madeSince } from '../made-since.js';
 
 /** Business Profile local posts (v4 `accounts/{a}/locations/{l}/localPosts`): limits of the API and the product. */
 const SUMMARY_LIMIT = 1500;
@@ -197,8 +198,7 @@ export class SearchSuitePublisher implements Publisher {
         account.credentials.accessToken,
       );
       const posts = listed.localPosts ?? [];
-      // Clocks differ: a minute of slack before the attempt started.
-      const recent = posts.filter((post) => !post.createTime || Date.parse(post.createTime) >= since.getTime() - 60_000);
+      const recent = posts.filter((post) => !post.createTime || madeSince(post.createTime, since));
       const match = recent.find((post) => (post.summary ?? null) === (wanted.summary ?? null) && post.topicType === wanted.topicType);
       if (match) return { platformPostId: match.name, url: match.searchUrl ?? null };
       // Newest first: a page that reaches before the attempt holds everything that could be ours.

@@ -14,6 +14,7 @@ import {
 import { PlatformError } from '../errors.js';
 import type { BusinessApiClient } from './client.js';
 import { CONVERSION_RULES, conversionBody, conversionOf, type TikTokConversion } from './conversion-rules.js';
+import { madeSince } from '../made-since.js';
 
 /** A pixel as `pixel/list/` gives it (best knowledge of the fields beyond id, code and name). */
 interface TikTokPixel {
@@ -194,8 +195,7 @@ export class ShortVideoAdsAdPixels implements AdPixels {
 
   async findPixel(account: AdsAccount, name: string, since: Date): Promise<PlatformPixel | null> {
     const { pixels } = await this.pixelPage(account, 1, { name });
-    // A minute's slack: the platform's clock and ours differ.
-    const found = pixels.find((raw) => raw.pixel_name === name && Date.parse(isoOf(raw.create_time) ?? '') >= since.getTime() - 60_000);
+    const found = pixels.find((raw) => raw.pixel_name === name && madeSince(isoOf(raw.create_time), since));
     return found ? pixelOf(found, true) : null;
   }
 
@@ -297,7 +297,7 @@ export class ShortVideoAdsAdPixels implements AdPixels {
   async findCustomConversion(account: AdsAccount, name: string, since: Date): Promise<CustomConversion | null> {
     for (const pixel of await this.allPixels(account)) {
       const { list } = await this.conversionPage(account, pixel, 1, CONVERSIONS_PAGE_SIZE);
-      const found = list.find((raw) => raw.name === name && Date.parse(isoOf(raw.create_time) ?? '') >= since.getTime() - 60_000);
+      const found = list.find((raw) => raw.name === name && madeSince(isoOf(raw.create_time), since));
       if (found) return conversionOf(found, pixel.pixel_code);
     }
     return null;

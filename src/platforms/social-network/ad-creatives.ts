@@ -11,6 +11,7 @@ import type { GraphList } from '../meta/graph.js';
 import type { AdapterAccount } from '../types.js';
 import { classifyMarketingError, UNKNOWN_OBJECT } from './campaigns.js';
 import type { SocialNetworkClient } from './client.js';
+import { madeSince } from '../made-since.js';
 
 interface GraphCreative {
   id: string;
@@ -115,8 +116,7 @@ export class SocialNetworkAdCreatives implements AdCreatives {
       token: account.credentials.accessToken,
       query: { fields: 'id,title,created_time', limit: LOOKUP_LIMIT },
     });
-    // A minute's slack: the platform's clock and ours differ.
-    const found = list.data.find((video) => video.title === title && Date.parse(video.created_time ?? '') >= since.getTime() - 60_000);
+    const found = list.data.find((video) => video.title === title && madeSince(video.created_time, since));
     return found?.id ?? null;
   }
 

@@ -18,6 +18,7 @@ import type { PlatformError } from '../errors.js';
 import { type GraphList, nextCursorOf } from '../meta/graph.js';
 import { classifyMarketingError } from './campaigns.js';
 import type { SocialNetworkClient } from './client.js';
+import { madeSince } from '../made-since.js';
 
 interface GraphPixel {
   id: string;
@@ -206,8 +207,7 @@ export class SocialNetworkAdPixels implements AdPixels {
     const list = await this.call<GraphList<GraphPixel>>(account, 'GET', `${account.platformAccountId}/adspixels`, {
       query: { fields: `${PIXEL_FIELDS},code`, limit: LOOKUP_LIMIT },
     });
-    // A minute's slack: the platform's clock and ours differ.
-    const found = list.data.find((raw) => raw.name === name && Date.parse(raw.creation_time ?? '') >= since.getTime() - 60_000);
+    const found = list.data.find((raw) => raw.name === name && madeSince(raw.creation_time, since));
     return found ? pixelOf(found, true) : null;
   }
 
@@ -290,6 +290,6 @@ export class SocialNetworkAdPixels implements AdPixels {
 
   async findCustomConversion(account: AdsAccount, name: string, since: Date): Promise<CustomConversion | null> {
     const { data } = await this.customConversions(account, undefined, { limit: LOOKUP_LIMIT, after: undefined });
-    return data.find((conversion) => conversion.name === name && Date.parse(conversion.createdAt) >= since.getTime() - 60_000) ?? null;
+    return data.find((conversion) => conversion.name === name && madeSince(conversion.createdAt, since)) ?? null;
   }
 }

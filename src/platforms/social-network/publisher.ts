@@ -16,6 +16,7 @@ import {
 import type { AdapterAccount } from '../types.js';
 import type { SocialNetworkClient } from './client.js';
 import { classifyPageError, type SocialNetworkOptions, validatePagePost } from './publish-rules.js';
+import { madeSince } from '../made-since.js';
 
 /**
  * What one publication has done, saved after each step: the unpublished photos uploaded (`photoIds`), the video
@@ -266,7 +267,7 @@ export class SocialNetworkPublisher implements Publisher {
         limit: 25,
       },
     );
-    const recent = list.data.filter((v) => Date.parse(v.created_time.replace('+0000', 'Z')) >= since.getTime() - 60_000);
+    const recent = list.data.filter((v) => madeSince(v.created_time.replace('+0000', 'Z'), since));
     return recent.find((v) => (v.description ?? null) === (content.text || null))?.id ?? null;
   }
 
