@@ -1,14 +1,13 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import { adgroupRefusal, campaignRefusal, creativeRefusal, strings } from './campaign-rules.js';
+import { mountCampaignControls } from './campaign-controls.js';
+import { campaignLevels, type Level } from './campaign-levels.js';
 import {
   type Ad,
   type AdGroup,
-  adgroupSecondary,
-  adSecondary,
   apiTime,
   type Campaign,
-  campaignSecondary,
   type CampaignTreeState,
   emptyTree,
   type OperationStatus,
@@ -27,28 +26,6 @@ export interface BusinessApi {
   /** The advertiser the token reaches, by id; else the refusal answered already (40105, 40001). */
   advertiser(ctx: RouterContext, id: unknown): Advertiser | null;
 }
-
-/** One level of the tree as `get` and `status/update` treat them alike. */
-interface Level<T extends { advertiser_id: string; operation_status: OperationStatus; create_time: string }> {
-  objects: Map<string, T>;
-  /** The id's field name, the list's in status updates (`campaign_ids`), and the status filters meaning all / not deleted. */
-  id: string;
-  ids: string;
-  all: string;
-  notDeleted: string;
-  secondary(object: T): string;
-  view(object: T): Body;
-  /** What `filtering` narrows besides ids and statuses: id lists of its parents, its name. */
-  filters: Record<string, (object: T, wanted: unknown) => boolean>;
-}
-
-const oneOf = (field: string) => (object: object, wanted: unknown) =>
-  strings(wanted) && wanted.includes(String((object as Record<string, unknown>)[field]));
-const named = (field: string) => (object: object, wanted: unknown) =>
-  typeof wanted === 'string' &&
-  String((object as Record<string, unknown>)[field])
-    .toLowerCase()
-    .includes(wanted.toLowerCase());
 
 /**
  * `campaign|adgroup|ad` `/get/`, `/create/`, `/update/` and `/status/update/` of the Business API v1.3: JSON bodies,
@@ -70,55 +47,8 @@ export function mountCampaignTree(
   const newId = () => String((tree.nextId += 1n));
   const now = () => apiTime(Date.now());
 
-  const campaignView = (c: Campaign): Body => ({ ...c, secondary_status: campaignSecondary(c) });
-  const adgroupView = (g: AdGroup): Body => ({
-    ...g,
-    campaign_name: tree.campaigns.get(g.campaign_id)!.campaign_name,
-    secondary_status: adgroupSecondary(tree, g),
-  });
-  const adView = ({ review: _review, ...ad }: Ad): Body => ({
-    ...ad,
-    campaign_name: tree.campaigns.get(ad.campaign_id)!.campaign_name,
-    adgroup_name: tree.adgroups.get(ad.adgroup_id)!.adgroup_name,
-    secondary_status: adSecondary(tree, { ...ad, review: _review }),
-  });
-
-  const levels = {
-    campaign: {
-      objects: tree.campaigns,
-      id: 'campaign_id',
-      ids: 'campaign_ids',
-      all: 'CAMPAIGN_STATUS_ALL',
-      notDeleted: 'CAMPAIGN_STATUS_NOT_DELETE',
-      secondary: campaignSecondary,
-      view: campaignView,
-      filters: {
-        campaign_ids: oneOf('campaign_id'),
-        campaign_name: named('campaign_name'),
-        objective_type: (c, w) => c.objective_type === w,
-      },
-    } satisfies Level<Campaign>,
-    adgroup: {
-      objects: tree.adgroups,
-      id: 'adgroup_id',
-      ids: 'adgroup_ids',
-      all: 'ADGROUP_STATUS_ALL',
-      notDeleted: 'ADGROUP_STATUS_NOT_DELETE',
-      secondary: (g) => adgroupSecondary(tree, g),
-      view: adgroupView,
-      filters: { campaign_ids: oneOf('campaign_id'), adgroup_ids: oneOf('adgroup_id'), adgroup_name: named('adgroup_name') },
-    } satisfies Level<AdGroup>,
-    ad: {
-      objects: tree.ads,
-      id: 'ad_id',
-      ids: 'ad_ids',
-      all: 'AD_STATUS_ALL',
-      notDeleted: 'AD_STATUS_NOT_DELETE',
-      secondary: (ad) => adSecondary(tree, ad),
-      view: adView,
-      filters: { campaign_ids: oneOf('campaign_id'), adgroup_ids: oneOf('adgroup_id'), ad_ids: oneOf('ad_id'), ad_name: named('ad_name') },
-    } satisfies Level<Ad>,
-  };
+  const { levels, views } = campaignLevels(tree);
+  const { campaign: campaignView, adgroup: adgroupView, ad: adView } = views;
 
   /** The advertiser a call names, after an injected failure has had its turn; else the answer is written. */
   const caller = (ctx: RouterContext, body: Body): Advertiser | null => {
@@ -419,40 +349,7 @@ export function mountCampaignTree(
     api.answer(ctx, 0, 'OK', { region_info: regions });
   });
 
-  // The people.
-  /** Everything the advertiser's tree holds, deleted objects too: to check what happened exactly once. */
-  router.post('/_sandbox/short_video_ads/tree', (ctx) => {
-    const id = String(((ctx.request.body ?? {}) as { advertiserId?: string }).advertiserId ?? '');
-    const of = <T extends { advertiser_id: string }>(objects: Map<string, T>, view: (object: T) => Body) =>
-      [...objects.values()].filter((object) => object.advertiser_id === id).map(view);
-    ctx.body = { campaigns: of(tree.campaigns, campaignView), adgroups: of(tree.adgroups, adgroupView), ads: of(tree.ads, adView) };
-  });
-  router.post('/_sandbox/short_video_ads/fail-next', (ctx) => {
-    const body = (ctx.request.body ?? {}) as { code?: number; message?: string; path?: string };
-    tree.failNext = {
-      code: body.code ?? 50002,
-      message: body.message ?? 'Internal service error.',
-      ...(body.path ? { path: body.path } : {}),
-    };
-    ctx.body = { failNext: tree.failNext };
-  });
-  router.post('/_sandbox/short_video_ads/lose-next', (ctx) => {
-    const path = ((ctx.request.body ?? {}) as { path?: string }).path;
-    tree.loseNext = path ? { path } : {};
-    ctx.body = { loseNext: tree.loseNext };
-  });
-  /** The platform's review of an ad: approved, it delivers; denied, it does not (`AD_STATUS_AUDIT_DENY`). */
-  router.post('/_sandbox/short_video_ads/ads/:id/review', (ctx) => {
-    const ad = tree.ads.get(ctx.params.id!);
-    const decision = ((ctx.request.body ?? {}) as { decision?: string }).decision;
-    if (!ad || (decision !== 'approve' && decision !== 'deny')) {
-      ctx.status = 400;
-      ctx.body = { error: 'an existing ad and a decision (approve, deny) are needed' };
-      return;
-    }
-    ad.review = decision === 'approve' ? 'APPROVED' : 'DENIED';
-    ctx.body = adView(ad);
-  });
+  mountCampaignControls(router, tree, views);
 
   function nameTaken(name: string, advertiserId: string): boolean {
     return [...tree.campaigns.values()].some(
