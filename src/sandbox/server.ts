@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { bodyRefusal, DEMO_CREDENTIALS, exampleBody } from './control-bodies.js';
 import { SANDBOXES } from './platforms.js';
 import type { MountedSandbox } from './sandbox-platform.js';
+import { routesBySegment } from './routes-by-segment.js';
 import { SandboxStateFiles } from './state-files.js';
 
 export interface Sandbox {
@@ -70,9 +71,11 @@ export async function startSandbox(options: { port: number; host?: string; state
   });
   // The platforms' links (a list's `paging.next`, a video's source) start from the address the caller reached: Koa 3's
   // `ctx.origin` is the request's Origin header (null from a server-side client), so it is that address here, as in Koa 2.
-  app.use((ctx, next) => {
-    Object.defineProperty(ctx, 'origin', { value: `${ctx.protocol}://${ctx.host}` });
-    return next();
+  // Defined once on the app's context, a getter: most calls never read it, and parsing the host cost each one.
+  Object.defineProperty(app.context, 'origin', {
+    get(this: Koa.Context) {
+      return `${this.protocol}://${this.host}`;
+    },
   });
   const mounted: Array<{ name: string; part: MountedSandbox | void }> = [];
   const save = (name: string, part: MountedSandbox | void) => {
@@ -99,7 +102,7 @@ export async function startSandbox(options: { port: number; host?: string; state
     ctx.type = 'text/plain; charset=utf-8';
     ctx.body = controlsPage(router, url);
   });
-  app.use(router.routes());
+  app.use(routesBySegment(router));
   app.use(router.allowedMethods());
   server.on('request', app.callback());
   return {
