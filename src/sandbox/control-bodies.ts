@@ -16,16 +16,26 @@ const BODIES: ControlBodies = Object.assign({}, ...SANDBOXES.map((part) => part.
 
 // `verbose` and the body under a `body` member let the API's own wording (fieldErrors) name each member as `body/...`.
 const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
-const validators = new Map<string, ValidateFunction>(
-  Object.entries(BODIES).map(([route, schema]) => [
-    route,
-    ajv.compile({ type: 'object', properties: { body: schema }, required: ['body'] }),
-  ]),
-);
+/**
+ * Each compiled on its control's first call: compiling all of them (over a hundred) made an eighth of the
+ * service's start, for controls people call by hand now and then.
+ */
+const validators = new Map<string, ValidateFunction>();
+
+function validatorOf(route: string): ValidateFunction | undefined {
+  const schema = BODIES[route];
+  if (!schema) return undefined;
+  let validate = validators.get(route);
+  if (!validate) {
+    validate = ajv.compile({ type: 'object', properties: { body: schema }, required: ['body'] });
+    validators.set(route, validate);
+  }
+  return validate;
+}
 
 /** Why a control's body does not fit its schema, in words; undefined when it fits or the control declares none. */
 export function bodyRefusal(route: string, body: unknown): string | undefined {
-  const validate = validators.get(route);
+  const validate = validatorOf(route);
   if (!validate || validate({ body: body ?? {} })) return undefined;
   return fieldErrors(validate.errors ?? [])
     .map((error) => `${error.path} ${error.message}`)
