@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
+import { OpenAPIRouter, OpenAPIValidator, type Document, type Operation, type ValidationContext } from 'openapi-backend';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -12,43 +12,142 @@ export function readBundledContract(): Document {
   return JSON.parse(readFileSync(BUNDLED_CONTRACT_PATH, 'utf8')) as Document;
 }
 
-/**
- * openapi-backend validates documents against the OpenAPI 3.0 schema only and would drop every operation of
- * our 3.1 document; Redocly lints the document instead, so this check is skipped.
- */
-class OpenApi31Backend extends OpenAPIBackend {
-  override validateDefinition(): Document {
-    return this.definition;
-  }
+/** The node a local pointer (`#/components/schemas/Post`) names in `document`. */
+function resolvePointer(document: Document, pointer: string): unknown {
+  return pointer
+    .slice(2)
+    .split('/')
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], document);
 }
 
 /**
- * The document with every local `$ref` replaced by its own copy of the target, and without `example(s)`
- * (they only annotate). openapi-backend's validator turns any object it meets twice into a `$ref`
+ * `node` (a part of `document`) with every local `$ref` replaced by its own copy of the target, and without
+ * `example(s)` (they only annotate). openapi-backend's validator turns any object it meets twice into a `$ref`
  * (its cycle guard), which breaks shared `enum` or `examples` arrays; a tree with no shared node avoids that.
  */
+function inlined(node: unknown, document: Document, seen: string[] = []): unknown {
+  if (Array.isArray(node)) return node.map((item) => inlined(item, document, seen));
+  if (typeof node !== 'object' || node === null) return node;
+  const ref = (node as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/')) {
+    if (seen.includes(ref)) throw new Error(`the contract has a reference cycle through ${ref}`);
+    return inlined(resolvePointer(document, ref), document, [...seen, ref]);
+  }
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([key]) => key !== 'example' && key !== 'examples')
+      .map(([key, value]) => [key, inlined(value, document, seen)]),
+  );
+}
+
+/** The whole document inlined (see `inlined`): 36 MB for our contract, so only where every operation is read at once. */
 export function dereferenced(document: Document): Document {
-  const resolve = (pointer: string): unknown =>
-    pointer
-      .slice(2)
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], document);
-  const copy = (node: unknown, seen: string[]): unknown => {
-    if (Array.isArray(node)) return node.map((item) => copy(item, seen));
-    if (typeof node !== 'object' || node === null) return node;
-    const ref = (node as { $ref?: unknown }).$ref;
-    if (typeof ref === 'string' && ref.startsWith('#/')) {
-      if (seen.includes(ref)) throw new Error(`the contract has a reference cycle through ${ref}`);
-      return copy(resolve(ref), [...seen, ref]);
-    }
-    return Object.fromEntries(
-      Object.entries(node)
-        .filter(([key]) => key !== 'example' && key !== 'examples')
-        .map(([key, value]) => [key, copy(value, seen)]),
-    );
+  return inlined(document, document) as Document;
+}
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/**
+ * The document as the router reads it, made at start: each operation's and path's parameters inlined, and
+ * each response the operation's own object (its `$ref` followed), so that its statuses and media types read
+ * directly. The schemas in bodies and responses keep their `$ref`s: an operation's are inlined when its
+ * validators are first compiled (`InliningValidator`). Inlining the whole document, which openapi-backend
+ * then parsed and copied again, took 0.4 s of CPU at every start.
+ */
+function routable(document: Document): Document {
+  const follow = (node: unknown) => {
+    const ref = (node as { $ref?: unknown } | undefined)?.$ref;
+    return typeof ref === 'string' && ref.startsWith('#/') ? resolvePointer(document, ref) : node;
   };
-  return copy(document, []) as Document;
+  const paths = Object.entries(document.paths ?? {}).map(([path, item]) => {
+    const entries = Object.entries(item as Record<string, unknown>).map(([key, value]) => {
+      if (key === 'parameters') return [key, inlined(value, document)];
+      if (!METHODS.has(key)) return [key, value];
+      const operation = value as { parameters?: unknown; requestBody?: unknown; responses?: Record<string, unknown> };
+      return [
+        key,
+        {
+          ...operation,
+          ...(operation.parameters ? { parameters: inlined(operation.parameters, document) } : {}),
+          ...(operation.requestBody ? { requestBody: follow(operation.requestBody) } : {}),
+          ...(operation.responses
+            ? { responses: Object.fromEntries(Object.entries(operation.responses).map(([status, response]) => [status, follow(response)])) }
+            : {}),
+        },
+      ];
+    });
+    return [path, Object.fromEntries(entries)];
+  });
+  return { ...document, paths: Object.fromEntries(paths) } as Document;
+}
+
+/*
+ * `validateSchema: false`: a schema is not checked against the draft's meta-schema as it is compiled, which first
+ * compiled the meta-schema itself (most of the first request's time). The contract's schemas are checked where
+ * they are written (`npm run lint:spec`); MCP tools' input schemas, made from them, by test/mcp/tools.test.ts.
+ */
+let sharedBodyAjv: Ajv2020 | undefined;
+let sharedCoercingAjv: Ajv2020 | undefined;
+
+/** Ajv for request bodies (and MCP tool inputs), shared by every operation. */
+export function bodyAjv(): Ajv2020 {
+  if (!sharedBodyAjv) {
+    sharedBodyAjv = new Ajv2020({ strict: false, allErrors: true, verbose: true, coerceTypes: false, validateSchema: false });
+    addFormats.default(sharedBodyAjv);
+  }
+  return sharedBodyAjv;
+}
+
+/** The same, coercing types as parameters are (a query's `?limit=5` is a string). */
+function coercingAjv(): Ajv2020 {
+  if (!sharedCoercingAjv) {
+    sharedCoercingAjv = new Ajv2020({ strict: false, allErrors: true, verbose: true, coerceTypes: true, validateSchema: false });
+    addFormats.default(sharedCoercingAjv);
+  }
+  return sharedCoercingAjv;
+}
+
+/**
+ * openapi-backend's validator on the routable document: an operation's body and response schemas are inlined
+ * when its validators are first compiled, each time as a copy of its own (the validator rewrites a multipart
+ * body's schema in place). Ajv's draft 2020-12 build, so 3.1 schemas (type arrays, const, prefixItems …) validate
+ * as written; verbose: each error carries its schema and data, for src/http/field-errors.ts to pick the
+ * alternative meant. One Ajv for all that coerce and one for all that do not: openapi-backend made two new ones per
+ * operation, each compiling the draft's meta-schema again (most of an operation's first request).
+ */
+class InliningValidator extends OpenAPIValidator {
+  constructor(
+    router: OpenAPIRouter,
+    private readonly document: Document,
+  ) {
+    super({ definition: router.definition, router, lazyCompileValidators: true, coerceTypes: true });
+  }
+
+  /** The operation with its body's or its responses' schemas inlined, for the validators of that part. */
+  private inlinedPart(operation: Operation, part: 'requestBody' | 'responses'): Operation {
+    return operation && { ...operation, [part]: inlined(operation[part], this.document) };
+  }
+
+  override buildRequestValidatorsForOperation(operation: Operation): ValidateFunction[] | null {
+    return super.buildRequestValidatorsForOperation(this.inlinedPart(operation, 'requestBody'));
+  }
+
+  override buildResponseValidatorForOperation(operation: Operation): ValidateFunction | null {
+    return super.buildResponseValidatorForOperation(this.inlinedPart(operation, 'responses'));
+  }
+
+  override buildStatusBasedResponseValidatorForOperation(operation: Operation) {
+    return super.buildStatusBasedResponseValidatorForOperation(this.inlinedPart(operation, 'responses'));
+  }
+
+  override buildResponseHeadersValidatorForOperation(operation: Operation) {
+    return super.buildResponseHeadersValidatorForOperation(this.inlinedPart(operation, 'responses'));
+  }
+
+  override getAjv(_context: ValidationContext, options: { coerceTypes?: unknown } = {}): never {
+    return (options.coerceTypes ? coercingAjv() : bodyAjv()) as never;
+  }
 }
 
 /** Methods openapi-backend routes, in the order it lists an operation's methods. */
@@ -86,7 +185,7 @@ class RouteTable {
   readonly inputs = new Map<Operation, OperationInput>();
 
   constructor(
-    private readonly router: OpenAPIBackend['router'],
+    private readonly router: OpenAPIRouter,
     readonly operations: Operation[],
   ) {
     const specificity = (op: Operation) => op.path.replace(/\{.*?\}/g, '').length;
@@ -123,60 +222,27 @@ class RouteTable {
   }
 }
 
-let sharedBodyAjv: Ajv2020 | undefined;
-
-/** Ajv for bodies openapi-backend does not check itself (and MCP tool inputs), with the options the backend's own uses. */
-export function bodyAjv(): Ajv2020 {
-  if (!sharedBodyAjv) {
-    sharedBodyAjv = new Ajv2020({ strict: false, allErrors: true, verbose: true, coerceTypes: false });
-    addFormats.default(sharedBodyAjv);
-  }
-  return sharedBodyAjv;
-}
-
 /** The routed, validating view of the bundled contract. */
 export class Contract {
   private readonly routes: RouteTable;
   private readonly bodyValidators = new Map<string, ValidateFunction>();
-  /**
-   * The schemas of bodies other than JSON, copied before any request: openapi-backend rewrites the schema it
-   * validates a body against in place (a multipart-only operation's: it drops the binary `file` from `required`).
-   */
-  private readonly otherBodySchemas = new Map<string, object>();
 
   private constructor(
-    readonly backend: OpenAPIBackend,
+    readonly router: OpenAPIRouter,
+    readonly validator: OpenAPIValidator,
     readonly document: Document,
   ) {
-    this.routes = new RouteTable(backend.router, backend.router.getOperations());
-    for (const operation of this.routes.operations) {
-      const content = (operation.requestBody as { content?: Record<string, { schema?: object }> } | undefined)?.content ?? {};
-      for (const [mediaType, media] of Object.entries(content)) {
-        if (mediaType !== 'application/json')
-          this.otherBodySchemas.set(`${operation.operationId} ${mediaType}`, structuredClone(media.schema ?? {}));
-      }
-    }
+    this.routes = new RouteTable(router, router.getOperations());
   }
 
+  /**
+   * openapi-backend's router and validator, without its OpenAPIBackend: that parses the document again and
+   * copies it whole to dereference it (it validates documents against the OpenAPI 3.0 schema only, and Redocly
+   * lints ours, a 3.1 document, instead). Validators are compiled on an operation's first request.
+   */
   static async load(document: Document = readBundledContract()): Promise<Contract> {
-    const backend = new OpenApi31Backend({
-      definition: dereferenced(document),
-      strict: false,
-      // Validators are compiled on an operation's first request, not all at start-up.
-      quick: true,
-      validate: true,
-      coerceTypes: true,
-      // verbose: each error carries its schema and data, for src/http/field-errors.ts to pick the alternative meant.
-      ajvOpts: { strict: false, allErrors: true, verbose: true },
-      // Ajv's draft 2020-12 build, so 3.1 schemas (type arrays, const, prefixItems …) validate as written.
-      customizeAjv: (_ajv, options) => {
-        const ajv = new Ajv2020({ ...options, strict: false, allErrors: true, verbose: true });
-        addFormats.default(ajv);
-        return ajv as never;
-      },
-    });
-    await backend.init();
-    return new Contract(backend, document);
+    const router = new OpenAPIRouter({ definition: routable(document) });
+    return new Contract(router, new InliningValidator(router, document), document);
   }
 
   /**
@@ -187,11 +253,12 @@ export class Contract {
     const key = `${operation.operationId} ${mediaType}`;
     let validate = this.bodyValidators.get(key);
     if (!validate) {
+      const content = (operation.requestBody as { content?: Record<string, { schema?: object }> } | undefined)?.content;
       // Wrapped as openapi-backend does, so errors point at /requestBody/… like its own.
       validate = bodyAjv().compile({
         type: 'object',
         required: ['requestBody'],
-        properties: { requestBody: this.otherBodySchemas.get(key) ?? {} },
+        properties: { requestBody: inlined(content?.[mediaType]?.schema ?? {}, this.document) },
       });
       this.bodyValidators.set(key, validate);
     }
@@ -206,7 +273,7 @@ export class Contract {
     const input = this.routes.inputs.get(operation);
     const path = this.routes.normalise(request.path);
     if (!input || path === undefined) throw new Error(`${operation.operationId} is not an operation of the contract's routes`);
-    return input.check(path, request, this.backend.validator.getRequestValidatorsForOperation(operation.operationId!) ?? []);
+    return input.check(path, request, this.validator.getRequestValidatorsForOperation(operation.operationId!) ?? []);
   }
 
   /** Every operation as the router describes it (path and method, path-level parameters merged, security resolved). */

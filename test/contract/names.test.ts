@@ -56,7 +56,7 @@ describe('names and titles meant for people', () => {
   it('say what to fix when a name is only spaces', async () => {
     const contract = await Contract.load();
     const operation = contract.match('POST', '/profiles')!;
-    const result = contract.backend.validator.validateRequest(
+    const result = contract.validator.validateRequest(
       { method: 'POST', path: '/profiles', headers: { 'content-type': 'application/json' }, query: {}, body: { name: '   ' } },
       operation,
     );

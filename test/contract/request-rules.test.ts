@@ -16,7 +16,7 @@ describe('the members a request body must choose between', () => {
   /** The errors a caller is shown (src/http/field-errors.ts: only those of the alternative meant). */
   function check(method: string, path: string, body: object): Array<{ path: string; code: string }> {
     const operation = contract.match(method, path)!;
-    const result = contract.backend.validator.validateRequest(
+    const result = contract.validator.validateRequest(
       { method, path, headers: { 'content-type': 'application/json' }, query: {}, body },
       operation,
     );

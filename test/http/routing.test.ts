@@ -3,14 +3,14 @@ import { Contract } from '../../src/http/contract.js';
 
 const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'HEAD', 'PATCH', ' get '];
 
-type Router = Contract['backend']['router'];
+type Router = Contract['router'];
 
 /**
  * openapi-backend's router, the reference the route table must agree with, running its own matchOperation
  * code; only its operation list is built once instead of twice per call, or these comparisons would take a minute.
  */
 function referenceRouter(contract: Contract): Router {
-  const router = contract.backend.router;
+  const router = contract.router;
   const operations = router.getOperations();
   return Object.assign(Object.create(router) as Router, { getOperations: () => operations });
 }

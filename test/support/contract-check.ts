@@ -37,7 +37,7 @@ export function assertMatchesContract(
   );
   expect(declaredType, `${where} with Content-Type ${type}, not one of ${mediaTypes.join(', ')}`).to.exist;
   if (type.endsWith('json')) {
-    const result = contract.backend.validator.validateResponse(response.body, operation, response.status);
+    const result = contract.validator.validateResponse(response.body, operation, response.status);
     expect(result.errors ?? [], `${where} with a body that breaks the contract: ${JSON.stringify(result.errors)}`).to.deep.equal([]);
   }
 }
