@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'undici';
 import { PlatformError } from './errors.js';
@@ -38,38 +39,58 @@ function asHeaders(raw: IncomingHttpHeaders): Headers {
 }
 
 /**
+ * The deadline of one exchange, as undici takes a signal: an emitter that says `abort` when the time is up. An
+ * `AbortSignal.timeout` per call (an event target, a timer, an entry in a finalization registry) cost 16 µs of CPU
+ * on the bench's machine; this costs half a µs.
+ */
+function deadline(ms: number): { signal: EventEmitter & { reason?: Error }; clear(): void } {
+  const signal: EventEmitter & { reason?: Error } = new EventEmitter();
+  const timer = setTimeout(() => {
+    signal.reason = new Error(`no answer within ${ms / 1000} s`);
+    signal.emit('abort');
+  }, ms);
+  return { signal, clear: () => clearTimeout(timer) };
+}
+
+/**
  * One HTTP exchange with a platform, on undici's plain `request` (a worker sends many; `fetch` costs about twice
  * the CPU per call). Redirects are not followed. Network failures and time-outs become `transient`; what the
  * platform answered is returned as it is for the adapter to classify with the platform's own error rules.
  */
 export async function callPlatform<T>(url: string, init: PlatformRequest = {}): Promise<PlatformResponse<T>> {
   let status: number;
-  let headers: Headers;
+  let raw: IncomingHttpHeaders;
   let text: string;
+  // One deadline for the whole exchange, body included: the platform-write ledger's lease counts on it.
+  const { signal, clear } = deadline(TIMEOUT_MS);
   try {
-    const response = await request(url, {
-      method: init.method ?? 'GET',
-      headers: init.headers,
-      body: init.body,
-      // One deadline for the whole exchange, body included: the platform-write ledger's lease counts on it.
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    const response = await request(url, { method: init.method ?? 'GET', headers: init.headers, body: init.body, signal });
     status = response.statusCode;
-    headers = asHeaders(response.headers);
+    raw = response.headers;
     text = await response.body.text();
   } catch (error) {
     const code = errorCode(error);
     throw new PlatformError('transient', `the platform could not be reached: ${(error as Error).message}${code ? ` (${code})` : ''}`, {
       unsent: UNSENT_CODES.has(code),
     });
+  } finally {
+    clear();
   }
   let body: unknown = text;
-  if (text && /json/.test(headers.get('content-type') ?? '')) {
+  if (text && /json/.test(String(raw['content-type'] ?? ''))) {
     try {
       body = parseJsonExactly(text);
     } catch {
       throw new PlatformError('transient', `the platform answered invalid JSON (HTTP ${status})`, { status });
     }
   }
-  return { status, body: body as T, headers };
+  // Made when read: most answers are judged by their body alone.
+  let headers: Headers | undefined;
+  return {
+    status,
+    body: body as T,
+    get headers() {
+      return (headers ??= asHeaders(raw));
+    },
+  };
 }

@@ -16,6 +16,8 @@ const STRING_OR_LONG_INTEGER = /"(?:[^"\\]|\\.)*"|-?\d{16,}(?=\s*[,}\]]|\s*$)/g;
  * such integers at times (Threads' `user_id`), and a number would round them to another id.
  */
 export function parseJsonExactly(text: string): unknown {
+  // Without 16 digits in a row anywhere there is no such integer: most answers are parsed without the scan.
+  if (!/\d{16}/.test(text)) return JSON.parse(text);
   return JSON.parse(
     text.replace(STRING_OR_LONG_INTEGER, (token) => (token.startsWith('"') || Number.isSafeInteger(Number(token)) ? token : `"${token}"`)),
   );
