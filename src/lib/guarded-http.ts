@@ -19,7 +19,8 @@ export class TransportError extends Error {
 
 export interface GuardedResponse {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  /** The Retry-After header of a 429 or 503 answer. */
+  retryAfter: string | undefined;
   /** The first KiB of the body, as text. */
   snippet: string;
 }
@@ -68,6 +69,86 @@ function classify(error: unknown): TransportError {
 }
 
 /**
+ * One POST as undici's dispatcher drives it, without the stream, the abort signal and the header object that
+ * `request()` makes for every call: only the status, a Retry-After and a snippet of the body are read. The
+ * deadline covers the whole exchange, waiting for a connection included; a request it overtakes before it was
+ * written is dropped unsent. A body longer than the snippet needs is not read to its end: its connection is closed.
+ */
+class PostExchange {
+  private abort: ((reason: Error) => void) | undefined;
+  private readonly deadline: NodeJS.Timeout;
+  private status = 0;
+  private retryAfter: string | undefined;
+  private readonly chunks: Buffer[] = [];
+  private bytes = 0;
+  private settled = false;
+
+  constructor(
+    private readonly resolve: (response: GuardedResponse) => void,
+    private readonly reject: (error: TransportError) => void,
+    timeoutMs: number,
+  ) {
+    this.deadline = setTimeout(() => this.fail(new TransportError('timeout', `no answer within ${timeoutMs} ms`)), timeoutMs);
+  }
+
+  onConnect(abort: (reason: Error) => void): void {
+    if (this.settled) abort(new TransportError('timeout', 'the deadline passed before the request was sent'));
+    else this.abort = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    this.status = statusCode;
+    if (statusCode === 429 || statusCode === 503) this.retryAfter = headerValue(rawHeaders, 'retry-after');
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return true;
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    // A UTF-8 character is at most 4 bytes: this many hold the snippet's characters.
+    if (this.bytes >= 4 * SNIPPET_BYTES) {
+      this.succeed();
+      // Once undici has returned from the parser that called us.
+      queueMicrotask(() => this.abort?.(new TransportError('network', 'the rest of the answer is not read')));
+    }
+    return true;
+  }
+
+  onComplete(): void {
+    this.succeed();
+  }
+
+  onError(error: Error): void {
+    this.fail(classify(error));
+  }
+
+  private succeed(): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.deadline);
+    const snippet = this.bytes === 0 ? '' : Buffer.concat(this.chunks, this.bytes).toString('utf8').slice(0, SNIPPET_BYTES);
+    this.resolve({ status: this.status, retryAfter: this.retryAfter, snippet });
+  }
+
+  private fail(error: TransportError): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.deadline);
+    this.abort?.(error);
+    this.reject(error);
+  }
+}
+
+/** The first value of a header among undici's raw name/value pairs. */
+function headerValue(rawHeaders: Buffer[], lowerCaseName: string): string | undefined {
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
+    if (rawHeaders[i]!.length === lowerCaseName.length && rawHeaders[i]!.toString('latin1').toLowerCase() === lowerCaseName)
+      return rawHeaders[i + 1]!.toString('latin1');
+  return undefined;
+}
+
+/**
  * Requests to user-given URLs, public destinations only (checked on the address actually connected). `post`
  * (webhooks): HTTPS, no redirects followed, one deadline for the whole exchange, only a snippet of the answer
  * read. `open` (media imports): a streamed GET with a bounded number of redirects.
@@ -90,28 +171,16 @@ export class GuardedHttpClient {
     });
   }
 
-  async post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<GuardedResponse> {
+  post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<GuardedResponse> {
     const parsed = new URL(url);
-    if (parsed.protocol !== 'https:') throw new TransportError('network', 'only https destinations are allowed');
+    if (parsed.protocol !== 'https:') return Promise.reject(new TransportError('network', 'only https destinations are allowed'));
     // Sockets skip `lookup` for IP literals, so those are checked here.
     const host = parsed.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host))
-      await this.guard.check(host).catch((error: unknown) => {
-        throw classify(error);
-      });
-    const signal = AbortSignal.timeout(timeoutMs);
-    try {
-      const response = await request(url, { method: 'POST', headers, body, dispatcher: this.agent, signal });
-      let snippet = '';
-      for await (const chunk of response.body) {
-        snippet += Buffer.from(chunk as Uint8Array).toString('utf8');
-        if (snippet.length >= SNIPPET_BYTES) break;
-      }
-      if (!response.body.destroyed) response.body.destroy();
-      return { status: response.statusCode, headers: response.headers, snippet: snippet.slice(0, SNIPPET_BYTES) };
-    } catch (error) {
-      throw classify(error);
-    }
+    if (isIP(host) && !this.guard.isAllowed(host)) return Promise.reject(classify(new AddressNotAllowedError(host, host)));
+    return new Promise((resolve, reject) => {
+      const path = parsed.pathname + parsed.search;
+      this.agent.dispatch({ origin: parsed.origin, path, method: 'POST', headers, body }, new PostExchange(resolve, reject, timeoutMs));
+    });
   }
 
   /**

@@ -55,9 +55,8 @@ export function deliveryHeaders(delivery: SendingDelivery, body: string, secrets
   };
 }
 
-function retryAfterOf(status: number, header: string | string[] | undefined): number | null {
+function retryAfterOf(status: number, value: string | undefined): number | null {
   if (status !== 429 && status !== 503) return null;
-  const value = Array.isArray(header) ? header[0] : header;
   if (!value) return null;
   const seconds = /^\d+$/.test(value) ? Number(value) : Math.ceil((Date.parse(value) - Date.now()) / 1000);
   return Number.isFinite(seconds) && seconds > 0 ? seconds : null;
@@ -85,7 +84,7 @@ export async function attemptDelivery(
       responseStatus: response.status,
       errorClass: ok ? null : response.status >= 300 && response.status < 400 ? 'redirect' : 'http_status',
       responseSnippet: response.snippet || null,
-      retryAfterSeconds: retryAfterOf(response.status, response.headers['retry-after']),
+      retryAfterSeconds: retryAfterOf(response.status, response.retryAfter),
     };
   } catch (error) {
     const kind = error instanceof TransportError ? error.kind : 'network';
