@@ -15750,8 +15750,10 @@ export interface components {
         EventName: "post.scheduled" | "post.published" | "post.partial" | "post.processing" | "post.failed" | "post.platform.failed" | "account.connected" | "account.needs_reconnection" | "account.disconnected" | "lead.received" | "message.received" | "automation.triggered" | "webhook.test" | "ad.issue" | "ad.status_changed" | "ad.recommendation" | "pass.created" | "pass.updated" | "pass.deleted" | "program.vendor.connected" | "invoice.status_updated" | "invoice.cancellation_status_updated";
         /**
          * @description An outgoing webhook: the service POSTs a signed event envelope to `url` for every event named in `events`
-         *     that happens inside the hook's profiles. The signing secret is never returned here; it is shown once, when
-         *     the hook is created (`HookWithSecret`) or its secret is rotated.
+         *     that happens inside the hook's profiles. It receives the events that happen once it is created (or set active
+         *     again, or given the event's name in `events`); an event that happens while that change is being made may or
+         *     may not reach it. The signing secret is never returned here; it is shown once, when the hook is created
+         *     (`HookWithSecret`) or its secret is rotated.
          */
         Hook: {
             /**

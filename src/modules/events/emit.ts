@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { components, webhooks } from '../../../generated/api.js';
 import { newId } from '../../lib/ids.js';
+import { receivedByActiveHook } from '../hooks/receivers.js';
 
 export type EventName = components['schemas']['EventName'];
 
@@ -23,14 +24,18 @@ export type NewEvent<N extends EventName = EventName> = {
 
 /**
  * The one way to emit an event: a row in `events`, written in the caller's transaction (the outbox). It is
- * delivered only if that transaction commits, and a crash after the commit loses nothing.
+ * delivered only if that transaction commits, and a crash after the commit loses nothing. One round trip: the
+ * insert wakes the dispatcher itself.
  */
 export async function emitEvent<N extends EventName>(trx: Knex | Knex.Transaction, event: NewEvent<N>): Promise<EventRecord> {
-  const [row] = await trx('events')
-    .insert({ id: newId('evt'), ownerId: event.ownerId, profileId: event.profileId, name: event.name, data: JSON.stringify(event.data) })
-    .returning('*');
-  await trx.raw(`NOTIFY ${EVENTS_CHANNEL}`);
-  return row as EventRecord;
+  const { rows } = (await trx.raw(
+    `WITH ${EMITTED}
+    SELECT e.id, e.owner_id AS "ownerId", e.profile_id AS "profileId", e.name, e.data, e.created_at AS "createdAt",
+      e.dispatched_at AS "dispatchedAt"
+    FROM emitted e, (SELECT count(*) FROM woken) AS wake`,
+    [eventRows([{ event: event as NewEvent }]), EVENTS_CHANNEL],
+  )) as { rows: EventRecord[] };
+  return rows[0]!;
 }
 
 export interface EventRecord {
@@ -51,10 +56,29 @@ export function envelopeOf(event: EventRecord): string {
   return JSON.stringify({ event: event.name, ownerId: event.ownerId, profileId: event.profileId ?? '', data: event.data });
 }
 
-/** The events of a jsonb array (rows as `eventRows` makes them) inserted by a statement of the caller's. */
-const INSERT_EVENTS = `INSERT INTO events (id, owner_id, profile_id, name, data)
-  SELECT e.id, e.owner_id, e.profile_id, e.name, e.data
-  FROM jsonb_to_recordset(?::jsonb) AS e(key text, id text, owner_id text, profile_id text, name text, data jsonb)`;
+/**
+ * The events of a jsonb array (rows as `eventRows` makes them) inserted by a statement of the caller's, as the
+ * WITH members `emitted` (the rows written) and `woken`, which wakes the dispatcher when any of them waits for it
+ * and must be selected from, or it is not run. `keys`, a subquery over the statement's own WITH members, narrows
+ * them to the events whose key it answers.
+ *
+ * An event that no active hook of its owner takes when it is written is written dispatched: the fan-out never
+ * reads nor marks it again, and nobody is woken for it (src/modules/hooks/receivers.ts decides). So a hook receives
+ * the events emitted after it is created, set active again, or given their name in `events`; an event emitted while
+ * that change is being committed may or may not reach it, as an event emitted before it may not. A hook paused
+ * after an event was written still misses it: the fan-out reads the active hooks again.
+ */
+function emitting(keys?: string): string {
+  return `emitted AS (
+      INSERT INTO events (id, owner_id, profile_id, name, data, dispatched_at)
+      SELECT e.id, e.owner_id, e.profile_id, e.name, e.data, CASE WHEN ${receivedByActiveHook('e')} THEN NULL ELSE now() END
+      FROM jsonb_to_recordset(?::jsonb) AS e(key text, id text, owner_id text, profile_id text, name text, data jsonb)
+      ${keys ? `WHERE e.key IN (${keys})` : ''}
+      RETURNING *),
+    woken AS (SELECT pg_notify(?, '') FROM (SELECT 1 FROM emitted WHERE dispatched_at IS NULL LIMIT 1) AS waiting)`;
+}
+
+const EMITTED = emitting();
 
 function eventRows(events: Array<{ key?: string; event: NewEvent }>): string {
   return JSON.stringify(
@@ -75,23 +99,16 @@ function eventRows(events: Array<{ key?: string; event: NewEvent }>): string {
  */
 export async function emitEvents(trx: Knex | Knex.Transaction, events: NewEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await trx.raw(`WITH emitted AS (${INSERT_EVENTS} RETURNING 1) SELECT pg_notify(?, '')`, [
-    eventRows(events.map((event) => ({ event }))),
-    EVENTS_CHANNEL,
-  ]);
+  await trx.raw(`WITH ${EMITTED} SELECT count(*) FROM woken`, [eventRows(events.map((event) => ({ event }))), EVENTS_CHANNEL]);
 }
 
 /**
  * Events emitted by a statement of the caller's that decides in SQL which of them happen (runs finished only if
  * still running, say), with its change in one round trip. `ctes` are two WITH members to add to the statement:
  * `emitted` inserts those of `events` whose key the subquery `keys` (over the statement's own WITH members)
- * answers; `woken` wakes the dispatcher when any was inserted, and must be selected from, or it is not run. Same
- * outbox rules as emitEvent.
+ * answers; `woken` wakes the dispatcher when any of them waits for it, and must be selected from, or it is not run.
+ * Same outbox rules as emitEvent.
  */
 export function emittedWith(keys: string, events: Array<{ key: string; event: NewEvent }>): { ctes: string; bindings: Knex.RawBinding[] } {
-  return {
-    ctes: `emitted AS (${INSERT_EVENTS} WHERE e.key IN (${keys}) RETURNING 1),
-      woken AS (SELECT pg_notify(?, '') FROM (SELECT 1 FROM emitted LIMIT 1) AS any_emitted)`,
-    bindings: [eventRows(events), EVENTS_CHANNEL],
-  };
+  return { ctes: emitting(keys), bindings: [eventRows(events), EVENTS_CHANNEL] };
 }

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
 import type { EventRecord } from '../events/emit.js';
-import { fanOut, receives } from './dispatcher.js';
+import { fanOut } from './dispatcher.js';
 import { HookRow } from './models.js';
+import { receives } from './receivers.js';
 import type { WebhookSettings } from './settings.js';
 
 // What other areas change of the hooks' tables.

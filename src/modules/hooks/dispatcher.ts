@@ -5,6 +5,7 @@ import type { Services } from '../../services.js';
 import { envelopeOf, type EventRecord } from '../events/emit.js';
 import type { SendingDelivery } from './attempt.js';
 import { type DeliveryRow, HookRow } from './models.js';
+import { receives } from './receivers.js';
 
 /** Woken when deliveries become due; NOTIFY is sent on commit only. */
 export const DELIVERIES_CHANNEL = 'socialgate_deliveries';
@@ -23,7 +24,8 @@ export async function fanOut(trx: Knex, event: EventRecord, hooks: HookRow[], se
       .returning('*')) as DeliveryRow[];
     await trx.raw(`NOTIFY ${DELIVERIES_CHANNEL}`);
   }
-  await trx('events').where({ id: event.id }).update({ dispatchedAt: trx.fn.now() });
+  // An event no active hook took when it was written is written dispatched (src/modules/events/emit.ts).
+  if (event.dispatchedAt === null) await trx('events').where({ id: event.id }).update({ dispatchedAt: trx.fn.now() });
   return created;
 }
 
@@ -41,14 +43,6 @@ function deliveryRows(trx: Knex, event: EventRecord, hooks: HookRow[], settings:
     nextAttemptAt: trx.fn.now(),
     maxAttempts: hook.active ? settings.retryScheduleSeconds.length + 1 : 1,
   }));
-}
-
-/** Whether the hook takes the event: it names it, and covers its profile (a hook for every profile also owner-level events). */
-export function receives(hook: HookRow, event: EventRecord): boolean {
-  return (
-    hook.events.includes(event.name) &&
-    (hook.profileIds === null || (event.profileId !== null && hook.profileIds.includes(event.profileId)))
-  );
 }
 
 export interface Dispatched {

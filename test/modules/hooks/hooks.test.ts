@@ -23,7 +23,7 @@ describeApi('outgoing webhooks — /hooks', (t) => {
   };
 
   /** An event of the test's owner, committed as a change in the service would emit it. */
-  const emit = (name: EventName, data: unknown = MESSAGE, profileId = t.owner.profileId) =>
+  const emit = (name: EventName, data: unknown = MESSAGE, profileId: string | null = t.owner.profileId) =>
     emitEvent(t.app.services.db, { ownerId: t.owner.ownerId, profileId, name, data: data as never });
 
   describe('createHook — POST /hooks', () => {
@@ -113,6 +113,41 @@ describeApi('outgoing webhooks — /hooks', (t) => {
       await quiescent(t.app);
       expect(t.inbox.received).to.have.length(1);
       expect(JSON.parse(request!.rawBody).data).to.deep.equal(publishedData('post_marker'));
+    });
+
+    it('delivers to a hook the events emitted once it is created or set active again; an event no hook takes is written dispatched', async () => {
+      const dispatchedAsWritten = (event: { createdAt: Date; dispatchedAt: Date | null }) =>
+        event.dispatchedAt?.getTime() === event.createdAt.getTime();
+      const before = await emit('message.received', { ...MESSAGE, text: 'before' });
+      const hook = await createHook(t.owner.key);
+      const first = await emit('message.received', { ...MESSAGE, text: 'first' });
+      const unnamed = await emit('post.published', publishedData('post_unnamed'));
+      await t.inbox.waitFor(1);
+      expect((await t.app.api.patch(`/hooks/${hook.id}`, { token: t.owner.key, body: { active: false } })).status).to.equal(200);
+      const paused = await emit('message.received', { ...MESSAGE, text: 'paused' });
+      expect((await t.app.api.patch(`/hooks/${hook.id}`, { token: t.owner.key, body: { active: true } })).status).to.equal(200);
+      const second = await emit('message.received', { ...MESSAGE, text: 'second' });
+      await t.inbox.waitFor(2);
+      await quiescent(t.app);
+
+      expect(t.inbox.received.map((request) => JSON.parse(request.rawBody).data.text)).to.deep.equal(['first', 'second']);
+      // Those no active hook took were never waited for: no fan-out reads nor marks them after their commit.
+      expect([before, first, unnamed, paused, second].map(dispatchedAsWritten)).to.deep.equal([true, false, true, true, false]);
+    });
+
+    it('writes an event dispatched unless an active hook covers its profile: an owner-level event reaches only a hook of every profile', async () => {
+      const scoped = await restrictedKey(t.app.api, t.owner, [t.owner.profileId]);
+      await createHook(scoped);
+      const ofProfile = await emit('message.received');
+      const ofOwner = await emit('message.received', MESSAGE, null);
+      expect([ofProfile.dispatchedAt, ofOwner.dispatchedAt?.getTime()]).to.deep.equal([null, ofOwner.createdAt.getTime()]);
+      await t.inbox.waitFor(1);
+      await createHook(t.owner.key);
+      const ofOwnerNow = await emit('message.received', MESSAGE, null);
+      expect(ofOwnerNow.dispatchedAt).to.equal(null);
+      await t.inbox.waitFor(2);
+      await quiescent(t.app);
+      expect(t.inbox.received.map((request) => JSON.parse(request.rawBody).profileId)).to.deep.equal([t.owner.profileId, '']);
     });
 
     it('retries a failed attempt and records every attempt', async () => {
