@@ -78,31 +78,48 @@ export async function dispatchPending({ db, config }: Services, options: { batch
       return deliveryRows(trx, event, matching, config.webhooks);
     });
     const leased = rows.slice(0, Math.max(0, options.claim ?? 0));
-    const open = rows.slice(leased.length);
-    const lockedUntil = trx.raw('now() + make_interval(secs => ?)', [config.webhooks.leaseSeconds]);
+    const insertedIds = new Set(await insertDeliveries(trx, rows, leased.length, config.webhooks.leaseSeconds));
     const claimed: SendingDelivery[] = [];
-    // One INSERT per thousand deliveries rather than one per event: fan-out keeps up with bursts. A re-run after a
-    // crash inserts nothing twice (the UNIQUE constraint), and returns only what it did insert: their ids, the
-    // rows being in hand already.
-    for (let start = 0; start < leased.length; start += 1000) {
-      const chunk = leased.slice(start, start + 1000);
-      const inserted = (await trx('deliveries')
-        .insert(chunk.map((row) => ({ ...row, lockedUntil })))
-        .onConflict(['eventId', 'hookId'])
-        .ignore()
-        .returning('id')) as Array<{ id: string }>;
-      const insertedIds = new Set(inserted.map(({ id }) => id));
-      for (const { id, hookId, ownerId, event, body } of chunk) if (insertedIds.has(id)) claimed.push({ id, hookId, ownerId, event, body });
-    }
-    for (let start = 0; start < open.length; start += 1000) {
-      await trx('deliveries')
-        .insert(open.slice(start, start + 1000))
-        .onConflict(['eventId', 'hookId'])
-        .ignore();
-    }
-    // Other workers need waking only for deliveries nobody holds.
-    if (open.length > 0) await trx.raw(`NOTIFY ${DELIVERIES_CHANNEL}`);
+    for (const { id, hookId, ownerId, event, body } of leased) if (insertedIds.has(id)) claimed.push({ id, hookId, ownerId, event, body });
     const byId = new Map(hooks.map((hook) => [hook.id, hook]));
     return { events: events.length, claimed: claimed.map((delivery) => ({ delivery, hook: byId.get(delivery.hookId)! })) };
   });
+}
+
+/**
+ * Deliveries in one statement however many there are: a text array per column (unnest), so neither the query
+ * builder nor the server handles a placeholder per value. The first `leased` rows are created under the caller's
+ * lease, as a claim would leave them. A re-run after a crash inserts nothing twice (the UNIQUE constraint).
+ * Answers the ids of the leased rows it did insert (the rows are in hand already); wakes other workers only for
+ * inserted rows nobody holds.
+ */
+async function insertDeliveries(trx: Knex, rows: ReturnType<typeof deliveryRows>, leased: number, leaseSeconds: number): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const column = <K extends keyof (typeof rows)[number]>(key: K) => rows.map((row) => row[key]);
+  const { rows: answer } = (await trx.raw(
+    `
+    WITH inserted AS (
+      INSERT INTO deliveries (id, hook_id, event_id, owner_id, event, body, max_attempts, status, attempt_count, next_attempt_at, locked_until)
+      SELECT d.id, d.hook_id, d.event_id, d.owner_id, d.event, d.body, d.max_attempts, 'pending', 0, now(),
+        CASE WHEN d.n <= ? THEN now() + make_interval(secs => ?) END
+      FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[])
+        WITH ORDINALITY AS d(id, hook_id, event_id, owner_id, event, body, max_attempts, n)
+      ON CONFLICT (event_id, hook_id) DO NOTHING
+      RETURNING id, locked_until IS NOT NULL AS leased
+    ), woken AS (SELECT pg_notify(?, '') FROM (SELECT 1 FROM inserted WHERE NOT leased LIMIT 1) AS open)
+    SELECT array(SELECT id FROM inserted WHERE leased) AS ids, (SELECT count(*) FROM woken) AS woken`,
+    [
+      leased,
+      leaseSeconds,
+      column('id'),
+      column('hookId'),
+      column('eventId'),
+      column('ownerId'),
+      column('event'),
+      column('body'),
+      column('maxAttempts'),
+      DELIVERIES_CHANNEL,
+    ] as never,
+  )) as { rows: Array<{ ids: string[] }> };
+  return answer[0]!.ids;
 }
