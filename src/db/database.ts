@@ -1,6 +1,7 @@
 import knexFactory, { type Knex } from 'knex';
 import { knexSnakeCaseMappers, Model } from 'objection';
 import { loadMigrations, type Migration, migrationSource } from './migration-source.js';
+import { applySchemaSnapshot } from './schema-snapshot.js';
 
 export type Db = Knex;
 
@@ -36,7 +37,8 @@ const NUMBERED_NAMES: Array<[numbered: string, dated: string]> = [
 
 /**
  * The service migrates itself, in the order of the migrations' names. A migration that sorts before one the
- * database has applied already is refused: databases migrated at different times would otherwise differ.
+ * database has applied already is refused: databases migrated at different times would otherwise differ. A new,
+ * empty database first gets the schema snapshot (src/db/schema-snapshot.ts) of the migrations it covers.
  */
 export async function migrate(db: Db): Promise<void> {
   const migrations = await loadMigrations();
@@ -47,6 +49,11 @@ export async function migrate(db: Db): Promise<void> {
       [NUMBERED_NAMES.map(([numbered]) => numbered), NUMBERED_NAMES.map(([, dated]) => dated)] as never,
     );
     refuseOutOfOrder(migrations, (await db('knex_migrations').pluck('name')) as string[]);
+  } else {
+    await applySchemaSnapshot(
+      db,
+      migrations.map((m) => m.name),
+    );
   }
   await db.migrate.latest({ migrationSource: migrationSource(migrations) });
 }
