@@ -42,19 +42,22 @@ const NUMBERED_NAMES: Array<[numbered: string, dated: string]> = [
  */
 export async function migrate(db: Db): Promise<void> {
   const migrations = await loadMigrations();
+  const names = migrations.map((m) => m.name);
+  let applied: string[];
   if (await db.schema.hasTable('knex_migrations')) {
     // Compatibility with databases migrated before migrations were named by date.
     await db.raw(
       'UPDATE knex_migrations m SET name = r.dated FROM unnest(?::text[], ?::text[]) AS r(numbered, dated) WHERE m.name = r.numbered',
       [NUMBERED_NAMES.map(([numbered]) => numbered), NUMBERED_NAMES.map(([, dated]) => dated)] as never,
     );
-    refuseOutOfOrder(migrations, (await db('knex_migrations').pluck('name')) as string[]);
+    applied = (await db('knex_migrations').pluck('name')) as string[];
+    refuseOutOfOrder(migrations, applied);
   } else {
-    await applySchemaSnapshot(
-      db,
-      migrations.map((m) => m.name),
-    );
+    applied = await applySchemaSnapshot(db, names);
   }
+  // Knex locks its table and frees it again even when it has nothing to run: two commits, each a flush to disk.
+  const recorded = new Set(applied);
+  if (recorded.size === names.length && names.every((name) => recorded.has(name))) return;
   await db.migrate.latest({ migrationSource: migrationSource(migrations) });
 }
 

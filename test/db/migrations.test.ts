@@ -73,6 +73,16 @@ describe('migrations — named by date, applied in the order of their names', ()
     expect(await db('owners').where({ id: 'own_kept' }).first()).to.include({ email: 'kept@example.com' });
   });
 
+  it("leaves a database that has every migration as it is, without taking knex's lock (two commits, each a flush to disk)", async () => {
+    const db = await freshDatabase();
+    await migrate(db);
+    const sent: string[] = [];
+    db.on('query', ({ sql }: { sql: string }) => sent.push(sql));
+    await migrate(db);
+    expect(sent.filter((sql) => /knex_migrations_lock|^BEGIN/i.test(sql))).to.deep.equal([]);
+    expect((await recorded(db)).map((row) => row.name)).to.deep.equal((await loadMigrations()).map((m) => m.name));
+  });
+
   it('refuses a migration that sorts before one the database has applied, naming it', async () => {
     const db = await freshDatabase();
     await migrate(db);
