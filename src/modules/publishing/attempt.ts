@@ -13,7 +13,7 @@ import type { AccountRow } from '../accounts/models.js';
 import { accountsById, adapterAccount } from '../accounts/read.js';
 import { publicUrlUnreachableBy } from '../connect/api.js';
 import { storedMediaFiles } from '../media/read.js';
-import type { Claimed } from './claim.js';
+import type { Claim, Claimed } from './claim.js';
 import { failure, failureOf, interimFailure, isPassing, unknownOutcome } from './failures.js';
 import type { PostRow, TargetFailure, TargetRow } from './rows.js';
 
@@ -31,26 +31,21 @@ export type Outcome =
 /** How long a lost answer may stay unresolved (the platform cannot be asked) before the target fails as unknown. */
 const RECONCILE_GIVE_UP_MS = 24 * 3600 * 1000;
 
-/** What a batch of claimed targets needs, read in three statements rather than three per target. */
+/** What a batch of claimed targets needs: their posts, as the claim read them, and their accounts and media. */
 export interface AttemptContext {
   posts: Map<string, Pick<PostRow, 'id' | 'text' | 'mediaIds' | 'platformOptions'>>;
   accounts: Map<string, AccountRow>;
   media: Map<string, PublishMedia>;
 }
 
-export async function loadContext(services: Services, claimed: Claimed[]): Promise<AttemptContext> {
+export async function loadContext(services: Services, { claimed, posts }: Claim): Promise<AttemptContext> {
   const { db, config } = services;
-  const postIds = [...new Set(claimed.map((c) => c.target.postId))];
   const accountIds = [...new Set(claimed.map((c) => idOf('acc', c.target.accountId)))];
-  const [posts, accounts] = await Promise.all([
-    db('posts').whereIn('id', postIds).select('id', 'text', 'mediaIds', 'platformOptions') as Promise<PostRow[]>,
+  const [accounts, media] = await Promise.all([
     accountsById(db, accountIds),
+    storedMediaFiles(db, config.publicUrl, [...new Set([...posts.values()].flatMap((post) => post.mediaIds))]),
   ]);
-  return {
-    posts: new Map(posts.map((post) => [post.id, post])),
-    accounts: new Map(accounts.map((account) => [account.id, account])),
-    media: await storedMediaFiles(db, config.publicUrl, [...new Set(posts.flatMap((post) => post.mediaIds))]),
-  };
+  return { posts, accounts: new Map(accounts.map((account) => [account.id, account])), media };
 }
 
 export function contentOf(

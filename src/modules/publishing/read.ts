@@ -25,6 +25,43 @@ export async function targetsOf(db: Knex, postIds: string[]): Promise<TargetRow[
   return db('postTargets').whereIn('postId', postIds).orderBy(['postId', 'position']) as Promise<TargetRow[]>;
 }
 
+/** A target a statement just wrote, with its post and how many targets that post has. */
+export interface WrittenTarget {
+  post: PostRow;
+  target: TargetRow;
+  targetCount: number;
+}
+
+/** A post with the targets a statement just wrote of it (`written`) and all the targets it has now. */
+export interface PostWritten {
+  post: PostRow;
+  written: TargetRow[];
+  targets: TargetRow[];
+}
+
+/**
+ * The posts of targets a statement just wrote, each with all its targets: only the posts that have targets the
+ * statement did not write have them read, by a statement of their own after it (which sees its writes).
+ */
+export async function postsWritten(db: Knex, written: WrittenTarget[]): Promise<PostWritten[]> {
+  const byPost = new Map<string, PostWritten & { count: number }>();
+  for (const { post, target, targetCount } of written) {
+    const entry = byPost.get(post.id) ?? { post, written: [], targets: [], count: targetCount };
+    entry.written.push(target);
+    byPost.set(post.id, entry);
+  }
+  const partly = [...byPost.values()].filter((entry) => entry.written.length < entry.count);
+  const others = await targetsOf(
+    db,
+    partly.map((entry) => entry.post.id),
+  );
+  return [...byPost.values()].map(({ post, written: own, count }) => ({
+    post,
+    written: own,
+    targets: own.length < count ? others.filter((target) => target.postId === post.id) : own,
+  }));
+}
+
 export async function getPost(db: Knex, principal: Principal, id: string): Promise<Post> {
   const post = await findPost(db, principal, id);
   return presentPost(post, await targetsOf(db, [post.id]));

@@ -3,10 +3,11 @@ import { Batcher } from '../../lib/batcher.js';
 import { idOf } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
 import { noteSuccesses, recordPlatformOutcome } from '../accounts/accounts.js';
-import { emitEvents, type NewEvent } from '../events/emit.js';
+import { emittedWith, type NewEvent } from '../events/emit.js';
 import type { Outcome } from './attempt.js';
 import type { Claimed } from './claim.js';
-import { POST_COLUMNS, type PostRow, type PostStatus, targetColumns, type TargetRow } from './rows.js';
+import { besidePost, postColumns, type PostStatus, targetColumns, type TargetRow } from './rows.js';
+import { type PostWritten, postsWritten } from './read.js';
 import { postEvent, presentTarget } from './present.js';
 import { notifyDue } from './wake.js';
 
@@ -33,8 +34,9 @@ const FINAL_EVENTS = { published: 'post.published', partial: 'post.partial', fai
  * Records a batch of outcomes in one transaction: each target's platform id (before its job is acknowledged:
  * this commit *is* the acknowledgement), failure or next attempt; each post settled when its last target is;
  * `post.platform.failed` per failed target and `post.published` / `partial` / `failed` per settled post, in
- * the same transaction. The posts are locked first, in id order, so that two workers finishing targets of one
- * post never both miss that the post is done. A target finished by another worker meanwhile is left alone.
+ * the same transaction. The posts are locked in id order by the statement that writes the targets; a post with
+ * other targets has them read by a later statement, once the lock is held, so that two workers finishing targets
+ * of one post never both miss that the post is done. A target finished by another worker meanwhile is left alone.
  */
 export async function recordOutcomes(services: Services, finished: Finished[]): Promise<void> {
   if (finished.length === 0) return;
@@ -43,9 +45,6 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
   let published: PublishedUsage[] = [];
   await db.transaction(async (trx) => {
     const postIds = [...new Set(finished.map((f) => f.claimed.target.postId))].sort();
-    const { rows: posts } = (await trx.raw(`SELECT ${POST_COLUMNS} FROM posts WHERE id = ANY(?) ORDER BY id FOR UPDATE`, [postIds])) as {
-      rows: PostRow[];
-    };
     const values = finished.map(({ claimed: { target }, outcome }) => ({
       post_id: target.postId,
       account_id: target.accountId,
@@ -61,25 +60,34 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
       add_attempt: outcome.kind === 'retry' && outcome.takeBackAttempt ? -1 : 0,
     }));
     retries = values.some((v) => v.due_at !== null);
-    const { rows: updated } = (await trx.raw(
+    const { rows } = (await trx.raw(
       `
-      UPDATE post_targets t SET status = o.status, platform_post_id = coalesce(o.platform_post_id, t.platform_post_id),
-        url = coalesce(o.url, t.url), progress = coalesce(o.progress, t.progress), published_at = CASE WHEN o.status = 'published' THEN now() ELSE t.published_at END,
-        failure = o.failure, due_at = o.due_at, locked_until = NULL, attempts = t.attempts + o.add_attempt,
-        attempt_started_at = CASE WHEN o.keep_started THEN t.attempt_started_at ELSE NULL END
-      FROM jsonb_to_recordset(?::jsonb) AS o(post_id text, account_id text, status text, platform_post_id text, url text,
-        progress jsonb, failure jsonb, due_at timestamptz, keep_started boolean, add_attempt int)
-      WHERE t.post_id = o.post_id AND t.account_id = o.account_id AND t.status = 'processing'
-      RETURNING ${targetColumns('t')}`,
-      [JSON.stringify(values)],
-    )) as { rows: TargetRow[] };
-    const changed = new Set(updated.map((t) => t.postId));
-    await settlePosts(
+      WITH locked AS (SELECT * FROM posts WHERE id = ANY(?) ORDER BY id FOR UPDATE),
+      updated AS (
+        UPDATE post_targets t SET status = o.status, platform_post_id = coalesce(o.platform_post_id, t.platform_post_id),
+          url = coalesce(o.url, t.url), progress = coalesce(o.progress, t.progress), published_at = CASE WHEN o.status = 'published' THEN now() ELSE t.published_at END,
+          failure = o.failure, due_at = o.due_at, locked_until = NULL, attempts = t.attempts + o.add_attempt,
+          attempt_started_at = CASE WHEN o.keep_started THEN t.attempt_started_at ELSE NULL END
+        FROM jsonb_to_recordset(?::jsonb) AS o(post_id text, account_id text, status text, platform_post_id text, url text,
+          progress jsonb, failure jsonb, due_at timestamptz, keep_started boolean, add_attempt int)
+        WHERE t.post_id = o.post_id AND t.account_id = o.account_id AND t.status = 'processing'
+        RETURNING t.*
+      )
+      SELECT ${targetColumns('u')}, ${postColumns('l', true)},
+        (SELECT count(*) FROM post_targets c WHERE c.post_id = u.post_id)::int AS "targetCount"
+      FROM updated u JOIN locked l ON l.id = u.post_id`,
+      [postIds, JSON.stringify(values)],
+    )) as { rows: Array<Record<string, unknown>> };
+    const settling = await postsWritten(
       trx,
-      posts.filter((post) => changed.has(post.id)),
-      updated.filter((t) => t.status === 'failed'),
+      rows.map((row) => {
+        const { post, rest } = besidePost<TargetRow & { targetCount: number }>(row);
+        const { targetCount, ...target } = rest;
+        return { post, target, targetCount };
+      }),
     );
-    published = publishedUsage(posts, updated);
+    await settlePosts(trx, settling);
+    published = publishedUsage(settling);
   });
   for (const { ownerId, profileId, targets } of published) services.usage.record(ownerId, profileId, 'posts', targets);
   await afterCommit(services, finished);
@@ -88,50 +96,53 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
 }
 
 /**
- * Moves each post to the status its targets now give, and emits: `post.platform.failed` for each target in
- * `newlyFailed`, and the settling event of each post that left `processing`. Runs in the caller's transaction,
- * with `posts` as it read them locked.
+ * Moves each post to the status its targets now give, and emits: `post.platform.failed` for each target the batch
+ * failed, and the settling event of each post that left `processing`, in one statement of the caller's transaction.
  */
-async function settlePosts(trx: Knex.Transaction, posts: PostRow[], newlyFailed: TargetRow[]): Promise<void> {
-  if (posts.length === 0) return;
-  const { rows: targets } = (await trx.raw(`SELECT ${targetColumns()} FROM post_targets WHERE post_id = ANY(?)`, [
-    posts.map((post) => post.id),
-  ])) as { rows: TargetRow[] };
-  const byPost = new Map<string, TargetRow[]>();
-  for (const target of targets) byPost.set(target.postId, [...(byPost.get(target.postId) ?? []), target]);
-  const events: NewEvent[] = [];
+async function settlePosts(trx: Knex.Transaction, settling: PostWritten[]): Promise<void> {
+  if (settling.length === 0) return;
+  const events: Array<{ key: string; event: NewEvent }> = [];
   const changes: Array<{ id: string; status: PostStatus; published_at: string | null }> = [];
-  for (const post of posts) {
-    const own = byPost.get(post.id) ?? [];
-    for (const target of newlyFailed.filter((t) => t.postId === post.id)) {
+  for (const { post, targets, written } of settling) {
+    for (const target of written.filter((t) => t.status === 'failed')) {
       events.push({
-        ownerId: post.ownerId,
-        profileId: post.profileId,
-        name: 'post.platform.failed',
-        data: { postId: post.id, target: presentTarget(target) },
+        key: post.id,
+        event: {
+          ownerId: post.ownerId,
+          profileId: post.profileId,
+          name: 'post.platform.failed',
+          data: { postId: post.id, target: presentTarget(target) },
+        },
       });
     }
-    const status = post.status === 'processing' || post.status === 'scheduled' ? derivedStatus(own) : post.status;
-    const firstPublished = own
+    const status = post.status === 'processing' || post.status === 'scheduled' ? derivedStatus(targets) : post.status;
+    const firstPublished = targets
       .map((t) => t.publishedAt)
       .filter((at): at is Date => at !== null)
       .sort((a, b) => +new Date(a) - +new Date(b))[0];
     changes.push({ id: post.id, status, published_at: firstPublished ? new Date(firstPublished).toISOString() : null });
     if (status !== post.status && status in FINAL_EVENTS) {
       events.push({
-        ownerId: post.ownerId,
-        profileId: post.profileId,
-        ...postEvent(FINAL_EVENTS[status as keyof typeof FINAL_EVENTS], post, own),
+        key: post.id,
+        event: {
+          ownerId: post.ownerId,
+          profileId: post.profileId,
+          ...postEvent(FINAL_EVENTS[status as keyof typeof FINAL_EVENTS], post, targets),
+        },
       });
     }
   }
+  const emitted = emittedWith('SELECT id FROM settled', events);
   await trx.raw(
     `
-    UPDATE posts p SET status = v.status, published_at = coalesce(p.published_at, v.published_at), updated_at = now()
-    FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, published_at timestamptz) WHERE p.id = v.id`,
-    [JSON.stringify(changes)],
+    WITH settled AS (
+      UPDATE posts p SET status = v.status, published_at = coalesce(p.published_at, v.published_at), updated_at = now()
+      FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, published_at timestamptz) WHERE p.id = v.id
+      RETURNING p.id
+    ), ${emitted.ctes}
+    SELECT count(*) FROM woken`,
+    [JSON.stringify(changes), ...emitted.bindings],
   );
-  await emitEvents(trx, events);
 }
 
 /** What the outcomes teach about the accounts: refused credentials mark them for reconnection; successes are noted. */
@@ -141,16 +152,15 @@ interface PublishedUsage {
   targets: number;
 }
 
-/** The targets this batch published, per owner and profile (of the posts it locked): the `posts` usage they count. */
-function publishedUsage(posts: PostRow[], updated: TargetRow[]): PublishedUsage[] {
-  const byPost = new Map(posts.map((post) => [post.id, post]));
+/** The targets this batch published, per owner and profile: the `posts` usage they count. */
+function publishedUsage(settling: PostWritten[]): PublishedUsage[] {
   const usage = new Map<string, PublishedUsage>();
-  for (const target of updated) {
-    const post = byPost.get(target.postId);
-    if (target.status !== 'published' || !post) continue;
+  for (const { post, written } of settling) {
+    const count = written.filter((target) => target.status === 'published').length;
+    if (count === 0) continue;
     const key = `${post.ownerId} ${post.profileId}`;
     const counted = usage.get(key) ?? { ownerId: post.ownerId, profileId: post.profileId, targets: 0 };
-    counted.targets += 1;
+    counted.targets += count;
     usage.set(key, counted);
   }
   return [...usage.values()];

@@ -57,28 +57,66 @@ export interface SlotRow {
   createdAt: Date;
 }
 
-/** The columns of post_targets under their camelCase names, for raw statements (knex maps only its builder's). */
-export function targetColumns(alias = 'post_targets'): string {
-  const columns: Array<[string, string]> = [
-    ['post_id', 'postId'],
-    ['account_id', 'accountId'],
-    ['position', 'position'],
-    ['platform', 'platform'],
-    ['status', 'status'],
-    ['platform_post_id', 'platformPostId'],
-    ['url', 'url'],
-    ['published_at', 'publishedAt'],
-    ['attempts', 'attempts'],
-    ['failure', 'failure'],
-    ['due_at', 'dueAt'],
-    ['scheduled_at', 'scheduledAt'],
-    ['locked_until', 'lockedUntil'],
-    ['attempt_started_at', 'attemptStartedAt'],
-    ['progress', 'progress'],
-  ];
-  return columns.map(([column, name]) => `${alias}.${column} AS "${name}"`).join(', ');
+const TARGET_COLUMNS = [
+  'post_id',
+  'account_id',
+  'position',
+  'platform',
+  'status',
+  'platform_post_id',
+  'url',
+  'published_at',
+  'attempts',
+  'failure',
+  'due_at',
+  'scheduled_at',
+  'locked_until',
+  'attempt_started_at',
+  'progress',
+];
+const POST_COLUMNS = [
+  'id',
+  'owner_id',
+  'profile_id',
+  'status',
+  'text',
+  'media_ids',
+  'platform_options',
+  'scheduled_at',
+  'publish_now',
+  'published_at',
+  'timezone',
+  'slot_id',
+  'created_at',
+  'updated_at',
+];
+
+/** `columns` of the table named `alias`, each under its camelCase name after `prefix` (knex maps only its builder's). */
+function camelColumns(alias: string, columns: string[], prefix: string): string {
+  return columns
+    .map((column) => `${alias}.${column} AS "${prefix}${column.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}"`)
+    .join(', ');
 }
 
-export const POST_COLUMNS = `id, owner_id AS "ownerId", profile_id AS "profileId", status, text, media_ids AS "mediaIds",
-  platform_options AS "platformOptions", scheduled_at AS "scheduledAt", publish_now AS "publishNow",
-  published_at AS "publishedAt", timezone, slot_id AS "slotId", created_at AS "createdAt", updated_at AS "updatedAt"`;
+/** The columns of post_targets under their camelCase names, for raw statements. */
+export function targetColumns(alias = 'post_targets'): string {
+  return camelColumns(alias, TARGET_COLUMNS, '');
+}
+
+/** The columns of posts under their camelCase names, for raw statements; `beside`: after `post.`, in a row of another table's. */
+export function postColumns(alias = 'posts', beside = false): string {
+  return camelColumns(alias, POST_COLUMNS, beside ? POST_PREFIX : '');
+}
+
+const POST_PREFIX = 'post.';
+
+/** A row that has its post's columns beside its own (`postColumns(alias, true)`): the post, and the rest. */
+export function besidePost<Rest>(row: Record<string, unknown>): { post: PostRow; rest: Rest } {
+  const post: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (name.startsWith(POST_PREFIX)) post[name.slice(POST_PREFIX.length)] = value;
+    else rest[name] = value;
+  }
+  return { post: post as unknown as PostRow, rest: rest as Rest };
+}

@@ -65,10 +65,10 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
     // Small claims: the first calls start sooner, and a full claim loops at once for the next.
     const batch = Math.min(room, CLAIM_BATCH);
     const taken = await loop.claim(batch, async (n) => {
-      const claimed = await claimDue(this.services.db, n, leaseSeconds);
-      if (claimed.length === 0) return [];
-      const context = await loadContext(this.services, claimed);
-      return claimed.map((item) => ({ claimed: item, context }));
+      const claim = await claimDue(this.services.db, n, leaseSeconds);
+      if (claim.claimed.length === 0) return [];
+      const context = await loadContext(this.services, claim);
+      return claim.claimed.map((claimed) => ({ claimed, context }));
     });
     // Fewer than asked for: nothing more is due now; sleep until the next due time, a NOTIFY or the poll.
     if (taken < batch) await loop.sleep(await this.untilNextDue());
