@@ -4,7 +4,7 @@ import type { IncomingEvent, IncomingRequest, WebhookReceiver, WebhookSource } f
 import { jsonObject } from '../../platforms/json-body.js';
 import { timestampedSignatureValid } from '../../platforms/timestamped-signature.js';
 import type { Services } from '../../services.js';
-import { providerOf } from './provider.js';
+import { billingConfigured, providerOf } from './provider.js';
 import { syncInvoice } from './invoices.js';
 import { syncSubscription } from './subscriptions.js';
 
@@ -79,8 +79,8 @@ class BillingWebhooks implements WebhookReceiver {
  * the provider, so it is tried again for as long as the provider may be down, not the platforms' few seconds.
  */
 export function billingWebhooks(services: Services): WebhookReceiver | null {
-  const provider = providerOf(services);
-  return provider ? new BillingWebhooks(provider.webhookSecret, services.config.billing.webhookRetryScheduleSeconds) : null;
+  const { billing } = services.config;
+  return billingConfigured(services.config) ? new BillingWebhooks(billing.webhookSecret!, billing.webhookRetryScheduleSeconds) : null;
 }
 
 /**
@@ -88,7 +88,7 @@ export function billingWebhooks(services: Services): WebhookReceiver | null {
  * processed: a failure changes nothing, and the intake tries it again (on the billing schedule).
  */
 export async function applyBillingChange(services: Services, change: BillingChange, trx: Knex.Transaction): Promise<void> {
-  const provider = providerOf(services);
+  const provider = await providerOf(services);
   if (!provider) return;
   if (change.subscriptionId) await syncSubscription(trx, provider, change.subscriptionId);
   if (change.invoice) await syncInvoice(trx, provider, change.invoice.id, { paymentFailed: change.invoice.paymentFailed });

@@ -1,6 +1,6 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Config } from '../../config.js';
-import { onePer, onePerUntilFailed } from '../../lib/memo.js';
+import { onePerUntilFailed } from '../../lib/memo.js';
 import type { Services } from '../../services.js';
 import type { Plan } from '../usage/plans.js';
 import { BillingNotConfiguredError, BillingProviderError } from './errors.js';
@@ -30,16 +30,28 @@ export interface BillingProvider {
   registersEndpoint: boolean;
 }
 
-/**
- * The payment provider, or null when billing is not configured: plans are required, and a provider — the one
- * configured (`STRIPE_SECRET_KEY`), else the sandbox's where it runs.
- */
-export const providerOf = onePer((services: Services) => createProvider(services.config));
+/** The provider's client library, loaded on its first use: loading it cost every start 0.1 s of CPU. */
+async function stripeLibrary(): Promise<typeof Stripe> {
+  return (await import('stripe')).default;
+}
 
-function createProvider({ usage: { plans }, billing }: Config): BillingProvider | null {
-  if (!plans || !billing.secretKey) return null;
+/**
+ * Whether billing is configured: plans are required, and a provider — the one configured (`STRIPE_SECRET_KEY`),
+ * else the sandbox's where it runs.
+ */
+export function billingConfigured({ usage: { plans }, billing }: Config): boolean {
+  return Boolean(plans && billing.secretKey);
+}
+
+/** The payment provider, or null when billing is not configured (`billingConfigured`). */
+export const providerOf = onePerUntilFailed((services: Services) => createProvider(services.config));
+
+async function createProvider(config: Config): Promise<BillingProvider | null> {
+  if (!billingConfigured(config)) return null;
+  const { usage, billing } = config;
   const url = new URL(billing.apiUrl ?? 'https://api.stripe.com');
-  const stripe = new Stripe(billing.secretKey, {
+  const Stripe = await stripeLibrary();
+  const stripe = new Stripe(billing.secretKey!, {
     apiVersion: STRIPE_API_VERSION,
     host: url.hostname,
     port: url.port || (url.protocol === 'http:' ? 80 : 443),
@@ -49,17 +61,17 @@ function createProvider({ usage: { plans }, billing }: Config): BillingProvider 
     timeout: 20_000,
     telemetry: false,
   });
-  return { stripe, webhookSecret: billing.webhookSecret!, plans, registersEndpoint: billing.registersEndpoint };
+  return { stripe, webhookSecret: billing.webhookSecret!, plans: usage.plans!, registersEndpoint: billing.registersEndpoint };
 }
 
 /** This service's webhook endpoint registered once, where the provider asks for it. */
-const registration = onePerUntilFailed((services: Services) =>
-  registerEndpoint(providerOf(services)!, `${services.config.publicUrl}/webhooks/billing`),
+const registration = onePerUntilFailed(async (services: Services) =>
+  registerEndpoint((await providerOf(services))!, `${services.config.publicUrl}/webhooks/billing`),
 );
 
 /** The provider, ready for a call: where it asks, this service's webhook endpoint is registered first. */
 export async function readyProvider(services: Services): Promise<BillingProvider> {
-  const provider = providerOf(services);
+  const provider = await providerOf(services);
   if (!provider) throw new BillingNotConfiguredError(services.config.usage.plans ? 'provider' : 'plans');
   if (provider.registersEndpoint) await registration(services);
   return provider;
@@ -77,12 +89,15 @@ export async function provided<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeError) throw new BillingProviderError(error);
+    if (error instanceof (await stripeLibrary()).errors.StripeError) throw new BillingProviderError(error);
     throw error;
   }
 }
 
 /** Whether the provider refused the request itself (a 4xx about it), as opposed to failing to answer. */
 export function isRefusal(error: unknown): error is Stripe.errors.StripeError {
-  return error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError;
+  if (!(error instanceof Error)) return false;
+  // The library's errors name their class in `type`, its documented way to tell them apart.
+  const { type } = error as { type?: unknown };
+  return type === 'StripeInvalidRequestError' || type === 'StripeCardError';
 }
