@@ -1,8 +1,8 @@
-import OpenAI from 'openai';
 import { retryAfterHeader } from '../../platforms/retry-after.js';
 import type { AiSettings } from './settings.js';
 import type { AiTaskError, AiTaskResult, AiTaskUsage } from './present.js';
 import type { TaskRow } from './rows.js';
+import { openaiLibrary } from './registry.js';
 import { ResultUnusableError } from './results.js';
 
 /** What one turn of a task came to; the worker records it. */
@@ -38,8 +38,9 @@ function retryOr(settings: AiSettings, task: TaskRow, code: AiTaskError['code'],
 }
 
 /** What a provider's failure means for the task. Anything unknown is rethrown (a bug, logged by the worker). */
-export function outcomeOf(error: unknown, task: TaskRow, settings: AiSettings): Outcome {
+export async function outcomeOf(error: unknown, task: TaskRow, settings: AiSettings): Promise<Outcome> {
   if (error instanceof ResultUnusableError) return failed('provider_error', error.message);
+  const OpenAI = await openaiLibrary();
   const pastDeadline = Date.now() >= new Date(task.deadlineAt).getTime();
   if (error instanceof OpenAI.APIConnectionTimeoutError || (error instanceof Error && error.name === 'TimeoutError')) {
     if (pastDeadline) return failed('timeout', `The model did not finish within the ${task.kind} deadline.`);

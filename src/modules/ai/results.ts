@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { toFile, type Uploadable } from 'openai';
+import type { Uploadable } from 'openai';
 import { discard, spool, SpoolLimitError } from '../../lib/spool.js';
 import type { Services } from '../../services.js';
 import { ownerItself } from '../auth/principal.js';
@@ -67,5 +67,6 @@ export async function download(url: string, timeoutMs: number): Promise<Buffer> 
 export async function referenceUpload(services: Services, mediaId: string): Promise<Uploadable> {
   const media = (await mediaFile(services.db, mediaId))!;
   const stream = await storageFor(services.config).read(storageKeyFor(mediaId));
+  const { toFile } = await import('openai');
   return toFile(stream, media.filename ?? 'reference', { type: media.mimeType });
 }

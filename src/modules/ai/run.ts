@@ -159,12 +159,11 @@ async function runVideo({ services, task, client, offered, timeout }: Run): Prom
 const RUNS: Record<TaskRow['kind'], (run: Run) => Promise<Outcome>> = { copy: runCopy, image: runImage, video: runVideo, audio: runAudio };
 
 /** One turn of a task with its provider. Provider failures are thrown for `outcomeOf` to judge. */
-export function runTask(services: Services, task: TaskRow): Promise<Outcome> {
+export async function runTask(services: Services, task: TaskRow): Promise<Outcome> {
   const registry = registryOf(services);
   const offered = registry.configured(task.provider, task.model);
-  if (!offered)
-    return Promise.resolve(failed('provider_error', `The provider ${task.provider} or its model ${task.model} is no longer configured.`));
+  if (!offered) return failed('provider_error', `The provider ${task.provider} or its model ${task.model} is no longer configured.`);
   const deadline = new Date(task.deadlineAt).getTime();
   const timeout = () => Math.max(1, Math.floor(Math.min(services.config.ai.requestTimeoutSeconds * 1000, deadline - Date.now())));
-  return RUNS[task.kind]({ services, task, client: registry.client(offered.provider), offered, timeout });
+  return RUNS[task.kind]({ services, task, client: await registry.client(offered.provider), offered, timeout });
 }

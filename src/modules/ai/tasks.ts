@@ -106,9 +106,9 @@ async function deleteProviderJob(services: Services, row: TaskRow): Promise<void
   const registry = registryOf(services);
   const offered = registry.configured(row.provider, row.model);
   if (!offered) return;
-  await registry
-    .client(offered.provider)
-    .videos.delete(row.providerJobId!, { timeout: 10_000 })
+  const client = await registry.client(offered.provider);
+  await client.videos
+    .delete(row.providerJobId!, { timeout: 10_000 })
     .catch((error: unknown) => services.logger.warn({ err: error, taskId: row.id }, 'the provider did not delete the cancelled video job'));
 }
 

@@ -44,7 +44,7 @@ export class AiTaskWork implements LeasedWork<TaskRow, Outcome> {
       return await runTask(this.services, task);
     } catch (error) {
       try {
-        return outcomeOf(error, task, this.services.config.ai);
+        return await outcomeOf(error, task, this.services.config.ai);
       } catch {
         // A bug, not a provider's answer: the task fails visibly rather than being retried forever.
         this.services.logger.error({ err: error, taskId: task.id }, 'an AI task failed unexpectedly');
