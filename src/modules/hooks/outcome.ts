@@ -109,12 +109,14 @@ export async function recordSuccesses(db: Knex, successes: Success[]): Promise<v
   if (rows.length === 0) return;
   // Locked in id order (the sub-select), so two workers touching the same hooks never wait on each other in a
   // cycle; the condition is checked again under the lock. A failure recorded after this success keeps its clock.
+  // NO KEY UPDATE, as the UPDATE itself locks: FOR UPDATE would also wait for every fan-out inserting deliveries
+  // of these hooks (their foreign key holds a key-share lock until that transaction commits).
   await db.raw(
     `
     UPDATE hooks h SET last_success_at = greatest(h.last_success_at, v.at),
       failing_since = CASE WHEN h.failing_since <= v.at THEN NULL ELSE h.failing_since END
     FROM unnest(?::text[], ?::timestamptz[]) AS v(id, at)
-    WHERE h.id = v.id AND h.id IN (SELECT id FROM hooks WHERE id = ANY(?::text[]) ORDER BY id FOR UPDATE)
+    WHERE h.id = v.id AND h.id IN (SELECT id FROM hooks WHERE id = ANY(?::text[]) ORDER BY id FOR NO KEY UPDATE)
       AND (h.failing_since <= v.at OR h.last_success_at IS NULL OR h.last_success_at < now() - interval '1 minute')`,
     [rows.map((r) => r.hookId), rows.map((r) => r.at), rows.map((r) => r.hookId)] as never,
   );

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { emitEvent } from '../../../src/modules/events/emit.js';
+import { newId } from '../../../src/lib/ids.js';
 import { recordSuccesses } from '../../../src/modules/hooks/outcome.js';
 import { describeApi, type ApiTest } from '../../support/harness.js';
 import type { Received } from '../../support/receiver.js';
@@ -142,6 +143,55 @@ describeApi('outgoing webhooks — retries a second apart', { settings: { webhoo
     ]);
     expect(await db('deliveries').where({ id: done.id }).first()).to.deep.equal(before);
     expect(await db('deliveryAttempts').where({ deliveryId: done.id })).to.have.length(before.attemptCount);
+  });
+
+  it('records a success without waiting for a fan-out that is inserting deliveries of the same hook', async () => {
+    const hook = await createHook(t, '/busy');
+    const db = t.app.services.db;
+    const row = (eventId: string, lockedUntil: Date) => ({
+      id: newId('dlv'),
+      hookId: hook.id,
+      eventId,
+      ownerId: t.owner.ownerId,
+      event: 'post.published',
+      body: '{}',
+      status: 'pending',
+      maxAttempts: 1,
+      nextAttemptAt: new Date(),
+      lockedUntil,
+    });
+    // A delivery this test holds (no worker takes it), first of the hook: its success touches the hook's row.
+    const held = row((await emit(t)).id, new Date(Date.now() + 3600_000));
+    await db('deliveries').insert(held);
+    // A fan-out under way: its insert holds a key-share lock on the hook (the foreign key) until it commits.
+    const fanOut = await db.transaction();
+    let bound: NodeJS.Timeout | undefined;
+    try {
+      const event = await emitEvent(fanOut, {
+        ownerId: t.owner.ownerId,
+        profileId: null,
+        name: 'post.published',
+        data: publishedData('p2'),
+      });
+      await fanOut('deliveries').insert(row(event.id, new Date(Date.now() + 3600_000)));
+      const outcome = {
+        at: new Date(),
+        durationMs: 1,
+        responseStatus: 204,
+        errorClass: null,
+        responseSnippet: null,
+        retryAfterSeconds: null,
+      };
+      const recorded = recordSuccesses(db, [{ delivery: held, outcome }]).then(() => 'recorded');
+      const waited = new Promise((resolve) => (bound = setTimeout(resolve, 5000, 'still waiting on the fan-out')));
+      expect(await Promise.race([recorded, waited])).to.equal('recorded');
+    } finally {
+      clearTimeout(bound);
+      await fanOut.rollback();
+    }
+    expect(await db('hooks').where({ id: hook.id }).first())
+      .to.have.property('lastSuccessAt')
+      .that.is.an.instanceOf(Date);
   });
 });
 
