@@ -17,8 +17,16 @@
  * The measured round follows a warm-up round of WARMUP messages (default 500; 0 for none), through the same path,
  * whose figures are printed too: a service that has just started runs its code unoptimised and compiles each
  * operation's request validator on its first request, and the target is the service as it runs.
+ *
+ * PROFILE_DIR in the environment writes a CPU profile of this process (the service) over the measured round alone
+ * to PROFILE_DIR/automations-<action>-<pid>.cpuprofile: `--cpu-prof` would take in the set-up, 1,000 automations
+ * created through the API, which dwarfs the round. STATEMENTS=1 prints the statements the service sent through its
+ * query builder over the measured round, counted by their text (the 100 first characters).
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { SECRET_HEADER } from '../../src/platforms/botchat/adapter.js';
 import { benchOwnerKey, connectSandboxBot, forkSandbox, forkWebhookSender, percentile, startBenchService } from './service.js';
 
@@ -33,6 +41,19 @@ function median(values: number[]): number {
     [...values].sort((a, b) => a - b),
     50,
   );
+}
+
+/** Starts profiling this process; the function it answers stops and writes the profile to a file. */
+async function startProfile(): Promise<(file: string) => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 async function runBench(): Promise<void> {
@@ -52,32 +73,37 @@ async function runBench(): Promise<void> {
   });
   try {
     const key = await benchOwnerKey(call);
-    // A profile holds at most 100 automations: one profile per account.
-    const accounts: Array<{ id: string; secret: string }> = [];
-    for (let a = 0; a < ACCOUNTS; a += 1) {
-      const profileId = (await call('POST', '/profiles', key, { name: `Bench ${a}` })).id as string;
-      const accountId = await connectSandboxBot(call, sandboxUrl, key, profileId);
-      // The secret the platform signs the bot's webhooks with, as the bot platform holds it.
-      const row = await services.db('accounts').where({ id: accountId }).first('credentialsCiphertext');
-      const secret = (JSON.parse(services.secrets.open(row.credentialsCiphertext)) as { extra: { webhookSecret: string } }).extra
-        .webhookSecret;
-      accounts.push({ id: accountId, secret });
-      for (let n = 0; n < PER_ACCOUNT; n += 1) {
-        const action =
-          ACTION === 'add_tag' ? { type: 'add_tag', tag: `k${n}` } : { type: 'reply_message', text: 'Thanks {{name}}, about {{keyword}}!' };
-        await call('POST', '/automations', key, {
-          profileId,
-          name: `k${n}`,
-          accountIds: [accountId],
-          // A mix of match types, as owners write them; every message is tried against all of them.
-          trigger:
-            n % 3 === 2
-              ? { type: 'message_received', keywords: [`^k${n}\\b`], matchType: 'regex' }
-              : { type: 'message_received', keywords: [`k${n}`, `keyword ${n}`], matchType: n % 3 === 0 ? 'contains' : 'exact' },
-          actions: [action],
-        });
-      }
-    }
+    // A profile holds at most 100 automations: one profile per account. The accounts are set up side by side (each
+    // account's automations one after another, in the order they are tried): a thousand calls in a row took
+    // minutes on a loaded machine, and nothing of the set-up is measured.
+    const accounts = await Promise.all(
+      Array.from({ length: ACCOUNTS }, async (_, a) => {
+        const profileId = (await call('POST', '/profiles', key, { name: `Bench ${a}` })).id as string;
+        const accountId = await connectSandboxBot(call, sandboxUrl, key, profileId);
+        // The secret the platform signs the bot's webhooks with, as the bot platform holds it.
+        const row = await services.db('accounts').where({ id: accountId }).first('credentialsCiphertext');
+        const secret = (JSON.parse(services.secrets.open(row.credentialsCiphertext)) as { extra: { webhookSecret: string } }).extra
+          .webhookSecret;
+        for (let n = 0; n < PER_ACCOUNT; n += 1) {
+          const action =
+            ACTION === 'add_tag'
+              ? { type: 'add_tag', tag: `k${n}` }
+              : { type: 'reply_message', text: 'Thanks {{name}}, about {{keyword}}!' };
+          await call('POST', '/automations', key, {
+            profileId,
+            name: `k${n}`,
+            accountIds: [accountId],
+            // A mix of match types, as owners write them; every message is tried against all of them.
+            trigger:
+              n % 3 === 2
+                ? { type: 'message_received', keywords: [`^k${n}\\b`], matchType: 'regex' }
+                : { type: 'message_received', keywords: [`k${n}`, `keyword ${n}`], matchType: n % 3 === 0 ? 'contains' : 'exact' },
+            actions: [action],
+          });
+        }
+        return { id: accountId, secret };
+      }),
+    );
     console.log(`${ACCOUNTS} accounts with ${PER_ACCOUNT} active automations each (action ${ACTION})`);
 
     // The platform's updates, signed with each bot's secret: every message once, then a tenth again as new
@@ -206,7 +232,22 @@ async function runBench(): Promise<void> {
       console.log(indent(await round(0, WARMUP)));
     }
     console.log(`measured round:`);
-    console.log(indent(await round(WARMUP, MESSAGES)));
+    const profiler = process.env.PROFILE_DIR ? await startProfile() : null;
+    const statements = new Map<string, number>();
+    const count = ({ sql }: { sql: string }) => {
+      const text = sql.replace(/\s+/g, ' ').trim().slice(0, 100);
+      statements.set(text, (statements.get(text) ?? 0) + 1);
+    };
+    if (process.env.STATEMENTS) services.db.on('query', count);
+    const measured = await round(WARMUP, MESSAGES);
+    services.db.off('query', count);
+    await profiler?.(join(process.env.PROFILE_DIR!, `automations-${ACTION}-${process.pid}.cpuprofile`));
+    console.log(indent(measured));
+    if (process.env.STATEMENTS) {
+      const sorted = [...statements].sort((a, b) => b[1] - a[1]);
+      console.log(`  statements: ${sorted.reduce((sum, [, n]) => sum + n, 0)}`);
+      for (const [text, n] of sorted) console.log(`  ${String(n).padStart(6)}  ${text}`);
+    }
     console.log(
       `machine: ${cpus().length} cores, load average ${loadavg()
         .map((load) => load.toFixed(2))
