@@ -9,6 +9,9 @@ export const PATTERN_DEADLINE_MS = 250;
 
 const WORKER_URL = new URL('./pattern-worker.mjs', import.meta.url);
 
+/** Pattern lists a thread keeps at most; past this many it is told to forget them all and is sent them again. */
+const MAX_DEFINED = 10_000;
+
 /** One automation's patterns to try, in order, on one of a task's texts (its index). */
 export interface PatternCheck {
   patterns: { source: string; flags: string }[];
@@ -25,15 +28,34 @@ function progressOf(checks: number): Int32Array {
 }
 
 /**
+ * What a task posts: its texts, the pattern lists the thread has not been sent before (numbered), and each check
+ * as two numbers, its text and its list. Every automation's list would otherwise be copied to the thread with
+ * every message tried against it.
+ */
+interface Task {
+  texts: string[];
+  /** The thread forgets the lists it was sent before these. */
+  reset: boolean;
+  define: Array<{ id: number; patterns: PatternCheck['patterns'] }>;
+  /** Check i: its text at 2i, its list at 2i + 1. */
+  checks: Int32Array;
+  progress: SharedArrayBuffer;
+}
+
+/**
  * Runs callers' regular expressions on a thread of its own, many checks in one task (a batch of messages, each
  * against every automation of its account: one round trip, not one per automation), one task at a time. A check
  * that makes no progress for PATTERN_DEADLINE_MS counts as matched by none: the thread, stuck in the pattern, is
  * terminated, and a new one goes on with the checks after it. The event loop never runs a caller's pattern, so
- * nothing a caller saved can keep the service from answering.
+ * nothing a caller saved can keep the service from answering. A list of patterns (an automation's, compiled once
+ * in the automation cache) is sent to a thread once and named by its number after that.
  */
 class PatternRunner {
   private worker: Promise<Worker> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The number the current thread knows each list by. */
+  private defined = new WeakMap<PatternCheck['patterns'], number>();
+  private definedCount = 0;
 
   /** For each check, the index of its first pattern that matches its text, or null (none did, or not before the deadline). */
   firstMatching(texts: string[], checks: PatternCheck[]): Promise<Array<number | null>> {
@@ -58,6 +80,7 @@ class PatternRunner {
   /** Hands the checks to the thread; answers the index of the one it was stopped stuck in, or null: all were done. */
   private async task(texts: string[], checks: PatternCheck[], progress: Int32Array): Promise<number | null> {
     const worker = await (this.worker ??= this.start());
+    const task = this.taskOf(texts, checks, progress);
     return new Promise((resolve, reject) => {
       let seen = 0;
       const settle = () => {
@@ -85,12 +108,38 @@ class PatternRunner {
         resolve(done);
       }, PATTERN_DEADLINE_MS);
       worker.on('message', answered).on('error', failed);
-      worker.postMessage({ texts, checks, progress: progress.buffer });
+      worker.postMessage(task, [task.checks.buffer as ArrayBuffer]);
     });
+  }
+
+  /** The task for the current thread: the lists it does not know yet defined, every check by number. */
+  private taskOf(texts: string[], checks: PatternCheck[], progress: Int32Array): Task {
+    const reset = this.definedCount >= MAX_DEFINED;
+    if (reset) this.forget();
+    const define: Task['define'] = [];
+    const numbered = new Int32Array(2 * checks.length);
+    checks.forEach(({ patterns, text }, index) => {
+      let id = this.defined.get(patterns);
+      if (id === undefined) {
+        id = this.definedCount++;
+        this.defined.set(patterns, id);
+        define.push({ id, patterns });
+      }
+      numbered[2 * index] = text;
+      numbered[2 * index + 1] = id;
+    });
+    return { texts, reset, define, checks: numbered, progress: progress.buffer as SharedArrayBuffer };
+  }
+
+  /** The lists are to be sent again: to a new thread, or to one told to forget them. */
+  private forget(): void {
+    this.defined = new WeakMap();
+    this.definedCount = 0;
   }
 
   /** A thread that has loaded the patterns' module: its start-up is not counted against a check's deadline. */
   private start(): Promise<Worker> {
+    this.forget();
     const worker = new Worker(WORKER_URL);
     // An idle thread does not keep the process alive.
     worker.unref();
