@@ -397,3 +397,6 @@ create index "account_revocations_due_at_index" on "account_revocations" ("due_a
 alter table "queue_slots" add column "account_ids" text[];
 alter table "queue_slots" drop constraint "queue_slots_profile_id_day_of_week_time_timezone_unique";
 CREATE UNIQUE INDEX queue_slots_occurrence ON queue_slots (profile_id, day_of_week, time, timezone, COALESCE(account_ids, '{}'));
+
+-- migration: 202611270710_hooks_deliveries_fillfactor
+ALTER TABLE deliveries SET (fillfactor = 60);
