@@ -22,20 +22,27 @@ export type NewEvent<N extends EventName = EventName> = {
   };
 }[N];
 
+const INSERT_ONE = `INSERT INTO events (id, owner_id, profile_id, name, data, dispatched_at)
+  SELECT e.id, e.owner_id, e.profile_id, e.name, e.data, CASE WHEN ${receivedByActiveHook('e')} THEN NULL ELSE now() END
+  FROM (VALUES (?::text, ?::text, ?::text, ?::text, ?::jsonb)) AS e(id, owner_id, profile_id, name, data)
+  RETURNING id, owner_id AS "ownerId", profile_id AS "profileId", name, data, created_at AS "createdAt", dispatched_at AS "dispatchedAt"`;
+
 /**
  * The one way to emit an event: a row in `events`, written in the caller's transaction (the outbox). It is
  * delivered only if that transaction commits, and a crash after the commit loses nothing. A plain insert, then a
  * NOTIFY only for an event a hook takes: a statement with WITH members, planned at every call, cost PostgreSQL more
  * than the second round trip saves.
+ *
+ * An event that no active hook of its owner takes when it is written is written dispatched: the fan-out never
+ * reads nor marks it again, and nobody is woken for it (src/modules/hooks/receivers.ts decides). So a hook receives
+ * the events emitted after it is created, set active again, or given their name in `events`; an event emitted while
+ * that change is being committed may or may not reach it, as an event emitted before it may not. A hook paused
+ * after an event was written still misses it: the fan-out reads the active hooks again.
  */
 export async function emitEvent<N extends EventName>(trx: Knex | Knex.Transaction, event: NewEvent<N>): Promise<EventRecord> {
-  const { rows } = (await trx.raw(
-    `INSERT INTO events (id, owner_id, profile_id, name, data, dispatched_at)
-    SELECT e.id, e.owner_id, e.profile_id, e.name, e.data, CASE WHEN ${receivedByActiveHook('e')} THEN NULL ELSE now() END
-    FROM (VALUES (?::text, ?::text, ?::text, ?::text, ?::jsonb)) AS e(id, owner_id, profile_id, name, data)
-    RETURNING id, owner_id AS "ownerId", profile_id AS "profileId", name, data, created_at AS "createdAt", dispatched_at AS "dispatchedAt"`,
-    [newId('evt'), event.ownerId, event.profileId, event.name, JSON.stringify(event.data)],
-  )) as { rows: EventRecord[] };
+  const { rows } = (await trx.raw(INSERT_ONE, [newId('evt'), event.ownerId, event.profileId, event.name, JSON.stringify(event.data)])) as {
+    rows: EventRecord[];
+  };
   const emitted = rows[0]!;
   if (emitted.dispatchedAt === null) await trx.raw(`NOTIFY ${EVENTS_CHANNEL}`);
   return emitted;
@@ -63,13 +70,7 @@ export function envelopeOf(event: EventRecord): string {
  * The events of a jsonb array (rows as `eventRows` makes them) inserted by a statement of the caller's, as the
  * WITH members `emitted` (the rows written) and `woken`, which wakes the dispatcher when any of them waits for it
  * and must be selected from, or it is not run. `keys`, a subquery over the statement's own WITH members, narrows
- * them to the events whose key it answers.
- *
- * An event that no active hook of its owner takes when it is written is written dispatched: the fan-out never
- * reads nor marks it again, and nobody is woken for it (src/modules/hooks/receivers.ts decides). So a hook receives
- * the events emitted after it is created, set active again, or given their name in `events`; an event emitted while
- * that change is being committed may or may not reach it, as an event emitted before it may not. A hook paused
- * after an event was written still misses it: the fan-out reads the active hooks again.
+ * them to the events whose key it answers. Same outbox rules as emitEvent.
  */
 function emitting(keys?: string): string {
   return `emitted AS (
