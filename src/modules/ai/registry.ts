@@ -30,6 +30,11 @@ export interface Catalogue {
 const FAILED_LIST_TTL_MS = 10_000;
 const LIST_TIMEOUT_MS = 5_000;
 
+/** The provider's client library, loaded on its first use: loading it cost every start 0.1 s of CPU. */
+export async function openaiLibrary(): Promise<typeof OpenAI> {
+  return (await import('openai')).default;
+}
+
 interface Listed {
   at: number;
   ids: Map<string, string | null> | null;
@@ -42,11 +47,6 @@ interface Listed {
  * a model the provider retired is no longer offered. Calls go through the official `openai` client, one per
  * provider, which never retries by itself: the tasks' worker retries on its own schedule.
  */
-/** The provider's client library, loaded on its first use: loading it cost every start 0.1 s of CPU. */
-export async function openaiLibrary(): Promise<typeof OpenAI> {
-  return (await import('openai')).default;
-}
-
 export class AiRegistry {
   readonly providers: AiProviderSettings[];
   private readonly clients = new Map<string, OpenAI>();
