@@ -19,20 +19,28 @@ export interface LeaseWorkerSettings {
    * died are free for another within this many seconds.
    */
   leaseSeconds: number;
+  /**
+   * Items a claim may take beyond the free slots, held under their leases (renewed with the others) and started in
+   * the order claimed as slots come free: for work whose claim costs more when it runs again later (a fan-out that
+   * leases what it creates). None unless said; a stop gives back those not started (`LeasedWork.release`).
+   */
+  backlog?: number;
 }
 
 /** What a claim loop's turn sees of its worker. */
 export interface ClaimLoop<Item> {
   /** False once the worker is stopping: a turn that claims in several steps checks it between them. */
   readonly claiming: boolean;
-  /** Slots free now. */
+  /** Slots free now (none while items claimed earlier wait for one). */
   readonly room: number;
+  /** Items it may claim beyond `room`, to wait for a slot (`settings.backlog`, less those waiting already). */
+  readonly spare: number;
   /** Items holding a slot now. */
   readonly busy: number;
   /**
-   * Holds up to `limit` free slots (no more than are free) while `take(n)` claims at most `n` items, then works on
-   * what it took, each recorded when it ends. Loops side by side never claim more than the free slots together.
-   * Resolves to how many were taken.
+   * Holds up to `limit` free places (no more than `room + spare`) while `take(n)` claims at most `n` items, then
+   * works on what it took, each recorded when it ends; those beyond the free slots wait for one. Loops side by side
+   * never claim more than the free places together. Resolves to how many were taken.
    */
   claim(limit: number, take: (n: number) => Promise<Item[]>): Promise<number>;
   /** Until a NOTIFY, `ms`, or (`untilSlotFreed`) a slot coming free. Returns at once if signalled already. */
@@ -102,6 +110,8 @@ export interface LeasedWork<Item, Result> {
   describe(item: Item): Record<string, unknown>;
   /** A NOTIFY on `channel`; none after a (re)connection, when any of them may have been missed. */
   heard?(channel: string | null): void;
+  /** Gives back the leases of items claimed and never started (a stop with a backlog): another may take them now. */
+  release?(items: Item[]): Promise<void>;
   /** Closes the work's own connections (HTTP clients), once the worker has stopped working. */
   close?(): Promise<void>;
 }
@@ -133,9 +143,11 @@ export class LeaseWorker<Item, Result> {
   /** A slot came free since a loop last looked: one that would sleep until then looks again. */
   private slotFreed = false;
   private readonly sleepers = new Set<Sleeper>();
-  /** Items claimed and not recorded yet: each holds a slot (the concurrency limit counts these) and its lease. */
+  /** Items started and not recorded yet: each holds a slot (the concurrency limit counts these) and its lease. */
   private readonly held = new Map<Item, Promise<void>>();
-  /** Slots held by claims under way. */
+  /** Items claimed beyond the free slots (`settings.backlog`), in the order claimed: leased, waiting for a slot. */
+  private readonly waiting: Item[] = [];
+  /** Places held by claims under way. */
   private reserved = 0;
   private renewal: NodeJS.Timeout | undefined;
   private readonly claimLoop: ClaimLoop<Item>;
@@ -155,7 +167,10 @@ export class LeaseWorker<Item, Result> {
         return worker.claiming;
       },
       get room() {
-        return work.settings.concurrency - worker.held.size - worker.reserved;
+        return worker.room();
+      },
+      get spare() {
+        return worker.free() - worker.room();
       },
       get busy() {
         return worker.held.size;
@@ -191,6 +206,7 @@ export class LeaseWorker<Item, Result> {
   stop(): Promise<void> {
     this.stopped ??= (async () => {
       await this.stopClaiming();
+      await this.releaseWaiting();
       await Promise.allSettled([...this.held.values()]);
       await this.disconnect();
     })();
@@ -212,10 +228,20 @@ export class LeaseWorker<Item, Result> {
     await this.work.close?.();
   }
 
+  /** Places a claim may take now: free slots, and the backlog not waiting yet. */
+  private free(): number {
+    const { concurrency, backlog = 0 } = this.work.settings;
+    return concurrency + backlog - this.held.size - this.waiting.length - this.reserved;
+  }
+
+  private room(): number {
+    return Math.max(0, Math.min(this.free(), this.work.settings.concurrency - this.held.size - this.waiting.length - this.reserved));
+  }
+
   private async claim(limit: number, take: (n: number) => Promise<Item[]>): Promise<number> {
     // A turn that was under way when the worker began stopping starts no claim.
     if (!this.claiming) return 0;
-    const n = Math.max(0, Math.min(limit, this.claimLoop.room));
+    const n = Math.max(0, Math.min(limit, this.free()));
     this.reserved += n;
     let items: Item[];
     try {
@@ -223,8 +249,20 @@ export class LeaseWorker<Item, Result> {
     } finally {
       this.reserved -= n;
     }
-    for (const item of items) this.begin(item);
+    for (const item of items) {
+      if (this.waiting.length === 0 && this.held.size < this.work.settings.concurrency) this.begin(item);
+      else this.waiting.push(item);
+    }
     return items.length;
+  }
+
+  /** The leases of the items still waiting for a slot go back (or run out, if the work cannot give them back). */
+  private async releaseWaiting(): Promise<void> {
+    const items = this.waiting.splice(0);
+    if (items.length === 0 || !this.work.release) return;
+    await this.work.release(items).catch((error: unknown) => {
+      this.logger.warn({ err: error }, `${this.work.settings.name}: giving back ${items.length} leases failed; they will run out`);
+    });
   }
 
   private begin(item: Item): void {
@@ -239,6 +277,8 @@ export class LeaseWorker<Item, Result> {
       })
       .finally(() => {
         this.held.delete(item);
+        const next = this.claiming ? this.waiting.shift() : undefined;
+        if (next !== undefined) this.begin(next);
         this.slotFreed = true;
         for (const sleeper of [...this.sleepers]) if (sleeper.untilSlotFreed) sleeper.done();
       });
@@ -251,8 +291,8 @@ export class LeaseWorker<Item, Result> {
   }
 
   private async renewHeld(): Promise<void> {
-    if (this.held.size > 0) {
-      await this.work.renew([...this.held.keys()]).catch((error: unknown) => {
+    if (this.held.size + this.waiting.length > 0) {
+      await this.work.renew([...this.held.keys(), ...this.waiting]).catch((error: unknown) => {
         this.logger.warn({ err: error }, `${this.work.settings.name}: renewing leases failed; trying again`);
       });
     }

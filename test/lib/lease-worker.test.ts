@@ -13,6 +13,8 @@ class ListWork implements LeasedWork<string, string> {
   readonly recorded: string[] = [];
   /** The items of each renewal, in order. */
   readonly renewals: string[][] = [];
+  /** The items given back, by each call. */
+  readonly released: string[][] = [];
   mostAtOnce = 0;
   private readonly watchers = new Set<() => void>();
 
@@ -45,6 +47,10 @@ class ListWork implements LeasedWork<string, string> {
   async renew(items: string[]): Promise<void> {
     this.renewals.push(items);
     this.changed();
+  }
+
+  async release(items: string[]): Promise<void> {
+    this.released.push(items);
   }
 
   describe(item: string): Record<string, unknown> {
@@ -164,5 +170,31 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
     const renewals = work.renewals.length;
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(work.renewals.length, 'no renewal once stopped').to.equal(renewals);
+  });
+
+  it('with a backlog, claims that many more, renews their leases, starts them in order as slots free, and gives back those never started on stop', async () => {
+    await worker.stop();
+    work = new ListWork({ ...settings, loops: 1, backlog: 2 });
+    worker = new LeaseWorker(adminUrl(), createLogger('silent'), work);
+    await worker.start();
+    await add('a', 'b', 'c', 'd', 'e', 'f', 'g');
+    await work.when(() => work.calls.size === 2 && work.due.length === 3);
+    expect([...work.calls.keys()]).to.deep.equal(['a', 'b']);
+    // c and d wait, leased: renewed with a and b.
+    const since = work.renewals.length;
+    await work.when(() => work.renewals.length >= since + 2);
+    expect(work.renewals.at(-1)!.sort()).to.deep.equal(['a', 'b', 'c', 'd']);
+    work.answer('a');
+    await work.when(() => work.calls.has('c'));
+    expect([...work.calls.keys()]).to.deep.equal(['b', 'c']);
+    // Its slot went to c; the place c left in the backlog, to the next claim.
+    await work.when(() => work.due.length === 2);
+    const stopping = worker.stop();
+    await work.when(() => work.released.length === 1);
+    expect(work.released).to.deep.equal([['d', 'e']]);
+    work.answer('b');
+    work.answer('c');
+    await stopping;
+    expect(work.recorded.sort()).to.deep.equal(['a done', 'b done', 'c done']);
   });
 });

@@ -48,6 +48,8 @@ function deliveryRows(trx: Knex, event: EventRecord, hooks: HookRow[], settings:
 export interface Dispatched {
   /** Events fanned out. */
   events: number;
+  /** Deliveries made for them, leased or not. */
+  deliveries: number;
   /** Deliveries created already leased to the caller, to send at once after the commit. */
   claimed: Array<{ delivery: SendingDelivery; hook: HookRow }>;
 }
@@ -69,7 +71,7 @@ export async function dispatchPending({ db, config }: Services, options: { batch
       RETURNING id, owner_id AS "ownerId", profile_id AS "profileId", name, data, created_at AS "createdAt", dispatched_at AS "dispatchedAt"`,
       [batchSize],
     )) as { rows: EventRecord[] };
-    if (marked.length === 0) return { events: 0, claimed: [] };
+    if (marked.length === 0) return { events: 0, deliveries: 0, claimed: [] };
     const events = marked.sort((a, b) => (a.id < b.id ? -1 : 1));
     const owners = [...new Set(events.map((event) => event.ownerId))];
     const hooks = await HookRow.query(trx).whereIn('ownerId', owners).where({ active: true });
@@ -82,7 +84,11 @@ export async function dispatchPending({ db, config }: Services, options: { batch
     const claimed: SendingDelivery[] = [];
     for (const { id, hookId, ownerId, event, body } of leased) if (insertedIds.has(id)) claimed.push({ id, hookId, ownerId, event, body });
     const byId = new Map(hooks.map((hook) => [hook.id, hook]));
-    return { events: events.length, claimed: claimed.map((delivery) => ({ delivery, hook: byId.get(delivery.hookId)! })) };
+    return {
+      events: events.length,
+      deliveries: rows.length,
+      claimed: claimed.map((delivery) => ({ delivery, hook: byId.get(delivery.hookId)! })),
+    };
   });
 }
 

@@ -3,6 +3,7 @@ import { Batcher } from '../../lib/batcher.js';
 import type { WebhookSettings } from './settings.js';
 import type { AttemptOutcome } from './attempt.js';
 import type { DeliveryRow, HookRow } from './models.js';
+import { DELIVERIES_CHANNEL } from './dispatcher.js';
 import { failOpenDeliveries } from './service.js';
 
 const MAX_RETRY_AFTER_SECONDS = 24 * 3600;
@@ -134,6 +135,20 @@ export async function renewLeases(db: Knex, deliveryIds: string[], leaseSeconds:
       SELECT id FROM deliveries WHERE id = ANY(?) AND status IN ('pending', 'retrying') AND locked_until IS NOT NULL
       ORDER BY id FOR UPDATE SKIP LOCKED)`,
     [leaseSeconds, deliveryIds],
+  );
+}
+
+/** Gives back the leases of deliveries never sent (a worker stopping with a backlog), and wakes any worker for them. */
+export async function releaseLeases(db: Knex, deliveryIds: string[]): Promise<void> {
+  await db.raw(
+    `
+    WITH released AS (
+      UPDATE deliveries SET locked_until = NULL
+      WHERE id = ANY(?) AND status IN ('pending', 'retrying') AND locked_until IS NOT NULL
+      RETURNING 1
+    )
+    SELECT pg_notify(?, '') FROM (SELECT 1 FROM released LIMIT 1) AS open`,
+    [deliveryIds, DELIVERIES_CHANNEL],
   );
 }
 

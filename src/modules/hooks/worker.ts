@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import { EVENTS_CHANNEL } from '../events/emit.js';
 import { type AttemptOutcome, attemptDelivery, type SendingDelivery, type SendingHook } from './attempt.js';
 import { DELIVERIES_CHANNEL, dispatchPending } from './dispatcher.js';
-import { recordOutcome, renewLeases, type Success, successRecorder } from './outcome.js';
+import { recordOutcome, releaseLeases, renewLeases, type Success, successRecorder } from './outcome.js';
 import type { Batcher } from '../../lib/batcher.js';
 
 /** Due deliveries are looked for at least this often: retries coming due, leases run out, a missed NOTIFY. */
@@ -12,6 +12,11 @@ const IDLE_POLL_MS = 1000;
 /** Undispatched events are looked for at least this often, NOTIFY or not (a listener that lost its connection). */
 const DISPATCH_SWEEP_MS = 1000;
 const DISPATCH_BATCH = 500;
+/**
+ * Deliveries a worker leases beyond its slots, per slot: a fan-out leases what it creates up to this backlog, so a
+ * burst is not inserted unleased and leased again by a claim (a second UPDATE, a wake-up and a round trip each).
+ */
+const BACKLOG_PER_SLOT = 4;
 
 type Claimed = { delivery: SendingDelivery; hook: SendingHook };
 
@@ -33,6 +38,8 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
   /** Deliveries were queued for anyone (NOTIFY), or the last claim was full: look before the next poll. */
   private deliveriesDue = true;
   private lastClaimAt = 0;
+  /** Deliveries per event of the last fan-out: how many events fill the backlog's free places. */
+  private deliveriesPerEvent = 1;
 
   constructor(private readonly services: Services) {
     const { concurrency, caFile, leaseSeconds } = services.config.webhooks;
@@ -43,6 +50,7 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
       pollMs: IDLE_POLL_MS,
       loops: 1,
       leaseSeconds,
+      backlog: concurrency * BACKLOG_PER_SLOT,
     };
     this.client = new GuardedHttpClient(services.addressGuard, { caFile, connections: Math.max(10, concurrency) });
     this.successes = successRecorder(services.db);
@@ -61,10 +69,18 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
       this.lastDispatchAt = Date.now();
       // A full batch may leave more behind; a short one means none were left when it looked.
       for (let full = true; full && loop.claiming;) {
-        // Fan-out runs with no room too: the deliveries it cannot lease to this worker wait for any.
-        await loop.claim(loop.room, async (n) => {
-          const { events, claimed } = await dispatchPending(this.services, { batchSize: DISPATCH_BATCH, claim: n });
-          full = events === DISPATCH_BATCH;
+        // With its backlog more than half full, this worker leaves new events to any other with room, or to itself
+        // once half of it is sent: a fan-out then leases all it creates (those it cannot lease wait for any worker).
+        const places = loop.room + loop.spare;
+        if (loop.room === 0 && places < (this.settings.concurrency * BACKLOG_PER_SLOT) / 2) {
+          this.eventsDue = true;
+          break;
+        }
+        await loop.claim(places, async (n) => {
+          const batchSize = Math.max(1, Math.min(DISPATCH_BATCH, Math.floor(n / this.deliveriesPerEvent)));
+          const { events, deliveries, claimed } = await dispatchPending(this.services, { batchSize, claim: n });
+          if (events > 0) this.deliveriesPerEvent = Math.max(1, deliveries / events);
+          full = events === batchSize;
           return claimed;
         });
       }
@@ -99,6 +115,13 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
       this.services.db,
       held.map(({ delivery }) => delivery.id),
       this.services.config.webhooks.leaseSeconds,
+    );
+  }
+
+  release(waiting: Claimed[]): Promise<void> {
+    return releaseLeases(
+      this.services.db,
+      waiting.map(({ delivery }) => delivery.id),
     );
   }
 
