@@ -2,7 +2,8 @@
  * The service as Node runs it: every TypeScript file of src/ and generated/ transpiled by esbuild (the transform
  * tsx applied at every start, done once) into dist/<stamp>/, file by file in the same layout, beside copies of
  * the other files the code reads by relative path (the bundled contract, the docs page, the favicon, the pattern
- * worker). `npm ci` builds it (`prepare`); `npm start` builds it again first when a source changed.
+ * worker), and the start bundled beside them (scripts/build/bundle.mjs). `npm ci` builds it (`prepare`); `npm
+ * start` builds it again first when a source changed.
  *
  * <stamp> names the sources it was built from (each file's path, size and modification time): a changed, added
  * or removed source makes a new stamp, and two starts at once never run a folder half built (each builds in a
@@ -14,13 +15,14 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleStart } from './bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DIST = join(ROOT, 'dist');
 /** What is built: these folders' TypeScript, and their other files copied as they are. */
 const SOURCES = ['src', 'generated'];
 /** This file and the build's settings also make the stamp: a change in how it builds builds again. */
-const BUILD_INPUTS = [fileURLToPath(import.meta.url), join(ROOT, 'package.json')];
+const BUILD_INPUTS = [fileURLToPath(import.meta.url), fileURLToPath(new URL('./bundle.mjs', import.meta.url)), join(ROOT, 'package.json')];
 
 function filesUnder(folder) {
   return readdirSync(folder, { withFileTypes: true, recursive: true })
@@ -69,6 +71,7 @@ async function buildInto(folder, files) {
     mkdirSync(dirname(join(folder, file)), { recursive: true });
     copyFileSync(join(ROOT, file), join(folder, file));
   }
+  await bundleStart(ROOT, folder, build);
 }
 
 /** The folder of the build of the sources as they are now, built first if there is none yet. */
