@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { IncomingEvent } from '../../platforms/capabilities/webhooks.js';
 import type { Services } from '../../services.js';
 import type { StoredWebhook } from './claim.js';
+import { runLastWrites } from './last-writes.js';
 import { eventsOf, receiverOf } from './receivers.js';
 import type { PlatformWebhookRow } from './rows.js';
 
@@ -33,12 +34,14 @@ function runsOf(services: Services, webhooks: StoredWebhook[]): Run[] {
  * Turns stored platform webhooks (of one intake key, in the order received) into our records and events and
  * marks them processed, in `trx`: all of them or none. Each run of events of one kind goes to every area handling
  * that kind (src/modules/<area>/index.ts, `incoming`), in the areas' order. Handling them again changes nothing
- * more: each area's handling is idempotent per event.
+ * more: each area's handling is idempotent per event. What the areas left to the end (`leaveToLast`) is written
+ * last, before the webhooks are marked processed.
  */
 export async function handleWebhooks(services: Services, trx: Knex.Transaction, webhooks: StoredWebhook[]): Promise<void> {
   for (const { platform, kind, events } of runsOf(services, webhooks)) {
     for (const handle of services.incomingHandlers(kind)) await handle(services, platform, events as never, trx);
   }
+  await runLastWrites(trx);
   await markProcessed(
     trx,
     webhooks.map(({ id }) => id),
