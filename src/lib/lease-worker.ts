@@ -147,6 +147,8 @@ export class LeaseWorker<Item, Result> {
   private readonly held = new Map<Item, Promise<void>>();
   /** Items claimed beyond the free slots (`settings.backlog`), in the order claimed: leased, waiting for a slot. */
   private readonly waiting: Item[] = [];
+  /** When each item held or waiting was leased or last renewed (the clock before the statement): what to renew. */
+  private readonly leasedAt = new Map<Item, number>();
   /** Places held by claims under way. */
   private reserved = 0;
   private renewal: NodeJS.Timeout | undefined;
@@ -243,6 +245,7 @@ export class LeaseWorker<Item, Result> {
     if (!this.claiming) return 0;
     const n = Math.max(0, Math.min(limit, this.free()));
     this.reserved += n;
+    const leasedAt = Date.now();
     let items: Item[];
     try {
       items = await take(n);
@@ -250,6 +253,7 @@ export class LeaseWorker<Item, Result> {
       this.reserved -= n;
     }
     for (const item of items) {
+      this.leasedAt.set(item, leasedAt);
       if (this.waiting.length === 0 && this.held.size < this.work.settings.concurrency) this.begin(item);
       else this.waiting.push(item);
     }
@@ -259,6 +263,7 @@ export class LeaseWorker<Item, Result> {
   /** The leases of the items still waiting for a slot go back (or run out, if the work cannot give them back). */
   private async releaseWaiting(): Promise<void> {
     const items = this.waiting.splice(0);
+    for (const item of items) this.leasedAt.delete(item);
     if (items.length === 0 || !this.work.release) return;
     await this.work.release(items).catch((error: unknown) => {
       this.logger.warn({ err: error }, `${this.work.settings.name}: giving back ${items.length} leases failed; they will run out`);
@@ -277,6 +282,7 @@ export class LeaseWorker<Item, Result> {
       })
       .finally(() => {
         this.held.delete(item);
+        this.leasedAt.delete(item);
         const next = this.claiming ? this.waiting.shift() : undefined;
         if (next !== undefined) this.begin(next);
         this.slotFreed = true;
@@ -287,14 +293,27 @@ export class LeaseWorker<Item, Result> {
 
   /** Renews the leases of everything held, a few times per lease, until the worker disconnects. */
   private scheduleRenewal(): void {
-    this.renewal = setTimeout(() => void this.renewHeld(), (this.work.settings.leaseSeconds * 1000) / RENEWALS_PER_LEASE);
+    this.renewal = setTimeout(() => void this.renewHeld(), this.renewalMs());
   }
 
+  private renewalMs(): number {
+    return (this.work.settings.leaseSeconds * 1000) / RENEWALS_PER_LEASE;
+  }
+
+  /**
+   * Renews the leases taken or renewed at least a renewal period ago: each is renewed with half of it left or more,
+   * and an item worked on within a period (most, in a burst) is never written again for its lease.
+   */
   private async renewHeld(): Promise<void> {
-    if (this.held.size + this.waiting.length > 0) {
-      await this.work.renew([...this.held.keys(), ...this.waiting]).catch((error: unknown) => {
+    const now = Date.now();
+    const due = [...this.leasedAt].filter(([, at]) => now - at >= this.renewalMs()).map(([item]) => item);
+    if (due.length > 0) {
+      try {
+        await this.work.renew(due);
+        for (const item of due) if (this.leasedAt.has(item)) this.leasedAt.set(item, now);
+      } catch (error) {
         this.logger.warn({ err: error }, `${this.work.settings.name}: renewing leases failed; trying again`);
-      });
+      }
     }
     // Not once disconnected (it clears the timer).
     if (this.renewal) this.scheduleRenewal();

@@ -153,6 +153,24 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
     for (const renewal of work.renewals.slice(after)) expect(renewal).to.deep.equal(['b']);
   });
 
+  it('renews a lease once it is a renewal period old: an item claimed since the last renewal waits for the next', async () => {
+    await worker.stop();
+    // Renewed every 100 ms, each lease once it is 100 ms old.
+    work = new ListWork({ ...settings, leaseSeconds: 0.4 });
+    worker = new LeaseWorker(adminUrl(), createLogger('silent'), work);
+    await worker.start();
+    await add('first');
+    await work.when(() => work.renewals.some((items) => items.includes('first')));
+    // Half a period after a renewal: the next comes before the new item's lease is a period old.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await add('second');
+    await work.when(() => work.calls.has('second'));
+    const since = work.renewals.length;
+    await work.when(() => work.renewals.length > since);
+    expect(work.renewals[since]).to.deep.equal(['first']);
+    await work.when(() => work.renewals.slice(since).some((items) => items.includes('second')));
+  });
+
   it('stops claiming at once, waits for the work in flight and its record, then closes its LISTEN connection', async () => {
     await add('a');
     await work.when(() => work.calls.has('a'));
