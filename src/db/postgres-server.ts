@@ -2,7 +2,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { chown, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -62,6 +62,9 @@ function program(placement: Placement, name: 'initdb' | 'postgres'): string {
   return join(placement.binariesRoot, 'bin', name);
 }
 
+/** What initdb is told besides the folder and the superuser: a cluster made elsewhere with others is not this one. */
+export const INITDB_OPTIONS = ['--auth=password', '--lc-messages=C', '--no-sync'];
+
 /**
  * A new cluster in `placement.dataDir` (which must be empty), whose superuser has these credentials.
  * `--no-sync`: initdb does not wait until its files are on disk (seconds on a slow disk, most of an empty data
@@ -76,14 +79,7 @@ export async function initialiseCluster(placement: Placement, credentials: Crede
     if (placement.runAs) await chown(passwordFile, placement.runAs.uid, placement.runAs.gid);
     const initdb = spawn(
       program(placement, 'initdb'),
-      [
-        `--pgdata=${placement.dataDir}`,
-        '--auth=password',
-        `--username=${credentials.user}`,
-        `--pwfile=${passwordFile}`,
-        '--lc-messages=C',
-        '--no-sync',
-      ],
+      [`--pgdata=${placement.dataDir}`, `--username=${credentials.user}`, `--pwfile=${passwordFile}`, ...INITDB_OPTIONS],
       programOptions(placement, ['ignore', 'ignore', 'pipe']),
     );
     const output = new ProgramOutput(initdb, logger);
@@ -99,20 +95,33 @@ export async function initialiseCluster(placement: Placement, credentials: Crede
   }
 }
 
-/** The port must be free on the address the server listens on; PostgreSQL would say so only in its log. */
-export async function ensurePortFree(port: number): Promise<void> {
+/** Listens on `port` of the address the server listens on, and closes again: the port it had (0: one the system chose). */
+async function probePort(port: number): Promise<number> {
   const probe = createServer();
   try {
     await new Promise<void>((resolve, reject) => {
       probe.once('error', reject);
       probe.listen(port, '127.0.0.1', resolve);
     });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(port);
-    throw error;
+    return (probe.address() as AddressInfo).port;
   } finally {
     await new Promise((resolve) => probe.close(resolve));
   }
+}
+
+/** The port must be free on the address the server listens on; PostgreSQL would say so only in its log. */
+export async function ensurePortFree(port: number): Promise<void> {
+  try {
+    await probePort(port);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new PortInUseError(port);
+    throw error;
+  }
+}
+
+/** A port free now, for a server nobody else needs to find. */
+export function freePort(): Promise<number> {
+  return probePort(0);
 }
 
 /** A PostgreSQL server this process started, which cannot outlive it. */
