@@ -6,9 +6,10 @@ import { answerClientError } from './http/client-error.js';
 import { createLogger, logLevelOf, type Logger } from './lib/logger.js';
 import { describeStartFailure } from './lib/start-failure.js';
 import { BadSettingError } from './lib/start-errors.js';
+import { makeVendorKeysAhead } from './sandbox/wallet/keys-ahead.js';
 
-// Only what starts the database is imported above: the rest of the service (src/boot.ts, src/app.ts and all they
-// import) loads while PostgreSQL starts in a process of its own.
+// Only what starts the database (and a first start's sandbox keys) is imported above: the rest of the service
+// (src/boot.ts, src/app.ts and all they import) loads while PostgreSQL starts in a process of its own.
 
 let config: Config | undefined;
 /** At the default level until the settings are read: a wrong setting is said at that level too. */
@@ -46,7 +47,10 @@ function readDatabaseStart(): DatabaseSettings {
 }
 
 async function main(): Promise<void> {
-  const database = openDatabase(readDatabaseStart(), logger);
+  const settings = readDatabaseStart();
+  // Before the database makes its folder in the data folder, which tells a first start.
+  makeVendorKeysAhead(settings.dataDir, process.env);
+  const database = openDatabase(settings, logger);
   // Its failure is boot's to report, once the settings that name its port are read.
   database.catch(() => {});
   let modules;

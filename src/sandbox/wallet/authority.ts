@@ -1,6 +1,6 @@
-import { constants, createPrivateKey, generateKeyPair, type KeyObject, privateEncrypt, randomBytes } from 'node:crypto';
-import { promisify } from 'node:util';
+import { constants, createPrivateKey, type KeyObject, privateEncrypt, randomBytes } from 'node:crypto';
 import forge from 'node-forge';
+import { takeKeyPair } from './keys-ahead.js';
 
 /** The sandbox's stand-in for the wallet vendor's certificate authority: a root and a WWDR-like intermediate. */
 export interface Authority {
@@ -25,14 +25,12 @@ function rsaKey(pem: string): forge.pki.rsa.PrivateKey {
   return forge.pki.privateKeyFromPem(pem) as forge.pki.rsa.PrivateKey;
 }
 
-const generateRsaKeyPair = promisify(generateKeyPair);
-
 /**
  * An RSA key pair made by node's crypto in its thread pool, off the event loop (forge's own key generation is far
- * slower, and a synchronous one held a first start's event loop for about 0.1 s per key).
+ * slower, and a synchronous one held a first start's event loop for about 0.1 s per key), maybe as the process started.
  */
 async function keyPair(): Promise<{ publicKey: forge.pki.PublicKey; privateKey: KeyObject; privateKeyPem: string }> {
-  const { publicKey, privateKey } = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
+  const { publicKey, privateKey } = await takeKeyPair();
   return {
     publicKey: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()),
     privateKey,
