@@ -8,6 +8,7 @@ import { Scheduler } from './jobs/scheduler.js';
 import { registerJobs, scheduleJobs } from './jobs/register.js';
 import { AddressGuard } from './lib/address-guard.js';
 import { LeaseWorker } from './lib/lease-worker.js';
+import { NotificationListener } from './lib/listener.js';
 import { SecretBox } from './lib/secret-box.js';
 import { openStorage, storageFor, storageKeyFor } from './modules/media/storage.js';
 import { warnOfUnreachablePublicUrl } from './platforms/public-url-check.js';
@@ -70,6 +71,7 @@ export async function boot(
   let embedded: EmbeddedDatabase | null = null;
   let db: Db | undefined;
   let scheduler: Scheduler | undefined;
+  let listener: NotificationListener | undefined;
   let principals: PrincipalCache | undefined;
   const workers = new Map<string, BackgroundWorker>();
   let sandbox: Sandbox | undefined;
@@ -108,7 +110,11 @@ export async function boot(
     db = connect(url, config.databasePoolMax);
     await migrate(db);
     const contract = await contractLoaded;
-    principals = await PrincipalCache.start(url, logger);
+    // One LISTEN connection for the process: the server wakes every listening backend on each NOTIFY, whatever its
+    // channel. The principal cache subscribes before it connects, so that its name tells other processes it hears.
+    listener = new NotificationListener(url, logger, 'socialgate');
+    principals = await PrincipalCache.listening(listener, logger);
+    await listener.start();
     scheduler = await Scheduler.create({
       databaseUrl: url,
       mongodbUrl: config.mongodbUrl,
@@ -147,11 +153,11 @@ export async function boot(
       for (const area of areas) {
         for (const [name, create] of Object.entries(area.workers ?? {})) {
           const made = create(services);
-          workers.set(name, 'turn' in made ? new LeaseWorker(url, logger, made) : made);
+          workers.set(name, 'turn' in made ? new LeaseWorker(listener, logger, made) : made);
         }
       }
-      // Started together: each opens its own connection (a LISTEN), a few round trips that one after the other
-      // made a tenth of the start. All are awaited, so that a failure stops them all.
+      // Started together: each LISTENs on its channels, a round trip per channel. All are awaited, so that a
+      // failure stops them all.
       const started = await Promise.allSettled([...workers.values()].map((worker) => worker.start()));
       const failed = started.find((result) => result.status === 'rejected');
       if (failed) throw failed.reason;
@@ -177,6 +183,7 @@ export async function boot(
       ['usage counts', () => usage?.stop()],
       ['scheduler', () => scheduler?.stop()],
       ['principal cache', () => principals?.stop()],
+      ['notification listener', () => listener?.stop()],
       ['database pool', () => db?.destroy()],
       ['embedded PostgreSQL', () => embedded?.stop()],
       ['platform sandbox', () => sandbox?.close()],

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
-import { NotificationListener } from './listener.js';
+import type { NotificationListener } from './listener.js';
 import type { Logger } from './logger.js';
 
 export interface LeaseWorkerSettings {
-  /** The LISTEN connection's application_name, and the worker's name in logs. */
+  /** The worker's name in logs. */
   name: string;
   /** Channels whose NOTIFY wakes the claim loops. */
   channels: string[];
@@ -136,7 +136,7 @@ const RENEWALS_PER_LEASE = 4;
  * such a row (send again, or reconcile first) is the work's.
  */
 export class LeaseWorker<Item, Result> {
-  private listener: NotificationListener | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
   private claiming = false;
   /** A NOTIFY (or a stop) came since a loop last looked: it looks again before sleeping. */
   private signalled = true;
@@ -157,7 +157,8 @@ export class LeaseWorker<Item, Result> {
   private stopped: Promise<void> | undefined;
 
   constructor(
-    private readonly databaseUrl: string,
+    /** The process's listener, on which the worker hears its channels. */
+    private readonly listener: NotificationListener,
     private readonly logger: Logger,
     private readonly work: LeasedWork<Item, Result>,
   ) {
@@ -182,20 +183,13 @@ export class LeaseWorker<Item, Result> {
     };
   }
 
-  /** The first LISTEN connection fails the start (a worker that cannot reach its database does not run). */
+  /** A LISTEN that fails fails the start (a worker that cannot reach its database does not run). */
   async start(): Promise<void> {
-    const { name, channels, loops } = this.work.settings;
-    this.listener = new NotificationListener(
-      this.databaseUrl,
-      channels,
-      (channel) => {
-        this.work.heard?.(channel);
-        this.signal();
-      },
-      this.logger,
-      name,
-    );
-    await this.listener.start();
+    const { channels, loops } = this.work.settings;
+    this.unlisten = await this.listener.listen(channels, (channel) => {
+      this.work.heard?.(channel);
+      this.signal();
+    });
     this.claiming = true;
     this.scheduleRenewal();
     this.loopsDone = Promise.all(Array.from({ length: loops }, () => this.loop())).then(() => undefined);
@@ -222,11 +216,11 @@ export class LeaseWorker<Item, Result> {
     await this.loopsDone;
   }
 
-  /** Stops renewing leases; closes the LISTEN connection and the work's own. */
+  /** Stops renewing leases and listening; closes the work's own connections. */
   protected async disconnect(): Promise<void> {
     clearTimeout(this.renewal);
     this.renewal = undefined;
-    await this.listener?.stop();
+    await this.unlisten?.();
     await this.work.close?.();
   }
 

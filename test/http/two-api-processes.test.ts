@@ -28,6 +28,14 @@ describe('two API processes on one database', () => {
     return listed.body.data.find((key: { id: string }) => key.id === keyId).lastUsedAt as string | null;
   }
 
+  it('listens on one connection per process, for its principal cache and all its workers', async () => {
+    const { rows } = await a.services.db.raw(
+      "SELECT application_name AS name, count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE '%listening' GROUP BY 1",
+    );
+    expect(a.workers.size, 'the processes run their workers').to.be.greaterThan(5);
+    expect(rows).to.deep.equal([{ name: 'socialgate listening', n: 2 }]);
+  });
+
   it('refuses a key in one process as soon as the other has revoked it', async () => {
     const owner = await newOwner(a.api);
     for (const app of [a, b]) expect((await app.api.get('/profiles', { token: owner.key })).status).to.equal(200);
@@ -61,9 +69,9 @@ describe('two API processes on one database', () => {
     await slow.connect();
     try {
       await slow.query('LISTEN socialgate_principals; LISTEN socialgate_principals_heard');
-      await slow.query("SET application_name = 'principal-cache listening'");
+      await slow.query("SET application_name = 'socialgate listening'");
       const { rows } = await slow.query(
-        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'principal-cache listening' AND pid <> pg_backend_pid()",
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'socialgate listening' AND pid <> pg_backend_pid()",
       );
       const others = rows.map((row: { pid: number }) => row.pid);
       expect(others).to.have.length(2);

@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { type ClaimLoop, type LeasedWork, LeaseWorker, type LeaseWorkerSettings } from '../../src/lib/lease-worker.js';
+import { NotificationListener } from '../../src/lib/listener.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { adminUrl } from '../fixtures.js';
+import { until } from '../support/wait.js';
 
 const CHANNEL = 'lease_worker_test';
 
@@ -15,6 +17,8 @@ class ListWork implements LeasedWork<string, string> {
   readonly renewals: string[][] = [];
   /** The items given back, by each call. */
   readonly released: string[][] = [];
+  /** The NOTIFYs heard (no channel: listening from now on). */
+  readonly heardChannels: Array<string | null> = [];
   mostAtOnce = 0;
   private readonly watchers = new Set<() => void>();
 
@@ -57,6 +61,10 @@ class ListWork implements LeasedWork<string, string> {
     return { item };
   }
 
+  heard(channel: string | null): void {
+    this.heardChannels.push(channel);
+  }
+
   answer(item: string): void {
     const resolve = this.calls.get(item)!;
     this.calls.delete(item);
@@ -93,16 +101,19 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
     leaseSeconds: 0.2,
   };
   let admin: pg.Client;
+  let listener: NotificationListener;
   let work: ListWork;
   let worker: LeaseWorker<string, string>;
 
   before(async () => {
     admin = new pg.Client({ connectionString: adminUrl() });
     await admin.connect();
+    listener = new NotificationListener(adminUrl(), createLogger('silent'), 'lease-worker-test');
+    await listener.start();
   });
   beforeEach(async () => {
     work = new ListWork(settings);
-    worker = new LeaseWorker(adminUrl(), createLogger('silent'), work);
+    worker = new LeaseWorker(listener, createLogger('silent'), work);
     await worker.start();
   });
   afterEach(async () => {
@@ -110,6 +121,7 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
     await worker.stop();
   });
   after(async () => {
+    await listener.stop();
     await admin.end();
   });
 
@@ -157,7 +169,7 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
     await worker.stop();
     // Renewed every 100 ms, each lease once it is 100 ms old.
     work = new ListWork({ ...settings, leaseSeconds: 0.4 });
-    worker = new LeaseWorker(adminUrl(), createLogger('silent'), work);
+    worker = new LeaseWorker(listener, createLogger('silent'), work);
     await worker.start();
     await add('first');
     await work.when(() => work.renewals.some((items) => items.includes('first')));
@@ -171,7 +183,7 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
     await work.when(() => work.renewals.slice(since).some((items) => items.includes('second')));
   });
 
-  it('stops claiming at once, waits for the work in flight and its record, then closes its LISTEN connection', async () => {
+  it('stops claiming at once, waits for the work in flight and its record, then stops listening', async () => {
     await add('a');
     await work.when(() => work.calls.has('a'));
     let stopped = false;
@@ -183,8 +195,14 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
     expect(work.recorded).to.deep.equal(['a done']);
     expect(work.calls.size, 'b was never claimed').to.equal(0);
     await worker.stop();
-    const { rows } = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name LIKE 'lease-worker-test%'");
-    expect(rows[0].n).to.equal(0);
+    // Another subscriber of the process's listener hears what the stopped worker would have.
+    const probe: Array<string | null> = [];
+    const unlisten = await listener.listen([CHANNEL], (channel) => probe.push(channel));
+    const heard = work.heardChannels.length;
+    await admin.query(`NOTIFY ${CHANNEL}`);
+    await until(() => probe.includes(CHANNEL), { what: 'the probe to hear the NOTIFY' });
+    await unlisten();
+    expect(work.heardChannels.length, 'the stopped worker heard nothing').to.equal(heard);
     const renewals = work.renewals.length;
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(work.renewals.length, 'no renewal once stopped').to.equal(renewals);
@@ -193,7 +211,7 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
   it('with a backlog, claims that many more, renews their leases, starts them in order as slots free, and gives back those never started on stop', async () => {
     await worker.stop();
     work = new ListWork({ ...settings, loops: 1, backlog: 2 });
-    worker = new LeaseWorker(adminUrl(), createLogger('silent'), work);
+    worker = new LeaseWorker(listener, createLogger('silent'), work);
     await worker.start();
     await add('a', 'b', 'c', 'd', 'e', 'f', 'g');
     await work.when(() => work.calls.size === 2 && work.due.length === 3);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { type LeasedWork, LeaseWorker } from '../../src/lib/lease-worker.js';
+import { NotificationListener } from '../../src/lib/listener.js';
 import type { AnyArea, WorkerWork } from '../../src/modules/area.js';
 import { areas } from '../../src/modules/index.js';
 import type { StoredWebhook } from '../../src/modules/webhooks/claim.js';
@@ -64,11 +65,14 @@ function mortalWork(services: Services, kind: string, life: Life): { work: Lease
 /** A worker that can die as a process does, all at once. */
 class MortalWorker extends LeaseWorker<never, unknown> {
   readonly life: Life;
+  /** Its process's listener, which dies with it. */
+  private readonly ownListener: NotificationListener;
 
   constructor(services: Services, kind: string) {
     const life: Life = { dead: false, stepsLeft: Infinity, die: () => {} };
     const { work, diesAfterProcess } = mortalWork(services, kind, life);
-    super(services.config.databaseUrl!, services.logger, {
+    const listener = new NotificationListener(services.config.databaseUrl!, services.logger, `mortal ${kind}`);
+    super(listener, services.logger, {
       settings: work.settings,
       turn: (loop) => work.turn(loop),
       // Nothing claimed once dead is worked on, nothing in flight is ever recorded or renewed: its leases run out.
@@ -89,7 +93,13 @@ class MortalWorker extends LeaseWorker<never, unknown> {
       close: async () => work.close?.(),
     });
     this.life = life;
+    this.ownListener = listener;
     life.die = () => void this.crash();
+  }
+
+  override async start(): Promise<void> {
+    await this.ownListener.start();
+    await super.start();
   }
 
   /** Stops on the spot: nothing more is claimed or recorded, nothing is waited for, its connections are dropped. */
@@ -97,11 +107,14 @@ class MortalWorker extends LeaseWorker<never, unknown> {
     this.life.dead = true;
     void this.stopClaiming();
     await this.disconnect();
+    await this.ownListener.stop();
   }
 
   /** A dead process is not stopped: it is gone. */
-  override stop(): Promise<void> {
-    return this.life.dead ? Promise.resolve() : super.stop();
+  override async stop(): Promise<void> {
+    if (this.life.dead) return;
+    await super.stop();
+    await this.ownListener.stop();
   }
 }
 

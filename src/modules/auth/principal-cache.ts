@@ -1,4 +1,4 @@
-import { listeningName, NotificationListener } from '../../lib/listener.js';
+import { listeningName, type NotificationListener } from '../../lib/listener.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Principal } from './principal.js';
 import { principalId } from './principal.js';
@@ -11,9 +11,6 @@ const CHANNEL = 'socialgate_principals';
 
 /** The channel on which each process's listener answers every announcement once it has dropped that principal. */
 const HEARD_CHANNEL = 'socialgate_principals_heard';
-
-/** The name of the listening connections, by which a change finds every process that caches principals. */
-const LISTENER_NAME = 'principal-cache';
 
 /**
  * How long a principal is trusted without reading its row again. Revocations are announced (NOTIFY) and drop
@@ -55,34 +52,31 @@ export class PrincipalCache {
   private readonly hashes = new Map<string, string>();
   /** Counts the announcements heard: a lookup started before one may have read what it revoked. */
   private generation = 0;
-  private readonly listener: NotificationListener;
   /** The changes waiting to be heard everywhere, by principal id. */
   private readonly waiting = new Map<string, Set<Waiter>>();
+  private unlisten: (() => Promise<void>) | undefined;
 
   private constructor(
-    databaseUrl: string,
+    /** The process's listener: a change finds every process that caches principals by its name. */
+    private readonly listener: NotificationListener,
     private readonly logger: Logger,
-  ) {
-    this.listener = new NotificationListener(
-      databaseUrl,
-      [CHANNEL, HEARD_CHANNEL],
-      (channel, id = '', sender = 0) => {
-        if (channel === HEARD_CHANNEL) this.heard(id, sender);
-        else this.announced(channel, id);
-      },
-      logger,
-      LISTENER_NAME,
-    );
-  }
+  ) {}
 
-  static async start(databaseUrl: string, logger: Logger): Promise<PrincipalCache> {
-    const cache = new PrincipalCache(databaseUrl, logger);
-    await cache.listener.start();
+  /**
+   * Subscribes to the announcements on the process's listener, before the listener starts: a listener named as
+   * listening (`listeningName`) then hears them, in every process.
+   */
+  static async listening(listener: NotificationListener, logger: Logger): Promise<PrincipalCache> {
+    const cache = new PrincipalCache(listener, logger);
+    cache.unlisten = await listener.listen([CHANNEL, HEARD_CHANNEL], (channel, id = '', sender = 0) => {
+      if (channel === HEARD_CHANNEL) cache.heard(id, sender);
+      else cache.announced(channel, id);
+    });
     return cache;
   }
 
-  stop(): Promise<void> {
-    return this.listener.stop();
+  async stop(): Promise<void> {
+    await this.unlisten?.();
   }
 
   /**
@@ -127,7 +121,7 @@ export class PrincipalCache {
     try {
       const { rows } = await this.listener.query(
         'SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1',
-        [listeningName(LISTENER_NAME)],
+        [listeningName(this.listener.name)],
       );
       return new Set(rows.map((row: { pid: number }) => row.pid));
     } catch (error) {
