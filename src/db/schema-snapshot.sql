@@ -400,3 +400,6 @@ CREATE UNIQUE INDEX queue_slots_occurrence ON queue_slots (profile_id, day_of_we
 
 -- migration: 202611270710_hooks_deliveries_fillfactor
 ALTER TABLE deliveries SET (fillfactor = 60);
+
+-- migration: 202611271000_publishing_lease_token
+ALTER TABLE post_targets ADD COLUMN lease_token uuid;

@@ -110,7 +110,10 @@ export interface LeasedWork<Item, Result> {
   describe(item: Item): Record<string, unknown>;
   /** A NOTIFY on `channel`; none after a (re)connection, when any of them may have been missed. */
   heard?(channel: string | null): void;
-  /** Gives back the leases of items claimed and never started (a stop with a backlog): another may take them now. */
+  /**
+   * At every clean stop: gives back the leases of items claimed and never started (a stop with a backlog), and any
+   * others the work holds itself (targets leased ahead of their due time): another may take them now.
+   */
   release?(items: Item[]): Promise<void>;
   /** Closes the work's own connections (HTTP clients), once the worker has stopped working. */
   close?(): Promise<void>;
@@ -254,13 +257,13 @@ export class LeaseWorker<Item, Result> {
     return items.length;
   }
 
-  /** The leases of the items still waiting for a slot go back (or run out, if the work cannot give them back). */
+  /** The leases of the items still waiting for a slot (and the work's own) go back, or run out if the work cannot give them back. */
   private async releaseWaiting(): Promise<void> {
     const items = this.waiting.splice(0);
     for (const item of items) this.leasedAt.delete(item);
-    if (items.length === 0 || !this.work.release) return;
+    if (!this.work.release) return;
     await this.work.release(items).catch((error: unknown) => {
-      this.logger.warn({ err: error }, `${this.work.settings.name}: giving back ${items.length} leases failed; they will run out`);
+      this.logger.warn({ err: error }, `${this.work.settings.name}: giving back leases failed; they will run out`);
     });
   }
 

@@ -4,10 +4,12 @@ import { PlatformError } from '../../platforms/errors.js';
 import {
   OutcomeUnknowable,
   type Published,
+  type Publisher,
   type PublishContent,
   type PublishMedia,
   StillProcessing,
 } from '../../platforms/capabilities/publishing.js';
+import type { AdapterAccount } from '../../platforms/types.js';
 import type { Services } from '../../services.js';
 import type { AccountRow } from '../accounts/models.js';
 import { accountsById, adapterAccount } from '../accounts/read.js';
@@ -70,6 +72,50 @@ export function retryAt(settings: PublishingSettings, attemptsMade: number, plat
   return new Date(Math.max(at, platformRetryAt?.getTime() ?? 0));
 }
 
+/** What a target's call needs, ready before it is made (credentials opened, content gathered). */
+export interface Call {
+  publisher: Publisher;
+  account: AdapterAccount;
+  content: PublishContent;
+  /** Why PUBLIC_URL keeps the platform from fetching the post's media, or null. */
+  unreachable: string | null;
+}
+
+/** A target's attempt as far as it can be decided before any call: an outcome reached without one, or its call. */
+export type Prepared = { outcome: Outcome } | Call;
+
+/**
+ * Everything of an attempt that reads no platform: the refusals that need no call (no publisher, an account to
+ * reconnect) and the call's parts. Done when a target is claimed, so that a target leased ahead of its due time has
+ * it done before then.
+ */
+export function prepareAttempt(services: Services, context: AttemptContext, target: TargetRow): Prepared {
+  const post = context.posts.get(target.postId);
+  const account = context.accounts.get(target.accountId);
+  const publisher = services.platforms.get(target.platform)?.publisher;
+  if (!post || !publisher) return { outcome: { kind: 'failed', failure: failure('unknown', `${target.platform} cannot publish posts.`) } };
+  if (!account || account.status !== 'connected' || !account.credentialsCiphertext) {
+    return {
+      outcome: {
+        kind: 'failed',
+        failure: failure(
+          'account_needs_reconnection',
+          `The account is ${account?.status.replace('_', ' ') ?? 'gone'}; reconnect it, then retry.`,
+        ),
+      },
+    };
+  }
+  const content = contentOf(post, target.platform, context.media);
+  // PUBLIC_URL is checked when the post is made; it may have changed since (an instance restarted on another one).
+  const unreachable = content.media.length > 0 ? publicUrlUnreachableBy(services, target.platform, FETCHES_MEDIA) : null;
+  return { publisher, account: adapterAccount(account, services.secrets), content, unreachable };
+}
+
+/** Whether the attempt goes straight to its publishing call: nothing to reconcile first, nothing refused. */
+export function publishesAtOnce(prepared: Prepared, claimed: Claimed): boolean {
+  return !('outcome' in prepared) && prepared.unreachable === null && claimed.unknownSince === null;
+}
+
 /**
  * Publishes one claimed target, first reconciling an attempt whose answer was lost. Never throws for a platform's
  * failure: it becomes an outcome. A passing failure is retried on the schedule only when the platform cannot have
@@ -79,27 +125,14 @@ export function retryAt(settings: PublishingSettings, attemptsMade: number, plat
  */
 export async function attemptTarget(
   services: Services,
-  context: AttemptContext,
+  prepared: Prepared,
   claimed: Claimed,
   markStarted: (claimed: Claimed) => Promise<void>,
 ): Promise<Outcome> {
+  if ('outcome' in prepared) return prepared.outcome;
   const { target, unknownSince } = claimed;
   const settings = services.config.publishing;
-  const post = context.posts.get(target.postId);
-  const account = context.accounts.get(target.accountId);
-  const publisher = services.platforms.get(target.platform)?.publisher;
-  if (!post || !publisher) return { kind: 'failed', failure: failure('unknown', `${target.platform} cannot publish posts.`) };
-  if (!account || account.status !== 'connected' || !account.credentialsCiphertext) {
-    return {
-      kind: 'failed',
-      failure: failure(
-        'account_needs_reconnection',
-        `The account is ${account?.status.replace('_', ' ') ?? 'gone'}; reconnect it, then retry.`,
-      ),
-    };
-  }
-  const content = contentOf(post, target.platform, context.media);
-  const credentials = adapterAccount(account, services.secrets);
+  const { publisher, account: credentials, content } = prepared;
   if (unknownSince) {
     if (!publisher.reconcile)
       return { kind: 'failed', failure: unknownOutcome(target.platform, 'the service stopped while the platform was being called') };
@@ -131,9 +164,7 @@ export async function attemptTarget(
       };
     }
   }
-  // PUBLIC_URL is checked when the post is made; it may have changed since (an instance restarted on another one).
-  const unreachable = content.media.length > 0 ? publicUrlUnreachableBy(services, target.platform, FETCHES_MEDIA) : null;
-  if (unreachable) return { kind: 'failed', failure: failure('public_url_unreachable', unreachable) };
+  if (prepared.unreachable) return { kind: 'failed', failure: failure('public_url_unreachable', prepared.unreachable) };
   const progress = {
     state: target.progress,
     save: async (state: Record<string, unknown>) => {

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { emitEvents } from '../events/emit.js';
+import { emitEvents, emittedWith, type NewEvent } from '../events/emit.js';
 import { besidePost, postColumns, type PostRow, targetColumns, type TargetRow } from './rows.js';
 import { postsWritten, type WrittenTarget } from './read.js';
 import { postEvent } from './present.js';
@@ -115,4 +116,165 @@ export async function renewLeases(db: Knex, targets: TargetKey[], leaseSeconds: 
     FROM (${held}) h WHERE t.post_id = h.post_id AND t.account_id = h.account_id`,
     [leaseSeconds, ...bindings] as never,
   );
+}
+
+/** A target leased ahead of its due time, under the token of its claim. */
+export interface LeasedAhead {
+  claimed: Claimed;
+  token: string;
+  /** When its lease runs out, as the database wrote it. */
+  lockedUntil: Date;
+  /** The `post.processing` its post emits if its start moves the post to processing (built by the claim, keyed by post id). */
+  started: { key: string; event: NewEvent };
+}
+
+/**
+ * Leases up to `limit` scheduled targets due within `aheadSeconds`, soonest first, under a new token (SKIP LOCKED, as
+ * claimDue), and changes nothing else: not their status, not their post's, no event. The lease lasts until
+ * `leaseSeconds` after the due time, so nothing renews it before then; a worker that dies holding it leaves the target
+ * to another from then on, as one that died holding a due target does. Each post's `post.processing` is built here,
+ * its targets shown as they will be once started: the start only chooses whether it is written.
+ */
+export async function claimAhead(
+  db: Knex,
+  limit: number,
+  aheadSeconds: number,
+  leaseSeconds: number,
+): Promise<{ claim: Claim; ahead: LeasedAhead[] }> {
+  const token = randomUUID();
+  const rows = await db.transaction(async (trx) => {
+    // As in claimDue: the partial index walked in due order, never a bitmap scan of every due target.
+    await trx.raw('SET LOCAL enable_bitmapscan = off');
+    return (
+      (await trx.raw(
+        `
+      WITH due AS (
+        SELECT post_id, account_id FROM post_targets
+        WHERE status = 'scheduled' AND due_at <= now() + make_interval(secs => ?) AND (locked_until IS NULL OR locked_until < now())
+        ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED
+      ),
+      leased AS (
+        UPDATE post_targets t SET lease_token = ?, locked_until = greatest(t.due_at, now()) + make_interval(secs => ?)
+        FROM due WHERE t.post_id = due.post_id AND t.account_id = due.account_id
+        RETURNING t.*
+      )
+      SELECT ${targetColumns('c')}, ${postColumns('p', true)},
+        (SELECT count(*) FROM post_targets o WHERE o.post_id = c.post_id)::int AS "targetCount"
+      FROM leased c JOIN posts p ON p.id = c.post_id`,
+        [aheadSeconds, limit, token, leaseSeconds],
+      )) as { rows: Array<Record<string, unknown>> }
+    ).rows;
+  });
+  const claim: Claim = { claimed: [], posts: new Map() };
+  const written: WrittenTarget[] = [];
+  for (const row of rows) {
+    const { post, rest } = besidePost<TargetRow & { targetCount: number }>(row);
+    const { targetCount, ...target } = rest;
+    claim.claimed.push({ target, unknownSince: null });
+    claim.posts.set(post.id, post);
+    // As its start will leave it: processing, due now (no next attempt to show).
+    written.push({ post: { ...post, status: 'processing' }, target: { ...target, status: 'processing', dueAt: null }, targetCount });
+  }
+  const events = new Map<string, LeasedAhead['started']>();
+  for (const { post, written: own, targets } of await postsWritten(db, written)) {
+    // A post's other targets, read after the claim, show ours as they were: ours are shown started.
+    const shown = targets.map((target) => own.find((o) => o.accountId === target.accountId) ?? target);
+    events.set(post.id, {
+      key: post.id,
+      event: { ownerId: post.ownerId, profileId: post.profileId, ...postEvent('post.processing', post, shown) },
+    });
+  }
+  return {
+    claim,
+    ahead: claim.claimed.map((claimed, i) => ({
+      claimed,
+      token,
+      lockedUntil: rows[i]!.lockedUntil as Date,
+      started: events.get(claimed.target.postId)!,
+    })),
+  };
+}
+
+/**
+ * Starts targets leased ahead, now due, in one statement: those still scheduled, due by the database's clock and
+ * under the lease's token move to processing with their attempt marked (committed before any call: a worker that
+ * dies after it leaves them to be reconciled, never sent again), their posts still scheduled move to processing and
+ * emit `post.processing`. A target edited since (written anew, no token), moved in time (token cleared) or cancelled
+ * is not started: its change wins. `marked`: whether the attempt is marked (it goes straight to its call). Answers
+ * the leases (`leaseOf`) started, and those not due yet by the database's clock (kept for later). A worker may hold
+ * one target twice, under a lease of its own that ran out and the one that took it over: the token tells them apart.
+ */
+export async function startAhead(
+  db: Knex,
+  ahead: Array<{ leased: LeasedAhead; marked: boolean }>,
+  leaseSeconds: number,
+): Promise<{ started: Set<string>; early: Set<string> }> {
+  // In key order: two starts lock their targets in the same order.
+  const batch = [...ahead].sort((a, b) => leaseOf(a.leased.claimed.target).localeCompare(leaseOf(b.leased.claimed.target)));
+  const events = new Map(batch.map(({ leased }) => [leased.started.key, leased.started]));
+  const emitted = emittedWith('SELECT id FROM moved', [...events.values()]);
+  const { rows } = (await db.raw(
+    `
+    WITH batch AS (
+      SELECT * FROM unnest(?::text[], ?::text[], ?::uuid[], ?::boolean[]) AS b(post_id, account_id, token, marked)
+    ),
+    started AS (
+      UPDATE post_targets t SET status = 'processing', lease_token = NULL, locked_until = now() + make_interval(secs => ?),
+        attempt_started_at = CASE WHEN b.marked THEN now() ELSE t.attempt_started_at END, attempts = t.attempts + b.marked::int
+      FROM batch b
+      WHERE t.post_id = b.post_id AND t.account_id = b.account_id AND t.lease_token = b.token AND t.status = 'scheduled' AND t.due_at <= now()
+      RETURNING t.post_id, t.account_id, b.token
+    ),
+    moved AS (
+      UPDATE posts SET status = 'processing', updated_at = now()
+      WHERE id IN (SELECT id FROM posts WHERE id IN (SELECT post_id FROM started) AND status = 'scheduled' ORDER BY id FOR UPDATE)
+      RETURNING id
+    ), ${emitted.ctes}
+    SELECT post_id AS "postId", account_id AS "accountId", token, false AS early FROM started
+    UNION ALL
+    SELECT t.post_id, t.account_id, b.token, true FROM batch b JOIN post_targets t ON t.post_id = b.post_id AND t.account_id = b.account_id
+    WHERE t.lease_token = b.token AND t.status = 'scheduled' AND t.due_at > now()
+    UNION ALL
+    SELECT NULL, NULL, NULL, NULL FROM woken`,
+    [
+      batch.map(({ leased }) => leased.claimed.target.postId),
+      batch.map(({ leased }) => leased.claimed.target.accountId),
+      batch.map(({ leased }) => leased.token),
+      batch.map(({ marked }) => marked),
+      leaseSeconds,
+      ...emitted.bindings,
+    ],
+  )) as { rows: Array<TargetKey & { token: string; early: boolean | null }> };
+  const started = new Set<string>();
+  const early = new Set<string>();
+  for (const row of rows) if (row.early !== null) (row.early ? early : started).add(leaseOf(row, row.token));
+  return { started, early };
+}
+
+/**
+ * Extends the leases of targets held ahead that are still theirs by `leaseSeconds` from now or, with `release`,
+ * gives them back (a worker stopping), for another worker to lease at once.
+ */
+export async function holdAhead(db: Knex, ahead: LeasedAhead[], hold: { leaseSeconds: number } | 'release'): Promise<void> {
+  if (ahead.length === 0) return;
+  const [set, bindings] =
+    hold === 'release'
+      ? ['locked_until = NULL, lease_token = NULL', []]
+      : ['locked_until = now() + make_interval(secs => ?)', [hold.leaseSeconds]];
+  await db.raw(
+    `
+    UPDATE post_targets t SET ${set}
+    FROM unnest(?::text[], ?::text[], ?::uuid[]) AS b(post_id, account_id, token)
+    WHERE t.post_id = b.post_id AND t.account_id = b.account_id AND t.lease_token = b.token AND t.status = 'scheduled'`,
+    [...bindings, ...aheadColumns(ahead)],
+  );
+}
+
+function aheadColumns(ahead: LeasedAhead[]): [string[], string[], string[]] {
+  return [ahead.map((a) => a.claimed.target.postId), ahead.map((a) => a.claimed.target.accountId), ahead.map((a) => a.token)];
+}
+
+/** A target's key and (`token`) the lease it is held under, as one string. */
+export function leaseOf(target: TargetKey, token = ''): string {
+  return `${target.postId} ${target.accountId} ${token}`;
 }

@@ -192,7 +192,8 @@ async function moveToQueue(trx: Knex.Transaction, principal: Principal, postId: 
   await trx('postTargets')
     .where({ postId })
     .whereIn('status', ['scheduled', 'cancelled', 'draft'])
-    .update({ status: 'scheduled', dueAt: at });
+    // A lease taken ahead of the old time ends: the worker holding it drops the target, which is leased for its new time.
+    .update({ status: 'scheduled', dueAt: at, leaseToken: null, lockedUntil: null });
   const targets = (await trx('postTargets').where({ postId })) as TargetRow[];
   await emitEvent(trx, { ownerId: post!.ownerId, profileId: post!.profileId, ...postEvent('post.scheduled', post!, targets) });
   return post!;

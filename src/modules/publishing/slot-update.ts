@@ -80,7 +80,10 @@ async function changeSlot(trx: Knex.Transaction, principal: Principal, id: strin
       .returning('*')) as PostRow[];
     if (placed.at.getTime() === new Date(post.scheduledAt).getTime()) continue;
     await trx('postTargets').where({ postId: post.id }).update({ scheduledAt: placed.at });
-    await trx('postTargets').where({ postId: post.id, status: 'scheduled' }).update({ dueAt: placed.at });
+    // A lease taken ahead of the old time ends: the worker holding it drops the target, which is leased for its new time.
+    await trx('postTargets')
+      .where({ postId: post.id, status: 'scheduled' })
+      .update({ dueAt: placed.at, leaseToken: null, lockedUntil: null });
     const moving = (await trx('postTargets').where({ postId: post.id })) as TargetRow[];
     await emitEvent(trx, { ownerId: updated!.ownerId, profileId: updated!.profileId, ...postEvent('post.scheduled', updated!, moving) });
     moved.push(updated!);

@@ -1,7 +1,16 @@
 import { type ClaimLoop, type LeasedWork, type LeaseWorkerSettings } from '../../lib/lease-worker.js';
 import type { Services } from '../../services.js';
-import { type AttemptContext, attemptTarget, loadContext, type Outcome } from './attempt.js';
-import { type Claimed, claimDue, markAttemptsStarted, renewLeases } from './claim.js';
+import { AheadQueue, type Waiting } from './ahead.js';
+import {
+  type AttemptContext,
+  attemptTarget,
+  loadContext,
+  type Outcome,
+  prepareAttempt,
+  type Prepared,
+  publishesAtOnce,
+} from './attempt.js';
+import { claimAhead, type Claimed, claimDue, holdAhead, leaseOf, markAttemptsStarted, renewLeases, startAhead } from './claim.js';
 import { failure } from './failures.js';
 import { type Finished, outcomeRecorder } from './record.js';
 import { Batcher } from '../../lib/batcher.js';
@@ -11,11 +20,16 @@ import { POSTS_CHANNEL } from './wake.js';
 const POLL_MS = 1000;
 const CLAIM_BATCH = 50;
 const CLAIM_LOOPS = 3;
+/** Targets leased ahead per claim: a burst due in one second is leased in a few claims while the machine idles. */
+const AHEAD_BATCH = 500;
+/** A start that found targets not due yet by the database's clock tries them again this much later. */
+const EARLY_RETRY_MS = 20;
 
-/** A claimed target, with what its batch read for the attempt. */
+/** A claimed target, with its attempt prepared; `marked`: the statement that started it marked the attempt. */
 interface Leased {
   claimed: Claimed;
-  context: AttemptContext;
+  prepared: Prepared;
+  marked: boolean;
 }
 
 /**
@@ -26,12 +40,36 @@ interface Leased {
  * leaves that mark: when its lease runs out (it is renewed while the worker lives, so within
  * `PUBLISH_LEASE_SECONDS` of its death), the next claim reconciles it with the platform before anything is sent
  * again. A target it had claimed but not called for is simply sent.
+ *
+ * Look-ahead: what a scheduled target's attempt needs that does not wait for its due time is done before it, so
+ * that at the due time only the start, the calls and the settlement remain.
+ * - Every second (at once after a full claim), scheduled targets due within `PUBLISH_LOOKAHEAD_SECONDS` are leased
+ *   ahead, up to `PUBLISH_LOOKAHEAD_TARGETS` held at once (`claimAhead`): `locked_until` until `leaseSeconds` after
+ *   the due time and a token of the claim, nothing else changed (no status, no event). Their accounts and media are
+ *   read, credentials opened, content gathered (`prepareAttempt`) and `post.processing` built; the worker holds them
+ *   in memory, soonest due first (`AheadQueue`), slots free or not.
+ * - At the due time, as slots free, one statement per batch starts them (`startAhead`): the targets still under
+ *   the token, scheduled and due by the database's clock move to processing with their attempts marked (committed
+ *   before any call), their posts to processing with `post.processing`. Those it does not start were edited (PATCH
+ *   writes a post's targets anew under the same keys: no token), moved in time (token cleared), cancelled or
+ *   deleted since: their change wins, and the worker drops them. Per batch after the due time, that is one round
+ *   trip where the due-now claim below takes nine (the claim's transaction, two reads, the marks).
+ * - A lease held past the due time (no free slot) is renewed with the items in flight; a worker that dies holding
+ *   leases ahead leaves them to another once they run out, `leaseSeconds` after their due time at the latest; one
+ *   that stops cleanly gives them back (`release`).
+ * Targets due now and not leased ahead (a post published at once, a retry, a reconcile, a post edited in its last
+ * second) are claimed as before (`claimDue`), each attempt marked just before its call.
  */
 export class TargetPublishing implements LeasedWork<Leased, Outcome> {
   readonly settings: LeaseWorkerSettings;
   private readonly recorder: Batcher<Finished>;
   /** Marks of attempts about to start, committed in batches: the calls that wait meanwhile go out together. */
   private readonly marks: Batcher<Claimed>;
+  private readonly ahead = new AheadQueue();
+  /** A look-ahead claim is under way (one at a time: side by side they would only split the same targets). */
+  private lookingAhead = false;
+  /** When to lease ahead again (ms). */
+  private nextLookAhead = 0;
 
   constructor(private readonly services: Services) {
     // A claim is a few round trips and a commit: claims in parallel keep the platform calls fed while one of them
@@ -57,30 +95,39 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
   }
 
   async turn(loop: ClaimLoop<Leased>): Promise<void> {
-    const { concurrency, leaseSeconds } = this.services.config.publishing;
+    const { concurrency, leaseSeconds, lookaheadSeconds, lookaheadTargets } = this.services.config.publishing;
     const room = loop.room;
     // While busy, claim in batches (a quarter of the slots, or a full claim): one claim per freed slot would make
     // the claim's transaction, not the platforms, the limit.
-    if (room <= 0 || (room < Math.min(CLAIM_BATCH, Math.max(1, concurrency >> 2)) && loop.busy > 0)) return loop.sleep(POLL_MS, true);
+    const batch =
+      room <= 0 || (room < Math.min(CLAIM_BATCH, Math.max(1, concurrency >> 2)) && loop.busy > 0) ? 0 : Math.min(room, CLAIM_BATCH);
+    if (batch > 0 && this.ahead.due() > 0) {
+      await loop.claim(batch, (n) => this.startDue(n));
+      return;
+    }
+    if (lookaheadSeconds > 0 && !this.lookingAhead && this.ahead.size < lookaheadTargets && Date.now() >= this.nextLookAhead) {
+      await this.lookAhead(Math.min(AHEAD_BATCH, lookaheadTargets - this.ahead.size));
+      return;
+    }
+    if (batch === 0) return loop.sleep(POLL_MS, true);
     // Small claims: the first calls start sooner, and a full claim loops at once for the next.
-    const batch = Math.min(room, CLAIM_BATCH);
     const taken = await loop.claim(batch, async (n) => {
       const claim = await claimDue(this.services.db, n, leaseSeconds);
       if (claim.claimed.length === 0) return [];
       const context = await loadContext(this.services, claim);
-      return claim.claimed.map((claimed) => ({ claimed, context }));
+      return claim.claimed.map((claimed) => ({ claimed, prepared: this.prepare(context, claimed), marked: false }));
     });
     // Fewer than asked for: nothing more is due now; sleep until the next due time, a NOTIFY or the poll.
-    if (taken < batch) await loop.sleep(await this.untilNextDue());
+    if (taken < batch) {
+      const lookAhead = lookaheadSeconds > 0 ? this.nextLookAhead - Date.now() : Infinity;
+      await loop.sleep(Math.max(0, Math.min(await this.untilNextDue(), this.ahead.untilNext(), lookAhead)));
+    }
   }
 
   process(leased: Leased): Promise<Outcome> {
-    return attemptTarget(this.services, leased.context, leased.claimed, (claimed) => this.marks.add(claimed)).catch(
-      (error: unknown): Outcome => {
-        // A bug, not a platform's answer: the target fails visibly rather than being retried forever.
-        this.services.logger.error({ err: error, ...this.describe(leased) }, 'publishing a target failed unexpectedly');
-        return { kind: 'failed', failure: failure('unknown', 'Publishing failed inside the service; report it with the post id.') };
-      },
+    const markStarted = leased.marked ? () => Promise.resolve() : (claimed: Claimed) => this.marks.add(claimed);
+    return attemptTarget(this.services, leased.prepared, leased.claimed, markStarted).catch((error: unknown) =>
+      this.unexpected(error, leased.claimed),
     );
   }
 
@@ -88,16 +135,91 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
     return this.recorder.add({ claimed, outcome });
   }
 
-  renew(held: Leased[]): Promise<void> {
-    return renewLeases(
-      this.services.db,
-      held.map((leased) => leased.claimed.target),
-      this.services.config.publishing.leaseSeconds,
-    );
+  /** The leases of the targets in flight, and of those held ahead whose lease would run out before the next renewal. */
+  async renew(held: Leased[]): Promise<void> {
+    const { db, config } = this.services;
+    const { leaseSeconds } = config.publishing;
+    const expiring = this.ahead.expiringWithin((leaseSeconds * 1000) / 2);
+    await Promise.all([
+      renewLeases(
+        db,
+        held.map((leased) => leased.claimed.target),
+        leaseSeconds,
+      ),
+      holdAhead(db, expiring, { leaseSeconds }).then(() => {
+        for (const item of expiring) item.lockedUntil = new Date(Date.now() + leaseSeconds * 1000);
+      }),
+    ]);
+  }
+
+  /** A clean stop gives back the targets held ahead (there is no backlog): another worker need not wait for their leases to run out. */
+  release(): Promise<void> {
+    return holdAhead(this.services.db, this.ahead.takeAll(), 'release');
   }
 
   describe({ claimed: { target } }: Leased): Record<string, unknown> {
     return { postId: target.postId, accountId: target.accountId };
+  }
+
+  /** Leases up to `n` targets due soon ahead and prepares their attempts; a full claim looks again at once. */
+  private async lookAhead(n: number): Promise<void> {
+    const { lookaheadSeconds, leaseSeconds } = this.services.config.publishing;
+    this.lookingAhead = true;
+    try {
+      const { claim, ahead } = await claimAhead(this.services.db, n, lookaheadSeconds, leaseSeconds);
+      this.nextLookAhead = ahead.length < n ? Date.now() + POLL_MS : 0;
+      if (ahead.length === 0) return;
+      const context = await loadContext(this.services, claim);
+      this.ahead.add(
+        ahead.map((leased) => ({
+          ...leased,
+          prepared: this.prepare(context, leased.claimed),
+          startAt: new Date(leased.claimed.target.dueAt!).getTime(),
+        })),
+      );
+    } finally {
+      this.lookingAhead = false;
+    }
+  }
+
+  /** Starts up to `n` targets held ahead and due now; answers those started. */
+  private async startDue(n: number): Promise<Leased[]> {
+    const due = this.ahead.takeDue(n);
+    const batch = due.map((leased) => ({ leased, marked: publishesAtOnce(leased.prepared, leased.claimed) }));
+    let answer: Awaited<ReturnType<typeof startAhead>>;
+    try {
+      answer = await startAhead(this.services.db, batch, this.services.config.publishing.leaseSeconds);
+    } catch (error) {
+      // Nothing was started (or, with the answer lost, what was is reconciled once its lease runs out).
+      this.ahead.add(due);
+      throw error;
+    }
+    const early: Waiting[] = [];
+    const started: Leased[] = [];
+    for (const { leased, marked } of batch) {
+      const lease = leaseOf(leased.claimed.target, leased.token);
+      if (answer.early.has(lease)) early.push({ ...leased, startAt: Date.now() + EARLY_RETRY_MS });
+      else if (answer.started.has(lease)) started.push({ claimed: leased.claimed, prepared: leased.prepared, marked });
+    }
+    this.ahead.add(early);
+    return started;
+  }
+
+  private prepare(context: AttemptContext, claimed: Claimed): Prepared {
+    try {
+      return prepareAttempt(this.services, context, claimed.target);
+    } catch (error) {
+      return { outcome: this.unexpected(error, claimed) };
+    }
+  }
+
+  /** A bug, not a platform's answer: the target fails visibly rather than being retried forever. */
+  private unexpected(error: unknown, { target }: Claimed): Outcome {
+    this.services.logger.error(
+      { err: error, postId: target.postId, accountId: target.accountId },
+      'publishing a target failed unexpectedly',
+    );
+    return { kind: 'failed', failure: failure('unknown', 'Publishing failed inside the service; report it with the post id.') };
   }
 
   /**
