@@ -89,6 +89,8 @@ class MortalWorker extends LeaseWorker<never, unknown> {
         if (!life.dead) await work.renew(items);
       },
       describe: (item) => work.describe(item),
+      // Only a clean stop gives leases back: a dead worker's run out.
+      release: async () => work.release?.(),
       heard: (channel) => work.heard?.(channel),
       close: async () => work.close?.(),
     });

@@ -1,0 +1,155 @@
+import { expect } from 'chai';
+import { CrashableWorker } from '../../support/crashable-worker.js';
+import { describeApi } from '../../support/harness.js';
+import type { TestApp } from '../../support/app.js';
+import { connectBot } from '../../support/sandbox/botchat.js';
+import { until } from '../../support/wait.js';
+import { eventsOf, settled, waitForPost } from './posts-support.js';
+
+/** The next whole second at least `ms` from now (the scheduler's wake-ups are per second). */
+const secondsAhead = (ms: number) => new Date(Math.ceil((Date.now() + ms) / 1000) * 1000);
+
+/** Waits until a worker holds the post's target ahead of its due time: leased under a token, still scheduled. */
+async function heldAhead(app: TestApp, postId: string): Promise<{ leaseToken: string | null; lockedUntil: Date; status: string }> {
+  return until(
+    async () =>
+      (await app.services.db('postTargets').where({ postId }).first('leaseToken', 'lockedUntil', 'status')) as Awaited<
+        ReturnType<typeof heldAhead>
+      >,
+    {
+      done: (row) => row?.leaseToken != null && row.status === 'scheduled',
+      what: 'a worker holding the target ahead of its due time',
+      timeoutMs: 10_000,
+    },
+  );
+}
+
+describeApi('publishing — targets leased ahead of their due time', { settings: { publishing: { lookaheadSeconds: 10 } } }, (t) => {
+  const { botchat } = t.sandbox;
+
+  async function schedule(bot: { accountId: string }, text: string, at: Date, chatIds = ['41']) {
+    const created = await t.app.api.post('/posts', {
+      token: t.owner.key,
+      body: { text, accountIds: [bot.accountId], scheduledAt: at.toISOString(), platformOptions: { botchat: { chatIds } } },
+    });
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    return created.body;
+  }
+
+  it('is never sent before its due time: held ahead, then published once, at or after scheduledAt', async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const at = secondsAhead(4000);
+    const posts = await Promise.all(['One.', 'Two.', 'Three.'].map((text) => schedule(bot, text, at)));
+    for (const post of posts) await heldAhead(t.app, post.id);
+    for (const post of posts) expect((await waitForPost(t.app, t.owner, post.id, settled)).status).to.equal('published');
+    const messages = await botchat.onPlatform(bot.token);
+    expect(messages.map((m) => m.text).sort()).to.deep.equal(['One.', 'Three.', 'Two.']);
+    for (const message of messages) expect(message.at, message.text ?? '').to.be.at.least(at.getTime());
+    expect((await eventsOf(t.app, posts[0].id)).map((e) => e.name)).to.deep.equal(['post.scheduled', 'post.processing', 'post.published']);
+  });
+
+  it('edited while held ahead: the new text is sent, once, and post.processing shows the post as edited', async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const post = await schedule(bot, 'As first written.', secondsAhead(4000));
+    await heldAhead(t.app, post.id);
+    const edited = await t.app.api.patch(`/posts/${post.id}`, { token: t.owner.key, body: { text: 'As edited.' } });
+    expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
+    const published = await waitForPost(t.app, t.owner, post.id, settled);
+    expect(published).to.include({ status: 'published', text: 'As edited.' });
+    expect((await botchat.onPlatform(bot.token)).map((m) => m.text)).to.deep.equal(['As edited.']);
+    const events = await eventsOf(t.app, post.id);
+    expect(events.map((e) => e.name)).to.deep.equal(['post.scheduled', 'post.scheduled', 'post.processing', 'post.published']);
+    expect(events[2]!.data.targets[0]).to.include({ status: 'processing', nextAttemptAt: null });
+  });
+
+  it('rescheduled later while held ahead: sent at its new time, not at the old one', async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const post = await schedule(bot, 'Later, please.', secondsAhead(3000));
+    await heldAhead(t.app, post.id);
+    const later = secondsAhead(6000);
+    const moved = await t.app.api.patch(`/posts/${post.id}`, { token: t.owner.key, body: { scheduledAt: later.toISOString() } });
+    expect(moved.status, JSON.stringify(moved.body)).to.equal(200);
+    const published = await waitForPost(t.app, t.owner, post.id, settled, 15_000);
+    expect(published).to.include({ status: 'published', scheduledAt: later.toISOString() });
+    const messages = await botchat.onPlatform(bot.token);
+    expect(messages).to.have.length(1);
+    expect(messages[0]!.at).to.be.at.least(later.getTime());
+  });
+
+  it('deleted while held ahead: cancelled and never sent, while a post due at the same time is', async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const at = secondsAhead(4000);
+    const doomed = await schedule(bot, 'Never sent.', at);
+    const kept = await schedule(bot, 'Sent on time.', at);
+    await heldAhead(t.app, doomed.id);
+    const deleted = await t.app.api.delete(`/posts/${doomed.id}`, { token: t.owner.key });
+    expect(deleted.status, JSON.stringify(deleted.body)).to.equal(200);
+    expect(deleted.body).to.include({ status: 'cancelled' });
+    expect((await waitForPost(t.app, t.owner, kept.id, settled)).status).to.equal('published');
+    expect((await botchat.onPlatform(bot.token)).map((m) => m.text)).to.deep.equal(['Sent on time.']);
+    const cancelled = await t.app.api.get(`/posts/${doomed.id}`, { token: t.owner.key });
+    expect(cancelled.body).to.include({ status: 'cancelled' });
+    expect(cancelled.body.targets[0]).to.include({ status: 'cancelled', attempts: 0 });
+    expect((await eventsOf(t.app, doomed.id)).map((e) => e.name)).to.deep.equal(['post.scheduled']);
+  });
+});
+
+describeApi(
+  'publishing — a worker that dies holding targets ahead of their due time',
+  { settings: { publishing: { lookaheadSeconds: 10, leaseSeconds: 2 } } },
+  (t) => {
+    const { botchat } = t.sandbox;
+    let worker: CrashableWorker;
+
+    before(async () => {
+      worker = await CrashableWorker.standIn(t.app, 'publishing');
+    });
+    after(async () => {
+      await worker.stop();
+    });
+
+    it('another worker takes them once the lease runs out (after the due time) and sends each once', async () => {
+      const bot = await connectBot(t.app, t.owner);
+      const at = secondsAhead(3000);
+      const created = await t.app.api.post('/posts', {
+        token: t.owner.key,
+        body: {
+          text: 'Taken over.',
+          accountIds: [bot.accountId],
+          scheduledAt: at.toISOString(),
+          platformOptions: { botchat: { chatIds: ['51'] } },
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      const { lockedUntil } = await heldAhead(t.app, created.body.id);
+      expect(lockedUntil.getTime(), 'leased until its lease after the due time').to.equal(at.getTime() + 2000);
+      await worker.crashAndReplace();
+      const post = await waitForPost(t.app, t.owner, created.body.id, settled, 15_000);
+      expect(post.status).to.equal('published');
+      expect(post.targets[0]).to.include({ attempts: 1 });
+      const messages = await botchat.onPlatform(bot.token);
+      expect(messages.map((m) => m.text)).to.deep.equal(['Taken over.']);
+      expect(messages[0]!.at, "sent once the dead worker's lease ran out").to.be.at.least(lockedUntil.getTime());
+    });
+
+    it('a worker that stops cleanly gives its targets back at once', async () => {
+      const bot = await connectBot(t.app, t.owner);
+      const created = await t.app.api.post('/posts', {
+        token: t.owner.key,
+        body: {
+          text: 'Given back.',
+          accountIds: [bot.accountId],
+          scheduledAt: secondsAhead(5000).toISOString(),
+          platformOptions: { botchat: { chatIds: ['52'] } },
+        },
+      });
+      await heldAhead(t.app, created.body.id);
+      await worker.stop();
+      const row = await t.app.services.db('postTargets').where({ postId: created.body.id }).first();
+      expect(row).to.include({ status: 'scheduled', leaseToken: null, lockedUntil: null });
+      await worker.replace();
+      expect((await waitForPost(t.app, t.owner, created.body.id, settled)).status).to.equal('published');
+      expect((await botchat.onPlatform(bot.token)).map((m) => m.text)).to.deep.equal(['Given back.']);
+    });
+  },
+);
