@@ -90,7 +90,7 @@ class MortalWorker extends LeaseWorker<never, unknown> {
       },
       describe: (item) => work.describe(item),
       // Only a clean stop gives leases back: a dead worker's run out.
-      release: async () => work.release?.(),
+      release: async (items) => work.release?.(items),
       heard: (channel) => work.heard?.(channel),
       close: async () => work.close?.(),
     });
