@@ -54,7 +54,7 @@ interface Leased {
  *   writes a post's targets anew under the same keys: no token), moved in time (token cleared), cancelled or
  *   deleted since: their change wins, and the worker drops them. Per batch after the due time, that is one round
  *   trip where the due-now claim below takes nine (the claim's transaction, two reads, the marks).
- * - A lease held past the due time (no free slot) is renewed with the items in flight; a worker that dies holding
+ * - A lease held past the due time (no free slot) is renewed by the turns; a worker that dies holding
  *   leases ahead leaves them to another once they run out, `leaseSeconds` after their due time at the latest; one
  *   that stops cleanly gives them back (`release`).
  * Targets due now and not leased ahead (a post published at once, a retry, a reconcile, a post edited in its last
@@ -70,6 +70,8 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
   private lookingAhead = false;
   /** When to lease ahead again (ms). */
   private nextLookAhead = 0;
+  /** When to renew the leases held ahead again (ms). */
+  private nextAheadRenewal = 0;
 
   constructor(private readonly services: Services) {
     // A claim is a few round trips and a commit: claims in parallel keep the platform calls fed while one of them
@@ -96,6 +98,7 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
 
   async turn(loop: ClaimLoop<Leased>): Promise<void> {
     const { concurrency, leaseSeconds, lookaheadSeconds, lookaheadTargets } = this.services.config.publishing;
+    if (Date.now() >= this.nextAheadRenewal) await this.renewAhead();
     const room = loop.room;
     // While busy, claim in batches (a quarter of the slots, or a full claim): one claim per freed slot would make
     // the claim's transaction, not the platforms, the limit.
@@ -135,21 +138,12 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
     return this.recorder.add({ claimed, outcome });
   }
 
-  /** The leases of the targets in flight, and of those held ahead whose lease would run out before the next renewal. */
-  async renew(held: Leased[]): Promise<void> {
-    const { db, config } = this.services;
-    const { leaseSeconds } = config.publishing;
-    const expiring = this.ahead.expiringWithin((leaseSeconds * 1000) / 2);
-    await Promise.all([
-      renewLeases(
-        db,
-        held.map((leased) => leased.claimed.target),
-        leaseSeconds,
-      ),
-      holdAhead(db, expiring, { leaseSeconds }).then(() => {
-        for (const item of expiring) item.lockedUntil = new Date(Date.now() + leaseSeconds * 1000);
-      }),
-    ]);
+  renew(held: Leased[]): Promise<void> {
+    return renewLeases(
+      this.services.db,
+      held.map((leased) => leased.claimed.target),
+      this.services.config.publishing.leaseSeconds,
+    );
   }
 
   /** A clean stop gives back the targets held ahead (there is no backlog): another worker need not wait for their leases to run out. */
@@ -159,6 +153,18 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
 
   describe({ claimed: { target } }: Leased): Record<string, unknown> {
     return { postId: target.postId, accountId: target.accountId };
+  }
+
+  /**
+   * Renews, a few times per lease, the leases held ahead that would run out within half a lease: those past their
+   * due time still waiting for a slot. The turns do it, so a worker that stops turning (dies) stops renewing them.
+   */
+  private async renewAhead(): Promise<void> {
+    const { leaseSeconds } = this.services.config.publishing;
+    this.nextAheadRenewal = Date.now() + (leaseSeconds * 1000) / 4;
+    const expiring = this.ahead.expiringWithin((leaseSeconds * 1000) / 2);
+    await holdAhead(this.services.db, expiring, { leaseSeconds });
+    for (const item of expiring) item.lockedUntil = new Date(Date.now() + leaseSeconds * 1000);
   }
 
   /** Leases up to `n` targets due soon ahead and prepares their attempts; a full claim looks again at once. */
