@@ -12,6 +12,8 @@ export interface Received {
   /** The body exactly as it arrived, for signature checks. */
   rawBody: string;
   at: number;
+  /** The sender's port: which of its connections carried the request. */
+  senderPort: number;
 }
 
 export interface Reply {
@@ -85,7 +87,13 @@ export class Receiver extends Inbox {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         const [inbox, path] = receiver!.route(req.url ?? '');
-        const request: Received = { path, headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const request: Received = {
+          path,
+          headers: req.headers,
+          rawBody: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+          senderPort: req.socket.remotePort ?? 0,
+        };
         inbox.received.push(request);
         const reply = answer(inbox, request);
         if (reply.hang) return;

@@ -14,6 +14,12 @@ export interface WebhookSettings {
   leaseSeconds: number;
   /** Attempts in flight per worker process. */
   concurrency: number;
+  /**
+   * Connections kept open to one destination (scheme, host and port), each carrying one request at a time: every
+   * new one costs both sides a TLS handshake, so a burst to one endpoint reuses these rather than opening one per
+   * attempt in flight (the others wait for one). 0: no limit.
+   */
+  connectionsPerHost: number;
   testIntervalSeconds: number;
 }
 
@@ -29,6 +35,7 @@ export function webhookSettings(env: NodeJS.ProcessEnv): { webhooks: WebhookSett
       disableAfterFailingSeconds: int('WEBHOOK_DISABLE_AFTER_SECONDS', 5 * 24 * 3600, env),
       leaseSeconds: int('WEBHOOK_LEASE_SECONDS', 10, env),
       concurrency: int('WEBHOOK_CONCURRENCY', 200, env),
+      connectionsPerHost: int('WEBHOOK_CONNECTIONS_PER_HOST', 50, env),
       testIntervalSeconds: 30,
     },
   };

@@ -42,7 +42,7 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
   private deliveriesPerEvent = 1;
 
   constructor(private readonly services: Services) {
-    const { concurrency, caFile, leaseSeconds } = services.config.webhooks;
+    const { concurrency, caFile, leaseSeconds, connectionsPerHost } = services.config.webhooks;
     this.settings = {
       name: 'socialgate-deliveries',
       channels: [EVENTS_CHANNEL, DELIVERIES_CHANNEL],
@@ -52,7 +52,7 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
       leaseSeconds,
       backlog: concurrency * BACKLOG_PER_SLOT,
     };
-    this.client = new GuardedHttpClient(services.addressGuard, { caFile, connections: Math.max(10, concurrency) });
+    this.client = new GuardedHttpClient(services.addressGuard, { caFile, connections: connectionsPerHost });
     this.successes = successRecorder(services.db);
   }
 
