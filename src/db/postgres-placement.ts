@@ -38,8 +38,11 @@ export async function placePostgres(binaries: PostgresBinaries, dataDir: string,
     return { binariesRoot: binaries.root, dataDir, runAs: undefined };
   }
   const runAs = await postgresUser();
-  const binariesRoot = (await canReach(runAs, join(binaries.root, 'bin', 'postgres'))) ? binaries.root : await copyBinaries(binaries);
-  const placed = await placeData(runAs, dataDir, logger);
+  // Side by side: each asks a program run as that user, and a start waits for each answer.
+  const [binariesRoot, placed] = await Promise.all([
+    canReach(runAs, join(binaries.root, 'bin', 'postgres')).then((reached) => (reached ? binaries.root : copyBinaries(binaries))),
+    placeData(runAs, dataDir, logger),
+  ]);
   await mkdir(placed, { recursive: true, mode: 0o700 });
   await chown(placed, runAs.uid, runAs.gid);
   return { binariesRoot, dataDir: placed, runAs };
