@@ -1,10 +1,10 @@
 import type { Db } from './database.js';
 
 /**
- * A read on every request's path, as a named (prepared) statement on a connection of the pool: PostgreSQL parses
- * and plans it once per connection, and no query builder compiles it again per call. `name` must stand for that
- * one `text` in the whole process. Rows come as the statement names its columns (alias them in camelCase).
- * Never given a transaction: it runs on a connection of its own from the pool.
+ * A statement on every request's path, as a named (prepared) statement on a connection of the pool, or on the
+ * transaction's when given one: PostgreSQL parses and plans it once per connection, and no query builder compiles
+ * it again per call. `name` must stand for that one `text` in the whole process. Rows come as the statement names
+ * its columns (alias them in camelCase).
  */
 export async function preparedRows<Row>(db: Db, name: string, text: string, values: unknown[]): Promise<Row[]> {
   const connection = (await db.client.acquireConnection()) as { query(config: object): Promise<{ rows: Row[] }> };
