@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { Knex } from 'knex';
 import { emitEvent } from '../../../src/modules/events/emit.js';
 import { newId } from '../../../src/lib/ids.js';
 import { recordSuccesses } from '../../../src/modules/hooks/outcome.js';
@@ -39,8 +40,8 @@ function deliveryOnce(t: ApiTest, hookId: string, done: (delivery: DeliveryView)
   });
 }
 
-const emit = (t: ApiTest) =>
-  emitEvent(t.app.services.db, {
+const emit = (t: ApiTest, db: Knex = t.app.services.db) =>
+  emitEvent(db, {
     ownerId: t.owner.ownerId,
     profileId: t.owner.profileId,
     name: 'post.published',
@@ -160,9 +161,15 @@ describeApi('outgoing webhooks — retries a second apart', { settings: { webhoo
       nextAttemptAt: new Date(),
       lockedUntil,
     });
-    // A delivery this test holds (no worker takes it), first of the hook: its success touches the hook's row.
-    const held = row((await emit(t)).id, new Date(Date.now() + 3600_000));
-    await db('deliveries').insert(held);
+    // A delivery this test holds (no worker takes it), first of the hook: its success touches the hook's row. It is
+    // written with its event, as a fan-out would: the worker's fan-out of that event finds it and adds none. (Written
+    // after the event's commit, it raced that fan-out: a plain insert and an INSERT … ON CONFLICT of the same key,
+    // each with a foreign key check on the event the other holds, can deadlock.)
+    const held = await db.transaction(async (trx) => {
+      const delivery = row((await emit(t, trx)).id, new Date(Date.now() + 3600_000));
+      await trx('deliveries').insert(delivery);
+      return delivery;
+    });
     // A fan-out under way: its insert holds a key-share lock on the hook (the foreign key) until it commits.
     const fanOut = await db.transaction();
     let bound: NodeJS.Timeout | undefined;
