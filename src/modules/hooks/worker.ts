@@ -118,11 +118,13 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
     );
   }
 
-  release(waiting: Claimed[]): Promise<void> {
-    return releaseLeases(
-      this.services.db,
-      waiting.map(({ delivery }) => delivery.id),
-    );
+  async release(waiting: Claimed[]): Promise<void> {
+    // Called at every stop, with nothing to give back when the backlog was empty.
+    if (waiting.length > 0)
+      await releaseLeases(
+        this.services.db,
+        waiting.map(({ delivery }) => delivery.id),
+      );
   }
 
   describe({ delivery }: Claimed): Record<string, unknown> {
