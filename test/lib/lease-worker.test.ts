@@ -167,14 +167,14 @@ describe('LeaseWorker — claim loops that wake on NOTIFY, a limit on work in fl
 
   it('renews a lease once it is a renewal period old: an item claimed since the last renewal waits for the next', async () => {
     await worker.stop();
-    // Renewed every 100 ms, each lease once it is 100 ms old.
-    work = new ListWork({ ...settings, leaseSeconds: 0.4 });
+    // Renewed every 500 ms, each lease once it is 500 ms old.
+    work = new ListWork({ ...settings, leaseSeconds: 2 });
     worker = new LeaseWorker(listener, createLogger('silent'), work);
     await worker.start();
     await add('first');
     await work.when(() => work.renewals.some((items) => items.includes('first')));
     // Half a period after a renewal: the next comes before the new item's lease is a period old.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 250));
     await add('second');
     await work.when(() => work.calls.has('second'));
     const since = work.renewals.length;
