@@ -24,8 +24,17 @@ import type { Services } from './services.js';
 
 export interface Booted {
   services: Services;
-  /** The areas' background workers by name (`deliveries`, `publishing`, …), in a process of the worker role. */
+  /**
+   * The areas' background workers by name (`deliveries`, `publishing`, …), in a process of the worker role: all of
+   * them once `working` has begun.
+   */
   workers: ReadonlyMap<string, BackgroundWorker>;
+  /**
+   * In a process of the worker role, the workers being made and started and the recurring jobs scheduled: begun
+   * by boot() right after it returns, once the process can serve requests, and not awaited by it. It fails when
+   * one of them cannot start; shutdown() waits for it first.
+   */
+  working: Promise<void>;
   /**
    * Stops the areas' workers and the scheduler, closes the pool and stops the embedded database, in that
    * order, each step awaited until its connections are closed. Every step runs even if one before it failed;
@@ -46,6 +55,28 @@ async function closeInOrder(logger: Logger, steps: Array<[string, () => Promise<
     }
   }
   if (first !== undefined) throw first;
+}
+
+/**
+ * The areas' workers made (into `workers`) and started, and the recurring jobs scheduled, all at once: each worker
+ * LISTENs on its channels through `listener`, a round trip per channel. All are awaited, so that a failure is
+ * reported once all have started or failed, and stops them all.
+ */
+async function startWorking(
+  services: Services,
+  listener: NotificationListener,
+  scheduler: Scheduler,
+  workers: Map<string, BackgroundWorker>,
+): Promise<void> {
+  for (const area of areas) {
+    for (const [name, create] of Object.entries(area.workers ?? {})) {
+      const made = create(services);
+      workers.set(name, 'turn' in made ? new LeaseWorker(listener, services.logger, made) : made);
+    }
+  }
+  const started = await Promise.allSettled([scheduleJobs(scheduler), ...[...workers.values()].map((worker) => worker.start())]);
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /**
@@ -77,6 +108,7 @@ export async function boot(
   let sandbox: Sandbox | undefined;
   let usage: UsageRecorder | undefined;
   let rateLimits: RateLimits | undefined;
+  let working: Promise<void> = Promise.resolve();
   try {
     // Both awaited to the end, so that whichever started is stopped when the other failed.
     const [opened, started] = await Promise.allSettled([database, sandboxStarting]);
@@ -147,24 +179,19 @@ export async function boot(
     };
     registerJobs(services);
     await scheduler.ready();
+    // What src/main.ts calls ready ends with the scheduler processing; the workers start from there on.
     if (config.role !== 'api') {
       await scheduler.startProcessing();
-      await scheduleJobs(scheduler);
-      for (const area of areas) {
-        for (const [name, create] of Object.entries(area.workers ?? {})) {
-          const made = create(services);
-          workers.set(name, 'turn' in made ? new LeaseWorker(listener, logger, made) : made);
-        }
-      }
-      // Started together: each LISTENs on its channels, a round trip per channel. All are awaited, so that a
-      // failure stops them all.
-      const started = await Promise.allSettled([...workers.values()].map((worker) => worker.start()));
-      const failed = started.find((result) => result.status === 'rejected');
-      if (failed) throw failed.reason;
+      // Begun once the caller has had its turn (src/main.ts listens in it): making the workers and their first
+      // steps took a tenth of a second.
+      const processing = scheduler;
+      const notifications = listener;
+      working = new Promise((resolve) => setImmediate(resolve)).then(() => startWorking(services, notifications, processing, workers));
     }
     return {
       services,
       workers,
+      working,
       shutdown: (closeFirst) => closeAll(closeFirst),
     };
   } catch (error) {
@@ -172,8 +199,10 @@ export async function boot(
     throw error;
   }
 
-  function closeAll(closeFirst?: () => Promise<void>): Promise<void> {
+  async function closeAll(closeFirst?: () => Promise<void>): Promise<void> {
     scheduler?.stopComing();
+    // A worker still starting is stopped once it has started (or failed to).
+    await working.catch(() => undefined);
     return closeInOrder(logger, [
       ['HTTP server', () => closeFirst?.()],
       ['rate limit counts', () => rateLimits?.stop()],

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     throw error;
   }
   const [, { boot }, { createApp }] = modules;
-  const { services, shutdown } = await boot(config, { logger, database });
+  const { services, working, shutdown } = await boot(config, { logger, database });
   let server: Server | undefined;
   if (config.role !== 'worker') {
     server = createApp(services).listen(config.port, config.host);
@@ -78,7 +78,11 @@ async function main(): Promise<void> {
       throw error;
     }
   }
-  // Since this process started: the freshness check of the build, loading the modules and booting.
+  // Ready: the process serves requests. The database is migrated, the contract read, tokens are checked against
+  // announced revocations (the principal cache listens), and in the worker role the scheduler runs jobs (GET /health
+  // checks it). The areas' workers are still starting (`working`): what a request leaves them (a post due, an event
+  // to deliver) is a row they find once they run, moments later. The seconds count from this process's start:
+  // the freshness check of the build, loading the modules and booting.
   const seconds = (performance.now() / 1000).toFixed(2);
   logger.info({ role: config.role, seconds, pid: process.pid }, 'started');
   if (server) {
@@ -114,6 +118,17 @@ async function main(): Promise<void> {
     process.exit(0);
   };
   for (const signal of STOP_SIGNALS) process.on(signal, () => void stop(signal));
+  try {
+    await working;
+  } catch (error) {
+    // A worker that cannot start fails the start, as before it was ready.
+    if (!stopping) {
+      stopping = true;
+      const listening = server;
+      await shutdown(listening && (() => closeServer(listening))).catch(() => undefined); // Its failures are logged.
+    }
+    throw error;
+  }
 }
 
 main().catch((error) => {

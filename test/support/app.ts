@@ -92,7 +92,12 @@ export async function startTestApp(settings: TestAppSettings = {}): Promise<Test
   const logger = createLogger(config.logLevel);
   const booted = boot(config, { logger, schedulerProcessEvery: 200, lockLifetimeMs: 5000 });
   // The port is held until the service is about to listen on it, whether it boots or not.
-  const { services, workers, shutdown } = await booted.finally(release);
+  const { services, workers, working, shutdown } = await booted.finally(release);
+  // Tests begin with every worker running.
+  await working.catch(async (error: unknown) => {
+    await shutdown().catch(() => undefined);
+    throw error;
+  });
   const server: Server = createApp(services).listen(port, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
