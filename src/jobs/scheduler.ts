@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { Agenda, type AgendaBackend, type Job } from 'agenda';
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import pg from 'pg';
@@ -14,6 +17,20 @@ export interface SchedulerOptions {
 }
 
 export type JobHandler<Data> = (data: Data, job: Job<Data>) => Promise<void>;
+
+const JOBS_TABLE = 'agenda_jobs';
+
+/**
+ * What the jobs table's comment says once the PostgreSQL backend has made its schema (its table, columns, indexes
+ * and trigger): the backend's release. A start that finds it skips the backend's schema statements, which it
+ * otherwise sends at every start: a dozen round trips, each taking the table's strongest lock, and a commit that
+ * replaces its trigger.
+ */
+function schemaMark(): string {
+  const entry = createRequire(import.meta.url).resolve('@agendajs/postgres-backend');
+  const { version } = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string };
+  return `schema of @agendajs/postgres-backend ${version}`;
+}
 
 /** How long stop() waits for the scheduler's PostgreSQL connections to close before it gives up on them. */
 const CLOSE_TIMEOUT_MS = 5000;
@@ -97,22 +114,40 @@ export class Scheduler {
    * MONGODB_URL asks for it.
    */
   static async create(options: SchedulerOptions): Promise<Scheduler> {
-    if (!options.mongodbUrl) return new Scheduler(options, undefined);
-    const { MongoBackend } = await import('@agendajs/mongo-backend');
-    return new Scheduler(options, new MongoBackend({ address: options.mongodbUrl, collection: 'agendaJobs' }));
+    if (options.mongodbUrl) {
+      const { MongoBackend } = await import('@agendajs/mongo-backend');
+      return new Scheduler(options, new MongoBackend({ address: options.mongodbUrl, collection: 'agendaJobs' }));
+    }
+    let scheduler: Scheduler | undefined;
+    const pool = new ClosablePool(options.databaseUrl, options.logger, () => scheduler?.stopping ?? false);
+    let mark: string;
+    let marked: boolean;
+    try {
+      mark = schemaMark();
+      const { rows } = await pool.pool.query<{ comment: string | null }>('SELECT obj_description(to_regclass($1), $2) AS comment', [
+        JOBS_TABLE,
+        'pg_class',
+      ]);
+      marked = rows[0]?.comment === mark;
+    } catch (error) {
+      await pool.close().catch(() => undefined);
+      throw error;
+    }
+    const backend = new PostgresBackend({ pool: pool.pool, tableName: JOBS_TABLE, ensureSchema: !marked });
+    scheduler = new Scheduler(options, backend, pool, marked ? undefined : mark);
+    return scheduler;
   }
 
+  /** `pool`: the PostgreSQL backend's; `unmarked`: the mark its schema gets once made (schemaMark). */
   private constructor(
     private readonly options: SchedulerOptions,
-    mongoBackend: AgendaBackend | undefined,
+    backend: AgendaBackend,
+    pool?: ClosablePool,
+    private unmarked?: string,
   ) {
     const { logger } = options;
-    if (mongoBackend) {
-      this.backend = mongoBackend;
-    } else {
-      this.pool = new ClosablePool(options.databaseUrl, logger, () => this.stopping);
-      this.backend = new PostgresBackend({ pool: this.pool.pool, tableName: 'agenda_jobs' });
-    }
+    this.backend = backend;
+    this.pool = pool;
     this.agenda = new Agenda({
       backend: this.backend,
       name: `socialgate-${process.pid}`,
@@ -153,6 +188,10 @@ export class Scheduler {
 
   async ready(): Promise<void> {
     await this.agenda.ready;
+    if (this.unmarked && this.pool) {
+      await this.pool.pool.query(`COMMENT ON TABLE ${JOBS_TABLE} IS ${pg.escapeLiteral(this.unmarked)}`);
+      this.unmarked = undefined;
+    }
   }
 
   async startProcessing(): Promise<void> {
