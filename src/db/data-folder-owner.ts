@@ -24,6 +24,8 @@ export interface Credentials {
 }
 
 export interface Ownership {
+  /** The owner's connection, to the database `postgres`: the start may use it for its own statements. */
+  client: pg.Client;
   release(): Promise<void>;
 }
 
@@ -32,7 +34,7 @@ export async function holdAsOwner(adminUrl: string): Promise<Ownership> {
   // The server stopping ends this connection; that is reported where the server is watched.
   client.on('error', () => undefined);
   await client.connect();
-  return { release: () => client.end() };
+  return { client, release: () => client.end() };
 }
 
 type Verdict = { kind: 'held'; ownerPid: string } | { kind: 'left behind' } | { kind: 'undecided' };

@@ -108,7 +108,8 @@ export async function startEmbeddedPostgres(options: {
   };
   try {
     const ownership = await holdAsOwner(urlOf(options.port, 'postgres', socketDir));
-    await createDatabaseIfMissing(urlOf(options.port, 'postgres', socketDir), options.database);
+    // On the owner's connection: a second one cost the start a connection's setup.
+    await createDatabaseOn(ownership.client, options.database);
     return {
       url: urlOf(options.port, options.database, socketDir),
       stop: async () => {
@@ -126,11 +127,18 @@ export async function createDatabaseIfMissing(adminUrl: string, database: string
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
+    await createDatabaseOn(client, database, template);
+  } finally {
+    await client.end();
+  }
+}
+
+/** `database` created, unless it exists, through `client`, connected to another database of the same server. */
+async function createDatabaseOn(client: pg.Client, database: string, template?: string): Promise<void> {
+  try {
     const quoted = pg.escapeIdentifier(database);
     await client.query(template ? `CREATE DATABASE ${quoted} TEMPLATE ${pg.escapeIdentifier(template)}` : `CREATE DATABASE ${quoted}`);
   } catch (error) {
     if (sqlStateOf(error) !== SqlState.duplicateDatabase) throw error;
-  } finally {
-    await client.end();
   }
 }
