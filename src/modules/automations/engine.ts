@@ -10,6 +10,7 @@ import { type Armed, automationCache } from './cache.js';
 import { MATCHED_TEXT_LIMIT, matchAll } from './matcher.js';
 import { performAsItStarts, performedAsItStarts } from './actions.js';
 import { type FinishedRun, finishRuns } from './finish.js';
+import { runHandoff } from './handoff.js';
 import type { AutomationRecord, NewRunRow, RunAction, RunRecord, TriggerType } from './rows.js';
 import { render } from './template.js';
 
@@ -47,9 +48,11 @@ interface Armable {
  * and item in the database, so an item seen twice starts nothing more. Runs that no cooldown or "once per person"
  * holds back are started together, in one statement, when every item has been tried. A run whose actions touch
  * our records alone (a tag) is performed and finished here, in the transaction that stores its message or
- * comment; the others are left to the automation workers (./worker.ts).
+ * comment; the others go to the automation workers (./worker.ts): leased in their insert to this process's
+ * worker and handed to it once committed while it has slots free (./handoff.ts), else claimed after a NOTIFY.
+ * `trx` is the intake's own transaction, not a savepoint: the hand-over waits for its commit.
  */
-async function triggerAutomations(trx: Knex.Transaction, work: Armable[]): Promise<void> {
+async function triggerAutomations(services: Services, trx: Knex.Transaction, work: Armable[]): Promise<void> {
   const ungated: NewRunRow[] = [];
   const started: RunRecord[] = [];
   const keywords = await matchAll(
@@ -72,10 +75,20 @@ async function triggerAutomations(trx: Knex.Transaction, work: Armable[]): Promi
       if (automation.stopOnMatch) break;
     }
   }
-  if (ungated.length > 0) started.push(...((await insertRuns(trx, ungated)) as RunRecord[]));
+  const handoff = runHandoff(services);
+  const forWorkers = ungated.filter((run) => !performedAsItStarts(run));
+  const slots = await handoff.hold(forWorkers.length);
+  const leased = new Set(forWorkers.slice(0, slots.granted).map((run) => run.id));
+  if (ungated.length > 0) started.push(...(await insertRuns(trx, ungated, leased, handoff.leaseSeconds)));
+  const handed = started.filter((run) => leased.has(run.id));
+  // The intake's transaction: its runs are handed over once they are there for anyone to see.
+  trx.executionPromise.then(
+    () => slots.hand(handed),
+    () => slots.hand([]),
+  );
   await performOwnRecordsOnly(trx, started);
   // Wakes the workers when the runs left to them commit.
-  if (started.some((run) => !performedAsItStarts(run))) await trx.raw('SELECT pg_notify(?, ?)', [RUNS_CHANNEL, '']);
+  if (started.some((run) => !performedAsItStarts(run) && !leased.has(run.id))) await trx.raw('SELECT pg_notify(?, ?)', [RUNS_CHANNEL, '']);
 }
 
 /** Whether the automation's trigger is of the item's kind, and names its post if it names any; its keywords aside. */
@@ -84,9 +97,33 @@ function triggeredBy(automation: AutomationRecord, item: SourceItem): boolean {
   return !item.platformPostId || automation.postIds.length === 0 || automation.postIds.includes(item.platformPostId);
 }
 
-/** Inserts runs, but those of an automation and an item that have one already; answers those inserted. */
-function insertRuns(trx: Knex.Transaction, runs: NewRunRow[]): Promise<RunRecord[]> {
-  return trx('automationRuns').insert(runs).onConflict(['automationId', 'sourceKind', 'sourceId']).ignore().returning('*');
+/**
+ * Inserts runs, but those of an automation and an item that have one already, in one statement; those in `leased`
+ * leased to this process's worker for `leaseSeconds`, as its claim would lease them (a first attempt). Answers
+ * those inserted.
+ */
+async function insertRuns(trx: Knex.Transaction, runs: NewRunRow[], leased: Set<string>, leaseSeconds: number): Promise<RunRecord[]> {
+  const { rows } = (await trx.raw(
+    `INSERT INTO automation_runs (id, automation_id, owner_id, profile_id, account_id, platform, trigger_type, source_kind, source_id,
+       conversation_id, platform_post_id, person_id, person_name, text, matched_keyword, actions, status, attempts, locked_until)
+     SELECT r.id, r."automationId", r."ownerId", r."profileId", r."accountId", r.platform, r."triggerType", r."sourceKind", r."sourceId",
+       r."conversationId", r."platformPostId", r."personId", r."personName", r.text, r."matchedKeyword", r.actions, r.status,
+       CASE WHEN r.leased THEN 1 ELSE 0 END, CASE WHEN r.leased THEN now() + make_interval(secs => ?) END
+     FROM jsonb_to_recordset(?::jsonb) AS r(id text, "automationId" text, "ownerId" text, "profileId" text, "accountId" text,
+       platform text, "triggerType" text, "sourceKind" text, "sourceId" text, "conversationId" text, "platformPostId" text,
+       "personId" text, "personName" text, text text, "matchedKeyword" text, actions jsonb, status text, leased boolean)
+     ON CONFLICT (automation_id, source_kind, source_id) DO NOTHING
+     RETURNING id, created_at AS "createdAt"`,
+    [leaseSeconds, JSON.stringify(runs.map((run) => ({ ...run, leased: leased.has(run.id) })))],
+  )) as { rows: Array<{ id: string; createdAt: Date }> };
+  const byId = new Map(runs.map((run) => [run.id, run]));
+  return rows.map(({ id, createdAt }) => ({
+    ...byId.get(id)!,
+    outcomes: [],
+    attempts: leased.has(id) ? 1 : 0,
+    createdAt,
+    finishedAt: null,
+  }));
 }
 
 /** Performs and finishes, in the transaction that started them, the runs whose actions touch our records alone. */
@@ -113,7 +150,7 @@ function runRow(automation: AutomationRecord, item: SourceItem, keyword: string 
     personName: item.personName,
     text: item.text.slice(0, MATCHED_TEXT_LIMIT),
     matchedKeyword: keyword,
-    actions: JSON.stringify(renderActions(automation, item, keyword)),
+    actions: renderActions(automation, item, keyword),
     status: 'running',
   };
 }
@@ -137,7 +174,7 @@ async function startGatedRun(
 ): Promise<RunRecord | 'duplicate' | 'held_back'> {
   try {
     return await trx.transaction(async (savepoint) => {
-      const [inserted] = await insertRuns(savepoint, [run]);
+      const [inserted] = await insertRuns(savepoint, [run], new Set(), 0);
       if (!inserted) return 'duplicate';
       if (!(await passGate(savepoint, automation, item))) throw new HeldBack();
       return inserted;
@@ -238,7 +275,7 @@ export async function automateMessages(
       },
     });
   }
-  await triggerAutomations(trx, [...work.values()]);
+  await triggerAutomations(services, trx, [...work.values()]);
 }
 
 /**
@@ -260,6 +297,7 @@ export async function automateComments(
   );
   const conversationOf = new Map(conversations.map((row) => [`${row.accountId}\u0000${row.platformConversationId}`, row.id]));
   await triggerAutomations(
+    services,
     trx,
     candidates.map(({ account, item: comment }) => {
       const author = comment.from!;

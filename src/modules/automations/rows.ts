@@ -66,8 +66,8 @@ export interface RunRecord {
   finishedAt: Date | null;
 }
 
-/** A new row of `automation_runs`, as inserted: its actions as JSON text, the other columns left to their defaults. */
-export type NewRunRow = Omit<RunRecord, 'actions' | 'outcomes' | 'attempts' | 'createdAt' | 'finishedAt'> & { actions: string };
+/** A new row of `automation_runs`, as inserted: the other columns left to their defaults (or the lease's). */
+export type NewRunRow = Omit<RunRecord, 'outcomes' | 'attempts' | 'createdAt' | 'finishedAt'>;
 
 /** Which trigger each action needs; `add_tag` fits both. */
 export const ACTION_TRIGGERS: Record<ActionType, readonly TriggerType[]> = {

@@ -6,6 +6,7 @@ import type { Performed } from './performer.js';
 import { AUTOMATIONS_CHANNEL, automationCache } from './cache.js';
 import { RUNS_CHANNEL } from './engine.js';
 import { type FinishedRun, runFinisher } from './finish.js';
+import { runHandoff } from './handoff.js';
 import type { ActionOutcome, RunRecord } from './rows.js';
 
 /** Open runs are looked for at least this often, NOTIFY or not: leases run out, a lost wake-up. */
@@ -35,6 +36,8 @@ export class RunPerforming implements LeasedWork<RunRecord, Result> {
   readonly settings: LeaseWorkerSettings;
   /** Set once the worker's connections are gone: a run in flight stops before its next action. */
   private closed = false;
+  /** The claim loop, from the first turn. */
+  private loop: ClaimLoop<RunRecord> | undefined;
   private readonly finisher: Batcher<FinishedRun>;
 
   constructor(private readonly services: Services) {
@@ -57,6 +60,9 @@ export class RunPerforming implements LeasedWork<RunRecord, Result> {
   }
 
   turn(loop: ClaimLoop<RunRecord>): Promise<void> {
+    // Runs the intake starts in this process are handed to this loop as they commit (./handoff.ts).
+    this.loop = loop;
+    runHandoff(this.services).attach(loop);
     return claimInBatches(loop, CLAIM_BATCH, POLL_MS, (n) => this.claim(n));
   }
 
@@ -113,6 +119,7 @@ export class RunPerforming implements LeasedWork<RunRecord, Result> {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.loop) runHandoff(this.services).detach(this.loop);
     automationCache(this.services).setListening(false);
   }
 

@@ -81,6 +81,32 @@ describeApi('automations — the run log, the counts and automation.triggered', 
     });
   });
 
+  it('hands a run the intake starts to the worker of its process, leased as it is inserted: no claim takes it, and the reply is sent once', async () => {
+    const bot = await connectBot(t.app, t.owner);
+    const automation = await createAutomation(t, {
+      accountIds: [bot.accountId],
+      trigger: { type: 'message_received', keywords: ['hi'] },
+      actions: [{ type: 'reply_message', text: 'Hi {{name}}!' }],
+    });
+    // The runs each claim of the worker took (its poll claims nothing).
+    const claimed: unknown[] = [];
+    const seen = (response: unknown, query: { sql: string }) => {
+      if (/^update "automation_runs" set "locked_until" = .*"attempts" = attempts \+ 1/.test(query.sql))
+        claimed.push(...(response as unknown[]));
+    };
+    t.app.services.db.on('query-response', seen);
+    try {
+      await botchat.sendMessage(bot.token, 'hi', lena);
+      const [run] = await finishedRuns(t, automation.id, 1);
+      expect(run.status).to.equal('succeeded');
+    } finally {
+      t.app.services.db.off('query-response', seen);
+    }
+    expect(claimed).to.deep.equal([]);
+    expect((await t.app.services.db('automationRuns').where({ automationId: automation.id }).first()).attempts).to.equal(1);
+    expect((await botchat.onPlatform(bot.token)).map((sent) => sent.text)).to.deep.equal(['Hi Lena!']);
+  });
+
   it("records the platform's refusal on the run and counts it failed: the person blocked the bot", async () => {
     const bot = await connectBot(t.app, t.owner);
     const automation = await createAutomation(t, {
