@@ -50,7 +50,11 @@ export type PostEventName = keyof typeof STATUS_OF;
 type PostEvent<N extends PostEventName> = { [K in N]: Pick<NewEvent<K>, 'name' | 'data'> }[N];
 
 /** post.scheduled / processing / published / partial / failed with its data: the post in the event's status, and its targets. */
-export function postEvent<N extends PostEventName>(name: N, post: PostRow, targets: TargetRow[]): PostEvent<N> {
+export function postEvent<N extends PostEventName>(
+  name: N,
+  post: Pick<PostRow, 'id' | 'publishNow' | 'scheduledAt'>,
+  targets: TargetRow[],
+): PostEvent<N> {
   const data: EventData<PostEventName> = {
     postId: post.id,
     status: STATUS_OF[name],

@@ -25,16 +25,16 @@ export async function targetsOf(db: Knex, postIds: string[]): Promise<TargetRow[
   return db('postTargets').whereIn('postId', postIds).orderBy(['postId', 'position']) as Promise<TargetRow[]>;
 }
 
-/** A target a statement just wrote, with its post and how many targets that post has. */
-export interface WrittenTarget {
-  post: PostRow;
+/** A target a statement just wrote, with its post (what the statement read of it) and how many targets that post has. */
+export interface WrittenTarget<Post extends Pick<PostRow, 'id'> = PostRow> {
+  post: Post;
   target: TargetRow;
   targetCount: number;
 }
 
 /** A post with the targets a statement just wrote of it (`written`) and all the targets it has now. */
-export interface PostWritten {
-  post: PostRow;
+export interface PostWritten<Post extends Pick<PostRow, 'id'> = PostRow> {
+  post: Post;
   written: TargetRow[];
   targets: TargetRow[];
 }
@@ -43,8 +43,11 @@ export interface PostWritten {
  * The posts of targets a statement just wrote, each with all its targets: only the posts that have targets the
  * statement did not write have them read, by a statement of their own after it (which sees its writes).
  */
-export async function postsWritten(db: Knex, written: WrittenTarget[]): Promise<PostWritten[]> {
-  const byPost = new Map<string, PostWritten & { count: number }>();
+export async function postsWritten<Post extends Pick<PostRow, 'id'>>(
+  db: Knex,
+  written: Array<WrittenTarget<Post>>,
+): Promise<Array<PostWritten<Post>>> {
+  const byPost = new Map<string, PostWritten<Post> & { count: number }>();
   for (const { post, target, targetCount } of written) {
     const entry = byPost.get(post.id) ?? { post, written: [], targets: [], count: targetCount };
     entry.written.push(target);

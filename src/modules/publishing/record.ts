@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { numberedPlaceholders, preparedRows } from '../../db/prepared.js';
 import { Batcher } from '../../lib/batcher.js';
 import { idOf } from '../../lib/ids.js';
 import type { Services } from '../../services.js';
@@ -6,7 +7,15 @@ import { noteSuccesses, recordPlatformOutcome } from '../accounts/accounts.js';
 import { emittedWith, type NewEvent } from '../events/emit.js';
 import type { Outcome } from './attempt.js';
 import type { Claimed } from './claim.js';
-import { besidePost, postColumns, type PostStatus, targetColumns, type TargetRow } from './rows.js';
+import {
+  besidePost,
+  postColumns,
+  type PostStatus,
+  SETTLING_POST_COLUMNS,
+  type SettlingPost,
+  targetColumns,
+  type TargetRow,
+} from './rows.js';
 import { type PostWritten, postsWritten } from './read.js';
 import { postEvent, presentTarget } from './present.js';
 import { notifyDue } from './wake.js';
@@ -29,6 +38,27 @@ export function derivedStatus(targets: Array<Pick<TargetRow, 'status'>>): PostSt
 }
 
 const FINAL_EVENTS = { published: 'post.published', partial: 'post.partial', failed: 'post.failed' } as const;
+
+/**
+ * Writes the outcomes (jsonb rows) of targets still `processing` and returns them with their posts, locked in id
+ * order, and each post's number of targets. The targets are found by their posts' ids (`$1`) through the primary
+ * key: by the jsonb rows alone, statistics taken before a burst made the planner walk every due target instead.
+ */
+const RECORD_TARGETS = `
+  WITH locked AS (SELECT ${SETTLING_POST_COLUMNS.join(', ')} FROM posts WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE),
+  updated AS (
+    UPDATE post_targets t SET status = o.status, platform_post_id = coalesce(o.platform_post_id, t.platform_post_id),
+      url = coalesce(o.url, t.url), progress = coalesce(o.progress, t.progress), published_at = CASE WHEN o.status = 'published' THEN now() ELSE t.published_at END,
+      failure = o.failure, due_at = o.due_at, locked_until = NULL, attempts = t.attempts + o.add_attempt,
+      attempt_started_at = CASE WHEN o.keep_started THEN t.attempt_started_at ELSE NULL END
+    FROM jsonb_to_recordset($2::jsonb) AS o(post_id text, account_id text, status text, platform_post_id text, url text,
+      progress jsonb, failure jsonb, due_at timestamptz, keep_started boolean, add_attempt int)
+    WHERE t.post_id = ANY($1::text[]) AND t.post_id = o.post_id AND t.account_id = o.account_id AND t.status = 'processing'
+    RETURNING t.*
+  )
+  SELECT ${targetColumns('u')}, ${postColumns('l', true, SETTLING_POST_COLUMNS)},
+    (SELECT count(*) FROM post_targets c WHERE c.post_id = u.post_id)::int AS "targetCount"
+  FROM updated u JOIN locked l ON l.id = u.post_id`;
 
 /**
  * Records a batch of outcomes in one transaction: each target's platform id (before its job is acknowledged:
@@ -60,28 +90,14 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
       add_attempt: outcome.kind === 'retry' && outcome.takeBackAttempt ? -1 : 0,
     }));
     retries = values.some((v) => v.due_at !== null);
-    const { rows } = (await trx.raw(
-      `
-      WITH locked AS (SELECT * FROM posts WHERE id = ANY(?) ORDER BY id FOR UPDATE),
-      updated AS (
-        UPDATE post_targets t SET status = o.status, platform_post_id = coalesce(o.platform_post_id, t.platform_post_id),
-          url = coalesce(o.url, t.url), progress = coalesce(o.progress, t.progress), published_at = CASE WHEN o.status = 'published' THEN now() ELSE t.published_at END,
-          failure = o.failure, due_at = o.due_at, locked_until = NULL, attempts = t.attempts + o.add_attempt,
-          attempt_started_at = CASE WHEN o.keep_started THEN t.attempt_started_at ELSE NULL END
-        FROM jsonb_to_recordset(?::jsonb) AS o(post_id text, account_id text, status text, platform_post_id text, url text,
-          progress jsonb, failure jsonb, due_at timestamptz, keep_started boolean, add_attempt int)
-        WHERE t.post_id = o.post_id AND t.account_id = o.account_id AND t.status = 'processing'
-        RETURNING t.*
-      )
-      SELECT ${targetColumns('u')}, ${postColumns('l', true)},
-        (SELECT count(*) FROM post_targets c WHERE c.post_id = u.post_id)::int AS "targetCount"
-      FROM updated u JOIN locked l ON l.id = u.post_id`,
-      [postIds, JSON.stringify(values)],
-    )) as { rows: Array<Record<string, unknown>> };
+    const rows = await preparedRows<Record<string, unknown>>(trx, 'publishing:record-targets', RECORD_TARGETS, [
+      postIds,
+      JSON.stringify(values),
+    ]);
     const settling = await postsWritten(
       trx,
       rows.map((row) => {
-        const { post, rest } = besidePost<TargetRow & { targetCount: number }>(row);
+        const { post, rest } = besidePost<TargetRow & { targetCount: number }, SettlingPost>(row);
         const { targetCount, ...target } = rest;
         return { post, target, targetCount };
       }),
@@ -95,11 +111,25 @@ export async function recordOutcomes(services: Services, finished: Finished[]): 
   if (retries) await notifyDue(db).catch(() => {});
 }
 
+const SETTLED = 'SELECT id FROM settled';
+
+/**
+ * The posts' new statuses (jsonb rows, found by their ids through the primary key) and their events. The events'
+ * WITH members read the same whatever the events: only their bindings change.
+ */
+const SETTLE_POSTS = numberedPlaceholders(`
+  WITH settled AS (
+    UPDATE posts p SET status = v.status, published_at = coalesce(p.published_at, v.published_at), updated_at = now()
+    FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, published_at timestamptz) WHERE p.id = ANY(?::text[]) AND p.id = v.id
+    RETURNING p.id
+  ), ${emittedWith(SETTLED, []).ctes}
+  SELECT count(*) FROM woken`);
+
 /**
  * Moves each post to the status its targets now give, and emits: `post.platform.failed` for each target the batch
  * failed, and the settling event of each post that left `processing`, in one statement of the caller's transaction.
  */
-async function settlePosts(trx: Knex.Transaction, settling: PostWritten[]): Promise<void> {
+async function settlePosts(trx: Knex.Transaction, settling: Array<PostWritten<SettlingPost>>): Promise<void> {
   if (settling.length === 0) return;
   const events: Array<{ key: string; event: NewEvent }> = [];
   const changes: Array<{ id: string; status: PostStatus; published_at: string | null }> = [];
@@ -132,17 +162,12 @@ async function settlePosts(trx: Knex.Transaction, settling: PostWritten[]): Prom
       });
     }
   }
-  const emitted = emittedWith('SELECT id FROM settled', events);
-  await trx.raw(
-    `
-    WITH settled AS (
-      UPDATE posts p SET status = v.status, published_at = coalesce(p.published_at, v.published_at), updated_at = now()
-      FROM jsonb_to_recordset(?::jsonb) AS v(id text, status text, published_at timestamptz) WHERE p.id = v.id
-      RETURNING p.id
-    ), ${emitted.ctes}
-    SELECT count(*) FROM woken`,
-    [JSON.stringify(changes), ...emitted.bindings],
-  );
+  const { bindings } = emittedWith(SETTLED, events);
+  await preparedRows(trx, 'publishing:settle-posts', SETTLE_POSTS, [
+    JSON.stringify(changes),
+    changes.map((change) => change.id),
+    ...bindings,
+  ]);
 }
 
 /** What the outcomes teach about the accounts: refused credentials mark them for reconnection; successes are noted. */
@@ -153,7 +178,7 @@ interface PublishedUsage {
 }
 
 /** The targets this batch published, per owner and profile: the `posts` usage they count. */
-function publishedUsage(settling: PostWritten[]): PublishedUsage[] {
+function publishedUsage(settling: Array<PostWritten<SettlingPost>>): PublishedUsage[] {
   const usage = new Map<string, PublishedUsage>();
   for (const { post, written } of settling) {
     const count = written.filter((target) => target.status === 'published').length;

@@ -103,20 +103,27 @@ export function targetColumns(alias = 'post_targets'): string {
   return camelColumns(alias, TARGET_COLUMNS, '');
 }
 
-/** The columns of posts under their camelCase names, for raw statements; `beside`: after `post.`, in a row of another table's. */
-export function postColumns(alias = 'posts', beside = false): string {
-  return camelColumns(alias, POST_COLUMNS, beside ? POST_PREFIX : '');
+/** What settling a post reads of it: enough to give it its status and present its event, not its content. */
+export type SettlingPost = Pick<PostRow, 'id' | 'ownerId' | 'profileId' | 'status' | 'publishNow' | 'scheduledAt'>;
+export const SETTLING_POST_COLUMNS = ['id', 'owner_id', 'profile_id', 'status', 'publish_now', 'scheduled_at'];
+
+/**
+ * The columns of posts (`columns`, or all) under their camelCase names, for raw statements; `beside`: after
+ * `post.`, in a row of another table's.
+ */
+export function postColumns(alias = 'posts', beside = false, columns = POST_COLUMNS): string {
+  return camelColumns(alias, columns, beside ? POST_PREFIX : '');
 }
 
 const POST_PREFIX = 'post.';
 
 /** A row that has its post's columns beside its own (`postColumns(alias, true)`): the post, and the rest. */
-export function besidePost<Rest>(row: Record<string, unknown>): { post: PostRow; rest: Rest } {
+export function besidePost<Rest, Post = PostRow>(row: Record<string, unknown>): { post: Post; rest: Rest } {
   const post: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(row)) {
     if (name.startsWith(POST_PREFIX)) post[name.slice(POST_PREFIX.length)] = value;
     else rest[name] = value;
   }
-  return { post: post as unknown as PostRow, rest: rest as Rest };
+  return { post: post as Post, rest: rest as Rest };
 }
