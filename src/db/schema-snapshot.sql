@@ -403,3 +403,6 @@ ALTER TABLE deliveries SET (fillfactor = 60);
 
 -- migration: 202611271000_publishing_lease_token
 ALTER TABLE post_targets ADD COLUMN lease_token uuid;
+
+-- migration: 202611271005_publishing_post_targets_hot
+ALTER TABLE post_targets SET (fillfactor = 60);
