@@ -59,7 +59,10 @@ async function contentOf(db: Db): Promise<{ schema: { relations: Relation[] }; r
   return { schema, rows: content };
 }
 
-describe('the schema snapshot — a new database made in one transaction', () => {
+describe('the schema snapshot — a new database made in one transaction', function () {
+  // Each test runs every migration on a database of its own: about 4 s on a quiet machine, several times that on a
+  // loaded one (it once took more than the suite's 20 s while CI ran beside other work).
+  this.timeout(60_000);
   const opened: Db[] = [];
 
   /** A new, empty database of its own. */
