@@ -138,8 +138,12 @@ export async function renewLeases(db: Knex, deliveryIds: string[], leaseSeconds:
   );
 }
 
-/** Gives back the leases of deliveries never sent (a worker stopping with a backlog), and wakes any worker for them. */
+/**
+ * Gives back the leases of deliveries never sent (a worker stopping with a backlog), and wakes any worker for them.
+ * Called at every stop: an empty backlog sends no statement.
+ */
 export async function releaseLeases(db: Knex, deliveryIds: string[]): Promise<void> {
+  if (deliveryIds.length === 0) return;
   await db.raw(
     `
     WITH released AS (

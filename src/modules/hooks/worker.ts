@@ -118,13 +118,11 @@ export class DeliverySending implements LeasedWork<Claimed, AttemptOutcome> {
     );
   }
 
-  async release(waiting: Claimed[]): Promise<void> {
-    // Called at every stop, with nothing to give back when the backlog was empty.
-    if (waiting.length > 0)
-      await releaseLeases(
-        this.services.db,
-        waiting.map(({ delivery }) => delivery.id),
-      );
+  release(waiting: Claimed[]): Promise<void> {
+    return releaseLeases(
+      this.services.db,
+      waiting.map(({ delivery }) => delivery.id),
+    );
   }
 
   describe({ delivery }: Claimed): Record<string, unknown> {

@@ -236,14 +236,7 @@ export async function startAhead(
     WHERE t.lease_token = b.token AND t.status = 'scheduled' AND t.due_at > now()
     UNION ALL
     SELECT NULL, NULL, NULL, NULL FROM woken`,
-    [
-      batch.map(({ leased }) => leased.claimed.target.postId),
-      batch.map(({ leased }) => leased.claimed.target.accountId),
-      batch.map(({ leased }) => leased.token),
-      batch.map(({ marked }) => marked),
-      leaseSeconds,
-      ...emitted.bindings,
-    ],
+    [...aheadColumns(batch.map(({ leased }) => leased)), batch.map(({ marked }) => marked), leaseSeconds, ...emitted.bindings],
   )) as { rows: Array<TargetKey & { token: string; early: boolean | null }> };
   const started = new Set<string>();
   const early = new Set<string>();
