@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { numberedPlaceholders, preparedRows } from '../../db/prepared.js';
 import { emitEvents, emittedWith, type NewEvent } from '../events/emit.js';
 import { besidePost, postColumns, type PostRow, targetColumns, type TargetRow } from './rows.js';
 import { postsWritten, type WrittenTarget } from './read.js';
@@ -79,14 +80,19 @@ export async function claimDue(db: Knex, limit: number, leaseSeconds: number): P
 
 type TargetKey = Pick<TargetRow, 'postId' | 'accountId'>;
 
-/** The targets among `targets` this worker still holds (processing, leased), locked in key order. */
+/**
+ * The targets among `targets` this worker still holds (processing, leased), locked in key order. Found through the
+ * primary key by their posts' ids, as startAhead finds its own.
+ */
 function heldTargets(targets: TargetKey[], skipLocked: boolean): [string, unknown[]] {
+  const postIds = targets.map((t) => t.postId);
   return [
     `
     SELECT post_id, account_id FROM post_targets
-    WHERE (post_id, account_id) IN (SELECT * FROM unnest(?::text[], ?::text[])) AND status = 'processing' AND locked_until IS NOT NULL
+    WHERE post_id = ANY(?::text[]) AND (post_id, account_id) IN (SELECT * FROM unnest(?::text[], ?::text[]))
+      AND status = 'processing' AND locked_until IS NOT NULL
     ORDER BY post_id, account_id FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}`,
-    [targets.map((t) => t.postId), targets.map((t) => t.accountId)],
+    [postIds, postIds, targets.map((t) => t.accountId)],
   ];
 }
 
@@ -195,6 +201,37 @@ export async function claimAhead(
   };
 }
 
+const MOVED = 'SELECT id FROM moved';
+
+/**
+ * startAhead's statement. The targets are found by their posts' ids (`$1`) through the primary key: by the batch's
+ * rows alone, statistics taken before a burst made the planner read every due target for each batch. The events'
+ * WITH members read the same whatever the events: only their bindings change.
+ */
+const START_AHEAD = numberedPlaceholders(`
+  WITH batch AS (
+    SELECT * FROM unnest(?::text[], ?::text[], ?::uuid[], ?::boolean[]) AS b(post_id, account_id, token, marked)
+  ),
+  started AS (
+    UPDATE post_targets t SET status = 'processing', lease_token = NULL, locked_until = now() + make_interval(secs => ?),
+      attempt_started_at = CASE WHEN b.marked THEN now() ELSE t.attempt_started_at END, attempts = t.attempts + b.marked::int
+    FROM batch b
+    WHERE t.post_id = ANY($1::text[]) AND t.post_id = b.post_id AND t.account_id = b.account_id AND t.lease_token = b.token
+      AND t.status = 'scheduled' AND t.due_at <= now()
+    RETURNING t.post_id, t.account_id, b.token
+  ),
+  moved AS (
+    UPDATE posts SET status = 'processing', updated_at = now()
+    WHERE id IN (SELECT id FROM posts WHERE id IN (SELECT post_id FROM started) AND status = 'scheduled' ORDER BY id FOR UPDATE)
+    RETURNING id
+  ), ${emittedWith(MOVED, []).ctes}
+  SELECT post_id AS "postId", account_id AS "accountId", token, false AS early FROM started
+  UNION ALL
+  SELECT t.post_id, t.account_id, b.token, true FROM batch b JOIN post_targets t ON t.post_id = b.post_id AND t.account_id = b.account_id
+  WHERE t.post_id = ANY($1::text[]) AND t.lease_token = b.token AND t.status = 'scheduled' AND t.due_at > now()
+  UNION ALL
+  SELECT NULL, NULL, NULL, NULL FROM woken`);
+
 /**
  * Starts targets leased ahead, now due, in one statement: those still scheduled, due by the database's clock and
  * under the lease's token move to processing with their attempt marked (committed before any call: a worker that
@@ -212,32 +249,12 @@ export async function startAhead(
   // In key order: two starts lock their targets in the same order.
   const batch = [...ahead].sort((a, b) => leaseOf(a.leased.claimed.target).localeCompare(leaseOf(b.leased.claimed.target)));
   const events = new Map(batch.map(({ leased }) => [leased.started.key, leased.started]));
-  const emitted = emittedWith('SELECT id FROM moved', [...events.values()]);
-  const { rows } = (await db.raw(
-    `
-    WITH batch AS (
-      SELECT * FROM unnest(?::text[], ?::text[], ?::uuid[], ?::boolean[]) AS b(post_id, account_id, token, marked)
-    ),
-    started AS (
-      UPDATE post_targets t SET status = 'processing', lease_token = NULL, locked_until = now() + make_interval(secs => ?),
-        attempt_started_at = CASE WHEN b.marked THEN now() ELSE t.attempt_started_at END, attempts = t.attempts + b.marked::int
-      FROM batch b
-      WHERE t.post_id = b.post_id AND t.account_id = b.account_id AND t.lease_token = b.token AND t.status = 'scheduled' AND t.due_at <= now()
-      RETURNING t.post_id, t.account_id, b.token
-    ),
-    moved AS (
-      UPDATE posts SET status = 'processing', updated_at = now()
-      WHERE id IN (SELECT id FROM posts WHERE id IN (SELECT post_id FROM started) AND status = 'scheduled' ORDER BY id FOR UPDATE)
-      RETURNING id
-    ), ${emitted.ctes}
-    SELECT post_id AS "postId", account_id AS "accountId", token, false AS early FROM started
-    UNION ALL
-    SELECT t.post_id, t.account_id, b.token, true FROM batch b JOIN post_targets t ON t.post_id = b.post_id AND t.account_id = b.account_id
-    WHERE t.lease_token = b.token AND t.status = 'scheduled' AND t.due_at > now()
-    UNION ALL
-    SELECT NULL, NULL, NULL, NULL FROM woken`,
-    [...aheadColumns(batch.map(({ leased }) => leased)), batch.map(({ marked }) => marked), leaseSeconds, ...emitted.bindings],
-  )) as { rows: Array<TargetKey & { token: string; early: boolean | null }> };
+  const rows = await preparedRows<TargetKey & { token: string; early: boolean | null }>(db, 'publishing:start-ahead', START_AHEAD, [
+    ...aheadColumns(batch.map(({ leased }) => leased)),
+    batch.map(({ marked }) => marked),
+    leaseSeconds,
+    ...emittedWith(MOVED, [...events.values()]).bindings,
+  ]);
   const started = new Set<string>();
   const early = new Set<string>();
   for (const row of rows) if (row.early !== null) (row.early ? early : started).add(leaseOf(row, row.token));
@@ -254,12 +271,14 @@ export async function holdAhead(db: Knex, ahead: LeasedAhead[], hold: { leaseSec
     hold === 'release'
       ? ['locked_until = NULL, lease_token = NULL', []]
       : ['locked_until = now() + make_interval(secs => ?)', [hold.leaseSeconds]];
+  const columns = aheadColumns(ahead);
   await db.raw(
     `
     UPDATE post_targets t SET ${set}
     FROM unnest(?::text[], ?::text[], ?::uuid[]) AS b(post_id, account_id, token)
-    WHERE t.post_id = b.post_id AND t.account_id = b.account_id AND t.lease_token = b.token AND t.status = 'scheduled'`,
-    [...bindings, ...aheadColumns(ahead)],
+    WHERE t.post_id = ANY(?::text[]) AND t.post_id = b.post_id AND t.account_id = b.account_id AND t.lease_token = b.token
+      AND t.status = 'scheduled'`,
+    [...bindings, ...columns, columns[0]],
   );
 }
 
