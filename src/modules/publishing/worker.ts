@@ -108,7 +108,8 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
       await loop.claim(batch, (n) => this.startDue(n));
       return;
     }
-    if (lookaheadSeconds > 0 && !this.lookingAhead && this.ahead.size < lookaheadTargets && Date.now() >= this.nextLookAhead) {
+    const mayLookAhead = lookaheadSeconds > 0 && this.ahead.size < lookaheadTargets;
+    if (mayLookAhead && !this.lookingAhead && Date.now() >= this.nextLookAhead) {
       await this.lookAhead(Math.min(AHEAD_BATCH, lookaheadTargets - this.ahead.size));
       return;
     }
@@ -122,7 +123,8 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
     });
     // Fewer than asked for: nothing more is due now; sleep until the next due time, a NOTIFY or the poll.
     if (taken < batch) {
-      const lookAhead = lookaheadSeconds > 0 ? this.nextLookAhead - Date.now() : Infinity;
+      // With as many held ahead as it may hold, a look-ahead waits for one of them to start (its due time).
+      const lookAhead = mayLookAhead ? this.nextLookAhead - Date.now() : Infinity;
       await loop.sleep(Math.max(0, Math.min(await this.untilNextDue(), this.ahead.untilNext(), lookAhead)));
     }
   }

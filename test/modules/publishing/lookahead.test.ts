@@ -153,3 +153,38 @@ describeApi(
     });
   },
 );
+
+describeApi(
+  'publishing — a worker holding as many targets ahead as it may',
+  { settings: { publishing: { lookaheadSeconds: 10, lookaheadTargets: 2 } } },
+  (t) => {
+    it('waits for their due time rather than asking the database again and again', async () => {
+      const bot = await connectBot(t.app, t.owner);
+      const at = secondsAhead(3000);
+      const posts = await Promise.all(
+        ['Held one.', 'Held two.'].map(async (text) => {
+          const created = await t.app.api.post('/posts', {
+            token: t.owner.key,
+            body: { text, accountIds: [bot.accountId], scheduledAt: at.toISOString(), platformOptions: { botchat: { chatIds: ['61'] } } },
+          });
+          expect(created.status, JSON.stringify(created.body)).to.equal(201);
+          return created.body;
+        }),
+      );
+      for (const post of posts) await heldAhead(t.app, post.id);
+      // The worker's looks for due targets (its claims, and when the next comes due), not the API's reads of the posts.
+      const asked: string[] = [];
+      const listen = ({ sql }: { sql: string }) => {
+        if (/WITH due AS|min\("due_at"\)/.test(sql) && Date.now() < at.getTime()) asked.push(sql);
+      };
+      t.app.services.db.on('query', listen);
+      try {
+        for (const post of posts) expect((await waitForPost(t.app, t.owner, post.id, settled)).status).to.equal('published');
+      } finally {
+        t.app.services.db.off('query', listen);
+      }
+      // Each claim loop looks for due targets at most once per poll (a second) while it waits: a few dozen at most.
+      expect(asked.length, 'statements on post_targets while the held targets were not due yet').to.be.below(40);
+    });
+  },
+);
