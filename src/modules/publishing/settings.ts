@@ -1,7 +1,11 @@
 import { int, intList } from '../../lib/env.js';
 
 export interface PublishingSettings {
-  /** Targets being published at once per worker process. */
+  /**
+   * Targets being published at once per worker process: in their platform call, or waiting for the commit of their
+   * outcome (settled in batches). In a burst a third or more of them wait for that commit, so this is set well above
+   * the calls wanted in flight. A worker killed mid-burst leaves at most this many to reconcile.
+   */
   concurrency: number;
   /**
    * How long a claim on a target lasts without renewal: a live worker renews it while it publishes, so this is how
@@ -24,7 +28,7 @@ export interface PublishingSettings {
 export function publishingSettings(env: NodeJS.ProcessEnv): { publishing: PublishingSettings } {
   return {
     publishing: {
-      concurrency: int('PUBLISH_CONCURRENCY', 200, env),
+      concurrency: int('PUBLISH_CONCURRENCY', 400, env),
       leaseSeconds: int('PUBLISH_LEASE_SECONDS', 10, env),
       lookaheadSeconds: int('PUBLISH_LOOKAHEAD_SECONDS', 5, env),
       lookaheadTargets: int('PUBLISH_LOOKAHEAD_TARGETS', 10_000, env),
