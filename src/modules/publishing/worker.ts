@@ -97,7 +97,7 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
   }
 
   async turn(loop: ClaimLoop<Leased>): Promise<void> {
-    const { concurrency, leaseSeconds, lookaheadSeconds, lookaheadTargets } = this.services.config.publishing;
+    const { concurrency, leaseSeconds, lookaheadTargets } = this.services.config.publishing;
     if (Date.now() >= this.nextAheadRenewal) await this.renewAhead();
     const room = loop.room;
     // While busy, claim in batches (a quarter of the slots, or a full claim): one claim per freed slot would make
@@ -108,8 +108,7 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
       await loop.claim(batch, (n) => this.startDue(n));
       return;
     }
-    const mayLookAhead = lookaheadSeconds > 0 && this.ahead.size < lookaheadTargets;
-    if (mayLookAhead && !this.lookingAhead && Date.now() >= this.nextLookAhead) {
+    if (this.untilLookAhead() === 0) {
       await this.lookAhead(Math.min(AHEAD_BATCH, lookaheadTargets - this.ahead.size));
       return;
     }
@@ -123,9 +122,8 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
     });
     // Fewer than asked for: nothing more is due now; sleep until the next due time, a NOTIFY or the poll.
     if (taken < batch) {
-      // With as many held ahead as it may hold, a look-ahead waits for one of them to start (its due time).
-      const lookAhead = mayLookAhead ? this.nextLookAhead - Date.now() : Infinity;
-      await loop.sleep(Math.max(0, Math.min(await this.untilNextDue(), this.ahead.untilNext(), lookAhead)));
+      const untilNextDue = await this.untilNextDue();
+      await loop.sleep(Math.min(untilNextDue, this.ahead.untilNext(), this.untilLookAhead()));
     }
   }
 
@@ -167,6 +165,16 @@ export class TargetPublishing implements LeasedWork<Leased, Outcome> {
     const expiring = this.ahead.expiringWithin((leaseSeconds * 1000) / 2);
     await holdAhead(this.services.db, expiring, { leaseSeconds });
     for (const item of expiring) item.lockedUntil = new Date(Date.now() + leaseSeconds * 1000);
+  }
+
+  /**
+   * Milliseconds until this worker looks ahead again (0: now). Infinity when it does not: look-ahead off, as many
+   * held as it may hold (it waits for one of them to start), or a look-ahead under way in another claim loop.
+   */
+  private untilLookAhead(): number {
+    const { lookaheadSeconds, lookaheadTargets } = this.services.config.publishing;
+    if (lookaheadSeconds === 0 || this.ahead.size >= lookaheadTargets || this.lookingAhead) return Infinity;
+    return Math.max(0, this.nextLookAhead - Date.now());
   }
 
   /** Leases up to `n` targets due soon ahead and prepares their attempts; a full claim looks again at once. */
