@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { CrashableWorker } from '../../support/crashable-worker.js';
 import { describeApi } from '../../support/harness.js';
 import type { TestApp } from '../../support/app.js';
+import type { TestOwner } from '../../support/owners.js';
 import { connectBot } from '../../support/sandbox/botchat.js';
 import { until } from '../../support/wait.js';
 import { eventsOf, settled, waitForPost } from './posts-support.js';
@@ -24,22 +25,23 @@ async function heldAhead(app: TestApp, postId: string): Promise<{ leaseToken: st
   );
 }
 
+/** Schedules a text post to the bot's chats at `at` through the API (201 expected); answers the post. */
+async function schedule(app: TestApp, owner: TestOwner, bot: { accountId: string }, text: string, at: Date, chatIds = ['41']) {
+  const created = await app.api.post('/posts', {
+    token: owner.key,
+    body: { text, accountIds: [bot.accountId], scheduledAt: at.toISOString(), platformOptions: { botchat: { chatIds } } },
+  });
+  expect(created.status, JSON.stringify(created.body)).to.equal(201);
+  return created.body;
+}
+
 describeApi('publishing — targets leased ahead of their due time', { settings: { publishing: { lookaheadSeconds: 10 } } }, (t) => {
   const { botchat } = t.sandbox;
-
-  async function schedule(bot: { accountId: string }, text: string, at: Date, chatIds = ['41']) {
-    const created = await t.app.api.post('/posts', {
-      token: t.owner.key,
-      body: { text, accountIds: [bot.accountId], scheduledAt: at.toISOString(), platformOptions: { botchat: { chatIds } } },
-    });
-    expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    return created.body;
-  }
 
   it('is never sent before its due time: held ahead, then published once, at or after scheduledAt', async () => {
     const bot = await connectBot(t.app, t.owner);
     const at = secondsAhead(4000);
-    const posts = await Promise.all(['One.', 'Two.', 'Three.'].map((text) => schedule(bot, text, at)));
+    const posts = await Promise.all(['One.', 'Two.', 'Three.'].map((text) => schedule(t.app, t.owner, bot, text, at)));
     for (const post of posts) await heldAhead(t.app, post.id);
     for (const post of posts) expect((await waitForPost(t.app, t.owner, post.id, settled)).status).to.equal('published');
     const messages = await botchat.onPlatform(bot.token);
@@ -50,7 +52,7 @@ describeApi('publishing — targets leased ahead of their due time', { settings:
 
   it('edited while held ahead: the new text is sent, once, and post.processing shows the post as edited', async () => {
     const bot = await connectBot(t.app, t.owner);
-    const post = await schedule(bot, 'As first written.', secondsAhead(4000));
+    const post = await schedule(t.app, t.owner, bot, 'As first written.', secondsAhead(4000));
     await heldAhead(t.app, post.id);
     const edited = await t.app.api.patch(`/posts/${post.id}`, { token: t.owner.key, body: { text: 'As edited.' } });
     expect(edited.status, JSON.stringify(edited.body)).to.equal(200);
@@ -64,7 +66,7 @@ describeApi('publishing — targets leased ahead of their due time', { settings:
 
   it('rescheduled later while held ahead: sent at its new time, not at the old one', async () => {
     const bot = await connectBot(t.app, t.owner);
-    const post = await schedule(bot, 'Later, please.', secondsAhead(3000));
+    const post = await schedule(t.app, t.owner, bot, 'Later, please.', secondsAhead(3000));
     await heldAhead(t.app, post.id);
     const later = secondsAhead(6000);
     const moved = await t.app.api.patch(`/posts/${post.id}`, { token: t.owner.key, body: { scheduledAt: later.toISOString() } });
@@ -79,8 +81,8 @@ describeApi('publishing — targets leased ahead of their due time', { settings:
   it('deleted while held ahead: cancelled and never sent, while a post due at the same time is', async () => {
     const bot = await connectBot(t.app, t.owner);
     const at = secondsAhead(4000);
-    const doomed = await schedule(bot, 'Never sent.', at);
-    const kept = await schedule(bot, 'Sent on time.', at);
+    const doomed = await schedule(t.app, t.owner, bot, 'Never sent.', at);
+    const kept = await schedule(t.app, t.owner, bot, 'Sent on time.', at);
     await heldAhead(t.app, doomed.id);
     const deleted = await t.app.api.delete(`/posts/${doomed.id}`, { token: t.owner.key });
     expect(deleted.status, JSON.stringify(deleted.body)).to.equal(200);
@@ -111,22 +113,13 @@ describeApi(
     it('another worker takes them once the lease runs out (after the due time) and sends each once', async () => {
       const bot = await connectBot(t.app, t.owner);
       const at = secondsAhead(3000);
-      const created = await t.app.api.post('/posts', {
-        token: t.owner.key,
-        body: {
-          text: 'Taken over.',
-          accountIds: [bot.accountId],
-          scheduledAt: at.toISOString(),
-          platformOptions: { botchat: { chatIds: ['51'] } },
-        },
-      });
-      expect(created.status, JSON.stringify(created.body)).to.equal(201);
-      const { lockedUntil } = await heldAhead(t.app, created.body.id);
+      const post = await schedule(t.app, t.owner, bot, 'Taken over.', at, ['51']);
+      const { lockedUntil } = await heldAhead(t.app, post.id);
       expect(lockedUntil.getTime(), 'leased until its lease after the due time').to.equal(at.getTime() + 2000);
       await worker.crashAndReplace();
-      const post = await waitForPost(t.app, t.owner, created.body.id, settled, 15_000);
-      expect(post.status).to.equal('published');
-      expect(post.targets[0]).to.include({ attempts: 1 });
+      const settledPost = await waitForPost(t.app, t.owner, post.id, settled, 15_000);
+      expect(settledPost.status).to.equal('published');
+      expect(settledPost.targets[0]).to.include({ attempts: 1 });
       const messages = await botchat.onPlatform(bot.token);
       expect(messages.map((m) => m.text)).to.deep.equal(['Taken over.']);
       expect(messages[0]!.at, "sent once the dead worker's lease ran out").to.be.at.least(lockedUntil.getTime());
@@ -134,21 +127,13 @@ describeApi(
 
     it('a worker that stops cleanly gives its targets back at once', async () => {
       const bot = await connectBot(t.app, t.owner);
-      const created = await t.app.api.post('/posts', {
-        token: t.owner.key,
-        body: {
-          text: 'Given back.',
-          accountIds: [bot.accountId],
-          scheduledAt: secondsAhead(5000).toISOString(),
-          platformOptions: { botchat: { chatIds: ['52'] } },
-        },
-      });
-      await heldAhead(t.app, created.body.id);
+      const post = await schedule(t.app, t.owner, bot, 'Given back.', secondsAhead(5000), ['52']);
+      await heldAhead(t.app, post.id);
       await worker.stop();
-      const row = await t.app.services.db('postTargets').where({ postId: created.body.id }).first();
+      const row = await t.app.services.db('postTargets').where({ postId: post.id }).first();
       expect(row).to.include({ status: 'scheduled', leaseToken: null, lockedUntil: null });
       await worker.replace();
-      expect((await waitForPost(t.app, t.owner, created.body.id, settled)).status).to.equal('published');
+      expect((await waitForPost(t.app, t.owner, post.id, settled)).status).to.equal('published');
       expect((await botchat.onPlatform(bot.token)).map((m) => m.text)).to.deep.equal(['Given back.']);
     });
   },
@@ -161,16 +146,7 @@ describeApi(
     it('waits for their due time rather than asking the database again and again', async () => {
       const bot = await connectBot(t.app, t.owner);
       const at = secondsAhead(3000);
-      const posts = await Promise.all(
-        ['Held one.', 'Held two.'].map(async (text) => {
-          const created = await t.app.api.post('/posts', {
-            token: t.owner.key,
-            body: { text, accountIds: [bot.accountId], scheduledAt: at.toISOString(), platformOptions: { botchat: { chatIds: ['61'] } } },
-          });
-          expect(created.status, JSON.stringify(created.body)).to.equal(201);
-          return created.body;
-        }),
-      );
+      const posts = await Promise.all(['Held one.', 'Held two.'].map((text) => schedule(t.app, t.owner, bot, text, at, ['61'])));
       for (const post of posts) await heldAhead(t.app, post.id);
       // The worker's looks for due targets (its claims, and when the next comes due), not the API's reads of the posts.
       const asked: string[] = [];
